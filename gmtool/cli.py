@@ -1,0 +1,173 @@
+"""The command line: gmtool serve | new | list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import webbrowser
+from pathlib import Path
+
+DEFAULT_PORT = 8000
+
+
+def _manager(data: str):
+    from .runtime import SessionManager
+    return SessionManager(Path(data))
+
+
+def cmd_new(args) -> int:
+    """Create a session before the game and print its links."""
+    from .core.errors import GmError
+    from .rulesets import get as get_ruleset
+    from .setup import counters_for, parse_seats
+    from .urls import created
+    try:
+        ruleset = get_ruleset(args.ruleset)
+        counters = counters_for(ruleset, args.counter) if args.counter else None
+        live, tokens = _manager(args.data).create(args.title, ruleset.name, parse_seats(args.seat or []), counters)
+    except GmError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    out = created(live, tokens, args.base or "")
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(f"{out['title']}  ({out['session']})")
+        print(f"  GM:    {out['gm_url']}")
+        print(f"  table: {out['table_url']}")
+        for seat in out["seats"]:
+            print(f"  {seat['name']}: {seat['join_url']}")
+    return 0
+
+
+def cmd_list(args) -> int:
+    """List the sessions in the data folder."""
+    sessions = _manager(args.data).list()
+    if args.json:
+        print(json.dumps(sessions, ensure_ascii=False, indent=2))
+    elif not sessions:
+        print("セッションはまだありません / no sessions yet")
+    for s in sessions if not args.json else []:
+        print(f"{s['id']}  {s.get('created', '')[:16]}  {s.get('ruleset', '')}  {s.get('title', '')}")
+    return 0
+
+
+def _demo(manager) -> str:
+    """A ready sample session: three seats, counters, a roll and a prompt."""
+    from .core import commands
+    from .operations import open_prompt
+    from .core.view import GM
+    from .rulesets import get as get_ruleset
+    from .setup import counters_for
+    counters = counters_for(get_ruleset("generic"), ["seals", "mana", "karma", "vp"])
+    live, _ = manager.create("デモ卓（サンプル）", "generic",
+                             [{"name": "セイバー陣営", "faction": "衛宮"}, {"name": "アーチャー陣営", "faction": "遠坂"},
+                              {"name": "ランサー陣営", "faction": "ケイネス"}], counters)
+    live.execute("gm", commands.change_counter, "s3", "karma", value=9, reason="デモ: 魂喰い")
+    live.execute("gm", commands.roll, "2D6>=7", "デモの判定", live.dice())
+    open_prompt(live, GM, {"title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"],
+                           "seats": ["s1", "s2"], "resolver": "cancel_duplicates"})
+    return live.state.session_id
+
+
+def cmd_serve(args) -> int:
+    """Serve the GM console, table screen and phones on the LAN with waitress."""
+    from waitress import create_server
+
+    from .netaddr import choose_lan_address
+    from .web import create_app
+
+    lan, candidates = choose_lan_address(args.lan_ip)
+    host = args.host
+    public = None
+    if host in ("0.0.0.0", "::", ""):
+        public = f"http://{lan}:{args.port}" if lan else None
+    else:
+        public = f"http://{host}:{args.port}"
+    app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams})
+    manager = app.extensions["gmtool"]
+    start_path = "/"
+    if args.demo:
+        start_path = f"/s/{_demo(manager)}/gm"
+    server = create_server(app, host=host, port=args.port, threads=args.threads,
+                           connection_limit=args.connection_limit, channel_request_lookahead=1,
+                           ident="gmtool")
+    port = server.effective_port
+    if public and public.endswith(f":{args.port}") and port != args.port:
+        public = public.rsplit(":", 1)[0] + f":{port}"
+        app.config["PUBLIC_BASE"] = public
+    key = app.config["ADMIN_KEY"]
+    local = f"http://127.0.0.1:{port}"
+    gm_console = f"{local}/?k={key}" if start_path == "/" else f"{local}{start_path}"
+    print("gmtool — GM assistant", flush=True)
+    print(f"  GM console (this computer): {local}/?k={key}", flush=True)
+    if public:
+        print(f"  LAN address for phones:    {public}", flush=True)
+        others = [c for c in candidates if c != lan]
+        if others:
+            print(f"  other addresses: {', '.join(others)}  (choose with --lan-ip)", flush=True)
+    else:
+        print("  警告: LANのアドレスが見つかりません。スマホから接続できない可能性があります。", flush=True)
+        print("  WARNING: no LAN address found; phones may not be able to connect (see README).", flush=True)
+    print(f"  data: {Path(args.data).resolve()}   (Ctrl+C to stop)", flush=True)
+    if not args.no_browser:
+        if start_path != "/":
+            gm_console = f"{local}/?k={key}"
+        webbrowser.open(gm_console if start_path == "/" else f"{local}/?k={key}")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        manager.close_all()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    parser = argparse.ArgumentParser(prog="gmtool", description="GM assistant for live tabletop sessions")
+    sub = parser.add_subparsers(dest="command")
+
+    serve = sub.add_parser("serve", help="run the server on the LAN")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT)
+    serve.add_argument("--data", default="sessions", help="folder with one SQLite file per session")
+    serve.add_argument("--lan-ip", help="the address phones use (default: chosen automatically)")
+    serve.add_argument("--no-browser", action="store_true", help="do not open the GM console")
+    serve.add_argument("--demo", action="store_true", help="create a ready sample session")
+    serve.add_argument("--threads", type=int, default=48,
+                       help="worker threads; each open screen holds one (default 48: about 4 tables)")
+    serve.add_argument("--max-streams", type=int, default=40,
+                       help="live streams before screens fall back to polling (keep below --threads)")
+    serve.add_argument("--connection-limit", type=int, default=200)
+    serve.set_defaults(func=cmd_serve)
+
+    new = sub.add_parser("new", help="create a session")
+    new.add_argument("--ruleset", default="generic")
+    new.add_argument("--title", required=True)
+    new.add_argument("--seat", action="append", help="a seat: 'name' or 'name / faction' (repeat)")
+    new.add_argument("--counter", action="append", help="generic: a preset key or 'name,start,min,max' (repeat)")
+    new.add_argument("--data", default="sessions")
+    new.add_argument("--base", help="the server's base URL for the links (default: paths)")
+    new.add_argument("--json", action="store_true")
+    new.set_defaults(func=cmd_new)
+
+    lst = sub.add_parser("list", help="list sessions")
+    lst.add_argument("--data", default="sessions")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(func=cmd_list)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `gmtool` command."""
+    args = build_parser().parse_args(argv)
+    if not getattr(args, "func", None):
+        build_parser().print_help()
+        return 2
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

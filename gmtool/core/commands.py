@@ -1,0 +1,150 @@
+"""Commands: validate a request against the state and return the events it writes.
+
+Each command is pure: it reads the state (never changes it) and returns a list of
+`(event_type, data)` drafts, or raises GmError with a message a player can read.
+The runtime appends the drafts as one action and folds them (engine.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dice as dicelib
+from .errors import Conflict, GmError, NotFound
+from .model import CounterDef, State
+
+Draft = tuple[str, dict]
+MAX_NAME = 40
+MAX_REASON = 200
+MAX_SEATS = 12
+
+
+def clean_text(value: Any, what_ja: str, what_en: str, limit: int = MAX_NAME, required: bool = True) -> str:
+    """A stripped, length-checked text field."""
+    text = "" if value is None else str(value).strip()
+    if required and not text:
+        raise GmError(f"{what_ja}を入力してください", f"Please enter the {what_en}")
+    if len(text) > limit:
+        raise GmError(f"{what_ja}は{limit}文字以内にしてください", f"The {what_en} must be at most {limit} characters")
+    return text
+
+
+def parse_int(value: Any, what_ja: str, what_en: str) -> int:
+    """An integer from a form or JSON value, or a readable error."""
+    if isinstance(value, bool):
+        raise GmError(f"{what_ja}は整数で入力してください", f"The {what_en} must be a whole number")
+    if isinstance(value, int):
+        return value
+    try:
+        text = str(value).strip().replace("＋", "+").replace("−", "-").replace("ー", "-")
+        return int(text)
+    except (TypeError, ValueError):
+        raise GmError(f"{what_ja}は整数で入力してください（「{value}」）",
+                      f"The {what_en} must be a whole number (got '{value}')") from None
+
+
+def seat_of(state: State, seat_id: Any):
+    """The seat named `seat_id`, or a 404 error."""
+    seat = state.seats.get(str(seat_id))
+    if seat is None:
+        raise NotFound(f"席「{seat_id}」はありません", f"There is no seat '{seat_id}'")
+    return seat
+
+
+def require_open(state: State) -> None:
+    """Reject changes to a closed session."""
+    if state.closed:
+        raise Conflict("このセッションは終了しています", "This session is closed")
+
+
+def create_session(session_id: str, title: str, ruleset: str, seats: list[dict],
+                   counters: list[CounterDef], seed_hash: str, extra: dict | None = None) -> list[Draft]:
+    """The first event of every session."""
+    title = clean_text(title, "タイトル", "title", limit=80)
+    if len(seats) > MAX_SEATS:
+        raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
+    names = [s["name"] for s in seats]
+    if len(set(names)) != len(names):
+        raise GmError("席の名前が重複しています", "Two seats have the same name")
+    return [("session.created", {
+        "id": session_id, "title": title, "ruleset": ruleset, "seed_hash": seed_hash,
+        "seats": seats, "counters": [c.to_dict() for c in counters], "extra": extra or {},
+    })]
+
+
+def new_seat(seat_id: str, name: Any, faction: Any = "") -> dict:
+    """A validated seat description."""
+    return {"id": seat_id,
+            "name": clean_text(name, "席の名前", "seat name"),
+            "faction": clean_text(faction, "陣営名", "faction name", required=False)}
+
+
+def add_seat(state: State, seat: dict) -> list[Draft]:
+    """Add a seat during the session."""
+    require_open(state)
+    if len(state.seats) >= MAX_SEATS:
+        raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
+    if any(s.name == seat["name"] for s in state.seats.values()):
+        raise GmError("同じ名前の席があります", "A seat with this name exists")
+    return [("seat.added", seat)]
+
+
+def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, value: Any = None,
+                   reason: Any = "") -> list[Draft]:
+    """Change a seat's counter by `delta` or to `value`, raising / lowering threshold flags."""
+    require_open(state)
+    seat = seat_of(state, seat_id)
+    definition = state.counter_def(str(key))
+    if definition is None:
+        raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
+    reason = clean_text(reason, "理由", "reason", limit=MAX_REASON, required=False)
+    current = state.counters[seat.id][definition.key]
+    if (delta is None) == (value is None):
+        raise GmError("増減か新しい値のどちらかを指定してください", "Give either a change (delta) or a new value")
+    new = parse_int(value, "値", "value") if value is not None else current + parse_int(delta, "増減", "change")
+    if not definition.is_in_range(new):
+        lo = "−∞" if definition.min is None else definition.min
+        hi = "∞" if definition.max is None else definition.max
+        raise GmError(f"{definition.label.ja}は{lo}〜{hi}の範囲です（{new}にはできません）",
+                      f"{definition.label.en} must stay within {lo}..{hi} (cannot become {new})")
+    if new == current:
+        raise GmError(f"{definition.label.ja}は既に{current}です", f"{definition.label.en} is already {current}")
+    drafts: list[Draft] = [("counter.changed", {"seat": seat.id, "key": definition.key, "delta": new - current,
+                                                "from": current, "to": new, "reason": reason})]
+    flags = state.flags.get(seat.id, [])
+    for t in definition.thresholds:
+        data = {"seat": seat.id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule,
+                "counter": definition.key, "at": t.at}
+        if new >= t.at and t.flag not in flags:
+            drafts.append(("flag.raised", data))
+        elif new < t.at and t.flag in flags:
+            drafts.append(("flag.lowered", data))
+    return drafts
+
+
+def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
+    """Roll a dice expression (BCDice style) with the session's dice."""
+    require_open(state)
+    label = clean_text(label, "ラベル", "label", limit=80, required=False)
+    text = clean_text(expr, "ダイス式", "dice expression", limit=200)
+    result = dicelib.roll(text, dice)
+    return [("dice.rolled", {"label": label, "roll": result.to_dict(), "dice_next": dice.next_index})]
+
+
+def reveal_roll(state: State, roll_seq: Any) -> list[Draft]:
+    """Make a secret GM roll public."""
+    seq = parse_int(roll_seq, "ロール番号", "roll number")
+    for record in state.rolls:
+        if record.seq == seq:
+            if not record.secret:
+                raise Conflict("このロールは公開されています", "This roll is already public")
+            if seq in state.revealed_rolls:
+                raise Conflict("このロールは公開済みです", "This roll was already revealed")
+            return [("dice.revealed", {"roll_seq": seq})]
+    raise NotFound(f"ロール{seq}はありません", f"There is no roll {seq}")
+
+
+def close_session(state: State, seed_hex: str) -> list[Draft]:
+    """Close the session and publish its dice seed so every roll can be re-checked."""
+    require_open(state)
+    return [("session.closed", {"seed": seed_hex})]

@@ -1,0 +1,214 @@
+"""The state of one session: plain data, derived by folding the event log (see engine.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text in Japanese and English."""
+
+    ja: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        """The text in `lang` (Japanese unless 'en')."""
+        return self.en if lang == "en" else self.ja
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"ja": self.ja, "en": self.en}
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A flag raised while a counter is at or above `at` (e.g. karma 9 -> 討伐令, S-12)."""
+
+    at: int
+    flag: str
+    label: Label
+    rule: str = ""
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"at": self.at, "flag": self.flag, "label": self.label.to_dict(), "rule": self.rule}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Threshold":
+        """Inverse of to_dict."""
+        return cls(int(d["at"]), str(d["flag"]), Label(**d["label"]), str(d.get("rule", "")))
+
+
+@dataclass(frozen=True)
+class CounterDef:
+    """A per-seat counter: label, start value, bounds, visibility and thresholds."""
+
+    key: str
+    label: Label
+    start: int = 0
+    min: int | None = 0
+    max: int | None = None
+    public: bool = True
+    thresholds: tuple[Threshold, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON form (stored in the session.created event)."""
+        return {
+            "key": self.key,
+            "label": self.label.to_dict(),
+            "start": self.start,
+            "min": self.min,
+            "max": self.max,
+            "public": self.public,
+            "thresholds": [t.to_dict() for t in self.thresholds],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CounterDef":
+        """Inverse of to_dict."""
+        return cls(
+            key=str(d["key"]),
+            label=Label(**d["label"]),
+            start=int(d.get("start", 0)),
+            min=None if d.get("min") is None else int(d["min"]),
+            max=None if d.get("max") is None else int(d["max"]),
+            public=bool(d.get("public", True)),
+            thresholds=tuple(Threshold.from_dict(t) for t in d.get("thresholds", ())),
+        )
+
+    def is_in_range(self, value: int) -> bool:
+        """Whether `value` is within the counter's bounds."""
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+    def clamp(self, value: int) -> int:
+        """`value` moved into the bounds (used when an undo re-folds later changes)."""
+        if self.min is not None:
+            value = max(self.min, value)
+        if self.max is not None:
+            value = min(self.max, value)
+        return value
+
+
+@dataclass
+class Seat:
+    """A player's place at the table (a faction); joined by phone through its token."""
+
+    id: str
+    name: str
+    faction: str = ""
+
+
+@dataclass
+class Event:
+    """One entry of the append-only log."""
+
+    seq: int
+    ts: str
+    actor: str
+    action: int
+    type: str
+    data: dict
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"seq": self.seq, "ts": self.ts, "actor": self.actor, "action": self.action,
+                "type": self.type, "data": self.data}
+
+
+@dataclass
+class Answer:
+    """A seat's (or the GM's) secret submission to a prompt."""
+
+    value: Any
+    salt: str
+    commitment: str
+    seq: int
+
+
+@dataclass
+class Prompt:
+    """A question put to some seats whose answers stay secret until the reveal."""
+
+    id: str
+    title: str
+    kind: str
+    options: list
+    seats: list[str]
+    gm_submits: bool
+    min: int | None = None
+    max: int | None = None
+    per_seat: dict = field(default_factory=dict)  # seat -> {"disabled": {option: reason}}
+    resolver: str | None = None
+    status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled
+    answers: dict[str, Answer] = field(default_factory=dict)
+    opened_seq: int = 0
+    reason: str = ""
+    resolution: dict | None = None
+    modifiers: list[dict] = field(default_factory=list)
+    confirmed: bool = False
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def is_open(self) -> bool:
+        """Answers are still accepted."""
+        return self.status == "open"
+
+    @property
+    def is_revealed(self) -> bool:
+        """Answers are public."""
+        return self.status in ("revealed",)
+
+    def respondents(self) -> list[str]:
+        """Everyone who must answer: the seats, plus 'gm' when the GM submits."""
+        return list(self.seats) + (["gm"] if self.gm_submits else [])
+
+
+@dataclass
+class RollRecord:
+    """A roll as the log holds it."""
+
+    seq: int
+    action: int
+    actor: str
+    label: str
+    roll: dict
+    secret: bool
+
+
+@dataclass
+class State:
+    """Everything gmtool knows about a session, folded from its events."""
+
+    session_id: str = ""
+    title: str = ""
+    ruleset: str = "generic"
+    created: str = ""
+    seed_hash: str = ""
+    seed: str | None = None  # revealed when the session is closed
+    closed: bool = False
+    seats: dict[str, Seat] = field(default_factory=dict)
+    counter_defs: list[CounterDef] = field(default_factory=list)
+    counters: dict[str, dict[str, int]] = field(default_factory=dict)
+    flags: dict[str, list[str]] = field(default_factory=dict)
+    rolls: list[RollRecord] = field(default_factory=list)
+    revealed_rolls: set[int] = field(default_factory=set)
+    prompts: dict[str, Prompt] = field(default_factory=dict)
+    undone: set[int] = field(default_factory=set)
+    last_seq: int = 0
+    last_action: int = 0
+    dice_next: int = 0  # index of the next die drawn from the session seed
+    extra: dict = field(default_factory=dict)  # ruleset-owned state
+
+    def counter_def(self, key: str) -> CounterDef | None:
+        """The counter definition named `key`."""
+        for d in self.counter_defs:
+            if d.key == key:
+                return d
+        return None
+
+    def seat_name(self, seat_id: str) -> str:
+        """A seat's display name (or the id if unknown)."""
+        seat = self.seats.get(seat_id)
+        return seat.name if seat else seat_id

@@ -1,0 +1,274 @@
+"""Secret prompts: open, answer (with a commitment), lock, reveal, resolve, cancel.
+
+Answers are written to the log with their salt, but no view shows them before the
+reveal except to the seat that gave them (view.py); the table sees only commitments.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .commands import Draft, clean_text, parse_int, require_open
+from .commitments import commit
+from .engine import handles
+from .errors import Conflict, Forbidden, GmError, NotFound
+from .model import Answer, Event, Prompt, State
+from .resolvers import Resolver
+
+KINDS = ("choice", "multi", "number", "text", "seat")
+MAX_OPTIONS = 30
+MAX_TEXT = 200
+
+
+def get_prompt(state: State, prompt_id: Any) -> Prompt:
+    """The prompt named `prompt_id`, or a 404 error."""
+    prompt = state.prompts.get(str(prompt_id))
+    if prompt is None:
+        raise NotFound(f"質問「{prompt_id}」はありません", f"There is no prompt '{prompt_id}'")
+    return prompt
+
+
+def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, Resolver]) -> list[Draft]:
+    """Open a prompt from a spec: title, kind, options, seats, gm_submits, min, max, disabled, resolver."""
+    require_open(state)
+    if not isinstance(spec, dict):
+        raise GmError("質問の内容がありません", "The prompt has no content")
+    title = clean_text(spec.get("title"), "質問のタイトル", "prompt title", limit=80)
+    kind = spec.get("kind", "choice")
+    if kind not in KINDS:
+        raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")
+    seats = spec.get("seats")
+    seats = list(state.seats) if seats in (None, "all") else seats
+    if not isinstance(seats, list) or any(str(s) not in state.seats for s in seats):
+        raise GmError("回答する席の指定が正しくありません", "The seats must be a list of existing seat ids")
+    seats = list(dict.fromkeys(str(s) for s in seats))
+    gm_submits = bool(spec.get("gm_submits", False))
+    if not seats and not gm_submits:
+        raise GmError("回答する席を選んでください", "Choose at least one seat to answer")
+    options = spec.get("options") or []
+    if kind == "seat" and not options:
+        options = list(state.seats)
+    if not isinstance(options, list):
+        raise GmError("選択肢はリストで指定してください", "Options must be a list")
+    options = [clean_text(o, "選択肢", "option", limit=40) for o in options]
+    if len(options) > MAX_OPTIONS or len(set(options)) != len(options):
+        raise GmError(f"選択肢は重複なく{MAX_OPTIONS}個までです", f"Options must be unique, at most {MAX_OPTIONS}")
+    if kind in ("choice", "multi") and len(options) < 2:
+        raise GmError("選択肢を2つ以上入力してください", "Give at least two options")
+    if kind == "seat" and any(o not in state.seats for o in options):
+        raise GmError("投票先は席のIDで指定してください", "Vote options must be seat ids")
+    lo = None if spec.get("min") in (None, "") else parse_int(spec["min"], "最小値", "minimum")
+    hi = None if spec.get("max") in (None, "") else parse_int(spec["max"], "最大値", "maximum")
+    if lo is not None and hi is not None and lo > hi:
+        raise GmError("最小値が最大値より大きいです", "The minimum is above the maximum")
+    disabled = spec.get("disabled") or {}
+    if not isinstance(disabled, dict):
+        raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
+    for who, items in disabled.items():
+        if who not in seats + ["gm"] or not isinstance(items, dict) or any(o not in options for o in items):
+            raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
+    resolver = spec.get("resolver") or None
+    if resolver is not None:
+        if resolver not in resolvers:
+            raise GmError(f"解決方法「{resolver}」はありません", f"There is no resolver '{resolver}'")
+        if kind not in resolvers[resolver].kinds:
+            raise GmError(f"解決方法「{resolver}」はこの種類に使えません", f"Resolver '{resolver}' does not fit kind '{kind}'")
+    return [("prompt.opened", {
+        "id": prompt_id, "title": title, "kind": kind, "options": options, "seats": seats,
+        "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,
+        "meta": spec.get("meta") or {},
+    })]
+
+
+def _check_value(prompt: Prompt, who: str, value: Any) -> Any:
+    """The answer normalised, or a readable error if it breaks the prompt's rules."""
+    disabled = prompt.per_seat.get(who, {})
+    if prompt.kind in ("choice", "seat"):
+        value = str(value) if value is not None else ""
+        if value not in prompt.options:
+            raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
+        if value in disabled:
+            raise GmError(f"「{value}」は選べません：{disabled[value]}", f"'{value}' is not allowed: {disabled[value]}")
+        return value
+    if prompt.kind == "multi":
+        if not isinstance(value, list):
+            value = [value]
+        value = [str(v) for v in value]
+        if len(set(value)) != len(value) or any(v not in prompt.options for v in value):
+            raise GmError("選択肢から重複なく選んでください", "Choose from the options, each at most once")
+        for v in value:
+            if v in disabled:
+                raise GmError(f"「{v}」は選べません：{disabled[v]}", f"'{v}' is not allowed: {disabled[v]}")
+        lo, hi = prompt.min or 1, prompt.max or len(prompt.options)
+        if not lo <= len(value) <= hi:
+            raise GmError(f"{lo}〜{hi}個選んでください", f"Choose {lo} to {hi} options")
+        return sorted(value, key=prompt.options.index)
+    if prompt.kind == "number":
+        number = parse_int(value, "数値", "number")
+        if (prompt.min is not None and number < prompt.min) or (prompt.max is not None and number > prompt.max):
+            lo = "" if prompt.min is None else prompt.min
+            hi = "" if prompt.max is None else prompt.max
+            raise GmError(f"{lo}〜{hi}の数を入力してください（{number}）", f"Enter a number within {lo}..{hi} (got {number})")
+        return number
+    text = clean_text(value, "回答", "answer", limit=MAX_TEXT)
+    return text
+
+
+def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolvers: dict[str, Resolver],
+           dice) -> list[Draft]:
+    """A respondent's secret answer; the same answer again is a no-op (a double tap)."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if who not in prompt.respondents():
+        raise Forbidden("この質問はあなた宛てではありません", "This prompt is not for you")
+    if not prompt.is_open:
+        raise Conflict("この質問は締め切られています", "This prompt is closed to answers")
+    value = _check_value(prompt, who, value)
+    previous = prompt.answers.get(who)
+    if previous is not None and previous.value == value:
+        return []
+    drafts: list[Draft] = [("prompt.answered", {"prompt": prompt.id, "by": who, "value": value, "salt": salt,
+                                                "commitment": commit(salt, value),
+                                                "change": previous is not None})]
+    answered = set(prompt.answers) | {who}
+    if answered >= set(prompt.respondents()):
+        after = copy.deepcopy(prompt)
+        after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
+        drafts.append(("prompt.revealed", {"prompt": prompt.id, "reason": "全員が回答 / everyone answered",
+                                           "auto": True}))
+        drafts += _resolution(state, after, resolvers, dice)
+    return drafts
+
+
+def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
+    """Stop accepting answers without revealing them."""
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.is_open:
+        raise Conflict("この質問は既に締め切られています", "This prompt is already closed")
+    return [("prompt.locked", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False)})]
+
+
+def reveal(state: State, prompt_id: Any, reason: Any, resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """Reveal every answer at once (early if some are missing) and resolve it."""
+    prompt = get_prompt(state, prompt_id)
+    if prompt.status not in ("open", "locked"):
+        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    return [("prompt.revealed", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False),
+                                 "auto": False})] + _resolution(state, prompt, resolvers, dice)
+
+
+def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[Draft]:
+    """Add seats to an open prompt (answers are then awaited from them too)."""
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.is_open:
+        raise Conflict("締め切られた質問には追加できません", "Cannot extend a closed prompt")
+    if not isinstance(seats, list) or not seats or any(str(s) not in state.seats for s in seats):
+        raise GmError("追加する席を選んでください", "Choose existing seats to add")
+    new = [str(s) for s in seats if str(s) not in prompt.seats]
+    if not new:
+        raise GmError("その席は既に回答者です", "Those seats already answer this prompt")
+    return [("prompt.extended", {"prompt": prompt.id, "seats": new,
+                                 "reason": clean_text(reason, "理由", "reason", 200, False)})]
+
+
+def cancel(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
+    """Cancel a prompt; its answers are never revealed."""
+    prompt = get_prompt(state, prompt_id)
+    if prompt.status not in ("open", "locked"):
+        raise Conflict("公開済みの質問は取り消せません", "A revealed prompt cannot be cancelled")
+    return [("prompt.cancelled", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False)})]
+
+
+def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any,
+                 resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """A labelled manual modifier (e.g. +10 <怪力>) on a revealed result before it is confirmed."""
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.is_revealed or prompt.confirmed:
+        raise Conflict("修正は公開後・確定前に加えてください", "Add modifiers after the reveal and before confirming")
+    who = str(who)
+    valid = prompt.respondents() + (prompt.options if prompt.kind in ("seat", "choice") else [])
+    if who not in valid:
+        raise GmError("修正の対象が正しくありません", "The modifier's target is not part of this prompt")
+    modifier = {"who": who, "amount": parse_int(amount, "修正値", "modifier"),
+                "label": clean_text(label, "修正の名前", "modifier label", 40)}
+    after = copy.deepcopy(prompt)
+    after.modifiers.append(modifier)
+    return [("prompt.modified", {"prompt": prompt.id, **modifier})] + _resolution(state, after, resolvers, dice)
+
+
+def confirm(state: State, prompt_id: Any) -> list[Draft]:
+    """Confirm the resolution; the events it carries take effect."""
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.is_revealed or prompt.confirmed:
+        raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
+    drafts: list[Draft] = [("prompt.confirmed", {"prompt": prompt.id})]
+    drafts += [(t, d) for t, d in (prompt.resolution or {}).get("events", [])]
+    return drafts
+
+
+def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """The prompt.resolved draft for a prompt about to be revealed (none without a resolver)."""
+    if not prompt.resolver or prompt.resolver not in resolvers:
+        return []
+    answers = {who: prompt.answers[who].value for who in prompt.respondents() if who in prompt.answers}
+    result = resolvers[prompt.resolver].fn(prompt, answers, state, dice)
+    return [("prompt.resolved", {"prompt": prompt.id, "resolution": {"resolver": prompt.resolver, **result},
+                                 "dice_next": dice.next_index})]
+
+
+# -- fold ---------------------------------------------------------------------
+
+@handles("prompt.opened")
+def _opened(state: State, e: Event) -> None:
+    d = e.data
+    state.prompts[d["id"]] = Prompt(
+        id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
+        gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=dict(d.get("disabled") or {}),
+        resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}))
+
+
+@handles("prompt.answered")
+def _answered(state: State, e: Event) -> None:
+    d = e.data
+    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d["value"], d["salt"], d["commitment"], e.seq)
+
+
+@handles("prompt.locked")
+def _locked(state: State, e: Event) -> None:
+    state.prompts[e.data["prompt"]].status = "locked"
+
+
+@handles("prompt.revealed")
+def _revealed(state: State, e: Event) -> None:
+    prompt = state.prompts[e.data["prompt"]]
+    prompt.status = "revealed"
+    prompt.reason = e.data.get("reason", "")
+
+
+@handles("prompt.resolved")
+def _resolved(state: State, e: Event) -> None:
+    state.prompts[e.data["prompt"]].resolution = e.data["resolution"]
+
+
+@handles("prompt.extended")
+def _extended(state: State, e: Event) -> None:
+    state.prompts[e.data["prompt"]].seats.extend(e.data["seats"])
+
+
+@handles("prompt.cancelled")
+def _cancelled(state: State, e: Event) -> None:
+    prompt = state.prompts[e.data["prompt"]]
+    prompt.status = "cancelled"
+    prompt.reason = e.data.get("reason", "")
+
+
+@handles("prompt.modified")
+def _modified(state: State, e: Event) -> None:
+    d = e.data
+    state.prompts[d["prompt"]].modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
+
+
+@handles("prompt.confirmed")
+def _confirmed(state: State, e: Event) -> None:
+    state.prompts[e.data["prompt"]].confirmed = True

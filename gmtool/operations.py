@@ -1,0 +1,140 @@
+"""Every action a screen or the API can take, with its permission check: one way to do a thing.
+
+Each operation takes the live session, the viewer and the request's payload (form or JSON)
+and returns a JSON-able result. Pages and the API both call these.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from .core import commands, prompts
+from .core.dice import parse
+from .core.errors import Forbidden, GmError
+from .core.view import Viewer, prompt_view, roll_view
+from .runtime import LiveSession
+
+
+def require_gm(viewer: Viewer) -> None:
+    """Only the GM may do this."""
+    if not viewer.is_gm:
+        raise Forbidden("GMだけができる操作です", "Only the GM can do this")
+
+
+def actor_of(viewer: Viewer) -> str:
+    """The log's name for a viewer."""
+    return "gm" if viewer.is_gm else f"seat:{viewer.seat}"
+
+
+def _flag(value: Any) -> bool:
+    return value in (True, "1", "true", "on", "yes")
+
+
+def change_counter(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM: change a seat's counter by `delta` or to `value`."""
+    require_gm(viewer)
+    delta = p.get("delta") if p.get("delta") not in (None, "") else None
+    value = p.get("value") if p.get("value") not in (None, "") else None
+    live.execute("gm", commands.change_counter, p.get("seat"), p.get("key"), delta=delta, value=value,
+                 reason=p.get("reason", ""))
+    seat, key = str(p.get("seat")), str(p.get("key"))
+    return {"seat": seat, "key": key, "value": live.state.counters[seat][key],
+            "flags": list(live.state.flags.get(seat, []))}
+
+
+def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM or a seat: roll dice on the server (a seat may not roll secretly)."""
+    expr = str(p.get("expr", "")).strip()
+    if not viewer.is_gm and viewer.kind != "seat":
+        raise Forbidden("テーブル画面からはダイスを振れません", "The table screen cannot roll")
+    if parse(expr).secret and not viewer.is_gm:
+        raise Forbidden("秘密ロール（S）はGMだけが使えます", "Only the GM can make secret (S) rolls")
+    with live.lock:
+        events = live.execute(actor_of(viewer), commands.roll, expr, p.get("label", ""), live.dice())
+    record = next(r for r in reversed(live.state.rolls) if r.seq == events[0].seq)
+    return roll_view(record, live.state)
+
+
+def reveal_roll(live: LiveSession, viewer: Viewer, seq: Any) -> dict:
+    """GM: make a secret roll public."""
+    require_gm(viewer)
+    live.execute("gm", commands.reveal_roll, seq)
+    return {"revealed": int(seq)}
+
+
+def undo(live: LiveSession, viewer: Viewer) -> dict:
+    """GM: undo the latest undoable action."""
+    require_gm(viewer)
+    events = live.undo("gm")
+    return {"undone": events[0].data}
+
+
+def add_seat(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM: add a seat; returns its id and join token."""
+    require_gm(viewer)
+    seat_id, token = live.add_seat(p.get("name"), p.get("faction", ""))
+    return {"id": seat_id, "name": live.state.seats[seat_id].name, "token": token}
+
+
+def reissue(live: LiveSession, viewer: Viewer, seat_id: str) -> dict:
+    """GM: a new join token for a seat; the old one stops working."""
+    require_gm(viewer)
+    return {"id": seat_id, "token": live.reissue_token(seat_id)}
+
+
+def close(live: LiveSession, viewer: Viewer) -> dict:
+    """GM: close the session and publish the dice seed."""
+    require_gm(viewer)
+    live.execute("gm", commands.close_session, live.seed.hex())
+    return {"closed": True, "seed": live.seed.hex(), "seed_hash": live.state.seed_hash}
+
+
+def open_prompt(live: LiveSession, viewer: Viewer, spec: dict) -> dict:
+    """GM: open a secret prompt."""
+    require_gm(viewer)
+    with live.lock:
+        prompt_id = f"p{len(live.state.prompts) + 1}"
+        live.execute("gm", prompts.open_prompt, prompt_id, spec, live.ruleset.all_resolvers())
+        return prompt_view(live.state.prompts[prompt_id], live.state, viewer)
+
+
+def answer(live: LiveSession, viewer: Viewer, prompt_id: str, p: dict) -> dict:
+    """A seat (or the GM when it submits): a secret answer; returns its commitment."""
+    who = viewer.respondent
+    if who is None:
+        raise Forbidden("テーブル画面からは回答できません", "The table screen cannot answer")
+    if "value" not in p:
+        raise GmError("回答（value）がありません", "The answer ('value') is missing")
+    with live.lock:
+        live.execute(actor_of(viewer), prompts.answer, prompt_id, who, p["value"], secrets.token_hex(16),
+                     live.ruleset.all_resolvers(), live.dice())
+        prompt = live.state.prompts[str(prompt_id)]
+        mine = prompt.answers[who]
+        return {"prompt": prompt.id, "commitment": mine.commitment, "status": prompt.status,
+                "value": mine.value, "salt": mine.salt}
+
+
+def prompt_action(live: LiveSession, viewer: Viewer, prompt_id: str, op: str, p: dict) -> dict:
+    """GM: lock, reveal, extend, cancel, modifier or confirm a prompt."""
+    require_gm(viewer)
+    reason = p.get("reason", "")
+    with live.lock:
+        resolvers = live.ruleset.all_resolvers()
+        if op == "lock":
+            live.execute("gm", prompts.lock, prompt_id, reason)
+        elif op == "reveal":
+            live.execute("gm", prompts.reveal, prompt_id, reason, resolvers, live.dice())
+        elif op == "extend":
+            seats = p.get("seats")
+            live.execute("gm", prompts.extend, prompt_id, [seats] if isinstance(seats, str) else seats, reason)
+        elif op == "cancel":
+            live.execute("gm", prompts.cancel, prompt_id, reason)
+        elif op == "modifiers":
+            live.execute("gm", prompts.add_modifier, prompt_id, p.get("who"), p.get("amount"), p.get("label"),
+                         resolvers, live.dice())
+        elif op == "confirm":
+            live.execute("gm", prompts.confirm, prompt_id)
+        else:
+            raise GmError(f"操作「{op}」はありません", f"Unknown operation '{op}'", status=404)
+        return prompt_view(live.state.prompts[str(prompt_id)], live.state, viewer)

@@ -1,0 +1,35 @@
+"""Ruleset registry: built-in rulesets and any installed under the `gmtool.rulesets` entry-point group."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import entry_points
+
+from gmtool.core.errors import GmError
+from gmtool.core.ruleset import Ruleset
+
+from . import generic
+
+BUILTIN = {r.name: r for r in (generic.RULESET,)}
+
+
+@cache
+def registry() -> dict[str, Ruleset]:
+    """Every ruleset by name, validated once."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group="gmtool.rulesets"):
+        if ep.name not in found:
+            ruleset = ep.load()
+            if not isinstance(ruleset, Ruleset) or ruleset.name != ep.name:
+                raise ValueError(f"entry point {ep.name} is not a Ruleset named {ep.name}")
+            found[ep.name] = ruleset
+    return found
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset named `name`, or a readable error."""
+    ruleset = registry().get(name)
+    if ruleset is None:
+        raise GmError(f"ルール「{name}」はありません（{', '.join(registry())}）",
+                      f"Unknown ruleset '{name}' (available: {', '.join(registry())})")
+    return ruleset

@@ -1,0 +1,300 @@
+"""Live sessions: the in-memory state of each open session, its store, its tokens and its listeners.
+
+One `LiveSession` per session file. Every action runs under the session's lock:
+validate (a pure command) -> append to SQLite durably -> fold into memory -> wake listeners.
+Nothing is acknowledged before it is on disk, and a request never replays the whole log.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+from .core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
+from .core.commands import Draft, create_session, new_seat
+from .core.dice import SeededDice, seed_hash
+from .core.errors import Conflict, GmError, NotFound
+from .core.model import CounterDef, Event, State
+from .core.view import GM, TABLE, Viewer
+from .rulesets import get as get_ruleset
+from .store import SUFFIX, Store, read_meta
+
+UNDO_DEPTH = 50
+RECENT_EVENTS = 300
+# Actions whose first event is one of these can be undone by the GM.
+UNDOABLE = {"counter.changed", "dice.rolled", "dice.revealed", "seat.added", "seat.updated", "prompt.modified",
+            "prompt.confirmed"}
+
+
+def new_token() -> str:
+    """An unguessable token (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _is_undoable(events: list[Event]) -> bool:
+    return bool(events) and events[0].type in UNDOABLE
+
+
+class LiveSession:
+    """One session in memory: state, store, token index and change notification."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.store = Store(path)
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.history: deque[tuple[int, State]] = deque(maxlen=UNDO_DEPTH)  # (action, state before it)
+        self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
+        self._load()
+
+    # -- loading ----------------------------------------------------------
+    def _load(self) -> None:
+        secret = self.store.get_secrets()
+        self.seed = bytes.fromhex(secret["seed"])
+        self.tokens: dict[str, Viewer] = {}
+        # Raw join tokens are kept so the GM console can show the QR codes again after a restart;
+        # lookups go through the hashes.
+        self.join_tokens = {k[5:]: v for k, v in secret.items() if k.startswith("join:")}
+        self.table_token = secret.get("table_token", "")
+        for key, value in secret.items():
+            if key == "gm":
+                self.tokens[value] = GM
+            elif key == "table":
+                self.tokens[value] = TABLE
+            elif key.startswith("seat:"):
+                self.tokens[value] = Viewer("seat", key[5:])
+        undone = self.store.undone_actions()
+        keep = self._last_undoable_actions(undone)
+        state = State(undone=set(undone))
+        action_events: list[Event] = []
+        before: State | None = None
+        for event in self.store.events():
+            if not action_events or action_events[0].action != event.action:
+                action_events = []
+                before = copy.deepcopy(state) if event.action in keep else None
+            action_events.append(event)
+            engine.apply(state, event)
+            if before is not None and event.action in keep and len(action_events) == 1:
+                self.history.append((event.action, before))
+        self.state = state
+        self.version = state.last_seq
+        self.recent.extend(self.store.recent_events(RECENT_EVENTS))
+
+    def _last_undoable_actions(self, undone: set[int]) -> set[int]:
+        rows = self.store.db.conn.execute(
+            "SELECT action, type FROM events WHERE seq IN (SELECT MIN(seq) FROM events GROUP BY action) "
+            "ORDER BY action DESC").fetchall()
+        actions = [a for a, t in rows if t in UNDOABLE and a not in undone]
+        return set(actions[:UNDO_DEPTH])
+
+    # -- reading ----------------------------------------------------------
+    @property
+    def ruleset(self):
+        """This session's ruleset."""
+        return get_ruleset(self.state.ruleset)
+
+    def viewer_for(self, token: str | None) -> Viewer | None:
+        """The viewer a token belongs to, or None."""
+        if not token:
+            return None
+        return self.tokens.get(token_hash(token))
+
+    def dice(self) -> SeededDice:
+        """The dice source for the next action (server-side, from the secret seed)."""
+        return SeededDice(self.seed, self.state.dice_next)
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the version differs from `version` or `timeout` passes; return the version."""
+        with self.changed:
+            if self.version == version:
+                self.changed.wait(timeout)
+            return self.version
+
+    # -- writing ----------------------------------------------------------
+    def execute(self, actor: str, command: Callable[..., list[Draft]], *args, secrets_update: dict | None = None,
+                **kwargs) -> list[Event]:
+        """Run a command under the lock, append its events durably, fold them, notify listeners."""
+        with self.lock:
+            drafts = command(self.state, *args, **kwargs)
+            if not drafts:
+                return []
+            return self._commit(actor, drafts, secrets_update)
+
+    def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
+        undoable = drafts[0][0] in UNDOABLE
+        before = copy.deepcopy(self.state) if undoable else None
+        events = self.store.append(actor, drafts, secrets=secrets_update)
+        for event in events:
+            engine.apply(self.state, event)
+        if before is not None:
+            self.history.append((events[0].action, before))
+        self.recent.extend(events)
+        self._notify()
+        return events
+
+    def _notify(self) -> None:
+        with self.changed:
+            self.version = self.state.last_seq
+            self.changed.notify_all()
+
+    def undo(self, actor: str = "gm") -> list[Event]:
+        """Undo the latest undoable action that is not undone yet (undo is itself an event)."""
+        with self.lock:
+            while self.history and self.history[-1][0] in self.state.undone:
+                self.history.pop()
+            if not self.history:
+                raise Conflict("取り消せる操作がありません", "There is nothing to undo")
+            action, before = self.history.pop()
+            undone_events = [e for e in self.store.events(after_seq=before.last_seq) if e.action == action]
+            summary = "; ".join(self._describe(e) for e in undone_events)
+            state = copy.deepcopy(before)
+            state.undone.add(action)
+            for event in self.store.events(after_seq=before.last_seq):
+                engine.apply(state, event)
+            self.state = state
+            return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
+                                                  "summary": summary})])
+
+    def _describe(self, event: Event) -> str:
+        from .core.logtext import describe
+        from .core.view import visible_event
+        visible = visible_event(event, self.state, GM)
+        return describe(visible, self.state, "ja") if visible else event.type
+
+    def reissue_token(self, seat_id: str, actor: str = "gm") -> str:
+        """A new join token for a seat; the old one stops working at once."""
+        with self.lock:
+            if seat_id not in self.state.seats:
+                raise NotFound(f"席「{seat_id}」はありません", f"There is no seat '{seat_id}'")
+            token = new_token()
+            old = [h for h, v in self.tokens.items() if v.kind == "seat" and v.seat == seat_id]
+            self._commit(actor, [("seat.token_reissued", {"id": seat_id})],
+                         secrets_update={f"seat:{seat_id}": token_hash(token), f"join:{seat_id}": token})
+            self.join_tokens[seat_id] = token
+            for h in old:
+                del self.tokens[h]
+            self.tokens[token_hash(token)] = Viewer("seat", seat_id)
+            return token
+
+    def add_seat(self, name: str, faction: str = "", actor: str = "gm") -> tuple[str, str]:
+        """Add a seat; returns (seat id, join token)."""
+        from .core.commands import add_seat
+        with self.lock:
+            seat_id = f"s{len(self.state.seats) + 1}"
+            while seat_id in self.state.seats:
+                seat_id += "x"
+            token = new_token()
+            self.execute(actor, add_seat, new_seat(seat_id, name, faction),
+                         secrets_update={f"seat:{seat_id}": token_hash(token), f"join:{seat_id}": token})
+            self.join_tokens[seat_id] = token
+            self.tokens[token_hash(token)] = Viewer("seat", seat_id)
+            return seat_id, token
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+
+class SessionManager:
+    """All sessions under one data folder."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+        self.sessions: dict[str, LiveSession] = {}
+
+    def path_of(self, session_id: str) -> Path:
+        """The SQLite file of a session."""
+        return self.data_dir / f"{session_id}{SUFFIX}"
+
+    def get(self, session_id: str) -> LiveSession:
+        """An open session, loaded on first use."""
+        with self.lock:
+            live = self.sessions.get(session_id)
+            if live is None:
+                path = self.path_of(session_id)
+                if not _valid_id(session_id) or not path.exists():
+                    raise NotFound(f"セッション「{session_id}」はありません", f"There is no session '{session_id}'")
+                live = self.sessions[session_id] = LiveSession(path)
+            return live
+
+    def list(self) -> list[dict]:
+        """Every session in the data folder, newest first."""
+        found = []
+        for path in self.data_dir.glob(f"*{SUFFIX}"):
+            meta = read_meta(path)
+            if meta.get("id"):
+                found.append(meta)
+        return sorted(found, key=lambda m: m.get("created", ""), reverse=True)
+
+    def create(self, title: str, ruleset: str, seats: list[dict], counters: list[CounterDef] | None = None,
+               extra: dict | None = None) -> tuple[LiveSession, dict]:
+        """Create a session; returns it and its tokens {"gm", "table", "seats": {seat id: token}}."""
+        rs = get_ruleset(ruleset)
+        if counters is None:
+            counters = list(rs.counters) if not rs.custom_counters else [p for p in rs.presets if p.key in
+                                                                           ("seals", "mana", "vp")]
+        seat_dicts = [new_seat(f"s{i + 1}", s.get("name"), s.get("faction", "")) for i, s in enumerate(seats)]
+        with self.lock:
+            session_id = secrets.token_hex(4)
+            while self.path_of(session_id).exists():
+                session_id = secrets.token_hex(4)
+            seed = secrets.token_bytes(32)
+            drafts = create_session(session_id, title, ruleset, seat_dicts, counters, seed_hash(seed), extra)
+            tokens = {"gm": new_token(), "table": new_token(),
+                      "seats": {s["id"]: new_token() for s in seat_dicts}}
+            secret_values = {"seed": seed.hex(), "gm": token_hash(tokens["gm"]),
+                                    "table": token_hash(tokens["table"]), "table_token": tokens["table"],
+                             **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
+                             **{f"join:{k}": v for k, v in tokens["seats"].items()}}
+            path = self.path_of(session_id)
+            store = Store(path)
+            try:
+                store.append("gm", drafts, meta={"id": session_id, "title": drafts[0][1]["title"],
+                                                 "ruleset": ruleset, "created": _now()},
+                             secrets=secret_values)
+            finally:
+                store.close()
+            live = self.sessions[session_id] = LiveSession(path)
+        return live, tokens
+
+    def close_all(self) -> None:
+        """Close every open store."""
+        with self.lock:
+            for live in self.sessions.values():
+                live.close()
+            self.sessions.clear()
+
+
+def _valid_id(session_id: str) -> bool:
+    return 1 <= len(session_id) <= 40 and all(c.isalnum() or c in "-_" for c in session_id)
+
+
+def _now() -> str:
+    from .store import now_iso
+    return now_iso()
+
+
+def admin_key(data_dir: Path) -> str:
+    """The server's GM key (home page, new sessions), created on first use, kept in the data folder."""
+    path = Path(data_dir) / ".admin_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = new_token()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key

@@ -1,0 +1,128 @@
+"""The only SQLite code: one file per session, an append-only event log and a few secrets.
+
+Every write runs in `BEGIN IMMEDIATE` with `synchronous=FULL` and WAL, so an action is on
+disk before its response is sent, and concurrent writers wait instead of failing
+(../shared/STACK.md measured deferred BEGIN losing writes to "database is locked").
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from .core.model import Event
+
+SUFFIX = ".sqlite"
+migrations = Migrations("gmtool")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    """Meta, secrets and the event log."""
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["secrets"].create({"key": str, "value": str}, pk="key")
+    db["events"].create(
+        {"seq": int, "ts": str, "actor": str, "action": int, "type": str, "data": str}, pk="seq"
+    )
+    db["events"].create_index(["action"])
+    db["events"].create_index(["type"])
+
+
+def now_iso() -> str:
+    """The current UTC time as ISO 8601 with milliseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """One session's SQLite file. Not thread-safe: the runtime serialises access."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self.db = Database(conn)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        migrations.apply(self.db)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.conn.close()
+
+    # -- meta and secrets -------------------------------------------------
+    def get_meta(self) -> dict[str, str]:
+        """All meta values."""
+        return {r["key"]: r["value"] for r in self.db["meta"].rows}
+
+    def get_secrets(self) -> dict[str, str]:
+        """All secret values (token hashes, the dice seed)."""
+        return {r["key"]: r["value"] for r in self.db["secrets"].rows}
+
+    # -- events -----------------------------------------------------------
+    def append(self, actor: str, drafts: list[tuple[str, dict]], meta: dict | None = None,
+               secrets: dict | None = None) -> list[Event]:
+        """Append drafts as one action (and update meta / secrets) in one durable transaction."""
+        conn = self.db.conn
+        ts = now_iso()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
+            seq, action = row[0], row[1] + 1
+            events = []
+            for event_type, data in drafts:
+                seq += 1
+                events.append(Event(seq, ts, actor, action, event_type, data))
+            conn.executemany(
+                "INSERT INTO events (seq, ts, actor, action, type, data) VALUES (?, ?, ?, ?, ?, ?)",
+                [(e.seq, e.ts, e.actor, e.action, e.type, json.dumps(e.data, ensure_ascii=False)) for e in events],
+            )
+            for table, values in (("meta", meta), ("secrets", secrets)):
+                for key, value in (values or {}).items():
+                    conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return events
+
+    def events(self, after_seq: int = 0, types: tuple[str, ...] = ()) -> Iterator[Event]:
+        """Events in log order after `after_seq` (optionally only some types)."""
+        sql = "SELECT seq, ts, actor, action, type, data FROM events WHERE seq > ?"
+        params: list = [after_seq]
+        if types:
+            sql += f" AND type IN ({','.join('?' * len(types))})"
+            params += list(types)
+        for row in self.db.conn.execute(sql + " ORDER BY seq", params):
+            yield Event(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
+
+    def recent_events(self, limit: int) -> list[Event]:
+        """The last `limit` events, oldest first."""
+        rows = self.db.conn.execute(
+            "SELECT seq, ts, actor, action, type, data FROM events ORDER BY seq DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [Event(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in reversed(rows)]
+
+    def undone_actions(self) -> set[int]:
+        """Actions named by undo events."""
+        return {int(e.data["action"]) for e in self.events(types=("undo",))}
+
+    def count_events(self) -> int:
+        """How many events the log holds."""
+        return self.db.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+def read_meta(path: Path) -> dict[str, str]:
+    """A session file's meta values, read-only (for listing)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return {k: v for k, v in conn.execute("SELECT key, value FROM meta")}
+    except sqlite3.DatabaseError:
+        return {}
+    finally:
+        conn.close()

@@ -1,0 +1,101 @@
+"""The Flask application factory (DESIGN principle 6): blueprints by audience."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, g, jsonify, render_template, request
+
+from ..core.commitments import canonical
+from ..core.errors import GmError
+from ..i18n import LANGS, pick, translate
+from ..runtime import SessionManager, admin_key
+
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _asset_dir(name: str) -> str:
+    """templates/ or static/: inside the installed package, else at the top of the source tree."""
+    installed = PACKAGE / name
+    return str(installed if installed.is_dir() else PACKAGE.parent / name)
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY."""
+    app = Flask("gmtool", template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
+    app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
+                      JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
+    app.config.update(config or {})
+    app.json.ensure_ascii = False
+    data_dir = Path(app.config["DATA_DIR"])
+    app.extensions["gmtool"] = SessionManager(data_dir)
+    if not app.config.get("ADMIN_KEY"):
+        app.config["ADMIN_KEY"] = admin_key(data_dir)
+
+    from . import api, gm, home, live, phone, table
+    for module in (home, gm, table, phone, live, api):
+        app.register_blueprint(module.bp)
+
+    @app.before_request
+    def _language():
+        chosen = request.args.get("lang") or request.cookies.get("lang")
+        g.lang = chosen if chosen in LANGS else "ja"
+
+    @app.after_request
+    def _headers(response):
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if request.args.get("lang") in LANGS:
+            response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax")
+        return response
+
+    @app.context_processor
+    def _i18n():
+        lang = g.get("lang", "ja")
+        return {"t": lambda key: translate(key, lang), "pick": lambda label: pick(label, lang), "lang": lang}
+
+    @app.template_filter("answer_text")
+    def _answer_text(value, prompt: dict) -> str:
+        names = prompt.get("option_names") or {}
+        items = value if isinstance(value, list) else [value]
+        return "・".join(str(names.get(str(v), v)) for v in items)
+
+    app.add_template_filter(canonical, "answer_json")
+
+    @app.errorhandler(GmError)
+    def _gm_error(error: GmError):
+        return error_response(error.status, error.ja, error.en)
+
+    @app.errorhandler(403)
+    def _forbidden(error):
+        return error_response(403, translate("error.forbidden", "ja"), translate("error.forbidden", "en"))
+
+    @app.errorhandler(404)
+    def _not_found(error):
+        return error_response(404, "ページが見つかりません", "Not found")
+
+    @app.errorhandler(405)
+    def _method(error):
+        return error_response(405, "この操作はできません", "Method not allowed")
+
+    @app.errorhandler(400)
+    def _bad_request(error):
+        return error_response(400, "リクエストが正しくありません", "Bad request")
+
+    @app.errorhandler(413)
+    def _too_large(error):
+        return error_response(413, "送信内容が大きすぎます", "Request too large")
+
+    app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
+    return app
+
+
+def error_response(status: int, ja: str, en: str):
+    """A clear bilingual error: JSON for the API, a flash fragment for htmx, else a page."""
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify({"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}}), status
+    lang = g.get("lang", "ja")
+    if request.headers.get("HX-Request") == "true":
+        return render_template("_flash.html", error=True, message=en if lang == "en" else ja), status
+    return render_template("error.html", status=status, ja=ja, en=en), status

@@ -1,0 +1,163 @@
+"""The JSON API: every action of the screens, with `Authorization: Bearer <token>` (docs/api.md)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from .. import operations as ops
+from ..core.errors import Forbidden, GmError
+from ..core.logtext import describe
+from ..core.view import build_view, visible_event
+from ..rulesets import get as get_ruleset
+from ..setup import counters_for, parse_seats
+from ..urls import created, join_url
+from .common import api_viewer, base_url, is_admin, lang, live_session, manager
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def payload() -> dict:
+    """The request's JSON object (an empty body is {}); anything else is a 400."""
+    if not request.data:
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
+    return data
+
+
+def _session(session_id: str):
+    live = live_session(session_id)
+    return live, api_viewer(live)
+
+
+@bp.get("/health")
+def health():
+    """A bare endpoint for comparisons (bench)."""
+    return jsonify(ok=True)
+
+
+@bp.get("/sessions")
+def list_sessions():
+    """Every session (server GM key)."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+    return jsonify(sessions=manager().list())
+
+
+@bp.post("/sessions")
+def create_session():
+    """Create a session (server GM key): title, ruleset, seats, counters, private."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+    p = payload()
+    ruleset = get_ruleset(str(p.get("ruleset", "generic")))
+    counters = p.get("counters")
+    if counters is not None and not isinstance(counters, list):
+        raise GmError("counters はリストで指定してください", "'counters' must be a list")
+    live, tokens = manager().create(p.get("title", ""), ruleset.name, parse_seats(p.get("seats", [])),
+                                    counters_for(ruleset, counters, p.get("private")))
+    return jsonify(created(live, tokens, base_url())), 201
+
+
+@bp.get("/sessions/<session_id>/state")
+def state(session_id):
+    """The caller's own view of the session."""
+    live, viewer = _session(session_id)
+    with live.lock:
+        return jsonify(build_view(live.state, viewer, live.version))
+
+
+@bp.get("/sessions/<session_id>/log")
+def log(session_id):
+    """The caller's view of the event log (after=SEQ, limit=N)."""
+    live, viewer = _session(session_id)
+    try:
+        after = int(request.args.get("after", 0))
+        limit = min(max(int(request.args.get("limit", 200)), 1), 1000)
+    except ValueError:
+        raise GmError("after と limit は整数です", "'after' and 'limit' must be whole numbers") from None
+    out = []
+    with live.lock:
+        for event in live.store.events(after_seq=after):
+            visible = visible_event(event, live.state, viewer)
+            if visible is not None:
+                visible["text"] = describe(visible, live.state, lang())
+                out.append(visible)
+                if len(out) >= limit:
+                    break
+    return jsonify(events=out)
+
+
+@bp.post("/sessions/<session_id>/counters")
+def counters(session_id):
+    """GM: change a counter."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.change_counter(live, viewer, payload()))
+
+
+@bp.post("/sessions/<session_id>/rolls")
+def rolls(session_id):
+    """GM or seat: roll dice."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.roll(live, viewer, payload())), 201
+
+
+@bp.post("/sessions/<session_id>/rolls/<int:seq>/reveal")
+def reveal_roll(session_id, seq):
+    """GM: reveal a secret roll."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.reveal_roll(live, viewer, seq))
+
+
+@bp.post("/sessions/<session_id>/undo")
+def undo(session_id):
+    """GM: undo the latest undoable action."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.undo(live, viewer))
+
+
+@bp.post("/sessions/<session_id>/seats")
+def add_seat(session_id):
+    """GM: add a seat."""
+    live, viewer = _session(session_id)
+    result = ops.add_seat(live, viewer, payload())
+    result["join_url"] = join_url(base_url(), session_id, result["token"])
+    return jsonify(result), 201
+
+
+@bp.post("/sessions/<session_id>/seats/<seat_id>/token")
+def reissue(session_id, seat_id):
+    """GM: reissue a seat's token."""
+    live, viewer = _session(session_id)
+    result = ops.reissue(live, viewer, seat_id)
+    result["join_url"] = join_url(base_url(), session_id, result["token"])
+    return jsonify(result)
+
+
+@bp.post("/sessions/<session_id>/close")
+def close(session_id):
+    """GM: close the session, publishing the seed."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.close(live, viewer))
+
+
+@bp.post("/sessions/<session_id>/prompts")
+def open_prompt(session_id):
+    """GM: open a secret prompt."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.open_prompt(live, viewer, payload())), 201
+
+
+@bp.post("/sessions/<session_id>/prompts/<prompt_id>/answer")
+def answer(session_id, prompt_id):
+    """A seat (or the GM when it submits): answer."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.answer(live, viewer, prompt_id, payload()))
+
+
+@bp.post("/sessions/<session_id>/prompts/<prompt_id>/<op>")
+def prompt_action(session_id, prompt_id, op):
+    """GM: lock / reveal / extend / cancel / modifiers / confirm."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.prompt_action(live, viewer, prompt_id, op, payload()))

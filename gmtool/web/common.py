@@ -1,0 +1,135 @@
+"""Shared web helpers: who is asking (tokens, cookies, CSRF), rendering, URLs and QR codes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from functools import lru_cache
+
+import qrcode
+import qrcode.image.svg
+from flask import abort, current_app, g, make_response, redirect, render_template, request, url_for
+
+from ..core.errors import Forbidden
+from ..core.view import GM, Viewer
+from ..runtime import LiveSession, SessionManager
+
+COOKIE_PREFIX = {"gm": "gmtool_gm_", "table": "gmtool_table_", "seat": "gmtool_seat_"}
+ADMIN_COOKIE = "gmtool_admin"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def manager() -> SessionManager:
+    """The app's session manager."""
+    return current_app.extensions["gmtool"]
+
+
+def live_session(session_id: str) -> LiveSession:
+    """An open session (404 if unknown)."""
+    return manager().get(session_id)
+
+
+def csrf_for(token: str) -> str:
+    """The CSRF token that goes with a cookie token (derived, so it survives restarts)."""
+    return hashlib.sha256(("csrf:" + token).encode()).hexdigest()[:32]
+
+
+def is_admin() -> bool:
+    """Whether the request carries the server's GM key (cookie or bearer)."""
+    key = current_app.config["ADMIN_KEY"]
+    given = request.cookies.get(ADMIN_COOKIE) or bearer_token()
+    return bool(given) and hmac.compare_digest(given, key)
+
+
+def bearer_token() -> str | None:
+    """The token of an `Authorization: Bearer` header."""
+    auth = request.headers.get("Authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+def page_viewer(live: LiveSession, kind: str) -> tuple[Viewer, str]:
+    """The viewer of a page of `kind` from its cookie (or the admin key for the GM); 403 otherwise."""
+    token = request.cookies.get(COOKIE_PREFIX[kind] + live.state.session_id)
+    viewer = live.viewer_for(token)
+    if viewer is not None and viewer.kind == kind:
+        return viewer, token
+    if kind == "gm" and is_admin():
+        return GM, current_app.config["ADMIN_KEY"]
+    raise Forbidden("このページを見る権限がありません。QRコードを読み直してください。",
+                    "You may not open this page. Scan the QR code again.")
+
+
+def check_csrf(token: str) -> None:
+    """Reject a state-changing page request without the CSRF token of its cookie (403)."""
+    sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf", "")
+    if not hmac.compare_digest(sent, csrf_for(token)):
+        raise Forbidden("ページが古くなっています。再読み込みしてください。",
+                        "This page is out of date (CSRF check failed). Please reload it.")
+
+
+def api_viewer(live: LiveSession) -> Viewer:
+    """The viewer of an API request from its bearer token; 403 otherwise."""
+    token = bearer_token()
+    viewer = live.viewer_for(token)
+    if viewer is None and token and hmac.compare_digest(token, current_app.config["ADMIN_KEY"]):
+        viewer = GM
+    if viewer is None:
+        raise Forbidden("トークンが無効です", "Missing or invalid token")
+    return viewer
+
+
+def is_htmx() -> bool:
+    """Whether the request was made by htmx (wants a fragment)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def render(page: str, fragment: str | None = None, **context):
+    """The full page, or on an htmx request the fragment the page includes (one URL, two renderings)."""
+    return render_template(fragment if fragment and is_htmx() else page, **context)
+
+
+def no_store(response):
+    """Mark a response as private and uncacheable (it holds a viewer's own view)."""
+    response = make_response(response)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def base_url() -> str:
+    """The address phones use: the LAN base URL chosen at start, else this request's host."""
+    return current_app.config.get("PUBLIC_BASE") or request.host_url.rstrip("/")
+
+
+@lru_cache(maxsize=256)
+def qr_svg(data: str) -> str:
+    """An inline SVG QR code for `data`."""
+    img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    svg = img.to_string(encoding="unicode")
+    return svg[svg.index("<svg"):]
+
+
+def lang() -> str:
+    """The viewer's language."""
+    return g.get("lang", "ja")
+
+
+def need(condition: bool) -> None:
+    """Abort with 403 unless `condition`."""
+    if not condition:
+        abort(403)
+
+
+def login(session_id: str, kind: str, endpoint: str):
+    """Exchange `?k=token` for an HttpOnly cookie and redirect to the clean URL."""
+    live = live_session(session_id)
+    token = request.args["k"]
+    viewer = live.viewer_for(token)
+    if viewer is None or viewer.kind != kind:
+        raise Forbidden("リンクが無効です（再発行された可能性があります）",
+                        "This link is not valid (it may have been reissued)")
+    response = redirect(url_for(endpoint, session_id=session_id))
+    response.set_cookie(COOKIE_PREFIX[kind] + session_id, token, httponly=True, samesite="Lax",
+                        max_age=3600 * 24 * 7)
+    return response

@@ -1,0 +1,121 @@
+"""The GM console: every seat, counters, dice, prompts, log, QR codes; and its actions."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from .. import operations as ops
+from .common import check_csrf, is_htmx, live_session, login, no_store, page_viewer, render
+from .screens import context, gm_extras
+
+bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
+
+
+@bp.get("")
+def console(session_id: str):
+    """The GM console page (or its live fragment)."""
+    if "k" in request.args:
+        return login(session_id, "gm", "gm.console")
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    ctx = context(live, viewer, token) | gm_extras(live)
+    return no_store(render("gm/console.html", "gm/_live.html", **ctx))
+
+
+@bp.get("/qr")
+def qr_sheet(session_id: str):
+    """A printable sheet: one card per seat with its name and join QR code."""
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    return no_store(render_template("gm/qr_sheet.html", **context(live, viewer, token), **gm_extras(live)))
+
+
+def _act(session_id: str, operation, *args):
+    """Run a GM operation from a form: a flash fragment for htmx, else back to the console."""
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    check_csrf(token)
+    result = operation(live, viewer, *args)
+    if is_htmx():
+        return render_template("_flash.html", error=False, message=_done_message(result))
+    return redirect(url_for("gm.console", session_id=session_id))
+
+
+def _done_message(result: dict) -> str:
+    if "text" in result:  # a roll
+        return result["text"]
+    return "OK"
+
+
+@bp.post("/counter")
+def counter(session_id):
+    """Change a counter."""
+    return _act(session_id, ops.change_counter, request.form.to_dict())
+
+
+@bp.post("/roll")
+def roll(session_id):
+    """Roll dice."""
+    return _act(session_id, ops.roll, request.form.to_dict())
+
+
+@bp.post("/rolls/<int:seq>/reveal")
+def reveal_roll(session_id, seq):
+    """Reveal a secret roll."""
+    return _act(session_id, ops.reveal_roll, seq)
+
+
+@bp.post("/undo")
+def undo(session_id):
+    """Undo the latest action."""
+    return _act(session_id, ops.undo)
+
+
+@bp.post("/seats")
+def add_seat(session_id):
+    """Add a seat."""
+    return _act(session_id, ops.add_seat, request.form.to_dict())
+
+
+@bp.post("/seats/<seat_id>/reissue")
+def reissue(session_id, seat_id):
+    """Reissue a seat's join link."""
+    return _act(session_id, ops.reissue, seat_id)
+
+
+@bp.post("/close")
+def close(session_id):
+    """Close the session and publish the seed."""
+    return _act(session_id, ops.close)
+
+
+@bp.post("/prompts")
+def open_prompt(session_id):
+    """Open a secret prompt from the form."""
+    form = request.form
+    spec = {"title": form.get("title"), "kind": form.get("kind", "choice"),
+            "options": [o.strip() for o in form.get("options", "").splitlines() if o.strip()],
+            "seats": form.getlist("seats"), "gm_submits": form.get("gm_submits") == "on",
+            "min": form.get("min"), "max": form.get("max"), "resolver": form.get("resolver") or None}
+    return _act(session_id, ops.open_prompt, spec)
+
+
+@bp.post("/prompts/<prompt_id>/answer")
+def answer(session_id, prompt_id):
+    """The GM's own answer (PL vs GM)."""
+    return _act(session_id, ops.answer, prompt_id, _answer_payload())
+
+
+@bp.post("/prompts/<prompt_id>/<op>")
+def prompt_action(session_id, prompt_id, op):
+    """Lock, reveal, extend, cancel, add a modifier or confirm."""
+    payload = request.form.to_dict()
+    if op == "extend":
+        payload["seats"] = request.form.getlist("seats")
+    return _act(session_id, ops.prompt_action, prompt_id, op, payload)
+
+
+def _answer_payload() -> dict:
+    """A form answer: `value` (several for multi-choice)."""
+    values = request.form.getlist("value")
+    return {"value": values if request.form.get("multi") == "1" else (values[0] if values else None)}

@@ -1,0 +1,55 @@
+"""The GM's home page: the session list and the new-session form (server GM key required)."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, current_app, redirect, request, url_for
+
+from ..core.errors import Forbidden
+from ..rulesets import get as get_ruleset
+from ..rulesets import registry
+from ..setup import counters_for, parse_seats
+from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, manager, no_store, render
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/health")
+def health():
+    """A bare liveness check."""
+    return {"ok": True}
+
+
+@bp.get("/")
+def index():
+    """Session list and new-session form."""
+    key = request.args.get("k")
+    if key:
+        if not hmac.compare_digest(key, current_app.config["ADMIN_KEY"]):
+            raise Forbidden("GM用のキーが違います", "Wrong GM key")
+        response = redirect(url_for("home.index"))
+        response.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="Lax", max_age=3600 * 24 * 30)
+        return response
+    if not is_admin():
+        return render("need_key.html"), 403
+    generic = get_ruleset("generic")
+    return no_store(render("home.html", sessions=manager().list(), rulesets=registry().values(),
+                           presets=generic.presets, csrf=csrf_for(current_app.config["ADMIN_KEY"])))
+
+
+@bp.post("/sessions")
+def create():
+    """Create a session from the form and open its GM console."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The GM key is required")
+    check_csrf(current_app.config["ADMIN_KEY"])
+    form = request.form
+    ruleset = get_ruleset(form.get("ruleset", "generic"))
+    specs = None
+    if ruleset.custom_counters:
+        specs = form.getlist("counter") + [line for line in form.get("custom", "").splitlines() if line.strip()]
+    counters = counters_for(ruleset, specs, form.getlist("private"))
+    live, _tokens = manager().create(form.get("title", ""), ruleset.name, parse_seats(form.get("seats", "")),
+                                     counters)
+    return redirect(url_for("gm.console", session_id=live.state.session_id))

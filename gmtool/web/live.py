@@ -1,0 +1,63 @@
+"""Live updates: one SSE stream per open screen, a bare "changed, version N" notice.
+
+The page re-fetches its own fragment, built from its own filtered view, so nothing secret
+travels on the stream and a reconnect catches up at once. Beyond MAX_STREAMS the server
+answers 503 and the page falls back to polling /version.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from .common import live_session, page_viewer
+
+bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
+_streams = {"open": 0}
+_streams_lock = threading.Lock()
+
+
+def open_streams() -> int:
+    """How many streams are open now."""
+    return _streams["open"]
+
+
+@bp.get("/events")
+def events(session_id: str):
+    """The SSE stream of version notices for one screen."""
+    live = live_session(session_id)
+    page_viewer(live, request.args.get("as", "seat"))
+    with _streams_lock:
+        if _streams["open"] >= current_app.config["MAX_STREAMS"]:
+            return Response("busy: poll /version\n", status=503, mimetype="text/plain",
+                            headers={"Retry-After": "10"})
+        _streams["open"] += 1
+    heartbeat = float(current_app.config["HEARTBEAT"])
+    disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
+
+    def stream():
+        try:
+            version = live.version
+            yield f"retry: 1000\nevent: changed\ndata: {version}\n\n"
+            while not disconnected():
+                new = live.wait(version, heartbeat)
+                if new != version:
+                    version = new
+                    yield f"event: changed\ndata: {version}\n\n"
+                else:
+                    yield ": hb\n\n"
+        finally:
+            with _streams_lock:
+                _streams["open"] -= 1
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/version")
+def version(session_id: str):
+    """The session's version, for polling when streaming is not available."""
+    live = live_session(session_id)
+    page_viewer(live, request.args.get("as", "seat"))
+    return {"version": live.version}, 200, {"Cache-Control": "no-store"}

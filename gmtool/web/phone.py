@@ -1,0 +1,52 @@
+"""A seat's phone page: own counters, public info, secret prompts, dice."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from .. import operations as ops
+from .common import check_csrf, is_htmx, live_session, login, no_store, page_viewer, render
+from .screens import context
+
+bp = Blueprint("phone", __name__)
+
+
+@bp.get("/join/<session_id>")
+def join(session_id: str):
+    """A scanned QR code: log this phone in as its seat."""
+    if "k" not in request.args:
+        return phone(session_id)
+    return login(session_id, "seat", "phone.phone")
+
+
+@bp.get("/s/<session_id>/phone")
+def phone(session_id: str):
+    """The seat's own page (or its live fragment)."""
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "seat")
+    return no_store(render("phone/page.html", "phone/_live.html", **context(live, viewer, token)))
+
+
+def _act(session_id: str, operation, *args):
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "seat")
+    check_csrf(token)
+    result = operation(live, viewer, *args)
+    if is_htmx():
+        message = result.get("text") or (("✓ " + result["commitment"][:16] + "…") if "commitment" in result else "OK")
+        return render_template("_flash.html", error=False, message=message)
+    return redirect(url_for("phone.phone", session_id=session_id))
+
+
+@bp.post("/s/<session_id>/phone/roll")
+def roll(session_id):
+    """Roll dice from the phone (the server rolls)."""
+    return _act(session_id, ops.roll, request.form.to_dict())
+
+
+@bp.post("/s/<session_id>/phone/prompts/<prompt_id>/answer")
+def answer(session_id, prompt_id):
+    """Submit a secret answer."""
+    values = request.form.getlist("value")
+    value = values if request.form.get("multi") == "1" else (values[0] if values else None)
+    return _act(session_id, ops.answer, prompt_id, {"value": value})

@@ -1,0 +1,46 @@
+"""The public table screen: large type, public counters, rolls, commitments and results."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from ..core.commitments import verify
+from .common import live_session, login, no_store, page_viewer, render
+from .screens import context
+
+bp = Blueprint("table", __name__, url_prefix="/s/<session_id>")
+
+
+@bp.get("/table")
+def screen(session_id: str):
+    """The table screen (or its live fragment)."""
+    if "k" in request.args:
+        return login(session_id, "table", "table.screen")
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "table")
+    return no_store(render("table/screen.html", "table/_live.html", **context(live, viewer, token)))
+
+
+@bp.get("/verify")
+def verify_page(session_id: str):
+    """Every revealed answer with its salt and a recomputed commitment check (any screen may open it)."""
+    live = live_session(session_id)
+    viewer, token = _any_viewer(live)
+    ctx = context(live, viewer, token)
+    checks = []
+    for prompt in ctx["view"]["prompts"]:
+        if not prompt["revealed"]:
+            continue
+        for who, a in prompt["answers"].items():
+            checks.append({"prompt": prompt, "who": who, **a, "ok": verify(a["salt"], a["value"], a["commitment"])})
+    return no_store(render_template("verify.html", checks=checks, **ctx))
+
+
+def _any_viewer(live):
+    """The viewer of whichever screen cookie this browser holds."""
+    for kind in ("table", "seat", "gm"):
+        try:
+            return page_viewer(live, kind)
+        except Exception:  # noqa: BLE001 - try the next kind of screen
+            continue
+    return page_viewer(live, "table")

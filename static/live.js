@@ -1,0 +1,78 @@
+// Live updates for every gmtool screen: one SSE stream of "changed, version N" notices.
+// On a new version the page re-fetches its own fragment (built for this viewer by the
+// server) and morphs it in, so typed input survives. If the stream is refused (503:
+// the server's stream cap) the page polls /version instead. Offline is shown.
+(function () {
+  "use strict";
+  const body = document.body;
+  const cfg = body.dataset;
+  if (!cfg.liveFragment) return;
+  let version = Number(cfg.liveVersion || 0);
+  let busy = false, again = false, pollTimer = null, source = null;
+  let knownPrompts = null;
+
+  function setOffline(off) { body.classList.toggle("is-offline", off); }
+
+  function promptsChanged() {
+    const root = document.querySelector("#live [data-open-prompts]");
+    if (!root) return;
+    const now = new Set(root.dataset.openPrompts.split(" ").filter(Boolean));
+    if (knownPrompts && [...now].some((p) => !knownPrompts.has(p)) && navigator.vibrate) {
+      navigator.vibrate(200);
+    }
+    knownPrompts = now;
+  }
+
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      await htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" });
+      const root = document.querySelector("#live .live-root");
+      if (root) body.dataset.shownVersion = root.dataset.version;
+      promptsChanged();
+    } catch (e) {
+      setOffline(true);
+    }
+    busy = false;
+    if (again) { again = false; refresh(); }
+  }
+
+  function seen(v) {
+    setOffline(false);
+    if (v !== version) { version = v; refresh(); }
+  }
+
+  function startPolling() {
+    body.classList.add("is-polling");
+    if (pollTimer) return;
+    pollTimer = setInterval(async function () {
+      try {
+        const r = await fetch(cfg.livePoll, { cache: "no-store", credentials: "same-origin" });
+        if (!r.ok) throw new Error(String(r.status));
+        seen((await r.json()).version);
+      } catch (e) { setOffline(true); }
+    }, 2000);
+  }
+
+  function startStream() {
+    if (!window.EventSource) { startPolling(); return; }
+    source = new EventSource(cfg.liveEvents);
+    source.addEventListener("changed", function (e) { seen(Number(e.data)); });
+    source.onopen = function () { setOffline(false); refresh(); };  // catch up after a drop
+    source.onerror = function () {
+      if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
+      else { setOffline(true); }
+    };
+  }
+
+  // After one of our own actions (a POST), refresh at once instead of waiting for the stream.
+  document.addEventListener("htmx:after:request", function (e) {
+    const method = e.detail && e.detail.ctx && e.detail.ctx.request && e.detail.ctx.request.method;
+    if (method && method !== "GET") refresh();
+  });
+  window.addEventListener("online", function () { refresh(); });
+  body.dataset.shownVersion = String(version);
+  promptsChanged();
+  startStream();
+})();
