@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
 from .. import operations as ops
 from .common import check_csrf, is_htmx, live_session, login, no_store, page_viewer, render
@@ -37,7 +37,10 @@ def _act(session_id: str, operation, *args):
     check_csrf(token)
     result = operation(live, viewer, *args)
     if is_htmx():
-        return render_template("_flash.html", error=False, message=_done_message(result))
+        response = make_response(render_template("_flash.html", error=False, message=_done_message(result)))
+        if operation in (ops.reissue, ops.add_seat):  # the join QR codes changed: reload the console
+            response.headers["HX-Refresh"] = "true"
+        return response
     return redirect(url_for("gm.console", session_id=session_id))
 
 
