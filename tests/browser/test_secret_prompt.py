@@ -1,0 +1,73 @@
+"""Issue 3 at a real table: the GM opens a select, three phones answer in secret, the table reveals."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from playwright.sync_api import expect
+
+
+def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, browser, phone_context):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create(
+        "秘密選択卓", "generic", [{"name": "セイバー"}, {"name": "アーチャー"}, {"name": "ランサー"}])
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat_id, token in tokens["seats"].items():
+        phone = phone_context().new_page()
+        phone.goto(f"{base}/join/{sid}?k={token}")
+        phones[seat_id] = phone
+
+    # The GM opens a one-choice prompt for all three seats, resolved by "same answers cancel" (I-2).
+    form = page.locator("#new-prompt")
+    form.locator("input[name=title]").fill("1stセレクト")
+    form.locator("textarea[name=options]").fill("筋力\n耐久\n敏捷")
+    form.locator("select[name=resolver]").select_option("cancel_duplicates")
+    form.locator("button.primary").click()
+
+    # Every phone shows it at once, with big buttons.
+    for phone in phones.values():
+        expect(phone.locator(".prompt-card h2")).to_have_text("1stセレクト")
+
+    choices = {"s1": "筋力", "s2": "筋力", "s3": "敏捷"}
+    for seat_id in ("s1", "s2"):
+        phones[seat_id].locator(".prompt-card").get_by_role("button", name=choices[seat_id]).click()
+        expect(phones[seat_id].locator(".prompt-card .mine")).to_contain_text(choices[seat_id])
+
+    # The table shows who answered and each commitment — never the answer.
+    expect(table.locator("#prompt-p1 li.done")).to_have_count(2)
+    expect(table.locator("#prompt-p1 code.commitment")).to_have_count(2)
+    assert "筋力" not in table.locator("#prompt-p1 .respondents").inner_text()
+    # The phone that has not answered sees no one's answer.
+    phone3_text = phones["s3"].locator("#live").inner_text()
+    assert "あなたの回答" not in phone3_text
+    commitment_s1 = table.locator("#prompt-p1 li.done code.commitment").first.inner_text()
+
+    # A change of mind before the lock is allowed and gives a new commitment.
+    phones["s1"].locator(".prompt-card").get_by_role("button", name="耐久").click()
+    expect(phones["s1"].locator(".prompt-card .mine")).to_contain_text("耐久")
+    expect(table.locator("#prompt-p1 li.done code.commitment").first).not_to_have_text(commitment_s1)
+
+    # The last answer reveals the prompt on every screen at once, with the resolution.
+    phones["s3"].locator(".prompt-card").get_by_role("button", name="敏捷").click()
+    expect(table.locator("#prompt-p1 .status")).to_have_text("公開済み")
+    expect(table.locator("#prompt-p1 .answer-value")).to_have_count(3)
+    expect(table.locator("#prompt-p1 .resolution .summary")).to_have_text("重複なし")
+    expect(page.locator("#prompt-p1 .status")).to_have_text("公開済み")
+    for phone in phones.values():
+        expect(phone.locator(".prompt-card")).to_have_count(0)
+        expect(phone.locator("#prompt-p1 .answer-value")).to_have_count(3)
+
+    # A player checks their own commitment by hand, from what the verify page shows.
+    table.goto(f"{base}/s/{sid}/verify")
+    row = table.locator("#v-p1").first
+    expect(row).to_contain_text("一致")
+    cells = row.locator("td").all_inner_texts()
+    value, salt, commitment = json.loads(cells[0]), cells[1], cells[2]
+    assert hashlib.sha256(f"{salt}:{json.dumps(value, ensure_ascii=False)}".encode()).hexdigest() == commitment
+    assert re.fullmatch(r"[0-9a-f]{32,}", salt)
