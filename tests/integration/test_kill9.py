@@ -1,0 +1,103 @@
+"""Killing the real server with SIGKILL loses no acknowledged action (issue 2, item 6)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from gmtool.core.engine import fold
+from gmtool.core.view import GM, build_view
+from gmtool.store import Store
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+
+
+class Server:
+    """`gmtool serve` as a separate process on loopback."""
+
+    def __init__(self, data: Path):
+        self.data = data
+        self.proc = None
+        self.base = ""
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gmtool", "serve", "--no-browser", "--host", "127.0.0.1", "--port", "0",
+             "--data", str(self.data)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            match = re.search(r"(http://127\.0\.0\.1:\d+)/\?k=", line)
+            if match:
+                self.base = match.group(1)
+                return self
+        raise RuntimeError("server did not start")
+
+    def kill(self):
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
+
+    def call(self, method: str, path: str, token: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Authorization": f"Bearer {token}",
+                                              "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+
+def test_sigkill_at_random_points_loses_no_acknowledged_action(tmp_path):
+    data = tmp_path / "sessions"
+    server = Server(data).start()
+    key = (data / ".admin_key").read_text().strip()
+    status, created = server.call("POST", "/api/sessions", key,
+                                  {"title": "kill -9", "seats": ["A", "B"], "counters": ["vp", "karma"]})
+    assert status == 201
+    sid, gm = created["session"], created["gm_token"]
+    rng = random.Random(20261122)
+    expected_vp = {"s1": 0, "s2": 0}
+    acknowledged_rolls = []
+    for kill in range(3):
+        for _ in range(rng.randint(3, 8)):
+            seat = rng.choice(["s1", "s2"])
+            status, body = server.call("POST", f"/api/sessions/{sid}/counters", gm,
+                                       {"seat": seat, "key": "vp", "delta": 1, "reason": f"kill {kill}"})
+            assert status == 200
+            expected_vp[seat] = body["value"]
+            status, body = server.call("POST", f"/api/sessions/{sid}/rolls", gm, {"expr": "1D100", "label": "k"})
+            assert status == 201
+            acknowledged_rolls.append(body["seq"])
+        server.kill()
+        server = Server(data).start()
+        status, state = server.call("GET", f"/api/sessions/{sid}/state", gm)
+        assert status == 200
+        got = {s["id"]: s["counters"]["vp"] for s in state["seats"]}
+        assert got == expected_vp
+    status, log = server.call("GET", f"/api/sessions/{sid}/log?limit=1000", gm)
+    logged = {e["seq"] for e in log["events"] if e["type"] == "dice.rolled"}
+    assert set(acknowledged_rolls) <= logged
+    status, state = server.call("GET", f"/api/sessions/{sid}/state", gm)
+    server.kill()
+
+    # The state the server serves equals a clean replay of the log.
+    store = Store(data / f"{sid}.sqlite")
+    replayed = fold(store.events(), store.undone_actions())
+    store.close()
+    clean = build_view(replayed, GM)
+    assert clean["seats"] == state["seats"]
+    assert clean["rolls"] == state["rolls"]
