@@ -10,6 +10,8 @@
   let version = Number(cfg.liveVersion || 0);
   let busy = false, again = false, pollTimer = null, source = null;
   let knownPrompts = null;
+  let lastSeen = Date.now();
+  const heartbeatMs = 1000 * Number(cfg.liveHeartbeat || 15);
 
   function setOffline(off) { body.classList.toggle("is-offline", off); }
 
@@ -39,6 +41,7 @@
   }
 
   function seen(v) {
+    lastSeen = Date.now();
     setOffline(false);
     if (v !== version) { version = v; refresh(); }
   }
@@ -57,8 +60,11 @@
 
   function startStream() {
     if (!window.EventSource) { startPolling(); return; }
+    if (source) source.close();
+    lastSeen = Date.now();
     source = new EventSource(cfg.liveEvents);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
+    source.addEventListener("hb", function (e) { seen(Number(e.data)); });
     source.onopen = function () { setOffline(false); refresh(); };  // catch up after a drop
     source.onerror = function () {
       if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
@@ -71,7 +77,13 @@
     const method = e.detail && e.detail.ctx && e.detail.ctx.request && e.detail.ctx.request.method;
     if (method && method !== "GET") refresh();
   });
-  window.addEventListener("online", function () { refresh(); });
+  // A silent connection (Wi-Fi gone without a close) is noticed by the missing heartbeat.
+  setInterval(function () {
+    if (pollTimer || !source) return;
+    if (Date.now() - lastSeen > 2.5 * heartbeatMs) { setOffline(true); startStream(); }
+  }, 1000);
+  window.addEventListener("offline", function () { setOffline(true); });
+  window.addEventListener("online", function () { if (!pollTimer) startStream(); refresh(); });
   body.dataset.shownVersion = String(version);
   promptsChanged();
   startStream();

@@ -45,8 +45,8 @@ def events(session_id: str):
                 if new != version:
                     version = new
                     yield f"event: changed\ndata: {version}\n\n"
-                else:
-                    yield ": hb\n\n"
+                else:  # an event, not a comment, so the page can tell a dead connection
+                    yield f"event: hb\ndata: {version}\n\n"
         finally:
             with _streams_lock:
                 _streams["open"] -= 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask import current_app
+
 from ..core.logtext import describe
 from ..core.view import Viewer, build_view, visible_event
 from ..runtime import LiveSession
@@ -43,6 +45,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     seats = {s["id"]: s for s in view["seats"]}
     return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
+            "heartbeat": current_app.config["HEARTBEAT"],
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 
 
