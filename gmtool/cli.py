@@ -80,28 +80,26 @@ def cmd_serve(args) -> int:
 
     lan, candidates = choose_lan_address(args.lan_ip)
     host = args.host
-    public = None
     if host in ("0.0.0.0", "::", ""):
         public = f"http://{lan}:{args.port}" if lan else None
     else:
         public = f"http://{host}:{args.port}"
     app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams})
     manager = app.extensions["gmtool"]
-    start_path = "/"
-    if args.demo:
-        start_path = f"/s/{_demo(manager)}/gm"
+    key = app.config["ADMIN_KEY"]
     server = create_server(app, host=host, port=args.port, threads=args.threads,
                            connection_limit=args.connection_limit, channel_request_lookahead=1,
                            ident="gmtool")
     port = server.effective_port
-    if public and public.endswith(f":{args.port}") and port != args.port:
+    if public and port != args.port:  # --port 0: the OS chose the port
         public = public.rsplit(":", 1)[0] + f":{port}"
         app.config["PUBLIC_BASE"] = public
-    key = app.config["ADMIN_KEY"]
-    local = f"http://127.0.0.1:{port}"
-    gm_console = f"{local}/?k={key}" if start_path == "/" else f"{local}{start_path}"
+    local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+    console = f"{local}/?k={key}"
+    if args.demo:
+        console += f"&next=/s/{_demo(manager)}/gm"
     print("gmtool — GM assistant", flush=True)
-    print(f"  GM console (this computer): {local}/?k={key}", flush=True)
+    print(f"  GM console (this computer): {console}", flush=True)
     if public:
         print(f"  LAN address for phones:    {public}", flush=True)
         others = [c for c in candidates if c != lan]
@@ -112,9 +110,7 @@ def cmd_serve(args) -> int:
         print("  WARNING: no LAN address found; phones may not be able to connect (see README).", flush=True)
     print(f"  data: {Path(args.data).resolve()}   (Ctrl+C to stop)", flush=True)
     if not args.no_browser:
-        if start_path != "/":
-            gm_console = f"{local}/?k={key}"
-        webbrowser.open(gm_console if start_path == "/" else f"{local}/?k={key}")
+        webbrowser.open(console)
     try:
         server.run()
     except KeyboardInterrupt:

@@ -42,7 +42,10 @@ class Pure:
 
     def do(self, command, *args, actor: str = "gm", **kwargs) -> list[Event]:
         """Run a pure command and fold its drafts as one action (like the runtime, minus I/O)."""
-        drafts = command(self.state, *args, **kwargs)
+        return self.write(command(self.state, *args, **kwargs), actor)
+
+    def write(self, drafts, actor: str = "gm") -> list[Event]:
+        """Fold drafts as one action."""
         action = self.state.last_action + 1
         seq = self.state.last_seq
         written = []
@@ -76,7 +79,7 @@ def pure() -> Pure:
     counters = counters_for(get_ruleset("generic"), COUNTERS, PRIVATE)
     seats = [new_seat("s1", "セイバー", "衛宮"), new_seat("s2", "アーチャー", "遠坂"), new_seat("s3", "ランサー")]
     harness = Pure(State())
-    harness.do(create_session, "abcd1234", "テスト卓", "generic", seats, counters, seed_hash(b"x" * 32))
+    harness.write(create_session("abcd1234", "テスト卓", "generic", seats, counters, seed_hash(b"x" * 32)))
     return harness
 
 

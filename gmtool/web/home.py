@@ -28,7 +28,9 @@ def index():
     if key:
         if not hmac.compare_digest(key, current_app.config["ADMIN_KEY"]):
             raise Forbidden("GM用のキーが違います", "Wrong GM key")
-        response = redirect(url_for("home.index"))
+        target = request.args.get("next", "")
+        safe = target.startswith("/s/") and "//" not in target  # only our own session pages
+        response = redirect(target if safe else url_for("home.index"))
         response.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="Lax", max_age=3600 * 24 * 30)
         return response
     if not is_admin():
