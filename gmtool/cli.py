@@ -1,4 +1,4 @@
-"""The command line: gmtool serve | new | list."""
+"""The command line: gmtool serve | new | list | export | import."""
 
 from __future__ import annotations
 
@@ -50,6 +50,45 @@ def cmd_list(args) -> int:
         print("セッションはまだありません / no sessions yet")
     for s in sessions if not args.json else []:
         print(f"{s['id']}  {s.get('created', '')[:16]}  {s.get('ruleset', '')}  {s.get('title', '')}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    """Write a session's log in a wiki format (standard output without --out)."""
+    from .core.errors import GmError
+    from .export import Options, export
+    try:
+        live = _manager(args.data).get(args.session)
+        options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
+                          secret_rolls=args.secret_rolls)
+        with live.lock:
+            events = list(live.store.events())
+            secrets = live.store.get_secrets() if args.full else None
+        text = export(events, args.format, options, secrets)
+    except GmError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args) -> int:
+    """Load a JSON export into this data folder."""
+    from .core.errors import GmError
+    from .urls import created
+    try:
+        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"))
+    except (GmError, OSError) as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
+    if tokens is not None:
+        out.update(created(live, tokens, args.base or ""))
+    print(json.dumps(out, ensure_ascii=False, indent=2) if args.json else
+          f"imported {out['session']}: {out['title']}")
     return 0
 
 
@@ -148,6 +187,27 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--base", help="the server's base URL for the links (default: paths)")
     new.add_argument("--json", action="store_true")
     new.set_defaults(func=cmd_new)
+
+    exp = sub.add_parser("export", help="export a session's log (wiki write-ups, JSON)")
+    exp.add_argument("session")
+    exp.add_argument("--format", default="markdown",
+                     choices=["markdown", "mediawiki", "atwiki", "text", "html", "json"])
+    exp.add_argument("--data", default="sessions")
+    exp.add_argument("--out", help="write to FILE instead of standard output")
+    exp.add_argument("--lang", default="ja", choices=["ja", "en"])
+    exp.add_argument("--no-times", action="store_true", help="leave out the time of each event")
+    exp.add_argument("--names", default="player", choices=["player", "faction"])
+    exp.add_argument("--scene", type=int, help="only scene N (0: before the first scene marker)")
+    exp.add_argument("--secret-rolls", action="store_true", help="include the GM's secret rolls")
+    exp.add_argument("--full", action="store_true", help="json: a full backup with secrets (GM only)")
+    exp.set_defaults(func=cmd_export)
+
+    imp = sub.add_parser("import", help="load a JSON export")
+    imp.add_argument("file")
+    imp.add_argument("--data", default="sessions")
+    imp.add_argument("--base", help="base URL for the printed links")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(func=cmd_import)
 
     lst = sub.add_parser("list", help="list sessions")
     lst.add_argument("--data", default="sessions")

@@ -67,6 +67,31 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind.number": ("数値", "Number"),
     "kind.text": ("短い文", "Short text"),
     "kind.seat": ("席に投票", "Vote for a seat"),
+    "gm.export": ("エクスポート", "Export"),
+    "gm.scene": ("シーン区切り", "New scene"),
+    "gm.scene_placeholder": ("第1ラウンド / 戦闘: セイバー vs ランサー", "Round 1 / Combat: Saber vs Lancer"),
+    "export.title": ("ログのエクスポート", "Export the log"),
+    "export.format": ("形式", "Format"),
+    "export.fmt.markdown": ("Markdown", "Markdown"),
+    "export.fmt.mediawiki": ("MediaWiki", "MediaWiki"),
+    "export.fmt.atwiki": ("@wiki / Seesaa（PukiWiki記法）", "@wiki / Seesaa (PukiWiki markup)"),
+    "export.fmt.text": ("テキスト", "Plain text"),
+    "export.fmt.html": ("HTML（印刷用）", "HTML (printable)"),
+    "export.fmt.json": ("JSON（再読み込み可）", "JSON (re-importable)"),
+    "export.range": ("範囲", "Range"),
+    "export.whole": ("セッション全体", "Whole session"),
+    "export.opening": ("最初のシーン区切りまで", "Before the first scene"),
+    "export.lang": ("言語", "Language"),
+    "export.names": ("名前", "Names"),
+    "export.names.player": ("席（プレイヤー）名", "Seat (player) names"),
+    "export.names.faction": ("陣営名", "Faction names"),
+    "export.times": ("時刻を入れる", "Include times"),
+    "export.secret_rolls": ("GMの秘密ロールも入れる", "Include the GM's secret rolls"),
+    "export.preview": ("プレビュー", "Preview"),
+    "export.download": ("ダウンロード", "Download"),
+    "export.backup": ("完全バックアップ（秘密を含む・GM専用）", "Full backup (contains secrets, GM only)"),
+    "export.hint": ("公開されていない回答と秘密ロールは含まれません。プレビューをコピーしてWikiに貼り付けられます。",
+                    "Unrevealed answers and secret rolls are never included. Copy the preview into your wiki."),
     "table.title": ("テーブル", "Table"),
     "table.seed_hash": ("ダイスシードのSHA-256", "SHA-256 of the dice seed"),
     "table.seed": ("ダイスシード（公開済み）", "Dice seed (published)"),
@@ -122,8 +147,10 @@ def translate(key: str, lang: str) -> str:
     return pair[1] if lang == "en" else pair[0]
 
 
-def pick(label: dict | None, lang: str) -> str:
-    """A {"ja", "en"} label in `lang`."""
+def pick(label: dict | str | None, lang: str) -> str:
+    """A {"ja", "en"} label in `lang` (a plain text stays as it is)."""
     if not label:
         return ""
+    if isinstance(label, str):
+        return label
     return label.get("en" if lang == "en" else "ja") or label.get("ja", "")

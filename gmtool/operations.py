@@ -83,6 +83,13 @@ def reissue(live: LiveSession, viewer: Viewer, seat_id: str) -> dict:
     return {"id": seat_id, "token": live.reissue_token(seat_id)}
 
 
+def mark_scene(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM: start a new scene (a heading in the log and exports)."""
+    require_gm(viewer)
+    events = live.execute("gm", commands.mark_scene, p.get("title"))
+    return {"scene": events[0].seq, "title": events[0].data["title"]}
+
+
 def close(live: LiveSession, viewer: Viewer) -> dict:
     """GM: close the session and publish the dice seed."""
     require_gm(viewer)

@@ -28,7 +28,7 @@ from .store import SUFFIX, Store, read_meta
 UNDO_DEPTH = 50
 RECENT_EVENTS = 300
 # Actions whose first event is one of these can be undone by the GM.
-UNDOABLE = {"counter.changed", "dice.rolled", "dice.revealed", "seat.added", "seat.updated", "prompt.modified",
+UNDOABLE = {"counter.changed", "scene.marked", "dice.rolled", "dice.revealed", "seat.added", "seat.updated", "prompt.modified",
             "prompt.confirmed"}
 
 
@@ -157,20 +157,24 @@ class LiveSession:
                 raise Conflict("取り消せる操作がありません", "There is nothing to undo")
             action, before = self.history.pop()
             undone_events = [e for e in self.store.events(after_seq=before.last_seq) if e.action == action]
-            summary = "; ".join(self._describe(e) for e in undone_events)
+            # The summary is stored in the log: the GM's version may name secrets (a secret roll,
+            # a private counter), so everyone else gets the version the table may see (view.py).
+            gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
+            summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
             state = copy.deepcopy(before)
-            state.undone.add(action)
+            # Actions undone after `before` was taken must stay undone in the re-fold.
+            state.undone |= self.state.undone | {action}
             for event in self.store.events(after_seq=before.last_seq):
                 engine.apply(state, event)
             self.state = state
             return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
-                                                  "summary": summary})])
+                                                  "summary": summary, "gm_summary": gm_summary})])
 
-    def _describe(self, event: Event) -> str:
+    def _describe(self, event: Event, viewer: Viewer) -> str:
         from .core.logtext import describe
         from .core.view import visible_event
-        visible = visible_event(event, self.state, GM)
-        return describe(visible, self.state, "ja") if visible else event.type
+        visible = visible_event(event, self.state, viewer)
+        return describe(visible, self.state, "ja") if visible else "（非公開）"
 
     def reissue_token(self, seat_id: str, actor: str = "gm") -> str:
         """A new join token for a seat; the old one stops working at once."""
@@ -270,12 +274,51 @@ class SessionManager:
             live = self.sessions[session_id] = LiveSession(path)
         return live, tokens
 
+    def import_session(self, text: str) -> tuple[LiveSession, dict | None]:
+        """Load a JSON export as a session here; returns it and its new tokens (None for a full backup,
+        whose tokens keep working). A session id already in use gets a new id."""
+        from .export import parse_export
+        header, events, secret_values = parse_export(text)
+        with self.lock:
+            session_id = str(events[0].data.get("id", ""))
+            if not _valid_id(session_id) or self.path_of(session_id).exists():
+                session_id = secrets.token_hex(4)
+                events[0].data["id"] = session_id
+            tokens = None
+            if secret_values is None:  # a public export: new tokens and a new seed for the rolls to come
+                seed = secrets.token_bytes(32)
+                tokens = {"gm": new_token(), "table": new_token(),
+                          "seats": {}}
+                folded = _fold_events(events)
+                tokens["seats"] = {seat_id: new_token() for seat_id in folded.seats}
+                secret_values = {"seed": seed.hex(), "gm": token_hash(tokens["gm"]),
+                                 "table": token_hash(tokens["table"]), "table_token": tokens["table"],
+                                 **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
+                                 **{f"join:{k}": v for k, v in tokens["seats"].items()}}
+                last = events[-1]
+                events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
+                                    {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
+            meta = {"id": session_id, "title": events[0].data.get("title", ""),
+                    "ruleset": events[0].data.get("ruleset", "generic"), "created": events[0].ts}
+            store = Store(self.path_of(session_id))
+            try:
+                store.import_events(events, meta, secret_values)
+            finally:
+                store.close()
+            live = self.sessions[session_id] = LiveSession(self.path_of(session_id))
+        return live, tokens
+
     def close_all(self) -> None:
         """Close every open store."""
         with self.lock:
             for live in self.sessions.values():
                 live.close()
             self.sessions.clear()
+
+
+def _fold_events(events: list[Event]) -> State:
+    undone = {int(e.data["action"]) for e in events if e.type == "undo"}
+    return engine.fold(events, undone)
 
 
 def _valid_id(session_id: str) -> bool:

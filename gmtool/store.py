@@ -91,6 +91,24 @@ class Store:
             raise
         return events
 
+    def import_events(self, events: list[Event], meta: dict, secrets: dict) -> None:
+        """Write an imported log as it is (seq, action, time, actor kept) in one transaction."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]:
+                raise ValueError("import into a non-empty session")
+            conn.executemany(
+                "INSERT INTO events (seq, ts, actor, action, type, data) VALUES (?, ?, ?, ?, ?, ?)",
+                [(e.seq, e.ts, e.actor, e.action, e.type, json.dumps(e.data, ensure_ascii=False)) for e in events])
+            for table, values in (("meta", meta), ("secrets", secrets)):
+                for key, value in values.items():
+                    conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
     def events(self, after_seq: int = 0, types: tuple[str, ...] = ()) -> Iterator[Event]:
         """Events in log order after `after_seq` (optionally only some types)."""
         sql = "SELECT seq, ts, actor, action, type, data FROM events WHERE seq > ?"

@@ -76,6 +76,9 @@
   document.addEventListener("htmx:after:request", function (e) {
     const method = e.detail && e.detail.ctx && e.detail.ctx.request && e.detail.ctx.request.method;
     if (method && method !== "GET") refresh();
+    const form = e.target && e.target.closest && e.target.closest("form[data-reset]");
+    const status = e.detail && e.detail.ctx && e.detail.ctx.response && e.detail.ctx.response.status;
+    if (form && status && status < 400) form.reset();  // a form that creates something starts empty again
   });
   // A silent connection (Wi-Fi gone without a close) is noticed by the missing heartbeat.
   setInterval(function () {

@@ -144,6 +144,12 @@ def reveal_roll(state: State, roll_seq: Any) -> list[Draft]:
     raise NotFound(f"ロール{seq}はありません", f"There is no roll {seq}")
 
 
+def mark_scene(state: State, title: Any) -> list[Draft]:
+    """Start a new scene / round / combat: a heading in the log and its exports."""
+    require_open(state)
+    return [("scene.marked", {"title": clean_text(title, "シーン名", "scene title", limit=80)})]
+
+
 def close_session(state: State, seed_hex: str) -> list[Draft]:
     """Close the session and publish its dice seed so every roll can be re-checked."""
     require_open(state)

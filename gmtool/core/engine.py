@@ -127,9 +127,20 @@ def _dice_revealed(state: State, e: Event) -> None:
     state.revealed_rolls.add(int(e.data["roll_seq"]))
 
 
+@handles("scene.marked")
+def _scene(state: State, e: Event) -> None:
+    state.scenes.append({"seq": e.seq, "title": e.data["title"]})
+
+
 @handles("undo")
 def _undo(state: State, e: Event) -> None:
     state.undone.add(int(e.data["action"]))
+
+
+@handles("session.imported")
+def _imported(state: State, e: Event) -> None:
+    """A public export loaded elsewhere: rolls from here on come from a new seed."""
+    state.seed_hash = e.data["seed_hash"]
 
 
 @handles("session.closed")

@@ -117,10 +117,22 @@ def _roll_revealed(e, state, lang):
     return _ja(lang, f"秘密ロール #{e['data']['roll_seq']} を公開", f"Secret roll #{e['data']['roll_seq']} revealed")
 
 
+@describes("scene.marked")
+def _scene(e, state, lang):
+    return f"■ {e['data']['title']}"
+
+
 @describes("undo")
 def _undo(e, state, lang):
     d = e["data"]
-    return _ja(lang, f"取り消し: {d.get('summary', '')}", f"Undo: {d.get('summary', '')}")
+    summary = d.get("gm_summary") or d.get("summary", "")
+    return _ja(lang, f"取り消し: {summary}", f"Undo: {summary}")
+
+
+@describes("session.imported")
+def _imported(e, state, lang):
+    return _ja(lang, f"エクスポートから読み込み（新しいダイスシード {e['data']['seed_hash'][:12]}…）",
+               f"Imported from an export (new dice seed {e['data']['seed_hash'][:12]}…)")
 
 
 @describes("session.closed")
@@ -159,7 +171,8 @@ def _p_locked(e, state, lang):
 @describes("prompt.revealed")
 def _p_revealed(e, state, lang):
     d = e["data"]
-    reason = f"（{d['reason']}）" if d.get("reason") else ""
+    reason = _ja(lang, "全員が回答", "everyone answered") if d.get("auto") else d.get("reason", "")
+    reason = f"（{reason}）" if reason else ""
     return _ja(lang, f"「{_prompt_title(d, state)}」を一斉公開{reason}", f"'{_prompt_title(d, state)}' revealed{reason}")
 
 

@@ -196,6 +196,7 @@ class State:
     revealed_rolls: set[int] = field(default_factory=set)
     prompts: dict[str, Prompt] = field(default_factory=dict)
     undone: set[int] = field(default_factory=set)
+    scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq and title
     last_seq: int = 0
     last_action: int = 0
     dice_next: int = 0  # index of the next die drawn from the session seed

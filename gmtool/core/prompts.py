@@ -68,6 +68,9 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     for who, items in disabled.items():
         if who not in seats + ["gm"] or not isinstance(items, dict) or any(o not in options for o in items):
             raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
+    meta = spec.get("meta") or {}
+    if not isinstance(meta, dict):
+        raise GmError("meta はオブジェクトで指定してください", "'meta' must be an object")
     resolver = spec.get("resolver") or None
     if resolver is not None:
         if resolver not in resolvers:
@@ -77,7 +80,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     return [("prompt.opened", {
         "id": prompt_id, "title": title, "kind": kind, "options": options, "seats": seats,
         "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,
-        "meta": spec.get("meta") or {},
+        "meta": meta,
     })]
 
 
@@ -135,7 +138,7 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
     if answered >= set(prompt.respondents()):
         after = copy.deepcopy(prompt)
         after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
-        drafts.append(("prompt.revealed", {"prompt": prompt.id, "reason": "全員が回答 / everyone answered",
+        drafts.append(("prompt.revealed", {"prompt": prompt.id, "reason": "",
                                            "auto": True}))
         drafts += _resolution(state, after, resolvers, dice)
     return drafts
@@ -231,7 +234,8 @@ def _opened(state: State, e: Event) -> None:
 @handles("prompt.answered")
 def _answered(state: State, e: Event) -> None:
     d = e.data
-    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d["value"], d["salt"], d["commitment"], e.seq)
+    # A public export carries unrevealed answers without value and salt.
+    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq)
 
 
 @handles("prompt.locked")

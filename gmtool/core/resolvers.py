@@ -16,6 +16,7 @@ from typing import Any
 from .model import Label, Prompt, State
 
 ResolverFn = Callable[[Prompt, dict, State, Any], dict]
+ANSWER = {"ja": "回答", "en": "answer"}  # term labels are {"ja", "en"} or a plain text (a GM's modifier)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
     """Highest number wins; equal highest totals are a tie (no winner)."""
     rows = []
     for who, value in answers.items():
-        terms = [{"label": "回答 / answer", "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
+        terms = [{"label": ANSWER, "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
         rows.append({"who": who, "name": name_of(state, who), "value": value, "terms": terms,
                      "total": sum(t["value"] for t in terms)})
     best = max((r["total"] for r in rows), default=None)
@@ -69,7 +70,7 @@ def total(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
     """The sum of every answer and modifier."""
     rows = []
     for who, value in answers.items():
-        terms = [{"label": "回答 / answer", "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
+        terms = [{"label": ANSWER, "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
         rows.append({"who": who, "name": name_of(state, who), "value": value, "terms": terms,
                      "total": sum(t["value"] for t in terms)})
     grand = sum(r["total"] for r in rows)

@@ -2,12 +2,12 @@
 
 Every page, fragment, API response and export is built from `build_view` or
 `visible_events`, never from raw state. Rules:
-- a private counter is seen by its own seat and the GM;
+- a private counter (its value and its log lines) is seen by its own seat and the GM;
 - a secret GM roll is seen by the GM only, until the GM reveals it;
 - a prompt answer is seen by the respondent who gave it; by everyone after the reveal;
   by the GM before the reveal only when the GM is not a combatant (gm_submits false);
 - a cancelled prompt's answers are never shown to anyone but their author;
-- token changes are seen by the GM only.
+- token changes, and the GM's summary of what an undo took back, are seen by the GM only.
 """
 
 from __future__ import annotations
@@ -136,6 +136,11 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
         return None
     if t == "dice.rolled" and d["roll"].get("secret") and not viewer.is_gm and event.seq not in state.revealed_rolls:
         return None
+    if t == "counter.changed" and not can_see_counter(state, viewer, d["seat"], d["key"]):
+        return None
+    if t == "undo" and not viewer.is_gm:
+        # gm_summary may name secrets; an undo written before it existed keeps no safe summary.
+        d = {k: v for k, v in d.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in d)}
     if t == "prompt.answered":
         prompt = state.prompts.get(d["prompt"])
         if prompt is None or not can_see_answer(prompt, viewer, d["by"]):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
 from ..core.errors import Forbidden, GmError
@@ -11,7 +11,7 @@ from ..core.view import build_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
-from .common import api_viewer, base_url, is_admin, lang, live_session, manager
+from .common import api_viewer, base_url, export_options, export_text, is_admin, lang, live_session, manager
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -89,6 +89,29 @@ def log(session_id):
     return jsonify(events=out)
 
 
+@bp.get("/sessions/<session_id>/export")
+def export_session(session_id):
+    """GM: the session's log as markdown, mediawiki, atwiki, text, html or json."""
+    from ..export import MEDIA_TYPES
+    live, viewer = _session(session_id)
+    ops.require_gm(viewer)
+    fmt, options, full = export_options(request.args)
+    text = export_text(live, fmt, options, full)
+    return Response(text, mimetype=MEDIA_TYPES[fmt][0], headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/sessions/import")
+def import_session():
+    """Server GM key: load a JSON export (the request body) as a session."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+    live, tokens = manager().import_session(request.get_data(as_text=True))
+    out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
+    if tokens is not None:
+        out.update(created(live, tokens, base_url()))
+    return jsonify(out), 201
+
+
 @bp.post("/sessions/<session_id>/counters")
 def counters(session_id):
     """GM: change a counter."""
@@ -133,6 +156,13 @@ def reissue(session_id, seat_id):
     result = ops.reissue(live, viewer, seat_id)
     result["join_url"] = join_url(base_url(), session_id, result["token"])
     return jsonify(result)
+
+
+@bp.post("/sessions/<session_id>/scenes")
+def scenes(session_id):
+    """GM: start a new scene / round / combat."""
+    live, viewer = _session(session_id)
+    return jsonify(ops.mark_scene(live, viewer, payload())), 201
 
 
 @bp.post("/sessions/<session_id>/close")

@@ -10,7 +10,7 @@ import qrcode
 import qrcode.image.svg
 from flask import abort, current_app, g, make_response, redirect, render_template, request, url_for
 
-from ..core.errors import Forbidden
+from ..core.errors import Forbidden, GmError
 from ..core.view import GM, Viewer
 from ..runtime import LiveSession, SessionManager
 
@@ -108,6 +108,36 @@ def qr_svg(data: str) -> str:
     img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     svg = img.to_string(encoding="unicode")
     return svg[svg.index("<svg"):]
+
+
+def export_options(args) -> tuple[str, "Options", bool]:
+    """(format, options, full) from query arguments: format, lang, times, names, scene, secret_rolls, full."""
+    from ..export import Options
+    scene = args.get("scene", "")
+    try:
+        scene_number = int(scene) if scene != "" else None
+    except ValueError:
+        raise GmError("scene は整数です", "'scene' must be a whole number") from None
+    names = args.get("names", "player")
+    if names not in ("player", "faction"):
+        raise GmError("names は player か faction です", "'names' must be 'player' or 'faction'")
+    def flag(key: str, default: str) -> bool:  # the last value wins (a hidden 0 before a checkbox)
+        values = args.getlist(key)
+        return (values[-1] if values else default) in ("1", "true", "on", "yes")
+
+    options = Options(lang=args.get("lang", "ja") if args.get("lang") in ("ja", "en") else "ja",
+                      times=flag("times", "1"), names=names, scene=scene_number,
+                      secret_rolls=flag("secret_rolls", "0"))
+    return args.get("format", "markdown"), options, flag("full", "0")
+
+
+def export_text(live: LiveSession, fmt: str, options, full: bool) -> str:
+    """A session's export (GM only: the caller checks)."""
+    from ..export import export
+    with live.lock:
+        events = list(live.store.events())
+        secrets = live.store.get_secrets() if full else None
+    return export(events, fmt, options, secrets)
 
 
 def lang() -> str:

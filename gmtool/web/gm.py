@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
 from .. import operations as ops
-from .common import check_csrf, is_htmx, live_session, login, no_store, page_viewer, render
+from .common import check_csrf, export_options, export_text, is_htmx, live_session, login, no_store, page_viewer, render
 from .screens import context, gm_extras
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
@@ -28,6 +28,32 @@ def qr_sheet(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
     return no_store(render_template("gm/qr_sheet.html", **context(live, viewer, token), **gm_extras(live)))
+
+
+@bp.get("/export")
+def export_page(session_id: str):
+    """Choose a format and options, preview, download."""
+    from ..export import FORMAT_NAMES
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    fmt, options, full = export_options(request.args)
+    preview = export_text(live, fmt, options, False)
+    return no_store(render_template("gm/export.html", formats=FORMAT_NAMES, fmt=fmt, options=options,
+                                   preview=preview, scenes=live.state.scenes, **context(live, viewer, token)))
+
+
+@bp.get("/export/download")
+def export_download(session_id: str):
+    """The export as a file."""
+    from ..export import MEDIA_TYPES
+    live = live_session(session_id)
+    page_viewer(live, "gm")
+    fmt, options, full = export_options(request.args)
+    text = export_text(live, fmt, options, full)
+    mimetype, suffix = MEDIA_TYPES[fmt]
+    name = f"gmtool-{session_id}{'-full' if full else ''}.{suffix}"
+    return no_store(Response(text, mimetype=mimetype,
+                             headers={"Content-Disposition": f'attachment; filename="{name}"'}))
 
 
 def _act(session_id: str, operation, *args):
@@ -84,6 +110,12 @@ def add_seat(session_id):
 def reissue(session_id, seat_id):
     """Reissue a seat's join link."""
     return _act(session_id, ops.reissue, seat_id)
+
+
+@bp.post("/scenes")
+def scene(session_id):
+    """Start a new scene."""
+    return _act(session_id, ops.mark_scene, request.form.to_dict())
 
 
 @bp.post("/close")

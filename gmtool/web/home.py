@@ -7,6 +7,7 @@ import hmac
 from flask import Blueprint, current_app, redirect, request, url_for
 
 from ..core.errors import Forbidden
+from ..i18n import translate
 from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
@@ -33,8 +34,8 @@ def index():
         response = redirect(target if safe else url_for("home.index"))
         response.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="Lax", max_age=3600 * 24 * 30)
         return response
-    if not is_admin():
-        return render("need_key.html"), 403
+    if not is_admin():  # the same bilingual refusal as every other page without its key
+        raise Forbidden(translate("home.need_key", "ja"), translate("home.need_key", "en"))
     generic = get_ruleset("generic")
     return no_store(render("home.html", sessions=manager().list(), rulesets=registry().values(),
                            presets=generic.presets, csrf=csrf_for(current_app.config["ADMIN_KEY"])))

@@ -1,0 +1,28 @@
+"""Exports of a session's log for wiki write-ups (pure: events in, text out)."""
+
+from __future__ import annotations
+
+from ..core.errors import GmError
+from ..core.model import Event
+from .html import render_html
+from .jsonio import export_json, parse_export
+from .markup import render_text
+from .report import FORMAT_NAMES, Options, build_report
+
+MEDIA_TYPES = {"markdown": ("text/markdown", "md"), "mediawiki": ("text/plain", "wiki"),
+               "atwiki": ("text/plain", "txt"), "text": ("text/plain", "txt"), "html": ("text/html", "html"),
+               "json": ("application/json", "json")}
+
+
+def export(events: list[Event], fmt: str, options: Options = Options(), secrets: dict | None = None) -> str:
+    """A session's log in format `fmt` (markdown, mediawiki, atwiki, text, html, json)."""
+    if fmt not in FORMAT_NAMES:
+        raise GmError(f"形式「{fmt}」はありません（{', '.join(FORMAT_NAMES)}）",
+                      f"Unknown format '{fmt}' (use {', '.join(FORMAT_NAMES)})")
+    if fmt == "json":
+        return export_json(events, options, secrets)
+    report = build_report(events, options)
+    return render_html(report) if fmt == "html" else render_text(report, fmt)
+
+
+__all__ = ["FORMAT_NAMES", "MEDIA_TYPES", "Options", "export", "parse_export"]

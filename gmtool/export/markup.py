@@ -1,0 +1,126 @@
+"""Text renderings of a Report: Markdown, MediaWiki, @wiki / PukiWiki, plain text.
+
+Each markup is a small table of how to write a heading, a list item, a table and an
+escaped cell; `render_text` walks the report once for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .report import Item, L, Report
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_") \
+        .replace("<", "&lt;").replace("\n", " ")
+
+
+def _mw_escape(text: str) -> str:
+    # Only what MediaWiki would read as markup: links, templates, tables, tags, bold/italic, signatures.
+    text = str(text).replace("\n", " ").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for seq, entity in (("[[", "&#91;&#91;"), ("]]", "&#93;&#93;"), ("[http", "&#91;http"), ("{{", "&#123;&#123;"),
+                        ("}}", "&#125;&#125;"), ("|", "&#124;"), ("''", "&#39;&#39;"), ("~~~", "&#126;~~"),
+                        ("__", "&#95;_")):
+        text = text.replace(seq, entity)
+    return text
+
+
+def _puki_escape(text: str) -> str:
+    # PukiWiki has no general escape: swap its markup characters for full-width look-alikes.
+    return str(text).replace("\n", " ").replace("|", "｜").replace("[[", "［［").replace("]]", "］］") \
+        .replace("&", "＆").replace("~", "～").replace("''", "’’")
+
+
+def _plain(text: str) -> str:
+    return str(text).replace("\n", " ")
+
+
+@dataclass(frozen=True)
+class Markup:
+    """How one wiki dialect writes the parts of a report."""
+
+    escape: Callable[[str], str]
+    heading: Callable[[int, str], str]
+    item: Callable[[str], str]
+    table: Callable[[list[str], list[list[str]]], str]
+
+
+def _md_table(head, rows):
+    lines = ["| " + " | ".join(_md_escape(h) for h in head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _mw_table(head, rows):
+    lines = ['{| class="wikitable"', "! " + " !! ".join(_mw_escape(h) for h in head)]
+    for row in rows:
+        lines += ["|-", "| " + " || ".join(_mw_escape(c) for c in row)]
+    return "\n".join(lines + ["|}"])
+
+
+def _puki_table(head, rows):
+    lines = ["|" + "|".join(_puki_escape(h) for h in head) + "|h"]
+    lines += ["|" + "|".join(_puki_escape(c) or " " for c in row) + "|" for row in rows]
+    return "\n".join(lines)
+
+
+def _text_table(head, rows):
+    widths = [max(_width(str(c)) for c in col) for col in zip(head, *rows)]
+    fmt = lambda row: "  ".join(str(c) + " " * (w - _width(str(c))) for c, w in zip(row, widths)).rstrip()
+    return "\n".join([fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
+
+
+def _width(text: str) -> int:
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+MARKUPS = {
+    "markdown": Markup(_md_escape, lambda n, t: "#" * n + " " + _md_escape(t), lambda t: "- " + t, _md_table),
+    "mediawiki": Markup(_mw_escape, lambda n, t: "=" * n + " " + _mw_escape(t) + " " + "=" * n,
+                        lambda t: "* " + t, _mw_table),
+    "atwiki": Markup(_puki_escape, lambda n, t: "*" * max(n - 1, 1) + _puki_escape(t), lambda t: "-" + t,
+                     _puki_table),
+    "text": Markup(_plain, lambda n, t: t + "\n" + ("=" if n <= 2 else "-") * max(_width(t), 4),
+                   lambda t: "・" + t, _text_table),
+}
+
+
+def _item_lines(m: Markup, item: Item, lang: str) -> list[str]:
+    when = f"{item.time} " if item.time else ""
+    if item.kind == "prompt" and "answers" in item.data:
+        head = [L(lang, "回答者", "Who"), L(lang, "回答", "Answer"), L(lang, "ソルト", "Salt"),
+                L(lang, "コミットメント", "Commitment")]
+        return [m.item(m.escape(when + item.text)), "", m.table(head, item.data["answers"]), ""]
+    if item.kind == "prompt" and "resolution" in item.data:
+        r = item.data["resolution"]
+        out = [m.item(m.escape(when + item.text))]
+        if r["counts"]:
+            out += ["", m.table([L(lang, "選択肢", "Option"), L(lang, "票", "Votes")], r["counts"])]
+        if r["rows"]:
+            out += ["", m.table([L(lang, "回答者", "Who"), L(lang, "内訳", "Breakdown"), L(lang, "合計", "Total")],
+                                r["rows"])]
+        out += [m.item(m.escape(note)) for note in r["notes"]]
+        return out + [""]
+    return [m.item(m.escape(when + item.text))]
+
+
+def render_text(report: Report, fmt: str) -> str:
+    """The report in one of the text formats."""
+    m = MARKUPS[fmt]
+    lang = report.lang
+    out = [m.heading(1 if fmt != "mediawiki" else 2, report.title), ""]
+    out += [m.item(m.escape(f"{k}: {v}")) for k, v in report.meta] + [""]
+    for section in report.sections:
+        out += [m.heading(2 if fmt != "mediawiki" else 3, section.title), ""]
+        for item in section.items:
+            out += _item_lines(m, item, lang)
+        out.append("")
+    out += [m.heading(2 if fmt != "mediawiki" else 3, L(lang, "最終状況", "Standings")), "",
+            m.table(report.standings_head, report.standings), ""]
+    text = "\n".join(out)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip() + "\n"
