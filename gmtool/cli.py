@@ -1,4 +1,4 @@
-"""The command line: gmtool serve | new | list | export | import."""
+"""The command line: gmtool serve | new | list | export | import | bench."""
 
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ def cmd_serve(args) -> int:
         public = f"http://{lan}:{args.port}" if lan else None
     else:
         public = f"http://{host}:{args.port}"
-    app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams})
+    app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams,
+                      "SYNCHRONOUS": args.sync.upper()})
     manager = app.extensions["gmtool"]
     key = app.config["ADMIN_KEY"]
     server = create_server(app, host=host, port=args.port, threads=args.threads,
@@ -176,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-streams", type=int, default=40,
                        help="live streams before screens fall back to polling (keep below --threads)")
     serve.add_argument("--connection-limit", type=int, default=200)
+    serve.add_argument("--sync", choices=["normal", "full"], default="normal",
+                       help="normal: no action lost when the process is killed; full: also on power loss (slower)")
     serve.set_defaults(func=cmd_serve)
 
     new = sub.add_parser("new", help="create a session")
@@ -208,6 +211,17 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--base", help="base URL for the printed links")
     imp.add_argument("--json", action="store_true")
     imp.set_defaults(func=cmd_import)
+
+    bench = sub.add_parser("bench", help="measure fan-out, overhead, growth, memory (docs/performance.md)")
+    bench.add_argument("--tables", type=int, default=20, help="tables for the many-tables fan-out (default 20)")
+    bench.add_argument("--phones", type=int, default=8, help="phones per table (default 8)")
+    bench.add_argument("--rounds", type=int, default=10, help="rounds of actions per table (default 10)")
+    bench.add_argument("--minutes", type=float, default=0.0, help="also soak one table for M minutes")
+    bench.add_argument("--skip-growth", action="store_true", help="skip the 100,000-event growth test")
+    bench.add_argument("--crash", type=int, default=0, help="instead: kill -9 the server N times mid-session")
+    bench.add_argument("--seed", type=int, default=20261122, help="random seed of the crash points")
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=lambda args: __import__("gmtool.benchmark", fromlist=["main"]).main(args))
 
     lst = sub.add_parser("list", help="list sessions")
     lst.add_argument("--data", default="sessions")

@@ -49,9 +49,9 @@ def _is_undoable(events: list[Event]) -> bool:
 class LiveSession:
     """One session in memory: state, store, token index and change notification."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, synchronous: str = "NORMAL"):
         self.path = path
-        self.store = Store(path)
+        self.store = Store(path, synchronous)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.history: deque[tuple[int, State]] = deque(maxlen=UNDO_DEPTH)  # (action, state before it)
@@ -213,8 +213,9 @@ class LiveSession:
 class SessionManager:
     """All sessions under one data folder."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, synchronous: str = "NORMAL"):
         self.data_dir = Path(data_dir)
+        self.synchronous = synchronous
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
@@ -225,13 +226,16 @@ class SessionManager:
 
     def get(self, session_id: str) -> LiveSession:
         """An open session, loaded on first use."""
+        live = self.sessions.get(session_id)  # the common case needs no lock
+        if live is not None:
+            return live
         with self.lock:
             live = self.sessions.get(session_id)
             if live is None:
                 path = self.path_of(session_id)
                 if not _valid_id(session_id) or not path.exists():
                     raise NotFound(f"セッション「{session_id}」はありません", f"There is no session '{session_id}'")
-                live = self.sessions[session_id] = LiveSession(path)
+                live = self.sessions[session_id] = LiveSession(path, self.synchronous)
             return live
 
     def list(self) -> list[dict]:
@@ -271,7 +275,7 @@ class SessionManager:
                              secrets=secret_values)
             finally:
                 store.close()
-            live = self.sessions[session_id] = LiveSession(path)
+            live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
     def import_session(self, text: str) -> tuple[LiveSession, dict | None]:
@@ -305,7 +309,7 @@ class SessionManager:
                 store.import_events(events, meta, secret_values)
             finally:
                 store.close()
-            live = self.sessions[session_id] = LiveSession(self.path_of(session_id))
+            live = self.sessions[session_id] = LiveSession(self.path_of(session_id), self.synchronous)
         return live, tokens
 
     def close_all(self) -> None:

@@ -21,14 +21,17 @@ def _asset_dir(name: str) -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY."""
+    """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY, SYNCHRONOUS."""
     app = Flask("gmtool", template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
     app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
                       JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
+    # Flask's own default is None (no limit), so setdefault would never apply: set it before the caller's config.
+    app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.config.update(config or {})
     app.json.ensure_ascii = False
+    app.json.sort_keys = False
     data_dir = Path(app.config["DATA_DIR"])
-    app.extensions["gmtool"] = SessionManager(data_dir)
+    app.extensions["gmtool"] = SessionManager(data_dir, app.config.get("SYNCHRONOUS", "NORMAL"))
     if not app.config.get("ADMIN_KEY"):
         app.config["ADMIN_KEY"] = admin_key(data_dir)
 
@@ -87,7 +90,6 @@ def create_app(config: dict | None = None) -> Flask:
     def _too_large(error):
         return error_response(413, "送信内容が大きすぎます", "Request too large")
 
-    app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
     return app
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
@@ -18,12 +20,23 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def payload() -> dict:
     """The request's JSON object (an empty body is {}); anything else is a 400."""
+    if request.form or request.files:  # a form body would otherwise be read as empty
+        raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
     if not request.data:
         return {}
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
+    try:  # JSON may escape a lone surrogate ("\ud800"): such text cannot be stored or hashed as UTF-8
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise GmError("使えない文字が含まれています", "The request contains invalid characters") from None
     return data
+
+
+def done(live, result: dict, status: int = 200):
+    """An action's JSON answer, with the session's version after it (what live screens catch up to)."""
+    return jsonify({**result, "version": live.version}), status
 
 
 def _session(session_id: str):
@@ -116,28 +129,28 @@ def import_session():
 def counters(session_id):
     """GM: change a counter."""
     live, viewer = _session(session_id)
-    return jsonify(ops.change_counter(live, viewer, payload()))
+    return done(live, ops.change_counter(live, viewer, payload()))
 
 
 @bp.post("/sessions/<session_id>/rolls")
 def rolls(session_id):
     """GM or seat: roll dice."""
     live, viewer = _session(session_id)
-    return jsonify(ops.roll(live, viewer, payload())), 201
+    return done(live, ops.roll(live, viewer, payload()), 201)
 
 
 @bp.post("/sessions/<session_id>/rolls/<int:seq>/reveal")
 def reveal_roll(session_id, seq):
     """GM: reveal a secret roll."""
     live, viewer = _session(session_id)
-    return jsonify(ops.reveal_roll(live, viewer, seq))
+    return done(live, ops.reveal_roll(live, viewer, seq))
 
 
 @bp.post("/sessions/<session_id>/undo")
 def undo(session_id):
     """GM: undo the latest undoable action."""
     live, viewer = _session(session_id)
-    return jsonify(ops.undo(live, viewer))
+    return done(live, ops.undo(live, viewer))
 
 
 @bp.post("/sessions/<session_id>/seats")
@@ -162,32 +175,32 @@ def reissue(session_id, seat_id):
 def scenes(session_id):
     """GM: start a new scene / round / combat."""
     live, viewer = _session(session_id)
-    return jsonify(ops.mark_scene(live, viewer, payload())), 201
+    return done(live, ops.mark_scene(live, viewer, payload()), 201)
 
 
 @bp.post("/sessions/<session_id>/close")
 def close(session_id):
     """GM: close the session, publishing the seed."""
     live, viewer = _session(session_id)
-    return jsonify(ops.close(live, viewer))
+    return done(live, ops.close(live, viewer))
 
 
 @bp.post("/sessions/<session_id>/prompts")
 def open_prompt(session_id):
     """GM: open a secret prompt."""
     live, viewer = _session(session_id)
-    return jsonify(ops.open_prompt(live, viewer, payload())), 201
+    return done(live, ops.open_prompt(live, viewer, payload()), 201)
 
 
 @bp.post("/sessions/<session_id>/prompts/<prompt_id>/answer")
 def answer(session_id, prompt_id):
     """A seat (or the GM when it submits): answer."""
     live, viewer = _session(session_id)
-    return jsonify(ops.answer(live, viewer, prompt_id, payload()))
+    return done(live, ops.answer(live, viewer, prompt_id, payload()))
 
 
 @bp.post("/sessions/<session_id>/prompts/<prompt_id>/<op>")
 def prompt_action(session_id, prompt_id, op):
     """GM: lock / reveal / extend / cancel / modifiers / confirm."""
     live, viewer = _session(session_id)
-    return jsonify(ops.prompt_action(live, viewer, prompt_id, op, payload()))
+    return done(live, ops.prompt_action(live, viewer, prompt_id, op, payload()))

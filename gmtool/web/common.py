@@ -34,11 +34,16 @@ def csrf_for(token: str) -> str:
     return hashlib.sha256(("csrf:" + token).encode()).hexdigest()[:32]
 
 
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison that also accepts non-ASCII input (hmac refuses non-ASCII str)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
 def is_admin() -> bool:
     """Whether the request carries the server's GM key (cookie or bearer)."""
     key = current_app.config["ADMIN_KEY"]
     given = request.cookies.get(ADMIN_COOKIE) or bearer_token()
-    return bool(given) and hmac.compare_digest(given, key)
+    return bool(given) and same_secret(given, key)
 
 
 def bearer_token() -> str | None:
@@ -51,6 +56,9 @@ def bearer_token() -> str | None:
 
 def page_viewer(live: LiveSession, kind: str) -> tuple[Viewer, str]:
     """The viewer of a page of `kind` from its cookie (or the admin key for the GM); 403 otherwise."""
+    if kind not in COOKIE_PREFIX:  # e.g. /version?as=... from a client
+        raise Forbidden("このページを見る権限がありません。QRコードを読み直してください。",
+                        "You may not open this page. Scan the QR code again.")
     token = request.cookies.get(COOKIE_PREFIX[kind] + live.state.session_id)
     viewer = live.viewer_for(token)
     if viewer is not None and viewer.kind == kind:
@@ -64,7 +72,7 @@ def page_viewer(live: LiveSession, kind: str) -> tuple[Viewer, str]:
 def check_csrf(token: str) -> None:
     """Reject a state-changing page request without the CSRF token of its cookie (403)."""
     sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf", "")
-    if not hmac.compare_digest(sent, csrf_for(token)):
+    if not same_secret(sent, csrf_for(token)):
         raise Forbidden("ページが古くなっています。再読み込みしてください。",
                         "This page is out of date (CSRF check failed). Please reload it.")
 
@@ -73,7 +81,7 @@ def api_viewer(live: LiveSession) -> Viewer:
     """The viewer of an API request from its bearer token; 403 otherwise."""
     token = bearer_token()
     viewer = live.viewer_for(token)
-    if viewer is None and token and hmac.compare_digest(token, current_app.config["ADMIN_KEY"]):
+    if viewer is None and token and same_secret(token, current_app.config["ADMIN_KEY"]):
         viewer = GM
     if viewer is None:
         raise Forbidden("トークンが無効です", "Missing or invalid token")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
-
 from flask import Blueprint, current_app, redirect, request, url_for
 
 from ..core.errors import Forbidden
@@ -11,7 +9,7 @@ from ..i18n import translate
 from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
-from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, manager, no_store, render
+from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, manager, no_store, render, same_secret
 
 bp = Blueprint("home", __name__)
 
@@ -27,7 +25,7 @@ def index():
     """Session list and new-session form."""
     key = request.args.get("k")
     if key:
-        if not hmac.compare_digest(key, current_app.config["ADMIN_KEY"]):
+        if not same_secret(key, current_app.config["ADMIN_KEY"]):
             raise Forbidden("GM用のキーが違います", "Wrong GM key")
         target = request.args.get("next", "")
         safe = target.startswith("/s/") and "//" not in target  # only our own session pages
