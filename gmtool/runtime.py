@@ -108,7 +108,10 @@ class LiveSession:
         """The viewer a token belongs to, or None."""
         if not token:
             return None
-        return self.tokens.get(token_hash(token))
+        viewer = self.tokens.get(token_hash(token))
+        if viewer is not None and viewer.kind == "seat" and viewer.seat not in self.state.seats:
+            return None  # the seat's addition was undone
+        return viewer
 
     def dice(self) -> SeededDice:
         """The dice source for the next action (server-side, from the secret seed)."""
@@ -202,6 +205,8 @@ class LiveSession:
             self.execute(actor, add_seat, new_seat(seat_id, name, faction),
                          secrets_update={f"seat:{seat_id}": token_hash(token), f"join:{seat_id}": token})
             self.join_tokens[seat_id] = token
+            for h in [h for h, v in self.tokens.items() if v.kind == "seat" and v.seat == seat_id]:
+                del self.tokens[h]  # a token of an undone seat with this id must not open the new one
             self.tokens[token_hash(token)] = Viewer("seat", seat_id)
             return seat_id, token
 
@@ -289,19 +294,20 @@ class SessionManager:
                 session_id = secrets.token_hex(4)
                 events[0].data["id"] = session_id
             tokens = None
-            if secret_values is None:  # a public export: new tokens and a new seed for the rolls to come
-                seed = secrets.token_bytes(32)
-                tokens = {"gm": new_token(), "table": new_token(),
-                          "seats": {}}
+            if secret_values is None:  # a public export: new tokens, and a new seed for the rolls to come
                 folded = _fold_events(events)
-                tokens["seats"] = {seat_id: new_token() for seat_id in folded.seats}
+                closed = folded.closed and folded.seed  # its seed is published: keep it, nothing more is rolled
+                seed = bytes.fromhex(folded.seed) if closed else secrets.token_bytes(32)
+                tokens = {"gm": new_token(), "table": new_token(),
+                          "seats": {seat_id: new_token() for seat_id in folded.seats}}
                 secret_values = {"seed": seed.hex(), "gm": token_hash(tokens["gm"]),
                                  "table": token_hash(tokens["table"]), "table_token": tokens["table"],
                                  **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
                                  **{f"join:{k}": v for k, v in tokens["seats"].items()}}
-                last = events[-1]
-                events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
-                                    {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
+                if not closed:
+                    last = events[-1]
+                    events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
+                                        {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
             meta = {"id": session_id, "title": events[0].data.get("title", ""),
                     "ruleset": events[0].data.get("ruleset", "generic"), "created": events[0].ts}
             store = Store(self.path_of(session_id))

@@ -2,75 +2,22 @@
 files in tmp_path, and a Flask app with a created session and one cookie jar per screen.
 
 No mocks: the harness folds real events through gmtool.core.engine, the runtime writes real
-SQLite files, and the web tests go through Flask's test client.
+SQLite files, and the web tests go through Flask's test client. Helpers that tests import live
+in gmtool_testing.py (a unique name: several conftest.py files share the module name "conftest").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from urllib.parse import urlsplit
-
 import pytest
+from gmtool_testing import ADMIN_KEY, COUNTERS, PRIVATE, SEAT_NAMES, Pure, Screens, bearer, open_link
 
-from gmtool.core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
 from gmtool.core.commands import create_session, new_seat
-from gmtool.core.dice import FixedDice, seed_hash
-from gmtool.core.model import Event, State
-from gmtool.core.resolvers import BUILTIN
+from gmtool.core.dice import seed_hash
+from gmtool.core.model import State
 from gmtool.rulesets import get as get_ruleset
 from gmtool.runtime import SessionManager
 from gmtool.setup import counters_for
 from gmtool.web import create_app
-from gmtool.web.common import csrf_for
-
-ADMIN_KEY = "k" * 32
-COUNTERS = ["seals", "mana", "karma", "vp"]
-PRIVATE = ["mana"]
-SEAT_NAMES = ["セイバー / 衛宮", "アーチャー / 遠坂", "ランサー"]
-
-
-# -- pure core harness --------------------------------------------------------
-
-@dataclass
-class Pure:
-    """A session held only in memory: commands produce drafts, the engine folds them."""
-
-    state: State
-    events: list[Event] = field(default_factory=list)
-    dice: FixedDice = field(default_factory=lambda: FixedDice([]))
-    resolvers: dict = field(default_factory=lambda: dict(BUILTIN))
-
-    def do(self, command, *args, actor: str = "gm", **kwargs) -> list[Event]:
-        """Run a pure command and fold its drafts as one action (like the runtime, minus I/O)."""
-        return self.write(command(self.state, *args, **kwargs), actor)
-
-    def write(self, drafts, actor: str = "gm") -> list[Event]:
-        """Fold drafts as one action."""
-        action = self.state.last_action + 1
-        seq = self.state.last_seq
-        written = []
-        for event_type, data in drafts:
-            seq += 1
-            event = Event(seq, "2026-01-01T00:00:00.000+00:00", actor, action, event_type, data)
-            written.append(event)
-            self.events.append(event)
-            engine.apply(self.state, event)
-        return written
-
-    def answer(self, prompt_id: str, who: str, value, salt: str = "salt") -> list[Event]:
-        """A respondent's answer with a fixed salt."""
-        actor = "gm" if who == "gm" else f"seat:{who}"
-        return self.do(prompts.answer, prompt_id, who, value, salt, self.resolvers, self.dice, actor=actor)
-
-    def open(self, spec: dict, prompt_id: str | None = None) -> str:
-        """Open a prompt and return its id."""
-        prompt_id = prompt_id or f"p{len(self.state.prompts) + 1}"
-        self.do(prompts.open_prompt, prompt_id, spec, self.resolvers)
-        return prompt_id
-
-    def refold(self) -> State:
-        """The state folded again from scratch (the fold is deterministic)."""
-        return engine.fold(self.events)
 
 
 @pytest.fixture
@@ -82,8 +29,6 @@ def pure() -> Pure:
     harness.write(create_session("abcd1234", "テスト卓", "generic", seats, counters, seed_hash(b"x" * 32)))
     return harness
 
-
-# -- runtime on real SQLite ---------------------------------------------------
 
 @pytest.fixture
 def manager(tmp_path):
@@ -103,8 +48,6 @@ def live(manager):
     return session
 
 
-# -- web ----------------------------------------------------------------------
-
 @pytest.fixture
 def app(tmp_path):
     """A gmtool app on a temporary data folder."""
@@ -117,11 +60,6 @@ def app(tmp_path):
 def client(app):
     """A test client without any cookie."""
     return app.test_client()
-
-
-def bearer(token: str) -> dict:
-    """The Authorization header of an API call."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -138,47 +76,6 @@ def created(client, admin) -> dict:
         "counters": COUNTERS, "private": PRIVATE})
     assert response.status_code == 201, response.get_json()
     return response.get_json()
-
-
-def path_of(url: str) -> str:
-    """The path and query of a URL handed out by gmtool."""
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
-
-
-def open_link(app, url: str):
-    """A fresh browser (cookie jar) that opened a gmtool link (?k=token); returns the client."""
-    browser = app.test_client()
-    response = browser.get(path_of(url))
-    assert response.status_code == 302, (url, response.status_code)
-    return browser
-
-
-@dataclass
-class Screens:
-    """One cookie jar per screen of a created session, plus its tokens."""
-
-    data: dict
-    gm: object
-    table: object
-    seats: dict  # seat id -> client
-
-    @property
-    def sid(self) -> str:
-        """The session id."""
-        return self.data["session"]
-
-    def token(self, who: str) -> str:
-        """The token of 'gm', 'table' or a seat id."""
-        if who == "gm":
-            return self.data["gm_token"]
-        if who == "table":
-            return self.data["table_token"]
-        return next(s["token"] for s in self.data["seats"] if s["id"] == who)
-
-    def csrf(self, who: str = "gm") -> str:
-        """The CSRF value that goes with a screen's cookie."""
-        return csrf_for(self.token(who))
 
 
 @pytest.fixture

@@ -45,13 +45,22 @@ class ServerProcess:
             match = re.search(r"(http://127\.0\.0\.1:\d+)/\?k=", line)
             if match:
                 self.base = match.group(1)
-                threading.Thread(target=self._drain, daemon=True).start()
+                self._drainer = threading.Thread(target=self._drain, daemon=True)
+                self._drainer.start()
                 return self
+        self.kill()
         raise RuntimeError("gmtool serve did not start")
 
     def _drain(self) -> None:
         for _ in self.proc.stdout:
             pass
+
+    def _reap(self) -> None:
+        """Close the output pipe once the process has ended."""
+        drainer = getattr(self, "_drainer", None)
+        if drainer is not None:
+            drainer.join(timeout=5)
+        self.proc.stdout.close()
 
     @property
     def admin_key(self) -> str:
@@ -63,6 +72,7 @@ class ServerProcess:
         if self.proc and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
             self.proc.wait(timeout=10)
+            self._reap()
 
     def stop(self) -> None:
         """A normal stop."""
@@ -70,6 +80,7 @@ class ServerProcess:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
+                self._reap()
             except subprocess.TimeoutExpired:
                 self.kill()
 

@@ -45,6 +45,8 @@ def parse_int(value: Any, what_ja: str, what_en: str) -> int:
 
 def seat_of(state: State, seat_id: Any):
     """The seat named `seat_id`, or a 404 error."""
+    if seat_id in (None, ""):
+        raise GmError("席を指定してください", "Give the seat")
     seat = state.seats.get(str(seat_id))
     if seat is None:
         raise NotFound(f"席「{seat_id}」はありません", f"There is no seat '{seat_id}'")
@@ -133,6 +135,7 @@ def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
 
 def reveal_roll(state: State, roll_seq: Any) -> list[Draft]:
     """Make a secret GM roll public."""
+    require_open(state)
     seq = parse_int(roll_seq, "ロール番号", "roll number")
     for record in state.rolls:
         if record.seq == seq:

@@ -73,7 +73,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         raise GmError("meta はオブジェクトで指定してください", "'meta' must be an object")
     resolver = spec.get("resolver") or None
     if resolver is not None:
-        if resolver not in resolvers:
+        if not isinstance(resolver, str) or resolver not in resolvers:
             raise GmError(f"解決方法「{resolver}」はありません", f"There is no resolver '{resolver}'")
         if kind not in resolvers[resolver].kinds:
             raise GmError(f"解決方法「{resolver}」はこの種類に使えません", f"Resolver '{resolver}' does not fit kind '{kind}'")
@@ -146,6 +146,7 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
 
 def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
     """Stop accepting answers without revealing them."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_open:
         raise Conflict("この質問は既に締め切られています", "This prompt is already closed")
@@ -154,6 +155,7 @@ def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
 
 def reveal(state: State, prompt_id: Any, reason: Any, resolvers: dict[str, Resolver], dice) -> list[Draft]:
     """Reveal every answer at once (early if some are missing) and resolve it."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):
         raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
@@ -163,6 +165,7 @@ def reveal(state: State, prompt_id: Any, reason: Any, resolvers: dict[str, Resol
 
 def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[Draft]:
     """Add seats to an open prompt (answers are then awaited from them too)."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_open:
         raise Conflict("締め切られた質問には追加できません", "Cannot extend a closed prompt")
@@ -177,15 +180,17 @@ def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[D
 
 def cancel(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
     """Cancel a prompt; its answers are never revealed."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):
-        raise Conflict("公開済みの質問は取り消せません", "A revealed prompt cannot be cancelled")
+        raise Conflict("公開済みか取り消し済みの質問です", "This prompt was already revealed or cancelled")
     return [("prompt.cancelled", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False)})]
 
 
 def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any,
                  resolvers: dict[str, Resolver], dice) -> list[Draft]:
     """A labelled manual modifier (e.g. +10 <怪力>) on a revealed result before it is confirmed."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_revealed or prompt.confirmed:
         raise Conflict("修正は公開後・確定前に加えてください", "Add modifiers after the reveal and before confirming")
@@ -202,6 +207,7 @@ def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any
 
 def confirm(state: State, prompt_id: Any) -> list[Draft]:
     """Confirm the resolution; the events it carries take effect."""
+    require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_revealed or prompt.confirmed:
         raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")

@@ -47,6 +47,10 @@ def _number(value: Any) -> float:
         return 0
 
 
+def _no_answers() -> dict:
+    return {"summary": {"ja": "回答なし", "en": "No answers"}, "winners": [], "rows": [], "notes": [], "events": []}
+
+
 def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
     """Highest number wins; equal highest totals are a tie (no winner)."""
     rows = []
@@ -54,7 +58,9 @@ def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
         terms = [{"label": ANSWER, "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
         rows.append({"who": who, "name": name_of(state, who), "value": value, "terms": terms,
                      "total": sum(t["value"] for t in terms)})
-    best = max((r["total"] for r in rows), default=None)
+    if not rows:
+        return _no_answers()
+    best = max(r["total"] for r in rows)
     winners = [r["who"] for r in rows if r["total"] == best]
     if len(winners) == 1:
         n = name_of(state, winners[0])
@@ -92,6 +98,8 @@ def votes(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
 
     rows = [{"who": who, "name": name_of(state, who), "value": value, "terms": [], "total": None}
             for who, value in answers.items()]
+    if not tally:
+        return _no_answers()
     counts = [{"option": o, "name": label(o), "votes": n} for o, n in tally.most_common()]
     best = counts[0]["votes"] if counts else 0
     top = [c["option"] for c in counts if c["votes"] == best]

@@ -4,7 +4,8 @@ Every page, fragment, API response and export is built from `build_view` or
 `visible_events`, never from raw state. Rules:
 - a private counter (its value and its log lines) is seen by its own seat and the GM;
 - a secret GM roll is seen by the GM only, until the GM reveals it;
-- a prompt answer is seen by the respondent who gave it; by everyone after the reveal;
+- a prompt answer is seen by the respondent who gave it; by everyone after the reveal
+  (only the final answer: one changed before the reveal stays the author's);
   by the GM before the reveal only when the GM is not a combatant (gm_submits false);
 - a cancelled prompt's answers are never shown to anyone but their author;
 - token changes, and the GM's summary of what an undo took back, are seen by the GM only.
@@ -143,7 +144,10 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
         d = {k: v for k, v in d.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in d)}
     if t == "prompt.answered":
         prompt = state.prompts.get(d["prompt"])
-        if prompt is None or not can_see_answer(prompt, viewer, d["by"]):
+        final = prompt is not None and d["by"] in prompt.answers and prompt.answers[d["by"]].seq == event.seq
+        # An answer changed before the reveal stays the author's: only the final one is revealed.
+        if prompt is None or not can_see_answer(prompt, viewer, d["by"]) or (
+                not final and viewer.respondent != d["by"]):
             d = {k: v for k, v in d.items() if k not in ("value", "salt")}
     out = event.to_dict()
     out["data"] = d

@@ -58,6 +58,23 @@ def parse_export(text: str) -> tuple[dict, list[Event], dict | None]:
     if seqs != sorted(set(seqs)):
         raise GmError("イベントの順序が正しくありません", "The events are out of order")
     secrets = doc.get("secrets") if doc.get("full") else None
-    if doc.get("full") and not isinstance(secrets, dict):
+    if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
+    try:  # an import is written to disk before it is loaded: a log that does not fold must stop here
+        fold_all(events)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise GmError("イベントを読み込めません（壊れたエクスポートです）",
+                      "The events cannot be replayed (a damaged export)") from None
     return doc.get("session") or {}, events, secrets
+
+
+def _valid_secrets(secrets) -> bool:
+    """A full backup's secrets: text keys and values, with the dice seed in hex."""
+    if not isinstance(secrets, dict):
+        return False
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in secrets.items()):
+        return False
+    try:
+        return bool(bytes.fromhex(secrets.get("seed", "")))
+    except ValueError:
+        return False

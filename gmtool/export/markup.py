@@ -6,6 +6,7 @@ escaped cell; `render_text` walks the report once for all of them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -13,18 +14,26 @@ from .report import Item, L, Report
 
 
 def _md_escape(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_") \
-        .replace("<", "&lt;").replace("\n", " ")
+    # Backslash-escape what Markdown reads as markup inside a line: emphasis, strikethrough, table pipes,
+    # code spans, and brackets (a user's "[x](url)" or "![x](url)" would become a link or an external image).
+    text = str(text).replace("\\", "\\\\")
+    for char in "|*_`[]~":
+        text = text.replace(char, "\\" + char)
+    return text.replace("<", "&lt;").replace("\n", " ")
 
 
 def _mw_escape(text: str) -> str:
     # Only what MediaWiki would read as markup: links, templates, tables, tags, bold/italic, signatures.
     text = str(text).replace("\n", " ").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    for seq, entity in (("[[", "&#91;&#91;"), ("]]", "&#93;&#93;"), ("[http", "&#91;http"), ("{{", "&#123;&#123;"),
-                        ("}}", "&#125;&#125;"), ("|", "&#124;"), ("''", "&#39;&#39;"), ("~~~", "&#126;~~"),
-                        ("__", "&#95;_")):
+    for seq, entity in (("[[", "&#91;&#91;"), ("]]", "&#93;&#93;"), ("{{", "&#123;&#123;"),
+                        ("}}", "&#125;&#125;"), ("|", "&#124;"), ("''", "&#39;&#39;")):
         text = text.replace(seq, entity)
-    return text
+    # No two tildes (signatures ~~~, ~~~~) or underscores (__NOTOC__) may stay side by side.
+    text = re.sub(r"~(?=~)", "&#126;", text)
+    text = re.sub(r"_(?=_)", "&#95;", text)
+    # A bracket before a letter or "/" may open an external link of any protocol ([http, [//, [mailto:);
+    # brackets before digits and signs (dice rolls like [3,5]) stay readable.
+    return re.sub(r"\[(?=[A-Za-z/])", "&#91;", text)
 
 
 def _puki_escape(text: str) -> str:
@@ -81,7 +90,7 @@ MARKUPS = {
     "markdown": Markup(_md_escape, lambda n, t: "#" * n + " " + _md_escape(t), lambda t: "- " + t, _md_table),
     "mediawiki": Markup(_mw_escape, lambda n, t: "=" * n + " " + _mw_escape(t) + " " + "=" * n,
                         lambda t: "* " + t, _mw_table),
-    "atwiki": Markup(_puki_escape, lambda n, t: "*" * max(n - 1, 1) + _puki_escape(t), lambda t: "-" + t,
+    "atwiki": Markup(_puki_escape, lambda n, t: "*" * n + _puki_escape(t), lambda t: "-" + t,
                      _puki_table),
     "text": Markup(_plain, lambda n, t: t + "\n" + ("=" if n <= 2 else "-") * max(_width(t), 4),
                    lambda t: "・" + t, _text_table),

@@ -133,7 +133,8 @@ def build_report(events: list[Event], options: Options = Options()) -> Report:
         elif e.type == "prompt.resolved":
             section.items.append(Item("prompt", time, text, {
                 "title": final.prompts[e.data["prompt"]].title,
-                "resolution": _resolution_rows(e.data["resolution"], shown_final, lang)}))
+                "resolution": _resolution_rows(e.data["resolution"], final.prompts[e.data["prompt"]], shown_final,
+                                               lang)}))
         elif e.type != "prompt.answered":  # answers appear with their reveal, never before
             section.items.append(Item("line", time, text))
     end_state = end_state or state
@@ -145,12 +146,20 @@ def build_report(events: list[Event], options: Options = Options()) -> Report:
         sections = [s for s in sections if s.items or s is not sections[0]]
     head, rows = _standings(_display_state(end_state, options.names), lang)
     meta = [(L(lang, "ルール", "Ruleset"), final.ruleset),
-            (L(lang, "作成", "Created"), final.created[:16].replace("T", " ")),
+            (L(lang, "作成", "Created"), _local(final.created)),
             (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values())),
             (L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
     if final.seed:
         meta.append((L(lang, "ダイスシード", "Dice seed"), final.seed))
     return Report(final.title, lang, meta, sections, head, rows)
+
+
+def _local(ts: str) -> str:
+    """A time as local YYYY-MM-DD HH:MM."""
+    try:
+        return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return ts
 
 
 def _actor(actor: str, state: State) -> str:
@@ -166,17 +175,20 @@ def _value(value, prompt, state: State) -> str:
     return "・".join(str(v) for v in items)
 
 
-def _resolution_rows(resolution: dict, state: State, lang: str) -> dict:
-    """A resolution as a summary and table rows (every term with its rule)."""
+def _resolution_rows(resolution: dict, prompt, state: State, lang: str) -> dict:
+    """A resolution as a summary and table rows (every term with its rule); seat answers and vote
+    options are shown by the seats' display names, like the answers table."""
     rows = []
     for row in resolution.get("rows", []):
         terms = " ".join(f"{pick(t['label'], lang)} {t['value']:+}" if i else f"{pick(t['label'], lang)} {t['value']}"
                          for i, t in enumerate(row.get("terms", [])))
         if "kept" in row:
-            terms = f"{row['value']} — " + (L(lang, "採用", "kept") if row["kept"] else L(lang, "脇に置く", "set aside"))
+            kept = L(lang, "採用", "kept") if row["kept"] else L(lang, "脇に置く", "set aside")
+            terms = f"{_value(row['value'], prompt, state)} — {kept}"
         total = "" if row.get("total") is None else str(row["total"])
-        rows.append([who_name(row["who"], state), terms or str(row.get("value", "")), total])
-    counts = [[c["name"], str(c["votes"])] for c in resolution.get("counts", [])]
+        rows.append([who_name(row["who"], state), terms or _value(row.get("value", ""), prompt, state), total])
+    counts = [[_value(c["option"], prompt, state) if "option" in c else c["name"], str(c["votes"])]
+              for c in resolution.get("counts", [])]
     notes = [n["en" if lang == "en" else "ja"] for n in resolution.get("notes", [])]
     return {"summary": resolution["summary"]["en" if lang == "en" else "ja"], "rows": rows, "counts": counts,
             "notes": notes}

@@ -159,7 +159,7 @@ def add_seat(session_id):
     live, viewer = _session(session_id)
     result = ops.add_seat(live, viewer, payload())
     result["join_url"] = join_url(base_url(), session_id, result["token"])
-    return jsonify(result), 201
+    return done(live, result, 201)
 
 
 @bp.post("/sessions/<session_id>/seats/<seat_id>/token")
@@ -168,7 +168,7 @@ def reissue(session_id, seat_id):
     live, viewer = _session(session_id)
     result = ops.reissue(live, viewer, seat_id)
     result["join_url"] = join_url(base_url(), session_id, result["token"])
-    return jsonify(result)
+    return done(live, result)
 
 
 @bp.post("/sessions/<session_id>/scenes")

@@ -14,13 +14,37 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from .common import live_session, page_viewer
 
 bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
-_streams = {"open": 0}
-_streams_lock = threading.Lock()
+
+
+class StreamSlots:
+    """The app's count of open streams against its MAX_STREAMS."""
+
+    def __init__(self):
+        self.open = 0
+        self.lock = threading.Lock()
+
+    def take(self, limit: int) -> bool:
+        """Take a slot if one is free."""
+        with self.lock:
+            if self.open >= limit:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        """Free a slot."""
+        with self.lock:
+            self.open -= 1
+
+
+def slots() -> StreamSlots:
+    """This app's stream slots."""
+    return current_app.extensions.setdefault("gmtool_streams", StreamSlots())
 
 
 def open_streams() -> int:
-    """How many streams are open now."""
-    return _streams["open"]
+    """How many streams this app has open now."""
+    return slots().open
 
 
 @bp.get("/events")
@@ -28,11 +52,9 @@ def events(session_id: str):
     """The SSE stream of version notices for one screen."""
     live = live_session(session_id)
     page_viewer(live, request.args.get("as", "seat"))
-    with _streams_lock:
-        if _streams["open"] >= current_app.config["MAX_STREAMS"]:
-            return Response("busy: poll /version\n", status=503, mimetype="text/plain",
-                            headers={"Retry-After": "10"})
-        _streams["open"] += 1
+    streams = slots()
+    if not streams.take(current_app.config["MAX_STREAMS"]):
+        return Response("busy: poll /version\n", status=503, mimetype="text/plain", headers={"Retry-After": "10"})
     heartbeat = float(current_app.config["HEARTBEAT"])
     disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
 
@@ -48,8 +70,7 @@ def events(session_id: str):
                 else:  # an event, not a comment, so the page can tell a dead connection
                     yield f"event: hb\ndata: {version}\n\n"
         finally:
-            with _streams_lock:
-                _streams["open"] -= 1
+            streams.give_back()
 
     return Response(stream_with_context(stream()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

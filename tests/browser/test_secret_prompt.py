@@ -65,7 +65,7 @@ def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, br
 
     # A player checks their own commitment by hand, from what the verify page shows.
     table.goto(f"{base}/s/{sid}/verify")
-    row = table.locator("#v-p1").first
+    row = table.locator("tr[data-prompt=p1]").first
     expect(row).to_contain_text("一致")
     cells = row.locator("td").all_inner_texts()
     value, salt, commitment = json.loads(cells[0]), cells[1], cells[2]

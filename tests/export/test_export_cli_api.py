@@ -1,0 +1,338 @@
+"""`gmtool export` / `gmtool import`, the API's export and import routes, and the GM export page."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from export_session import events_of, play
+
+from gmtool.cli import main
+from gmtool.core.view import GM, TABLE, Viewer, build_view
+from gmtool.export import FORMAT_NAMES, MEDIA_TYPES, Options, export
+from gmtool.runtime import SessionManager
+from gmtool.web import create_app
+
+ADMIN_KEY = "k" * 32
+
+
+# -- command line -----------------------------------------------------------------
+
+@pytest.fixture
+def played(tmp_path):
+    """A played session in tmp_path/data: (data dir, live session, tokens)."""
+    data = tmp_path / "data"
+    manager = SessionManager(data)
+    live, tokens, _secret = play(manager)
+    yield str(data), live, tokens
+    manager.close_all()
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_cli_export_prints_to_stdout(played, capsys, fmt):
+    data, live, _tokens = played
+    assert main(["export", live.state.session_id, "--format", fmt, "--data", data, "--no-times"]) == 0
+    out, err = capsys.readouterr()
+    assert out == export(events_of(live), fmt, Options(times=False))
+    assert err == ""
+
+
+def test_cli_export_options(played, capsys):
+    data, live, _tokens = played
+    sid = live.state.session_id
+    assert main(["export", sid, "--format", "mediawiki", "--data", data, "--lang", "en", "--names", "faction",
+                 "--scene", "1", "--secret-rolls", "--no-times"]) == 0
+    out = capsys.readouterr().out
+    assert out == export(events_of(live), "mediawiki",
+                         Options(lang="en", times=False, names="faction", scene=1, secret_rolls=True))
+    assert "=== 第1シーン ===" in out and "=== Standings ===" in out and "衛宮" in out
+    assert main(["export", sid, "--data", data]) == 0  # markdown with times by default
+    assert capsys.readouterr().out == export(events_of(live), "markdown", Options())
+
+
+def test_cli_export_to_a_file(played, capsys, tmp_path):
+    data, live, _tokens = played
+    out_file = tmp_path / "write-up.wiki"
+    assert main(["export", live.state.session_id, "--format", "mediawiki", "--data", data, "--no-times",
+                 "--out", str(out_file)]) == 0
+    assert capsys.readouterr().out == ""
+    assert out_file.read_text(encoding="utf-8") == export(events_of(live), "mediawiki", Options(times=False))
+
+
+def test_cli_export_errors(played, capsys):
+    data, live, _tokens = played
+    assert main(["export", live.state.session_id, "--format", "markdown", "--data", data, "--scene", "9"]) == 2
+    assert "scene 9" in capsys.readouterr().err
+    assert main(["export", "nosuchid", "--data", data]) == 2
+    assert "nosuchid" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["export", live.state.session_id, "--format", "pdf", "--data", data])
+    capsys.readouterr()
+
+
+def test_cli_import_public_export(played, capsys, tmp_path):
+    data, live, _tokens = played
+    sid = live.state.session_id
+    export_file = tmp_path / "public.json"
+    assert main(["export", sid, "--format", "json", "--data", data, "--out", str(export_file)]) == 0
+    data2 = tmp_path / "data2"
+    assert main(["import", str(export_file), "--data", str(data2), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["session"] == sid and out["title"] == "往復テスト" and out["restored_tokens"] is False
+    assert out["gm_url"].endswith(f"/s/{sid}/gm?k={out['gm_token']}")
+    assert [s["id"] for s in out["seats"]] == ["s1", "s2", "s3"]
+    manager = SessionManager(data2)
+    try:
+        live2 = manager.get(sid)
+        assert live2.viewer_for(out["gm_token"]) == GM
+        assert live2.viewer_for(out["seats"][0]["token"]) == Viewer("seat", "s1")
+    finally:
+        manager.close_all()
+
+
+def test_cli_import_full_backup(played, capsys, tmp_path):
+    data, live, tokens = played
+    sid = live.state.session_id
+    backup = tmp_path / "full.json"
+    assert main(["export", sid, "--format", "json", "--full", "--data", data, "--out", str(backup)]) == 0
+    assert json.loads(backup.read_text(encoding="utf-8"))["full"] is True
+    data2 = tmp_path / "data2"
+    assert main(["import", str(backup), "--data", str(data2), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"session": sid, "title": "往復テスト", "restored_tokens": True}
+    # Imported again into the folder that has it: a new id, the old tokens.
+    assert main(["import", str(backup), "--data", data]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("imported ") and sid not in line
+    new_sid = line.split()[1].rstrip(":")
+    manager = SessionManager(data2)
+    other = SessionManager(Path(data))
+    try:
+        assert build_view(manager.get(sid).state, GM) == build_view(live.state, GM)
+        assert other.get(new_sid).viewer_for(tokens["gm"]) == GM
+    finally:
+        manager.close_all()
+        other.close_all()
+
+
+def test_cli_import_errors(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "something else"}', encoding="utf-8")
+    data = tmp_path / "data"
+    assert main(["import", str(bad), "--data", str(data)]) == 2
+    assert "gmtool JSON export" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "missing.json"), "--data", str(data)]) == 2
+    assert capsys.readouterr().err
+    assert not list(data.glob("*.sqlite"))
+
+
+# -- API ----------------------------------------------------------------------------
+
+@pytest.fixture
+def web(tmp_path):
+    """A gmtool app on tmp_path/web with a session created through the API and a few actions."""
+    app = create_app({"DATA_DIR": str(tmp_path / "web"), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    client = app.test_client()
+    created = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "API卓", "seats": ["セイバー / 衛宮", "アーチャー / 遠坂"], "counters": ["seals", "vp"]})
+    assert created.status_code == 201, created.get_json()
+    data = created.get_json()
+    gm = bearer(data["gm_token"])
+    sid = data["session"]
+    for path, body in (("counters", {"seat": "s1", "key": "seals", "delta": -1, "reason": "令呪|使用"}),
+                       ("rolls", {"expr": "2D6>=7", "label": "判定"}),
+                       ("scenes", {"title": "第1シーン"}),
+                       ("rolls", {"expr": "S1D20", "label": "GM-SECRET-API"}),
+                       ("counters", {"seat": "s2", "key": "vp", "delta": 2})):
+        response = client.post(f"/api/sessions/{sid}/{path}", headers=gm, json=body)
+        assert response.status_code in (200, 201), response.get_json()
+    yield app, client, data
+    app.extensions["gmtool"].close_all()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _events(app, sid):
+    return events_of(app.extensions["gmtool"].get(sid))
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_api_export_for_the_gm(web, fmt):
+    app, client, data = web
+    sid = data["session"]
+    response = client.get(f"/api/sessions/{sid}/export?format={fmt}&times=0", headers=bearer(data["gm_token"]))
+    assert response.status_code == 200
+    assert response.mimetype == MEDIA_TYPES[fmt][0]
+    assert response.headers["Cache-Control"] == "no-store"
+    body = response.get_data(as_text=True)
+    assert body == export(_events(app, sid), fmt, Options(times=False))
+    assert "GM-SECRET-API" not in body
+
+
+def test_api_export_options(web):
+    app, client, data = web
+    sid = data["session"]
+    gm = bearer(data["gm_token"])
+    response = client.get(f"/api/sessions/{sid}/export?format=markdown&lang=en&times=0&names=faction&scene=1"
+                          "&secret_rolls=1", headers=gm)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert body == export(_events(app, sid), "markdown",
+                          Options(lang="en", times=False, names="faction", scene=1, secret_rolls=True))
+    assert "GM-SECRET-API" in body and "## 第1シーン" in body and "## Opening" not in body
+    assert "| 遠坂 | 3 | 2 |" in body  # standings by faction: seals, victory points
+    full = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=gm)
+    assert full.status_code == 200 and full.get_json()["full"] is True and "seed" in full.get_json()["secrets"]
+    # The admin key is the GM too.
+    assert client.get(f"/api/sessions/{sid}/export?format=text", headers=bearer(ADMIN_KEY)).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["table", "seat", "none", "wrong"])
+def test_api_export_is_for_the_gm_only(web, who):
+    _app, client, data = web
+    headers = {"table": bearer(data["table_token"]), "seat": bearer(data["seats"][0]["token"]),
+               "none": {}, "wrong": bearer("x" * 32)}[who]
+    for query in ("format=markdown", "format=json", "format=json&full=1"):
+        response = client.get(f"/api/sessions/{data['session']}/export?{query}", headers=headers)
+        assert response.status_code == 403
+        assert response.get_json()["error"]["status"] == 403
+        assert "seed" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query, message", [("format=pdf", "Unknown format 'pdf'"),
+                                            ("format=markdown&scene=9", "There is no scene 9"),
+                                            ("format=markdown&scene=x", "'scene' must be a whole number"),
+                                            ("format=markdown&names=x", "'names' must be")])
+def test_api_export_bad_options(web, query, message):
+    _app, client, data = web
+    response = client.get(f"/api/sessions/{data['session']}/export?{query}", headers=bearer(data["gm_token"]))
+    assert response.status_code == 400
+    assert response.is_json and message in response.get_json()["error"]["en"]
+
+
+def test_api_import_public_export(web):
+    app, client, data = web
+    sid = data["session"]
+    text = client.get(f"/api/sessions/{sid}/export?format=json", headers=bearer(data["gm_token"])).get_data()
+    response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text,
+                           content_type="application/json")
+    assert response.status_code == 201
+    out = response.get_json()
+    assert out["restored_tokens"] is False and out["session"] != sid and out["title"] == "API卓"
+    new = out["session"]
+    state = client.get(f"/api/sessions/{new}/state", headers=bearer(out["gm_token"]))
+    assert state.status_code == 200
+    manager = app.extensions["gmtool"]
+    before = build_view(manager.get(sid).state, TABLE)
+    after = build_view(manager.get(new).state, TABLE)
+    for view in (before, after):
+        del view["session"]["id"], view["session"]["seed_hash"], view["session"]["version"]
+    assert after == before
+    # Exported again: the same write-up, but for the seed hash in the header (the new seed's) and a last
+    # line telling of the import.
+    again = client.get(f"/api/sessions/{new}/export?format=markdown&times=0", headers=bearer(out["gm_token"]))
+    original = export(_events(app, sid), "markdown", Options(times=False)).splitlines()
+    lines = again.get_data(as_text=True).splitlines()
+    old_hash, new_hash = manager.get(sid).state.seed_hash, manager.get(new).state.seed_hash
+    assert [line.replace(new_hash, old_hash) for line in lines if "エクスポートから読み込み" not in line] == original
+    assert lines[lines.index("## 最終状況") - 2] == f"- エクスポートから読み込み（新しいダイスシード {new_hash[:12]}…）"
+
+
+def test_api_import_full_backup(web):
+    app, client, data = web
+    sid = data["session"]
+    text = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=bearer(data["gm_token"])).get_data()
+    response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text)
+    assert response.status_code == 201
+    out = response.get_json()
+    assert out == {"session": out["session"], "title": "API卓", "restored_tokens": True}
+    assert out["session"] != sid
+    for token in (data["gm_token"], data["table_token"], data["seats"][1]["token"]):
+        assert client.get(f"/api/sessions/{out['session']}/state", headers=bearer(token)).status_code == 200
+
+
+def test_api_import_needs_the_admin_key_and_a_valid_export(web, tmp_path):
+    app, client, data = web
+    sid = data["session"]
+    text = client.get(f"/api/sessions/{sid}/export?format=json", headers=bearer(data["gm_token"])).get_data()
+    data_dir = Path(app.config["DATA_DIR"])
+    files = sorted(data_dir.iterdir())
+    for token in (data["gm_token"], data["table_token"], None):
+        response = client.post("/api/sessions/import", headers=bearer(token) if token else {}, data=text)
+        assert response.status_code == 403
+    for bad in (b"", b"not json", b'{"schema": "gmtool.export/0"}', text.replace(b'"seq": 2', b'"seq": 99', 1)):
+        response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=bad)
+        assert response.status_code == 400, bad[:40]
+        assert response.is_json and response.get_json()["error"]["status"] == 400
+    assert sorted(data_dir.iterdir()) == files
+
+
+# -- the GM's export page --------------------------------------------------------------
+
+class Page(HTMLParser):
+    """The preview textarea and the selected options of the export page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.preview: str | None = None
+        self.selected: dict[str, str] = {}
+        self._in_preview = False
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "textarea" and a.get("id") == "preview":
+            self._in_preview = True
+            self.preview = ""
+        elif tag == "select":
+            self._select = a.get("name")
+        elif tag == "option" and "selected" in a and self._select:
+            self.selected[self._select] = a.get("value")
+
+    def handle_endtag(self, tag):
+        if tag == "textarea":
+            self._in_preview = False
+
+    def handle_data(self, data):
+        if self._in_preview:
+            self.preview += data
+
+
+def test_gm_export_page_previews_the_wiki_text(web):
+    app, _client, data = web
+    sid = data["session"]
+    browser = app.test_client()
+    assert browser.get(f"/s/{sid}/gm?k={data['gm_token']}").status_code == 302
+    response = browser.get(f"/s/{sid}/gm/export?format=mediawiki&times=0&scene=1")
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+    page = Page()
+    page.feed(response.get_data(as_text=True))
+    assert page.preview == export(_events(app, sid), "mediawiki", Options(times=False, scene=1))
+    assert "=== 第1シーン ===" in page.preview and "{| class=\"wikitable\"" in page.preview
+    assert "令呪&#124;使用" not in page.preview  # scene 1 only: the opening's counter change is left out
+    assert page.selected == {"format": "mediawiki", "scene": "1"}
+    # The whole session, with the reason's pipe escaped for the wiki.
+    page = Page()
+    page.feed(browser.get(f"/s/{sid}/gm/export?format=mediawiki&times=0").get_data(as_text=True))
+    assert "令呪&#124;使用" in page.preview
+    assert "GM-SECRET-API" not in page.preview
+    # Download of the same text.
+    download = browser.get(f"/s/{sid}/gm/export/download?format=mediawiki&times=0")
+    assert download.status_code == 200
+    assert download.headers["Content-Disposition"] == f'attachment; filename="gmtool-{sid}.wiki"'
+    assert download.get_data(as_text=True) == page.preview
+
+
+def test_gm_export_page_is_for_the_gm_only(web):
+    app, _client, data = web
+    sid = data["session"]
+    stranger = app.test_client()
+    assert stranger.get(f"/s/{sid}/gm/export?format=mediawiki").status_code == 403
+    phone = app.test_client()
+    assert phone.get(f"/join/{sid}?k={data['seats'][0]['token']}").status_code == 302
+    assert phone.get(f"/s/{sid}/gm/export?format=mediawiki").status_code == 403
+    assert phone.get(f"/s/{sid}/gm/export/download?format=json&full=1").status_code == 403

@@ -1,0 +1,126 @@
+"""Golden files: the scripted session in every format, byte for byte (times left out).
+
+GMTOOL_UPDATE_GOLDEN=1 rewrites the files; review the diff before keeping it. Besides the
+byte comparison, each test checks what a wiki write-up must hold, so a golden file
+rewritten with a regression in it still fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from export_session import (NASTY_MODIFIER, SCENE_TITLES, SECRET_ROLL_TEXT, TITLE, check_golden)
+
+from gmtool.core.view import TABLE, visible_event
+from gmtool.export import FORMAT_NAMES, Options, export
+from gmtool.export.markup import MARKUPS
+from gmtool.export.report import build_report, fold_all
+
+SUFFIX = {"markdown": "md", "mediawiki": "wiki", "atwiki": "atwiki.txt", "text": "txt", "html": "html",
+          "json": "json"}
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_golden(script, fmt):
+    text = export(script.events, fmt, Options(times=False))
+    check_golden(f"session.{SUFFIX[fmt]}", text)
+    assert export(script.events, fmt, Options(times=False)) == text  # deterministic
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMAT_NAMES if f != "json"])
+def test_golden_english_by_faction(script, fmt):
+    text = export(script.events, fmt, Options(times=False, lang="en", names="faction"))
+    check_golden(f"session.en-faction.{SUFFIX[fmt]}", text)
+
+
+def test_json_ignores_the_display_options(script):
+    assert export(script.events, "json", Options(times=False, lang="en", names="faction")) == \
+        export(script.events, "json", Options())
+
+
+def _public_rolls(events):
+    final = fold_all(events)
+    return [e for e in events if e.type == "dice.rolled" and e.action not in final.undone
+            and visible_event(e, final, TABLE) is not None]
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "mediawiki", "atwiki", "text"])
+def test_write_up_holds_scenes_rolls_and_breakdowns(script, fmt):
+    text = export(script.events, fmt, Options(times=False))
+    m = MARKUPS[fmt]
+    lines = text.splitlines()
+    # A heading per scene, in order, after the opening.
+    heading_level = 3 if fmt == "mediawiki" else 2
+    positions = [lines.index(m.heading(heading_level, title).splitlines()[0])
+                 for title in ["開始", *SCENE_TITLES, "最終状況"]]
+    assert positions == sorted(positions)
+    assert m.heading(1 if fmt != "mediawiki" else 2, TITLE).splitlines()[0] == lines[0]
+    # Every public roll with its breakdown text; the kept-secret roll never.
+    rolls = _public_rolls(script.events)
+    assert len(rolls) == 3
+    for e in rolls:
+        assert m.escape(e.data["roll"]["text"]) in text, e.data["roll"]["text"]
+    assert m.escape(SECRET_ROLL_TEXT) not in text
+    # The resolved comparison, before and after the GM's modifier, with its terms.
+    report = build_report(script.events, Options(times=False))
+    resolutions = [i.data["resolution"] for s in report.sections for i in s.items if "resolution" in i.data]
+    highest = [r for r in resolutions if "勝ち" in r["summary"]]
+    assert [r["summary"] for r in highest] == ["セイバーの勝ち（7）", "アーチャーの勝ち（8）"]
+    assert highest[1]["rows"] == [["セイバー", "回答 7", "7"], ["アーチャー", f"回答 5 {NASTY_MODIFIER} +3", "8"]]
+    for r in resolutions:
+        assert m.table(["回答者", "内訳", "合計"], r["rows"]) in text
+    # Standings table at the end.
+    assert m.table(report.standings_head, report.standings) in text
+    assert report.standings_head == ["席", "令呪", "カルマ", "戦果", "状態"]  # the private counter is left out
+    assert [row[1:] for row in report.standings] == [["2", "0", "0", ""], ["3", "0", "3", ""],
+                                                     ["3", "9", "0", "討伐令"]]
+
+
+def test_vote_tables_show_seat_names_not_ids(script):
+    report = build_report(script.events, Options(times=False))
+    vote = next(i.data["resolution"] for s in report.sections for i in s.items
+                if "resolution" in i.data and i.data["resolution"]["counts"])
+    names = [n for n, _ in vote["counts"]]
+    assert "s1" not in names and "s3" not in names
+    assert [row[1] for row in vote["rows"]] == [report.standings[2][0], report.standings[2][0],
+                                                 report.standings[0][0]]
+    faction = build_report(script.events, Options(times=False, names="faction"))
+    vote = next(i.data["resolution"] for s in faction.sections for i in s.items
+                if "resolution" in i.data and i.data["resolution"]["counts"])
+    assert [row[1] for row in vote["rows"]][2] == "衛宮"
+    assert ["衛宮", "1"] in vote["counts"]
+
+
+def test_json_golden_is_the_public_log(script):
+    doc = json.loads(export(script.events, "json", Options(times=False)))
+    assert doc["schema"] == "gmtool.export/1" and doc["full"] is False
+    assert doc["session"]["id"] == "golden01"
+    seqs = [e["seq"] for e in doc["events"]]
+    assert seqs == sorted(seqs)
+    # Everything but the kept-secret roll and the private counter change is there.
+    assert len(doc["events"]) == len(script.events) - 2
+
+
+@pytest.fixture
+def tokyo_time(monkeypatch):
+    """Local time is Asia/Tokyo (UTC+9, no DST) for the duration of a test."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "mediawiki", "atwiki", "text", "html"])
+def test_times_are_local_hh_mm(script, fmt, tokyo_time):
+    text = export(script.events, fmt, Options(times=True))
+    # The first counter change was at 10:01 UTC = 19:01 in Tokyo.
+    assert re.search(r"19:01[ <].*令呪 3→2", text)
+    times = re.findall(r"\b(\d\d:\d\d)\b", text)
+    assert "19:02" in times and "19:31" in times
+    assert "10:01" not in times
+    untimed = export(script.events, fmt, Options(times=False))
+    assert "19:01" not in untimed

@@ -1,0 +1,114 @@
+"""No export without secrets holds a secret: an unrevealed answer and its salt, a cancelled
+prompt's answer, a GM-secret roll, a private counter change; nor an undone action's text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from export_session import (CANCELLED_MARKER, CANCELLED_SALT, PRIVATE_REASON, SECRET_ROLL_LABEL, SECRET_ROLL_TEXT,
+                            UNDONE_REASON, UNREVEALED_MARKER, UNREVEALED_SALT, events_of, play)
+
+from gmtool.export import FORMAT_NAMES, Options, export, parse_export
+from gmtool.runtime import SessionManager
+
+SECRETS = [UNREVEALED_MARKER, UNREVEALED_SALT, CANCELLED_MARKER, CANCELLED_SALT, SECRET_ROLL_LABEL, "S1D20",
+           PRIVATE_REASON]
+TEXT_FORMATS = [f for f in FORMAT_NAMES if f != "json"]
+
+OPTION_SETS = [Options(lang=lang, times=times, names=names, scene=scene)
+               for lang, times, names, scene in itertools.product(("ja", "en"), (True, False),
+                                                                  ("player", "faction"), (None, 0, 1, 2))]
+
+
+def _assert_clean(text: str, also=()) -> None:
+    for secret in [*SECRETS, *also]:
+        assert secret not in text, secret
+    assert SECRET_ROLL_TEXT not in text and "[17]" not in text
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_default_export_holds_no_secret(script, fmt):
+    text = export(script.events, fmt)
+    _assert_clean(text, also=() if fmt == "json" else (UNDONE_REASON,))
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_no_option_lets_a_secret_through(script, fmt):
+    for options in OPTION_SETS:
+        _assert_clean(export(script.events, fmt, options), also=(UNDONE_REASON,))
+
+
+def test_undone_actions_are_left_out_of_the_write_up(script):
+    for fmt in TEXT_FORMATS:
+        text = export(script.events, fmt, Options(times=False))
+        assert UNDONE_REASON not in text
+        assert "取り消し: " not in text and "0→2" not in text  # neither the undo nor what it took back
+
+
+def test_public_json_structure_holds_no_secret(script):
+    doc = json.loads(export(script.events, "json"))
+    assert doc["full"] is False and "secrets" not in doc and doc["session"]["seed"] is None
+    by_type: dict[str, list[dict]] = {}
+    for e in doc["events"]:
+        by_type.setdefault(e["type"], []).append(e)
+        assert "undone" not in e
+    assert all(not e["data"]["roll"]["secret"] or e["data"]["label"] == "伏せ札" for e in by_type["dice.rolled"])
+    for e in by_type["prompt.answered"]:
+        if e["data"]["prompt"] in ("p4", "p5"):
+            assert set(e["data"]) == {"prompt", "by", "commitment", "change"}
+        else:  # revealed answers stay verifiable: value, salt and commitment
+            assert {"value", "salt", "commitment"} <= set(e["data"])
+    assert all(e["data"]["key"] != "mana" for e in by_type["counter.changed"])
+    assert all("gm_summary" not in e["data"] for e in by_type["undo"])
+
+
+def test_the_full_backup_holds_them_all(script):
+    """The check above is not vacuous: the full backup (GM only) carries every secret."""
+    text = export(script.events, "json", Options(), secrets={"seed": "00" * 32})
+    for secret in SECRETS:
+        assert secret in text, secret
+    doc = json.loads(text)
+    assert doc["full"] is True and doc["secrets"] == {"seed": "00" * 32}
+    assert [e["seq"] for e in doc["events"]] == [e.seq for e in script.events]
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_a_public_export_read_back_stays_clean(script, fmt):
+    """Secrets cannot come back through a public JSON export: re-exported, it holds none."""
+    _header, events, secrets = parse_export(export(script.events, "json"))
+    assert secrets is None
+    for options in (Options(), Options(secret_rolls=True), Options(lang="en", names="faction")):
+        _assert_clean(export(events, fmt, options), also=(UNDONE_REASON,))
+    # The unrevealed answer is there as a bare commitment, with no value and no salt.
+    unrevealed = next(e for e in events if e.type == "prompt.answered" and e.data["prompt"] == "p4")
+    assert "value" not in unrevealed.data and "salt" not in unrevealed.data
+
+
+def test_the_write_up_is_the_same_from_the_public_export(script):
+    """Everything the table may see survives the public JSON: the wiki text is identical."""
+    _header, events, _ = parse_export(export(script.events, "json"))
+    for fmt in TEXT_FORMATS:
+        assert export(events, fmt, Options(times=False)) == export(script.events, fmt, Options(times=False))
+
+
+def test_a_live_session_export_holds_no_secret(tmp_path):
+    """The same on a session played through the runtime, with real random salts and seed."""
+    manager = SessionManager(tmp_path)
+    try:
+        live, _tokens, secret = play(manager)
+        unrevealed = live.state.prompts["p3"].answers["s1"]
+        cancelled = live.state.prompts["p4"].answers["s2"]
+        hidden = ["UNREVEALED-RT", unrevealed.salt, "CANCELLED-RT", cancelled.salt, "GMの秘密", secret["text"],
+                  "PRIVATE-RT", live.seed.hex()]
+        events = events_of(live)
+        for fmt in FORMAT_NAMES:
+            text = export(events, fmt)
+            for value in hidden:
+                assert value not in text, (fmt, value)
+        full = export(events, "json", secrets=live.store.get_secrets())
+        assert all(value in full for value in hidden)
+    finally:
+        manager.close_all()

@@ -1,0 +1,85 @@
+"""Issue 4: crash safety under SIGKILL at random points, and racing requests."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import pytest
+
+from gmtool.benchmark.crash import run_crash
+from gmtool.benchmark.harness import Client, ServerProcess
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+
+
+def test_ten_sigkills_lose_no_acknowledged_action_and_state_equals_replay(tmp_path):
+    result = run_crash(10, seed=7, data=tmp_path / "sessions", log=lambda *a: None)
+    assert result["acknowledged"] > 20
+    assert result["lost"] == []
+    assert result["replay_equal"]
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    server = ServerProcess(tmp_path / "sessions").start()
+    yield server
+    server.stop()
+
+
+def test_racing_counter_changes_all_count(live_server):
+    client = Client(live_server.base)
+    status, s = client.json("POST", "/api/sessions", live_server.admin_key,
+                            {"title": "race", "seats": ["A"], "counters": ["vp"]})
+    assert status == 201
+    errors = []
+
+    def bump():
+        c = Client(live_server.base)
+        for _ in range(40):
+            st, _ = c.json("POST", f"/api/sessions/{s['session']}/counters", s["gm_token"],
+                           {"seat": "s1", "key": "vp", "delta": 1})
+            if st != 200:
+                errors.append(st)
+        c.close()
+
+    threads = [threading.Thread(target=bump) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    status, state = client.json("GET", f"/api/sessions/{s['session']}/state", s["gm_token"])
+    client.close()
+    assert errors == []
+    assert state["seats"][0]["counters"]["vp"] == 80
+
+
+def test_racing_answers_to_one_prompt_end_consistent(live_server):
+    client = Client(live_server.base)
+    status, s = client.json("POST", "/api/sessions", live_server.admin_key, {"title": "race", "seats": ["A", "B"]})
+    sid, gm, seat = s["session"], s["gm_token"], s["seats"][0]["token"]
+    client.json("POST", f"/api/sessions/{sid}/prompts", gm, {"title": "q", "kind": "number", "seats": ["s1", "s2"]})
+    commitments = []
+
+    def answer(values):
+        c = Client(live_server.base)
+        for v in values:
+            st, body = c.json("POST", f"/api/sessions/{sid}/prompts/p1/answer", seat, {"value": v})
+            assert st == 200
+            commitments.append(body["commitment"])
+        c.close()
+
+    threads = [threading.Thread(target=answer, args=(range(0, 60, 2),)),
+               threading.Thread(target=answer, args=(range(1, 60, 2),))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    _, state = client.json("GET", f"/api/sessions/{sid}/state", seat)
+    mine = state["prompts"][0]["your_answer"]
+    _, log = client.json("GET", f"/api/sessions/{sid}/log?limit=1000", gm)
+    client.close()
+    answered = [e for e in log["events"] if e["type"] == "prompt.answered" and e["data"]["by"] == "s1"]
+    assert answered[-1]["data"]["commitment"] == mine["commitment"]
+    assert mine["commitment"] in commitments
+    assert state["prompts"][0]["status"] == "open"

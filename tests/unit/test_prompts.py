@@ -1,0 +1,382 @@
+"""Secret prompts (T-2, S-7, I-2): open, answer with a commitment, lock, reveal, cancel, extend, modify, confirm."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmtool.core import prompts
+from gmtool.core.commitments import verify
+from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
+from gmtool.core.view import GM, TABLE, Viewer, prompt_view
+
+STATS = ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"]
+
+
+def spec(**over):
+    base = {"title": "1stセレクト", "kind": "choice", "options": STATS, "seats": ["s1", "s2"]}
+    return {**base, **over}
+
+
+# -- open ---------------------------------------------------------------------
+
+def test_open_choice_prompt(pure):
+    pid = pure.open(spec(resolver="cancel_duplicates"))
+    prompt = pure.state.prompts[pid]
+    assert prompt.status == "open" and prompt.kind == "choice"
+    assert prompt.options == STATS and prompt.seats == ["s1", "s2"]
+    assert prompt.respondents() == ["s1", "s2"]
+
+
+def test_open_with_all_seats_and_gm(pure):
+    pid = pure.open(spec(seats="all", gm_submits=True))
+    assert pure.state.prompts[pid].respondents() == ["s1", "s2", "s3", "gm"]
+
+
+def test_seat_prompt_defaults_options_to_seat_ids(pure):
+    pid = pure.open({"title": "真名看破投票", "kind": "seat", "seats": "all", "resolver": "votes"})
+    assert pure.state.prompts[pid].options == ["s1", "s2", "s3"]
+
+
+@pytest.mark.parametrize("bad, fragment", [
+    ({"kind": "dice"}, "Unknown kind"),
+    ({"options": ["筋力"]}, "at least two options"),
+    ({"kind": "multi", "options": ["筋力"]}, "at least two options"),
+    ({"options": ["筋力", "筋力", "耐久"]}, "unique"),
+    ({"options": [f"o{i}" for i in range(31)]}, "at most 30"),
+    ({"options": "筋力,耐久"}, "must be a list"),
+    ({"seats": ["s1", "s9"]}, "existing seat ids"),
+    ({"seats": "s1"}, "existing seat ids"),
+    ({"seats": []}, "at least one seat"),
+    ({"title": ""}, "prompt title"),
+    ({"title": "x" * 81}, "at most 80"),
+    ({"kind": "seat", "options": ["s1", "誰か"]}, "seat ids"),
+    ({"kind": "number", "options": [], "min": 5, "max": 1}, "minimum is above"),
+    ({"kind": "number", "options": [], "min": "abc"}, "whole number"),
+    ({"resolver": "coin_flip"}, "no resolver"),
+    ({"resolver": "sum"}, "does not fit"),
+    ({"kind": "text", "options": [], "resolver": "highest"}, "does not fit"),
+    ({"kind": "multi", "resolver": "cancel_duplicates"}, "does not fit"),
+    ({"disabled": {"s3": {"宝具": "使用済み"}}}, "disabled"),
+    ({"disabled": {"s1": {"聖剣": "使用済み"}}}, "disabled"),
+    ({"disabled": ["s1"]}, "disabled"),
+])
+def test_open_validation_rejects_bad_specs(pure, bad, fragment):
+    with pytest.raises(GmError) as caught:
+        pure.open(spec(**bad))
+    assert fragment in caught.value.en
+    assert caught.value.ja
+    assert pure.state.prompts == {}
+
+
+@pytest.mark.parametrize("meta", ["x", [1, 2], 5])
+def test_open_rejects_a_meta_that_is_not_an_object(pure, meta):
+    """A bad meta must be refused before it is written (it would break the fold of the log)."""
+    with pytest.raises(GmError):
+        pure.open(spec(meta=meta))
+    assert pure.refold().prompts == {}
+
+
+def test_open_is_refused_when_spec_is_not_an_object(pure):
+    with pytest.raises(GmError):
+        pure.do(prompts.open_prompt, "p1", ["not", "a", "dict"], pure.resolvers)
+
+
+# -- answer validation --------------------------------------------------------
+
+def test_choice_answer_not_offered_is_rejected(pure):
+    pid = pure.open(spec())
+    with pytest.raises(GmError) as caught:
+        pure.answer(pid, "s1", "聖剣")
+    assert "聖剣" in caught.value.ja and "not one of the options" in caught.value.en
+
+
+def test_disabled_option_is_rejected_with_its_reason_t5(pure):
+    pid = pure.open(spec(disabled={"s1": {"宝具": "この戦闘で使用済み（T-5）"}}))
+    with pytest.raises(GmError) as caught:
+        pure.answer(pid, "s1", "宝具")
+    assert "この戦闘で使用済み（T-5）" in caught.value.ja
+    assert "この戦闘で使用済み（T-5）" in caught.value.en and "not allowed" in caught.value.en
+    pure.answer(pid, "s2", "宝具")  # only s1's option is disabled
+    assert pure.state.prompts[pid].answers["s2"].value == "宝具"
+
+
+def test_disabled_options_are_shown_only_to_their_seat(pure):
+    pid = pure.open(spec(disabled={"s1": {"宝具": "使用済み"}}))
+    prompt = pure.state.prompts[pid]
+    assert prompt_view(prompt, pure.state, Viewer("seat", "s1"))["disabled"] == {"宝具": "使用済み"}
+    assert prompt_view(prompt, pure.state, Viewer("seat", "s2"))["disabled"] == {}
+    assert prompt_view(prompt, pure.state, TABLE)["disabled"] == {}
+
+
+@pytest.mark.parametrize("value", [0, 101, "-5", "abc", 1.5, None])
+def test_number_out_of_bounds_or_not_a_number_is_rejected(pure, value):
+    pid = pure.open(spec(kind="number", options=[], min=1, max=100))
+    with pytest.raises(GmError):
+        pure.answer(pid, "s1", value)
+    assert pure.state.prompts[pid].answers == {}
+
+
+@pytest.mark.parametrize("value, stored", [(1, 1), ("100", 100), (" 55 ", 55)])
+def test_number_within_bounds_is_accepted(pure, value, stored):
+    pid = pure.open(spec(kind="number", options=[], min=1, max=100))
+    pure.answer(pid, "s1", value)
+    assert pure.state.prompts[pid].answers["s1"].value == stored
+
+
+def test_multi_duplicates_are_rejected(pure):
+    pid = pure.open(spec(kind="multi", options=["A", "B", "C"]))
+    with pytest.raises(GmError) as caught:
+        pure.answer(pid, "s1", ["A", "A"])
+    assert "each at most once" in caught.value.en
+
+
+def test_multi_count_bounds_and_order(pure):
+    pid = pure.open(spec(kind="multi", options=["A", "B", "C", "D"], min=2, max=3))
+    with pytest.raises(GmError):
+        pure.answer(pid, "s1", ["A"])
+    with pytest.raises(GmError):
+        pure.answer(pid, "s1", ["A", "B", "C", "D"])
+    with pytest.raises(GmError):
+        pure.answer(pid, "s1", ["A", "Z"])
+    pure.answer(pid, "s1", ["C", "A"])
+    assert pure.state.prompts[pid].answers["s1"].value == ["A", "C"]  # in option order
+
+
+def test_text_too_long_is_rejected(pure):
+    pid = pure.open(spec(kind="text", options=[]))
+    with pytest.raises(GmError) as caught:
+        pure.answer(pid, "s1", "あ" * 201)
+    assert "200" in caught.value.ja
+    pure.answer(pid, "s1", "あ" * 200)
+    assert len(pure.state.prompts[pid].answers["s1"].value) == 200
+
+
+def test_empty_text_is_rejected(pure):
+    pid = pure.open(spec(kind="text", options=[]))
+    with pytest.raises(GmError):
+        pure.answer(pid, "s1", "   ")
+
+
+def test_seat_not_a_respondent_is_forbidden(pure):
+    pid = pure.open(spec())
+    with pytest.raises(Forbidden) as caught:
+        pure.answer(pid, "s3", "筋力")
+    assert caught.value.status == 403
+    with pytest.raises(Forbidden):
+        pure.answer(pid, "gm", "筋力")  # the GM answers only when gm_submits
+
+
+def test_answer_to_unknown_prompt_is_not_found(pure):
+    with pytest.raises(NotFound):
+        pure.answer("p9", "s1", "筋力")
+
+
+def test_answer_after_lock_conflicts(pure):
+    pid = pure.open(spec())
+    pure.answer(pid, "s1", "筋力")
+    pure.do(prompts.lock, pid, "時間切れ")
+    assert pure.state.prompts[pid].status == "locked"
+    with pytest.raises(Conflict) as caught:
+        pure.answer(pid, "s2", "耐久")
+    assert caught.value.status == 409
+    with pytest.raises(Conflict):
+        pure.answer(pid, "s1", "耐久")  # no change after the lock either
+    with pytest.raises(Conflict):
+        pure.do(prompts.lock, pid)
+
+
+# -- answers, commitments, reveal ----------------------------------------------
+
+def test_answer_writes_a_commitment_that_verifies(pure):
+    pid = pure.open(spec())
+    events = pure.answer(pid, "s1", "敏捷", salt="9f8e")
+    data = events[0].data
+    assert events[0].type == "prompt.answered" and events[0].actor == "seat:s1"
+    assert verify("9f8e", "敏捷", data["commitment"])
+    assert data["change"] is False
+
+
+def test_same_answer_twice_writes_no_new_event(pure):
+    pid = pure.open(spec())
+    pure.answer(pid, "s1", "筋力", salt="a")
+    count = len(pure.events)
+    assert pure.answer(pid, "s1", "筋力", salt="b") == []
+    assert len(pure.events) == count
+    assert pure.state.prompts[pid].answers["s1"].salt == "a"
+
+
+def test_changed_answer_writes_a_new_event_and_commitment(pure):
+    pid = pure.open(spec())
+    first = pure.answer(pid, "s1", "筋力", salt="a")[0].data["commitment"]
+    events = pure.answer(pid, "s1", "耐久", salt="b")
+    assert [e.type for e in events] == ["prompt.answered"]
+    assert events[0].data["change"] is True
+    answer = pure.state.prompts[pid].answers["s1"]
+    assert answer.value == "耐久" and answer.commitment != first
+    assert verify("b", "耐久", answer.commitment)
+
+
+def test_auto_reveal_when_everyone_answered(pure):
+    pid = pure.open(spec(resolver="cancel_duplicates"))
+    assert [e.type for e in pure.answer(pid, "s1", "筋力")] == ["prompt.answered"]
+    assert pure.state.prompts[pid].status == "open"
+    events = pure.answer(pid, "s2", "幸運")
+    assert [e.type for e in events] == ["prompt.answered", "prompt.revealed", "prompt.resolved"]
+    assert events[1].data["auto"] is True
+    prompt = pure.state.prompts[pid]
+    assert prompt.status == "revealed"
+    assert prompt.resolution["resolver"] == "cancel_duplicates"
+    assert prompt.resolution["winners"] == ["s1", "s2"]
+
+
+def test_auto_reveal_waits_for_the_gm_when_the_gm_submits_t2(pure):
+    pid = pure.open(spec(gm_submits=True))
+    pure.answer(pid, "s1", "筋力")
+    pure.answer(pid, "s2", "耐久")
+    assert pure.state.prompts[pid].status == "open"
+    pure.answer(pid, "gm", "魔力")
+    assert pure.state.prompts[pid].status == "revealed"
+
+
+def test_early_reveal_with_missing_answers(pure):
+    pid = pure.open(spec(kind="number", options=[], seats="all", resolver="highest"))
+    pure.answer(pid, "s1", 40)
+    pure.answer(pid, "s2", 55)
+    events = pure.do(prompts.reveal, pid, "ランサーが時間切れ", pure.resolvers, pure.dice)
+    assert [e.type for e in events] == ["prompt.revealed", "prompt.resolved"]
+    assert events[0].data["auto"] is False
+    prompt = pure.state.prompts[pid]
+    assert prompt.status == "revealed" and prompt.reason == "ランサーが時間切れ"
+    assert prompt.resolution["winners"] == ["s2"]
+    assert [r["who"] for r in prompt.resolution["rows"]] == ["s1", "s2"]
+    with pytest.raises(Conflict):
+        pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)
+    with pytest.raises(Conflict):
+        pure.answer(pid, "s3", 99)
+
+
+def test_reveal_after_lock(pure):
+    pid = pure.open(spec())
+    pure.answer(pid, "s1", "筋力")
+    pure.do(prompts.lock, pid)
+    pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)
+    assert pure.state.prompts[pid].status == "revealed"
+
+
+def test_cancelled_answers_are_never_visible_to_others(pure):
+    pid = pure.open(spec(gm_submits=False))
+    pure.answer(pid, "s1", "宝具", salt="secret-salt")
+    pure.do(prompts.cancel, pid, "やり直し")
+    prompt = pure.state.prompts[pid]
+    assert prompt.status == "cancelled"
+    for viewer in (GM, TABLE, Viewer("seat", "s2"), Viewer("seat", "s3")):
+        view = prompt_view(prompt, pure.state, viewer)
+        assert view["answers"] == {} and view["your_answer"] is None
+        assert "宝具" not in repr(view["answers"]) and "secret-salt" not in repr(view)
+    own = prompt_view(prompt, pure.state, Viewer("seat", "s1"))
+    assert own["your_answer"]["value"] == "宝具"
+    with pytest.raises(Conflict):
+        pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)  # ... not even later
+    with pytest.raises(Conflict):
+        pure.answer(pid, "s2", "筋力")
+    with pytest.raises(Conflict):
+        pure.do(prompts.cancel, pid)
+
+
+def test_revealed_prompt_cannot_be_cancelled(pure):
+    pid = pure.open(spec())
+    pure.answer(pid, "s1", "筋力")
+    pure.answer(pid, "s2", "耐久")
+    with pytest.raises(Conflict):
+        pure.do(prompts.cancel, pid)
+
+
+def test_extend_adds_seats_who_must_then_answer(pure):
+    pid = pure.open(spec())
+    pure.answer(pid, "s1", "筋力")
+    events = pure.do(prompts.extend, pid, ["s3", "s1"], "ランサーも参戦")
+    assert events[0].data["seats"] == ["s3"]
+    prompt = pure.state.prompts[pid]
+    assert prompt.seats == ["s1", "s2", "s3"]
+    pure.answer(pid, "s2", "耐久")
+    assert prompt.status == "open"  # still waiting for s3
+    pure.answer(pid, "s3", "敏捷")
+    assert prompt.status == "revealed"
+
+
+@pytest.mark.parametrize("seats", [["s1"], [], "s3", ["s9"]])
+def test_extend_needs_new_existing_seats(pure, seats):
+    pid = pure.open(spec())
+    with pytest.raises(GmError):
+        pure.do(prompts.extend, pid, seats)
+
+
+def test_extend_after_lock_conflicts(pure):
+    pid = pure.open(spec())
+    pure.do(prompts.lock, pid)
+    with pytest.raises(Conflict):
+        pure.do(prompts.extend, pid, ["s3"])
+
+
+def _duel(pure, a=30, b=25):
+    pid = pure.open(spec(kind="number", options=[], resolver="highest"))
+    pure.answer(pid, "s1", a)
+    pure.answer(pid, "s2", b)
+    return pid
+
+
+def test_modifier_re_resolves_highest_plus_10_flips_the_winner(pure):
+    pid = _duel(pure)
+    assert pure.state.prompts[pid].resolution["winners"] == ["s1"]
+    events = pure.do(prompts.add_modifier, pid, "s2", "+10", "怪力", pure.resolvers, pure.dice)
+    assert [e.type for e in events] == ["prompt.modified", "prompt.resolved"]
+    resolution = pure.state.prompts[pid].resolution
+    assert resolution["winners"] == ["s2"]
+    row = next(r for r in resolution["rows"] if r["who"] == "s2")
+    assert row["total"] == 35
+    assert {"label": "怪力", "value": 10, "rule": "GM"} in row["terms"]
+    assert pure.state.prompts[pid].modifiers == [{"who": "s2", "amount": 10, "label": "怪力"}]
+
+
+def test_modifier_to_a_tie_gives_no_winner(pure):
+    pid = _duel(pure)
+    pure.do(prompts.add_modifier, pid, "s2", 5, "補正", pure.resolvers, pure.dice)
+    assert pure.state.prompts[pid].resolution["winners"] == []
+
+
+def test_modifier_before_reveal_conflicts(pure):
+    pid = pure.open(spec(kind="number", options=[], resolver="highest"))
+    with pytest.raises(Conflict):
+        pure.do(prompts.add_modifier, pid, "s1", 10, "怪力", pure.resolvers, pure.dice)
+
+
+@pytest.mark.parametrize("who, amount, label", [("s3", 10, "x"), ("s1", "abc", "x"), ("s1", 10, "")])
+def test_bad_modifier_is_rejected(pure, who, amount, label):
+    pid = _duel(pure)
+    with pytest.raises(GmError):
+        pure.do(prompts.add_modifier, pid, who, amount, label, pure.resolvers, pure.dice)
+
+
+def test_confirm_once(pure):
+    pid = _duel(pure)
+    events = pure.do(prompts.confirm, pid)
+    assert events[0].type == "prompt.confirmed"
+    assert pure.state.prompts[pid].confirmed
+    with pytest.raises(Conflict):
+        pure.do(prompts.confirm, pid)
+    with pytest.raises(Conflict):
+        pure.do(prompts.add_modifier, pid, "s2", 10, "怪力", pure.resolvers, pure.dice)
+
+
+def test_confirm_before_reveal_conflicts(pure):
+    pid = pure.open(spec())
+    with pytest.raises(Conflict):
+        pure.do(prompts.confirm, pid)
+
+
+def test_prompt_state_refolds_identically(pure):
+    pid = _duel(pure)
+    pure.do(prompts.add_modifier, pid, "s2", 10, "怪力", pure.resolvers, pure.dice)
+    pure.do(prompts.confirm, pid)
+    again = pure.refold()
+    assert prompt_view(again.prompts[pid], again, GM) == prompt_view(pure.state.prompts[pid], pure.state, GM)

@@ -1,0 +1,303 @@
+"""The JSON API (docs/api.md): create, counters, rolls, prompts, undo, close; clear bilingual errors."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from gmtool_testing import bearer
+from gmtool.core.commitments import verify
+from gmtool.core.dice import die_value
+
+
+def state_of(client, sid, token):
+    return client.get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()
+
+
+def seat_counters(state, seat):
+    return next(s for s in state["seats"] if s["id"] == seat)["counters"]
+
+
+def assert_error(response, status, en_fragment=""):
+    assert response.status_code == status, response.get_data(as_text=True)
+    error = response.get_json()["error"]
+    assert error["status"] == status
+    assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", error["ja"])
+    assert en_fragment in error["en"]
+    return error
+
+
+# -- creating a session --------------------------------------------------------
+
+def test_create_session_returns_links_and_tokens(created):
+    assert set(created) >= {"session", "gm_url", "gm_token", "table_url", "table_token", "seats"}
+    sid = created["session"]
+    assert created["title"] == "聖杯戦争テスト" and created["ruleset"] == "generic"
+    assert created["gm_url"] == f"http://localhost/s/{sid}/gm?k={created['gm_token']}"
+    assert created["table_url"] == f"http://localhost/s/{sid}/table?k={created['table_token']}"
+    assert [(s["id"], s["name"], s["faction"]) for s in created["seats"]] == [
+        ("s1", "セイバー", "衛宮"), ("s2", "アーチャー", "遠坂"), ("s3", "ランサー", "")]
+    for seat in created["seats"]:
+        assert set(seat) >= {"id", "name", "token", "join_url"}
+        assert seat["join_url"] == f"http://localhost/join/{sid}?k={seat['token']}"
+
+
+def test_tokens_have_at_least_128_bits_and_are_distinct(created):
+    tokens = [created["gm_token"], created["table_token"]] + [s["token"] for s in created["seats"]]
+    for token in tokens:
+        assert len(token) >= 22 and re.fullmatch(r"[A-Za-z0-9_-]+", token)
+    assert len(set(tokens)) == len(tokens)
+
+
+def test_tokens_are_stored_only_as_hashes(app, created):
+    path = app.extensions["gmtool"].path_of(created["session"])
+    raw = path.read_bytes()
+    assert created["gm_token"].encode() not in raw
+    assert hashlib.sha256(created["gm_token"].encode()).hexdigest().encode() in raw
+
+
+def test_private_counters_from_the_create_request(client, created):
+    state = state_of(client, created["session"], created["gm_token"])
+    assert [(c["key"], c["public"]) for c in state["counters"]] == [
+        ("seals", True), ("mana", False), ("karma", True), ("vp", True)]
+
+
+@pytest.mark.parametrize("body, en", [
+    ({"title": ""}, "title"),
+    ({"title": "x", "ruleset": "nope"}, "Unknown ruleset"),
+    ({"title": "x", "seats": ["甲", "甲"]}, "same name"),
+    ({"title": "x", "seats": [f"p{i}" for i in range(13)]}, "At most 12"),
+    ({"title": "x", "counters": "seals"}, "must be a list"),
+    ({"title": "x", "counters": ["魔力,5,0,3"]}, "start value"),
+    ({"title": "x", "counters": ["seals", "seals"]}, "twice"),
+    ({"title": "x", "seats": 5}, "must be a list"),
+])
+def test_create_session_rejects_bad_input_with_400(client, admin, body, en):
+    response = client.post("/api/sessions", headers=admin, json=body)
+    assert_error(response, 400, en)
+    assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []
+
+
+def test_create_session_reads_seats_from_text_one_per_line(client, admin):
+    response = client.post("/api/sessions", headers=admin, json={"title": "x", "seats": "甲 / 陣営A\n乙\n\n"})
+    assert response.status_code == 201
+    assert [(s["name"], s["faction"]) for s in response.get_json()["seats"]] == [("甲", "陣営A"), ("乙", "")]
+
+
+# -- counters -------------------------------------------------------------------
+
+def test_counter_change_by_delta_and_value(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    response = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -1})
+    assert response.status_code == 200
+    assert response.get_json().items() >= {"seat": "s1", "key": "seals", "value": 2, "flags": []}.items()
+    response = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s3", "key": "karma", "value": 9})
+    assert response.get_json()["flags"] == ["subjugation"]
+    state = state_of(client, sid, created["table_token"])
+    s3 = next(s for s in state["seats"] if s["id"] == "s3")
+    assert s3["flags"] == [{"flag": "subjugation", "label": {"ja": "討伐令", "en": "Subjugation order"}}]
+
+
+def test_counter_out_of_range_is_400_with_ja_and_en_and_state_unchanged(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    before = state_of(client, sid, created["gm_token"])
+    response = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -4})
+    error = assert_error(response, 400, "within 0..")
+    assert "令呪" in error["ja"] and "範囲" in error["ja"]
+    assert error["message"] == f"{error['ja']} / {error['en']}"
+    assert state_of(client, sid, created["gm_token"]) == before
+
+
+def test_counter_same_value_and_unknowns(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    url = f"/api/sessions/{sid}/counters"
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "value": 3}), 400, "already 3")
+    assert_error(client.post(url, headers=gm, json={"seat": "s9", "key": "seals", "delta": 1}), 404)
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "hp", "delta": 1}), 404)
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals"}), 400)
+
+
+def test_seat_cannot_change_counters(client, created):
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/counters", headers=bearer(created["seats"][0]["token"]),
+                           json={"seat": "s1", "key": "seals", "delta": 1})
+    assert_error(response, 403, "Only the GM")
+
+
+@pytest.mark.parametrize("data, content_type", [
+    ("{not json", "application/json"),
+    ("[1, 2]", "application/json"),
+    ('"text"', "application/json"),
+    ("seat=s1&key=seals&delta=1", "application/x-www-form-urlencoded"),
+    ("\xff\xfe", "application/json"),
+])
+def test_bad_json_body_is_400(client, created, data, content_type):
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/counters", headers=bearer(created["gm_token"]), data=data,
+                           content_type=content_type)
+    assert_error(response, 400, "JSON")
+    assert seat_counters(state_of(client, sid, created["gm_token"]), "s1")["seals"] == 3
+
+
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/api/sessions/nosuch/state"), ("GET", "/api/sessions/nosuch/log"),
+    ("POST", "/api/sessions/nosuch/counters"), ("POST", "/api/sessions/nosuch/undo"),
+    ("GET", "/api/sessions/..%2F..%2Fetc/state"), ("GET", "/s/nosuch/gm"), ("GET", "/join/nosuch?k=x"),
+])
+def test_unknown_session_is_404(client, created, method, path):
+    response = client.open(path, method=method, headers=bearer(created["gm_token"]), json={})
+    assert response.status_code == 404
+
+
+# -- rolls ----------------------------------------------------------------------
+
+def test_roll_returns_the_result_with_its_breakdown(client, created):
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]),
+                           json={"expr": "2D6>=7", "label": "回避"})
+    assert response.status_code == 201
+    roll = response.get_json()
+    assert roll["label"] == "回避" and roll["expr"] == "2D6>=7" and roll["by"] == "gm"
+    assert roll["total"] == sum(roll["terms"][0]["rolls"])
+    assert roll["success"] == (roll["total"] >= 7)
+
+
+@pytest.mark.parametrize("expr", ["2D6+", "", "1D1001", "101D6", "hello", "choice[]", "D66+1"])
+def test_bad_dice_expression_is_400_with_message(client, created, expr):
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]), json={"expr": expr})
+    error = assert_error(response, 400)
+    assert error["en"]
+    assert state_of(client, sid, created["gm_token"])["rolls"] == []
+
+
+def test_seat_can_roll_publicly_but_not_secretly(client, created):
+    sid = created["session"]
+    seat = bearer(created["seats"][1]["token"])
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D100"}).status_code == 201
+    for expr in ("S2D6", "s1d6", "Schoice[a,b]"):
+        assert_error(client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": expr}), 403, "secret")
+    assert len(state_of(client, sid, created["gm_token"])["rolls"]) == 1
+
+
+def test_table_cannot_roll(client, created):
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["table_token"]), json={"expr": "1D6"})
+    assert_error(response, 403)
+
+
+def test_secret_roll_reveal_once(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    roll = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "S1D20"}).get_json()
+    assert roll["secret"] is True and roll["revealed"] is False
+    assert state_of(client, sid, created["table_token"])["rolls"] == []
+    assert client.post(f"/api/sessions/{sid}/rolls/{roll['seq']}/reveal", headers=gm).get_json()["revealed"] == roll[
+        "seq"]
+    assert state_of(client, sid, created["table_token"])["rolls"][0]["total"] == roll["total"]
+    assert_error(client.post(f"/api/sessions/{sid}/rolls/{roll['seq']}/reveal", headers=gm), 409)
+    assert_error(client.post(f"/api/sessions/{sid}/rolls/9999/reveal", headers=gm), 404)
+
+
+# -- undo and close -------------------------------------------------------------
+
+def test_undo_through_the_api(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s2", "key": "karma", "value": 9})
+    response = client.post(f"/api/sessions/{sid}/undo", headers=gm)
+    assert response.status_code == 200
+    assert "カルマ" in response.get_json()["undone"]["gm_summary"]
+    state = state_of(client, sid, created["gm_token"])
+    assert seat_counters(state, "s2")["karma"] == 0
+    assert next(s for s in state["seats"] if s["id"] == "s2")["flags"] == []
+    assert_error(client.post(f"/api/sessions/{sid}/undo", headers=gm), 409, "nothing to undo")
+    assert_error(client.post(f"/api/sessions/{sid}/undo", headers=bearer(created["seats"][0]["token"])), 403)
+
+
+def test_close_publishes_the_seed_and_further_changes_conflict(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    rolls = [client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "3D6"}).get_json() for _ in range(2)]
+    seed_hash = state_of(client, sid, created["table_token"])["session"]["seed_hash"]
+    response = client.post(f"/api/sessions/{sid}/close", headers=gm)
+    assert response.status_code == 200
+    closed = response.get_json()
+    assert closed["closed"] is True and closed["seed_hash"] == seed_hash
+    seed = bytes.fromhex(closed["seed"])
+    assert hashlib.sha256(seed).hexdigest() == seed_hash
+    table = state_of(client, sid, created["table_token"])
+    assert table["session"]["closed"] is True and table["session"]["seed"] == closed["seed"]
+    drawn = [v for r in rolls for v in r["terms"][0]["rolls"]]
+    assert drawn == [die_value(seed, i, 6) for i in range(6)]
+    for path, body in (("counters", {"seat": "s1", "key": "seals", "delta": -1}), ("rolls", {"expr": "1D6"}),
+                       ("close", {}), ("prompts", {"title": "Q", "kind": "choice", "options": ["A", "B"]})):
+        assert_error(client.post(f"/api/sessions/{sid}/{path}", headers=gm, json=body), 409, "closed")
+
+
+# -- prompts ---------------------------------------------------------------------
+
+def test_prompt_round_trip_with_commitments(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    s1, s2 = (bearer(s["token"]) for s in created["seats"][:2])
+    response = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷"], "seats": ["s1", "s2"],
+        "resolver": "cancel_duplicates"})
+    assert response.status_code == 201
+    pid = response.get_json()["id"]
+    first = client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s1, json={"value": "筋力"}).get_json()
+    assert first["status"] == "open" and verify(first["salt"], "筋力", first["commitment"])
+    assert len(first["salt"]) >= 16
+    table = state_of(client, sid, created["table_token"])["prompts"][0]
+    assert table["commitments"] == {"s1": first["commitment"]} and table["answers"] == {}
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(created["seats"][2]["token"]),
+                             json={"value": "筋力"}), 403, "not for you")
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s2, json={}), 400, "missing")
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s2, json={"value": "宝具"}), 400)
+    second = client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s2, json={"value": "筋力"}).get_json()
+    assert second["status"] == "revealed"
+    table = state_of(client, sid, created["table_token"])["prompts"][0]
+    assert table["answers"]["s1"]["value"] == "筋力" and table["answers"]["s2"]["salt"] == second["salt"]
+    assert table["resolution"]["winners"] == []  # I-2: both chose 筋力, both set aside
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s1, json={"value": "耐久"}), 409)
+
+
+def test_prompt_actions_through_the_api(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    s1, s2 = (bearer(s["token"]) for s in created["seats"][:2])
+    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "勝負", "kind": "number", "seats": ["s1"], "resolver": "highest", "min": 0, "max": 100}).get_json()["id"]
+    extended = client.post(f"/api/sessions/{sid}/prompts/{pid}/extend", headers=gm, json={"seats": "s2"})
+    assert extended.status_code == 200 and extended.get_json()["seats"] == ["s1", "s2"]
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s1, json={"value": 30})
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=s2, json={"value": "25"})
+    modified = client.post(f"/api/sessions/{sid}/prompts/{pid}/modifiers", headers=gm,
+                           json={"who": "s2", "amount": 10, "label": "怪力"}).get_json()
+    assert modified["resolution"]["winners"] == ["s2"]
+    confirmed = client.post(f"/api/sessions/{sid}/prompts/{pid}/confirm", headers=gm).get_json()
+    assert confirmed["confirmed"] is True
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/confirm", headers=gm), 409)
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{pid}/frobnicate", headers=gm), 404, "Unknown operation")
+    assert_error(client.post(f"/api/sessions/nosuchp/prompts/{pid}/lock", headers=gm), 404)
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/p99/lock", headers=gm), 404)
+
+
+def test_log_is_filtered_and_paged(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    for i in range(3):
+        client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "vp", "delta": 1})
+    events = client.get(f"/api/sessions/{sid}/log?after=1&limit=2", headers=gm).get_json()["events"]
+    assert [e["seq"] for e in events] == [2, 3]
+    assert all(e["text"] for e in events)
+    english = client.get(f"/api/sessions/{sid}/log?lang=en", headers=gm).get_json()["events"]
+    assert "created" in english[0]["text"]
+    assert_error(client.get(f"/api/sessions/{sid}/log?after=x", headers=gm), 400)
+
+
+def test_add_seat_through_the_api(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    response = client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "キャスター", "faction": "間桐"})
+    assert response.status_code == 201
+    seat = response.get_json()
+    assert seat["id"] == "s4" and len(seat["token"]) >= 22 and seat["join_url"].endswith(seat["token"])
+    assert client.get(f"/api/sessions/{sid}/state", headers=bearer(seat["token"])).get_json()["viewer"]["seat"] == "s4"
+    assert_error(client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "キャスター"}), 400)

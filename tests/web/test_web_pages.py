@@ -1,0 +1,113 @@
+"""The three screens: one URL, two renderings (page / htmx fragment), built from the viewer's view."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmtool_testing import bearer
+
+
+def gm_post(screens, path, data=None):
+    return screens.gm.post(f"/s/{screens.sid}/gm/{path}", data=data or {},
+                           headers={"X-CSRF-Token": screens.csrf("gm"), "HX-Request": "true"})
+
+
+@pytest.mark.parametrize("who, path", [("gm", "gm"), ("table", "table"), ("s1", "phone")])
+def test_one_url_two_renderings(screens, who, path):
+    client = screens.gm if who == "gm" else screens.table if who == "table" else screens.seats[who]
+    page = client.get(f"/s/{screens.sid}/{path}")
+    fragment = client.get(f"/s/{screens.sid}/{path}", headers={"HX-Request": "true"})
+    assert page.status_code == fragment.status_code == 200
+    assert page.headers["Cache-Control"] == fragment.headers["Cache-Control"] == "no-store"
+    page_html, fragment_html = page.get_data(as_text=True), fragment.get_data(as_text=True)
+    assert "<html" in page_html and "<html" not in fragment_html
+    assert 'class="live-root"' in page_html and fragment_html.lstrip().startswith('<div class="live-root"')
+    assert "アーチャー" in page_html and "アーチャー" in fragment_html
+
+
+def test_gm_console_shows_join_links_and_table_link(screens):
+    html = screens.gm.get(f"/s/{screens.sid}/gm").get_data(as_text=True)
+    for seat in screens.data["seats"]:
+        assert seat["join_url"] in html
+    assert screens.data["table_url"] in html
+    assert "<svg" in html  # QR codes are inline SVG
+
+
+def test_join_links_appear_only_on_the_gm_console(screens):
+    for client, path in ((screens.table, "table"), (screens.seats["s1"], "phone")):
+        html = client.get(f"/s/{screens.sid}/{path}").get_data(as_text=True)
+        for seat in screens.data["seats"]:
+            if not (path == "phone" and seat["id"] == "s1"):
+                assert seat["token"] not in html
+        assert screens.token("gm") not in html
+
+
+def test_table_shows_public_counters_and_flags_but_not_private_ones(client, screens):
+    gm = bearer(screens.token("gm"))
+    client.post(f"/api/sessions/{screens.sid}/counters", headers=gm, json={"seat": "s3", "key": "karma", "value": 9})
+    client.post(f"/api/sessions/{screens.sid}/counters", headers=gm, json={"seat": "s1", "key": "mana", "value": 5})
+    html = screens.table.get(f"/s/{screens.sid}/table").get_data(as_text=True)
+    assert 'data-seat="s3" data-key="karma">9<' in html
+    assert "討伐令" in html
+    assert 'data-key="mana"' not in html
+    assert screens.table.get(f"/s/{screens.sid}/table?lang=en").get_data(as_text=True).count("Subjugation order") >= 1
+
+
+def test_gm_console_flow_roll_prompt_answer_reveal_verify(client, screens):
+    flash = gm_post(screens, "roll", {"expr": "2D6+1", "label": "回避"})
+    assert flash.status_code == 200 and "2D6+1" in flash.get_data(as_text=True)
+    opened = gm_post(screens, "prompts", {"title": "1stセレクト", "kind": "choice", "options": "筋力\n耐久\n敏捷",
+                                          "seats": ["s1"], "gm_submits": "on", "resolver": "highest"})
+    assert opened.status_code == 200
+    phone = screens.seats["s1"]
+    answered = phone.post(f"/s/{screens.sid}/phone/prompts/p1/answer", data={"value": "耐久"},
+                          headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"})
+    assert answered.status_code == 200 and "✓" in answered.get_data(as_text=True)
+    assert gm_post(screens, "prompts/p1/answer", {"value": "筋力"}).status_code == 200
+    state = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("table"))).get_json()
+    prompt = state["prompts"][0]
+    assert prompt["revealed"] and prompt["answers"]["s1"]["value"] == "耐久" and prompt["answers"]["gm"]["value"] == "筋力"
+    verify = screens.table.get(f"/s/{screens.sid}/verify").get_data(as_text=True)
+    assert verify.count('class="ok"') == 2 and 'class="bad"' not in verify
+    assert prompt["answers"]["s1"]["salt"] in verify
+
+
+def test_gm_undo_and_close_through_forms(client, screens):
+    gm_post(screens, "counter", {"seat": "s2", "key": "vp", "delta": "3"})
+    assert gm_post(screens, "undo").status_code == 200
+    assert gm_post(screens, "undo").status_code == 409
+    state = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("gm"))).get_json()
+    assert next(s for s in state["seats"] if s["id"] == "s2")["counters"]["vp"] == 0
+    assert gm_post(screens, "close").status_code == 200
+    html = screens.table.get(f"/s/{screens.sid}/table").get_data(as_text=True)
+    seed = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("table"))).get_json()[
+        "session"]["seed"]
+    assert seed and seed in html
+    assert gm_post(screens, "counter", {"seat": "s2", "key": "vp", "delta": "3"}).status_code == 409
+
+
+def test_errors_in_forms_come_back_as_a_flash_in_the_viewers_language(screens):
+    response = gm_post(screens, "counter", {"seat": "s1", "key": "seals", "delta": "-9"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "flash-error" in html and "範囲" in html
+    screens.gm.get(f"/s/{screens.sid}/gm?lang=en")  # the language cookie
+    english = gm_post(screens, "counter", {"seat": "s1", "key": "seals", "delta": "-9"}).get_data(as_text=True)
+    assert "must stay within" in english
+
+
+def test_version_polling_changes_after_an_action(client, screens):
+    first = screens.table.get(f"/s/{screens.sid}/version?as=table")
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-store"
+    client.post(f"/api/sessions/{screens.sid}/counters", headers=bearer(screens.token("gm")),
+                json={"seat": "s1", "key": "vp", "delta": 1})
+    second = screens.table.get(f"/s/{screens.sid}/version?as=table").get_json()["version"]
+    assert second > first.get_json()["version"]
+    assert screens.seats["s1"].get(f"/s/{screens.sid}/version?as=table").status_code == 403
+
+
+def test_security_headers(screens):
+    response = screens.table.get(f"/s/{screens.sid}/table")
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
