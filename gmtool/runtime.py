@@ -7,7 +7,6 @@ Nothing is acknowledged before it is on disk, and a request never replays the wh
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import secrets
@@ -17,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
-from .core.commands import Draft, create_session, new_seat
+from .core.commands import Draft, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
@@ -28,8 +27,7 @@ from .store import SUFFIX, Store, read_meta
 UNDO_DEPTH = 50
 RECENT_EVENTS = 300
 # Actions whose first event is one of these can be undone by the GM.
-UNDOABLE = {"counter.changed", "scene.marked", "dice.rolled", "dice.revealed", "seat.added", "seat.updated", "prompt.modified",
-            "prompt.confirmed"}
+UNDOABLE = {"counter.changed", "scene.marked", "dice.rolled", "dice.revealed", "prompt.modified", "prompt.confirmed"}
 
 
 def new_token() -> str:
@@ -54,7 +52,7 @@ class LiveSession:
         self.store = Store(path, synchronous)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
-        self.history: deque[tuple[int, State]] = deque(maxlen=UNDO_DEPTH)  # (action, state before it)
+        self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self._load()
 
@@ -74,29 +72,17 @@ class LiveSession:
                 self.tokens[value] = TABLE
             elif key.startswith("seat:"):
                 self.tokens[value] = Viewer("seat", key[5:])
-        undone = self.store.undone_actions()
-        keep = self._last_undoable_actions(undone)
-        state = State(undone=set(undone))
-        action_events: list[Event] = []
-        before: State | None = None
+        state = State(undone=self.store.undone_actions())
+        first_of_action = 0
         for event in self.store.events():
-            if not action_events or action_events[0].action != event.action:
-                action_events = []
-                before = copy.deepcopy(state) if event.action in keep else None
-            action_events.append(event)
+            if event.action != first_of_action:
+                first_of_action = event.action
+                if event.type in UNDOABLE:
+                    self.undoable.append(event.action)
             engine.apply(state, event)
-            if before is not None and event.action in keep and len(action_events) == 1:
-                self.history.append((event.action, before))
         self.state = state
         self.version = state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
-
-    def _last_undoable_actions(self, undone: set[int]) -> set[int]:
-        rows = self.store.db.conn.execute(
-            "SELECT action, type FROM events WHERE seq IN (SELECT MIN(seq) FROM events GROUP BY action) "
-            "ORDER BY action DESC").fetchall()
-        actions = [a for a, t in rows if t in UNDOABLE and a not in undone]
-        return set(actions[:UNDO_DEPTH])
 
     # -- reading ----------------------------------------------------------
     @property
@@ -108,10 +94,7 @@ class LiveSession:
         """The viewer a token belongs to, or None."""
         if not token:
             return None
-        viewer = self.tokens.get(token_hash(token))
-        if viewer is not None and viewer.kind == "seat" and viewer.seat not in self.state.seats:
-            return None  # the seat's addition was undone
-        return viewer
+        return self.tokens.get(token_hash(token))
 
     def dice(self) -> SeededDice:
         """The dice source for the next action (server-side, from the secret seed)."""
@@ -135,13 +118,11 @@ class LiveSession:
             return self._commit(actor, drafts, secrets_update)
 
     def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
-        undoable = drafts[0][0] in UNDOABLE
-        before = copy.deepcopy(self.state) if undoable else None
         events = self.store.append(actor, drafts, secrets=secrets_update)
         for event in events:
             engine.apply(self.state, event)
-        if before is not None:
-            self.history.append((events[0].action, before))
+        if drafts[0][0] in UNDOABLE:
+            self.undoable.append(events[0].action)
         self.recent.extend(events)
         self._notify()
         return events
@@ -152,24 +133,24 @@ class LiveSession:
             self.changed.notify_all()
 
     def undo(self, actor: str = "gm") -> list[Event]:
-        """Undo the latest undoable action that is not undone yet (undo is itself an event)."""
+        """Undo the latest undoable action that is not undone yet (undo is itself an event).
+
+        The state is folded again from the log without that action: undo is rare, a fold of
+        100,000 events takes about a second, and no action has to pay for a snapshot.
+        """
         with self.lock:
-            while self.history and self.history[-1][0] in self.state.undone:
-                self.history.pop()
-            if not self.history:
+            require_open(self.state)
+            while self.undoable and self.undoable[-1] in self.state.undone:
+                self.undoable.pop()
+            if not self.undoable:
                 raise Conflict("取り消せる操作がありません", "There is nothing to undo")
-            action, before = self.history.pop()
-            undone_events = [e for e in self.store.events(after_seq=before.last_seq) if e.action == action]
+            action = self.undoable.pop()
+            undone_events = self.store.action_events(action)
             # The summary is stored in the log: the GM's version may name secrets (a secret roll,
             # a private counter), so everyone else gets the version the table may see (view.py).
             gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
             summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
-            state = copy.deepcopy(before)
-            # Actions undone after `before` was taken must stay undone in the re-fold.
-            state.undone |= self.state.undone | {action}
-            for event in self.store.events(after_seq=before.last_seq):
-                engine.apply(state, event)
-            self.state = state
+            self.state = engine.fold(self.store.events(), self.state.undone | {action})
             return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
                                                   "summary": summary, "gm_summary": gm_summary})])
 
@@ -205,8 +186,6 @@ class LiveSession:
             self.execute(actor, add_seat, new_seat(seat_id, name, faction),
                          secrets_update={f"seat:{seat_id}": token_hash(token), f"join:{seat_id}": token})
             self.join_tokens[seat_id] = token
-            for h in [h for h, v in self.tokens.items() if v.kind == "seat" and v.seat == seat_id]:
-                del self.tokens[h]  # a token of an undone seat with this id must not open the new one
             self.tokens[token_hash(token)] = Viewer("seat", seat_id)
             return seat_id, token
 

@@ -137,6 +137,12 @@ class Store:
         ).fetchall()
         return [Event(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in reversed(rows)]
 
+    def action_events(self, action: int) -> list[Event]:
+        """The events of one action."""
+        rows = self.db.conn.execute("SELECT seq, ts, actor, action, type, data FROM events WHERE action = ? ORDER BY seq",
+                                    (action,)).fetchall()
+        return [Event(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in rows]
+
     def undone_actions(self) -> set[int]:
         """Actions named by undo events."""
         return {int(e.data["action"]) for e in self.events(types=("undo",))}

@@ -124,9 +124,31 @@ def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict
                      for d in state.counter_defs],
         "seats": seats,
         "rolls": [roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r)],
-        "prompts": [prompt_view(p, state, viewer) for p in reversed(state.prompts.values())
-                    if p.status != "cancelled" or viewer.is_gm],
+        "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
     }
+
+
+RECENT_FINISHED = 10
+SCAN_PROMPTS = 200
+
+
+def recent_prompts(state: State, viewer: Viewer) -> list[Prompt]:
+    """Newest first: every open or locked prompt and the last few finished ones (older ones by id).
+
+    Only the newest SCAN_PROMPTS prompts are looked at, so a view costs the same in a long session.
+    """
+    out, finished = [], 0
+    for i, prompt in enumerate(reversed(state.prompts.values())):
+        if i >= SCAN_PROMPTS:
+            break
+        if prompt.status == "cancelled" and not viewer.is_gm:
+            continue
+        if prompt.status in ("open", "locked"):
+            out.append(prompt)
+        elif finished < RECENT_FINISHED:
+            out.append(prompt)
+            finished += 1
+    return out
 
 
 def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:

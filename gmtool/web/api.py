@@ -9,7 +9,9 @@ from flask import Blueprint, Response, jsonify, request
 from .. import operations as ops
 from ..core.errors import Forbidden, GmError
 from ..core.logtext import describe
-from ..core.view import build_view, visible_event
+from ..core.errors import NotFound
+from ..core.prompts import get_prompt
+from ..core.view import build_view, prompt_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
@@ -190,6 +192,17 @@ def open_prompt(session_id):
     """GM: open a secret prompt."""
     live, viewer = _session(session_id)
     return done(live, ops.open_prompt(live, viewer, payload()), 201)
+
+
+@bp.get("/sessions/<session_id>/prompts/<prompt_id>")
+def prompt(session_id, prompt_id):
+    """Any token: one prompt as the caller may see it (also older ones that the state leaves out)."""
+    live, viewer = _session(session_id)
+    with live.lock:
+        found = get_prompt(live.state, prompt_id)
+        if found.status == "cancelled" and not viewer.is_gm:
+            raise NotFound(f"質問「{prompt_id}」はありません", f"There is no prompt '{prompt_id}'")
+        return jsonify(prompt_view(found, live.state, viewer))
 
 
 @bp.post("/sessions/<session_id>/prompts/<prompt_id>/answer")
