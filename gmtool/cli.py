@@ -215,7 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure fan-out, overhead, growth, memory (docs/performance.md)")
     bench.add_argument("--tables", type=int, default=20, help="tables for the many-tables fan-out (default 20)")
     bench.add_argument("--phones", type=int, default=8, help="phones per table (default 8)")
-    bench.add_argument("--rounds", type=int, default=10, help="rounds of actions per table (default 10)")
+    bench.add_argument("--rounds", type=int, default=6, help="rounds of five actions per table (default 6)")
+    bench.add_argument("--pace", type=float, default=1.0,
+                       help="seconds between two actions at one table (default 1.0: a brisk table)")
     bench.add_argument("--minutes", type=float, default=0.0, help="also soak one table for M minutes")
     bench.add_argument("--skip-growth", action="store_true", help="skip the 100,000-event growth test")
     bench.add_argument("--crash", type=int, default=0, help="instead: kill -9 the server N times mid-session")

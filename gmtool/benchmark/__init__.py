@@ -32,8 +32,8 @@ def targets(figures: dict) -> list[dict]:
     return out
 
 
-def run(tables: int = 20, phones: int = 8, rounds: int = 10, minutes: float = 0.0, skip_growth: bool = False,
-        log=print) -> dict:
+def run(tables: int = 20, phones: int = 8, rounds: int = 6, minutes: float = 0.0, skip_growth: bool = False,
+        log=print, pace: float = 1.0) -> dict:
     """Run the benchmark; returns {"figures", "targets", "details"}."""
     figures: dict = {}
     details: dict = {}
@@ -43,9 +43,9 @@ def run(tables: int = 20, phones: int = 8, rounds: int = 10, minutes: float = 0.
                                connection_limit=streams * 3 + 100).start()
         try:
             log("fan-out, 1 table …")
-            one = details["fanout_1_table"] = fanout(server, 1, phones, rounds)
+            one = details["fanout_1_table"] = fanout(server, 1, phones, rounds, pace)
             log(f"fan-out, {tables} tables …")
-            many = details["fanout_tables"] = fanout(server, tables, phones, rounds)
+            many = details["fanout_tables"] = fanout(server, tables, phones, rounds, pace)
             log("overhead …")
             over = details["overhead"] = overhead(server)
             if minutes:
@@ -68,6 +68,7 @@ def run(tables: int = 20, phones: int = 8, rounds: int = 10, minutes: float = 0.
     figures["fanout_1_table_p95_ms"] = one["all"]["p95"]
     figures["fanout_tables_p95_ms"] = many["all"]["p95"]
     figures["fanout_tables"] = tables
+    figures["fanout_pace_s"] = pace
     figures["fanout_failed_requests"] = one["failed_requests"] + many["failed_requests"]
     figures["fanout_missing_updates"] = one["missing_updates"] + many["missing_updates"]
     figures["overhead_answer_ms"] = over["answer_ms"]
@@ -108,7 +109,7 @@ def main(args) -> int:
               f"lost: {len(result['lost'])}  replay equal: {result['replay_equal']}")
         return 0 if not result["lost"] and result["replay_equal"] else 1
     result = run(args.tables, args.phones, args.rounds, args.minutes, args.skip_growth,
-                 log=(lambda *a: None) if args.json else print)
+                 log=(lambda *a: None) if args.json else print, pace=args.pace)
     if args.json:
         print(json.dumps({"figures": result["figures"], "targets": result["targets"]}, ensure_ascii=False))
     else:

@@ -68,7 +68,7 @@ def _act(client: Client, kind: str, token: str, path: str, body: dict, acks: lis
     return answer
 
 
-def fanout(server: ServerProcess, tables: int, phones: int, rounds: int, pause: float = 0.05) -> dict:
+def fanout(server: ServerProcess, tables: int, phones: int, rounds: int, pause: float = 1.0) -> dict:
     """Time from an action's response until each open screen shows it, per screen kind."""
     client = Client(server.base)
     made = [create_table(client, server.admin_key, phones, f"fanout {i}") for i in range(tables)]
@@ -78,8 +78,9 @@ def fanout(server: ServerProcess, tables: int, phones: int, rounds: int, pause: 
     failures: list = []
     drivers = [threading.Thread(target=drive_table, args=(server.base, t, rounds, pause, acks[t["session"]], failures))
                for t in made]
-    for d in drivers:
+    for i, d in enumerate(drivers):
         d.start()
+        time.sleep(pause / max(1, tables))  # tables act independently, not in lockstep
     for d in drivers:
         d.join()
     time.sleep(1.0)  # let the last fan-outs land
