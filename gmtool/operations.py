@@ -12,6 +12,7 @@ from typing import Any
 from .core import commands, prompts
 from .core.dice import parse
 from .core.errors import Forbidden, GmError
+from .core.ruleset import ActionContext
 from .core.view import Viewer, prompt_view, roll_view
 from .runtime import LiveSession
 
@@ -95,6 +96,23 @@ def close(live: LiveSession, viewer: Viewer) -> dict:
     require_gm(viewer)
     live.execute("gm", commands.close_session, live.seed.hex())
     return {"closed": True, "seed": live.seed.hex(), "seed_hash": live.state.seed_hash}
+
+
+def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) -> dict:
+    """Run one of the session's ruleset actions (docs/rulesets/); returns the new ruleset view."""
+    action = live.ruleset.actions.get(name)
+    if action is None:
+        raise GmError(f"このルールに操作「{name}」はありません", f"This ruleset has no action '{name}'", status=404)
+    if action.who == "gm":
+        require_gm(viewer)
+    elif not (viewer.is_gm or viewer.kind == "seat"):
+        raise Forbidden("テーブル画面からは操作できません", "The table screen cannot act")
+    with live.lock:
+        ctx = ActionContext(actor=actor_of(viewer), viewer=viewer, dice=live.dice(),
+                            salt=lambda: secrets.token_hex(16), resolvers=live.ruleset.all_resolvers())
+        events = live.execute(ctx.actor, action.fn, payload if isinstance(payload, dict) else {}, ctx)
+        view = live.ruleset.view(live.state, viewer) if live.ruleset.view else {}
+    return {"action": name, "events": [{"seq": e.seq, "type": e.type} for e in events], "ruleset": view}
 
 
 def open_prompt(live: LiveSession, viewer: Viewer, spec: dict) -> dict:

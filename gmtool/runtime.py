@@ -72,15 +72,14 @@ class LiveSession:
                 self.tokens[value] = TABLE
             elif key.startswith("seat:"):
                 self.tokens[value] = Viewer("seat", key[5:])
-        state = State(undone=self.store.undone_actions())
+        state = self.state = State(undone=self.store.undone_actions())
         first_of_action = 0
         for event in self.store.events():
             if event.action != first_of_action:
                 first_of_action = event.action
-                if event.type in UNDOABLE:
+                if self.is_undoable(event.type):
                     self.undoable.append(event.action)
             engine.apply(state, event)
-        self.state = state
         self.version = state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
 
@@ -89,6 +88,12 @@ class LiveSession:
     def ruleset(self):
         """This session's ruleset."""
         return get_ruleset(self.state.ruleset)
+
+    def is_undoable(self, event_type: str) -> bool:
+        """Whether an action starting with `event_type` can be undone."""
+        if event_type in UNDOABLE:
+            return True
+        return bool(self.state.ruleset) and event_type in self.ruleset.undoable_events
 
     def viewer_for(self, token: str | None) -> Viewer | None:
         """The viewer a token belongs to, or None."""
@@ -121,7 +126,7 @@ class LiveSession:
         events = self.store.append(actor, drafts, secrets=secrets_update)
         for event in events:
             engine.apply(self.state, event)
-        if drafts[0][0] in UNDOABLE:
+        if self.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
         self._notify()

@@ -7,6 +7,7 @@ reveal except to the seat that gave them (view.py); the table sees only commitme
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from .commands import Draft, clean_text, parse_int, require_open
@@ -17,6 +18,15 @@ from .model import Answer, Event, Prompt, State
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
+# Ruleset prompt kinds: name -> validate(prompt, who, value, state) -> the normalised value (or GmError).
+CUSTOM_KINDS: dict[str, Callable[[Prompt, str, Any, State], Any]] = {}
+
+
+def register_kind(name: str, validate: Callable[[Prompt, str, Any, State], Any]) -> None:
+    """Declare a ruleset's prompt kind (opened by its actions, answered through the usual routes)."""
+    if name in KINDS or name in CUSTOM_KINDS:
+        raise ValueError(f"prompt kind {name} exists")
+    CUSTOM_KINDS[name] = validate
 MAX_OPTIONS = 30
 MAX_TEXT = 200
 
@@ -29,14 +39,15 @@ def get_prompt(state: State, prompt_id: Any) -> Prompt:
     return prompt
 
 
-def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, Resolver]) -> list[Draft]:
+def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, Resolver],
+                custom: bool = False) -> list[Draft]:
     """Open a prompt from a spec: title, kind, options, seats, gm_submits, min, max, disabled, resolver."""
     require_open(state)
     if not isinstance(spec, dict):
         raise GmError("質問の内容がありません", "The prompt has no content")
     title = clean_text(spec.get("title"), "質問のタイトル", "prompt title", limit=80)
     kind = spec.get("kind", "choice")
-    if kind not in KINDS:
+    if kind not in KINDS and not (custom and kind in CUSTOM_KINDS):
         raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")
     seats = spec.get("seats")
     seats = list(state.seats) if seats in (None, "all") else seats
@@ -84,8 +95,10 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     })]
 
 
-def _check_value(prompt: Prompt, who: str, value: Any) -> Any:
+def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
     """The answer normalised, or a readable error if it breaks the prompt's rules."""
+    if prompt.kind in CUSTOM_KINDS:
+        return CUSTOM_KINDS[prompt.kind](prompt, who, value, state)
     disabled = prompt.per_seat.get(who, {})
     if prompt.kind in ("choice", "seat"):
         value = str(value) if value is not None else ""
@@ -127,7 +140,7 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
         raise Forbidden("この質問はあなた宛てではありません", "This prompt is not for you")
     if not prompt.is_open:
         raise Conflict("この質問は締め切られています", "This prompt is closed to answers")
-    value = _check_value(prompt, who, value)
+    value = _check_value(prompt, who, value, state)
     previous = prompt.answers.get(who)
     if previous is not None and previous.value == value:
         return []

@@ -1,11 +1,40 @@
-"""A ruleset is a frozen declaration: counters, presets, resolvers (DESIGN principle 5)."""
+"""A ruleset is a frozen declaration: counters, presets, resolvers, actions (DESIGN principle 5).
+
+Everything a ruleset adds is pure: actions are commands `(state, payload, ctx) -> drafts`,
+its view is `(state, viewer) -> dict` (secrets stripped there), its prompt kinds validate
+answers. The web layer serves them generically: `POST /api/sessions/<id>/actions/<name>`,
+the GM console / table / phone include the ruleset's templates with `view["ruleset"]`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .model import CounterDef, Label
+from .model import CounterDef, Label, State
 from .resolvers import BUILTIN, Resolver
+
+
+@dataclass
+class ActionContext:
+    """What an action may use besides the state: who acts, the session's dice, fresh salts."""
+
+    actor: str  # "gm" or "seat:<id>"
+    viewer: Any  # core.view.Viewer
+    dice: Any  # an object with randint(sides) and next_index
+    salt: Callable[[], str]
+    resolvers: dict
+
+
+@dataclass(frozen=True)
+class RulesetAction:
+    """A named step of a ruleset's flow (start a combat, roll the battle, apply cleanup …)."""
+
+    name: str
+    label: Label
+    fn: Callable[[State, dict, ActionContext], list]
+    who: str = "gm"  # "gm": the GM only; "seat": a seat (or the GM) may call it
 
 
 @dataclass(frozen=True)
@@ -18,6 +47,12 @@ class Ruleset:
     presets: tuple[CounterDef, ...] = ()
     resolvers: dict[str, Resolver] = field(default_factory=dict)
     custom_counters: bool = False  # the GM picks / defines counters at session creation
+    actions: dict[str, RulesetAction] = field(default_factory=dict)
+    view: Callable[[State, Any], dict] | None = None  # the ruleset's part of a viewer's view
+    templates: dict[str, str] = field(default_factory=dict)  # "gm" / "table" / "phone" -> template path
+    prompt_templates: dict[str, str] = field(default_factory=dict)  # custom prompt kind -> answer form
+    readings: tuple[dict, ...] = ()  # {"key", "rule", "default", "choices": [{"value", "ja", "en"}]}
+    undoable_events: frozenset[str] = frozenset()  # event types that start an undoable action
 
     def __post_init__(self):
         keys = [c.key for c in self.counters]

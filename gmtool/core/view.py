@@ -102,8 +102,8 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     return view
 
 
-def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict:
-    """Everything `viewer` may see of the session, as JSON-able data."""
+def build_view(state: State, viewer: Viewer, version: int | None = None, ruleset=None) -> dict:
+    """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any)."""
     seats = []
     for seat in state.seats.values():
         counters = {k: v for k, v in state.counters.get(seat.id, {}).items()
@@ -125,6 +125,7 @@ def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict
         "seats": seats,
         "rolls": [roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r)],
         "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
+        **({"ruleset": ruleset.view(state, viewer)} if ruleset is not None and ruleset.view else {}),
     }
 
 

@@ -80,7 +80,7 @@ def state(session_id):
     """The caller's own view of the session."""
     live, viewer = _session(session_id)
     with live.lock:
-        return jsonify(build_view(live.state, viewer, live.version))
+        return jsonify(build_view(live.state, viewer, live.version, live.ruleset))
 
 
 @bp.get("/sessions/<session_id>/log")
@@ -192,6 +192,13 @@ def open_prompt(session_id):
     """GM: open a secret prompt."""
     live, viewer = _session(session_id)
     return done(live, ops.open_prompt(live, viewer, payload()), 201)
+
+
+@bp.post("/sessions/<session_id>/actions/<name>")
+def ruleset_action(session_id, name):
+    """A step of the session's ruleset (docs/rulesets/<ruleset>.md)."""
+    live, viewer = _session(session_id)
+    return done(live, ops.ruleset_action(live, viewer, name, payload()))
 
 
 @bp.get("/sessions/<session_id>/prompts/<prompt_id>")

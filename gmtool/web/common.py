@@ -148,6 +148,11 @@ def export_text(live: LiveSession, fmt: str, options, full: bool) -> str:
     return export(events, fmt, options, secrets)
 
 
+def form_payload() -> dict:
+    """A form as a payload: one value per field, or a list where a field repeats (checkboxes)."""
+    return {k: v[0] if len(v) == 1 else v for k, v in request.form.to_dict(flat=False).items() if k != "csrf"}
+
+
 def lang() -> str:
     """The viewer's language."""
     return g.get("lang", "ja")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
 from .. import operations as ops
-from .common import check_csrf, export_options, export_text, is_htmx, live_session, login, no_store, page_viewer, render
+from .common import check_csrf, form_payload, export_options, export_text, is_htmx, live_session, login, no_store, page_viewer, render
 from .screens import context, gm_extras
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
@@ -122,6 +122,12 @@ def scene(session_id):
 def close(session_id):
     """Close the session and publish the seed."""
     return _act(session_id, ops.close)
+
+
+@bp.post("/actions/<name>")
+def ruleset_action(session_id, name):
+    """A ruleset step from the console's ruleset panel."""
+    return _act(session_id, ops.ruleset_action, name, form_payload())
 
 
 @bp.post("/prompts")

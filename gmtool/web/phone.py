@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from .. import operations as ops
-from .common import check_csrf, is_htmx, live_session, login, no_store, page_viewer, render
+from .common import check_csrf, form_payload, is_htmx, live_session, login, no_store, page_viewer, render
 from .screens import context
 
 bp = Blueprint("phone", __name__)
@@ -36,6 +36,12 @@ def _act(session_id: str, operation, *args):
         message = result.get("text") or (("✓ " + result["commitment"][:16] + "…") if "commitment" in result else "OK")
         return render_template("_flash.html", error=False, message=message)
     return redirect(url_for("phone.phone", session_id=session_id))
+
+
+@bp.post("/s/<session_id>/phone/actions/<name>")
+def ruleset_action(session_id, name):
+    """A ruleset step a seat may take (e.g. a declaration)."""
+    return _act(session_id, ops.ruleset_action, name, form_payload())
 
 
 @bp.post("/s/<session_id>/phone/roll")

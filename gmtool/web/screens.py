@@ -40,12 +40,13 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
 def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     """What every screen's template gets."""
     with live.lock:
-        view = build_view(live.state, viewer, live.version)
+        view = build_view(live.state, viewer, live.version, live.ruleset)
         log = log_lines(live, viewer)
     seats = {s["id"]: s for s in view["seats"]}
     return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
+            "ruleset_templates": live.ruleset.templates, "prompt_templates": live.ruleset.prompt_templates,
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 
 
