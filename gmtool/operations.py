@@ -100,13 +100,13 @@ def close(live: LiveSession, viewer: Viewer) -> dict:
 
 def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) -> dict:
     """Run one of the session's ruleset actions (docs/rulesets/); returns the new ruleset view."""
+    if not (viewer.is_gm or viewer.kind == "seat"):
+        raise Forbidden("テーブル画面からは操作できません", "The table screen cannot act")
     action = live.ruleset.actions.get(name)
     if action is None:
         raise GmError(f"このルールに操作「{name}」はありません", f"This ruleset has no action '{name}'", status=404)
     if action.who == "gm":
         require_gm(viewer)
-    elif not (viewer.is_gm or viewer.kind == "seat"):
-        raise Forbidden("テーブル画面からは操作できません", "The table screen cannot act")
     with live.lock:
         ctx = ActionContext(actor=actor_of(viewer), viewer=viewer, dice=live.dice(),
                             salt=lambda: secrets.token_hex(16), resolvers=live.ruleset.all_resolvers())
