@@ -53,6 +53,7 @@ class Ruleset:
     prompt_templates: dict[str, str] = field(default_factory=dict)  # custom prompt kind -> answer form
     readings: tuple[dict, ...] = ()  # {"key", "rule", "default", "choices": [{"value", "ja", "en"}]}
     undoable_events: frozenset[str] = frozenset()  # event types that start an undoable action
+    stylesheet: str = ""  # a file under static/ that the screens load (e.g. "rulesets/grail.css")
 
     def __post_init__(self):
         keys = [c.key for c in self.counters]

@@ -47,6 +47,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": live.ruleset.prompt_templates,
+            "ruleset_css": live.ruleset.stylesheet,
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 
 
