@@ -137,13 +137,12 @@ def reveal_roll(state: State, roll_seq: Any) -> list[Draft]:
     """Make a secret GM roll public."""
     require_open(state)
     seq = parse_int(roll_seq, "ロール番号", "roll number")
-    for record in state.rolls:
-        if record.seq == seq:
-            if not record.secret:
-                raise Conflict("このロールは公開されています", "This roll is already public")
-            if seq in state.revealed_rolls:
-                raise Conflict("このロールは公開済みです", "This roll was already revealed")
-            return [("dice.revealed", {"roll_seq": seq})]
+    if seq in state.secret_rolls:
+        if seq in state.revealed_rolls:
+            raise Conflict("このロールは公開済みです", "This roll was already revealed")
+        return [("dice.revealed", {"roll_seq": seq})]
+    if any(r.seq == seq for r in state.rolls):
+        raise Conflict("このロールは公開されています", "This roll is already public")
     raise NotFound(f"ロール{seq}はありません", f"There is no roll {seq}")
 
 

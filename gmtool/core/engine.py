@@ -119,6 +119,8 @@ def _flag_lowered(state: State, e: Event) -> None:
 def _dice_rolled(state: State, e: Event) -> None:
     d = e.data
     state.rolls.append(RollRecord(e.seq, e.action, e.actor, d.get("label", ""), d["roll"], bool(d["roll"].get("secret"))))
+    if d["roll"].get("secret"):
+        state.secret_rolls.add(e.seq)
     del state.rolls[:-RECENT_ROLLS]
 
 

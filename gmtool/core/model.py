@@ -194,6 +194,7 @@ class State:
     flags: dict[str, list[str]] = field(default_factory=dict)
     rolls: list[RollRecord] = field(default_factory=list)
     revealed_rolls: set[int] = field(default_factory=set)
+    secret_rolls: set[int] = field(default_factory=set)  # every secret roll, for reveals of older ones
     prompts: dict[str, Prompt] = field(default_factory=dict)
     undone: set[int] = field(default_factory=set)
     scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq and title
