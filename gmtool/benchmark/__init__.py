@@ -50,7 +50,7 @@ def run(tables: int = 20, phones: int = 8, rounds: int = 6, minutes: float = 0.0
             over = details["overhead"] = overhead(server)
             if minutes:
                 log(f"soak, {minutes} min …")
-                details["soak"] = soak(server, minutes, phones)
+                details["soak"] = soak(server, minutes, phones, pace / 5)
             details["memory_kb"] = server.memory_kb()
         finally:
             server.stop()
@@ -85,6 +85,7 @@ def run(tables: int = 20, phones: int = 8, rounds: int = 6, minutes: float = 0.0
         figures["soak_rss_end_kb"] = details["soak"]["rss_end_kb"]
         figures["soak_memory_growth_pct"] = details["soak"]["growth_pct"]
         figures["soak_failed_requests"] = details["soak"]["failed_requests"]
+        figures["soak_actions"] = details["soak"]["actions"]
     return {"figures": figures, "targets": targets(figures), "details": details}
 
 

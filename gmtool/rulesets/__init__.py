@@ -8,9 +8,9 @@ from importlib.metadata import entry_points
 from gmtool.core.errors import GmError
 from gmtool.core.ruleset import Ruleset
 
-from . import generic
+from . import generic, grail_trpg, sugoroku
 
-BUILTIN = {r.name: r for r in (generic.RULESET,)}
+BUILTIN = {r.name: r for r in (generic.RULESET, grail_trpg.RULESET, sugoroku.RULESET)}
 
 
 @cache

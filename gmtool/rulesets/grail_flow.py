@@ -1,0 +1,470 @@
+"""Holy Grail War TRPG combat flow (RULES.md T-1..T-14): the pure computations behind the actions.
+
+Setup and selects are secret prompts (custom kinds `grail_setup` / `grail_select`) whose
+resolvers compare the revealed answers with grail_rules and return the breakdown and the
+events that the GM's confirm applies. The actions themselves are in grail_trpg.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.errors import Conflict, GmError
+from gmtool.core.model import Label, Prompt, State
+
+from .grail_events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of
+from .grail_rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
+                          note, reading_note, select_notes, term, validate_setup)
+from .grail_winrate import CapTracker, USE_LIMITS, win_rate
+
+SIDES = ("a", "b")
+MOD_KINDS = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}
+MAX_MOD = 100
+STEP_LABELS = {
+    "setup": Label("セットアップ", "Setup"), "setup_done": Label("セットアップ完了", "Setup done"),
+    "select1": Label("1stセレクト", "1st select"), "result1": Label("1stリザルト", "1st result"),
+    "select2": Label("2ndセレクト", "2nd select"), "result2": Label("2ndリザルト", "2nd result"),
+    "select3": Label("3rdセレクト", "3rd select"), "result3": Label("3rdリザルト", "3rd result"),
+    "final": Label("ファイナルリザルト", "Final result"), "battle": Label("バトル", "Battle"),
+    "cleanup": Label("クリンナップ", "Cleanup"), "done": Label("終了", "Done"),
+}
+PHASE_OF_STEP = {"setup": "setup", "setup_done": "setup", "select1": "select", "select2": "select",
+                 "select3": "select", "result1": "result", "result2": "result", "result3": "result",
+                 "final": "battle", "battle": "battle", "cleanup": "cleanup"}
+
+
+def other(side: str) -> str:
+    """The other side's key."""
+    return "b" if side == "a" else "a"
+
+
+def readings_of(state: State) -> dict:
+    """T-1: the session's active readings (defaults unless switched)."""
+    return dict(grail_of(state)["readings"])
+
+
+def current_combat(state: State) -> dict | None:
+    """T-1: the combat in progress (not done), or None."""
+    return next((c for c in reversed(grail_of(state)["combats"]) if c["step"] != "done"), None)
+
+
+def require_combat(state: State, payload: dict | None = None) -> dict:
+    """T-1: the combat named in the payload (or the one in progress), or a clear 409."""
+    cid = (payload or {}).get("combat")
+    combat = combat_of(state, str(cid)) if cid else current_combat(state)
+    if combat is None:
+        raise Conflict("進行中の戦闘がありません（start_combat で始めてください）",
+                       "No combat in progress (start one with start_combat)")
+    return combat
+
+
+def characters(state: State, faction: str) -> list[Character]:
+    """T-4: the characters the GM entered for one faction."""
+    return [Character(**c) for c in grail_of(state)["characters"].get(faction, [])]
+
+
+def side_characters(state: State, combat: dict, side: str) -> list[Character]:
+    """T-4/T-14: every character of a side's factions (allies pool theirs)."""
+    return [c for f in combat["sides"][side] for c in characters(state, f)]
+
+
+def side_of_respondent(prompt: Prompt, who: str) -> str:
+    """The side a respondent answers for (the side's first seat, or 'gm' for the GM's threat side)."""
+    for side, resp in prompt.meta.get("respondents", {}).items():
+        if resp == who:
+            return side
+    raise GmError("この質問に答える側ではありません", "You do not answer for a side of this prompt", status=403)
+
+
+def _obj(value: Any) -> dict:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise GmError("回答をJSONとして読めません", "Cannot read the answer as JSON") from None
+    if not isinstance(value, dict):
+        raise GmError("回答はオブジェクトで送ってください", "Send the answer as an object")
+    return value
+
+
+def seals_of(state: State, faction: str) -> int:
+    """T-13: the faction's Command Seals now (the GM's threat side has none)."""
+    return state.counters.get(faction, {}).get("seals", 0)
+
+
+def role_of(combat: dict, faction: str) -> tuple[str | None, str | None]:
+    """T-13: (side, role) of a faction in a combat: role main / sub / other / None by its characters."""
+    setup = combat.get("setup") or {}
+    for side in SIDES:
+        if faction not in combat["sides"][side]:
+            continue
+        s = setup.get(side)
+        if not s:
+            return side, None
+        owner = {cid: combat["chars"][cid]["faction"] for cid in combat["chars"]}
+        if owner.get(s["main"]) == faction:
+            return side, "main"
+        if s.get("sub") and owner.get(s["sub"]) == faction:
+            return side, "sub"
+        if any(owner.get(o) == faction for o in s.get("others", [])):
+            return side, "other"
+        return side, None
+    return None, None
+
+
+def need_seals(state: State, faction: str, cost: int, effect: int) -> None:
+    """T-13: raise a clear error unless the faction holds `cost` seals."""
+    if faction == GM_SIDE:
+        raise GmError("GMの脅威側は令呪を持ちません", "The GM's threat side has no Command Seals")
+    have = seals_of(state, faction)
+    if have < cost:
+        raise GmError(f"{faction_name(state, faction)}の令呪が足りません（令呪{effect}に{cost}画、残り{have}画）",
+                      f"{faction_name(state, faction)} lacks seals (effect {effect} needs {cost}, has {have})")
+
+
+def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
+    """T-13: the counter change that pays `cost` seals."""
+    if cost <= 0:
+        return []
+    now = seals_of(state, faction)
+    return [("counter.changed", {"seat": faction, "key": "seals", "delta": -cost, "from": now, "to": now - cost,
+                                 "reason": f"令呪{effect} [T-13]"})]
+
+
+# -- answers: the custom prompt kinds ------------------------------------------------
+
+def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
+    """T-4: a side's setup: main (1), sub (0–1), others (0–2) of its own characters; seal 1 optional."""
+    v = _obj(value)
+    combat = combat_of(state, prompt.meta.get("combat", ""))
+    if combat is None:
+        raise GmError("この戦闘はありません", "This combat does not exist")
+    side = side_of_respondent(prompt, who)
+    chars = side_characters(state, combat, side)
+    placed = validate_setup(chars, v.get("main") or None, v.get("sub") or None, v.get("others") or ())
+    seal = v.get("seal")
+    seal = 1 if seal in (1, "1", True, "on", "true") or (isinstance(seal, dict) and seal.get("effect") == 1) else None
+    if seal:
+        owner = next(c.faction for c in chars if c.id == placed["main"])
+        need_seals(state, owner, 1, 1)
+    return {"main": placed["main"], "sub": placed["sub"], "others": placed["others"], "seal": seal}
+
+
+def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
+    """T-5/T-3/T-13: one stat (not barred), skills / 宝具 with numbers (2 each per scene), seal 2."""
+    v = _obj(value)
+    combat = combat_of(state, prompt.meta.get("combat", ""))
+    if combat is None:
+        raise GmError("この戦闘はありません", "This combat does not exist")
+    side = side_of_respondent(prompt, who)
+    stat = v.get("stat")
+    if not stat:
+        raise GmError("戦力（ステータス）を1つ選んでください", "Choose one stat")
+    check_stat(str(stat))
+    reason = prompt.per_seat.get(who, {}).get(stat)
+    if reason:
+        raise GmError(f"{stat}は選べません: {reason}", f"{STAT_EN[stat]} cannot be chosen: {reason} [T-5]")
+    mods_in = v.get("mods") or []
+    if not isinstance(mods_in, list) or len(mods_in) > 4:
+        raise GmError("スキル・宝具は4つまでのリストです", "mods must be a list of at most 4")
+    mods, used = [], dict(combat["uses"][side])
+    for m in mods_in:
+        if not isinstance(m, dict):
+            raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
+        kind = m.get("kind", "skill")
+        if kind not in MOD_KINDS:
+            raise GmError(f"種類「{kind}」はありません（skill / np）", f"Unknown kind '{kind}' (skill / np)")
+        label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
+        amount = parse_int(m.get("value"), f"「{label}」の修正値", f"the value of '{label}'")
+        if abs(amount) > MAX_MOD:
+            raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
+        used[kind] += 1
+        if used[kind] > USE_LIMITS[kind]:
+            ja, en = MOD_KINDS[kind]
+            raise GmError(f"「{label}」は使えません: この戦闘で{ja}は{USE_LIMITS[kind]}回まで（使用済み"
+                          f"{combat['uses'][side][kind]}回）[T-3]",
+                          f"Cannot use '{label}': at most {USE_LIMITS[kind]} {en} per combat scene "
+                          f"({combat['uses'][side][kind]} used) [T-3]")
+        mods.append({"label": label, "value": amount, "kind": kind})
+    seal = v.get("seal")
+    if seal in (None, "", False, 0, "0"):
+        seal = None
+    else:
+        seal = seal if isinstance(seal, dict) else {"effect": seal}
+        if parse_int(seal.get("effect"), "令呪の効果", "seal effect") != 2:
+            raise GmError("セレクトで宣言できる令呪は効果2（リザルトで能力値+30）だけです",
+                          "Only seal effect 2 (one stat +30 at the result) is declared with a select")
+        if seal.get("stat") not in (None, "", stat):
+            raise GmError("令呪2は選んだ戦力に使います", "Seal 2 applies to the chosen stat")
+        main = combat["setup"][side]["main"]
+        need_seals(state, combat["chars"][main]["faction"], 1, 2)
+        seal = {"effect": 2, "stat": stat}
+    return {"stat": stat, "mods": mods, "seal": seal}
+
+
+# -- resolvers ----------------------------------------------------------------------
+
+def _missing(prompt: Prompt, answers: dict) -> dict | None:
+    absent = [w for w in prompt.respondents() if w not in answers]
+    if not absent:
+        return None
+    return {"summary": {"ja": "未回答の側があります（取り消して next_step で出し直せます）",
+                        "en": "A side did not answer (cancel, then next_step opens it again)"},
+            "winners": [], "rows": [], "notes": [], "events": []}
+
+
+def _seal_event(state: State, combat: dict, side: str, faction: str, effect: int, text: Label,
+                detail: dict | None = None) -> list:
+    return [("grail.seal_used", {"combat": combat["id"], "faction": faction, "side": side, "effect": effect,
+                                 "cost": 1, "text": text.to_dict(), "detail": detail or {}})] + \
+        seal_drafts(state, faction, 1, effect)
+
+
+def side_forces(setup: dict, chars: dict, readings: dict) -> dict:
+    """T-4 (+T-13 effect 1): the side's public 戦力 per stat with its terms."""
+    main = chars[setup["main"]]
+    sub = chars[setup["sub"]] if setup.get("sub") else None
+    out = force(Character(**main), Character(**sub) if sub else None, readings)
+    if setup.get("seal") == 1:
+        for s in STATS:
+            out[s]["terms"].append(term(Label("令呪1: 全ステータス+10", "Seal 1: all stats +10"), 10, "T-13"))
+            out[s]["value"] += 10
+    return out
+
+
+def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """T-4: both setups revealed: 戦力 (sub halved per the Reading), seal 1, the events to confirm."""
+    missing = _missing(prompt, answers)
+    combat = combat_of(state, prompt.meta["combat"])
+    if missing or combat is None:
+        return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
+                           "notes": [], "events": []}
+    readings = readings_of(state)
+    resp = prompt.meta["respondents"]
+    setup, forces, chars, rows, notes, events = {}, {}, {}, [], [], []
+    for side in SIDES:
+        pool = {c.id: c.to_dict() for c in side_characters(state, combat, side)}
+        a = answers[resp[side]]
+        placed = validate_setup([Character(**c) for c in pool.values()], a["main"], a["sub"], a["others"])
+        setup[side] = {**placed, "seal": a.get("seal")}
+        for cid in [placed["main"], placed["sub"], *placed["others"]]:
+            if cid:
+                chars[cid] = pool[cid]
+        forces[side] = side_forces(setup[side], chars, readings)
+        name = lambda cid: chars[cid]["name"]  # noqa: E731
+        text = f"メイン{name(placed['main'])}" + (f" サブ{name(placed['sub'])}" if placed["sub"] else "") + \
+            (f" その他{'・'.join(name(o) for o in placed['others'])}" if placed["others"] else "")
+        rows.append({"who": resp[side], "name": combat["names"][side], "value": text, "terms": [], "total": None})
+        if setup[side]["seal"] == 1:
+            owner = chars[placed["main"]]["faction"]
+            events += _seal_event(state, combat, side, owner, 1, Label("セットアップ: 全ステータス+10（上限外）",
+                                                                        "Setup: all stats +10 (outside the cap)"))
+    tracker = CapTracker({cid: c["stats"] for cid, c in chars.items()}, readings)
+    for side in SIDES:
+        if setup[side]["seal"] == 1:
+            for s in STATS:
+                tracker.apply(setup[side]["main"], s, 10, "seal")
+    if any(setup[s]["sub"] for s in SIDES):
+        notes.append(reading_note(readings, "sub_part"))
+    notes.append(note("セットアップのスキルは宣言された側から、次に宣言した側", "Setup skills: the side declared upon first, "
+                      "then the declarer", "T-4"))
+    summary = " / ".join(f"{combat['names'][s]}: " + " ".join(f"{k}{v['value']}" for k, v in forces[s].items())
+                         for s in SIDES)
+    events = [("grail.setup_done", {"combat": combat["id"], "setup": setup, "forces": forces, "chars": chars,
+                                    "caps": tracker.to_dict()})] + events
+    return {"summary": {"ja": f"戦力 {summary}", "en": f"Force {summary}"}, "winners": [], "rows": rows,
+            "notes": notes, "events": events}
+
+
+def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """T-6/T-7/T-8: compare both selects (own modifiers, caps, seal 2, GM modifiers, affinity last)."""
+    missing = _missing(prompt, answers)
+    combat = combat_of(state, prompt.meta["combat"])
+    if missing or combat is None:
+        return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
+                           "notes": [], "events": []}
+    n = prompt.meta["select_no"]
+    readings, resp = readings_of(state), prompt.meta["respondents"]
+    tracker = CapTracker.from_dict(combat["caps"])
+    choices, notes, events = {}, [], []
+    uses = {s: dict(combat["uses"][s]) for s in SIDES}
+    np_used = dict(combat["np_used"])
+    for side in SIDES:
+        a = answers[resp[side]]
+        main = combat["setup"][side]["main"]
+        mods = []
+        for m in a["mods"]:
+            r = tracker.apply(main, a["stat"], m["value"], m["kind"],
+                              Label(f"{MOD_KINDS[m['kind']][0]}〈{m['label']}〉", f"{MOD_KINDS[m['kind']][1]} <{m['label']}>"))
+            mods.append(r["term"])
+            notes += r["notes"]
+            uses[side][m["kind"]] += 1
+        if a.get("seal"):
+            mods.append(term(Label(f"令呪2: {a['stat']}+30", f"Seal 2: {STAT_EN[a['stat']]} +30"), 30, "T-13"))
+            owner = combat["chars"][main]["faction"]
+            events += _seal_event(state, combat, side, owner, 2, Label(f"リザルト: {a['stat']}+30（上限外）",
+                                                                        f"Result: {STAT_EN[a['stat']]} +30 (outside the cap)"),
+                                  {"stat": a["stat"], "select_no": n})
+        mods += [term(m["label"], m["amount"], "GM") for m in prompt.modifiers if m["who"] == resp[side]]
+        choices[side] = {"stat": a["stat"], "mods": a["mods"], "seal": a.get("seal"),
+                         "force": combat["forces"][side][a["stat"]]["value"]}
+        np_used[side] = np_used[side] or a["stat"] == "宝具"
+        choices[side]["_choice"] = SideChoice(a["stat"], choices[side]["force"], tuple(mods))
+    res = compare(n, choices["a"].pop("_choice"), choices["b"].pop("_choice"), combat["carry"], readings)
+    result = res.to_dict()
+    result["notes"] = result["notes"] + notes + select_notes(n, readings)
+    rows = [{"who": resp[s], "name": combat["names"][s], "value": result[s]["stat"], "terms": result[s]["terms"],
+             "total": result[s]["value"]} for s in SIDES]
+    names = combat["names"]
+    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains 優位") if res.winner else \
+        ("同値: 優位なし", "Tie: no advantage")
+    line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in SIDES)
+    line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in SIDES)
+    events = [("grail.select_resolved", {"combat": combat["id"], "select_no": n, "choices": choices, "result": result,
+                                         "caps": tracker.to_dict(), "uses": uses, "np_used": np_used,
+                                         "carry_next": res.magic_carry})] + events
+    return {"summary": {"ja": f"{ORDINALS[n]}リザルト: {line} → {verdict[0]}",
+                        "en": f"{ORDINALS[n]} result: {line_en} → {verdict[1]}"},
+            "winners": [resp[res.winner]] if res.winner else [], "rows": rows, "notes": result["notes"],
+            "events": events, "result": result}
+
+
+# -- numbers shown between the steps --------------------------------------------------
+
+def disabled_stats(combat: dict, side: str, readings: dict) -> dict:
+    """T-5: the stats a side may not choose in its next select, with the reason."""
+    sel = combat["selects"]
+    prev = sel[-1]["choices"][side]["stat"] if sel else None
+    before = sel[-2]["choices"][side]["stat"] if len(sel) >= 2 else None
+    allowed = allowed_stats(prev, combat["np_used"][side], readings, before)
+    return {s: r["ja"] for s, r in allowed.items() if r}
+
+
+def seen_count(state: State, combat: dict, side: str) -> int:
+    """T-9: the enemy's participating characters whose true name this side has seen through."""
+    setup = (combat.get("setup") or {}).get(other(side))
+    if not setup:
+        return 0
+    enemy = {setup["main"], setup.get("sub"), *setup.get("others", [])} - {None}
+    seen = {cid for f in combat["sides"][side] for cid in grail_of(state)["seen"].get(f, [])}
+    return len(enemy & seen)
+
+
+def win_rates(state: State, combat: dict) -> dict | None:
+    """T-9: both sides' 勝率 term by term (None before the setup)."""
+    if not combat.get("setup"):
+        return None
+    readings = readings_of(state)
+    results = [s["result"] for s in combat["selects"]]
+    out = {}
+    for side in SIDES:
+        seals = sum(1 for s in combat["seals"][side] if s["effect"] == 3)
+        out[side] = win_rate(side, results, seen_count(state, combat, side),
+                             len(combat["setup"][side]["non_combat"]), None, combat["modifiers"][side], readings,
+                             seals=seals, forces={s: combat["forces"][s] for s in SIDES})
+    return out
+
+
+def advantages(combat: dict) -> dict:
+    """T-6: 優位 / 劣位 counts so far per side."""
+    out = {s: {"adv": 0, "dis": 0} for s in SIDES}
+    for sel in combat["selects"]:
+        w = sel["result"]["winner"]
+        if w:
+            out[w]["adv"] += 1
+            out[other(w)]["dis"] += 1
+    return out
+
+
+# -- the ruleset's part of a viewer's view (secrets stripped here) ---------------------
+
+NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
+               "result1": Label("2ndセレクトへ", "Open the 2nd select"),
+               "result2": Label("3rdセレクトへ", "Open the 3rd select"),
+               "result3": Label("ファイナルリザルト（勝率）", "Final result (win rates)"),
+               "final": Label("勝敗判定（1d100 + 勝率）", "Battle roll (1d100 + win rate)"),
+               "cleanup": Label("クリンナップ（黒星・敗退）", "Cleanup (黒星, elimination)")}
+
+
+def _character_view(c: dict, full: bool) -> dict:
+    return {"id": c["id"], "name": c["name"], "class_name": c["class_name"], "faction": c["faction"],
+            "true_name": c["true_name"] if full else None, "stats": dict(c["stats"]) if full else None}
+
+
+def _combat_view(state: State, c: dict, me: str | None) -> dict:
+    prompt = state.prompts.get(c["prompt"])
+    waiting, pending, prompt_status = [], None, None
+    if prompt:
+        prompt_status = "confirmed" if prompt.confirmed else prompt.status
+        if prompt.status in ("open", "locked"):
+            waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
+        elif prompt.status == "revealed" and not prompt.confirmed and prompt.resolution:
+            pending = prompt.resolution
+    setup = None
+    if c.get("setup"):
+        setup = {}
+        for side in SIDES:
+            s = c["setup"][side]
+            name = lambda cid: {"id": cid, "name": c["chars"][cid]["name"], "class_name": c["chars"][cid]["class_name"]}  # noqa: E731
+            setup[side] = {"main": name(s["main"]), "sub": name(s["sub"]) if s.get("sub") else None,
+                           "others": [name(o) for o in s.get("others", [])], "non_combat": len(s["non_combat"]),
+                           "seal": s.get("seal")}
+    side_of_me = next((s for s in SIDES if me in c["sides"][s]), None) if me else None
+    step = c["step"]
+    next_label = NEXT_LABELS.get(step)
+    if step == "setup" or step.startswith("select"):
+        gone = prompt is None or prompt.status == "cancelled" or prompt.confirmed
+        next_label = Label("出し直す", "Open it again") if gone else None
+    return {
+        "id": c["id"], "title": c["title"], "names": c["names"], "sides": c["sides"], "declarer": c["declarer"],
+        "step": step, "step_label": STEP_LABELS[step].to_dict(), "prompt": c["prompt"], "prompt_status": prompt_status,
+        "waiting": waiting, "pending": pending, "setup": setup, "forces": c.get("forces"),
+        "selects": [{"select_no": s["select_no"], "choices": s["choices"], "result": s["result"]} for s in c["selects"]],
+        "carry": c["carry"], "np_used": c["np_used"],
+        "uses_left": {s: {k: USE_LIMITS[k] - c["uses"][s][k] for k in USE_LIMITS} for s in SIDES},
+        "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
+        "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
+        "battle": c["battle"], "winner": c["winner"], "escapes": c["escapes"], "result": c["result"],
+        "respondents": c["respondents"], "your_side": side_of_me,
+        "you_answer": bool(me) and side_of_me is not None and c["respondents"][side_of_me] == me,
+        "next": next_label.to_dict() if next_label else None, "done": step == "done",
+    }
+
+
+def view(state: State, viewer: Any) -> dict:
+    """T: what one viewer may see: characters (true names and stats only to their faction, the factions
+    that saw through them, and the GM), seen-through lists, readings, the combat and its breakdowns."""
+    from .grail_rules import readings_table
+    from .grail_winrate import pairings, seal_effects
+    g = grail_of(state)
+    me = viewer.seat if viewer.kind == "seat" else None
+    mine_seen = set(g["seen"].get(me, [])) if me else set()
+    factions = []
+    for fid in list(state.seats) + ([GM_SIDE] if g["characters"].get(GM_SIDE) else []):
+        own = viewer.is_gm or fid == me
+        factions.append({
+            "id": fid, "name": faction_name(state, fid), "you": fid == me, "out": fid in g["out"],
+            "characters": [_character_view(ch, own or ch["id"] in mine_seen) for ch in g["characters"].get(fid, [])],
+            "seen": list(g["seen"].get(fid, [])) if own else None, "seen_count": len(g["seen"].get(fid, [])),
+            "seals": state.counters.get(fid, {}).get("seals"), "black_stars": state.counters.get(fid, {}).get("black_stars"),
+        })
+    readings = readings_of(state)
+    table = [{**r, "value": readings.get(r["key"], r["default"])} for r in readings_table()]
+    for r in table:
+        r["active"] = next((c for c in r["choices"] if c["value"] == r["value"]),
+                           {"value": r["value"], "ja": str(r["value"]), "en": str(r["value"])})
+    combats = g["combats"]
+    current = current_combat(state) or (combats[-1] if combats else None)
+    fought = {f for c in combats[g["round_start"]:] for s in SIDES for f in c["sides"][s]}
+    priority = g["priority"] or list(state.seats)
+    return {
+        "factions": factions, "readings": table, "seal_effects": seal_effects(),
+        "combat": _combat_view(state, current, me) if current else None,
+        "history": [{"id": c["id"], "title": c["title"], "step": c["step"], "winner": c["winner"],
+                     "names": c["names"]} for c in combats[-8:]],
+        "out": list(g["out"]), "in_progress": current_combat(state) is not None,
+        "pairing": {**pairings(priority, fought, g["out"], readings), "priority": priority},
+        "stats": list(STATS), "you": me,
+    }

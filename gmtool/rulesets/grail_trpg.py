@@ -1,0 +1,487 @@
+"""The Holy Grail War TRPG combat ruleset (RULES.md T, docs/rulesets/grail_trpg.md): seats are factions.
+
+Actions are pure commands `(state, payload, ctx) -> drafts`; every automatic effect is a
+`grail.*` event with its rule code (grail_events.py), every number a breakdown
+(grail_rules.py, grail_winrate.py), the secret steps prompts (grail_flow.py).
+"""
+
+from __future__ import annotations
+
+import json
+
+from gmtool.core import prompts
+from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
+from gmtool.core.errors import Conflict, GmError, NotFound
+from gmtool.core.model import CounterDef, Label, State
+from gmtool.core.resolvers import Resolver
+from gmtool.core.ruleset import ActionContext, Ruleset, RulesetAction
+
+from . import grail_events as ev
+from .grail_events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
+from .grail_flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
+                         require_combat, resolve_select, resolve_setup, role_of, seal_drafts, side_forces,
+                         validate_select_answer, validate_setup_answer, view, win_rates)
+from .grail_rules import READINGS, STATS, parse_characters, readings_table
+from .grail_winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
+
+MAX_CHARACTERS = 20
+COUNTERS = (
+    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=None),
+    CounterDef("mp", Label("MP", "MP"), start=0, min=0, max=None),
+    CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=None),
+)
+
+
+def _faction(state: State, value) -> str:
+    if value == GM_SIDE:
+        return GM_SIDE
+    return seat_of(state, value).id
+
+
+def _ids(value) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.replace("、", ",").split(",") if v.strip()]
+    if isinstance(value, list):
+        return [str(v) for v in value if str(v).strip()]
+    raise GmError("IDのリストを指定してください", "Give a list of ids")
+
+
+def _flag(value) -> bool:
+    return value in (True, 1, "1", "true", "on", "yes")
+
+
+# -- before the combat ------------------------------------------------------------------
+
+def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-4: a faction's characters from text lines or JSON (replace, or append with append=true)."""
+    require_open(state)
+    faction = _faction(state, p.get("faction"))
+    raw = p.get("characters", p.get("text"))
+    text = json.dumps(raw, ensure_ascii=False) if isinstance(raw, list) else raw
+    append = _flag(p.get("append"))
+    existing = grail_of(state)["characters"].get(faction, []) if append else []
+    chars = parse_characters(text if isinstance(text, str) else "", faction)
+    if len(chars) + len(existing) > MAX_CHARACTERS:
+        raise GmError(f"1陣営のキャラクターは{MAX_CHARACTERS}体までです", f"At most {MAX_CHARACTERS} characters per faction")
+    taken = {c["id"] for c in existing}
+    out = []
+    for c in chars:
+        clean_text(c.name, "名前", "name", limit=40)
+        cid, k = c.id, 2
+        while cid in taken:
+            cid, k = f"{c.id}#{k}", k + 1
+        taken.add(cid)
+        out.append({**c.to_dict(), "id": cid, "faction": faction})
+    return [("grail.characters_set", {"faction": faction, "characters": out, "append": append})]
+
+
+def set_seen(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-9: the enemy characters whose true name (sheet) a faction has seen through."""
+    require_open(state)
+    faction = _faction(state, p.get("faction"))
+    seen = _ids(p.get("seen"))
+    known = {c["id"]: f for f, cs in grail_of(state)["characters"].items() for c in cs}
+    for cid in seen:
+        if cid not in known:
+            raise NotFound(f"キャラクター「{cid}」はいません", f"There is no character '{cid}'")
+        if known[cid] == faction:
+            raise GmError("自陣営のキャラクターは看破の対象ではありません", "A faction does not see through its own characters")
+    return [("grail.seen_set", {"faction": faction, "seen": list(dict.fromkeys(seen))})]
+
+
+def set_reading(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-1: switch one Reading for this session (key and value, see Ruleset.readings)."""
+    require_open(state)
+    key = str(p.get("key", ""))
+    if key not in READINGS:
+        raise GmError(f"解釈「{key}」はありません（{', '.join(READINGS)}）", f"Unknown reading '{key}' ({', '.join(READINGS)})")
+    raw = p.get("value")
+    if key == "starting_seals":
+        value = parse_int(raw, "令呪の初期値", "starting seals")
+        if not 0 <= value <= 30:
+            raise GmError("令呪の初期値は0〜30です", "Starting seals must be 0–30")
+        if grail_of(state)["combats"]:
+            raise Conflict("令呪の初期値は最初の戦闘の前に設定します（後からは席のカウンターで）",
+                           "Set the starting seals before the first combat (afterwards use the seat counters)")
+        drafts = [("grail.reading_set", {"key": key, "value": value, "rule": "T-13"})]
+        for seat in state.seats:
+            now = state.counters[seat].get("seals", 0)
+            if now != value:
+                drafts.append(("counter.changed", {"seat": seat, "key": "seals", "delta": value - now, "from": now,
+                                                   "to": value, "reason": "令呪の初期値 [T-13]"}))
+        return drafts
+    value = next((c for c in READINGS[key]["choices"] if str(c).lower() == str(raw).lower()), None)
+    if value is None:
+        choices = "/".join(str(c).lower() if isinstance(c, bool) else str(c) for c in READINGS[key]["choices"])
+        raise GmError(f"解釈「{key}」に「{raw}」は選べません（{choices}）", f"Reading '{key}' cannot be '{raw}' ({choices})")
+    return [("grail.reading_set", {"key": key, "value": value, "rule": READINGS[key]["rule"]})]
+
+
+def set_priority(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-14: the factions' priority order (highest first); new_round=true starts a new round of pairings."""
+    require_open(state)
+    order = [_faction(state, f) for f in _ids(p.get("order"))]
+    if not order or len(set(order)) != len(order) or GM_SIDE in order:
+        raise GmError("優先順位は席IDを重複なく並べます", "The priority order lists seat ids, each once")
+    return [("grail.priority_set", {"order": order, "new_round": _flag(p.get("new_round"))})]
+
+
+# -- the combat -------------------------------------------------------------------------
+
+def _prompt_id(state: State, base: str) -> str:
+    pid, k = base, 2
+    while pid in state.prompts:
+        pid, k = f"{base}-{k}", k + 1
+    return pid
+
+
+def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: str, kind: str, resolver: str,
+          meta: dict, disabled: dict | None = None) -> list:
+    resp = combat["respondents"]
+    seats = [resp[s] for s in SIDES if resp[s] != GM_SIDE]
+    spec = {"title": title, "kind": kind, "options": list(STATS) if kind == "grail_select" else [],
+            "seats": seats, "gm_submits": GM_SIDE in resp.values(), "resolver": resolver,
+            "disabled": disabled or {}, "meta": {"combat": combat["id"], "respondents": dict(resp), **meta}}
+    return prompts.open_prompt(state, pid, spec, ctx.resolvers, custom=True)
+
+
+def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-1/T-14: two sides (factions, alliances, or the GM's threat side 'gm'); opens the secret setup."""
+    require_open(state)
+    busy = current_combat(state)
+    if busy:
+        raise Conflict(f"進行中の戦闘があります（{busy['title']}）。先に終えるか end_combat で打ち切ってください",
+                       f"A combat is in progress ({busy['title']}); finish it or end_combat first")
+    sides = {s: [_faction(state, f) for f in _ids(p.get(s))] for s in SIDES}
+    out = grail_of(state)["out"]
+    for s in SIDES:
+        if not sides[s]:
+            raise GmError(f"{s}側の陣営を選んでください", f"Choose the factions of side {s}")
+        if GM_SIDE in sides[s] and len(sides[s]) > 1:
+            raise GmError("GMの脅威側（gm）は単独の側です", "The GM's threat side (gm) stands alone")
+        for f in sides[s]:
+            if f in out:
+                raise Conflict(f"{faction_name(state, f)}は敗退しています", f"{faction_name(state, f)} is eliminated")
+            if not grail_of(state)["characters"].get(f):
+                raise GmError(f"{faction_name(state, f)}のキャラクターがいません（set_characters）",
+                              f"{faction_name(state, f)} has no characters (set_characters)")
+    if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
+        raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
+    declarer = str(p.get("declarer") or "a")
+    if declarer not in SIDES:
+        raise GmError("declarer は a か b です", "declarer must be 'a' or 'b'")
+    cid = f"c{len(grail_of(state)['combats']) + 1}"
+    names = {s: side_name(state, sides[s]) for s in SIDES}
+    title = clean_text(p.get("title") or f"戦闘: {names['a']} vs {names['b']}", "戦闘名", "combat title", limit=80)
+    resp = {s: sides[s][0] for s in SIDES}
+    started = {"id": cid, "title": title, "sides": sides, "names": names, "declarer": declarer,
+               "respondents": resp, "prompt": _prompt_id(state, f"{cid}-setup"), "readings": readings_of(state)}
+    drafts = [("scene.marked", {"title": title}), ("grail.combat_started", started)]
+    combat = {"id": cid, "respondents": resp}
+    return drafts + _open(state, ctx, combat, started["prompt"], "セットアップ: メイン・サブ・その他", "grail_setup",
+                          "grail_setup", {"step": "setup"})
+
+
+def _prompt_ready(state: State, combat: dict) -> str:
+    """'confirmed', 'gone' (cancelled / confirmed without effect) or raise what the GM must do first."""
+    prompt = state.prompts.get(combat["prompt"])
+    if prompt is None or prompt.status == "cancelled":
+        return "gone"
+    if prompt.status in ("open", "locked"):
+        waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
+        raise Conflict(f"「{prompt.title}」の回答待ちです（{'、'.join(waiting) or '公開待ち'}）",
+                       f"Waiting for answers to '{prompt.title}' ({', '.join(waiting) or 'reveal'})")
+    if not prompt.confirmed:
+        raise Conflict(f"「{prompt.title}」の結果を確認して確定してください", f"Confirm the result of '{prompt.title}' first")
+    return "gone"
+
+
+def open_select(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-5: open the next select (1st–3rd) as a secret prompt; barred stats are greyed out with the reason."""
+    require_open(state)
+    combat = require_combat(state, p)
+    step = combat["step"]
+    n = len(combat["selects"]) + 1
+    if step in ("setup", f"select{n}"):
+        _prompt_ready(state, combat)  # raises unless it was cancelled / confirmed without effect
+        if step == "setup":
+            return _reopen_setup(state, ctx, combat)
+    elif step not in ("setup_done", f"result{n - 1}") or n > 3:
+        raise Conflict(f"今は{ORDINALS.get(n, n)}セレクトを開けません（{step}）", f"Cannot open select {n} now ({step})")
+    readings = readings_of(state)
+    disabled = {combat["respondents"][s]: disabled_stats(combat, s, readings) for s in SIDES}
+    disabled = {k: v for k, v in disabled.items() if v}
+    pid = _prompt_id(state, f"{combat['id']}-s{n}")
+    return [("grail.select_opened", {"combat": combat["id"], "select_no": n, "prompt": pid})] + \
+        _open(state, ctx, combat, pid, f"{ORDINALS[n]}セレクト", "grail_select", "grail_select",
+              {"step": "select", "select_no": n}, disabled)
+
+
+def _reopen_setup(state: State, ctx: ActionContext, combat: dict) -> list:
+    pid = _prompt_id(state, f"{combat['id']}-setup")
+    return [("grail.select_opened", {"combat": combat["id"], "select_no": 0, "prompt": pid})] + \
+        _open(state, ctx, combat, pid, "セットアップ: メイン・サブ・その他", "grail_setup", "grail_setup",
+              {"step": "setup"})
+
+
+def final_result(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-6/T-9: after the 3rd result: 優位 / 劣位 totals and both win rates, term by term."""
+    require_open(state)
+    combat = require_combat(state, p)
+    if combat["step"] != "result3":
+        raise Conflict("ファイナルリザルトは3rdリザルトの確定後です", "The final result comes after the 3rd result is confirmed")
+    return [("grail.final", {"combat": combat["id"], "win_rates": win_rates(state, combat)})]
+
+
+def roll_battle(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-10: both sides roll 1d100 + 勝率 on the server; higher wins (a tie per the Reading battle_tie)."""
+    require_open(state)
+    combat = require_combat(state, p)
+    if combat["step"] != "final":
+        raise Conflict("勝敗判定はファイナルリザルトの後です", "The battle roll comes after the final result")
+    rates = win_rates(state, combat)
+    battle = battle_roll(rates["a"]["total"], rates["b"]["total"], ctx.dice, readings_of(state))
+    return [("grail.battle_rolled", {"combat": combat["id"], "win_rates": rates, "battle": battle,
+                                     "dice_next": ctx.dice.next_index})]
+
+
+def decide(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-10 (Reading battle_tie=gm): the GM names the winner of a tied battle roll."""
+    require_open(state)
+    combat = require_combat(state, p)
+    if combat["step"] != "battle":
+        raise Conflict("監督役が決めるのは同値の勝敗判定だけです", "The GM decides only a tied battle roll")
+    winner = str(p.get("winner", ""))
+    if winner not in SIDES:
+        raise GmError("winner は a か b です", "winner must be 'a' or 'b'")
+    return [("grail.battle_decided", {"combat": combat["id"], "winner": winner})]
+
+
+def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-11: the losing side's factions each gain one 黒星; those that did not escape are eliminated."""
+    require_open(state)
+    combat = require_combat(state, p)
+    if combat["step"] != "cleanup":
+        raise Conflict("クリンナップは勝敗判定の後です", "Cleanup comes after the battle roll")
+    loser = other(combat["winner"])
+    losers = [f for f in combat["sides"][loser] if f != GM_SIDE]
+    escaped = [e["faction"] for e in combat["escapes"] if e["escaped"]]
+    data = {"combat": combat["id"], "winner": combat["winner"], "loser": loser, "black_stars": {}, "escaped": [],
+            "eliminated": [], "notes": []}
+    drafts = []
+    if losers:
+        after = black_stars_after(losers, escaped)
+        data.update(black_stars=after["black_stars"], escaped=after["escaped"], eliminated=after["eliminated"],
+                    notes=after["notes"])
+        for f in losers:
+            now = state.counters[f].get("black_stars", 0)
+            drafts.append(("counter.changed", {"seat": f, "key": "black_stars", "delta": 1, "from": now, "to": now + 1,
+                                               "reason": f"{combat['title']}で敗北 [T-11]"}))
+    return [("grail.finished", data)] + drafts
+
+
+def next_step(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-1: whatever comes next: reopen a cancelled step, next select, final result, battle roll, cleanup."""
+    combat = require_combat(state, p)
+    step = combat["step"]
+    if step in ("setup", "setup_done") or step.startswith(("select", "result")) and step != "result3":
+        return open_select(state, p, ctx)
+    return {"result3": final_result, "final": roll_battle, "cleanup": finish_combat}.get(step, _stuck)(state, p, ctx)
+
+
+def _stuck(state: State, p: dict, ctx: ActionContext) -> list:
+    raise Conflict("勝敗判定が同値です。decide で勝者を決めてください（解釈 battle_tie=gm）",
+                   "The battle roll tied: name the winner with decide (Reading battle_tie=gm)")
+
+
+def answer(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-2: a side's secret setup / select from a form (or {"prompt", "value"}): kept secret until the reveal."""
+    prompt = prompts.get_prompt(state, p.get("prompt"))
+    if prompt.kind not in ("grail_setup", "grail_select"):
+        raise GmError("この質問は聖杯戦争の戦闘のものではありません", "This prompt is not a grail combat step")
+    value = p.get("value")
+    if value is None and prompt.kind == "grail_setup":
+        value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
+    elif value is None:
+        mods = []
+        for kind in ("skill", "np"):
+            labels, values = p.get(f"{kind}_label") or [], p.get(f"{kind}_value") or []
+            labels, values = ([labels] if isinstance(labels, str) else labels), ([values] if isinstance(values, str) else values)
+            for label, amount in zip(labels, values):
+                if str(label).strip() or str(amount).strip():
+                    mods.append({"label": label, "value": amount, "kind": kind})
+        value = {"stat": p.get("stat"), "mods": mods, "seal": 2 if _flag(p.get("seal")) else None}
+    who = ctx.viewer.respondent
+    return prompts.answer(state, prompt.id, who, value, ctx.salt(), ctx.resolvers, ctx.dice)
+
+
+# -- seals, escapes, modifiers -------------------------------------------------------------
+
+def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-13: seal 3 (battle: 勝率+50), 4 (swap the main), 5 (MP+3, any time); 1/2 come with the answers."""
+    require_open(state)
+    faction = _faction(state, p.get("faction"))
+    effect = parse_int(p.get("effect"), "令呪の効果", "seal effect")
+    if effect not in (3, 4, 5):
+        raise GmError("ここで使う令呪は効果3・4・5です（1はセットアップ、2はセレクトの回答で、6・7は escape で）",
+                      "Use effects 3, 4, 5 here (1 with the setup answer, 2 with a select, 6 and 7 with escape)")
+    need_seals(state, faction, 1, effect)
+    combat = current_combat(state)
+    text = SEAL_EFFECTS[effect]["label"]
+    data = {"combat": combat["id"] if combat else None, "faction": faction, "side": None, "effect": effect,
+            "cost": 1, "text": text.to_dict(), "detail": {}}
+    extra = []
+    if effect == 5:
+        now = state.counters[faction].get("mp", 0)
+        extra = [("counter.changed", {"seat": faction, "key": "mp", "delta": 3, "from": now, "to": now + 3,
+                                      "reason": "令呪5 [T-13]"})]
+        if combat:
+            data["side"] = role_of(combat, faction)[0]
+            data["combat"] = combat["id"] if data["side"] else None
+    else:
+        if combat is None:
+            raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
+        side, role = role_of(combat, faction)
+        if side is None:
+            raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
+        reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c] \
+            if combat.get("setup") else []
+        check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
+        data["side"] = side
+        if effect == 4:
+            swap = str(p.get("with") or "")
+            if swap not in reserve:
+                raise GmError("交代するキャラクター（with）はサブかその他のIDです", "'with' must be the id of the sub or an other")
+            setup = dict(combat["setup"][side])
+            old = setup["main"]
+            if setup.get("sub") == swap:
+                setup["sub"] = old
+            else:
+                setup["others"] = [old if o == swap else o for o in setup["others"]]
+            setup["main"] = swap
+            forces = dict(combat["forces"])
+            forces[side] = side_forces(setup, combat["chars"], readings_of(state))
+            data["setup"] = {**combat["setup"], side: setup}
+            data["forces"] = forces
+            data["detail"] = {"from": old, "to": swap}
+            names = combat["chars"]
+            data["text"] = {"ja": f"メインを{names[old]['name']}から{names[swap]['name']}に交代",
+                            "en": f"Main swapped from {names[old]['name']} to {names[swap]['name']}"}
+    return [("grail.seal_used", data)] + seal_drafts(state, faction, 1, effect) + extra
+
+
+def escape(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-12/T-13: an escape check at setup (seal 6) or after losing (seal 7; automatic=true pays one more)."""
+    require_open(state)
+    combat = require_combat(state, p)
+    faction = _faction(state, p.get("faction"))
+    side = next((s for s in SIDES if faction in combat["sides"][s]), None)
+    if side is None:
+        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
+    step = combat["step"]
+    if step in ("setup", "setup_done"):
+        timing, effect = "setup", 6
+    elif step == "cleanup" and side != combat["winner"]:
+        timing, effect = "cleanup", 7
+    else:
+        raise Conflict("逃走判定はセットアップか、敗北後のクリンナップで行います",
+                       "An escape check is made at setup, or in cleanup after losing")
+    if any(e["faction"] == faction and e["timing"] == timing for e in combat["escapes"]):
+        raise Conflict(f"{faction_name(state, faction)}はこのタイミングで既に逃走判定をしました",
+                       f"{faction_name(state, faction)} already made an escape check at this timing")
+    let_go, automatic = _flag(p.get("let_go")), _flag(p.get("automatic"))
+    cost = None
+    if not let_go and faction != GM_SIDE:
+        allies = [faction] + [f for f in combat["sides"][side] if f != faction]
+        cost = seal_cost(effect, [state.counters[f].get("black_stars", 0) for f in allies], automatic, readings_of(state))
+        need_seals(state, faction, cost["cost"], effect)
+    if let_go:
+        check = {"escaper": None, "pursuer": None, "escaped": True, "notes": []}
+    else:
+        check = escape_check(parse_int(p.get("escaper_mod") or 0, "逃走側の修正", "escaper modifier"),
+                             parse_int(p.get("pursuer_mod") or 0, "追跡側の修正", "pursuer modifier"), ctx.dice, automatic)
+    gone = {e["faction"] for e in combat["escapes"] if e["escaped"]} | ({faction} if check["escaped"] else set())
+    ends = timing == "setup" and set(combat["sides"][side]) <= gone
+    data = {"combat": combat["id"], "faction": faction, "side": side, "timing": timing, "seal": effect,
+            "cost": cost, "check": check, "escaped": check["escaped"], "let_go": let_go, "automatic": automatic,
+            "ends_combat": ends, "dice_next": ctx.dice.next_index}
+    drafts = [("grail.escape", data)] + (seal_drafts(state, faction, cost["cost"], effect) if cost else [])
+    if ends and combat["prompt"] in state.prompts and state.prompts[combat["prompt"]].status in ("open", "locked"):
+        drafts.append(("prompt.cancelled", {"prompt": combat["prompt"], "reason": "逃走により戦闘終了"}))
+    return drafts
+
+
+def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-9: a labelled modifier on a side's win rate (a skill / 宝具 on 勝率, or a house rule), before the roll."""
+    require_open(state)
+    combat = require_combat(state, p)
+    if combat["step"] in ("battle", "cleanup", "done"):
+        raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
+    side = str(p.get("side", ""))
+    if side not in SIDES:
+        raise GmError("side は a か b です", "side must be 'a' or 'b'")
+    return [("grail.modifier_added", {"combat": combat["id"], "side": side,
+                                      "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),
+                                      "value": parse_int(p.get("value"), "修正値", "modifier")})]
+
+
+def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-1: the GM breaks a combat off (nothing is scored); its open prompt is cancelled."""
+    require_open(state)
+    combat = require_combat(state, p)
+    reason = clean_text(p.get("reason"), "理由", "reason", 200, False)
+    drafts = [("grail.combat_ended", {"combat": combat["id"], "reason": reason})]
+    prompt = state.prompts.get(combat["prompt"])
+    if prompt and prompt.status in ("open", "locked"):
+        drafts.append(("prompt.cancelled", {"prompt": prompt.id, "reason": "戦闘の打ち切り"}))
+    return drafts
+
+
+prompts.register_kind("grail_setup", validate_setup_answer)
+prompts.register_kind("grail_select", validate_select_answer)
+
+
+def _action(name: str, ja: str, en: str, fn, who: str = "gm") -> tuple[str, RulesetAction]:
+    return name, RulesetAction(name, Label(ja, en), fn, who)
+
+
+ACTIONS = dict((
+    _action("set_characters", "キャラクター登録", "Set characters", set_characters),
+    _action("set_seen", "真名看破", "True names seen", set_seen),
+    _action("set_reading", "解釈の切り替え", "Switch a reading", set_reading),
+    _action("set_priority", "優先順位", "Priority order", set_priority),
+    _action("start_combat", "戦闘開始", "Start combat", start_combat),
+    _action("answer", "回答", "Answer", answer, who="seat"),
+    _action("next_step", "次へ", "Next step", next_step),
+    _action("open_select", "セレクトを開く", "Open select", open_select),
+    _action("final_result", "ファイナルリザルト", "Final result", final_result),
+    _action("roll_battle", "勝敗判定", "Battle roll", roll_battle),
+    _action("decide", "勝者を決める", "Decide the winner", decide),
+    _action("finish_combat", "クリンナップ", "Cleanup", finish_combat),
+    _action("use_seal", "令呪", "Command Seal", use_seal),
+    _action("escape", "逃走判定", "Escape check", escape),
+    _action("add_modifier", "勝率の修正", "Win-rate modifier", add_modifier),
+    _action("end_combat", "戦闘打ち切り", "End combat", end_combat),
+))
+
+RULESET = Ruleset(
+    name="grail_trpg",
+    label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
+    counters=COUNTERS,
+    resolvers={
+        "grail_setup": Resolver("grail_setup", Label("戦力（T-4）", "Force (T-4)"), ("grail_setup",), resolve_setup),
+        "grail_select": Resolver("grail_select", Label("リザルト（T-6/T-7）", "Result (T-6/T-7)"), ("grail_select",),
+                                 resolve_select),
+    },
+    actions=ACTIONS,
+    view=view,
+    templates={"gm": "rulesets/grail/gm.html", "table": "rulesets/grail/table.html",
+               "phone": "rulesets/grail/phone.html"},
+    prompt_templates={"grail_setup": "rulesets/grail/setup_form.html",
+                      "grail_select": "rulesets/grail/select_form.html"},
+    readings=tuple(readings_table()),
+    undoable_events=frozenset(t for t in ev.EVENT_TYPES),
+    stylesheet="rulesets/grail.css",
+)

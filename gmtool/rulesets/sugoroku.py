@@ -1,0 +1,344 @@
+"""Sugoroku Holy Grail War (双六聖杯戦争, RULES.md S): the ruleset: rounds, true-name votes, the view, the declaration.
+
+Flow (docs/rulesets/sugoroku.md): setup → per action phase every player ``roll_move`` (phones) and the
+GM applies square events → ``end_phase`` lists the battles → ``start_battle`` / cards / ``end_battle`` →
+after 8 phases or the goal count ``end_round`` (goal 魔力, elimination, the true-name vote) →
+``start_round``. Rules live in sugoroku_rules.py; events in sugoroku_events.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gmtool.core import prompts as P
+from gmtool.core.commands import clean_text
+from gmtool.core.errors import Conflict, GmError
+from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
+from gmtool.core.resolvers import BUILTIN, Resolver
+from gmtool.core.ruleset import Ruleset, RulesetAction
+
+from . import sugoroku_battle as B
+from . import sugoroku_flow as F
+from . import sugoroku_rules as R
+from .sugoroku_events import is_revealed, sg, true_name
+
+COUNTERS = (
+    CounterDef("position", Label("位置", "Square"), start=0, min=0, max=None),
+    CounterDef("mana", Label("魔力", "Mana"), start=0, min=R.MANA_MIN, max=R.MANA_MAX),
+    CounterDef("vp", Label("戦果", "VP"), start=0, min=None, max=None),
+    CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=None,
+               thresholds=(Threshold(R.SUBJUGATION_AT, "subjugation", Label("討伐令", "Subjugation order"), "S-12"),)),
+    CounterDef("seals", Label("令呪", "Command Seals"), start=R.SEALS_PER_PLAYER, min=0, max=R.SEALS_PER_PLAYER),
+    CounterDef("uses", Label("スキル・宝具使用", "Skill/NP uses"), start=0, min=0, max=R.SKILL_USES_PER_ROUND),
+    CounterDef("reveal_count", Label("スキル使用＋戦闘", "Skill uses + battles"), start=0, min=0, max=None),
+)
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+
+def _open_vote(state: State, tx: F.Tx, remaining: list[str], ctx_resolvers: dict) -> str | None:
+    """S-13 真名看破投票: every remaining player votes secretly for another, unrevealed faction."""
+    unrevealed = [p for p in remaining if not is_revealed(state, p)]
+    voters = [v for v in remaining if any(u != v for u in unrevealed)]
+    if not voters:
+        return None
+    pid = f"sg-vote-{sg(state)['round']}"
+    disabled = {v: {v: "自分には投票できません", **{r: "真名判明済み" for r in remaining if r != v and r not in unrevealed}}
+                for v in voters}
+    tx.drafts += P.open_prompt(state, pid, {"title": f"真名看破投票（{R.ROUND_LABELS[sg(state)['round']].ja}）",
+                                            "kind": "seat", "options": remaining, "seats": voters,
+                                            "disabled": disabled, "resolver": "sugoroku_vote"}, ctx_resolvers)
+    return pid
+
+
+def end_round(state: State, payload: dict, ctx) -> list:
+    """S-2/S-9/S-10/S-15: end the round: goal 魔力 recovery, elimination by a 10 VP gap, uses reset, the vote."""
+    s = F.started(state)
+    F.require_no_battle(s)
+    if s["round_ended"]:
+        raise Conflict("ラウンドは既に終了しています", "The round is already over")
+    check = F.round_check(state)
+    over = s["round_over"] or (check["reason"] if check["over"] else None)
+    if not over and not F.flag(payload.get("force")):
+        raise Conflict(f"終了条件（S-2）をまだ満たしていません：残り{check['phases_left']}フェイズ（force で強制）",
+                       f"The end condition (S-2) is not met: {check['phases_left']} phases left (use force)")
+    reason = over or {"ja": "GMが終了", "en": "ended by the GM", "rule": "S-2"}
+    ended_at = s["phase"] if s["moved"] else s["phase"] - 1
+    tx = F.Tx(state)
+    tx.emit("sugoroku.round_ended", {})
+    recoveries = {}
+    for seat in s["goal"]:
+        turns = recoveries[seat] = max(0, ended_at - s["goal_phase"][seat])
+        if turns:
+            tx.add(seat, "mana", R.goal_mana_recovery(turns)["value"], f"ゴール後の経過ターン{turns}×1", "S-9")
+    final = s["round"] == "climax"
+    players = F.active(state)
+    elim = R.eliminated_after_round({p: tx.value(p, "vp") for p in players}, s["round"], F.readings(state))
+    for seat in elim["out"]:
+        tx.emit("sugoroku.eliminated", {"seat": seat, "gap": elim["gap"], "reason": {
+            "ja": f"次点との差{elim['gap']}（10以上）", "en": f"{elim['gap']} VP behind the next player (10 or more)",
+            "rule": "S-10"}})
+    for seat in players:
+        tx.set(seat, "uses", 0, "ラウンド終了：スキル・宝具の使用回数をリセット", "S-15")
+    remaining = [p for p in players if p not in elim["out"]]
+    vote = None
+    if not final and F.flag(payload.get("vote", True)):
+        vote = _open_vote(state, tx, remaining, ctx.resolvers)
+    standings = sorted(({"seat": p, "vp": tx.value(p, "vp")} for p in players), key=lambda r: -r["vp"])
+    tx.drafts[0] = ("sugoroku.round_ended", {
+        "round": s["round"], "reason": reason, "ended_at": ended_at, "recoveries": recoveries, "standings": standings,
+        "eliminated": elim["out"], "candidates": elim["candidates"], "gap": elim["gap"], "notes": elim["notes"],
+        "vote": vote, "final": final, "winner": standings[0]["seat"] if final and standings else None})
+    return tx.drafts
+
+
+def eliminate(state: State, payload: dict, ctx) -> list:
+    """S-10: the GM puts a player out (a tie for last place under Reading elimination_tie=gm)."""
+    s = F.started(state)
+    seat = str(payload.get("seat", ""))
+    if seat not in state.seats or seat in s["out"]:
+        raise GmError("脱落させる席を指定してください", "Give a seat still in the game")
+    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMの裁定"
+    return [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
+
+
+def start_round(state: State, payload: dict, ctx) -> list:
+    """S-1: the next round (round 2, then the climax) on a new board; everyone back to the start."""
+    s = F.started(state)
+    if not s["round_ended"] or s["finished"]:
+        raise Conflict("次のラウンドはありません（先にラウンド終了）", "There is no next round (end this one first)")
+    waiting = [p for pid, p in state.prompts.items() if pid.startswith("sg-vote") and
+               (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))]
+    if waiting and not F.flag(payload.get("force")):
+        raise Conflict("真名看破投票が終わっていません（force で強制）", "The true-name vote is not finished (use force)")
+    nxt = R.ROUNDS[R.ROUNDS.index(s["round"]) + 1]
+    length = F.parse_int(payload.get("board_length") or s["board_length"], "盤面のマス数", "board length")
+    if not 5 <= length <= 60:
+        raise GmError("盤面は5〜60マスです", "The board has 5 to 60 squares")
+    tx = F.Tx(state)
+    tx.emit("scene.marked", {"title": R.ROUND_LABELS[nxt].ja})
+    tx.emit("sugoroku.round_started", {"round": nxt, "board_length": length, "order": s["order"]})
+    for seat in F.active(state):
+        tx.set(seat, "position", 0, f"{R.ROUND_LABELS[nxt].ja}：スタートへ", "S-1")
+    return tx.drafts
+
+
+# -- vote resolvers -------------------------------------------------------------------------------
+
+def _standings(state: State) -> dict:
+    return {p: state.counters[p]["vp"] for p in F.active(state)}
+
+
+def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """S-13: the most votes is revealed; a tie opens a second prompt to the last-placed player."""
+    votes = {v: t for v, t in answers.items() if v != "gm"}
+    result = R.true_name_vote(votes, _standings(state))
+    for m in prompt.modifiers:
+        result["counts"][m["who"]] = result["counts"].get(m["who"], 0) + int(m["amount"])
+    best = max(result["counts"].values(), default=0)
+    top = [p for p, n in result["counts"].items() if n == best] if best else []
+    counts = [{"option": p, "name": state.seat_name(p), "votes": n}
+              for p, n in sorted(result["counts"].items(), key=lambda kv: -kv[1]) if n]
+    rows = [{"who": v, "name": state.seat_name(v), "value": t, "terms": [], "total": None} for v, t in votes.items()]
+    tx = F.Tx(state)
+    if len(top) == 1:
+        F.reveal(tx, top[0], {"ja": "真名看破投票で最多得票", "en": "most votes in the true-name vote", "rule": "S-13"})
+        summary = {"ja": f"最多得票：{state.seat_name(top[0])}（{best}票）→ 真名公開",
+                   "en": f"Most votes: {state.seat_name(top[0])} ({best}) → true name revealed"}
+    elif top:
+        deciders = list(result["deciders"])
+        decider = deciders[0] if len(deciders) == 1 else None
+        names = "・".join(state.seat_name(p) for p in top)
+        tx.drafts += P.open_prompt(state, f"{prompt.id}-tb", {
+            "title": f"真名看破投票の同数決定（{names}）", "kind": "seat", "options": top,
+            "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
+            "meta": {"vote": prompt.id, "tied": top, "deciders": deciders}}, {**BUILTIN, **RESOLVERS})
+        who = state.seat_name(decider) if decider else "GM"
+        summary = {"ja": f"同数（{names}：{best}票）→ 最下位の{who}が決定", "en": f"Tie ({names}: {best}) → last place ({who}) decides"}
+    else:
+        summary = {"ja": "投票なし", "en": "No votes"}
+    return {"summary": summary, "winners": top[:1] if len(top) == 1 else [], "tied": top if len(top) > 1 else [],
+            "rows": rows, "counts": counts, "notes": result["notes"], "events": tx.drafts}
+
+
+def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """S-13: the last-placed player's pick among the tied is revealed."""
+    if not answers:
+        return {"summary": {"ja": "回答なし", "en": "No answer"}, "winners": [], "rows": [], "notes": [], "events": []}
+    by, pick = next(iter(answers.items()))
+    result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": prompt.meta.get("deciders", [])},
+                                  pick, None if by == "gm" else by)
+    tx = F.Tx(state)
+    F.reveal(tx, pick, {"ja": "真名看破投票：同数を最下位が決定", "en": "true-name vote: tie decided by last place", "rule": "S-13"})
+    return {"summary": {"ja": f"{state.seat_name(pick)}の真名を公開", "en": f"{state.seat_name(pick)}'s true name revealed"},
+            "winners": [pick], "rows": [{"who": by, "name": state.seat_name(by) if by != "gm" else "GM", "value": pick,
+                                         "terms": [], "total": None}], "notes": result["notes"], "events": tx.drafts}
+
+
+RESOLVERS = {
+    "sugoroku_battle": Resolver("sugoroku_battle", Label("双六：戦闘（S-7/S-8）", "Sugoroku battle (S-7/S-8)"), (B.KIND,),
+                                B.resolve_battle),
+    "sugoroku_vote": Resolver("sugoroku_vote", Label("双六：真名看破投票（S-13）", "Sugoroku true-name vote (S-13)"), ("seat",),
+                              resolve_vote),
+    "sugoroku_tiebreak": Resolver("sugoroku_tiebreak", Label("双六：投票の同数決定（S-13）", "Sugoroku vote tie-break (S-13)"),
+                                  ("seat",), resolve_tiebreak),
+}
+P.register_kind(B.KIND, B.validate_cards)
+
+
+# -- the view -------------------------------------------------------------------------------------
+
+def _term(ja: str, en: str, value: int, rule: str) -> dict:
+    return {"label": {"ja": ja, "en": en}, "value": value, "rule": rule}
+
+
+def readings_view(state: State) -> list[dict]:
+    """Every Reading with its current value (S-2, S-7, S-10, S-13, S-14)."""
+    current = F.readings(state)
+    out = []
+    for key, spec in [*R.READINGS.items(), *F.FLOW_READINGS.items()]:
+        out.append({"key": key, "rule": spec["rule"], "default": spec["default"], "value": current.get(key, spec["default"]),
+                    "ja": spec["ja"], "en": spec["en"], "choices": [str(c) for c in spec["choices"]]})
+    return out
+
+
+def _player(state: State, s: dict, seat: str, gm: bool) -> dict:
+    c = state.counters[seat]
+    info = s["players"].get(seat, {})
+    terms = list(s["vp_terms"].get(seat, []))
+    rest = c["vp"] - sum(t["value"] for t in terms)
+    if rest:
+        terms.append(_term("その他（マスのイベント・GM）", "other (square events, GM)", rest, "S-3"))
+    return {"seat": seat, "name": state.seat_name(seat), "faction": state.seats[seat].faction,
+            "master": info.get("master", ""), "servant": info.get("servant", ""),
+            "true_name": true_name(state, seat, gm=gm), "revealed": is_revealed(state, seat),
+            "has_true_name": info.get("has_true_name", False), **c,
+            "uses_left": R.SKILL_USES_PER_ROUND - c["uses"], "can_np": c["mana"] >= R.NP_MIN_MANA,
+            "subjugation": "subjugation" in state.flags.get(seat, []), "out": seat in s["out"],
+            "at_goal": seat in s["goal"], "goal_place": s["goal"].index(seat) + 1 if seat in s["goal"] else None,
+            "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
+
+
+def _battle_view(state: State, s: dict) -> dict | None:
+    b = s["battle"]
+    if not b:
+        return None
+    prompt = state.prompts.get(b["prompt"])
+    revealed = prompt is not None and prompt.status == "revealed"
+    return {**b, "fighters": B.fighters(b), "status": prompt.status if prompt else "missing",
+            "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
+            "terrain_text": "、".join(f"{a}{v:+d}" for a, v in b["terrain"].items()),
+            "result": prompt.resolution if revealed else None,
+            "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
+
+
+def view(state: State, viewer) -> dict:
+    """The ruleset's part of a viewer's view: board, turn, standings, battle, karma, true names (revealed only)."""
+    s = sg(state)
+    base = {"readings": readings_view(state), "seal_effects": {k: v.to_dict() for k, v in R.SEAL_EFFECTS.items()},
+            "rounds": {k: v.to_dict() for k, v in R.ROUND_LABELS.items()}}
+    if s is None:
+        return {"ready": False, **base, "seats": [{"id": k, "name": v.name} for k, v in state.seats.items()],
+                "default_board_length": R.DEFAULT_BOARD_LENGTH,
+                "skip_allowed": R.skip_to_climax_allowed(max(1, len(state.seats)))["ok"]}
+    gm = viewer.is_gm
+    players = {seat: _player(state, s, seat, gm) for seat in state.seats}
+    act = F.active(state)
+    ranked = sorted(act, key=lambda p: -players[p]["vp"])
+    standings = []
+    for i, p in enumerate(ranked):
+        above = players[ranked[i - 1]]["vp"] - players[p]["vp"] if i else None
+        standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": i + 1, "gap_above": above})
+    elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
+        if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
+    mover = F.current_mover(state)
+    length = s["board_length"]
+    board = [{"n": i, "seats": [p for p in act if players[p]["position"] == i],
+              "terrain": s["squares"].get(str(i), {}).get("terrain", {}), "vp": s["squares"].get(str(i), {}).get("vp"),
+              "label": s["squares"].get(str(i), {}).get("label", ""), "start": i == 0, "goal": i == length}
+             for i in range(length + 1)]
+    check = F.round_check(state)
+    out = {**base, "ready": True, "round": s["round"], "round_label": R.ROUND_LABELS[s["round"]].to_dict(),
+           "phase": s["phase"], "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
+           "board_length": length, "board": board, "players": players,
+           "order": [{"seat": p, "name": players[p]["name"], "moved": p in s["moved"], "at_goal": p in s["goal"],
+                      "current": p == mover} for p in s["order"]],
+           "current": mover, "current_name": state.seat_name(mover) if mover else None,
+           "all_moved": mover is None, "standings": standings,
+           "elimination": {"last": elim["last"], "gap": elim["gap"], "at_risk": bool(elim["out"]) and s["round"] != "climax",
+                           "gap_limit": R.ELIMINATION_GAP, "terms": elim["terms"]},
+           "goal": [{"seat": p, "name": players[p]["name"], "place": i + 1} for i, p in enumerate(s["goal"])],
+           "pending": [{**b, "names": [state.seat_name(f) for f in b["fighters"]]} for b in s["pending"]],
+           "battle": _battle_view(state, s), "last_battle": s["last_battle"],
+           "karma_pending": [{**k, "victor_name": state.seat_name(k["victor"]), "target_name": state.seat_name(k["target"]),
+                              "max": min(R.KARMA_CONVERSION_MAX, state.counters[k["target"]]["karma"])}
+                             for k in s["karma_pending"]],
+           "round_over": s["round_over"] or (check["reason"] if check["over"] else None),
+           "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
+           "candidates": s.get("candidates", []), "out": list(s["out"]),
+           "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
+           "history": s["history"], "challenges": s["challenges"]}
+    if viewer.kind == "seat" and viewer.seat in players:
+        me = viewer.seat
+        positions = {p: players[p]["position"] for p in act if not players[p]["at_goal"] and players[p]["position"] > 0}
+        targets = R.can_challenge(positions, me, players[me]["mana"])["targets"] if me in positions else []
+        last = s["last_move"]
+        out["me"] = {"seat": me, "your_turn": mover == me and not s["battle"] and not s["pending"] and not out["round_over"],
+                     "challenge_targets": [{"seat": t, "name": state.seat_name(t)} for t in targets
+                                           if not any(c["seat"] == me for c in s["challenges"])],
+                     "can_free_move": bool(last and last["seat"] == me and last["phase"] == s["phase"] and me in s["moved"]
+                                           and not players[me]["at_goal"]),
+                     "fighting": bool(s["battle"] and me in B.fighters(s["battle"])),
+                     "is_parent": bool(s["battle"] and s["battle"]["parent"] == me),
+                     "karma": [k for k in out["karma_pending"] if k["victor"] == me]}
+    return out
+
+
+def _action(name: str, ja: str, en: str, fn, who: str = "gm") -> tuple[str, RulesetAction]:
+    return name, RulesetAction(name, Label(ja, en), fn, who)
+
+
+ACTIONS = dict((
+    _action("setup", "準備", "Set up", F.setup),
+    _action("set_reading", "解釈の切り替え", "Switch a reading", F.set_reading),
+    _action("set_square", "マスの設定", "Set a square", F.set_square),
+    _action("roll_move", "サイコロを振って移動", "Roll and move", F.roll_move, "seat"),
+    _action("skip_turn", "手番を飛ばす", "Skip the turn", F.skip_turn),
+    _action("square_event", "マスのイベント", "Square event", F.square_event),
+    _action("challenge", "挑戦", "Challenge", F.challenge, "seat"),
+    _action("end_phase", "行動フェイズ終了", "End the action phase", F.end_phase),
+    _action("start_battle", "戦闘開始", "Start the battle", B.start_battle),
+    _action("skip_battle", "戦闘を行わない", "Skip the battle", B.skip_battle),
+    _action("battle_card", "カードを追加", "Add a card", B.battle_card, "seat"),
+    _action("battle_adjust", "戦闘の裁定・効果", "Battle ruling / effect", B.battle_adjust),
+    _action("end_battle", "戦闘結果を確定", "Apply the battle result", B.end_battle),
+    _action("use_skill", "スキル・宝具を使用", "Use a skill / NP", B.use_skill, "seat"),
+    _action("use_seal", "令呪を使用", "Use a Command Seal", B.use_seal, "seat"),
+    _action("convert_karma", "カルマを戦果に変換", "Convert karma to VP", B.convert_karma, "seat"),
+    _action("reveal_true_name", "真名を公開", "Reveal a true name", B.reveal_true_name),
+    _action("end_round", "ラウンド終了", "End the round", end_round),
+    _action("eliminate", "脱落させる", "Eliminate", eliminate),
+    _action("start_round", "次のラウンドへ", "Start the next round", start_round),
+))
+
+RULESET = Ruleset(
+    name="sugoroku",
+    label=Label("双六聖杯戦争", "Sugoroku Holy Grail War"),
+    counters=COUNTERS,
+    resolvers=RESOLVERS,
+    actions=ACTIONS,
+    view=view,
+    templates={"gm": "rulesets/sugoroku/gm.html", "table": "rulesets/sugoroku/table.html",
+               "phone": "rulesets/sugoroku/phone.html"},
+    prompt_templates={B.KIND: "rulesets/sugoroku/_cards_form.html"},
+    readings=tuple({"key": k, "rule": v["rule"], "default": v["default"],
+                    "choices": [{"value": c, "ja": str(c), "en": str(c)} for c in v["choices"]], "ja": v["ja"], "en": v["en"]}
+                   for k, v in [*R.READINGS.items(), *F.FLOW_READINGS.items()]),
+    undoable_events=frozenset({
+        "sugoroku.setup", "sugoroku.reading_set", "sugoroku.square_set", "sugoroku.turn_skipped",
+        "sugoroku.challenged", "sugoroku.phase_ended", "sugoroku.battle_started", "sugoroku.battle_skipped",
+        "sugoroku.battle_card", "sugoroku.battle_adjusted", "sugoroku.battle_ended", "sugoroku.skill_used",
+        "sugoroku.seal_used", "sugoroku.karma_converted", "sugoroku.true_name_revealed", "sugoroku.eliminated",
+        "sugoroku.round_ended", "sugoroku.moved"}),
+    stylesheet="rulesets/sugoroku.css",
+)

@@ -1,0 +1,416 @@
+"""Sugoroku (S): battles (S-6..S-8), their card prompt and resolver, skills, seals and karma (S-5, S-11, S-12, S-15).
+
+A battle is one prompt of the custom kind ``sugoroku_cards`` put to every fighter: the parent
+answers its face-down card, each child its 1–3 cards; the answers stay secret (commitments only)
+until the last one is in, then all are revealed at once (the parent's reveal, S-7). The parent may
+add a face-up card before and one after the reveal (``battle_card``). The resolver ``sugoroku_battle``
+totals each side with terrain, seals and GM modifiers and proposes the VP; ``end_battle`` applies it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from gmtool.core import prompts as P
+from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.errors import Conflict, GmError
+from gmtool.core.model import Prompt, State
+
+from . import sugoroku_rules as R
+from .sugoroku_events import is_revealed, sg
+from .sugoroku_flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, move_to, readings,
+                            require_no_battle, reveal, started)
+
+KIND = "sugoroku_cards"
+CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*([力魔技])?\s*(\d+)", re.I)
+KIND_WORDS = {"スキル": "skill", "skill": "skill", "宝具": "np", "np": "np", "attack": "attack", "アタック": "attack"}
+PREFIX = {"attack": "", "skill": "スキル", "np": "宝具"}
+
+
+# -- cards ----------------------------------------------------------------------------------------
+
+def card_text(card: Any) -> str:
+    """One card as text: 力7, スキル魔3, 宝具8 (from text or {"power", "attribute", "kind"})."""
+    if isinstance(card, dict):
+        kind = KIND_WORDS.get(str(card.get("kind", "attack")).lower(), None)
+        if kind is None:
+            raise GmError("カードの種類は attack / skill / np です", "Card kind is attack, skill or np")
+        c = R._card({"kind": kind, "attribute": card.get("attribute"), "power": card.get("power")})
+        return f"{PREFIX[kind]}{c['attribute'] or ''}{c['power']}"
+    text = str(card).strip()
+    m = CARD_RE.fullmatch(text)
+    if not m:
+        raise GmError(f"カード「{text}」を読めません（例：力7、スキル魔3）", f"Cannot read card '{text}' (e.g. 力7, スキル魔3)")
+    return card_text({"kind": m.group(1) or "attack", "attribute": m.group(2), "power": int(m.group(3))})
+
+
+def card_dict(text: str, face: str = "up") -> dict:
+    """A card text as sugoroku_rules wants it."""
+    m = CARD_RE.fullmatch(text)
+    return {"kind": KIND_WORDS.get((m.group(1) or "attack").lower(), "attack"), "attribute": m.group(2),
+            "power": int(m.group(3)), "face": face, "name": None}
+
+
+def parse_cards(value: Any) -> list[str]:
+    """Cards from JSON ({...}, [{...}], "力7 魔3") or a form (pairs of attribute and power, empty slots skipped)."""
+    if isinstance(value, dict):
+        return [card_text(value)]
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value) and len(value) % 2 == 0 \
+            and all(re.fullmatch(r"\s*\d*\s*", v) for v in value[1::2]) and any(v.strip() for v in value[1::2]):
+        return [card_text(a + p.strip()) for a, p in zip(value[::2], value[1::2]) if p.strip()]
+    if isinstance(value, list):
+        return [card_text(v) for v in value]
+    texts = [t for t in re.split(r"[\s,、，・/]+", str(value or "")) if t]
+    return [card_text(t) for t in texts]
+
+
+def validate_cards(prompt: Prompt, who: str, value: Any, state: State) -> list[str]:
+    """The custom prompt kind: the parent submits exactly 1 face-down card, a child 1–3 cards (S-7)."""
+    cards = parse_cards(value)
+    parent = prompt.meta.get("parent")
+    if who == parent and len(cards) != 1:
+        raise GmError("親は伏せ札を1枚だけ出します", "The parent puts exactly one card face down")
+    if who != parent and not 1 <= len(cards) <= 3:
+        raise GmError("子は1〜3枚のカードを出します", "A child plays 1 to 3 cards")
+    return cards
+
+
+# -- the resolution -------------------------------------------------------------------------------
+
+def fighters(battle: dict) -> list[str]:
+    """Who still fights (a seal escape leaves, S-11)."""
+    return [f for f in [battle["parent"], *battle["children"]] if f not in battle["left"]]
+
+
+def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | None = None) -> dict:
+    """S-7/S-8: totals with breakdown, the winner (or a tie for the GM), the VP, and the drafts that apply it."""
+    rd = readings(state)
+    rows, totals, played = [], {}, {}
+    for f in fighters(battle):
+        own = list(answers.get(f) or [])
+        cards = [card_dict(c, "down" if f == battle["parent"] and i == 0 else "up") for i, c in enumerate(own)]
+        cards += [card_dict(a["card"]) for a in battle["added"] if a["seat"] == f]
+        mods = [{"label": m["label"], "value": m["amount"], "rule": "GM"} for m in prompt.modifiers if m["who"] == f]
+        result = R.battle_total(cards, battle["terrain"], battle["seals"].get(f, 0), mods, True, rd)
+        totals[f], played[f] = result["total"], len(cards)
+        role = "親" if f == battle["parent"] else "子"
+        rows.append({"who": f, "name": f"{state.seat_name(f)}（{role}）", "value": "・".join(
+            own + [a["card"] for a in battle["added"] if a["seat"] == f]), "terms": result["terms"],
+            "total": result["total"], "notes": result["notes"]})
+    notes = [n for r in rows for n in r.pop("notes")]
+    notes = [n for i, n in enumerate(notes) if n not in notes[:i]]
+    if len(totals) < 2:
+        win = {"winner": None, "tied": [], "gm_decides": False, "notes": []}
+    else:
+        win = R.battle_winner(totals, battle["parent"], rd)
+    winner, decided = win["winner"], False
+    if win["tied"] and battle.get("decision") is not None:
+        winner, decided = (battle["decision"] or None), True
+    tx = tx or Tx(state)
+    tx.emit("sugoroku.battle_ended", {})
+    at = len(tx.drafts) - 1
+    vp, terms = 0, []
+    if winner:
+        result = R.battle_vp(battle["square_vp"], R.cards_played_by_others(played, winner), battle["vp_effects"],
+                             battle["seals"].get(winner, 0))
+        vp, terms = result["value"], result["terms"]
+        tx.add(winner, "vp", vp, f"マス{battle['square']}の戦闘に勝利", "S-8")
+    for f in fighters(battle):
+        count_reveal(tx, f, "戦闘")
+    losers = [f for f in fighters(battle) if winner and f != winner]
+    subjugated = [f for f in losers if "subjugation" in tx.flags.get(f, [])]
+    tx.drafts[at] = ("sugoroku.battle_ended", {
+        "battle": battle["id"], "square": battle["square"], "winner": winner, "vp": vp, "terms": terms,
+        "totals": totals, "subjugated": subjugated, "decided_by_gm": decided})
+    names = " 対 ".join(f"{state.seat_name(f)} {t}" for f, t in totals.items())
+    if winner:
+        summary = {"ja": f"{state.seat_name(winner)}の勝ち（{names}）、戦果+{vp}",
+                   "en": f"{state.seat_name(winner)} wins ({names.replace(' 対 ', ' vs ')}), VP +{vp}"}
+    elif win["tied"] and not decided:
+        tied = "・".join(state.seat_name(f) for f in win["tied"])
+        summary = {"ja": f"同点（{tied}）：GMが勝者を決めてください", "en": f"Tie ({tied}): the GM decides the winner"}
+    else:
+        summary = {"ja": f"勝者なし（{names}）", "en": f"No winner ({names.replace(' 対 ', ' vs ')})"}
+    if decided:
+        notes.append({"ja": "同点をGMが裁定", "en": "Tie decided by the GM", "rule": "S-7"})
+    return {"summary": summary, "winners": [winner] if winner else [], "rows": rows, "notes": notes + win["notes"],
+            "events": tx.drafts, "battle": battle["id"], "tied": win["tied"], "gm_decides": bool(win["tied"]) and not decided,
+            "vp": vp, "vp_terms": terms, "totals": totals}
+
+
+def resolve_battle(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """The resolver `sugoroku_battle` (called by the core at the reveal and after a GM modifier)."""
+    battle = (sg(state) or {}).get("battle")
+    if not battle or battle["prompt"] != prompt.id:
+        return {"summary": {"ja": "戦闘は終了しています", "en": "The battle is over"}, "winners": [], "rows": [],
+                "notes": [], "events": []}
+    return outcome(state, prompt, answers, battle)
+
+
+def _answers(prompt: Prompt) -> dict:
+    return {who: a.value for who, a in prompt.answers.items()}
+
+
+def re_resolve(tx: Tx, battle: dict) -> None:
+    """After a change to a revealed battle: a new prompt.resolved with the result as it now stands."""
+    state = tx.state
+    prompt = state.prompts[battle["prompt"]]
+    if prompt.status != "revealed":
+        return
+    result = outcome(state, prompt, _answers(prompt), battle, _shadow(tx))
+    result["events"] = [d for d in result["events"]]
+    tx.emit("prompt.resolved", {"prompt": prompt.id, "resolution": {"resolver": "sugoroku_battle", **result}})
+
+
+def _shadow(tx: Tx) -> Tx:
+    """A Tx that starts from the counters after `tx` but writes its own drafts."""
+    shadow = Tx(tx.state)
+    shadow.counters, shadow.flags = copy.deepcopy(tx.counters), copy.deepcopy(tx.flags)
+    return shadow
+
+
+def current(state: State, seat: str | None = None) -> dict:
+    """The battle in progress (and `seat` must fight in it)."""
+    battle = started(state)["battle"]
+    if not battle:
+        raise Conflict("戦闘中ではありません", "No battle is in progress")
+    if seat is not None and seat not in fighters(battle):
+        raise Conflict("この戦闘に参加していません", "You are not fighting in this battle")
+    return battle
+
+
+# -- battle actions -------------------------------------------------------------------------------
+
+def start_battle(state: State, payload: dict, ctx) -> list:
+    """S-6/S-7: start the next pending battle (or the one on `square`): one secret card prompt for every fighter."""
+    s = started(state)
+    require_no_battle(s)
+    if not s["pending"]:
+        raise Conflict("行う戦闘がありません", "There is no pending battle")
+    pending = s["pending"][0]
+    if payload.get("square") not in (None, ""):
+        square = parse_int(payload["square"], "マス", "square")
+        pending = next((b for b in s["pending"] if b["square"] == square), None)
+        if pending is None:
+            raise GmError(f"マス{square}に戦闘はありません", f"No battle on square {square}")
+    fs = pending["fighters"]
+    square_info = s["squares"].get(str(pending["square"]), {})
+    square_vp = square_info.get("vp", 0)
+    if payload.get("square_vp") not in (None, ""):
+        square_vp = parse_int(payload["square_vp"], "勝利時戦果", "battle VP")
+    pid = f"sg-b{len(state.prompts) + 1}"
+    drafts = [("sugoroku.battle_started", {"id": pid, "square": pending["square"], "parent": fs[0], "children": fs[1:],
+                                           "fighters": fs, "prompt": pid, "terrain": square_info.get("terrain", {}),
+                                           "square_vp": square_vp, "challenge": pending["challenge"]})]
+    title = f"戦闘（マス{pending['square']}）：親は伏せ札1枚・子は1〜3枚"
+    drafts += P.open_prompt(state, pid, {"title": title, "kind": KIND, "seats": fs, "resolver": "sugoroku_battle",
+                                         "meta": {"battle": pid, "parent": fs[0]}}, ctx.resolvers, custom=True)
+    return drafts
+
+
+def skip_battle(state: State, payload: dict, ctx) -> list:
+    """The GM leaves out a pending battle (e.g. the players agree there is none)."""
+    s = started(state)
+    if not s["pending"]:
+        raise Conflict("行う戦闘がありません", "There is no pending battle")
+    pending = s["pending"][0]
+    if payload.get("square") not in (None, ""):
+        square = parse_int(payload["square"], "マス", "square")
+        pending = next((b for b in s["pending"] if b["square"] == square), pending)
+    return [("sugoroku.battle_skipped", {"square": pending["square"], "fighters": pending["fighters"],
+                                         "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
+
+
+def battle_card(state: State, payload: dict, ctx) -> list:
+    """S-7: a face-up card added to the battle: the parent's attack card (1 before, 1 after the reveal), any skill / 宝具."""
+    seat = acting_seat(state, payload, ctx)
+    battle = current(state, seat)
+    prompt = state.prompts[battle["prompt"]]
+    after = prompt.status == "revealed"
+    card = card_text(payload.get("card"))
+    kind = card_dict(card)["kind"]
+    tx = Tx(state)
+    if kind == "attack":
+        if seat != battle["parent"]:
+            raise GmError("子のアタックカードはカード提出（1〜3枚）で出します", "A child plays attack cards in its card submission")
+        if any(a["seat"] == seat and a["after_reveal"] == after and card_dict(a["card"])["kind"] == "attack"
+               for a in battle["added"]):
+            raise Conflict("親が追加できるのは公開前・公開後それぞれ1枚です", "The parent adds one card before and one after the reveal")
+    cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
+    tx.emit("sugoroku.battle_card", {"battle": battle["id"], "seat": seat, "card": card, "after_reveal": after,
+                                     "cost": cost if kind != "attack" else 0})
+    if kind != "attack":
+        use_card(tx, seat, kind, cost, card, flag(payload.get("true_name_release")))
+    after_battle = copy.deepcopy(battle)
+    after_battle["added"].append({"seat": seat, "card": card, "after_reveal": after})
+    re_resolve(tx, after_battle)
+    return tx.drafts
+
+
+def battle_adjust(state: State, payload: dict, ctx) -> list:
+    """GM: rule a tie (`winner`: a seat or "none"), add a VP effect (`vp_effect` + `label`), or set `square_vp`."""
+    battle = current(state)
+    changed = copy.deepcopy(battle)
+    tx = Tx(state)
+    if payload.get("winner") not in (None, ""):
+        winner = str(payload["winner"])
+        if winner != "none" and winner not in fighters(battle):
+            raise GmError("勝者は戦闘の参加者か none です", "The winner must be a fighter or 'none'")
+        changed["decision"] = "" if winner == "none" else winner
+        tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "decision": changed["decision"]})
+    if payload.get("vp_effect") not in (None, ""):
+        effect = {"label": clean_text(payload.get("label"), "効果の名前", "effect label", 40),
+                  "value": parse_int(payload["vp_effect"], "戦果の効果", "VP effect"), "rule": "S-8"}
+        changed["vp_effects"].append(effect)
+        tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "vp_effect": effect})
+    if payload.get("square_vp") not in (None, ""):
+        changed["square_vp"] = parse_int(payload["square_vp"], "勝利時戦果", "battle VP")
+        tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "square_vp": changed["square_vp"]})
+    if not tx.drafts:
+        raise GmError("winner / vp_effect / square_vp のどれかを指定してください", "Give winner, vp_effect or square_vp")
+    re_resolve(tx, changed)
+    return tx.drafts
+
+
+def end_battle(state: State, payload: dict, ctx) -> list:
+    """S-7/S-8: apply the revealed battle's result (winner's VP, battle counts S-13, 討伐令 targets S-12)."""
+    battle = current(state)
+    prompt = state.prompts[battle["prompt"]]
+    if prompt.status != "revealed":
+        raise Conflict("全員のカードが公開されていません（GMは早期公開できます）",
+                       "Not every card is revealed yet (the GM may reveal early)")
+    tx = Tx(state)
+    tx.emit("prompt.confirmed", {"prompt": prompt.id})
+    result = outcome(state, prompt, _answers(prompt), battle, tx)
+    return result["events"]
+
+
+def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
+    """S-11: 令呪 power +3 (+3 VP if won), or leave the battle moving (players on the square) × 1 without its event."""
+    battle = current(state, seat)
+    tx = Tx(state)
+    left = tx.value(seat, "seals")
+    changed = copy.deepcopy(battle)
+    if effect == "power":
+        result = R.use_seal("power", left)
+        tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
+        tx.add(seat, "seals", -1, "令呪：最終パワー+3", "S-11")
+        tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "seal": seat})
+        changed["seals"][seat] = changed["seals"].get(seat, 0) + 1
+        re_resolve(tx, changed)
+        return tx.drafts
+    here = fighters(battle)
+    result = R.use_seal("escape", left, players_on_square=len(here))
+    tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
+    tx.add(seat, "seals", -1, "令呪：戦闘から離脱", "S-11")
+    tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "left": seat})
+    frm = tx.value(seat, "position")
+    move_to(tx, seat, frm, frm + result["move"], result["terms"], result["move"], False, "S-11")
+    changed["left"].append(seat)
+    prompt = state.prompts[battle["prompt"]]
+    if len(fighters(changed)) < 2:
+        if prompt.status in ("open", "locked"):
+            tx.emit("prompt.cancelled", {"prompt": prompt.id, "reason": "令呪で離脱したため戦闘なし（S-11）"})
+        tx.emit("sugoroku.battle_ended", {"battle": battle["id"], "square": battle["square"], "winner": None, "vp": 0,
+                                          "terms": [], "totals": {}, "subjugated": [], "escaped": seat})
+    else:
+        re_resolve(tx, changed)
+    return tx.drafts
+
+
+# -- skills, seals, karma, true names --------------------------------------------------------------
+
+def use_skill(state: State, payload: dict, ctx) -> list:
+    """S-5/S-15: a skill or 宝具 card: pay its 魔力 (宝具 needs 魔力 ≥ 7), at most 3 uses per round; S-13 counts it."""
+    started(state)
+    seat = acting_seat(state, payload, ctx)
+    kind = str(payload.get("kind") or "skill")
+    cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
+    tx = Tx(state)
+    use_card(tx, seat, kind, cost, clean_text(payload.get("label"), "カード名", "card name", 40, False),
+             flag(payload.get("true_name_release")))
+    return tx.drafts
+
+
+def use_card(tx: Tx, seat: str, kind: str, cost: int, label: str = "", release: bool = False) -> None:
+    """Pay a skill / 宝具 card (S-5, S-15) and count it toward the true name (S-13)."""
+    result = R.use_skill(kind, cost, tx.value(seat, "mana"), tx.value(seat, "uses"))
+    tx.emit("sugoroku.skill_used", {"seat": seat, "kind": kind, "cost": cost, "label": label, "uses": result["uses"],
+                                    "true_name_release": release and kind == "np"})
+    tx.set(seat, "mana", result["mana"], f"{R.KIND_LABELS[kind].ja}{label}の消費魔力", "S-5")
+    tx.set(seat, "uses", result["uses"], f"{R.KIND_LABELS[kind].ja}の使用（ラウンド3回まで）", "S-15")
+    if kind == "skill" or flow_reading(tx.state, "reveal_counts_np"):
+        count_reveal(tx, seat, f"{R.KIND_LABELS[kind].ja}の使用")
+    if release and kind == "np":
+        reveal(tx, seat, {"ja": "《真名開放》の宝具を使用", "en": "used a 《真名開放》 Noble Phantasm", "rule": "S-13"})
+
+
+def use_seal(state: State, payload: dict, ctx) -> list:
+    """S-11 令呪: mana (+3), power (+3 in this battle), escape (leave the battle), free_move (≤ 4 from before the roll)."""
+    s = started(state)
+    seat = acting_seat(state, payload, ctx)
+    effect = str(payload.get("effect", ""))
+    if effect == "extra_die":
+        raise GmError("サイコロ追加は振る前に：roll_move の seal=extra_die", "Add a die before rolling: roll_move with seal=extra_die")
+    if effect in ("power", "escape"):
+        return seal_in_battle(state, seat, effect, ctx)
+    tx = Tx(state)
+    left = tx.value(seat, "seals")
+    if effect == "free_move":
+        last = s["last_move"]
+        if not last or last["seat"] != seat or last["phase"] != s["phase"] or seat not in s["moved"]:
+            raise Conflict("出目を無視できるのは自分が振った直後だけです", "Only right after your own roll")
+        if at_goal(state, seat):
+            raise Conflict("ゴール済みです", "Already at the goal")
+        squares = parse_int(payload.get("squares"), "移動マス数", "squares")
+        result = R.use_seal("free_move", left, squares=squares)
+    else:
+        result = R.use_seal(effect, left, mana=tx.value(seat, "mana"))
+    tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
+    tx.add(seat, "seals", -1, f"令呪：{result['label']['ja']}", "S-11")
+    if effect == "mana":
+        tx.add(seat, "mana", 3, "令呪：魔力+3", "S-11")
+    else:
+        base = last["base"]
+        move_to(tx, seat, tx.value(seat, "position"), base + result["move"],
+                [{"label": {"ja": "令呪：出目を無視", "en": "seal: roll ignored"}, "value": result["move"], "rule": "S-11"}],
+                result["move"], False, "S-11")
+    return tx.drafts
+
+
+def convert_karma(state: State, payload: dict, ctx) -> list:
+    """S-12: the victor over a 討伐令 target removes up to 10 of its カルマ and gains that many VP (0 declines)."""
+    s = started(state)
+    seat = acting_seat(state, payload, ctx)
+    target = str(payload.get("target", ""))
+    if not any(k["victor"] == seat and k["target"] == target for k in s["karma_pending"]):
+        raise Conflict("討伐令の相手に勝ったときだけです", "Only after defeating a subjugation target")
+    amount = parse_int(payload.get("amount") if payload.get("amount") not in (None, "") else 0, "カルマ", "karma")
+    tx = Tx(state)
+    terms: list = []
+    if amount:
+        result = R.karma_conversion(state.counters[target]["karma"], amount)
+        terms = result["terms"]
+        tx.emit("sugoroku.karma_converted", {"seat": seat, "target": target, "amount": amount, "terms": terms})
+        tx.set(target, "karma", result["karma"], f"討伐令：{state.seat_name(seat)}が戦果に変換", "S-12")
+        tx.add(seat, "vp", amount, f"討伐令：{state.seat_name(target)}のカルマを変換", "S-12")
+    else:
+        tx.emit("sugoroku.karma_converted", {"seat": seat, "target": target, "amount": 0, "terms": []})
+    return tx.drafts
+
+
+def reveal_true_name(state: State, payload: dict, ctx) -> list:
+    """S-13: the GM reveals a true name (a card effect, a special attack)."""
+    started(state)
+    seat = str(payload.get("seat", ""))
+    if seat not in state.seats:
+        raise GmError("席（seat）を指定してください", "Give an existing seat ('seat')")
+    if is_revealed(state, seat):
+        raise Conflict("真名は既に判明しています", "The true name is already revealed")
+    tx = Tx(state)
+    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMが公開"
+    reveal(tx, seat, {"ja": why, "en": why, "rule": "S-13"})
+    return tx.drafts
+

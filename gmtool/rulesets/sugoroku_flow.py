@@ -1,0 +1,477 @@
+"""Sugoroku (S): the flow actions (setup, turns, phases, rounds, skills, seals, karma, true names).
+
+Each action is a pure command ``(state, payload, ctx) -> drafts``; counter changes are core
+``counter.changed`` drafts built by ``Tx`` (so thresholds raise / lower the 討伐令 flag, S-12),
+and every automatic effect names its rule in the reason. Battles are in sugoroku.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gmtool.core import dice as dicelib
+from gmtool.core import prompts as P
+from gmtool.core.commands import clean_text, parse_int, require_open
+from gmtool.core.commitments import commit
+from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.model import State
+
+from . import sugoroku_rules as R
+from .sugoroku_events import is_revealed, sg
+
+COUNTERS = ("position", "mana", "vp", "karma", "seals", "uses", "reveal_count")
+FLOW_READINGS: dict[str, dict[str, Any]] = {
+    "reveal_counts_np": {"default": True, "choices": (True, False), "rule": "S-13",
+                         "ja": "宝具の使用も真名判明の回数（スキル使用＋戦闘）に数える",
+                         "en": "NP uses also count toward the true-name count (skill uses + battles)"},
+}
+
+
+class Tx:
+    """Drafts of one action with the counters as they will be after them (for from/to and thresholds)."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.counters = {s: dict(v) for s, v in state.counters.items()}
+        self.flags = {s: list(v) for s, v in state.flags.items()}
+        self.drafts: list = []
+
+    def emit(self, event_type: str, data: dict) -> None:
+        """Add one draft."""
+        self.drafts.append((event_type, data))
+
+    def value(self, seat: str, key: str) -> int:
+        """A counter's value after the drafts so far."""
+        return self.counters[seat][key]
+
+    def set(self, seat: str, key: str, new: int, reason: str, rule: str = "") -> int:
+        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5); returns the change."""
+        definition = self.state.counter_def(key)
+        current = self.counters[seat][key]
+        new = definition.clamp(new)
+        if new == current:
+            return 0
+        self.counters[seat][key] = new
+        self.emit("counter.changed", {"seat": seat, "key": key, "delta": new - current, "from": current, "to": new,
+                                      "reason": f"{reason} [{rule}]" if rule else reason, "rule": rule})
+        flags = self.flags.setdefault(seat, [])
+        for t in definition.thresholds:
+            data = {"seat": seat, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key, "at": t.at}
+            if new >= t.at and t.flag not in flags:
+                flags.append(t.flag)
+                self.emit("flag.raised", data)
+            elif new < t.at and t.flag in flags:
+                flags.remove(t.flag)
+                self.emit("flag.lowered", data)
+        return new - current
+
+    def add(self, seat: str, key: str, delta: int, reason: str, rule: str = "") -> int:
+        """Change a counter by `delta` (clamped); returns the change actually made."""
+        return self.set(seat, key, self.counters[seat][key] + delta, reason, rule)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+def started(state: State) -> dict:
+    """The ruleset state, or a readable error before setup."""
+    require_open(state)
+    s = sg(state)
+    if s is None:
+        raise Conflict("まず準備（setup）をしてください", "Set the game up first (action 'setup')")
+    return s
+
+
+def readings(state: State) -> dict:
+    """The session's Readings (defaults filled in by the rule functions)."""
+    return dict((sg(state) or {}).get("readings", {}))
+
+
+def flow_reading(state: State, key: str) -> Any:
+    """A Reading owned by the flow (not sugoroku_rules)."""
+    return readings(state).get(key, FLOW_READINGS[key]["default"])
+
+
+def flag(value: Any) -> bool:
+    """A checkbox / JSON boolean."""
+    return value in (True, 1, "1", "true", "on", "yes")
+
+
+def acting_seat(state: State, payload: dict, ctx) -> str:
+    """The seat an action is for: a phone acts for itself; the GM names the seat."""
+    seat = payload.get("seat")
+    if not ctx.viewer.is_gm:
+        if seat not in (None, "", ctx.viewer.seat):
+            raise Forbidden("他の席の操作はできません", "You can only act for your own seat")
+        seat = ctx.viewer.seat
+    if seat in (None, "") or str(seat) not in state.seats:
+        raise GmError("席（seat）を指定してください", "Give an existing seat ('seat')")
+    return str(seat)
+
+
+def active(state: State) -> list[str]:
+    """Seats still in the war (not eliminated), in seat order."""
+    out = (sg(state) or {}).get("out", [])
+    return [seat for seat in state.seats if seat not in out]
+
+
+def at_goal(state: State, seat: str) -> bool:
+    """Whether the seat reached the goal this round."""
+    return seat in (sg(state) or {}).get("goal", [])
+
+
+def current_mover(state: State) -> str | None:
+    """S-3: the next seat to roll in this action phase (None when everyone has moved)."""
+    s = sg(state)
+    if s is None:
+        return None
+    for seat in s["order"]:
+        if seat not in s["out"] and seat not in s["goal"] and seat not in s["moved"]:
+            return seat
+    return None
+
+
+def note_text(note: dict | None) -> dict | None:
+    """A rule note as a {"ja", "en", "rule"} label."""
+    return dict(note) if note else None
+
+
+def round_check(state: State, goals: int | None = None, phases_done: int | None = None) -> dict:
+    """S-2: whether the round is over (after `phases_done` action phases, `goals` players at goal)."""
+    s = sg(state)
+    goals = len(s["goal"]) if goals is None else goals
+    phases_done = s["phase"] - 1 if phases_done is None else phases_done
+    return R.round_over(s["round"], phases_done, goals, len(active(state)), readings(state))
+
+
+def require_no_battle(s: dict) -> None:
+    """Rolls and rounds wait for the battle in progress."""
+    if s["battle"]:
+        raise Conflict("戦闘中です。先に戦闘を終えてください", "A battle is in progress; finish it first")
+
+
+def reveal(tx: Tx, seat: str, reason: dict, done: set | None = None) -> None:
+    """S-13: reveal a faction's true name (its committed prompt, if the GM entered one)."""
+    state = tx.state
+    done = done if done is not None else set()
+    if is_revealed(state, seat) or seat in done:
+        return
+    done.add(seat)
+    tx.emit("sugoroku.true_name_revealed", {"seat": seat, "reason": reason})
+    pid = sg(state)["true_name_prompts"].get(seat)
+    if pid and pid in state.prompts:
+        tx.emit("prompt.revealed", {"prompt": pid, "reason": reason["ja"], "auto": False})
+
+
+def count_reveal(tx: Tx, seat: str, why: str) -> None:
+    """S-13: one more skill use or battle; at 5 the true name is revealed."""
+    tx.add(seat, "reveal_count", 1, why, "S-13")
+    if R.reveal_by_count(tx.value(seat, "reveal_count")):
+        reveal(tx, seat, {"ja": "スキル使用＋戦闘が5回に到達", "en": "skill uses + battles reached 5", "rule": "S-13"})
+
+
+# -- setup ----------------------------------------------------------------------------------------
+
+def _players(payload: dict) -> dict:
+    players = payload.get("players")
+    if isinstance(players, dict):
+        return players
+    found: dict = {}
+    for key, value in payload.items():  # form fields "s1.master", "s1.mana" …
+        m = re.fullmatch(r"(\w+)\.(\w+)", str(key))
+        if m:
+            found.setdefault(m.group(1), {})[m.group(2)] = value
+    return found
+
+
+def _traits(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [t for t in re.split(r"[,、，\s]+", str(value or "")) if t]
+
+
+def starting_vp_terms(spec: dict, rd: dict) -> tuple[int, list, list]:
+    """S-14: starting VP from unspent CP (given, or computed from spent CP and the servant's traits)."""
+    if spec.get("unspent_cp") not in (None, ""):
+        unspent, terms = parse_int(spec["unspent_cp"], "余りCP", "unspent CP"), []
+    elif spec.get("cp_spent") not in (None, ""):
+        servant = R.servant_cp(_traits(spec.get("traits")), rd)
+        spent = parse_int(spec["cp_spent"], "使用CP", "spent CP")
+        terms = [{"label": {"ja": "マスターCP", "en": "master CP"}, "value": R.MASTER_CP, "rule": "S-14"},
+                 *servant["terms"], {"label": {"ja": "使用CP", "en": "spent CP"}, "value": -spent, "rule": "S-14"}]
+        unspent = sum(t["value"] for t in terms)
+    else:
+        return 0, [], []
+    if unspent < 0:
+        raise GmError(f"CPを使いすぎています（余り{unspent}）", f"Too much CP spent (unspent {unspent})")
+    result = R.starting_vp(unspent)
+    return result["value"], terms, result["terms"]
+
+
+def setup(state: State, payload: dict, ctx) -> list:
+    """S-1/S-3/S-5/S-14: names, starting 魔力 and VP, board length, turn order, optional skip to the climax."""
+    require_open(state)
+    if sg(state) is not None:
+        raise Conflict("準備は済んでいます（やり直すにはGMの取り消し）", "Already set up (undo it to start over)")
+    seats = list(state.seats)
+    if not 2 <= len(seats) <= 7:
+        raise GmError("双六聖杯戦争は2〜7人です", "Sugoroku is for 2 to 7 players")
+    length = parse_int(payload.get("board_length") or R.DEFAULT_BOARD_LENGTH, "盤面のマス数", "board length")
+    if not 5 <= length <= 60:
+        raise GmError("盤面は5〜60マスです", "The board has 5 to 60 squares")
+    skip = flag(payload.get("skip_to_climax"))
+    if skip and not R.skip_to_climax_allowed(len(seats))["ok"]:
+        raise GmError("クライマックスから始められるのは4人以下です [S-1]", "Only 4 players or fewer may skip to the climax [S-1]")
+    order_in = payload.get("order")
+    rolls: dict = {}
+    if order_in in (None, "", []):
+        order = seats
+    elif order_in == "roll":
+        result = R.initial_order(seats, ctx.dice)
+        order, rolls = result["order"], result["rolls"]
+    else:
+        order = [o.strip() for o in order_in.split(",")] if isinstance(order_in, str) else [str(o) for o in order_in]
+        if sorted(order) != sorted(seats):
+            raise GmError("手番はすべての席を1回ずつ並べてください", "The order must list every seat once")
+    rd = {k: v for k, v in (payload.get("readings") or {}).items()} if isinstance(payload.get("readings"), dict) else {}
+    players, specs = {}, _players(payload)
+    unknown = set(specs) - set(seats)
+    if unknown:
+        raise GmError(f"席「{'・'.join(sorted(unknown))}」はありません", f"Unknown seats: {', '.join(sorted(unknown))}")
+    tx = Tx(state)
+    first_round = "climax" if skip else "round1"
+    tx.emit("sugoroku.setup", {})  # filled in below (the event leads the action: undoable)
+    prompt_ids = {}
+    for seat in seats:
+        spec = specs.get(seat) or {}
+        if not isinstance(spec, dict):
+            raise GmError("players の各席はオブジェクトです", "Each entry of 'players' must be an object")
+        master = clean_text(spec.get("master"), "マスター名", "master name", required=False)
+        servant = clean_text(spec.get("servant"), "サーヴァント名", "servant name", required=False)
+        secret = clean_text(spec.get("true_name"), "真名", "true name", required=False)
+        vp, cp_terms, vp_terms = starting_vp_terms(spec, rd)
+        players[seat] = {"master": master, "servant": servant, "has_true_name": bool(secret),
+                         "cp_terms": cp_terms, "vp_terms": vp_terms if vp else []}
+        if secret:
+            pid = prompt_ids[seat] = f"sg-tn-{seat}"
+            title = f"真名：{state.seat_name(seat)}"
+            tx.drafts += P.open_prompt(state, pid, {"title": title, "kind": "text", "seats": [], "gm_submits": True},
+                                       ctx.resolvers)
+            salt = ctx.salt()
+            tx.emit("prompt.answered", {"prompt": pid, "by": "gm", "value": secret, "salt": salt,
+                                        "commitment": commit(salt, secret), "change": False})
+            tx.emit("prompt.locked", {"prompt": pid, "reason": "真名は公開まで秘密（S-13）"})
+    tx.drafts[0] = ("sugoroku.setup", {
+        "round": first_round, "board_length": length, "order": order, "order_rolls": rolls, "players": players,
+        "true_name_prompts": prompt_ids, "skip_to_climax": skip, "readings": rd, "dice_next": ctx.dice.next_index})
+    for seat in seats:
+        spec = specs.get(seat) or {}
+        mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, "初期魔力", "starting mana")
+        if mana:
+            tx.set(seat, "mana", mana, "初期魔力（キャラクターごと）", "S-5")
+        if skip:
+            tx.add(seat, "mana", R.SKIP_TO_CLIMAX_MANA, "クライマックスから開始：初期魔力+5", "S-1")
+        vp = sum(t["value"] for t in players[seat]["vp_terms"])
+        if vp:
+            tx.set(seat, "vp", vp, "初期戦果：余ったCP 2点につき1点", "S-14")
+    tx.emit("scene.marked", {"title": R.ROUND_LABELS[first_round].ja})
+    return tx.drafts
+
+
+def set_reading(state: State, payload: dict, ctx) -> list:
+    """Switch one Reading (RULES.md **Reading:**) for this session."""
+    started(state)
+    key = str(payload.get("key", ""))
+    spec = R.READINGS.get(key) or FLOW_READINGS.get(key)
+    if spec is None:
+        raise GmError(f"解釈「{key}」はありません", f"There is no reading '{key}'")
+    raw = payload.get("value")
+    value = next((c for c in spec["choices"] if c == raw and type(c) is type(raw)), None)
+    if value is None and raw is not None:
+        value = next((c for c in spec["choices"] if str(c).lower() == str(raw).strip().lower()), "?")
+    if value not in spec["choices"] or (value is None and raw not in (None, "None", "none")):
+        raise GmError(f"解釈「{key}」の値は {', '.join(map(str, spec['choices']))} です",
+                      f"Reading '{key}' takes one of {', '.join(map(str, spec['choices']))}")
+    if readings(state).get(key, spec["default"]) == value and key in readings(state):
+        return []
+    return [("sugoroku.reading_set", {"key": key, "value": value, "rule": spec["rule"]})]
+
+
+def parse_terrain(value: Any) -> dict:
+    """地の利 from {"力": 2, "魔": -1} or text like "力+2 魔-1"."""
+    if isinstance(value, dict):
+        items = value.items()
+    else:
+        items = re.findall(r"([力魔技])\s*([+\-−]?\d+)", str(value or ""))
+    out = {}
+    for attr, v in items:
+        if attr not in R.ATTRIBUTES:
+            raise GmError("地の利の属性は力・魔・技です", "Terrain attributes are 力, 魔 and 技")
+        number = parse_int(v, "地の利", "terrain")
+        if number:
+            out[attr] = number
+    return out
+
+
+def set_square(state: State, payload: dict, ctx) -> list:
+    """S-7/S-8: a square's terrain (地の利) and battle VP, as printed on the board."""
+    s = started(state)
+    square = parse_int(payload.get("square"), "マス", "square")
+    if not 1 <= square <= s["board_length"]:
+        raise GmError(f"マスは1〜{s['board_length']}です", f"Squares are 1..{s['board_length']}")
+    vp = parse_int(payload.get("vp") if payload.get("vp") not in (None, "") else 0, "勝利時戦果", "battle VP")
+    return [("sugoroku.square_set", {"square": square, "terrain": parse_terrain(payload.get("terrain")), "vp": vp,
+                                     "label": clean_text(payload.get("label"), "マスの名前", "square label", required=False)})]
+
+
+# -- movement -------------------------------------------------------------------------------------
+
+def move_to(tx: Tx, seat: str, frm: int, to: int, terms: list, move: int, turn: bool, rule: str,
+            extra: dict | None = None) -> None:
+    """Move a seat (clamped to the goal), with the S-9 goal processing when it arrives."""
+    state, s = tx.state, sg(tx.state)
+    to = max(0, min(to, s["board_length"]))
+    tx.emit("sugoroku.moved", {"seat": seat, "from": frm, "to": to, "move": move, "terms": terms, "turn": turn,
+                               "rule": rule, **(extra or {})})
+    tx.set(seat, "position", to, f"移動 マス{frm}→{to}", rule)
+    if to == s["board_length"] and not at_goal(state, seat):
+        place = len(s["goal"]) + 1
+        terms = list(R.goal_vp(place)["terms"])
+        if s["round"] == "climax":
+            terms += R.climax_seal_vp(tx.value(seat, "seals"))["terms"] if tx.value(seat, "seals") else []
+        vp = sum(t["value"] for t in terms)
+        over = round_check(state, goals=place)
+        tx.emit("sugoroku.goal", {"seat": seat, "place": place, "phase": s["phase"], "vp": vp, "terms": terms,
+                                  "round_over": note_text(over["reason"]) if over["over"] else None})
+        tx.add(seat, "vp", vp, f"ゴール{place}位" + ("＋令呪温存" if len(terms) > 1 else ""), "S-9")
+
+
+def roll_move(state: State, payload: dict, ctx) -> list:
+    """S-3/S-4/S-11: roll 1d6 on the server and move; `supply` halves it for 魔力+1; `seal`="extra_die" adds a die."""
+    s = started(state)
+    seat = acting_seat(state, payload, ctx)
+    require_no_battle(s)
+    if s["round_ended"] or s["finished"]:
+        raise Conflict("ラウンドは終了しています", "The round is over")
+    if s["round_over"]:
+        raise Conflict("ラウンド終了の条件を満たしています（GMがラウンドを終了）", "The round's end condition is met (the GM ends it)")
+    if s["pending"]:
+        raise Conflict("先に戦闘を行ってください", "Fight the pending battles first")
+    mover = current_mover(state)
+    if mover is None:
+        raise Conflict("全員が移動済みです（GMが行動フェイズを終了）", "Everyone has moved (the GM ends the action phase)")
+    if seat != mover:
+        raise Conflict(f"今は{state.seat_name(mover)}の手番です", f"It is {state.seat_name(mover)}'s turn")
+    seal = payload.get("seal") or None
+    if seal not in (None, "extra_die"):
+        raise GmError("振る前に使える令呪は extra_die だけです", "Only the 'extra_die' seal is used when rolling")
+    tx = Tx(state)
+    expr = "2D6" if seal else "1D6"
+    roll = dicelib.roll(expr, ctx.dice)
+    tx.emit("dice.rolled", {"label": "移動（S-3）", "roll": roll.to_dict(),
+                            "dice_next": ctx.dice.next_index})
+    faces = [d for t in roll.terms for d in t.get("rolls", [])] or [roll.total]
+    terms = [{"label": {"ja": "出目", "en": "roll"}, "value": faces[0], "rule": "S-3"}]
+    if seal:
+        left = tx.value(seat, "seals")
+        R.use_seal("extra_die", left, roll=faces[0], dice=dicelib.FixedDice(faces[1:2]))
+        terms.append({"label": {"ja": "令呪の追加ダイス", "en": "seal's extra die"}, "value": faces[1], "rule": "S-11"})
+        tx.emit("sugoroku.seal_used", {"seat": seat, "effect": "extra_die", "label": R.SEAL_EFFECTS["extra_die"].to_dict(),
+                                       "seals": left - 1})
+        tx.add(seat, "seals", -1, "令呪：サイコロを1つ追加", "S-11")
+    move = roll.total
+    supply = flag(payload.get("supply"))
+    if supply:
+        result = R.supply_move(move)
+        terms.append(result["terms"][1])
+        move = result["move"]
+    frm = tx.value(seat, "position")
+    move_to(tx, seat, frm, frm + move, terms, move, True, "S-4" if supply else "S-3", {"supply": supply, "base": frm})
+    if supply:
+        tx.add(seat, "mana", 1, "魔力供給（出目半分）", "S-4")
+    return tx.drafts
+
+
+def skip_turn(state: State, payload: dict, ctx) -> list:
+    """S-3: the GM passes the current mover's turn (an effect, an absent player)."""
+    s = started(state)
+    require_no_battle(s)
+    mover = current_mover(state)
+    seat = str(payload.get("seat") or mover or "")
+    if mover is None or seat != mover:
+        raise Conflict("飛ばせるのは今の手番の席だけです", "Only the current mover's turn can be skipped")
+    return [("sugoroku.turn_skipped", {"seat": seat, "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
+
+
+def square_event(state: State, payload: dict, ctx) -> list:
+    """The GM applies a square's event (S-3): 魔力 / 戦果 / カルマ / 令呪 changes and a move, with its label."""
+    s = started(state)
+    seat = acting_seat(state, payload, ctx)
+    label = clean_text(payload.get("label"), "イベント名", "event label", 60, False) or "マスのイベント"
+    tx = Tx(state)
+    where = f"（マス{tx.value(seat, 'position')}）"
+    for key, rule in (("mana", "S-5"), ("vp", "S-3"), ("karma", "S-12"), ("seals", "S-11")):
+        if payload.get(key) not in (None, "", 0, "0"):
+            tx.add(seat, key, parse_int(payload[key], key, key), label + where, rule)
+    if payload.get("move") not in (None, "", 0, "0"):
+        step = parse_int(payload["move"], "移動", "move")
+        frm = tx.value(seat, "position")
+        move_to(tx, seat, frm, frm + step, [{"label": label, "value": step, "rule": "S-3"}], step, False, "S-3")
+    if not tx.drafts:
+        raise GmError("変化がありません（魔力は0〜14）", "Nothing changes (mana stays within 0..14)")
+    return tx.drafts
+
+
+def challenge(state: State, payload: dict, ctx) -> list:
+    """S-6 挑戦: nobody on my square, someone within ±1: pay 1 魔力; after the phase I fight them as the child."""
+    s = started(state)
+    seat = acting_seat(state, payload, ctx)
+    target = str(payload.get("target", ""))
+    positions = {p: state.counters[p]["position"] for p in active(state)
+                 if not at_goal(state, p) and state.counters[p]["position"] > 0}
+    if seat not in positions:
+        raise Conflict("スタートかゴールにいると挑戦できません", "You cannot challenge from the start or the goal")
+    if any(c["seat"] == seat for c in s["challenges"]):
+        raise Conflict("この行動フェイズでは既に挑戦しています", "You already challenged in this action phase")
+    check = R.can_challenge(positions, seat, state.counters[seat]["mana"])
+    if not check["ok"]:
+        raise GmError(check["reason"]["ja"], check["reason"]["en"])
+    if target not in check["targets"]:
+        names = "・".join(state.seat_name(t) for t in check["targets"])
+        raise GmError(f"挑戦できる相手：{names}", f"You may challenge: {names}")
+    tx = Tx(state)
+    tx.emit("sugoroku.challenged", {"seat": seat, "target": target, "cost": check["cost"]})
+    tx.add(seat, "mana", -check["cost"], f"{state.seat_name(target)}に挑戦", "S-6")
+    return tx.drafts
+
+
+def end_phase(state: State, payload: dict, ctx) -> list:
+    """S-3/S-7: end the action phase: rotate the order, list the battles (same square, challenges), check S-2."""
+    s = started(state)
+    require_no_battle(s)
+    if s["round_ended"]:
+        raise Conflict("ラウンドは終了しています", "The round is over")
+    waiting = current_mover(state)
+    if waiting and not flag(payload.get("force")):
+        raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（force で強制終了）",
+                       f"{state.seat_name(waiting)} has not moved yet (use force)")
+    squares: dict[int, list[str]] = {}
+    for seat in active(state):
+        pos = state.counters[seat]["position"]
+        if 0 < pos < s["board_length"]:
+            squares.setdefault(pos, []).append(seat)
+    battles, fighting = [], set()
+    for pos in sorted(squares):
+        if len(squares[pos]) > 1:
+            fighters = sorted(squares[pos], key=lambda p: s["arrived"].get(p, 0))
+            battles.append({"square": pos, "fighters": fighters, "challenge": False})
+            fighting.update(fighters)
+    for c in s["challenges"]:
+        if c["seat"] not in fighting and c["target"] not in fighting:
+            battles.append({"square": state.counters[c["target"]]["position"], "fighters": [c["target"], c["seat"]],
+                            "challenge": True})
+            fighting.update((c["seat"], c["target"]))
+    over = round_check(state, phases_done=s["phase"])
+    return [("sugoroku.phase_ended", {"phase": s["phase"], "order": R.turn_order_after_phase(s["order"]),
+                                      "battles": battles,
+                                      "round_over": note_text(over["reason"]) if over["over"] else None})]

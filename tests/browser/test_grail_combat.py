@@ -1,0 +1,123 @@
+"""Issue 5 at a real table: the GM console, the table screen and two phones run a full three-select combat.
+
+The numbers the table shows are the ones computed by hand in tests/unit/test_grail_flow.py:
+results 60/25, 60/45, 33/90; win rates 42 and −16, +50 by seal 3 → 34.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+SABER = """アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
+士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10
+大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"""
+ARCHER = """エミヤ(アーチャー)/エミヤ 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50
+凛 筋力20 耐久20 敏捷30 魔力55 幸運40 宝具20"""
+
+
+def test_full_three_select_combat_with_two_phones(server, page, browser, phone_context):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg",
+                                                   [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
+    sid = live.state.session_id
+    gm = page
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat_id, token in tokens["seats"].items():
+        phones[seat_id] = phone_context().new_page()
+        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+
+    # The GM pastes each faction's characters and marks エミヤ as seen through by the Saber faction.
+    form = gm.locator("#grail-characters")
+    for seat_id, text in (("s1", SABER), ("s2", ARCHER)):
+        form.locator("select[name=faction]").select_option(seat_id)
+        form.locator("textarea[name=text]").fill(text)
+        form.locator("button").click()
+        expect(gm.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(3 if seat_id == "s1" else 2)
+    seen = gm.locator("#grail-faction-s1 form")
+    seen.locator("input[value='s2/エミヤ']").check()
+    seen.locator("button").click()
+    expect(gm.locator("#grail-faction-s1 input[value='s2/エミヤ']")).to_be_checked()
+
+    # Start: side A = Saber faction, side B = Archer faction.
+    start = gm.locator("#grail-start")
+    start.locator("input[name=a][value=s1]").check()
+    start.locator("input[name=b][value=s2]").check()
+    start.locator("button.primary").click()
+
+    # Setup on both phones (main + sub), in secret.
+    for seat_id, main, sub in (("s1", "s1/アルトリア", "s1/士郎"), ("s2", "s2/エミヤ", "s2/凛")):
+        card = phones[seat_id].locator(".prompt-card")
+        expect(card.locator("h2")).to_contain_text("セットアップ")
+        card.locator("select[name=main]").select_option(main)
+        card.locator("select[name=sub]").select_option(sub)
+        card.get_by_role("button", name="秘密で提出").click()
+    gm.locator("#grail-confirm").click()
+    expect(table.locator("[data-force='a-筋力'] .g-total")).to_have_text("50")
+    expect(table.locator("[data-force='b-魔力'] .g-total")).to_have_text("80")
+    expect(table.locator("#grail-table")).to_contain_text("十の位以上を半減")  # the Reading used for the sub
+
+    def select(n, s1, s2):
+        gm.locator("#grail-next").click()
+        for seat_id, (stat, skill, seal) in (("s1", s1), ("s2", s2)):
+            card = phones[seat_id].locator(".prompt-card")
+            expect(card.locator("h2")).to_contain_text(f"{('1st', '2nd', '3rd')[n - 1]}セレクト")
+            card.locator(f"label[data-stat='{stat}'] input").check()
+            if skill:
+                card.locator("input[name=skill_label]").first.fill(skill[0])
+                card.locator("input[name=skill_value]").first.fill(str(skill[1]))
+            if seal:
+                card.locator("input[name=seal]").check()
+            card.get_by_role("button", name="秘密で提出").click()
+            if seat_id == "s1":  # the first answer is kept in secret until the other side answers
+                expect(card.locator(".mine")).to_be_visible()
+        gm.locator("#grail-confirm").click()
+        expect(table.locator(f".g-result[data-select='{n}']")).to_have_count(1)
+
+    select(1, ("筋力", ("怪力", 10), False), ("耐久", None, False))
+    gm.locator("#grail-next").click()
+    # 2nd: the stat chosen in the 1st is greyed out with its reason.
+    barred = phones["s1"].locator(".prompt-card label[data-stat='筋力']")
+    expect(barred.locator("input")).to_be_disabled()
+    expect(barred).to_contain_text("直前のセレクト")
+    for seat_id, stat in (("s1", "魔力"), ("s2", "敏捷")):
+        card = phones[seat_id].locator(".prompt-card")
+        card.locator(f"label[data-stat='{stat}'] input").check()
+        card.get_by_role("button", name="秘密で提出").click()
+        if seat_id == "s1":
+            expect(card.locator(".mine")).to_be_visible()
+    gm.locator("#grail-confirm").click()
+    select(3, ("幸運", None, False), ("宝具", None, True))
+
+    for n, (a, b) in enumerate(((60, 25), (60, 45), (33, 90)), 1):
+        result = table.locator(f".g-result[data-select='{n}']")
+        expect(result.locator("[data-side=a] .g-total")).to_have_text(str(a))
+        expect(result.locator("[data-side=b] .g-total")).to_have_text(str(b))
+    expect(table.locator(".g-result[data-select='3'] [data-side=a]")).to_contain_text("魔力の持ち越し")
+
+    gm.locator("#grail-next").click()  # final result
+    expect(table.locator("[data-winrate=a] .g-total")).to_have_text("42")
+    expect(table.locator("[data-winrate=b] .g-total")).to_have_text("-16")
+    seal = gm.locator("#grail-seal")
+    seal.locator("select[name=faction]").select_option("s2")
+    seal.locator("select[name=effect]").select_option("3")
+    seal.locator("button").click()
+    expect(table.locator("[data-winrate=b] .g-total")).to_have_text("34")
+    expect(table.locator("[data-winrate=a]")).to_contain_text("真名看破数1 × 15")
+
+    gm.locator("#grail-next").click()  # battle roll
+    expect(table.locator(".g-battle [data-battle=a]")).to_have_count(1)
+    for side, rate in (("a", 42), ("b", 34)):
+        roll = table.locator(f".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
+        die = int(roll.locator(".g-die").inner_text())
+        expect(roll.locator(".g-total")).to_have_text(str(die + rate))
+    expect(table.locator(".g-winner")).to_be_visible()
+    winner = table.locator(".g-winner b").get_attribute("data-winner")
+
+    gm.locator("#grail-next").click()  # cleanup
+    expect(table.locator("#grail-cleanup")).to_contain_text("黒星")
+    loser = "s1" if winner == "b" else "s2"
+    expect(table.locator(f".value[data-seat={loser}][data-key=black_stars]")).to_have_text("1")
+    expect(table.locator("#grail-cleanup")).to_contain_text("セイバー陣営" if loser == "s1" else "アーチャー陣営")

@@ -1,0 +1,142 @@
+"""grail_trpg through the JSON API and the screens (Flask test client): a whole combat, as a script would run it."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import bearer, open_link
+
+SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
+        "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
+ARCHER = [{"name": "エミヤ", "class_name": "アーチャー", "true_name": "エミヤ",
+           "stats": {"筋力": 30, "耐久": 40, "敏捷": 40, "魔力": 50, "幸運": 30, "宝具": 50}},
+          {"name": "凛", "stats": {"筋力": 20, "耐久": 20, "敏捷": 30, "魔力": 55, "幸運": 40, "宝具": 20}}]
+
+
+@pytest.fixture
+def grail(client, admin):
+    r = client.post("/api/sessions", headers=admin, json={"title": "聖杯戦争", "ruleset": "grail_trpg",
+                                                          "seats": ["セイバー陣営", "アーチャー陣営"]})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    data["tok"] = {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    return data
+
+
+def call(client, grail, name, body=None, who="gm", status=200):
+    r = client.post(f"/api/sessions/{grail['session']}/actions/{name}", headers=bearer(grail["tok"][who]),
+                    json=body or {})
+    assert r.status_code == status, r.get_json()
+    return r.get_json()
+
+
+def answer(client, grail, prompt, value, who):
+    r = client.post(f"/api/sessions/{grail['session']}/prompts/{prompt}/answer", headers=bearer(grail["tok"][who]),
+                    json={"value": value})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def confirm(client, grail, prompt):
+    r = client.post(f"/api/sessions/{grail['session']}/prompts/{prompt}/confirm", headers=bearer(grail["tok"]["gm"]))
+    assert r.status_code == 200, r.get_json()
+
+
+def test_a_whole_combat_through_the_api(client, grail):
+    sid = grail["session"]
+    out = call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    assert out["action"] == "set_characters" and out["events"][0]["type"] == "grail.characters_set"
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
+    started = call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    assert [e["type"] for e in started["events"]] == ["scene.marked", "grail.combat_started", "prompt.opened"]
+    assert started["ruleset"]["combat"]["prompt"] == "c1-setup"
+    # The first answer stays secret: the other phone and the table see no setup yet.
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
+    other = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s2"])).get_json()
+    assert "士郎" not in str(other["prompts"]) and other["ruleset"]["combat"]["setup"] is None
+    # A seat may answer through the ruleset action too (what the phone form posts).
+    call(client, grail, "answer", {"prompt": "c1-setup", "value": {"main": "s2/エミヤ", "sub": "s2/凛"}}, who="s2")
+    confirm(client, grail, "c1-setup")
+    plan = [({"stat": "筋力", "mods": [{"label": "怪力", "value": 10, "kind": "skill"}]}, {"stat": "耐久"}),
+            ({"stat": "魔力"}, {"stat": "敏捷"}),
+            ({"stat": "幸運"}, {"stat": "宝具", "seal": {"effect": 2}})]
+    for n, (a, b) in enumerate(plan, 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", a, "s1")
+        answer(client, grail, f"c1-s{n}", b, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    view = call(client, grail, "next_step")["ruleset"]["combat"]
+    assert [[s["result"][x]["value"] for x in "ab"] for s in view["selects"]] == [[60, 25], [60, 45], [33, 90]]
+    assert view["final"]["a"]["total"] == 42 and view["final"]["b"]["total"] == -16
+    call(client, grail, "use_seal", {"faction": "s2", "effect": 3})
+    battle = call(client, grail, "next_step")["ruleset"]["combat"]["battle"]
+    row = battle["rolls"][-1]
+    assert row["a"]["rate"] == 42 and row["b"]["rate"] == 34
+    assert row["a"]["total"] == row["a"]["die"] + 42 and row["b"]["total"] == row["b"]["die"] + 34
+    loser = "a" if battle["winner"] == "b" else "b"
+    done = call(client, grail, "next_step")["ruleset"]["combat"]
+    assert done["done"] and done["result"]["black_stars"] == {("s1" if loser == "a" else "s2"): 1}
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"]
+    text = "\n".join(e["text"] for e in log)
+    for line in ("■ 戦闘: セイバー陣営 vs アーチャー陣営", "セットアップ [T-4]", "3rdリザルト", "勝敗判定 [T-10]", "クリンナップ [T-11]"):
+        assert line in text
+    # Exports carry a heading per combat and the readable lines.
+    md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=bearer(grail["tok"]["gm"])).get_data(as_text=True)
+    assert "戦闘: セイバー陣営 vs アーチャー陣営" in md and "ファイナルリザルト" in md and "勝率" in md
+
+
+@pytest.mark.parametrize("name, body, status, message", [
+    ("start_combat", {"a": ["s1"], "b": ["s1"]}, 400, "キャラクターがいません"),
+    ("start_combat", {"a": [], "b": ["s2"]}, 400, "陣営を選んで"),
+    ("next_step", {}, 409, "進行中の戦闘がありません"),
+    ("set_reading", {"key": "force_diff", "value": "x"}, 400, "選べません"),
+    ("set_reading", {"key": "nope", "value": "x"}, 400, "ありません"),
+    ("set_characters", {"faction": "s1", "text": "セイバー 筋力40"}, 400, "がありません"),
+    ("set_characters", {"faction": "s9", "text": "x"}, 404, "ありません"),
+    ("use_seal", {"faction": "s1", "effect": 9}, 400, "効果"),
+    ("nope", {}, 404, "ありません"),
+])
+def test_bad_input_is_a_clear_4xx(client, grail, name, body, status, message):
+    r = client.post(f"/api/sessions/{grail['session']}/actions/{name}", headers=bearer(grail["tok"]["gm"]), json=body)
+    assert r.status_code == status and message in r.get_json()["error"]["ja"]
+
+
+def test_a_seat_cannot_run_gm_steps_and_undo_takes_a_step_back(client, grail):
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER}, who="s1", status=403)
+    call(client, grail, "set_reading", {"key": "sub_part", "value": "half_ceil"})
+    r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"]))
+    assert r.status_code == 200
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    assert next(x for x in state["ruleset"]["readings"] if x["key"] == "sub_part")["value"] == "tens_halved"
+
+
+def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail):
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    gm, table = open_link(app, grail["gm_url"]), open_link(app, grail["table_url"])
+    phones = {s["id"]: open_link(app, s["join_url"]) for s in grail["seats"]}
+    html = phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'name="main"' in html and "アルトリア・ペンドラゴン" in html
+    assert "アルトリア・ペンドラゴン" not in phones["s2"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    from gmtool.web.common import csrf_for
+    for seat, main in (("s1", "s1/アルトリア"), ("s2", "s2/エミヤ")):
+        r = phones[seat].post(f"/s/{sid}/phone/actions/answer", data={"prompt": "c1-setup", "main": main, "sub": ""},
+                              headers={"X-CSRF-Token": csrf_for(grail["tok"][seat]), "HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)
+    r = gm.post(f"/s/{sid}/gm/prompts/c1-setup/confirm", headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]),
+                                                                 "HX-Request": "true"})
+    assert r.status_code == 200
+    r = gm.post(f"/s/{sid}/gm/actions/next_step", headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]), "HX-Request": "true"})
+    assert r.status_code == 200
+    html = phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'data-stat="宝具"' in html and 'name="skill_label"' in html
+    r = phones["s1"].post(f"/s/{sid}/phone/actions/answer",
+                          data={"prompt": "c1-s1", "stat": "筋力", "skill_label": ["怪力", ""], "skill_value": ["10", ""]},
+                          headers={"X-CSRF-Token": csrf_for(grail["tok"]["s1"]), "HX-Request": "true"})
+    assert r.status_code == 200
+    assert 'data-force="a-筋力"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    page = table.get(f"/s/{sid}/table").get_data(as_text=True)
+    assert 'data-force="a-筋力"' in page and "怪力" not in page  # the answer is still secret from the table

@@ -1,0 +1,123 @@
+"""Sugoroku (S) through the JSON API: a whole round driven by a script, as docs/rulesets/sugoroku.md shows."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer
+
+
+@pytest.fixture
+def game(client):
+    """A sugoroku session with four seats, set up through the API."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六テスト", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー", "ライダー"]})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    sid = data["session"]
+
+    def act(name, payload=None, who="gm", status=200):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert response.status_code == status, (name, response.get_json())
+        return response.get_json()
+
+    def state(who="gm"):
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who])).get_json()
+
+    def answer(prompt, who, value, status=200):
+        response = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[who]),
+                               json={"value": value})
+        assert response.status_code == status, response.get_json()
+        return response.get_json()
+
+    act("setup", {"board_length": 8, "players": {
+        "s1": {"servant": "セイバー", "true_name": "アルトリア", "mana": 4},
+        "s2": {"servant": "アーチャー", "true_name": "エミヤ", "mana": 3, "unspent_cp": 4}}})
+    return {"sid": sid, "act": act, "state": state, "answer": answer, "tokens": tokens, "client": client}
+
+
+def test_bad_input_is_a_4xx_never_a_500(game):
+    act = game["act"]
+    act("roll_move", {}, who="s2", status=409)  # not s2's turn
+    act("set_reading", {"key": "nope", "value": 1}, status=400)
+    act("set_square", {"square": "x"}, status=400)
+    act("nope", status=404)
+    act("setup", {}, status=409)
+    act("end_phase", status=409)  # nobody moved yet
+    act("roll_move", {"seal": "teleport"}, who="s1", status=400)
+    act("use_seal", {"effect": "power"}, who="s1", status=409)  # no battle
+    act("setup", who="s1", status=403)
+    act("battle_card", {"card": "zzz"}, who="s1", status=409)
+    act("square_event", {"seat": "s1", "mana": "lots"}, status=400)
+
+
+def test_a_whole_round_through_the_api(game):
+    act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
+    out = act("set_reading", {"key": "battle_tie", "value": "parent"})
+    assert next(r for r in out["ruleset"]["readings"] if r["key"] == "battle_tie")["value"] == "parent"
+    act("set_square", {"square": 3, "terrain": {"力": 2}, "vp": 3})
+    phase = 0
+    battles = 0
+    while not state()["ruleset"]["round_over"] and phase < 8:
+        phase += 1
+        while (mover := state()["ruleset"]["current"]) is not None:
+            out = act("roll_move", {"supply": mover == "s3"}, who=mover)
+            assert out["events"][0]["type"] == "dice.rolled"
+        out = act("end_phase")
+        while state()["ruleset"]["pending"]:
+            act("start_battle")
+            battle = state()["ruleset"]["battle"]
+            for seat in battle["fighters"]:
+                answer(battle["prompt"], seat, "力5" if seat == battle["parent"] else ["技3"])
+            gm = state()["ruleset"]["battle"]
+            assert gm["revealed"] and gm["result"]["rows"]
+            act("end_battle")
+            battles += 1
+    view = state()["ruleset"]
+    assert view["round_over"]["rule"] == "S-2"
+    act("end_round")
+    view = state()["ruleset"]
+    assert view["round_ended"] and view["vote"]
+    # the table never saw a true name that was not revealed
+    table = client.get(f"/api/sessions/{sid}/state", headers=bearer(game["tokens"]["table"])).get_json()
+    log = client.get(f"/api/sessions/{sid}/log", headers=bearer(game["tokens"]["table"])).get_json()["events"]
+    text = repr(table) + "".join(e["text"] for e in log)
+    assert "アルトリア" not in text and "エミヤ" not in text
+    assert any("行動フェイズ1終了" in e["text"] for e in log)
+    # the vote: s1 gets the most votes; the GM confirms; the true name is public
+    prompt = client.get(f"/api/sessions/{sid}/prompts/{view['vote']}", headers=bearer(game["tokens"]["gm"])).get_json()
+    for voter in prompt["seats"]:
+        answer(view["vote"], voter, "s1" if voter != "s1" else "s2")
+    r = client.post(f"/api/sessions/{sid}/prompts/{view['vote']}/confirm", headers=bearer(game["tokens"]["gm"]), json={})
+    assert r.status_code == 200
+    table = client.get(f"/api/sessions/{sid}/state", headers=bearer(game["tokens"]["table"])).get_json()
+    assert table["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
+    assert table["ruleset"]["players"]["s2"]["true_name"] is None
+    act("start_round", {"board_length": 10})
+    assert state()["ruleset"]["round"] == "round2"
+    export = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=bearer(game["tokens"]["gm"])).get_data(
+        as_text=True)
+    assert "ラウンド2" in export and "ラウンド1" in export
+
+
+def test_undo_takes_back_a_ruleset_step(game):
+    act, state, client, sid = game["act"], game["state"], game["client"], game["sid"]
+    act("roll_move", who="s1")
+    before = state()["ruleset"]["players"]["s1"]["position"]
+    assert before > 0
+    r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(game["tokens"]["gm"]), json={})
+    assert r.status_code == 200
+    assert state()["ruleset"]["players"]["s1"]["position"] == 0 and state()["ruleset"]["current"] == "s1"
+
+
+def test_screens_render_for_every_viewer(game):
+    client, sid = game["client"], game["sid"]
+    game["act"]("roll_move", who="s1")
+    for path in (f"/s/{sid}/gm?k={game['tokens']['gm']}", f"/s/{sid}/table?k={game['tokens']['table']}",
+                 f"/join/{sid}?k={game['tokens']['s2']}"):
+        browser = client.application.test_client()
+        r = browser.get(path, follow_redirects=True)
+        assert r.status_code == 200, path
+        html = r.get_data(as_text=True)
+        assert "sugoroku" in html
+        assert "アルトリア" not in html or "/gm" in path
