@@ -144,7 +144,7 @@ def _closed(e, state, lang):
 @describes("prompt.opened")
 def _p_opened(e, state, lang):
     d = e["data"]
-    names = "、".join(state.seat_name(s) for s in d["seats"]) + ("、GM" if d["gm_submits"] else "")
+    names = "、".join([state.seat_name(s) for s in d["seats"]] + (["GM"] if d["gm_submits"] else []))
     return _ja(lang, f"秘密の質問「{d['title']}」（対象: {names}）", f"Secret prompt '{d['title']}' (for {names})")
 
 
@@ -155,7 +155,11 @@ def _p_answered(e, state, lang):
     who = who_name(d["by"], state)
     verb = _ja(lang, "回答を変更", "changed the answer") if d.get("change") else _ja(lang, "回答", "answered")
     if "value" in d:
-        return f"{who}: 「{title}」{verb} → {shown(d['value'])}（{d['commitment'][:12]}…）"
+        value = d["value"]
+        prompt = state.prompts.get(d["prompt"])
+        if prompt is not None and prompt.kind == "seat":  # a vote names a seat: show its name
+            value = [state.seat_name(str(v)) for v in value] if isinstance(value, list) else state.seat_name(str(value))
+        return f"{who}: 「{title}」{verb} → {shown(value)}（{d['commitment'][:12]}…）"
     return f"{who}: 「{title}」{verb}（{d['commitment'][:12]}…）"
 
 

@@ -259,18 +259,20 @@ def _d_started(e, state, lang):
 @describes("grail.select_opened")
 def _d_select_opened(e, state, lang):
     n = e["data"]["select_no"]
+    if not n:
+        return _ja(lang, "セットアップを出し直し [T-4]", "Setup opened again [T-4]")
     return _ja(lang, f"{ORDINALS[n]}セレクト: 各陣営が秘密で戦力を選択 [T-5]",
                f"{ORDINALS[n]} select: each side chooses a stat in secret [T-5]")
 
 
-def _setup_side(state, setup: dict, lang: str) -> str:
-    chars = setup.get("_names", {})
-    main = chars.get(setup["main"], setup["main"])
-    parts = [_ja(lang, f"メイン{main}", f"main {main}")]
+def _setup_side(setup: dict, chars: dict, lang: str) -> str:
+    def name(cid):
+        return chars.get(cid, {}).get("name", cid)
+    parts = [_ja(lang, f"メイン{name(setup['main'])}", f"main {name(setup['main'])}")]
     if setup.get("sub"):
-        parts.append(_ja(lang, f"サブ{chars.get(setup['sub'], setup['sub'])}", f"sub {chars.get(setup['sub'], setup['sub'])}"))
+        parts.append(_ja(lang, f"サブ{name(setup['sub'])}", f"sub {name(setup['sub'])}"))
     if setup.get("others"):
-        parts.append(_ja(lang, "その他", "others ") + "・".join(chars.get(o, o) for o in setup["others"]))
+        parts.append(_ja(lang, "その他", "others ") + "・".join(name(o) for o in setup["others"]))
     return " ".join(parts)
 
 
@@ -282,7 +284,7 @@ def _d_setup(e, state, lang):
     for side in ("a", "b"):
         s = d["setup"][side]
         forces = " ".join(f"{_stat(k, lang)}{v['value']}" for k, v in d["forces"][side].items())
-        out.append(f"{names[side]}: {_setup_side(state, s, lang)} / {_ja(lang, '戦力', 'force')} {forces}")
+        out.append(f"{names[side]}: {_setup_side(s, d['chars'], lang)} / {_ja(lang, '戦力', 'force')} {forces}")
     return _ja(lang, "セットアップ [T-4]: ", "Setup [T-4]: ") + "; ".join(out)
 
 

@@ -165,7 +165,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     check_stat(str(stat))
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
-        raise GmError(f"{stat}は選べません: {reason}", f"{STAT_EN[stat]} cannot be chosen: {reason} [T-5]")
+        raise GmError(f"{stat}は選べません: {reason}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
     mods_in = v.get("mods") or []
     if not isinstance(mods_in, list) or len(mods_in) > 4:
         raise GmError("スキル・宝具は4つまでのリストです", "mods must be a list of at most 4")
