@@ -96,6 +96,9 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         "resolution": prompt.resolution if prompt.status == "revealed" else None,
         "modifiers": list(prompt.modifiers) if prompt.status == "revealed" else [],
         "confirmed": prompt.confirmed,
+        # A ruleset's own bookkeeping prompt (e.g. a committed true name): its panel shows it,
+        # the generic prompt lists leave it out.
+        "background": bool(prompt.meta.get("background")),
     }
     if not view["for_you"]:
         view["disabled"] = {}

@@ -255,7 +255,8 @@ def setup(state: State, payload: dict, ctx) -> list:
         if secret:
             pid = prompt_ids[seat] = f"sg-tn-{seat}"
             title = f"真名：{state.seat_name(seat)}"
-            tx.drafts += P.open_prompt(state, pid, {"title": title, "kind": "text", "seats": [], "gm_submits": True},
+            tx.drafts += P.open_prompt(state, pid, {"title": title, "kind": "text", "seats": [], "gm_submits": True,
+                                              "meta": {"background": True}},
                                        ctx.resolvers)
             salt = ctx.salt()
             tx.emit("prompt.answered", {"prompt": pid, "by": "gm", "value": secret, "salt": salt,
