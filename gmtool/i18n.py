@@ -142,6 +142,14 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
+def add_strings(strings: dict[str, tuple[str, str]]) -> None:
+    """Merge a ruleset's UI strings into the catalog (keys must be new or identical)."""
+    for key, pair in strings.items():
+        if STRINGS.get(key, pair) != pair:
+            raise ValueError(f"UI string {key!r} is defined twice")
+        STRINGS[key] = pair
+
+
 def translate(key: str, lang: str) -> str:
     """The UI string `key` in `lang` (Japanese unless 'en'); the key itself if unknown."""
     pair = STRINGS.get(key)

@@ -54,6 +54,7 @@ class Ruleset:
     readings: tuple[dict, ...] = ()  # {"key", "rule", "default", "choices": [{"value", "ja", "en"}]}
     undoable_events: frozenset[str] = frozenset()  # event types that start an undoable action
     stylesheet: str = ""  # a file under static/ that the screens load (e.g. "rulesets/grail.css")
+    strings: dict[str, tuple[str, str]] = field(default_factory=dict)  # UI strings: key -> (ja, en)
 
     def __post_init__(self):
         keys = [c.key for c in self.counters]

@@ -7,10 +7,19 @@ from importlib.metadata import entry_points
 
 from gmtool.core.errors import GmError
 from gmtool.core.ruleset import Ruleset
+from gmtool.i18n import add_strings
 
 from . import generic, grail_trpg, sugoroku
 
-BUILTIN = {r.name: r for r in (generic.RULESET, grail_trpg.RULESET, sugoroku.RULESET)}
+
+
+def _registered(ruleset: Ruleset) -> Ruleset:
+    """A ruleset whose UI strings are in the one catalog."""
+    add_strings(ruleset.strings)
+    return ruleset
+
+
+BUILTIN = {r.name: _registered(r) for r in (generic.RULESET, grail_trpg.RULESET, sugoroku.RULESET)}
 
 
 @cache
@@ -22,7 +31,7 @@ def registry() -> dict[str, Ruleset]:
             ruleset = ep.load()
             if not isinstance(ruleset, Ruleset) or ruleset.name != ep.name:
                 raise ValueError(f"entry point {ep.name} is not a Ruleset named {ep.name}")
-            found[ep.name] = ruleset
+            found[ep.name] = _registered(ruleset)
     return found
 
 

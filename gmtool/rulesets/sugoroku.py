@@ -21,6 +21,7 @@ from . import sugoroku_battle as B
 from . import sugoroku_flow as F
 from . import sugoroku_rules as R
 from .sugoroku_events import is_revealed, sg, true_name
+from .sugoroku_strings import STRINGS
 
 COUNTERS = (
     CounterDef("position", Label("位置", "Square"), start=0, min=0, max=None),
@@ -341,4 +342,5 @@ RULESET = Ruleset(
         "sugoroku.seal_used", "sugoroku.karma_converted", "sugoroku.true_name_revealed", "sugoroku.eliminated",
         "sugoroku.round_ended", "sugoroku.moved"}),
     stylesheet="rulesets/sugoroku.css",
+    strings=STRINGS,
 )
