@@ -6,6 +6,7 @@ the state the server serves must equal a clean replay of the log.
 
 from __future__ import annotations
 
+import http.client
 import random
 import tempfile
 import threading
@@ -57,7 +58,7 @@ def _driver(base: str, session: dict, rng: random.Random, acked: list, stop: thr
                 status, body = client.json("POST", f"{api}/undo", gm)
                 if status == 200:
                     acked.append(("undo", body["undone"]["action"]))
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):
         return  # the server was killed mid-request: that action was not acknowledged
     finally:
         client.close()

@@ -42,6 +42,7 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     expect(gm.locator("#grail-faction-s1 input[value='s2/エミヤ']")).to_be_checked()
 
     # Start: side A = Saber faction, side B = Archer faction.
+    expect(gm.locator("#grail-faction-s2 .g-chars li")).to_have_count(2)
     start = gm.locator("#grail-start")
     start.locator("input[name=a][value=s1]").check()
     start.locator("input[name=b][value=s2]").check()
@@ -100,6 +101,7 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     gm.locator("#grail-next").click()  # final result
     expect(table.locator("[data-winrate=a] .g-total")).to_have_text("42")
     expect(table.locator("[data-winrate=b] .g-total")).to_have_text("-16")
+    expect(gm.locator("[data-winrate=b] .g-total")).to_have_text("-16")  # the console has caught up too
     seal = gm.locator("#grail-seal")
     seal.locator("select[name=faction]").select_option("s2")
     seal.locator("select[name=effect]").select_option("3")
