@@ -22,6 +22,7 @@ from .grail_flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, n
                          require_combat, resolve_select, resolve_setup, role_of, seal_drafts, side_forces,
                          validate_select_answer, validate_setup_answer, view, win_rates)
 from .grail_rules import READINGS, STATS, parse_characters, readings_table
+from .grail_strings import STRINGS
 from .grail_winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
 
 MAX_CHARACTERS = 20
@@ -484,4 +485,5 @@ RULESET = Ruleset(
     readings=tuple(readings_table()),
     undoable_events=frozenset(t for t in ev.EVENT_TYPES),
     stylesheet="rulesets/grail.css",
+    strings=STRINGS,
 )
