@@ -18,7 +18,7 @@ from pathlib import Path
 from .core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
 from .core.commands import Draft, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
-from .core.errors import Conflict, GmError, NotFound
+from .core.errors import Conflict, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset

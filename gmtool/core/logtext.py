@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .commitments import canonical
+from .prompts import answer_text
 from .model import State
 
 Describer = Callable[[dict, State, str], str]
@@ -33,15 +33,6 @@ def actor_name(actor: str, state: State, lang: str) -> str:
 def who_name(who: str, state: State) -> str:
     """A respondent's display name."""
     return "GM" if who == "gm" else state.seat_name(who)
-
-
-def shown(value) -> str:
-    """An answer value for a log line."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "・".join(str(v) for v in value)
-    return canonical(value)
 
 
 def describe(event: dict, state: State, lang: str = "ja") -> str:
@@ -155,11 +146,10 @@ def _p_answered(e, state, lang):
     who = who_name(d["by"], state)
     verb = _ja(lang, "回答を変更", "changed the answer") if d.get("change") else _ja(lang, "回答", "answered")
     if "value" in d:
-        value = d["value"]
         prompt = state.prompts.get(d["prompt"])
-        if prompt is not None and prompt.kind == "seat":  # a vote names a seat: show its name
-            value = [state.seat_name(str(v)) for v in value] if isinstance(value, list) else state.seat_name(str(value))
-        return f"{who}: 「{title}」{verb} → {shown(value)}（{d['commitment'][:12]}…）"
+        kind = prompt.kind if prompt is not None else ""
+        names = {s: state.seat_name(s) for s in state.seats} if kind == "seat" else {}
+        return f"{who}: 「{title}」{verb} → {answer_text(kind, d['value'], names)}（{d['commitment'][:12]}…）"
     return f"{who}: 「{title}」{verb}（{d['commitment'][:12]}…）"
 
 

@@ -11,22 +11,36 @@ from collections.abc import Callable
 from typing import Any
 
 from .commands import Draft, clean_text, parse_int, require_open
-from .commitments import commit
+from .commitments import canonical, commit
 from .engine import handles
 from .errors import Conflict, Forbidden, GmError, NotFound
 from .model import Answer, Event, Prompt, State
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
-# Ruleset prompt kinds: name -> validate(prompt, who, value, state) -> the normalised value (or GmError).
+# Ruleset prompt kinds: name -> validate(prompt, who, value, state) -> the normalised value (or GmError),
+# and how an answer of that kind reads in a sentence (prompt cards, log lines, exports).
 CUSTOM_KINDS: dict[str, Callable[[Prompt, str, Any, State], Any]] = {}
+KIND_TEXT: dict[str, Callable[[Any], str]] = {}
 
 
-def register_kind(name: str, validate: Callable[[Prompt, str, Any, State], Any]) -> None:
+def register_kind(name: str, validate: Callable[[Prompt, str, Any, State], Any],
+                  text: Callable[[Any], str] | None = None) -> None:
     """Declare a ruleset's prompt kind (opened by its actions, answered through the usual routes)."""
     if name in KINDS or name in CUSTOM_KINDS:
         raise ValueError(f"prompt kind {name} exists")
     CUSTOM_KINDS[name] = validate
+    if text is not None:
+        KIND_TEXT[name] = text
+
+
+def answer_text(kind: str, value: Any, names: dict | None = None) -> str:
+    """An answer as it reads in a sentence: seat names for votes, a ruleset's wording for its kinds."""
+    if kind in KIND_TEXT:
+        return KIND_TEXT[kind](value)
+    names = names or {}
+    items = value if isinstance(value, list) else [value]
+    return "・".join(str(names.get(str(v), v)) if not isinstance(v, (dict, list)) else canonical(v) for v in items)
 MAX_OPTIONS = 30
 MAX_TEXT = 200
 

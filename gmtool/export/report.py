@@ -15,6 +15,7 @@ from ..core.engine import apply
 from ..core.errors import GmError
 from ..core.logtext import describe, who_name
 from ..core.model import Event, State
+from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, visible_event
 from ..i18n import pick
 
@@ -169,10 +170,8 @@ def _actor(actor: str, state: State) -> str:
 
 
 def _value(value, prompt, state: State) -> str:
-    items = value if isinstance(value, list) else [value]
-    if prompt.kind == "seat":
-        items = [state.seat_name(str(v)) for v in items]
-    return "・".join(str(v) for v in items)
+    names = {s: state.seat_name(s) for s in state.seats} if prompt.kind == "seat" else {}
+    return answer_text(prompt.kind, value, names)
 
 
 def _resolution_rows(resolution: dict, prompt, state: State, lang: str) -> dict:

@@ -152,6 +152,36 @@ def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) ->
     return {"main": placed["main"], "sub": placed["sub"], "others": placed["others"], "seal": seal}
 
 
+def _character_name(cid: Any) -> str:
+    return str(cid).split("/", 1)[-1] if cid else ""
+
+
+def setup_text(value: Any) -> str:
+    """T-4: a side's setup as it reads in a sentence."""
+    if not isinstance(value, dict):
+        return str(value)
+    parts = [f"メイン {_character_name(value.get('main'))}"]
+    if value.get("sub"):
+        parts.append(f"サブ {_character_name(value['sub'])}")
+    if value.get("others"):
+        parts.append("その他 " + "・".join(_character_name(o) for o in value["others"]))
+    if value.get("seal"):
+        parts.append("令呪1")
+    return " / ".join(parts)
+
+
+def select_text(value: Any) -> str:
+    """T-5: a select as it reads in a sentence: the stat, each declared skill / 宝具, seal 2."""
+    if not isinstance(value, dict):
+        return str(value)
+    text = str(value.get("stat", ""))
+    for m in value.get("mods") or []:
+        text += f" 〈{m.get('label')} {int(m.get('value', 0)):+d}〉"
+    if value.get("seal"):
+        text += " 〈令呪2 +30〉"
+    return text
+
+
 def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
     """T-5/T-3/T-13: one stat (not barred), skills / 宝具 with numbers (2 each per scene), seal 2."""
     v = _obj(value)

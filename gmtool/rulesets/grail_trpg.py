@@ -19,8 +19,8 @@ from gmtool.core.ruleset import ActionContext, Ruleset, RulesetAction
 from . import grail_events as ev
 from .grail_events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
 from .grail_flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
-                         require_combat, resolve_select, resolve_setup, role_of, seal_drafts, side_forces,
-                         validate_select_answer, validate_setup_answer, view, win_rates)
+                         require_combat, resolve_select, resolve_setup, role_of, seal_drafts, select_text,
+                         setup_text, side_forces, validate_select_answer, validate_setup_answer, view, win_rates)
 from .grail_rules import READINGS, STATS, parse_characters, readings_table
 from .grail_strings import STRINGS
 from .grail_winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
@@ -440,8 +440,8 @@ def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
     return drafts
 
 
-prompts.register_kind("grail_setup", validate_setup_answer)
-prompts.register_kind("grail_select", validate_select_answer)
+prompts.register_kind("grail_setup", validate_setup_answer, setup_text)
+prompts.register_kind("grail_select", validate_select_answer, select_text)
 
 
 def _action(name: str, ja: str, en: str, fn, who: str = "gm") -> tuple[str, RulesetAction]:

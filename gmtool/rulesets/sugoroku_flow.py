@@ -406,7 +406,7 @@ def skip_turn(state: State, payload: dict, ctx) -> list:
 
 def square_event(state: State, payload: dict, ctx) -> list:
     """The GM applies a square's event (S-3): 魔力 / 戦果 / カルマ / 令呪 changes and a move, with its label."""
-    s = started(state)
+    started(state)
     seat = acting_seat(state, payload, ctx)
     label = clean_text(payload.get("label"), "イベント名", "event label", 60, False) or "マスのイベント"
     tx = Tx(state)

@@ -8,6 +8,7 @@ from flask import Flask, g, jsonify, render_template, request
 
 from ..core.commitments import canonical
 from ..core.errors import GmError
+from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, translate
 from ..runtime import SessionManager, admin_key
 
@@ -60,9 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.template_filter("answer_text")
     def _answer_text(value, prompt: dict) -> str:
-        names = prompt.get("option_names") or {}
-        items = value if isinstance(value, list) else [value]
-        return "・".join(str(names.get(str(v), v)) for v in items)
+        return answer_text(prompt["kind"], value, prompt.get("option_names"))
 
     app.add_template_filter(canonical, "answer_json")
 

@@ -11,6 +11,7 @@ import qrcode.image.svg
 from flask import abort, current_app, g, make_response, redirect, render_template, request, url_for
 
 from ..core.errors import Forbidden, GmError
+from ..export import Options
 from ..core.view import GM, Viewer
 from ..runtime import LiveSession, SessionManager
 
@@ -118,9 +119,8 @@ def qr_svg(data: str) -> str:
     return svg[svg.index("<svg"):]
 
 
-def export_options(args) -> tuple[str, "Options", bool]:
+def export_options(args) -> tuple[str, Options, bool]:
     """(format, options, full) from query arguments: format, lang, times, names, scene, secret_rolls, full."""
-    from ..export import Options
     scene = args.get("scene", "")
     try:
         scene_number = int(scene) if scene != "" else None

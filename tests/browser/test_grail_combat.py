@@ -112,7 +112,7 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     gm.locator("#grail-next").click()  # battle roll
     expect(table.locator(".g-battle [data-battle=a]")).to_have_count(1)
     for side, rate in (("a", 42), ("b", 34)):
-        roll = table.locator(f".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
+        roll = table.locator(".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
         die = int(roll.locator(".g-die").inner_text())
         expect(roll.locator(".g-total")).to_have_text(str(die + rate))
     expect(table.locator(".g-winner")).to_be_visible()

@@ -92,7 +92,7 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
 
 def test_reissued_link_stops_working_and_english_is_one_tap_away(server, page, phone_context):
     base, app = server
-    sid = _create_session(page, base, app)
+    _create_session(page, base, app)
     old_link = page.locator("a.join-link").first.get_attribute("href")
     phone = phone_context().new_page()
     phone.goto(old_link)
