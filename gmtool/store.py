@@ -57,6 +57,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.execute("PRAGMA cache_size=-512")  # 512 KiB: the state lives in memory, the file is mostly appended
         migrations.apply(self.db)
         row = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
         self._last_seq, self._last_action = row  # only this Store writes the file (one server per folder)

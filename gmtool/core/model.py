@@ -91,7 +91,7 @@ class CounterDef:
         return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """A player's place at the table (a faction); joined by phone through its token."""
 
@@ -100,7 +100,7 @@ class Seat:
     faction: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One entry of the append-only log."""
 
@@ -117,7 +117,7 @@ class Event:
                 "type": self.type, "data": self.data}
 
 
-@dataclass
+@dataclass(slots=True)
 class Answer:
     """A seat's (or the GM's) secret submission to a prompt."""
 
@@ -127,7 +127,7 @@ class Answer:
     seq: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Prompt:
     """A question put to some seats whose answers stay secret until the reveal."""
 
@@ -165,7 +165,7 @@ class Prompt:
         return list(self.seats) + (["gm"] if self.gm_submits else [])
 
 
-@dataclass
+@dataclass(slots=True)
 class RollRecord:
     """A roll as the log holds it."""
 
