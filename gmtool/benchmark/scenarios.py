@@ -178,7 +178,7 @@ def soak(server: ServerProcess, minutes: float, phones: int, pause: float = 0.2)
     table = create_table(client, server.admin_key, phones, "soak")
     screens = open_screens(server.base, table)
     acks, failures = [], []
-    drive_table(server.base, table, 20, pause / 4, acks, failures)  # warm-up
+    drive_table(server.base, table, 60, pause / 4, acks, failures)  # warm-up: caches fill, then steady state
     start = server.memory_kb().get("VmRSS")
     deadline = time.time() + minutes * 60
     rounds = 0
