@@ -48,12 +48,16 @@ def run(tables: int = 20, phones: int = 8, rounds: int = 6, minutes: float = 0.0
             many = details["fanout_tables"] = fanout(server, tables, phones, rounds, pace)
             log("overhead …")
             over = details["overhead"] = overhead(server)
-            if minutes:
-                log(f"soak, {minutes} min …")
-                details["soak"] = soak(server, minutes, phones, pace / 5)
             details["memory_kb"] = server.memory_kb()
         finally:
             server.stop()
+        if minutes:  # one table on a server started as `gmtool serve` starts it for a table
+            log(f"soak, {minutes} min …")
+            table_server = ServerProcess(Path(tmp) / "soak").start()
+            try:
+                details["soak"] = soak(table_server, minutes, phones, pace / 5)
+            finally:
+                table_server.stop()
         if not skip_growth:
             log("growth (100 vs 100,000 events) and resume …")
             details["growth"] = growth(Path(tmp) / "growth")
