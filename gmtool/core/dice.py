@@ -322,6 +322,13 @@ class Roll:
         )
 
 
+def localized_text(text: str, lang: str) -> str:
+    """A roll's text in `lang`: the stored text says 成功 / 失敗, English says success / failure."""
+    if lang != "en":
+        return text
+    return text.replace(" 成功", " success").replace(" 失敗", " failure")
+
+
 def _draw(dice: DiceSource, sides: int) -> int:
     value = dice.randint(sides)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:

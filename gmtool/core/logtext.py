@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .prompts import answer_text
+from .dice import localized_text
 from .model import State
+from .prompts import answer_text
 
 Describer = Callable[[dict, State, str], str]
 DESCRIBERS: dict[str, Describer] = {}
@@ -100,7 +101,7 @@ def _rolled(e, state, lang):
     d = e["data"]
     secret = _ja(lang, "［秘密］", "[secret] ") if d["roll"].get("secret") else ""
     label = f"{d['label']}: " if d.get("label") else ""
-    return f"{secret}{actor_name(e['actor'], state, lang)} {label}{d['roll']['text']}"
+    return f"{secret}{actor_name(e['actor'], state, lang)} {label}{localized_text(d['roll']['text'], lang)}"
 
 
 @describes("dice.revealed")

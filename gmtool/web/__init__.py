@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Flask, g, jsonify, render_template, request
 
 from ..core.commitments import canonical
+from ..core.dice import localized_text
 from ..core.errors import GmError
 from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, translate
@@ -64,6 +65,10 @@ def create_app(config: dict | None = None) -> Flask:
         return answer_text(prompt["kind"], value, prompt.get("option_names"))
 
     app.add_template_filter(canonical, "answer_json")
+
+    @app.template_filter("roll_text")
+    def _roll_text(text: str) -> str:
+        return localized_text(text, g.get("lang", "ja"))
 
     @app.errorhandler(GmError)
     def _gm_error(error: GmError):
