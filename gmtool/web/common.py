@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
-from flask import abort, current_app, g, make_response, redirect, render_template, request, url_for
+from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
 from ..core.errors import Forbidden, GmError
 from ..export import Options
@@ -156,12 +156,6 @@ def form_payload() -> dict:
 def lang() -> str:
     """The viewer's language."""
     return g.get("lang", "ja")
-
-
-def need(condition: bool) -> None:
-    """Abort with 403 unless `condition`."""
-    if not condition:
-        abort(403)
 
 
 def login(session_id: str, kind: str, endpoint: str):

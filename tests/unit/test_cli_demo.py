@@ -1,0 +1,28 @@
+"""`gmtool serve --demo`: ready sample sessions so a newcomer sees everything at once."""
+
+from __future__ import annotations
+
+from gmtool.cli import _demo
+from gmtool.core.view import GM as GM_VIEW
+from gmtool.core.view import TABLE, build_view
+from gmtool.runtime import SessionManager
+
+
+def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
+    manager = SessionManager(tmp_path)
+    try:
+        first = _demo(manager)
+        listed = {s["ruleset"]: s["id"] for s in manager.list()}
+        assert set(listed) == {"generic", "grail_trpg", "sugoroku"}
+        assert listed["generic"] == first
+        generic = build_view(manager.get(first).state, TABLE)
+        assert generic["prompts"][0]["status"] == "open"
+        assert generic["rolls"] and generic["seats"][2]["flags"][0]["flag"] == "subjugation"
+        grail = manager.get(listed["grail_trpg"])
+        table_view = build_view(grail.state, TABLE, ruleset=grail.ruleset)
+        assert "アルトリア" not in str(table_view)  # true names stay secret from the table
+        assert "アルトリア" in str(build_view(grail.state, GM_VIEW, ruleset=grail.ruleset))
+        sugoroku = manager.get(listed["sugoroku"])
+        assert "メドゥーサ" not in str(build_view(sugoroku.state, TABLE, ruleset=sugoroku.ruleset))
+    finally:
+        manager.close_all()
