@@ -55,6 +55,8 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     lo = _int_or_none(spec.get("min"), "最小値") if "min" in spec else 0
     hi = _int_or_none(spec.get("max"), "最大値")
     key = str(spec.get("key") or f"c{index}")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", key):
+        raise GmError("カウンターのキーは英数字・_・- の24文字以内です", "A counter key is 1 to 24 letters, digits, _ or -")
     counter = CounterDef(key, label, start=start, min=lo, max=hi, public=bool(spec.get("public", True)))
     if not counter.is_in_range(start):
         raise GmError(f"「{label.ja}」の初期値が範囲外です", f"The start value of '{label.en}' is outside its bounds")

@@ -74,3 +74,11 @@ def test_a_closed_session_refuses_prompt_operations_and_undo_but_reissues_links(
     assert after == before
     # A lost phone can still be given a new link to read the finished session.
     assert client.post(f"/api/sessions/{sid}/seats/s1/token", headers=gm).status_code == 200
+
+
+def test_a_counter_key_must_be_a_plain_identifier(client, admin):
+    response = client.post("/api/sessions", headers=admin, json={
+        "title": "T", "seats": ["A"], "counters": [{"key": "x\"'><b>", "name": "X"}]})
+    assert response.status_code == 400
+    assert "counter key" in response.get_json()["error"]["en"]
+    assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []
