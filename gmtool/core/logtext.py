@@ -44,8 +44,12 @@ def describe(event: dict, state: State, lang: str = "ja") -> str:
     return fn(event, state, lang)
 
 
-def _ja(lang: str, ja: str, en: str) -> str:
+def in_lang(lang: str, ja: str, en: str) -> str:
+    """The Japanese or the English text, for a log line in `lang`."""
     return en if lang == "en" else ja
+
+
+_ja = in_lang
 
 
 @describes("session.created")

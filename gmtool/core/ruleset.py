@@ -37,6 +37,12 @@ class RulesetAction:
     who: str = "gm"  # "gm": the GM only; "seat": a seat (or the GM) may call it
 
 
+def action(name: str, ja: str, en: str, fn: Callable[[State, dict, ActionContext], list],
+           who: str = "gm") -> tuple[str, RulesetAction]:
+    """A (name, RulesetAction) pair for a ruleset's `actions` dict."""
+    return name, RulesetAction(name, Label(ja, en), fn, who)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A game gmtool knows: its counters, counter presets and resolvers."""

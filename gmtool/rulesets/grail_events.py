@@ -10,6 +10,7 @@ import copy
 
 from gmtool.core.engine import handles
 from gmtool.core.logtext import describes
+from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import State
 
 from .grail_rules import STAT_EN
@@ -195,10 +196,6 @@ def _combat_ended(state: State, e) -> None:
 
 
 # -- log lines --------------------------------------------------------------------------
-
-def _ja(lang: str, ja: str, en: str) -> str:
-    return en if lang == "en" else ja
-
 
 def _names(state: State, combat_id: str) -> dict:
     c = combat_of(state, combat_id)

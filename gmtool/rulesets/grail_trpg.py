@@ -14,7 +14,7 @@ from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State
 from gmtool.core.resolvers import Resolver
-from gmtool.core.ruleset import ActionContext, Ruleset, RulesetAction
+from gmtool.core.ruleset import ActionContext, Ruleset, action
 
 from . import grail_events as ev
 from .grail_events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
@@ -444,27 +444,23 @@ prompts.register_kind("grail_setup", validate_setup_answer, setup_text)
 prompts.register_kind("grail_select", validate_select_answer, select_text)
 
 
-def _action(name: str, ja: str, en: str, fn, who: str = "gm") -> tuple[str, RulesetAction]:
-    return name, RulesetAction(name, Label(ja, en), fn, who)
-
-
 ACTIONS = dict((
-    _action("set_characters", "キャラクター登録", "Set characters", set_characters),
-    _action("set_seen", "真名看破", "True names seen", set_seen),
-    _action("set_reading", "解釈の切り替え", "Switch a reading", set_reading),
-    _action("set_priority", "優先順位", "Priority order", set_priority),
-    _action("start_combat", "戦闘開始", "Start combat", start_combat),
-    _action("answer", "回答", "Answer", answer, who="seat"),
-    _action("next_step", "次へ", "Next step", next_step),
-    _action("open_select", "セレクトを開く", "Open select", open_select),
-    _action("final_result", "ファイナルリザルト", "Final result", final_result),
-    _action("roll_battle", "勝敗判定", "Battle roll", roll_battle),
-    _action("decide", "勝者を決める", "Decide the winner", decide),
-    _action("finish_combat", "クリンナップ", "Cleanup", finish_combat),
-    _action("use_seal", "令呪", "Command Seal", use_seal),
-    _action("escape", "逃走判定", "Escape check", escape),
-    _action("add_modifier", "勝率の修正", "Win-rate modifier", add_modifier),
-    _action("end_combat", "戦闘打ち切り", "End combat", end_combat),
+    action("set_characters", "キャラクター登録", "Set characters", set_characters),
+    action("set_seen", "真名看破", "True names seen", set_seen),
+    action("set_reading", "解釈の切り替え", "Switch a reading", set_reading),
+    action("set_priority", "優先順位", "Priority order", set_priority),
+    action("start_combat", "戦闘開始", "Start combat", start_combat),
+    action("answer", "回答", "Answer", answer, who="seat"),
+    action("next_step", "次へ", "Next step", next_step),
+    action("open_select", "セレクトを開く", "Open select", open_select),
+    action("final_result", "ファイナルリザルト", "Final result", final_result),
+    action("roll_battle", "勝敗判定", "Battle roll", roll_battle),
+    action("decide", "勝者を決める", "Decide the winner", decide),
+    action("finish_combat", "クリンナップ", "Cleanup", finish_combat),
+    action("use_seal", "令呪", "Command Seal", use_seal),
+    action("escape", "逃走判定", "Escape check", escape),
+    action("add_modifier", "勝率の修正", "Win-rate modifier", add_modifier),
+    action("end_combat", "戦闘打ち切り", "End combat", end_combat),
 ))
 
 RULESET = Ruleset(

@@ -15,7 +15,7 @@ from gmtool.core.commands import clean_text
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
-from gmtool.core.ruleset import Ruleset, RulesetAction
+from gmtool.core.ruleset import Ruleset, action
 
 from . import sugoroku_battle as B
 from . import sugoroku_flow as F
@@ -295,31 +295,27 @@ def view(state: State, viewer) -> dict:
     return out
 
 
-def _action(name: str, ja: str, en: str, fn, who: str = "gm") -> tuple[str, RulesetAction]:
-    return name, RulesetAction(name, Label(ja, en), fn, who)
-
-
 ACTIONS = dict((
-    _action("setup", "準備", "Set up", F.setup),
-    _action("set_reading", "解釈の切り替え", "Switch a reading", F.set_reading),
-    _action("set_square", "マスの設定", "Set a square", F.set_square),
-    _action("roll_move", "サイコロを振って移動", "Roll and move", F.roll_move, "seat"),
-    _action("skip_turn", "手番を飛ばす", "Skip the turn", F.skip_turn),
-    _action("square_event", "マスのイベント", "Square event", F.square_event),
-    _action("challenge", "挑戦", "Challenge", F.challenge, "seat"),
-    _action("end_phase", "行動フェイズ終了", "End the action phase", F.end_phase),
-    _action("start_battle", "戦闘開始", "Start the battle", B.start_battle),
-    _action("skip_battle", "戦闘を行わない", "Skip the battle", B.skip_battle),
-    _action("battle_card", "カードを追加", "Add a card", B.battle_card, "seat"),
-    _action("battle_adjust", "戦闘の裁定・効果", "Battle ruling / effect", B.battle_adjust),
-    _action("end_battle", "戦闘結果を確定", "Apply the battle result", B.end_battle),
-    _action("use_skill", "スキル・宝具を使用", "Use a skill / NP", B.use_skill, "seat"),
-    _action("use_seal", "令呪を使用", "Use a Command Seal", B.use_seal, "seat"),
-    _action("convert_karma", "カルマを戦果に変換", "Convert karma to VP", B.convert_karma, "seat"),
-    _action("reveal_true_name", "真名を公開", "Reveal a true name", B.reveal_true_name),
-    _action("end_round", "ラウンド終了", "End the round", end_round),
-    _action("eliminate", "脱落させる", "Eliminate", eliminate),
-    _action("start_round", "次のラウンドへ", "Start the next round", start_round),
+    action("setup", "準備", "Set up", F.setup),
+    action("set_reading", "解釈の切り替え", "Switch a reading", F.set_reading),
+    action("set_square", "マスの設定", "Set a square", F.set_square),
+    action("roll_move", "サイコロを振って移動", "Roll and move", F.roll_move, "seat"),
+    action("skip_turn", "手番を飛ばす", "Skip the turn", F.skip_turn),
+    action("square_event", "マスのイベント", "Square event", F.square_event),
+    action("challenge", "挑戦", "Challenge", F.challenge, "seat"),
+    action("end_phase", "行動フェイズ終了", "End the action phase", F.end_phase),
+    action("start_battle", "戦闘開始", "Start the battle", B.start_battle),
+    action("skip_battle", "戦闘を行わない", "Skip the battle", B.skip_battle),
+    action("battle_card", "カードを追加", "Add a card", B.battle_card, "seat"),
+    action("battle_adjust", "戦闘の裁定・効果", "Battle ruling / effect", B.battle_adjust),
+    action("end_battle", "戦闘結果を確定", "Apply the battle result", B.end_battle),
+    action("use_skill", "スキル・宝具を使用", "Use a skill / NP", B.use_skill, "seat"),
+    action("use_seal", "令呪を使用", "Use a Command Seal", B.use_seal, "seat"),
+    action("convert_karma", "カルマを戦果に変換", "Convert karma to VP", B.convert_karma, "seat"),
+    action("reveal_true_name", "真名を公開", "Reveal a true name", B.reveal_true_name),
+    action("end_round", "ラウンド終了", "End the round", end_round),
+    action("eliminate", "脱落させる", "Eliminate", eliminate),
+    action("start_round", "次のラウンドへ", "Start the next round", start_round),
 ))
 
 RULESET = Ruleset(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gmtool.core.engine import handles
 from gmtool.core.logtext import describes
+from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import State
 
 from . import sugoroku_rules as R
@@ -44,10 +45,6 @@ def is_revealed(state: State, seat: str) -> bool:
 def name(state: State, seat: str) -> str:
     """A seat's display name (servant name if set up)."""
     return state.seat_name(seat)
-
-
-def _ja(lang: str, ja: str, en: str) -> str:
-    return en if lang == "en" else ja
 
 
 def _terms(terms: list, lang: str) -> str:
