@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from flask import Flask, g, jsonify, render_template, request
@@ -65,6 +66,13 @@ def create_app(config: dict | None = None) -> Flask:
         return answer_text(prompt["kind"], value, prompt.get("option_names"))
 
     app.add_template_filter(canonical, "answer_json")
+
+    @app.template_filter("local_time")
+    def _local_time(ts: str) -> str:
+        try:
+            return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M")
+        except (TypeError, ValueError):
+            return ts or ""
 
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:
