@@ -71,3 +71,24 @@ def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, br
     value, salt, commitment = json.loads(cells[0]), cells[1], cells[2]
     assert hashlib.sha256(f"{salt}:{json.dumps(value, ensure_ascii=False)}".encode()).hexdigest() == commitment
     assert re.fullmatch(r"[0-9a-f]{32,}", salt)
+
+
+def test_the_gm_reveals_early_with_a_reason_that_the_log_keeps(server, page, browser, phone_context):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("早期公開", "generic", [{"name": "A"}, {"name": "B"}])
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    form = page.locator("#new-prompt")
+    form.locator("input[name=title]").fill("投票")
+    form.locator("select[name=kind]").select_option("seat")
+    form.locator("button.primary").click()
+    phone.locator(".prompt-card").get_by_role("button", name="B").click()
+    expect(page.locator("#prompt-p1 li.done")).to_have_count(1)
+    ops = page.locator(".prompt-ops").first
+    ops.locator("input[name=reason]").fill("Bが離席中")
+    ops.get_by_role("button", name="一斉公開").click()
+    expect(phone.locator("#prompt-p1 .status")).to_have_text("公開済み")
+    expect(page.locator(".log")).to_contain_text("Bが離席中")
+    expect(phone.locator("#prompt-p1 .answer-value")).to_have_text("B")
