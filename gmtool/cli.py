@@ -122,6 +122,21 @@ def _demo(manager) -> str:
     return live.state.session_id
 
 
+def _port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port, or None (checked before waitress starts)."""
+    import socket
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            return str(e)
+    return None
+
+
 def cmd_serve(args) -> int:
     """Serve the GM console, table screen and phones on the LAN with waitress."""
     from waitress import create_server
@@ -139,6 +154,12 @@ def cmd_serve(args) -> int:
                       "SYNCHRONOUS": args.sync.upper()})
     manager = app.extensions["gmtool"]
     key = app.config["ADMIN_KEY"]
+    problem = _port_problem(host, args.port)
+    if problem:
+        print(f"ポート{args.port}で待ち受けできません（使用中？ --port で別の番号を）/ "
+              f"Cannot listen on port {args.port} (in use? pick another with --port): {problem}", file=sys.stderr)
+        manager.close_all()
+        return 2
     server = create_server(app, host=host, port=args.port, threads=args.threads,
                            connection_limit=args.connection_limit, channel_request_lookahead=1,
                            ident="gmtool")

@@ -26,3 +26,20 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
         assert "メドゥーサ" not in str(build_view(sugoroku.state, TABLE, ruleset=sugoroku.ruleset))
     finally:
         manager.close_all()
+
+
+def test_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path, capsys):
+    import socket
+
+    from gmtool.cli import main
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        code = main(["serve", "--no-browser", "--host", "127.0.0.1", "--port", str(busy.getsockname()[1]),
+                     "--data", str(tmp_path)])
+    finally:
+        busy.close()
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "使用中" in err and "in use" in err
