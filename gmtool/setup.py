@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from .core.errors import GmError
-from .core.model import CounterDef, Label
+from .core.model import CounterDef, Label, Threshold
 from .core.ruleset import Ruleset
 
 
@@ -37,11 +37,34 @@ def _int_or_none(value: Any, what: str) -> int | None:
                       f"The counter's {what} must be a whole number (got '{value}')") from None
 
 
+THRESHOLD_TEXT = re.compile(r"^(?P<label>[^<>=]{1,20})(?P<op>>=|<=|≥|≤)(?P<at>[-+]?\d+)$")
+
+
+def threshold(spec: Any, key: str, n: int) -> Threshold:
+    """A flag from '討伐令>=9' / '瀕死<=3' or {"at", "label", "below"}: raised while the value is at
+    or above `at` (at or below with `below`)."""
+    if isinstance(spec, str):
+        match = THRESHOLD_TEXT.match(spec.replace(" ", ""))
+        if not match:
+            raise GmError(f"フラグ「{spec}」を読めません（例: 討伐令>=9、瀕死<=3）",
+                          f"Cannot read the flag '{spec}' (e.g. 討伐令>=9, 瀕死<=3)")
+        spec = {"label": match["label"], "at": match["at"], "below": match["op"] in ("<=", "≤")}
+    if not isinstance(spec, dict) or _int_or_none(spec.get("at"), "フラグの値") is None:
+        raise GmError("フラグは {\"at\": 数値, \"label\": 名前} で指定します", "A flag is {\"at\": number, \"label\": name}")
+    label = spec.get("label") or ""
+    label = Label(str(label.get("ja", "")), str(label.get("en") or label.get("ja", ""))) if isinstance(label, dict) \
+        else Label(str(label).strip(), str(label).strip())
+    if not 1 <= len(label.ja) <= 20:
+        raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
+    return Threshold(_int_or_none(spec["at"], "フラグの値"), f"{key}_{n}", label, "", bool(spec.get("below")))
+
+
 def custom_counter(spec: Any, index: int) -> CounterDef:
-    """A counter from 'name,start,min,max' or a {"label"/"name", "start", "min", "max", "public"} object."""
+    """A counter from 'name,start,min,max[,flag>=N …]' or a {"label"/"name", "start", "min", "max",
+    "public", "thresholds"} object."""
     if isinstance(spec, str):
         parts = [p.strip() for p in re.split(r"[,、，]", spec)]
-        spec = dict(zip(("name", "start", "min", "max"), parts))
+        spec = {**dict(zip(("name", "start", "min", "max"), parts)), "thresholds": [p for p in parts[4:] if p]}
     if not isinstance(spec, dict):
         raise GmError("カウンターの指定が正しくありません", "Invalid counter specification")
     name = str(spec.get("name") or spec.get("label") or "").strip()
@@ -57,7 +80,11 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     key = str(spec.get("key") or f"c{index}")
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", key):
         raise GmError("カウンターのキーは英数字・_・- の24文字以内です", "A counter key is 1 to 24 letters, digits, _ or -")
-    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=bool(spec.get("public", True)))
+    flags = spec.get("thresholds") or []
+    if not isinstance(flags, list) or len(flags) > 4:
+        raise GmError("フラグは4つまでのリストです", "'thresholds' must be a list of at most 4")
+    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=bool(spec.get("public", True)),
+                         thresholds=tuple(threshold(f, key, n + 1) for n, f in enumerate(flags)))
     if not counter.is_in_range(start):
         raise GmError(f"「{label.ja}」の初期値が範囲外です", f"The start value of '{label.en}' is outside its bounds")
     return counter

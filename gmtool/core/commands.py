@@ -117,9 +117,9 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     for t in definition.thresholds:
         data = {"seat": seat.id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule,
                 "counter": definition.key, "at": t.at}
-        if new >= t.at and t.flag not in flags:
+        if t.is_met(new) and t.flag not in flags:
             drafts.append(("flag.raised", data))
-        elif new < t.at and t.flag in flags:
+        elif not t.is_met(new) and t.flag in flags:
             drafts.append(("flag.lowered", data))
     return drafts
 

@@ -55,7 +55,7 @@ def fold(events: Iterable[Event], undone: Iterable[int] = (), state: State | Non
 
 def _init_counters(state: State, seat_id: str) -> None:
     state.counters[seat_id] = {d.key: d.start for d in state.counter_defs}
-    state.flags[seat_id] = []
+    state.flags[seat_id] = [t.flag for d in state.counter_defs for t in d.thresholds if t.is_met(d.start)]
 
 
 @handles("session.created")

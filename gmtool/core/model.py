@@ -24,21 +24,28 @@ class Label:
 
 @dataclass(frozen=True)
 class Threshold:
-    """A flag raised while a counter is at or above `at` (e.g. karma 9 -> 討伐令, S-12)."""
+    """A flag raised while a counter is at or above `at` (e.g. karma 9 -> 討伐令, S-12), or at or
+    below it when `below` (e.g. HP 3 -> 瀕死)."""
 
     at: int
     flag: str
     label: Label
     rule: str = ""
+    below: bool = False
+
+    def is_met(self, value: int) -> bool:
+        """Whether the flag stands at `value`."""
+        return value <= self.at if self.below else value >= self.at
 
     def to_dict(self) -> dict:
         """JSON form."""
-        return {"at": self.at, "flag": self.flag, "label": self.label.to_dict(), "rule": self.rule}
+        return {"at": self.at, "flag": self.flag, "label": self.label.to_dict(), "rule": self.rule,
+                "below": self.below}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Threshold":
         """Inverse of to_dict."""
-        return cls(int(d["at"]), str(d["flag"]), Label(**d["label"]), str(d.get("rule", "")))
+        return cls(int(d["at"]), str(d["flag"]), Label(**d["label"]), str(d.get("rule", "")), bool(d.get("below")))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Every page, fragment, API response and export is built from `build_view` or
 `visible_events`, never from raw state. Rules:
-- a private counter (its value and its log lines) is seen by its own seat and the GM;
+- a private counter (its value, its log lines and its threshold flags) is seen by its own seat and the GM;
 - a secret GM roll is seen by the GM only, until the GM reveals it;
 - a prompt answer is seen by the respondent who gave it; by everyone after the reveal
   (only the final answer: one changed before the reveal stays the author's);
@@ -113,8 +113,11 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, ruleset
                     if can_see_counter(state, viewer, seat.id, k)}
         flags = []
         for flag in state.flags.get(seat.id, []):
-            label = next((t.label for d in state.counter_defs for t in d.thresholds if t.flag == flag), None)
-            flags.append({"flag": flag, "label": label.to_dict() if label else {"ja": flag, "en": flag}})
+            owner = next(((d, t) for d in state.counter_defs for t in d.thresholds if t.flag == flag), None)
+            if owner is not None and not can_see_counter(state, viewer, seat.id, owner[0].key):
+                continue  # a private counter's flag would tell its value
+            label = owner[1].label.to_dict() if owner else {"ja": flag, "en": flag}
+            flags.append({"flag": flag, "label": label})
         seats.append({"id": seat.id, "name": seat.name, "faction": seat.faction, "counters": counters,
                       "flags": flags, "you": viewer.seat == seat.id})
     return {
@@ -162,6 +165,9 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
     if t == "seat.token_reissued" and not viewer.is_gm:
         return None
     if t == "dice.rolled" and d["roll"].get("secret") and not viewer.is_gm and event.seq not in state.revealed_rolls:
+        return None
+    if t in ("flag.raised", "flag.lowered") and d.get("counter") and not can_see_counter(
+            state, viewer, d["seat"], d["counter"]):
         return None
     if t == "counter.changed" and not can_see_counter(state, viewer, d["seat"], d["key"]):
         return None
