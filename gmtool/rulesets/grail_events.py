@@ -14,6 +14,7 @@ from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import State
 
 from .grail_rules import STAT_EN
+from .grail_winrate import USE_LIMITS
 
 GM_SIDE = "gm"
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -45,6 +46,12 @@ def _g(state: State) -> dict:
 def combat_of(state: State, combat_id: str) -> dict | None:
     """T-1: the combat named `combat_id`, or None."""
     return next((c for c in grail_of(state)["combats"] if c["id"] == combat_id), None)
+
+
+def use_limit(combat: dict, side: str, kind: str) -> int:
+    """T-3: 2 skills and 2 宝具 per faction and scene; an alliance's side pools its factions' uses."""
+    factions = [f for f in combat["sides"][side] if f != GM_SIDE] if isinstance(combat["sides"][side], list) else []
+    return USE_LIMITS[kind] * max(1, len(factions))
 
 
 def _combat(state: State, combat_id: str) -> dict:

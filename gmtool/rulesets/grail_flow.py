@@ -14,7 +14,7 @@ from gmtool.core.commands import clean_text, parse_int
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label, Prompt, State
 
-from .grail_events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of
+from .grail_events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
 from .grail_rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, term, validate_setup)
 from .grail_winrate import CapTracker, USE_LIMITS, win_rate
@@ -211,11 +211,11 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
         if abs(amount) > MAX_MOD:
             raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
         used[kind] += 1
-        if used[kind] > USE_LIMITS[kind]:
+        if used[kind] > (limit := use_limit(combat, side, kind)):
             ja, en = MOD_KINDS[kind]
-            raise GmError(f"「{label}」は使えません: この戦闘で{ja}は{USE_LIMITS[kind]}回まで（使用済み"
+            raise GmError(f"「{label}」は使えません: この戦闘で{ja}は{limit}回まで（使用済み"
                           f"{combat['uses'][side][kind]}回）[T-3]",
-                          f"Cannot use '{label}': at most {USE_LIMITS[kind]} {en} per combat scene "
+                          f"Cannot use '{label}': at most {limit} {en} per combat scene "
                           f"({combat['uses'][side][kind]} used) [T-3]")
         mods.append({"label": label, "value": amount, "kind": kind})
     seal = v.get("seal")
@@ -453,7 +453,7 @@ def _combat_view(state: State, c: dict, me: str | None) -> dict:
         "waiting": waiting, "pending": pending, "setup": setup, "forces": c.get("forces"),
         "selects": [{"select_no": s["select_no"], "choices": s["choices"], "result": s["result"]} for s in c["selects"]],
         "carry": c["carry"], "np_used": c["np_used"],
-        "uses_left": {s: {k: USE_LIMITS[k] - c["uses"][s][k] for k in USE_LIMITS} for s in SIDES},
+        "uses_left": {s: {k: use_limit(c, s, k) - c["uses"][s][k] for k in USE_LIMITS} for s in SIDES},
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
         "battle": c["battle"], "winner": c["winner"], "escapes": c["escapes"], "result": c["result"],

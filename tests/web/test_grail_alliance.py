@@ -1,0 +1,34 @@
+"""T-3 in an alliance: 2 skills and 2 宝具 per faction, so an allied side of two factions has 4 of each."""
+
+from __future__ import annotations
+
+from gmtool_testing import bearer
+
+
+def post(client, sid, path, token, body=None, status=200):
+    response = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(token), json=body or {})
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def test_an_alliance_pools_its_factions_skill_uses_and_a_lone_faction_keeps_two(client, admin):
+    created = client.post("/api/sessions", headers=admin, json={
+        "title": "同盟戦", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営", "キャスター陣営"]}).get_json()
+    sid, gm = created["session"], created["gm_token"]
+    seat = {s["id"]: s["token"] for s in created["seats"]}
+    for faction, line in (("s1", "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"),
+                          ("s2", "アーチャー 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"),
+                          ("s3", "キャスター 筋力10 耐久20 敏捷30 魔力70 幸運30 宝具40")):
+        post(client, sid, "actions/set_characters", gm, {"faction": faction, "text": line})
+    post(client, sid, "actions/start_combat", gm, {"a": ["s1", "s3"], "b": ["s2"]})
+    post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター"}})
+    post(client, sid, "prompts/c1-setup/answer", seat["s2"], {"value": {"main": "s2/アーチャー"}})
+    post(client, sid, "prompts/c1-setup/confirm", gm)
+    post(client, sid, "actions/next_step", gm)
+    three = [{"label": f"スキル{i}", "value": 5, "kind": "skill"} for i in range(3)]
+    refused = post(client, sid, "prompts/c1-s1/answer", seat["s2"], {"value": {"stat": "筋力", "mods": three}},
+                   status=400)
+    assert "at most 2" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
+    post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three}})
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
+    assert state["ruleset"]["combat"]["uses_left"]["b"]["skill"] == 2
