@@ -158,6 +158,27 @@ def lang() -> str:
     return g.get("lang", "ja")
 
 
+def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bool = False):
+    """Run an operation from a screen's form (cookie + CSRF): a flash fragment for htmx, else
+    back to the page at `endpoint`; `refresh` makes htmx reload the whole page."""
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, kind)
+    check_csrf(token)
+    result = operation(live, viewer, *args)
+    if not is_htmx():
+        return redirect(url_for(endpoint, session_id=session_id))
+    if "text" in result:  # a roll
+        message = result["text"]
+    elif "commitment" in result:  # an answer: its commitment is the receipt
+        message = "✓ " + result["commitment"][:16] + "…"
+    else:
+        message = "OK"
+    response = make_response(render_template("_flash.html", error=False, message=message))
+    if refresh:
+        response.headers["HX-Refresh"] = "true"
+    return response
+
+
 def login(session_id: str, kind: str, endpoint: str):
     """Exchange `?k=token` for an HttpOnly cookie and redirect to the clean URL."""
     live = live_session(session_id)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request
 
 from .. import operations as ops
-from .common import check_csrf, form_payload, export_options, export_text, is_htmx, live_session, login, no_store, page_viewer, render
+from .common import act, form_payload, export_options, export_text, live_session, login, no_store, page_viewer, render
 from .screens import context, gm_extras
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
@@ -57,23 +57,9 @@ def export_download(session_id: str):
 
 
 def _act(session_id: str, operation, *args):
-    """Run a GM operation from a form: a flash fragment for htmx, else back to the console."""
-    live = live_session(session_id)
-    viewer, token = page_viewer(live, "gm")
-    check_csrf(token)
-    result = operation(live, viewer, *args)
-    if is_htmx():
-        response = make_response(render_template("_flash.html", error=False, message=_done_message(result)))
-        if operation in (ops.reissue, ops.add_seat):  # the join QR codes changed: reload the console
-            response.headers["HX-Refresh"] = "true"
-        return response
-    return redirect(url_for("gm.console", session_id=session_id))
-
-
-def _done_message(result: dict) -> str:
-    if "text" in result:  # a roll
-        return result["text"]
-    return "OK"
+    """A GM operation from a console form; new or reissued links reload the console (its QR codes)."""
+    return act(session_id, "gm", "gm.console", operation, *args,
+               refresh=operation in (ops.reissue, ops.add_seat))
 
 
 @bp.post("/counter")

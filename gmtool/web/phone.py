@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, request
 
 from .. import operations as ops
-from .common import check_csrf, form_payload, is_htmx, live_session, login, no_store, page_viewer, render
+from .common import act, form_payload, live_session, login, no_store, page_viewer, render
 from .screens import context
 
 bp = Blueprint("phone", __name__)
@@ -28,14 +28,8 @@ def phone(session_id: str):
 
 
 def _act(session_id: str, operation, *args):
-    live = live_session(session_id)
-    viewer, token = page_viewer(live, "seat")
-    check_csrf(token)
-    result = operation(live, viewer, *args)
-    if is_htmx():
-        message = result.get("text") or (("✓ " + result["commitment"][:16] + "…") if "commitment" in result else "OK")
-        return render_template("_flash.html", error=False, message=message)
-    return redirect(url_for("phone.phone", session_id=session_id))
+    """A seat's operation from its phone page."""
+    return act(session_id, "seat", "phone.phone", operation, *args)
 
 
 @bp.post("/s/<session_id>/phone/actions/<name>")
