@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from ..core.commitments import verify
+from ..core.errors import Forbidden
 from .common import live_session, login, no_store, page_viewer, render
 from .screens import context
 
@@ -41,6 +42,6 @@ def _any_viewer(live):
     for kind in ("table", "seat", "gm"):
         try:
             return page_viewer(live, kind)
-        except Exception:  # noqa: BLE001 - try the next kind of screen
+        except Forbidden:  # not this kind of screen: try the next
             continue
     return page_viewer(live, "table")
