@@ -135,13 +135,17 @@ def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
 
 # -- answers: the custom prompt kinds ------------------------------------------------
 
-def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
-    """T-4: a side's setup: main (1), sub (0–1), others (0–2) of its own characters; seal 1 optional."""
-    v = _obj(value)
+def _answer_context(prompt: Prompt, who: str, value: Any, state: State) -> tuple[dict, dict, str]:
+    """An answer's object, its combat and the answering side (T-2)."""
     combat = combat_of(state, prompt.meta.get("combat", ""))
     if combat is None:
         raise GmError("この戦闘はありません", "This combat does not exist")
-    side = side_of_respondent(prompt, who)
+    return _obj(value), combat, side_of_respondent(prompt, who)
+
+
+def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
+    """T-4: a side's setup: main (1), sub (0–1), others (0–2) of its own characters; seal 1 optional."""
+    v, combat, side = _answer_context(prompt, who, value, state)
     chars = side_characters(state, combat, side)
     placed = validate_setup(chars, v.get("main") or None, v.get("sub") or None, v.get("others") or ())
     seal = v.get("seal")
@@ -184,11 +188,7 @@ def select_text(value: Any) -> str:
 
 def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
     """T-5/T-3/T-13: one stat (not barred), skills / 宝具 with numbers (2 each per scene), seal 2."""
-    v = _obj(value)
-    combat = combat_of(state, prompt.meta.get("combat", ""))
-    if combat is None:
-        raise GmError("この戦闘はありません", "This combat does not exist")
-    side = side_of_respondent(prompt, who)
+    v, combat, side = _answer_context(prompt, who, value, state)
     stat = v.get("stat")
     if not stat:
         raise GmError("戦力（ステータス）を1つ選んでください", "Choose one stat")
