@@ -10,9 +10,10 @@ import secrets
 from typing import Any
 
 from .core import commands, prompts
-from .core.dice import parse
+from .core.dice import dice_for, is_entered, parse
 from .core.errors import Forbidden, GmError
-from .core.ruleset import ActionContext
+from .core.events import DICE_READING
+from .core.ruleset import ActionContext, reading_value, readings_view
 from .core.view import Viewer, prompt_view, roll_view
 from .runtime import LiveSession
 
@@ -44,15 +45,21 @@ def change_counter(live: LiveSession, viewer: Viewer, p: dict) -> dict:
             "flags": list(live.state.flags.get(seat, []))}
 
 
+def session_dice(live: LiveSession, p: dict):
+    """The dice of one request: entered faces (`faces`), the server's (`"dice": "server"`), or the
+    session's dice reading."""
+    return dice_for(reading_value(live.state, DICE_READING), live.dice(), p)
+
+
 def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
-    """GM or a seat: roll dice on the server (a seat may not roll secretly)."""
+    """GM or a seat: roll dice on the server, or record the faces of real dice (a seat may not roll secretly)."""
     expr = str(p.get("expr", "")).strip()
     if not viewer.is_gm and viewer.kind != "seat":
         raise Forbidden("テーブル画面からはダイスを振れません", "The table screen cannot roll")
     if parse(expr).secret and not viewer.is_gm:
         raise Forbidden("秘密ロール（S）はGMだけが使えます", "Only the GM can make secret (S) rolls")
     with live.lock:
-        events = live.execute(actor_of(viewer), commands.roll, expr, p.get("label", ""), live.dice())
+        events = live.execute(actor_of(viewer), commands.roll, expr, p.get("label", ""), session_dice(live, p))
     record = next(r for r in reversed(live.state.rolls) if r.seq == events[0].seq)
     return roll_view(record, live.state)
 
@@ -98,6 +105,13 @@ def close(live: LiveSession, viewer: Viewer) -> dict:
     return {"closed": True, "seed": live.seed.hex(), "seed_hash": live.state.seed_hash}
 
 
+def set_reading(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM: switch one of the session's readings; returns every reading with its value."""
+    require_gm(viewer)
+    live.execute("gm", commands.set_reading, p.get("key"), p.get("value"))
+    return {"readings": readings_view(live.ruleset, live.state)}
+
+
 def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) -> dict:
     """Run one of the session's ruleset actions (docs/rulesets/); returns the new ruleset view."""
     if not (viewer.is_gm or viewer.kind == "seat"):
@@ -107,12 +121,23 @@ def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) 
         raise GmError(f"このルールに操作「{name}」はありません", f"This ruleset has no action '{name}'", status=404)
     if action.who == "gm":
         require_gm(viewer)
+    payload = payload if isinstance(payload, dict) else {}
     with live.lock:
-        ctx = ActionContext(actor=actor_of(viewer), viewer=viewer, dice=live.dice(),
+        ctx = ActionContext(actor=actor_of(viewer), viewer=viewer, dice=session_dice(live, payload),
                             salt=lambda: secrets.token_hex(16), resolvers=live.ruleset.all_resolvers())
-        events = live.execute(ctx.actor, action.fn, payload if isinstance(payload, dict) else {}, ctx)
+        events = live.execute(ctx.actor, _checked(action.fn), payload, ctx)
         view = live.ruleset.view(live.state, viewer) if live.ruleset.view else {}
     return {"action": name, "events": [{"seq": e.seq, "type": e.type} for e in events], "ruleset": view}
+
+
+def _checked(fn):
+    """An action whose entered dice faces must all be used (a typo would otherwise pass unnoticed)."""
+    def run(state, payload, ctx):
+        drafts = fn(state, payload, ctx)
+        if is_entered(ctx.dice):
+            ctx.dice.check_all_used()
+        return drafts
+    return run
 
 
 def open_prompt(live: LiveSession, viewer: Viewer, spec: dict) -> dict:

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from .core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
+from .core import engine
 from .core.commands import Draft, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, NotFound
@@ -26,8 +26,6 @@ from .store import SUFFIX, Store, read_meta
 
 UNDO_DEPTH = 50
 RECENT_EVENTS = 300
-# Actions whose first event is one of these can be undone by the GM.
-UNDOABLE = {"counter.changed", "scene.marked", "dice.rolled", "dice.revealed", "prompt.modified", "prompt.confirmed"}
 
 
 def new_token() -> str:
@@ -38,10 +36,6 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _is_undoable(events: list[Event]) -> bool:
-    return bool(events) and events[0].type in UNDOABLE
 
 
 class LiveSession:
@@ -72,29 +66,19 @@ class LiveSession:
                 self.tokens[value] = TABLE
             elif key.startswith("seat:"):
                 self.tokens[value] = Viewer("seat", key[5:])
-        state = self.state = State(undone=self.store.undone_actions())
+        self.ruleset = get_ruleset(self.store.get_meta().get("ruleset", "generic"))
+        state = self.state = State(undone=self.store.undone_actions(), rules=self.ruleset)
         first_of_action = 0
         for event in self.store.events():
             if event.action != first_of_action:
                 first_of_action = event.action
-                if self.is_undoable(event.type):
+                if self.ruleset.is_undoable(self.ruleset.upcast(event).type):
                     self.undoable.append(event.action)
             engine.apply(state, event)
         self.version = state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
 
     # -- reading ----------------------------------------------------------
-    @property
-    def ruleset(self):
-        """This session's ruleset."""
-        return get_ruleset(self.state.ruleset)
-
-    def is_undoable(self, event_type: str) -> bool:
-        """Whether an action starting with `event_type` can be undone."""
-        if event_type in UNDOABLE:
-            return True
-        return bool(self.state.ruleset) and event_type in self.ruleset.undoable_events
-
     def viewer_for(self, token: str | None) -> Viewer | None:
         """The viewer a token belongs to, or None."""
         if not token:
@@ -126,7 +110,7 @@ class LiveSession:
         events = self.store.append(actor, drafts, secrets=secrets_update)
         for event in events:
             engine.apply(self.state, event)
-        if self.is_undoable(drafts[0][0]):
+        if self.ruleset.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
         self._notify()
@@ -155,7 +139,7 @@ class LiveSession:
             # a private counter), so everyone else gets the version the table may see (view.py).
             gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
             summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
-            self.state = engine.fold(self.store.events(), self.state.undone | {action})
+            self.state = engine.fold(self.store.events(), self.ruleset, self.state.undone | {action})
             return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
                                                   "summary": summary, "gm_summary": gm_summary})])
 
@@ -241,8 +225,7 @@ class SessionManager:
         """Create a session; returns it and its tokens {"gm", "table", "seats": {seat id: token}}."""
         rs = get_ruleset(ruleset)
         if counters is None:
-            counters = list(rs.counters) if not rs.custom_counters else [p for p in rs.presets if p.key in
-                                                                           ("seals", "mana", "vp")]
+            counters = list(rs.counters) + [p for p in rs.presets if p.key in rs.default_presets]
         seat_dicts = [new_seat(f"s{i + 1}", s.get("name"), s.get("faction", "")) for i, s in enumerate(seats)]
         with self.lock:
             session_id = secrets.token_hex(4)
@@ -279,7 +262,7 @@ class SessionManager:
                 events[0].data["id"] = session_id
             tokens = None
             if secret_values is None:  # a public export: new tokens, and a new seed for the rolls to come
-                folded = _fold_events(events)
+                folded = fold_events(events)
                 closed = folded.closed and folded.seed  # its seed is published: keep it, nothing more is rolled
                 seed = bytes.fromhex(folded.seed) if closed else secrets.token_bytes(32)
                 tokens = {"gm": new_token(), "table": new_token(),
@@ -310,9 +293,13 @@ class SessionManager:
             self.sessions.clear()
 
 
-def _fold_events(events: list[Event]) -> State:
+def fold_events(events: list[Event]) -> State:
+    """The final state of a whole log (its ruleset named by its first event), undone actions skipped."""
     undone = {int(e.data["action"]) for e in events if e.type == "undo"}
-    return engine.fold(events, undone)
+    return engine.fold(events, get_ruleset(str(events[0].data.get("ruleset", ""))), undone)
+
+
+_fold_events = fold_events  # the name the import checks use
 
 
 def _valid_id(session_id: str) -> bool:

@@ -93,7 +93,7 @@ def add_seat(state: State, seat: dict) -> list[Draft]:
 
 def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, value: Any = None,
                    reason: Any = "") -> list[Draft]:
-    """Change a seat's counter by `delta` or to `value`, raising / lowering threshold flags."""
+    """Change a seat's counter by `delta` or to `value` (the GM's request), within its bounds."""
     require_open(state)
     seat = seat_of(state, seat_id)
     definition = state.counter_def(str(key))
@@ -111,17 +111,50 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
                       f"{definition.label.en} must stay within {lo}..{hi} (cannot become {new})")
     if new == current:
         raise GmError(f"{definition.label.ja}は既に{current}です", f"{definition.label.en} is already {current}")
-    drafts: list[Draft] = [("counter.changed", {"seat": seat.id, "key": definition.key, "delta": new - current,
-                                                "from": current, "to": new, "reason": reason})]
-    flags = state.flags.get(seat.id, [])
+    return counter_drafts(state, seat.id, definition.key, new, reason)
+
+
+def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",
+                   flags: list[str] | None = None) -> list[Draft]:
+    """The one counter change every action uses: the value moved into the counter's bounds, with the
+    threshold flags it raises or lowers, upwards and downwards (none when nothing changes).
+
+    `flags` is the seat's flags as earlier drafts of the same action left them (default: the state's).
+    """
+    definition = state.counter_def(key)
+    if definition is None:
+        raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
+    current = state.counters[seat_id][key]
+    new = definition.clamp(int(new))
+    if new == current:
+        return []
+    drafts: list[Draft] = [("counter.changed", {"seat": seat_id, "key": key, "delta": new - current, "from": current,
+                                                "to": new, "reason": reason, **({"rule": rule} if rule else {})})]
+    standing = state.flags.get(seat_id, []) if flags is None else flags
     for t in definition.thresholds:
-        data = {"seat": seat.id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule,
-                "counter": definition.key, "at": t.at}
-        if t.is_met(new) and t.flag not in flags:
+        data = {"seat": seat_id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key, "at": t.at}
+        if t.is_met(new) and t.flag not in standing:
             drafts.append(("flag.raised", data))
-        elif not t.is_met(new) and t.flag in flags:
+        elif not t.is_met(new) and t.flag in standing:
             drafts.append(("flag.lowered", data))
     return drafts
+
+
+def set_reading(state: State, key: Any, value: Any) -> list[Draft]:
+    """Switch one of the session's readings (core's or its ruleset's) for this session."""
+    require_open(state)
+    reading = state.rules.reading(str(key)) if state.rules is not None else None
+    if reading is None:
+        known = ", ".join(r.key for r in state.rules.all_readings()) if state.rules is not None else ""
+        raise NotFound(f"解釈「{key}」はありません（{known}）", f"There is no reading '{key}' ({known})")
+    choice = reading.choice(value)
+    if choice is None:
+        names = "/".join(str(c.value) for c in reading.choices)
+        raise GmError(f"解釈「{reading.label.ja}」に「{value}」は選べません（{names}）",
+                      f"Reading '{reading.label.en}' cannot be '{value}' ({names})")
+    if state.readings.get(reading.key, reading.default) == choice.value:
+        raise Conflict(f"解釈「{reading.label.ja}」は既にその値です", f"Reading '{reading.label.en}' already has that value")
+    return [("reading.set", {"key": reading.key, "value": choice.value, "rule": reading.rule})]
 
 
 def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
@@ -130,6 +163,8 @@ def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
     label = clean_text(label, "ラベル", "label", limit=80, required=False)
     text = clean_text(expr, "ダイス式", "dice expression", limit=200)
     result = dicelib.roll(text, dice)
+    if dicelib.is_entered(dice):
+        dice.check_all_used()
     return [("dice.rolled", {"label": label, "roll": result.to_dict(), "dice_next": dice.next_index})]
 
 

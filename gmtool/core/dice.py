@@ -137,6 +137,80 @@ class FixedDice:
         return value
 
 
+MAX_ENTERED_FACES = 200
+
+
+class EnteredDice:
+    """Faces of real dice rolled at the table and typed in (実ダイス), used in order.
+
+    They draw nothing from the seed: `next_index` stays where the seeded dice left it. A face
+    outside 1..sides, too few faces or faces left over are refused with a readable error.
+    """
+
+    entered = True
+
+    def __init__(self, faces: Iterable[Any], next_index: int = 0) -> None:
+        self.faces = parse_faces(faces)
+        self.used = 0
+        self.next_index = next_index
+
+    def randint(self, sides: int) -> int:
+        """The next entered face, checked against the die's sides."""
+        if self.used >= len(self.faces):
+            raise GmError(f"実ダイスの出目が足りません（{self.used + 1}個目のd{sides}）",
+                          f"Not enough entered faces (die {self.used + 1}, a d{sides})")
+        value = self.faces[self.used]
+        if not 1 <= value <= sides:
+            raise GmError(f"出目{value}はd{sides}にありません（1〜{sides}）",
+                          f"A d{sides} has no face {value} (1..{sides})")
+        self.used += 1
+        return value
+
+    def check_all_used(self) -> None:
+        """Refuse faces that no die of the roll used (a typo would otherwise pass unnoticed)."""
+        if self.used < len(self.faces):
+            raise GmError(f"出目が多すぎます（このロールは{self.used}個、入力は{len(self.faces)}個）",
+                          f"Too many faces entered (the roll uses {self.used}, {len(self.faces)} were given)")
+
+
+def parse_faces(value: Any) -> list[int]:
+    """Entered faces from JSON (a list or one number) or a form ("3 5", "3,5", "３、５")."""
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFKC", value)
+        items: list[Any] = [x for x in re.split(r"[\s,、]+", text.strip()) if x] if len(text) <= 2000 else [None] * 999
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        items = [value]
+    if not items or len(items) > MAX_ENTERED_FACES:
+        raise GmError(f"実ダイスの出目を1〜{MAX_ENTERED_FACES}個入力してください",
+                      f"Enter 1 to {MAX_ENTERED_FACES} faces of the real dice")
+    faces = []
+    for x in items:
+        if isinstance(x, bool) or not (isinstance(x, int) or (isinstance(x, str) and x.isdigit() and len(x) <= 4)):
+            raise GmError(f"出目は整数で入力してください（{str(x)[:20]}）", f"Faces are whole numbers (got {str(x)[:20]})")
+        faces.append(int(x))
+    return faces
+
+
+def is_entered(dice: Any) -> bool:
+    """Whether a dice source is real dice typed in."""
+    return bool(getattr(dice, "entered", False))
+
+
+def dice_for(mode: str, seeded: Any, payload: Any) -> Any:
+    """The dice for one roll: entered faces when the request carries `faces`, the server's when it
+    says `"dice": "server"`, else the session's dice reading (`mode`: "server" or "entered")."""
+    payload = payload if isinstance(payload, dict) else {}
+    faces = payload.get("faces")
+    if faces not in (None, "", []):
+        return EnteredDice(faces, seeded.next_index)
+    if mode == "entered" and payload.get("dice") != "server":
+        raise GmError("実ダイスの出目（faces）を入力してください（サーバーで振るときは dice=server）",
+                      "Enter the faces of the real dice ('faces'), or ask for server dice with dice=server")
+    return seeded
+
+
 @dataclass(frozen=True)
 class DiceTerm:
     """A signed ``NdM`` term with optional keep (``KH``/``KL`` + count) and explode."""
@@ -299,6 +373,7 @@ class Roll:
     success: bool | None
     choice: str | None
     text: str
+    entered: bool = False  # faces of real dice typed in (実ダイス), not drawn from the seed
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (a deep copy; terms as a list)."""
@@ -319,6 +394,7 @@ class Roll:
             success=d.get("success"),
             choice=d.get("choice"),
             text=str(d.get("text", "")),
+            entered=bool(d.get("entered", False)),
         )
 
 
@@ -373,7 +449,8 @@ def roll(expr: str | Expression, dice: DiceSource) -> Roll:
         index = _draw(dice, len(e.items))
         picked = e.items[index - 1]
         term = {"kind": "choice", "items": list(e.items), "roll": index, "picked": picked}
-        return Roll(e.normalized, e.secret, (term,), None, None, None, picked, f"{e.normalized} → {picked}")
+        return Roll(e.normalized, e.secret, (term,), None, None, None, picked, f"{e.normalized} → {picked}",
+                    is_entered(dice))
     terms: list[dict[str, Any]] = []
     if e.kind == "d66":
         a, b = _draw(dice, 6), _draw(dice, 6)
@@ -401,4 +478,4 @@ def roll(expr: str | Expression, dice: DiceSource) -> Roll:
         target = {"op": e.op, "value": e.target}
         success = bool(_OPS[e.op](total, e.target))
         text += f" {_OP_TEXT[e.op]} {e.target} {'成功' if success else '失敗'}"
-    return Roll(e.normalized, e.secret, tuple(terms), total, target, success, None, text)
+    return Roll(e.normalized, e.secret, tuple(terms), total, target, success, None, text, is_entered(dice))

@@ -209,6 +209,8 @@ class State:
     last_action: int = 0
     dice_next: int = 0  # index of the next die drawn from the session seed
     extra: dict = field(default_factory=dict)  # ruleset-owned state
+    readings: dict = field(default_factory=dict)  # reading key -> the value the GM switched it to
+    rules: Any = field(default=None, repr=False, compare=False)  # the session's Ruleset (engine.apply)
 
     def counter_def(self, key: str) -> CounterDef | None:
         """The counter definition named `key`."""
@@ -221,3 +223,29 @@ class State:
         """A seat's display name (or the id if unknown)."""
         seat = self.seats.get(seat_id)
         return seat.name if seat else seat_id
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the GM, the public table screen, or one seat."""
+
+    kind: str  # "gm" | "table" | "seat"
+    seat: str | None = None
+
+    @property
+    def is_gm(self) -> bool:
+        """The GM console."""
+        return self.kind == "gm"
+
+    @property
+    def respondent(self) -> str | None:
+        """The name this viewer answers prompts under ("gm" or a seat id)."""
+        return "gm" if self.kind == "gm" else self.seat
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"kind": self.kind, "seat": self.seat}
+
+
+TABLE = Viewer("table")
+GM = Viewer("gm")

@@ -7,37 +7,27 @@ reveal except to the seat that gave them (view.py); the table sees only commitme
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
 from .commands import Draft, clean_text, parse_int, require_open
 from .commitments import canonical, commit
-from .engine import handles
 from .errors import Conflict, Forbidden, GmError, NotFound
 from .model import Answer, Event, Prompt, State
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
-# Ruleset prompt kinds: name -> validate(prompt, who, value, state) -> the normalised value (or GmError),
-# and how an answer of that kind reads in a sentence (prompt cards, log lines, exports).
-CUSTOM_KINDS: dict[str, Callable[[Prompt, str, Any, State], Any]] = {}
-KIND_TEXT: dict[str, Callable[[Any], str]] = {}
 
 
-def register_kind(name: str, validate: Callable[[Prompt, str, Any, State], Any],
-                  text: Callable[[Any], str] | None = None) -> None:
-    """Declare a ruleset's prompt kind (opened by its actions, answered through the usual routes)."""
-    if name in KINDS or name in CUSTOM_KINDS:
-        raise ValueError(f"prompt kind {name} exists")
-    CUSTOM_KINDS[name] = validate
-    if text is not None:
-        KIND_TEXT[name] = text
+def _kind(state: State, name: str):
+    """A ruleset prompt kind of the session (Ruleset.prompt_kinds), or None."""
+    return state.rules.prompt_kind(name) if state.rules is not None else None
 
 
-def answer_text(kind: str, value: Any, names: dict | None = None) -> str:
+def answer_text(state: State, kind: str, value: Any, names: dict | None = None) -> str:
     """An answer as it reads in a sentence: seat names for votes, a ruleset's wording for its kinds."""
-    if kind in KIND_TEXT:
-        return KIND_TEXT[kind](value)
+    custom = _kind(state, kind)
+    if custom is not None and custom.text is not None:
+        return custom.text(value)
     names = names or {}
     items = value if isinstance(value, list) else [value]
     return "・".join(str(names.get(str(v), v)) if not isinstance(v, (dict, list)) else canonical(v) for v in items)
@@ -61,7 +51,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         raise GmError("質問の内容がありません", "The prompt has no content")
     title = clean_text(spec.get("title"), "質問のタイトル", "prompt title", limit=80)
     kind = spec.get("kind", "choice")
-    if kind not in KINDS and not (custom and kind in CUSTOM_KINDS):
+    if kind not in KINDS and not (custom and _kind(state, kind) is not None):
         raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")
     seats = spec.get("seats")
     seats = list(state.seats) if seats in (None, "all") else seats
@@ -111,8 +101,9 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
 
 def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
     """The answer normalised, or a readable error if it breaks the prompt's rules."""
-    if prompt.kind in CUSTOM_KINDS:
-        return CUSTOM_KINDS[prompt.kind](prompt, who, value, state)
+    custom = _kind(state, prompt.kind)
+    if custom is not None:
+        return custom.validate(prompt, who, value, state)
     disabled = prompt.per_seat.get(who, {})
     if prompt.kind in ("choice", "seat"):
         value = str(value) if value is not None else ""
@@ -255,8 +246,7 @@ def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], di
 
 # -- fold ---------------------------------------------------------------------
 
-@handles("prompt.opened")
-def _opened(state: State, e: Event) -> None:
+def prompt_opened(state: State, e: Event) -> None:
     d = e.data
     state.prompts[d["id"]] = Prompt(
         id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
@@ -264,48 +254,40 @@ def _opened(state: State, e: Event) -> None:
         resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}))
 
 
-@handles("prompt.answered")
-def _answered(state: State, e: Event) -> None:
+def prompt_answered(state: State, e: Event) -> None:
     d = e.data
     # A public export carries unrevealed answers without value and salt.
     state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq)
 
 
-@handles("prompt.locked")
-def _locked(state: State, e: Event) -> None:
+def prompt_locked(state: State, e: Event) -> None:
     state.prompts[e.data["prompt"]].status = "locked"
 
 
-@handles("prompt.revealed")
-def _revealed(state: State, e: Event) -> None:
+def prompt_revealed(state: State, e: Event) -> None:
     prompt = state.prompts[e.data["prompt"]]
     prompt.status = "revealed"
     prompt.reason = e.data.get("reason", "")
 
 
-@handles("prompt.resolved")
-def _resolved(state: State, e: Event) -> None:
+def prompt_resolved(state: State, e: Event) -> None:
     state.prompts[e.data["prompt"]].resolution = e.data["resolution"]
 
 
-@handles("prompt.extended")
-def _extended(state: State, e: Event) -> None:
+def prompt_extended(state: State, e: Event) -> None:
     state.prompts[e.data["prompt"]].seats.extend(e.data["seats"])
 
 
-@handles("prompt.cancelled")
-def _cancelled(state: State, e: Event) -> None:
+def prompt_cancelled(state: State, e: Event) -> None:
     prompt = state.prompts[e.data["prompt"]]
     prompt.status = "cancelled"
     prompt.reason = e.data.get("reason", "")
 
 
-@handles("prompt.modified")
-def _modified(state: State, e: Event) -> None:
+def prompt_modified(state: State, e: Event) -> None:
     d = e.data
     state.prompts[d["prompt"]].modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
 
 
-@handles("prompt.confirmed")
-def _confirmed(state: State, e: Event) -> None:
+def prompt_confirmed(state: State, e: Event) -> None:
     state.prompts[e.data["prompt"]].confirmed = True

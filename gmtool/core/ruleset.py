@@ -1,19 +1,151 @@
-"""A ruleset is a frozen declaration: counters, presets, resolvers, actions (DESIGN principle 5).
+"""The ruleset contract: a game is one frozen declaration (DESIGN principle 5).
 
-Everything a ruleset adds is pure: actions are commands `(state, payload, ctx) -> drafts`,
-its view is `(state, viewer) -> dict` (secrets stripped there), its prompt kinds validate
-answers. The web layer serves them generically: `POST /api/sessions/<id>/actions/<name>`,
-the GM console / table / phone include the ruleset's templates with `view["ruleset"]`.
+A `Ruleset` holds everything the rest of gmtool needs to serve a game: its counters, its
+event types (each with its fold, its log line in both languages, whether it starts an
+undoable action and who may see it), its prompt kinds, its readings (switched and shown by
+core), its actions, its view, its UI strings, its templates and stylesheet. It is validated
+once, when it is made; nothing registers itself as a side effect of being imported. The
+engine, the log writer and the views find handlers through the session's ruleset.
+
+Secrets fail closed: an event type that declares no visibility is not an `EventType` at all,
+and an event whose type the session's rules do not know is seen by the GM only (view.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from .model import CounterDef, Label, State
+from .model import CounterDef, Event, Label, Prompt, State, Viewer
 from .resolvers import BUILTIN, Resolver
+
+Fold = Callable[[State, Event], None]
+Describe = Callable[[dict, State, str], str]  # (the event as the viewer sees it, state, lang) -> one log line
+Filter = Callable[[dict, Event, State, Viewer], "dict | None"]  # (data, event, state, viewer) -> visible data
+
+
+# -- visibility ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Visibility:
+    """Who may see an event of one type, and which of its fields.
+
+    kind: "public" (everyone), "gm" (the GM only), "seat" (the GM and the seat named by the
+    event's `field`), "redact" (everyone, with `fields` removed for a viewer until `until`
+    holds for them), or "custom" (a filter function that returns the visible data or None).
+    """
+
+    kind: str
+    field: str = ""
+    fields: tuple[str, ...] = ()
+    until: Callable[[Event, State, Viewer], bool] | None = None
+    filter: Filter | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("public", "gm", "seat", "redact", "custom"):
+            raise ValueError(f"unknown visibility {self.kind!r}")
+        if self.kind == "seat" and not self.field:
+            raise ValueError("a seat visibility names the field that holds the seat")
+        if self.kind == "redact" and not (self.fields and self.until):
+            raise ValueError("a redacted visibility names its fields and the condition that reveals them")
+        if self.kind == "custom" and self.filter is None:
+            raise ValueError("a custom visibility needs its filter")
+
+    def apply(self, event: Event, state: State, viewer: Viewer) -> dict | None:
+        """The event's data as `viewer` may see it, or None when the whole event is hidden."""
+        data = event.data
+        if self.kind == "public" or viewer.is_gm:
+            return data if self.kind != "custom" else self.filter(data, event, state, viewer)
+        if self.kind == "gm":
+            return None
+        if self.kind == "seat":
+            return data if viewer.seat is not None and viewer.seat == data.get(self.field) else None
+        if self.kind == "redact":
+            if self.until(event, state, viewer):
+                return data
+            return {k: v for k, v in data.items() if k not in self.fields}
+        return self.filter(data, event, state, viewer)
+
+
+PUBLIC = Visibility("public")
+GM_ONLY = Visibility("gm")
+
+
+def own_seat(field_name: str = "seat") -> Visibility:
+    """Seen by the GM and by the seat named in the event's `field_name`."""
+    return Visibility("seat", field=field_name)
+
+
+def redacted(fields: tuple[str, ...], until: Callable[[Event, State, Viewer], bool]) -> Visibility:
+    """Seen by everyone, with `fields` removed until `until(event, state, viewer)` holds."""
+    return Visibility("redact", fields=tuple(fields), until=until)
+
+
+def custom(fn: Filter) -> Visibility:
+    """Seen as `fn(data, event, state, viewer)` returns it (None: hidden). The GM's view goes through it too."""
+    return Visibility("custom", filter=fn)
+
+
+# -- event types, prompt kinds, readings, actions ---------------------------------------------
+
+@dataclass(frozen=True)
+class EventType:
+    """One kind of log entry: how it folds into state, how it reads, who may see it."""
+
+    name: str
+    fold: Fold
+    describe: Describe
+    visibility: Visibility
+    undoable: bool = False  # an action that starts with this event can be undone by the GM
+
+
+@dataclass(frozen=True)
+class PromptKind:
+    """A ruleset's own kind of secret prompt (opened by its actions, answered on the usual routes)."""
+
+    name: str
+    validate: Callable[[Prompt, str, Any, State], Any]  # -> the normalised answer, or GmError
+    text: Callable[[Any], str] | None = None  # how an answer reads in a sentence (cards, log, exports)
+    template: str = ""  # the answer form the phone shows (a template name)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a reading."""
+
+    value: Any
+    label: Label
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reading of an ambiguous rule (RULES.md **Reading:**), switchable per session by the GM."""
+
+    key: str
+    rule: str
+    label: Label
+    choices: tuple[Choice, ...]
+    default: Any
+
+    def choice(self, value: Any) -> Choice | None:
+        """The choice `value` names (compared as text, so form posts and JSON both match)."""
+        text = _choice_text(value)
+        return next((c for c in self.choices if _choice_text(c.value) == text), None)
+
+    def to_dict(self, value: Any) -> dict:
+        """JSON form, with the session's current value."""
+        current = self.choice(value) or self.choice(self.default)
+        return {"key": self.key, "rule": self.rule, "label": self.label.to_dict(), "value": value,
+                "default": self.default, "current": current.label.to_dict() if current else None,
+                "choices": [{"value": c.value, "label": c.label.to_dict()} for c in self.choices]}
+
+
+def _choice_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
 
 @dataclass
@@ -21,8 +153,8 @@ class ActionContext:
     """What an action may use besides the state: who acts, the session's dice, fresh salts."""
 
     actor: str  # "gm" or "seat:<id>"
-    viewer: Any  # core.view.Viewer
-    dice: Any  # an object with randint(sides) and next_index
+    viewer: Viewer
+    dice: Any  # an object with randint(sides) and next_index (core.dice)
     salt: Callable[[], str]
     resolvers: dict
 
@@ -43,32 +175,126 @@ def action(name: str, ja: str, en: str, fn: Callable[[State, dict, ActionContext
     return name, RulesetAction(name, Label(ja, en), fn, who)
 
 
+# -- the declaration ------------------------------------------------------------------------------
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
+
+
+def has_japanese(text: str) -> bool:
+    """Whether `text` holds kana or kanji (an English string must not)."""
+    return bool(_JAPANESE.search(unicodedata.normalize("NFKC", text)))
+
+
 @dataclass(frozen=True)
 class Ruleset:
-    """A game gmtool knows: its counters, counter presets and resolvers."""
+    """A game gmtool knows: the whole declaration (see the module docstring)."""
 
     name: str
     label: Label
     counters: tuple[CounterDef, ...] = ()
     presets: tuple[CounterDef, ...] = ()
-    resolvers: dict[str, Resolver] = field(default_factory=dict)
+    default_presets: tuple[str, ...] = ()  # the presets a new session gets when the GM picks none
     custom_counters: bool = False  # the GM picks / defines counters at session creation
+    events: tuple[EventType, ...] = ()
+    prompt_kinds: tuple[PromptKind, ...] = ()
+    resolvers: dict[str, Resolver] = field(default_factory=dict)
+    readings: tuple[Reading, ...] = ()
     actions: dict[str, RulesetAction] = field(default_factory=dict)
-    view: Callable[[State, Any], dict] | None = None  # the ruleset's part of a viewer's view
-    templates: dict[str, str] = field(default_factory=dict)  # "gm" / "table" / "phone" -> template path
-    prompt_templates: dict[str, str] = field(default_factory=dict)  # custom prompt kind -> answer form
-    readings: tuple[dict, ...] = ()  # {"key", "rule", "default", "choices": [{"value", "ja", "en"}]}
-    undoable_events: frozenset[str] = frozenset()  # event types that start an undoable action
-    stylesheet: str = ""  # a file under static/ that the screens load (e.g. "rulesets/grail.css")
+    view: Callable[[State, Viewer], dict] | None = None  # the ruleset's part of a viewer's view
     strings: dict[str, tuple[str, str]] = field(default_factory=dict)  # UI strings: key -> (ja, en)
+    templates: dict[str, str] = field(default_factory=dict)  # "gm" / "table" / "phone" -> template name
+    template_dir: Path | None = None  # where its templates live (None: the top-level templates/)
+    static_dir: Path | None = None  # its static files, served at /rulesets/<name>/static/
+    stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/
+    upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
+    docs: str = ""  # its page, e.g. "docs/rulesets/grail_trpg.md"
 
     def __post_init__(self):
+        from .events import CORE_EVENTS  # core's own event types are declared with this contract
+        table = {e.name: e for e in CORE_EVENTS}
+        problems = self.problems(set(table))
+        if problems:
+            raise ValueError(f"ruleset {self.name}: " + "; ".join(problems))
+        table.update({e.name: e for e in self.events})
+        object.__setattr__(self, "_event_table", table)
+
+    def problems(self, core_events: set[str]) -> list[str]:
+        """What is wrong with this declaration (empty when it is whole)."""
+        out = []
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", self.name):
+            out.append("a ruleset name is lower-case letters, digits and _")
         keys = [c.key for c in self.counters]
         if len(set(keys)) != len(keys):
-            raise ValueError(f"ruleset {self.name}: duplicate counter keys")
+            out.append("duplicate counter keys")
         for c in self.counters + self.presets:
             if not c.is_in_range(c.start):
-                raise ValueError(f"ruleset {self.name}: counter {c.key} starts outside its bounds")
+                out.append(f"counter {c.key} starts outside its bounds")
+        for key in self.default_presets:
+            if self.preset(key) is None:
+                out.append(f"default preset {key} is not a preset")
+        names = [e.name for e in self.events]
+        if len(set(names)) != len(names):
+            out.append("duplicate event types")
+        for e in self.events:
+            if not isinstance(e, EventType) or not callable(e.fold) or not callable(e.describe):
+                out.append(f"event type {getattr(e, 'name', e)} lacks its fold or its log line")
+            elif not isinstance(e.visibility, Visibility):
+                out.append(f"event type {e.name} declares no visibility")
+            elif e.name in core_events:
+                out.append(f"event type {e.name} is a core event type")
+        for old in self.upcasters:
+            if old in names:
+                out.append(f"upcaster for {old} shadows a live event type")
+        for r in self.readings:
+            if not r.rule:
+                out.append(f"reading {r.key} has no rule code")
+            if r.choice(r.default) is None:
+                out.append(f"reading {r.key}: its default is not one of its choices")
+            for label in [r.label] + [c.label for c in r.choices]:
+                out.extend(_label_problems(label, f"reading {r.key}"))
+        if len({r.key for r in self.readings}) != len(self.readings):
+            out.append("duplicate reading keys")
+        for key, (ja, en) in self.strings.items():
+            out.extend(_label_problems(Label(ja, en), f"string {key}"))
+        for name, a in self.actions.items():
+            if a.name != name or a.who not in ("gm", "seat"):
+                out.append(f"action {name} is not declared with action()")
+            out.extend(_label_problems(a.label, f"action {name}"))
+        kinds = [k.name for k in self.prompt_kinds]
+        if len(set(kinds)) != len(kinds):
+            out.append("duplicate prompt kinds")
+        return out
+
+    # -- lookups ------------------------------------------------------------------------------
+    def event_types(self) -> dict[str, EventType]:
+        """Every event type a session of this ruleset can hold: core's and this ruleset's."""
+        return self._event_table
+
+    def event_type(self, name: str) -> EventType | None:
+        """The declaration of one event type (None: unknown here, so the GM's alone)."""
+        return self._event_table.get(name)
+
+    def upcast(self, event: Event) -> Event:
+        """An event stored by an older version in the shape this version folds."""
+        from .events import CORE_UPCASTERS
+        fn = self.upcasters.get(event.type) or CORE_UPCASTERS.get(event.type)
+        if fn is None:
+            return event
+        new_type, data = fn(event.data)
+        return Event(event.seq, event.ts, event.actor, event.action, new_type, data)
+
+    def prompt_kind(self, name: str) -> PromptKind | None:
+        """A prompt kind this ruleset declares."""
+        return next((k for k in self.prompt_kinds if k.name == name), None)
+
+    def reading(self, key: str) -> Reading | None:
+        """The reading named `key`, core's (e.g. dice) or this ruleset's."""
+        return next((r for r in self.all_readings() if r.key == key), None)
+
+    def all_readings(self) -> tuple[Reading, ...]:
+        """Core's readings (the session's dice) then this ruleset's."""
+        from .events import CORE_READINGS
+        return CORE_READINGS + self.readings
 
     def all_resolvers(self) -> dict[str, Resolver]:
         """The built-in resolvers plus this ruleset's own."""
@@ -77,3 +303,39 @@ class Ruleset:
     def preset(self, key: str) -> CounterDef | None:
         """The preset counter named `key`."""
         return next((c for c in self.presets if c.key == key), None)
+
+    def is_undoable(self, event_type: str) -> bool:
+        """Whether an action starting with `event_type` can be undone."""
+        declared = self.event_type(event_type)
+        return declared is not None and declared.undoable
+
+
+def _label_problems(label: Label, where: str) -> list[str]:
+    out = []
+    if not label.ja.strip() or not label.en.strip():
+        out.append(f"{where}: a text is missing in Japanese or English")
+    elif has_japanese(label.en):
+        out.append(f"{where}: the English text holds Japanese ({label.en!r})")
+    return out
+
+
+def readings_view(ruleset: Ruleset, state: State) -> list[dict]:
+    """Every reading of the session with its current value (core serves them the same for every game)."""
+    return [r.to_dict(state.readings.get(r.key, r.default)) for r in ruleset.all_readings()]
+
+
+def reading_value(state: State, reading: Reading) -> Any:
+    """The session's value of one reading (its default until the GM switches it)."""
+    value = state.readings.get(reading.key, reading.default)
+    chosen = reading.choice(value)
+    return chosen.value if chosen else reading.default
+
+
+def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
+    """The session's values of several readings, by key."""
+    return {r.key: reading_value(state, r) for r in readings}
+
+
+def check_mapping(value: Any) -> Mapping:
+    """A payload that must be an object."""
+    return value if isinstance(value, Mapping) else {}

@@ -8,40 +8,17 @@ Every page, fragment, API response and export is built from `build_view` or
   (only the final answer: one changed before the reveal stays the author's);
   by the GM before the reveal only when the GM is not a combatant (gm_submits false);
 - a cancelled prompt's answers are never shown to anyone but their author;
-- token changes, and the GM's summary of what an undo took back, are seen by the GM only.
+- token changes, and the GM's summary of what an undo took back, are seen by the GM only;
+- every other event as its type declares (core/events.py, a ruleset's `events`); an event of a
+  type the session's rules do not declare is seen by the GM only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .model import Event, Prompt, RollRecord, State
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: the GM, the public table screen, or one seat."""
-
-    kind: str  # "gm" | "table" | "seat"
-    seat: str | None = None
-
-    @property
-    def is_gm(self) -> bool:
-        """The GM console."""
-        return self.kind == "gm"
-
-    @property
-    def respondent(self) -> str | None:
-        """The name this viewer answers prompts under ("gm" or a seat id)."""
-        return "gm" if self.kind == "gm" else self.seat
-
-    def to_dict(self) -> dict:
-        """JSON form."""
-        return {"kind": self.kind, "seat": self.seat}
+from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer
+from .ruleset import readings_view
 
 
-TABLE = Viewer("table")
-GM = Viewer("gm")
 
 
 def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
@@ -105,8 +82,9 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     return view
 
 
-def build_view(state: State, viewer: Viewer, version: int | None = None, ruleset=None) -> dict:
+def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict:
     """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any)."""
+    rules = state.rules
     seats = []
     for seat in state.seats.values():
         counters = {k: v for k, v in state.counters.get(seat.id, {}).items()
@@ -131,7 +109,8 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, ruleset
         "seats": seats,
         "rolls": [roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r)],
         "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
-        **({"ruleset": ruleset.view(state, viewer)} if ruleset is not None and ruleset.view else {}),
+        "readings": readings_view(rules, state) if rules is not None else [],
+        **({"ruleset": rules.view(state, viewer)} if rules is not None and rules.view else {}),
     }
 
 
@@ -148,7 +127,7 @@ def recent_prompts(state: State, viewer: Viewer) -> list[Prompt]:
     for i, prompt in enumerate(reversed(state.prompts.values())):
         if i >= SCAN_PROMPTS:
             break
-        if prompt.status == "cancelled" and not viewer.is_gm:
+        if not can_see_prompt(prompt, viewer):
             continue
         if prompt.status in ("open", "locked"):
             out.append(prompt)
@@ -158,30 +137,60 @@ def recent_prompts(state: State, viewer: Viewer) -> list[Prompt]:
     return out
 
 
+def can_see_prompt(prompt: Prompt, viewer: Viewer) -> bool:
+    """Whether `viewer` may see a prompt at all: a cancelled one is the GM's."""
+    return prompt.status != "cancelled" or viewer.is_gm
+
+
 def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
-    """One log event as `viewer` may see it, or None if it is hidden from them."""
-    d = event.data
-    t = event.type
-    if t == "seat.token_reissued" and not viewer.is_gm:
+    """One log event as `viewer` may see it, or None if it is hidden from them.
+
+    The event type's declared visibility decides (core/events.py, the ruleset's `events`);
+    a type the session's rules do not declare is the GM's alone.
+    """
+    declared = state.rules.event_type(event.type) if state.rules is not None else None
+    if declared is None:
+        data = event.data if viewer.is_gm else None
+    else:
+        data = declared.visibility.apply(event, state, viewer)
+    if data is None:
         return None
-    if t == "dice.rolled" and d["roll"].get("secret") and not viewer.is_gm and event.seq not in state.revealed_rolls:
-        return None
-    if t in ("flag.raised", "flag.lowered") and d.get("counter") and not can_see_counter(
-            state, viewer, d["seat"], d["counter"]):
-        return None
-    if t == "counter.changed" and not can_see_counter(state, viewer, d["seat"], d["key"]):
-        return None
-    if t == "undo" and not viewer.is_gm:
-        # gm_summary may name secrets; an undo written before it existed keeps no safe summary.
-        d = {k: v for k, v in d.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in d)}
-    if t == "prompt.answered":
-        prompt = state.prompts.get(d["prompt"])
-        final = prompt is not None and d["by"] in prompt.answers and prompt.answers[d["by"]].seq == event.seq
-        # An answer changed before the reveal stays the author's: only the final one is revealed.
-        if prompt is None or not can_see_answer(prompt, viewer, d["by"]) or (
-                not final and viewer.respondent != d["by"]):
-            d = {k: v for k, v in d.items() if k not in ("value", "salt")}
     out = event.to_dict()
-    out["data"] = d
+    out["data"] = data
     out["undone"] = event.action in state.undone
     return out
+
+
+# -- the visibility of core's event types (declared in core/events.py) -------------------------
+
+def counter_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """A counter change (or its flag) is seen by whoever may see the counter."""
+    key = data.get("key") or data.get("counter")
+    if key and not can_see_counter(state, viewer, data["seat"], key):
+        return None
+    return data
+
+
+def roll_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """A secret GM roll is the GM's until revealed."""
+    if data["roll"].get("secret") and not viewer.is_gm and event.seq not in state.revealed_rolls:
+        return None
+    return data
+
+
+def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """An undo's GM summary may name secrets; an undo written before it existed keeps no safe summary."""
+    if viewer.is_gm:
+        return data
+    return {k: v for k, v in data.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in data)}
+
+
+def answer_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """An answer's value and salt are seen as the prompt's rules say (can_see_answer); an answer
+    changed before the reveal stays its author's: only the final one is revealed."""
+    prompt = state.prompts.get(data["prompt"])
+    final = prompt is not None and data["by"] in prompt.answers and prompt.answers[data["by"]].seq == event.seq
+    if prompt is None or not can_see_answer(prompt, viewer, data["by"]) or (
+            not final and viewer.respondent != data["by"]):
+        return {k: v for k, v in data.items() if k not in ("value", "salt")}
+    return data

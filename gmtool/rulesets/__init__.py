@@ -1,4 +1,10 @@
-"""Ruleset registry: built-in rulesets and any installed under the `gmtool.rulesets` entry-point group."""
+"""The ruleset registry: every ruleset installed under the `gmtool.rulesets` entry-point group.
+
+The built-in games load exactly as a third-party one does (pyproject.toml names them), so a
+community game is a pip package that declares one `Ruleset`. Each is validated when it is made
+(core/ruleset.py) and checked here once: its entry-point name is its own, and its UI strings
+join the one catalog without redefining another game's.
+"""
 
 from __future__ import annotations
 
@@ -9,29 +15,23 @@ from gmtool.core.errors import GmError
 from gmtool.core.ruleset import Ruleset
 from gmtool.i18n import add_strings
 
-from . import generic, grail_trpg, sugoroku
-
-
-
-def _registered(ruleset: Ruleset) -> Ruleset:
-    """A ruleset whose UI strings are in the one catalog."""
-    add_strings(ruleset.strings)
-    return ruleset
-
-
-BUILTIN = {r.name: _registered(r) for r in (generic.RULESET, grail_trpg.RULESET, sugoroku.RULESET)}
+GROUP = "gmtool.rulesets"
 
 
 @cache
 def registry() -> dict[str, Ruleset]:
-    """Every ruleset by name, validated once."""
-    found = dict(BUILTIN)
-    for ep in entry_points(group="gmtool.rulesets"):
-        if ep.name not in found:
-            ruleset = ep.load()
-            if not isinstance(ruleset, Ruleset) or ruleset.name != ep.name:
-                raise ValueError(f"entry point {ep.name} is not a Ruleset named {ep.name}")
-            found[ep.name] = _registered(ruleset)
+    """Every installed ruleset by name, loaded and checked once."""
+    found: dict[str, Ruleset] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+        ruleset = ep.load()
+        if not isinstance(ruleset, Ruleset) or ruleset.name != ep.name:
+            raise ValueError(f"entry point {ep.name} ({ep.value}) is not a Ruleset named {ep.name}")
+        if ep.name in found:
+            continue  # the same distribution seen twice on sys.path
+        add_strings(ruleset.strings)
+        found[ep.name] = ruleset
+    if "generic" not in found:
+        raise RuntimeError("gmtool's rulesets are not registered: install gmtool (pip install -e .) first")
     return found
 
 

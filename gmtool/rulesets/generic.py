@@ -17,5 +17,7 @@ RULESET = Ruleset(
     name="generic",
     label=Label("汎用", "Generic"),
     presets=PRESETS,
+    default_presets=("seals", "mana", "vp"),
     custom_counters=True,
+    docs="README.md",
 )

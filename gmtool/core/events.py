@@ -1,0 +1,50 @@
+"""Core's own event types and readings, declared with the same contract as a ruleset's.
+
+Every session holds these besides its ruleset's (`Ruleset.event_types`). Each type names its
+fold (engine.py, prompts.py), its log line (logtext.py), its visibility (view.py) and whether
+an action that starts with it can be undone by the GM.
+"""
+
+from __future__ import annotations
+
+from . import engine, logtext, prompts, view
+from .model import Label
+from .ruleset import GM_ONLY, PUBLIC, Choice, EventType, Reading, custom
+
+CORE_EVENTS: tuple[EventType, ...] = (
+    EventType("session.created", engine.session_created, logtext.session_created, PUBLIC),
+    EventType("seat.added", engine.seat_added, logtext.seat_added, PUBLIC),
+    EventType("seat.updated", engine.seat_updated, logtext.seat_updated, PUBLIC),
+    EventType("seat.token_reissued", engine.seat_token_reissued, logtext.seat_token_reissued, GM_ONLY),
+    EventType("counter.changed", engine.counter_changed, logtext.counter_changed, custom(view.counter_event),
+              undoable=True),
+    EventType("flag.raised", engine.flag_raised, logtext.flag_raised, custom(view.counter_event)),
+    EventType("flag.lowered", engine.flag_lowered, logtext.flag_lowered, custom(view.counter_event)),
+    EventType("dice.rolled", engine.dice_rolled, logtext.dice_rolled, custom(view.roll_event), undoable=True),
+    EventType("dice.revealed", engine.dice_revealed, logtext.dice_revealed, PUBLIC, undoable=True),
+    EventType("scene.marked", engine.scene_marked, logtext.scene_marked, PUBLIC, undoable=True),
+    EventType("reading.set", engine.reading_set, logtext.reading_set, PUBLIC, undoable=True),
+    EventType("undo", engine.undone, logtext.undone, custom(view.undo_event)),
+    EventType("session.imported", engine.session_imported, logtext.session_imported, PUBLIC),
+    EventType("session.closed", engine.session_closed, logtext.session_closed, PUBLIC),
+    EventType("prompt.opened", prompts.prompt_opened, logtext.prompt_opened, PUBLIC),
+    EventType("prompt.answered", prompts.prompt_answered, logtext.prompt_answered, custom(view.answer_event)),
+    EventType("prompt.locked", prompts.prompt_locked, logtext.prompt_locked, PUBLIC),
+    EventType("prompt.revealed", prompts.prompt_revealed, logtext.prompt_revealed, PUBLIC),
+    EventType("prompt.resolved", prompts.prompt_resolved, logtext.prompt_resolved, PUBLIC),
+    EventType("prompt.extended", prompts.prompt_extended, logtext.prompt_extended, PUBLIC),
+    EventType("prompt.cancelled", prompts.prompt_cancelled, logtext.prompt_cancelled, PUBLIC),
+    EventType("prompt.modified", prompts.prompt_modified, logtext.prompt_modified, PUBLIC, undoable=True),
+    EventType("prompt.confirmed", prompts.prompt_confirmed, logtext.prompt_confirmed, PUBLIC, undoable=True),
+)
+
+# Events stored by older versions, in the shape this version folds (none yet for core's own).
+CORE_UPCASTERS: dict = {}
+
+DICE_READING = Reading(
+    "dice", "general", Label("ダイス", "Dice"),
+    (Choice("server", Label("サーバーが振る（シードから、後で検証可能）", "The server rolls (from the seed, verifiable)")),
+     Choice("entered", Label("卓で振った実ダイスの出目を入力する", "Faces of real dice rolled at the table are entered"))),
+    "server")
+
+CORE_READINGS: tuple[Reading, ...] = (DICE_READING,)

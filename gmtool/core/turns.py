@@ -1,0 +1,144 @@
+"""Turn order, shared by the games: the order of play decided by dice, the current player,
+rounds and phases, rotation between phases, and a token passed round the table.
+
+Pure functions over plain data (a ruleset keeps the result in its own state and folds it in
+its own events), so every game moves its turns the same way:
+- `roll_order`: everyone rolls, highest first, ties re-roll among the tied (S-3, A-5, I-3);
+- `Turns`: the current player, the round and the phase, `advance` / `next_player` (G-1, A-5);
+- `rotate`: the first mover moves last next time (S-3);
+- `pass_token`: the next holder clockwise, skipping players who are out (A-5's active-master coin).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from .errors import GmError
+
+MAX_REROLLS = 50
+
+
+def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1) -> dict:
+    """Everyone rolls `count`d`sides`; higher totals go first; ties re-roll among the tied.
+
+    Returns {"order": [...], "rolls": {player: [total of each roll, in order]}}; the dice may be
+    the server's or entered faces (core.dice), drawn player by player, round by round.
+    """
+    players = list(players)
+    if len(set(players)) != len(players):
+        raise GmError("プレイヤーが重複しています", "A player is listed twice")
+    rolls: dict[str, list[int]] = {p: [] for p in players}
+
+    def rank(group: list[str], depth: int) -> list[str]:
+        if len(group) <= 1 or depth > MAX_REROLLS:
+            return group
+        totals = {p: sum(dice.randint(sides) for _ in range(count)) for p in group}
+        for p in group:
+            rolls[p].append(totals[p])
+        return [q for v in sorted(set(totals.values()), reverse=True)
+                for q in rank([p for p in group if totals[p] == v], depth + 1)]
+
+    return {"order": rank(players, 0), "rolls": {p: r for p, r in rolls.items() if r}}
+
+
+def rotate(order: Sequence[str], by: int = 1) -> list[str]:
+    """The order with the first `by` movers moved to the end (S-3: the first moves last)."""
+    order = list(order)
+    if not order:
+        return order
+    by %= len(order)
+    return order[by:] + order[:by]
+
+
+def pass_token(order: Sequence[str], holder: str, out: Iterable[str] = (), step: int = 1) -> str:
+    """The next holder of a token passed round the table (`step` 1: clockwise in `order`), skipping
+    players who are out; the holder keeps it when nobody else is in."""
+    order = list(order)
+    if holder not in order:
+        raise GmError("その席は手番の順にいません", "That seat is not in the order of play")
+    gone = set(out)
+    i = order.index(holder)
+    for k in range(1, len(order) + 1):
+        candidate = order[(i + step * k) % len(order)]
+        if candidate not in gone:
+            return candidate
+    return holder
+
+
+@dataclass(frozen=True)
+class Turns:
+    """Whose turn it is: the order, the current player, the round, the phase within the turn.
+
+    `first` is the player who opens the current round; a round ends when play comes back to
+    the first player still in. Stored in a ruleset's state as `to_dict()`.
+    """
+
+    order: tuple[str, ...]
+    current: str
+    round: int = 1
+    phase: str | None = None
+    phases: tuple[str, ...] = ()
+    first: str = ""
+    out: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def start(cls, order: Sequence[str], first: str | None = None, phases: Sequence[str] = ()) -> "Turns":
+        """Round 1, the first player's first phase."""
+        order = tuple(order)
+        if not order:
+            raise GmError("プレイヤーがいません", "There are no players")
+        first = first if first is not None else order[0]
+        if first not in order:
+            raise GmError("最初の手番の席が手番の順にいません", "The first player is not in the order of play")
+        return cls(order, first, 1, phases[0] if phases else None, tuple(phases), first)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Turns":
+        """Inverse of to_dict."""
+        return cls(tuple(d["order"]), d["current"], int(d["round"]), d.get("phase"), tuple(d.get("phases", ())),
+                   d.get("first") or d["current"], tuple(d.get("out", ())))
+
+    def to_dict(self) -> dict:
+        """JSON form (lists, for events and state)."""
+        d = asdict(self)
+        return {**d, "order": list(self.order), "phases": list(self.phases), "out": list(self.out)}
+
+    def active(self) -> list[str]:
+        """The players still in, in order."""
+        return [p for p in self.order if p not in self.out]
+
+    def next_player(self) -> "Turns":
+        """The next player's turn (its first phase); a new round when play comes back to the round's opener."""
+        nxt = pass_token(self.order, self.current, self.out)
+        return replace(self, current=nxt, round=self.round + (nxt == self.first),
+                       phase=self.phases[0] if self.phases else None)
+
+    def advance(self) -> "Turns":
+        """The next phase of this turn, or the next player's turn after the last phase."""
+        if self.phases and self.phase in self.phases and self.phases.index(self.phase) + 1 < len(self.phases):
+            return replace(self, phase=self.phases[self.phases.index(self.phase) + 1])
+        return self.next_player()
+
+    def new_round(self, first: str) -> "Turns":
+        """Start the next round with `first` to play (G-1: the first player alternates)."""
+        if first not in self.order or first in self.out:
+            raise GmError("その席は手番を持てません", "That seat cannot take a turn")
+        return replace(self, current=first, round=self.round + 1, first=first,
+                       phase=self.phases[0] if self.phases else None)
+
+    def eliminate(self, player: str) -> "Turns":
+        """`player` is out; if it was their turn, play passes on (in the same round)."""
+        if player in self.out:
+            return self
+        out = self.out + (player,)
+        current = self.current if self.current != player else pass_token(self.order, player, out)
+        first = self.first if self.first != player else pass_token(self.order, player, out)
+        phase = self.phase if current == self.current else (self.phases[0] if self.phases else None)
+        return replace(self, out=out, current=current, first=first, phase=phase)
+
+    def require(self, player: str) -> None:
+        """Refuse a move out of turn."""
+        if player != self.current:
+            raise GmError("あなたの手番ではありません", "It is not your turn", status=409)
