@@ -175,6 +175,33 @@ def action(name: str, ja: str, en: str, fn: Callable[[State, dict, ActionContext
     return name, RulesetAction(name, Label(ja, en), fn, who)
 
 
+# -- the leak probe (for the contract's meta-tests) ---------------------------------------------
+
+@dataclass(frozen=True)
+class Secret:
+    """A unique marker planted in one secret, with who may see it (before and after the reveal)."""
+
+    marker: str
+    seen_by: frozenset[str]  # viewers that may see it before the reveal: "gm" and/or seat ids
+    revealed: bool = False  # the probe's reveal step makes it public
+
+
+@dataclass(frozen=True)
+class LeakProbe:
+    """A scripted scene that plants a marker in every secret the ruleset keeps, then reveals some.
+
+    `plant(table, marker)` drives a fresh session through `table` (the test harness: `table.seats`,
+    `table.act(name, payload, who="gm")`, `table.answer(prompt, value, who)`, `table.state(who)`,
+    `table.post(path, body, who)`; `who` is "gm" or a seat id) and returns the Secrets it planted;
+    `marker(kind)` gives a unique text to put in one. `reveal(table)` then makes public what the
+    game makes public (a true name seen through, a card turned up). tests/meta crawls every page,
+    fragment, API route, live message and export for every token before and after.
+    """
+
+    plant: Callable[[Any, Callable[[str], str]], list[Secret]]
+    reveal: Callable[[Any], None] | None = None
+
+
 # -- the declaration ------------------------------------------------------------------------------
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
@@ -208,6 +235,7 @@ class Ruleset:
     stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/
     upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
     docs: str = ""  # its page, e.g. "docs/rulesets/grail_trpg.md"
+    leak_probe: LeakProbe | None = None  # plants and reveals its secrets for the leak crawl (tests/meta)
 
     def __post_init__(self):
         from .events import CORE_EVENTS  # core's own event types are declared with this contract
