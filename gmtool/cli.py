@@ -80,7 +80,8 @@ def cmd_import(args) -> int:
     from .core.errors import GmError
     from .urls import created
     try:
-        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"))
+        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"),
+                                                          restore_tokens=args.restore_tokens)
     except (GmError, OSError) as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -243,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--data", default="sessions")
     imp.add_argument("--base", help="base URL for the printed links")
     imp.add_argument("--json", action="store_true")
+    imp.add_argument("--restore-tokens", action="store_true",
+                     help="a full backup: keep its links and tokens (default: issue new ones)")
     imp.set_defaults(func=cmd_import)
 
     bench = sub.add_parser("bench", help="measure fan-out, overhead, growth, memory (docs/performance.md)")

@@ -8,6 +8,7 @@ Nothing is acknowledged before it is on disk, and a request never replays the wh
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import secrets
 import threading
@@ -18,7 +19,7 @@ from pathlib import Path
 from .core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
 from .core.commands import Draft, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
-from .core.errors import Conflict, NotFound
+from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset
@@ -267,39 +268,54 @@ class SessionManager:
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
-    def import_session(self, text: str) -> tuple[LiveSession, dict | None]:
-        """Load a JSON export as a session here; returns it and its new tokens (None for a full backup,
-        whose tokens keep working). A session id already in use gets a new id."""
+    def import_session(self, text: str, restore_tokens: bool = False) -> tuple[LiveSession, dict | None]:
+        """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
+        seed and, only when `restore_tokens` is asked for, its tokens (then None is returned for them).
+        Every event is folded, viewed and described in a scratch state first: a log that does not replay
+        is a 400 and leaves no file. A session id already in use gets a new id."""
         from .export import parse_export
         header, events, secret_values = parse_export(text)
         with self.lock:
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or self.path_of(session_id).exists():
                 session_id = secrets.token_hex(4)
-                events[0].data["id"] = session_id
+            events[0].data["id"] = session_id
+            folded = _rehearse(events)
             tokens = None
             if secret_values is None:  # a public export: new tokens, and a new seed for the rolls to come
-                folded = _fold_events(events)
                 closed = folded.closed and folded.seed  # its seed is published: keep it, nothing more is rolled
                 seed = bytes.fromhex(folded.seed) if closed else secrets.token_bytes(32)
+                if not closed:
+                    last = events[-1]
+                    events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
+                                        {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
+                    folded = _rehearse(events)
+            else:
+                seed = bytes.fromhex(secret_values["seed"])
+                if seed_hash(seed) != folded.seed_hash:
+                    raise GmError("バックアップのダイスシードがシードのハッシュと合いません",
+                                  "The backup's dice seed does not match its seed hash")
+            if secret_values is None or not restore_tokens:  # new links; the old ones stay with the file
                 tokens = {"gm": new_token(), "table": new_token(),
                           "seats": {seat_id: new_token() for seat_id in folded.seats}}
                 secret_values = {"seed": seed.hex(), "gm": token_hash(tokens["gm"]),
                                  "table": token_hash(tokens["table"]), "table_token": tokens["table"],
                                  **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
                                  **{f"join:{k}": v for k, v in tokens["seats"].items()}}
-                if not closed:
-                    last = events[-1]
-                    events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
-                                        {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
-            meta = {"id": session_id, "title": events[0].data.get("title", ""),
-                    "ruleset": events[0].data.get("ruleset", "generic"), "created": events[0].ts}
-            store = Store(self.path_of(session_id))
+            meta = {"id": session_id, "title": str(events[0].data.get("title", "")),
+                    "ruleset": str(events[0].data.get("ruleset", "generic")), "created": events[0].ts}
+            path = self.path_of(session_id)
             try:
-                store.import_events(events, meta, secret_values)
-            finally:
-                store.close()
-            live = self.sessions[session_id] = LiveSession(self.path_of(session_id), self.synchronous)
+                store = Store(path)
+                try:
+                    store.import_events(events, meta, secret_values)
+                finally:
+                    store.close()
+                live = LiveSession(path, self.synchronous)
+            except BaseException:
+                remove_session_files(path)  # nothing half-imported stays behind
+                raise
+            self.sessions[session_id] = live
         return live, tokens
 
     def close_all(self) -> None:
@@ -308,6 +324,40 @@ class SessionManager:
             for live in self.sessions.values():
                 live.close()
             self.sessions.clear()
+
+
+def _rehearse(events: list[Event]) -> State:
+    """Fold an imported log in a scratch state and build every view and log line from it, as the
+    screens will; anything that fails is a 400 (the lead's fold keeps `_fold_events`' shape)."""
+    from .core.logtext import describe
+    from .core.view import build_view, visible_event
+    try:
+        ruleset = get_ruleset(str(events[0].data.get("ruleset", "generic")))
+    except GmError as e:
+        raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
+    try:
+        state = _fold_events(events)
+        viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in state.seats)]
+        for viewer in viewers:
+            json.dumps(build_view(state, viewer, state.last_seq, ruleset), ensure_ascii=False).encode("utf-8")
+        for event in events:
+            visible = visible_event(event, state, GM)
+            if visible is not None:
+                for lang in ("ja", "en"):
+                    describe(visible, state, lang).encode("utf-8")
+    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
+        raise GmError("イベントを読み込めません（壊れたエクスポートです）",
+                      f"The events cannot be replayed (a damaged export: {type(e).__name__})") from None
+    return state
+
+
+def remove_session_files(path: Path) -> None:
+    """Delete a session file with its WAL and SHM (a refused import)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass
 
 
 def _fold_events(events: list[Event]) -> State:
