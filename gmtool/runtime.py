@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,8 @@ from .rulesets import get as get_ruleset
 from .store import SUFFIX, Store, read_meta
 
 UNDO_DEPTH = 50
+ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
+ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
 # Actions whose first event is one of these can be undone by the GM.
 UNDOABLE = {"counter.changed", "scene.marked", "dice.rolled", "dice.revealed", "prompt.modified", "prompt.confirmed"}
@@ -55,6 +58,9 @@ class LiveSession:
         self.changed = threading.Condition(self.lock)
         self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
+        self.clock: Callable[[], float] = time.monotonic
+        self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
+        self.shut = False  # set by close(): live streams end
         self._load()
 
     # -- loading ----------------------------------------------------------
@@ -106,6 +112,24 @@ class LiveSession:
         """The dice source for the next action (server-side, from the secret seed)."""
         return SeededDice(self.seed, self.state.dice_next)
 
+    def roll_allowance(self, seat_id: str) -> float:
+        """Rolls a seat may make now (token bucket: ROLL_BURST at once, then ROLLS_PER_SECOND); 429 below one."""
+        with self.lock:
+            now = self.clock()
+            tokens, at = self._roll_budget.get(seat_id, (float(ROLL_BURST), now))
+            tokens = min(float(ROLL_BURST), tokens + max(0.0, now - at) * ROLLS_PER_SECOND)
+            self._roll_budget[seat_id] = (tokens, now)
+            if tokens < 1:
+                raise GmError(f"ダイスは1秒に{ROLLS_PER_SECOND}回までです。少し待ってください",
+                              f"At most {ROLLS_PER_SECOND} rolls per second; wait a moment", status=429)
+            return tokens
+
+    def spend_roll(self, seat_id: str) -> None:
+        """Count a seat's roll that was made (after roll_allowance)."""
+        with self.lock:
+            tokens, at = self._roll_budget[seat_id]
+            self._roll_budget[seat_id] = (tokens - 1, at)
+
     def wait(self, version: int, timeout: float) -> int:
         """Block until the version differs from `version` or `timeout` passes; return the version."""
         with self.changed:
@@ -125,8 +149,13 @@ class LiveSession:
 
     def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
         events = self.store.append(actor, drafts, secrets=secrets_update)
-        for event in events:
-            engine.apply(self.state, event)
+        try:
+            for event in events:
+                engine.apply(self.state, event)
+        except Exception:  # a fold that fails (a bug): the action leaves the file and memory, the 500 changes nothing
+            self.store.remove_from(events[0].seq)
+            self.state = engine.fold(self.store.events(), self.store.undone_actions())
+            raise
         if self.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
@@ -196,7 +225,10 @@ class LiveSession:
             return seat_id, token
 
     def close(self) -> None:
-        """Close the store."""
+        """Close the store and end the live streams waiting on this session."""
+        with self.changed:
+            self.shut = True
+            self.changed.notify_all()
         self.store.close()
 
 
@@ -206,7 +238,7 @@ class SessionManager:
     def __init__(self, data_dir: Path, synchronous: str = "NORMAL"):
         self.data_dir = Path(data_dir)
         self.synchronous = synchronous
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
 
@@ -374,13 +406,20 @@ def _now() -> str:
     return now_iso()
 
 
+def private_dir(path: Path) -> None:
+    """Create the data folder (and its parents) if missing; the folder gmtool creates is 0700."""
+    if not path.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, exist_ok=True)
+
+
 def admin_key(data_dir: Path) -> str:
     """The server's GM key (home page, new sessions), created on first use, kept in the data folder."""
     path = Path(data_dir) / ".admin_key"
     if path.exists():
         return path.read_text().strip()
     key = new_token()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(key)
