@@ -82,7 +82,8 @@ def cmd_import(args) -> int:
     from .core.errors import GmError
     from .urls import created
     try:
-        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"))
+        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"),
+                                                          restore_tokens=args.restore_tokens)
     except (GmError, OSError) as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -139,6 +140,41 @@ def _port_problem(host: str, port: int) -> str | None:
     return None
 
 
+STREAM_HEADROOM = 400  # connections beyond the stream cap: page loads, actions, polling, half-open sockets
+CHANNEL_TIMEOUT = 20    # seconds a connection may sit idle or half-sent before it is closed
+
+
+def server_settings(threads: int, max_streams: int, connection_limit: int | None = None,
+                    channel_timeout: int = CHANNEL_TIMEOUT) -> dict:
+    """waitress settings that keep a LAN server available (docs/api.md, "Limits and errors"): a read
+    timeout for requests that never finish, a connection limit sized for the stream cap with room
+    for ordinary requests, and the body cap checked on Content-Length before the body is read."""
+    from .limits import MAX_BODY
+    return {"threads": threads,
+            "connection_limit": connection_limit or max_streams + STREAM_HEADROOM,
+            "channel_timeout": channel_timeout,
+            "cleanup_interval": max(1, min(5, channel_timeout)),  # how often idle connections are checked
+            "max_request_body_size": MAX_BODY,
+            "max_request_header_size": 64 * 1024,
+            "channel_request_lookahead": 1,
+            "ident": "gmtool"}
+
+
+def raise_file_limit(wanted: int) -> None:
+    """Raise the soft limit of open files towards `wanted` (POSIX; each connection is one)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+
+
 def cmd_serve(args) -> int:
     """Serve the GM console, table screen and phones on the LAN with waitress."""
     from waitress import create_server
@@ -162,9 +198,9 @@ def cmd_serve(args) -> int:
               f"Cannot listen on port {args.port} (in use? pick another with --port): {problem}", file=sys.stderr)
         manager.close_all()
         return 2
-    server = create_server(app, host=host, port=args.port, threads=args.threads,
-                           connection_limit=args.connection_limit, channel_request_lookahead=1,
-                           ident="gmtool")
+    settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
+    raise_file_limit(settings["connection_limit"] + args.threads + 64)
+    server = create_server(app, host=host, port=args.port, **settings)
     port = server.effective_port
     if public and port != args.port:  # --port 0: the OS chose the port
         public = public.rsplit(":", 1)[0] + f":{port}"
@@ -211,7 +247,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="worker threads; each open screen holds one (default 48: about 4 tables)")
     serve.add_argument("--max-streams", type=int, default=40,
                        help="live streams before screens fall back to polling (keep below --threads)")
-    serve.add_argument("--connection-limit", type=int, default=200)
+    serve.add_argument("--connection-limit", type=int, default=None,
+                       help=f"open connections at most (default: --max-streams + {STREAM_HEADROOM})")
+    serve.add_argument("--channel-timeout", type=int, default=CHANNEL_TIMEOUT,
+                       help=f"seconds before an idle or unfinished request's connection is closed "
+                            f"(default {CHANNEL_TIMEOUT})")
     serve.add_argument("--sync", choices=["normal", "full"], default="normal",
                        help="normal: no action lost when the process is killed; full: also on power loss (slower)")
     serve.set_defaults(func=cmd_serve)
@@ -245,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--data", default="sessions")
     imp.add_argument("--base", help="base URL for the printed links")
     imp.add_argument("--json", action="store_true")
+    imp.add_argument("--restore-tokens", action="store_true",
+                     help="a full backup: keep its links and tokens (default: issue new ones)")
     imp.set_defaults(func=cmd_import)
 
     bench = sub.add_parser("bench", help="measure fan-out, overhead, growth, memory (docs/performance.md)")

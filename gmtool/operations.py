@@ -59,7 +59,11 @@ def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     if parse(expr).secret and not viewer.is_gm:
         raise Forbidden("秘密ロール（S）はGMだけが使えます", "Only the GM can make secret (S) rolls")
     with live.lock:
+        if viewer.kind == "seat":  # a refused roll costs nothing
+            live.roll_allowance(viewer.seat)
         events = live.execute(actor_of(viewer), commands.roll, expr, p.get("label", ""), session_dice(live, p))
+        if viewer.kind == "seat":
+            live.spend_roll(viewer.seat)
     record = next(r for r in reversed(live.state.rolls) if r.seq == events[0].seq)
     return roll_view(record, live.state)
 

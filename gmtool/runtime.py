@@ -8,9 +8,11 @@ Nothing is acknowledged before it is on disk, and a request never replays the wh
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -18,13 +20,15 @@ from pathlib import Path
 from .core import engine
 from .core.commands import Draft, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
-from .core.errors import Conflict, NotFound
+from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset
 from .store import SUFFIX, Store, read_meta
 
 UNDO_DEPTH = 50
+ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
+ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
 
 
@@ -48,6 +52,9 @@ class LiveSession:
         self.changed = threading.Condition(self.lock)
         self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
+        self.clock: Callable[[], float] = time.monotonic
+        self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
+        self.shut = False  # set by close(): live streams end
         self._load()
 
     # -- loading ----------------------------------------------------------
@@ -89,6 +96,24 @@ class LiveSession:
         """The dice source for the next action (server-side, from the secret seed)."""
         return SeededDice(self.seed, self.state.dice_next)
 
+    def roll_allowance(self, seat_id: str) -> float:
+        """Rolls a seat may make now (token bucket: ROLL_BURST at once, then ROLLS_PER_SECOND); 429 below one."""
+        with self.lock:
+            now = self.clock()
+            tokens, at = self._roll_budget.get(seat_id, (float(ROLL_BURST), now))
+            tokens = min(float(ROLL_BURST), tokens + max(0.0, now - at) * ROLLS_PER_SECOND)
+            self._roll_budget[seat_id] = (tokens, now)
+            if tokens < 1:
+                raise GmError(f"ダイスは1秒に{ROLLS_PER_SECOND}回までです。少し待ってください",
+                              f"At most {ROLLS_PER_SECOND} rolls per second; wait a moment", status=429)
+            return tokens
+
+    def spend_roll(self, seat_id: str) -> None:
+        """Count a seat's roll that was made (after roll_allowance)."""
+        with self.lock:
+            tokens, at = self._roll_budget[seat_id]
+            self._roll_budget[seat_id] = (tokens - 1, at)
+
     def wait(self, version: int, timeout: float) -> int:
         """Block until the version differs from `version` or `timeout` passes; return the version."""
         with self.changed:
@@ -108,8 +133,13 @@ class LiveSession:
 
     def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
         events = self.store.append(actor, drafts, secrets=secrets_update)
-        for event in events:
-            engine.apply(self.state, event)
+        try:
+            for event in events:
+                engine.apply(self.state, event)
+        except Exception:  # a fold that fails (a bug): the action leaves the file and memory, the 500 changes nothing
+            self.store.remove_from(events[0].seq)
+            self.state = engine.fold(self.store.events(), self.ruleset, self.store.undone_actions())
+            raise
         if self.ruleset.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
@@ -179,7 +209,10 @@ class LiveSession:
             return seat_id, token
 
     def close(self) -> None:
-        """Close the store."""
+        """Close the store and end the live streams waiting on this session."""
+        with self.changed:
+            self.shut = True
+            self.changed.notify_all()
         self.store.close()
 
 
@@ -189,7 +222,7 @@ class SessionManager:
     def __init__(self, data_dir: Path, synchronous: str = "NORMAL"):
         self.data_dir = Path(data_dir)
         self.synchronous = synchronous
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
 
@@ -250,39 +283,54 @@ class SessionManager:
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
-    def import_session(self, text: str) -> tuple[LiveSession, dict | None]:
-        """Load a JSON export as a session here; returns it and its new tokens (None for a full backup,
-        whose tokens keep working). A session id already in use gets a new id."""
+    def import_session(self, text: str, restore_tokens: bool = False) -> tuple[LiveSession, dict | None]:
+        """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
+        seed and, only when `restore_tokens` is asked for, its tokens (then None is returned for them).
+        Every event is folded, viewed and described in a scratch state first: a log that does not replay
+        is a 400 and leaves no file. A session id already in use gets a new id."""
         from .export import parse_export
         header, events, secret_values = parse_export(text, get_ruleset)
         with self.lock:
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or self.path_of(session_id).exists():
                 session_id = secrets.token_hex(4)
-                events[0].data["id"] = session_id
+            events[0].data["id"] = session_id
+            folded = _rehearse(events)
             tokens = None
             if secret_values is None:  # a public export: new tokens, and a new seed for the rolls to come
-                folded = fold_events(events)
                 closed = folded.closed and folded.seed  # its seed is published: keep it, nothing more is rolled
                 seed = bytes.fromhex(folded.seed) if closed else secrets.token_bytes(32)
+                if not closed:
+                    last = events[-1]
+                    events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
+                                        {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
+                    folded = _rehearse(events)
+            else:
+                seed = bytes.fromhex(secret_values["seed"])
+                if seed_hash(seed) != folded.seed_hash:
+                    raise GmError("バックアップのダイスシードがシードのハッシュと合いません",
+                                  "The backup's dice seed does not match its seed hash")
+            if secret_values is None or not restore_tokens:  # new links; the old ones stay with the file
                 tokens = {"gm": new_token(), "table": new_token(),
                           "seats": {seat_id: new_token() for seat_id in folded.seats}}
                 secret_values = {"seed": seed.hex(), "gm": token_hash(tokens["gm"]),
                                  "table": token_hash(tokens["table"]), "table_token": tokens["table"],
                                  **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
                                  **{f"join:{k}": v for k, v in tokens["seats"].items()}}
-                if not closed:
-                    last = events[-1]
-                    events.append(Event(last.seq + 1, _now(), "system", last.action + 1, "session.imported",
-                                        {"from": header.get("id", ""), "seed_hash": seed_hash(seed)}))
-            meta = {"id": session_id, "title": events[0].data.get("title", ""),
-                    "ruleset": events[0].data.get("ruleset", "generic"), "created": events[0].ts}
-            store = Store(self.path_of(session_id))
+            meta = {"id": session_id, "title": str(events[0].data.get("title", "")),
+                    "ruleset": str(events[0].data.get("ruleset", "generic")), "created": events[0].ts}
+            path = self.path_of(session_id)
             try:
-                store.import_events(events, meta, secret_values)
-            finally:
-                store.close()
-            live = self.sessions[session_id] = LiveSession(self.path_of(session_id), self.synchronous)
+                store = Store(path)
+                try:
+                    store.import_events(events, meta, secret_values)
+                finally:
+                    store.close()
+                live = LiveSession(path, self.synchronous)
+            except BaseException:
+                remove_session_files(path)  # nothing half-imported stays behind
+                raise
+            self.sessions[session_id] = live
         return live, tokens
 
     def close_all(self) -> None:
@@ -293,13 +341,45 @@ class SessionManager:
             self.sessions.clear()
 
 
+def _rehearse(events: list[Event]) -> State:
+    """Fold an imported log in a scratch state and build every view and log line from it, as the
+    screens will; anything that fails is a 400."""
+    from .core.logtext import describe
+    from .core.view import build_view, visible_event
+    try:
+        get_ruleset(str(events[0].data.get("ruleset", "generic")))
+    except GmError as e:
+        raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
+    try:
+        state = fold_events(events)
+        viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in state.seats)]
+        for viewer in viewers:
+            json.dumps(build_view(state, viewer, state.last_seq), ensure_ascii=False).encode("utf-8")
+        for event in events:
+            visible = visible_event(event, state, GM)
+            if visible is not None:
+                for lang in ("ja", "en"):
+                    describe(visible, state, lang).encode("utf-8")
+    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
+        raise GmError("イベントを読み込めません（壊れたエクスポートです）",
+                      f"The events cannot be replayed (a damaged export: {type(e).__name__})") from None
+    return state
+
+
+def remove_session_files(path: Path) -> None:
+    """Delete a session file with its WAL and SHM (a refused import)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass
+
+
 def fold_events(events: list[Event]) -> State:
     """The final state of a whole log (its ruleset named by its first event), undone actions skipped."""
     undone = {int(e.data["action"]) for e in events if e.type == "undo"}
     return engine.fold(events, get_ruleset(str(events[0].data.get("ruleset", ""))), undone)
 
-
-_fold_events = fold_events  # the name the import checks use
 
 
 def _valid_id(session_id: str) -> bool:
@@ -311,13 +391,20 @@ def _now() -> str:
     return now_iso()
 
 
+def private_dir(path: Path) -> None:
+    """Create the data folder (and its parents) if missing; the folder gmtool creates is 0700."""
+    if not path.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, exist_ok=True)
+
+
 def admin_key(data_dir: Path) -> str:
     """The server's GM key (home page, new sessions), created on first use, kept in the data folder."""
     path = Path(data_dir) / ".admin_key"
     if path.exists():
         return path.read_text().strip()
     key = new_token()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(key)

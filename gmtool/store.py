@@ -14,6 +14,7 @@ lose the last few actions (never corrupt the file). `synchronous=FULL` (`gmtool 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -40,6 +41,18 @@ def m001_initial(db: Database) -> None:
     db["events"].create_index(["type"])
 
 
+def create_private(path: Path) -> None:
+    """Create an empty session file readable by its owner only (0600 on POSIX) if it does not exist yet.
+
+    It holds raw join tokens, the dice seed and unrevealed answers; SQLite gives the WAL and SHM
+    files it creates beside it the same permissions. (On Windows the folder's ACLs apply.)"""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
 def now_iso() -> str:
     """The current UTC time as ISO 8601 with milliseconds."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
@@ -58,6 +71,7 @@ class Store:
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
         self.path = Path(path)
+        create_private(self.path)
         conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -127,10 +141,23 @@ class Store:
             raise
         self._last_seq, self._last_action = events[-1].seq, max(e.action for e in events)
 
+    def remove_from(self, seq: int) -> None:
+        """Take the events from `seq` on back out (an action whose fold failed, runtime._commit)."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DELETE FROM events WHERE seq >= ?", (seq,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        self._last_seq, self._last_action = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
+
     def events(self, after_seq: int = 0, types: tuple[str, ...] = ()) -> Iterator[Event]:
         """Events in log order after `after_seq` (optionally only some types)."""
         sql = "SELECT seq, ts, actor, action, type, data FROM events WHERE seq > ?"
-        params: list = [after_seq]
+        params: list = [max(0, min(int(after_seq), 2**63 - 1))]  # SQLite integers are 64-bit
         if types:
             sql += f" AND type IN ({','.join('?' * len(types))})"
             params += list(types)

@@ -17,6 +17,8 @@ Draft = tuple[str, dict]
 MAX_NAME = 40
 MAX_REASON = 200
 MAX_SEATS = 12
+MAX_INT = 10**9             # any whole number a request gives (docs/api.md, limits)
+MAX_COUNTER_VALUE = 10**6   # a counter's value, whatever its own range says
 
 
 def clean_text(value: Any, what_ja: str, what_en: str, limit: int = MAX_NAME, required: bool = True) -> str:
@@ -30,17 +32,24 @@ def clean_text(value: Any, what_ja: str, what_en: str, limit: int = MAX_NAME, re
 
 
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:
-    """An integer from a form or JSON value, or a readable error."""
+    """An integer from a form or JSON value (at most ±MAX_INT), or a readable error."""
     if isinstance(value, bool):
         raise GmError(f"{what_ja}は整数で入力してください", f"The {what_en} must be a whole number")
     if isinstance(value, int):
-        return value
-    try:
+        number = value
+    else:
         text = str(value).strip().replace("＋", "+").replace("−", "-").replace("ー", "-")
-        return int(text)
-    except (TypeError, ValueError):
-        raise GmError(f"{what_ja}は整数で入力してください（「{value}」）",
-                      f"The {what_en} must be a whole number (got '{value}')") from None
+        try:
+            if len(text) > 12:  # checked before int(): no 4,300-digit conversions
+                raise ValueError
+            number = int(text)
+        except (TypeError, ValueError):
+            shown = text if len(text) <= 20 else text[:17] + "..."
+            raise GmError(f"{what_ja}は整数で入力してください（「{shown}」）",
+                          f"The {what_en} must be a whole number (got '{shown}')") from None
+    if abs(number) > MAX_INT:
+        raise GmError(f"{what_ja}は±{MAX_INT:,}までです", f"The {what_en} must be within ±{MAX_INT:,}")
+    return number
 
 
 def seat_of(state: State, seat_id: Any):
@@ -104,6 +113,9 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     if (delta is None) == (value is None):
         raise GmError("増減か新しい値のどちらかを指定してください", "Give either a change (delta) or a new value")
     new = parse_int(value, "値", "value") if value is not None else current + parse_int(delta, "増減", "change")
+    if abs(new) > MAX_COUNTER_VALUE:
+        raise GmError(f"{definition.label.ja}は±{MAX_COUNTER_VALUE:,}までです",
+                      f"{definition.label.en} must stay within ±{MAX_COUNTER_VALUE:,}")
     if not definition.is_in_range(new):
         lo = "−∞" if definition.min is None else definition.min
         hi = "∞" if definition.max is None else definition.max

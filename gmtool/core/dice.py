@@ -37,6 +37,7 @@ from typing import Any, Iterable, Mapping, Protocol, Union
 from gmtool.core.errors import GmError
 
 MAX_DICE_PER_TERM = 100
+MAX_DICE_PER_EXPRESSION = 200  # all terms together (explosions add at most MAX_EXPLOSIONS_PER_TERM per term)
 MAX_TERMS = 20
 MAX_SIDES = 1000
 MAX_EXPR_LENGTH = 200
@@ -55,6 +56,8 @@ _MESSAGES = {
     "count": (f"ダイスの個数は1〜{MAX_DICE_PER_TERM}個です", f"Number of dice must be 1 to {MAX_DICE_PER_TERM}"),
     "sides": (f"ダイスの面数は1〜{MAX_SIDES}です", f"Number of sides must be 1 to {MAX_SIDES}"),
     "terms": (f"項は{MAX_TERMS}個までです", f"At most {MAX_TERMS} terms are allowed"),
+    "total": (f"1回のロールのダイスは合計{MAX_DICE_PER_EXPRESSION}個までです",
+              f"At most {MAX_DICE_PER_EXPRESSION} dice in one roll"),
     "keep": ("残すダイスの数は1〜ダイスの個数です", "Dice to keep must be 1 to the number of dice"),
     "explode": ("爆発ダイスは2面以上が必要です", "Exploding dice need at least 2 sides"),
     "d66": ("D66は単独でのみ使えます", "D66 can only be used alone"),
@@ -369,6 +372,8 @@ def _parse_terms(body: str, original: str) -> list[Term]:
         terms.append(DiceTerm(sign, count, sides, keep, keep_count, explode))
     if len(terms) > MAX_TERMS:
         raise _error("terms", original)
+    if sum(t.count for t in terms if isinstance(t, DiceTerm)) > MAX_DICE_PER_EXPRESSION:
+        raise _error("total", original)
     if not any(isinstance(t, DiceTerm) for t in terms):
         raise _error("nodice", original)
     return terms

@@ -8,9 +8,11 @@ holds every event and the session's secrets, and restores an identical session.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
+from .. import limits
 from ..core.errors import GmError
 from ..core.model import Event
 from ..core.view import GM, TABLE, visible_event
@@ -41,17 +43,30 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
+MAX_SEQ = 10**12            # seq and action numbers of an imported event
+MAX_IMPORT_TEXT = 100_000   # characters of one text value in an import
+MAX_IMPORT_ITEMS = 100_000  # items of one list (the events) in an import
+MAX_IMPORT_NUMBER = 10**12  # magnitude of any number in an import (dice indexes grow over a session)
+# Numbers a game's own actions bound, whose size a view walks (a board of 10^7 squares takes a minute
+# to render): an import may not exceed what the action that wrote them accepts.
+PLAUSIBLE = {"board_length": 1000, "round": 1000, "phase": 1000}
+
+
 def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None]:
-    """(session header, events, secrets or None) from a JSON export, or a readable error.
+    """(session header, events, secrets or None) from a JSON export, or a readable error (GmError 400).
 
     `rules_named(name)` is the ruleset registry's lookup (it raises GmError for an unknown one).
     """
+    if not isinstance(text, str):
+        raise GmError("JSONとして読めません", "Not valid JSON")
     try:
-        doc = json.loads(text)
-    except ValueError:
+        doc = limits.loads(text, max_depth=limits.MAX_IMPORT_DEPTH)
+    except limits.NotJson:
         raise GmError("JSONとして読めません", "Not valid JSON") from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GmError(f"gmtoolのJSONエクスポート（{SCHEMA}）ではありません", f"Not a gmtool JSON export ({SCHEMA})")
+    limits.check_value(doc, max_depth=limits.MAX_IMPORT_DEPTH, max_text=MAX_IMPORT_TEXT,
+                       max_items=MAX_IMPORT_ITEMS, max_number=MAX_IMPORT_NUMBER)
     try:
         events = [Event(int(e["seq"]), str(e["ts"]), str(e["actor"]), int(e["action"]), str(e["type"]),
                         dict(e["data"])) for e in doc["events"]]
@@ -62,6 +77,10 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
     seqs = [e.seq for e in events]
     if seqs != sorted(set(seqs)):
         raise GmError("イベントの順序が正しくありません", "The events are out of order")
+    if not all(1 <= e.seq <= MAX_SEQ and 1 <= e.action <= MAX_SEQ for e in events):
+        raise GmError(f"イベント番号は1〜{MAX_SEQ}です", f"Event and action numbers must be 1 to {MAX_SEQ}")
+    _check_created(events[0].data)
+    _check_plausible(events)
     secrets = doc.get("secrets") if doc.get("full") else None
     if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
@@ -69,10 +88,51 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
         fold_all(events, rules_named(str(events[0].data.get("ruleset", ""))))
     except GmError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+    except Exception:  # noqa: BLE001  any failure of a foreign log is the file's fault
         raise GmError("イベントを読み込めません（壊れたエクスポートです）",
                       "The events cannot be replayed (a damaged export)") from None
     return doc.get("session") or {}, events, secrets
+
+
+def _check_created(data: dict) -> None:
+    """The first event holds what session creation validates: title, seats, counter keys."""
+    from ..core.commands import MAX_SEATS, clean_text, new_seat
+    try:
+        clean_text(data.get("title", ""), "タイトル", "title", limit=80)
+        seats = data.get("seats", [])
+        counters = data.get("counters", [])
+        if not isinstance(seats, list) or len(seats) > MAX_SEATS or not isinstance(counters, list):
+            raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
+        for seat in seats:
+            new_seat(str(seat["id"]), seat["name"], seat.get("faction", ""))
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", str(seat["id"])):
+                raise GmError("席のIDが正しくありません", "A seat id is malformed")
+        for counter in counters:
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", str(counter["key"])):
+                raise GmError("カウンターのキーは英数字・_・- の24文字以内です",
+                              "A counter key is 1 to 24 letters, digits, _ or -")
+    except GmError as e:
+        raise GmError(f"セッション作成イベントが正しくありません: {e.ja}", f"The session.created event is invalid: {e.en}") \
+            from None
+    except (KeyError, TypeError, AttributeError):
+        raise GmError("セッション作成イベントが正しくありません", "The session.created event is invalid") from None
+
+
+def _check_plausible(events: list[Event]) -> None:
+    """Sizes that views walk stay within what the game's actions accept (PLAUSIBLE)."""
+    for event in events:
+        stack = [event.data]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                for key, value in item.items():
+                    bound = PLAUSIBLE.get(key)
+                    if bound is not None and isinstance(value, int) and not -bound <= value <= bound:
+                        raise GmError(f"イベント{event.seq}の{key}が大きすぎます（{bound}まで）",
+                                      f"Event {event.seq}: '{key}' is too large (at most {bound})")
+                    stack.append(value)
+            elif isinstance(item, list):
+                stack.extend(item)
 
 
 def _valid_secrets(secrets) -> bool:

@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
+from werkzeug.exceptions import HTTPException
 
 from ..core.commitments import canonical
 from ..core.dice import localized_text
@@ -13,6 +14,7 @@ from ..core.errors import GmError
 from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, translate
 from ..runtime import SessionManager, admin_key
+from .. import limits
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -29,7 +31,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
                       JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
     # Flask's own default is None (no limit), so setdefault would never apply: set it before the caller's config.
-    app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
+    # The server (waitress max_request_body_size, cli.server_settings) refuses larger bodies before reading them.
+    app.config.update(MAX_CONTENT_LENGTH=limits.MAX_BODY, MAX_FORM_MEMORY_SIZE=limits.MAX_FORM_MEMORY,
+                      MAX_FORM_PARTS=limits.MAX_FORM_PARTS)
     app.config.update(config or {})
     app.json.ensure_ascii = False
     app.json.sort_keys = False
@@ -47,6 +51,13 @@ def create_app(config: dict | None = None) -> Flask:
     def _language():
         chosen = request.args.get("lang") or request.cookies.get("lang")
         g.lang = chosen if chosen in LANGS else "ja"
+
+    @app.before_request
+    def _same_origin():
+        """A browser's state-changing request from another site is refused (with the CSRF tokens, a
+        second line: a page of another origin cannot make the browser send our cookies with a POST)."""
+        from .common import check_origin
+        check_origin()
 
     @app.after_request
     def _headers(response):
@@ -106,6 +117,25 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(413)
     def _too_large(error):
         return error_response(413, "送信内容が大きすぎます", "Request too large")
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(error):
+        return error_response(400, "入力の入れ子が深すぎます", "The request is nested too deeply")
+
+    @app.errorhandler(OverflowError)
+    def _overflow(error):
+        return error_response(400, "数値が大きすぎます", "A number is too large")
+
+    @app.errorhandler(Exception)
+    def _last_resort(error):
+        """Any other failure: logged with its traceback, answered in the format of the route (JSON under /api)."""
+        if isinstance(error, HTTPException):  # an HTTP status with no handler of its own (401, 415, ...)
+            if error.code is None or error.code < 400:
+                return error
+            return error_response(error.code, "リクエストを処理できません", error.name)
+        app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "サーバーの内部エラーです（何も変更されていません）",
+                              "Internal server error (nothing was changed)")
 
     return app
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
@@ -15,24 +13,27 @@ from ..core.view import build_view, can_see_prompt, prompt_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
-from .common import api_viewer, base_url, export_options, export_text, is_admin, lang, live_session, manager
+from .. import limits
+from .common import api_viewer, require_admin, base_url, export_options, export_text, lang, live_session, manager
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def payload() -> dict:
-    """The request's JSON object (an empty body is {}); anything else is a 400."""
+    """The request's JSON object (an empty body is {}); anything else, or anything over a limit, is a 400."""
     if request.form or request.files:  # a form body would otherwise be read as empty
         raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
     if not request.data:
         return {}
-    data = request.get_json(silent=True)
+    if not request.is_json:
+        raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
+    try:  # nesting and number literals are checked on the text, before the parser sees it
+        data = limits.loads(request.get_data(as_text=True))
+    except limits.NotJson:
+        data = None
     if not isinstance(data, dict):
         raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
-    try:  # JSON may escape a lone surrogate ("\ud800"): such text cannot be stored or hashed as UTF-8
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise GmError("使えない文字が含まれています", "The request contains invalid characters") from None
+    limits.check_value(data)  # text and list lengths, numbers, lone surrogates ("\ud800")
     return data
 
 
@@ -55,16 +56,14 @@ def health():
 @bp.get("/sessions")
 def list_sessions():
     """Every session (server GM key)."""
-    if not is_admin():
-        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+    require_admin()
     return jsonify(sessions=manager().list())
 
 
 @bp.post("/sessions")
 def create_session():
     """Create a session (server GM key): title, ruleset, seats, counters, private."""
-    if not is_admin():
-        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+    require_admin()
     p = payload()
     ruleset = get_ruleset(str(p.get("ruleset", "generic")))
     counters = p.get("counters")
@@ -118,9 +117,9 @@ def export_session(session_id):
 @bp.post("/sessions/import")
 def import_session():
     """Server GM key: load a JSON export (the request body) as a session."""
-    if not is_admin():
-        raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
-    live, tokens = manager().import_session(request.get_data(as_text=True))
+    require_admin()
+    restore = request.args.get("restore_tokens", "0") in ("1", "true", "on", "yes")
+    live, tokens = manager().import_session(request.get_data(as_text=True), restore_tokens=restore)
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:
         out.update(created(live, tokens, base_url()))

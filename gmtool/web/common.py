@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -14,11 +15,13 @@ from ..core.errors import Forbidden, GmError
 from ..export import Options
 from ..core.view import GM, Viewer
 from ..runtime import LiveSession, SessionManager
+from .. import limits
 from ..store import local_utc_offset
 
 COOKIE_PREFIX = {"gm": "gmtool_gm_", "table": "gmtool_table_", "seat": "gmtool_seat_"}
 ADMIN_COOKIE = "gmtool_admin"
 CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
 def manager() -> SessionManager:
@@ -46,6 +49,33 @@ def is_admin() -> bool:
     key = current_app.config["ADMIN_KEY"]
     given = request.cookies.get(ADMIN_COOKIE) or bearer_token()
     return bool(given) and same_secret(given, key)
+
+
+def require_admin() -> None:
+    """The server's GM key is required (403): a bearer header, or the cookie, which on a
+    state-changing request also needs its CSRF token (`X-CSRF-Token` header or `csrf` field)."""
+    key = current_app.config["ADMIN_KEY"]
+    token = bearer_token()
+    if token and same_secret(token, key):
+        return
+    cookie = request.cookies.get(ADMIN_COOKIE)
+    if cookie and same_secret(cookie, key):
+        if request.method not in SAFE_METHODS:
+            check_csrf(key)
+        return
+    raise Forbidden("GM用のキーが必要です", "The server's GM key is required")
+
+
+def check_origin() -> None:
+    """Refuse a state-changing request that a browser says comes from another site (403)."""
+    if request.method in SAFE_METHODS:
+        return
+    origin = request.headers.get("Origin")
+    cross = request.headers.get("Sec-Fetch-Site") == "cross-site"
+    # Under Referrer-Policy: no-referrer a browser sends "Origin: null" for its own forms: then
+    # Sec-Fetch-Site (same-origin / cross-site) is what tells.
+    if cross or (origin not in (None, "null") and urlsplit(origin).netloc != request.host):
+        raise Forbidden("別のサイトからの操作は受け付けません", "Requests from another site are refused")
 
 
 def bearer_token() -> str | None:
@@ -166,6 +196,7 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
     live = live_session(session_id)
     viewer, token = page_viewer(live, kind)
     check_csrf(token)
+    limits.check_value(request.form.to_dict(flat=False))  # text and list lengths (docs/api.md, limits)
     result = operation(live, viewer, *args)
     if not is_htmx():
         return redirect(url_for(endpoint, session_id=session_id))

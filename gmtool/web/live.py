@@ -49,14 +49,21 @@ def open_streams() -> int:
 
 @bp.get("/events")
 def events(session_id: str):
-    """The SSE stream of version notices for one screen."""
+    """The SSE stream of version notices for one screen; it ends when its token is reissued, the
+    session is closed (after the closing notice) or the server shuts the session."""
     live = live_session(session_id)
-    page_viewer(live, request.args.get("as", "seat"))
+    viewer, token = page_viewer(live, request.args.get("as", "seat"))
+    if live.state.closed:  # nothing more will change: 204 tells EventSource not to reconnect (the page polls)
+        return Response(status=204, headers={"Cache-Control": "no-store"})
     streams = slots()
     if not streams.take(current_app.config["MAX_STREAMS"]):
         return Response("busy: poll /version\n", status=503, mimetype="text/plain", headers={"Retry-After": "10"})
     heartbeat = float(current_app.config["HEARTBEAT"])
     disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
+    admin_key = current_app.config["ADMIN_KEY"]
+
+    def allowed() -> bool:  # the token still belongs to this viewer (a reissue revokes it at once)
+        return not live.shut and (token == admin_key or live.viewer_for(token) == viewer)
 
     def stream():
         try:
@@ -64,9 +71,14 @@ def events(session_id: str):
             yield f"retry: 1000\nevent: changed\ndata: {version}\n\n"
             while not disconnected():
                 new = live.wait(version, heartbeat)
+                if not allowed():
+                    yield "event: revoked\ndata: 0\n\n"
+                    return
                 if new != version:
                     version = new
                     yield f"event: changed\ndata: {version}\n\n"
+                    if live.state.closed:
+                        return
                 else:  # an event, not a comment, so the page can tell a dead connection
                     yield f"event: hb\ndata: {version}\n\n"
         finally:

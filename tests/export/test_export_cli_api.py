@@ -99,11 +99,11 @@ def test_cli_import_full_backup(played, capsys, tmp_path):
     assert main(["export", sid, "--format", "json", "--full", "--data", data, "--out", str(backup)]) == 0
     assert json.loads(backup.read_text(encoding="utf-8"))["full"] is True
     data2 = tmp_path / "data2"
-    assert main(["import", str(backup), "--data", str(data2), "--json"]) == 0
+    assert main(["import", str(backup), "--data", str(data2), "--json", "--restore-tokens"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"session": sid, "title": "往復テスト", "restored_tokens": True}
     # Imported again into the folder that has it: a new id, the old tokens.
-    assert main(["import", str(backup), "--data", data]) == 0
+    assert main(["import", str(backup), "--data", data, "--restore-tokens"]) == 0
     line = capsys.readouterr().out
     assert line.startswith("imported ") and sid not in line
     new_sid = line.split()[1].rstrip(":")
@@ -246,7 +246,7 @@ def test_api_import_full_backup(web):
     app, client, data = web
     sid = data["session"]
     text = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=bearer(data["gm_token"])).get_data()
-    response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text)
+    response = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text)
     assert response.status_code == 201
     out = response.get_json()
     assert out == {"session": out["session"], "title": "API卓", "restored_tokens": True}

@@ -83,7 +83,7 @@ def test_full_backup_imports_to_the_same_session(managers):
     live, tokens, _secret = play(managers("a"))
     text = export(events_of(live), live.ruleset, "json", Options(), secrets=live.store.get_secrets())
     target = managers("b")
-    live2, new_tokens = target.import_session(text)
+    live2, new_tokens = target.import_session(text, restore_tokens=True)
     assert new_tokens is None  # the old tokens keep working
 
     assert live2.state == live.state
@@ -127,7 +127,8 @@ def test_importing_an_existing_id_gets_a_new_id(managers):
     assert copy_public.state.title == live.state.title
     assert (source.data_dir / f"{copy_public.state.session_id}.sqlite").exists()
 
-    copy_full, _ = source.import_session(export(events, GENERIC, "json", secrets=live.store.get_secrets()))
+    copy_full, _ = source.import_session(export(events, GENERIC, "json", secrets=live.store.get_secrets()),
+                                         restore_tokens=True)
     assert copy_full.state.session_id not in (sid, copy_public.state.session_id)
     assert copy_full.viewer_for(tokens["gm"]) == GM
     view = build_view(copy_full.state, GM)

@@ -419,7 +419,7 @@ NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
 
 def _character_view(c: dict, full: bool) -> dict:
     return {"id": c["id"], "name": c["name"], "class_name": c["class_name"], "faction": c["faction"],
-            "true_name": c["true_name"] if full else None, "stats": dict(c["stats"]) if full else None}
+            "true_name": c.get("true_name", "") if full else None, "stats": dict(c.get("stats", {})) if full else None}
 
 
 def _combat_view(state: State, c: dict, viewer: Any) -> dict:

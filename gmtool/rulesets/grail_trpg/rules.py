@@ -214,7 +214,9 @@ _KEYS = {**{s: s for s in STATS}, **{s[0]: s for s in STATS}, **{e: s for s, e i
 _SEP = r"[\s,、/|;]"
 _STAT_RE = re.compile(r"(?:^|(?<=" + _SEP + r")|(?=【))"
                       r"【?(筋力|耐久|敏捷|魔力|幸運|宝具|STR|END|AGI|MAG|LUK|NP|[筋耐敏魔幸宝])】?"
-                      r"\s*[:=]?\s*(\d+)(?!\d)", re.IGNORECASE)
+                      r"\s*(?:[:=]\s*)?(\d+)(?!\d)", re.IGNORECASE)  # one way to split the spaces: linear
+MAX_LINE = 200  # a character line; longer lines are refused before any regex (T-4)
+MAX_TEXT = 8000
 
 
 def _bad(line_no: int, ja: str, en: str, where: str = "行") -> GmError:
@@ -270,6 +272,8 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
     """T-4: characters from lines like `アルトリア(セイバー) 筋力40 耐久60 …` or a JSON list."""
     if not isinstance(text, str) or not text.strip():
         raise GmError("キャラクターが入力されていません", "No characters given")
+    if len(text) > MAX_TEXT:
+        raise GmError(f"キャラクターの入力は{MAX_TEXT}文字までです", f"The characters are at most {MAX_TEXT} characters")
     taken: set[str] = set()
     if text.lstrip().startswith("["):
         try:
@@ -294,6 +298,8 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
         line = unicodedata.normalize("NFKC", raw_line).strip()
         if not line or line.startswith("#"):
             continue
+        if len(line) > MAX_LINE:
+            raise _bad(n, f"1行は{MAX_LINE}文字までです", f"a line is at most {MAX_LINE} characters")
         matches = list(_STAT_RE.finditer(line))
         if not matches:
             raise _bad(n, f"能力値がありません「{raw_line.strip()}」（例: セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60）",

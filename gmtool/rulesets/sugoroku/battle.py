@@ -24,7 +24,10 @@ from .flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, m
                             require_no_battle, reveal, started)
 
 KIND = "sugoroku_cards"
-CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*([力魔技])?\s*(\d+)", re.I)
+# One way to split the spaces (no nested optional \s*): linear, and card texts are bounded (MAX_CARD_TEXT).
+CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*(?:([力魔技])\s*)?(\d+)", re.I)
+MAX_CARD_TEXT = 40
+MAX_CARD_LIST = 20
 KIND_WORDS = {"スキル": "skill", "skill": "skill", "宝具": "np", "np": "np", "attack": "attack", "アタック": "attack"}
 PREFIX = {"attack": "", "skill": "スキル", "np": "宝具"}
 
@@ -40,6 +43,8 @@ def card_text(card: Any) -> str:
         c = R._card({"kind": kind, "attribute": card.get("attribute"), "power": card.get("power")})
         return f"{PREFIX[kind]}{c['attribute'] or ''}{c['power']}"
     text = str(card).strip()
+    if len(text) > MAX_CARD_TEXT:
+        raise GmError(f"カードは{MAX_CARD_TEXT}文字以内です", f"A card is at most {MAX_CARD_TEXT} characters")
     m = CARD_RE.fullmatch(text)
     if not m:
         raise GmError(f"カード「{text}」を読めません（例：力7、スキル魔3）", f"Cannot read card '{text}' (e.g. 力7, スキル魔3)")
@@ -57,8 +62,10 @@ def parse_cards(value: Any) -> list[str]:
     """Cards from JSON ({...}, [{...}], "力7 魔3") or a form (pairs of attribute and power, empty slots skipped)."""
     if isinstance(value, dict):
         return [card_text(value)]
+    if isinstance(value, list) and len(value) > 2 * MAX_CARD_LIST or len(str(value or "")) > 40 * MAX_CARD_TEXT:
+        raise GmError("カードが多すぎます", "Too many cards")
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value) and len(value) % 2 == 0 \
-            and all(re.fullmatch(r"\s*\d*\s*", v) for v in value[1::2]) and any(v.strip() for v in value[1::2]):
+            and all(re.fullmatch(r"\d*", v.strip()) for v in value[1::2]) and any(v.strip() for v in value[1::2]):
         return [card_text(a + p.strip()) for a, p in zip(value[::2], value[1::2]) if p.strip()]
     if isinstance(value, list):
         return [card_text(v) for v in value]

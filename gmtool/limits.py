@@ -1,0 +1,131 @@
+"""Limits on what one request may carry (docs/api.md, "Limits and errors").
+
+Everything here runs before a request reaches an operation, in time linear in the body: the
+body size is capped before it is read (waitress `max_request_body_size`, Flask
+`MAX_CONTENT_LENGTH`), JSON nesting is measured on the raw text before it is parsed (the C
+parser recurses), and the parsed payload is walked once, iteratively, for text lengths, list
+lengths and numbers. Each refusal is a 400 GmError with a message in Japanese and English.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .core.errors import GmError
+
+MAX_BODY = 256 * 1024          # bytes: every request body, imports included (the export size limit)
+MAX_FORM_MEMORY = 256 * 1024   # bytes: Werkzeug's cap on one form field held in memory
+MAX_FORM_PARTS = 200           # fields of one form
+MAX_DEPTH = 20                 # nested JSON objects / lists in a request
+MAX_IMPORT_DEPTH = 64          # nesting in an imported export (event data holds rolls, prompts, ...)
+MAX_TEXT = 8000                # characters of one text value (character sheets are the longest)
+MAX_ITEMS = 200                # items of one list, keys of one object
+MAX_NUMBER = 10**9             # magnitude of any number in a request
+MAX_DIGITS = 15                # digits of a JSON number literal (parsed before MAX_NUMBER applies)
+
+
+class NotJson(GmError):
+    """A body that does not parse as JSON."""
+
+    def __init__(self):
+        super().__init__("JSONとして読めません", "Not valid JSON")
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply `[`/`{` nest in JSON text, ignoring strings; one linear pass, no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _too_deep(limit: int) -> GmError:
+    return GmError(f"JSONの入れ子が深すぎます（{limit}段まで）", f"The JSON is nested too deeply (at most {limit} levels)")
+
+
+def _big_number() -> GmError:
+    return GmError(f"数値が大きすぎます（±{MAX_NUMBER:,}まで）", f"A number is too large (at most ±{MAX_NUMBER:,})")
+
+
+def _big_literal() -> GmError:
+    return GmError(f"JSONの数値が大きすぎます（{MAX_DIGITS}桁まで）", f"A JSON number is too large (at most {MAX_DIGITS} digits)")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _big_literal()
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > 40:
+        raise _big_literal()
+    return float(text)
+
+
+def _constant(name: str):
+    raise GmError(f"JSONの数値 {name} は使えません", f"The JSON value {name} is not allowed")
+
+
+def loads(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """JSON text to a value, refusing deep nesting, NaN/Infinity and huge number literals (GmError)."""
+    if nesting_depth(text) > max_depth:
+        raise _too_deep(max_depth)
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except GmError:
+        raise
+    except (ValueError, RecursionError):
+        raise NotJson() from None
+
+
+def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT, max_items: int = MAX_ITEMS,
+                max_number: int = MAX_NUMBER) -> None:
+    """Refuse a payload with too deep nesting, too long text or lists, huge or non-finite numbers,
+    or text that cannot be stored as UTF-8 (a lone surrogate); an iterative walk."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            raise _too_deep(max_depth)
+        if isinstance(item, str):
+            if len(item) > max_text:
+                raise GmError(f"入力が長すぎます（{max_text}文字まで）", f"A text is too long (at most {max_text} characters)")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise GmError("使えない文字が含まれています", "The request contains invalid characters") from None
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if abs(item) > max_number:
+                raise _big_number()
+        elif isinstance(item, float):
+            if not math.isfinite(item) or abs(item) > max_number:
+                raise _big_number()
+        elif isinstance(item, (list, tuple)):
+            if len(item) > max_items:
+                raise GmError(f"リストが長すぎます（{max_items}個まで）", f"A list is too long (at most {max_items} items)")
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, dict):
+            if len(item) > max_items:
+                raise GmError(f"項目が多すぎます（{max_items}個まで）", f"Too many fields (at most {max_items})")
+            for k, v in item.items():
+                stack.append((k, depth + 1))
+                stack.append((v, depth + 1))

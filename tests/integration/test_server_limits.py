@@ -1,0 +1,104 @@
+"""Issue 10, findings 2 and 6: the real `gmtool serve` (waitress) on 127.0.0.1 stays available.
+
+Traffic goes to loopback only; every loop is bounded; a socket timeout is a failure guard
+(the old server never answered), not a measurement.
+"""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import sys
+from urllib.parse import urlsplit
+
+import pytest
+
+from gmtool.benchmark.harness import ServerProcess
+from gmtool.cli import STREAM_HEADROOM, server_settings
+from gmtool.limits import MAX_BODY
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="many sockets; POSIX CI")
+
+HALF_REQUEST = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # headers never finished
+
+
+def serve(tmp_path, *args: str) -> ServerProcess:
+    """`gmtool serve` with its own defaults, plus `args`."""
+    server = ServerProcess(tmp_path / "sessions")
+    server.args = list(args)
+    return server.start()
+
+
+def address(server: ServerProcess) -> tuple[str, int]:
+    parts = urlsplit(server.base)
+    return parts.hostname, parts.port
+
+
+def get_health(server: ServerProcess, timeout: float) -> int:
+    host, port = address(server)
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        conn.request("GET", "/api/health")
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def half_requests(server: ServerProcess, n: int) -> list[socket.socket]:
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection(address(server), timeout=10)
+        s.sendall(HALF_REQUEST)
+        socks.append(s)
+    return socks
+
+
+def test_settings_size_the_connection_limit_above_the_stream_cap():
+    settings = server_settings(threads=48, max_streams=40)
+    assert settings["connection_limit"] == 40 + STREAM_HEADROOM >= 260 + 40
+    assert settings["channel_timeout"] <= 30 and settings["cleanup_interval"] <= settings["channel_timeout"]
+    assert settings["max_request_body_size"] == MAX_BODY == 256 * 1024
+    assert server_settings(8, 4, connection_limit=50)["connection_limit"] == 50
+
+
+def test_f2_260_half_requests_do_not_lock_everyone_out(tmp_path):
+    server = serve(tmp_path)
+    socks = half_requests(server, 260)
+    try:
+        assert get_health(server, timeout=15) == 200
+    finally:
+        for s in socks:
+            s.close()
+        server.stop()
+
+
+def test_f2_a_request_that_never_finishes_is_closed_by_the_read_timeout(tmp_path):
+    # A small server: more half-requests than its connection limit, and a 1 s read timeout.
+    server = serve(tmp_path, "--max-streams", "2", "--threads", "4", "--connection-limit", "20",
+                   "--channel-timeout", "1")
+    socks = half_requests(server, 30)
+    try:
+        socks[0].settimeout(30)
+        try:
+            assert socks[0].recv(1024) == b""  # the server hung up on it
+        except ConnectionResetError:
+            pass
+        assert get_health(server, timeout=30) == 200  # everyone else is answered again
+    finally:
+        for s in socks:
+            s.close()
+        server.stop()
+
+
+def test_f6_an_oversized_body_is_refused_before_it_is_read(tmp_path):
+    server = serve(tmp_path)
+    try:
+        for path, length in (("/api/health", 200 * 1024 * 1024), ("/api/sessions/import", MAX_BODY + 1)):
+            with socket.create_connection(address(server), timeout=15) as s:
+                s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {length}\r\n\r\n".encode() + b"{" * 1024)
+                answer = s.recv(4096)  # only 1 KiB of the body was sent: an answer now means it was not read
+            assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert get_health(server, timeout=15) == 200
+    finally:
+        server.stop()

@@ -1,0 +1,471 @@
+"""Issue 10, "Hostile input on a shared Wi-Fi": one test (or a few) per finding, through the real app.
+
+Findings 2 and 6 need the real waitress server: tests/integration/test_server_limits.py.
+No timed assertions: every guard is shown by bounding the input and asserting the bound.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+import stat
+import sys
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool import limits
+from gmtool.core.dice import MAX_DICE_PER_EXPRESSION
+from gmtool.core.errors import GmError
+from gmtool.runtime import ROLL_BURST, ROLLS_PER_SECOND, SessionManager
+from gmtool.rulesets.grail_trpg import rules as grail_rules
+from gmtool.rulesets.sugoroku import battle as sugoroku_battle
+from gmtool.web.common import csrf_for
+
+BODY = limits.MAX_BODY  # the largest body the server accepts
+
+
+def assert_json_error(response, status: int = 400, en: str = "") -> dict:
+    """A refusal under /api: JSON with both languages, the status in the body too."""
+    assert response.status_code == status, (response.status_code, response.get_data()[:300])
+    assert response.is_json, response.get_data()[:300]
+    error = response.get_json()["error"]
+    assert error["status"] == status and error["ja"] and error["en"]
+    assert en in error["en"], error
+    return error
+
+
+def gm_state(client, sid: str, gm_token: str) -> dict:
+    """The GM's whole view and log: what a refused request must leave unchanged."""
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(gm_token)).get_json()
+    return {"state": state, "log": log}
+
+
+def filled(prefix: str, suffix: str, size: int = BODY - 200) -> str:
+    """`prefix` + spaces + `suffix`, as long as the largest JSON body allows."""
+    return prefix + " " * (size - len(prefix) - len(suffix)) + suffix
+
+
+# -- Finding 1: card texts and character lines are parsed in linear time -----------------------
+
+@pytest.fixture
+def battle(client, admin):
+    """A sugoroku session with an open battle prompt (s1 parent, s2 child), reached through the API."""
+    data = client.post("/api/sessions", headers=admin, json={"title": "双六", "ruleset": "sugoroku",
+                                                             "seats": ["A", "B", "C", "D"]}).get_json()
+    sid, gm = data["session"], bearer(data["gm_token"])
+
+    def act(name, body):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=body)
+        assert response.status_code == 200, response.get_json()
+
+    act("setup", {"board_length": 8})
+    act("square_event", {"seat": "s1", "move": 3})
+    act("square_event", {"seat": "s2", "move": 3})
+    for _ in range(4):
+        act("skip_turn", {})
+    act("end_phase", {})
+    act("start_battle", {})
+    data["prompt"] = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["battle"]["prompt"]
+    return data
+
+
+def test_f1_card_and_line_bounds_hold_before_any_regex():
+    """The bound is what makes the parse linear: the regex never sees more than a short text."""
+    assert sugoroku_battle.MAX_CARD_TEXT <= 64 and grail_rules.MAX_LINE <= 256
+    with pytest.raises(GmError, match="at most 40 characters"):
+        sugoroku_battle.card_text("スキル" + " " * 16_000 + "x")
+    for value in (["スキル" + " " * 16_000 + "x"], ["力", " " * 16_000 + "x"], "スキル" + " " * 16_000 + "x"):
+        with pytest.raises(GmError, match="Too many cards"):  # the whole answer is bounded first
+            sugoroku_battle.parse_cards(value)
+    for value in (["スキル" + " " * 1_000 + "x"], "スキル" + " " * 1_000 + "x"):
+        with pytest.raises(GmError, match="at most 40 characters|Cannot read"):
+            sugoroku_battle.parse_cards(value)
+    with pytest.raises(GmError, match="a line is at most 200 characters"):
+        grail_rules.parse_characters("筋" + " " * 7_000 + "x")
+    with pytest.raises(GmError, match="at most 8000 characters"):
+        grail_rules.parse_characters("セイバー 筋" + " " * 16_000 + "x")
+
+
+def test_f1_card_patterns_have_one_way_to_split_the_spaces():
+    """Linear shape: no two adjacent optional space runs (what backtracked quadratically)."""
+    assert r"\s*([力魔技])?\s*" not in sugoroku_battle.CARD_RE.pattern
+    assert r"\s*[:=]?\s*" not in grail_rules._STAT_RE.pattern
+    # At the bound the worst case is refused like any unreadable card.
+    with pytest.raises(GmError, match="Cannot read card"):
+        sugoroku_battle.card_text("スキル" + " " * (sugoroku_battle.MAX_CARD_TEXT - 4) + "x")
+
+
+def test_f1_every_card_field_gets_the_largest_body_and_refuses_it(app, client, battle):
+    sid, prompt = battle["session"], battle["prompt"]
+    seat = {s["id"]: s["token"] for s in battle["seats"]}
+    before = gm_state(client, sid, battle["gm_token"])
+    bodies = [("prompts/%s/answer" % prompt, {"value": [filled("スキル", "x")]}),
+              ("prompts/%s/answer" % prompt, {"value": ["スキル" + " " * 7_000 + "x"]}),
+              ("prompts/%s/answer" % prompt, {"value": filled("スキル", "x")}),
+              ("actions/battle_card", {"card": filled("スキル", "x")}),
+              ("actions/battle_card", {"card": "スキル" + " " * 7_000 + "x"})]
+    for path, body in bodies:
+        data = json.dumps(body, ensure_ascii=False).encode()
+        assert len(data) <= BODY
+        response = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(seat["s1"]), data=data,
+                               content_type="application/json")
+        assert response.status_code in (400, 409), response.get_json()
+        assert_json_error(response, response.status_code)
+    # The phone's form: the same text in the card fields.
+    phone = open_link(app, next(s["join_url"] for s in battle["seats"] if s["id"] == "s1"))
+    for value in (["スキル" + " " * 7_000 + "x"], ["力", " " * 7_000 + "x"]):
+        response = phone.post(f"/s/{sid}/phone/prompts/{prompt}/answer",
+                               data={"value": value, "csrf": csrf_for(seat["s1"])})
+        assert response.status_code == 400
+        assert 'class="msg-en"' in response.get_data(as_text=True)  # the bilingual error page
+    assert gm_state(client, sid, battle["gm_token"]) == before
+
+
+def test_f1_grail_character_text_of_the_largest_body_is_refused(client, admin):
+    data = client.post("/api/sessions", headers=admin, json={"title": "聖杯", "ruleset": "grail_trpg",
+                                                             "seats": ["A", "B"]}).get_json()
+    sid = data["session"]
+    before = gm_state(client, sid, data["gm_token"])
+    for text in (filled("セイバー 筋", "x"), "セイバー 筋" + " " * 7_900 + "x", ("筋(" * 3_000)[:7_990]):
+        response = client.post(f"/api/sessions/{sid}/actions/set_characters", headers=bearer(data["gm_token"]),
+                               json={"faction": "s1", "text": text})
+        assert_json_error(response, 400)
+    assert gm_state(client, sid, data["gm_token"]) == before
+
+
+# -- Finding 3: the import needs the key by bearer, or the cookie with its CSRF token ---------------
+
+def _export(client, created, full=False) -> bytes:
+    query = "format=json&full=1" if full else "format=json"
+    return client.get(f"/api/sessions/{created['session']}/export?{query}",
+                      headers=bearer(created["gm_token"])).get_data()
+
+
+def test_f3_cross_origin_text_plain_import_with_the_cookie_is_refused(app, client, created, tmp_path):
+    text = _export(client, created, full=True)
+    browser = app.test_client()
+    assert browser.get(f"/?k={ADMIN_KEY}").status_code == 302  # the GM's browser holds the key cookie
+    files = sorted(os.listdir(app.config["DATA_DIR"]))
+    for headers in ({}, {"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Origin": "http://evil.example", "X-CSRF-Token": csrf_for(ADMIN_KEY)},
+                    {"Sec-Fetch-Site": "cross-site", "X-CSRF-Token": csrf_for(ADMIN_KEY)},
+                    {"Origin": "null", "Sec-Fetch-Site": "cross-site", "X-CSRF-Token": csrf_for(ADMIN_KEY)},
+                    {"X-CSRF-Token": "0" * 32}):
+        response = browser.post("/api/sessions/import", data=text, content_type="text/plain", headers=headers)
+        assert_json_error(response, 403)
+    # The same for creating a session with the cookie.
+    response = browser.post("/api/sessions", data=b'{"title": "x"}', content_type="text/plain")
+    assert_json_error(response, 403)
+    assert sorted(os.listdir(app.config["DATA_DIR"])) == files
+    # The GM's own page may import with the cookie and its CSRF token.
+    response = browser.post("/api/sessions/import", data=text, content_type="application/json",
+                            headers={"X-CSRF-Token": csrf_for(ADMIN_KEY), "Origin": "http://localhost"})
+    assert response.status_code == 201, response.get_json()
+
+
+def test_f3_full_backup_gets_new_tokens_unless_asked(client, created):
+    text = _export(client, created, full=True)
+    out = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text).get_json()
+    assert out["restored_tokens"] is False and out["gm_token"] != created["gm_token"]
+    new = out["session"]
+    for token in (created["gm_token"], created["table_token"], created["seats"][0]["token"]):
+        assert_json_error(client.get(f"/api/sessions/{new}/state", headers=bearer(token)), 403)
+    assert client.get(f"/api/sessions/{new}/state", headers=bearer(out["gm_token"])).status_code == 200
+    restored = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text).get_json()
+    assert restored["restored_tokens"] is True
+    assert client.get(f"/api/sessions/{restored['session']}/state",
+                      headers=bearer(created["gm_token"])).status_code == 200
+
+
+# -- Finding 4: an import is rehearsed before anything is written ----------------------------------
+
+def _doc(client, created, full=False) -> dict:
+    return json.loads(_export(client, created, full))
+
+
+def _with(doc: dict, change) -> str:
+    doc = json.loads(json.dumps(doc))
+    change(doc)
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def _first(doc, event_type):
+    return next(e for e in doc["events"] if e["type"] == event_type)
+
+
+@pytest.fixture
+def exports(client, admin, created):
+    """Exports of a played generic, grail and sugoroku session."""
+    gm = bearer(created["gm_token"])
+    sid = created["session"]
+    client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "2D6"})
+    client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -1})
+    grail = client.post("/api/sessions", headers=admin, json={"title": "聖杯", "ruleset": "grail_trpg",
+                                                              "seats": ["A", "B"]}).get_json()
+    r = client.post(f"/api/sessions/{grail['session']}/actions/set_characters", headers=bearer(grail["gm_token"]),
+                    json={"faction": "s1", "text": "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"})
+    assert r.status_code == 200, r.get_json()
+    sugo = client.post("/api/sessions", headers=admin, json={"title": "双六", "ruleset": "sugoroku",
+                                                             "seats": ["A", "B"]}).get_json()
+    r = client.post(f"/api/sessions/{sugo['session']}/actions/setup", headers=bearer(sugo["gm_token"]),
+                    json={"board_length": 8})
+    assert r.status_code == 200, r.get_json()
+    return {"generic": _doc(client, created), "grail": _doc(client, grail), "sugoroku": _doc(client, sugo),
+            "full": _doc(client, created, full=True)}
+
+
+def _crafted(exports) -> dict[str, str]:
+    g, grail, sugo = exports["generic"], exports["grail"], exports["sugoroku"]
+
+    def no_text(d):
+        del _first(d, "dice.rolled")["data"]["roll"]["text"]
+
+    def garbage_chars(d):
+        _first(d, "grail.characters_set")["data"]["characters"] = [{"id": 5, "stats": "x"}]
+
+    def quoted_key(d):
+        created = d["events"][0]["data"]
+        created["counters"][0]["key"] = 'se"als'
+
+    def board(d):
+        _first(d, "sugoroku.setup")["data"]["board_length"] = 10**7
+
+    def negative_seq(d):
+        for e in d["events"]:
+            e["seq"] -= 100
+
+    def unknown_ruleset(d):
+        d["events"][0]["data"]["ruleset"] = "no_such_game"
+        d["session"]["ruleset"] = "no_such_game"
+
+    nan = json.dumps(g, ensure_ascii=False).replace('"delta": -1', '"delta": NaN', 1)
+    assert "NaN" in nan
+    big_seq = json.dumps(g, ensure_ascii=False).replace('"seq": 2,', f'"seq": {10**30},', 1)
+    assert str(10**30) in big_seq
+    big_action = json.dumps(g, ensure_ascii=False).replace('"action": 2,', f'"action": {10**30},', 1)
+    deep = _with(g, lambda d: d["events"][0]["data"]["extra"].update(x=0)).replace(
+        '"x": 0', '"x": ' + "[" * 3000 + "]" * 3000)
+    surrogate = json.dumps(g).replace('"title": "', '"title": "\\ud800', 1)
+    return {"dice.rolled without text": _with(g, no_text), "garbage grail characters": _with(grail, garbage_chars),
+            'counter key with "': _with(g, quoted_key), "NaN": nan, "board of 10^7": _with(sugo, board),
+            "seq 10^30": big_seq, "action 10^30": big_action, "3,000-deep JSON": deep,
+            "lone surrogate in the title": surrogate, "unknown ruleset": _with(g, unknown_ruleset),
+            "negative seq": _with(g, negative_seq)}
+
+
+def test_f4_crafted_imports_are_refused_with_a_clear_400_and_leave_no_file(app, client, exports):
+    data_dir = app.config["DATA_DIR"]
+    files = sorted(os.listdir(data_dir))
+    sessions = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    for name, text in _crafted(exports).items():
+        response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text.encode("utf-8",
+                               "surrogatepass"), content_type="application/json")
+        assert_json_error(response, 400), name
+        assert sorted(os.listdir(data_dir)) == files, name
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
+    # The unmodified exports still import.
+    for doc in exports.values():
+        response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc)
+        assert response.status_code == 201, response.get_json()
+
+
+def test_f4_crafted_imports_through_the_cli_leave_no_file(tmp_path, exports, capsys):
+    from gmtool.cli import main
+    data = tmp_path / "data"
+    for name, text in _crafted(exports).items():
+        path = tmp_path / "crafted.json"
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        assert main(["import", str(path), "--data", str(data)]) == 2, name
+        assert not list(data.glob("*.sqlite*")), name
+        err = capsys.readouterr().err
+        assert " / " in err, (name, err)  # Japanese / English
+
+
+# -- Finding 5: every /api failure is JSON -----------------------------------------------------------
+
+def test_f5_overflow_nesting_and_huge_numbers_answer_json(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "合計", "kind": "number", "seats": ["s1"], "resolver": "sum"})
+    before = gm_state(client, sid, created["gm_token"])
+    assert client.get(f"/api/sessions/{sid}/log?after=99999999999999999999", headers=gm).get_json() == {"events": []}
+    assert client.get(f"/api/sessions/{sid}/log?after=-99999999999999999999", headers=gm).status_code == 200
+    assert_json_error(client.get(f"/api/sessions/{sid}/log?after=" + "9" * 5000, headers=gm), 400)
+    seat = bearer(created["seats"][0]["token"])
+    bodies = [(gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "[" * 1000 + "]" * 1000 + "}"),
+              (gm, "counters", '{"a": ' + "{\"b\": " * 1000 + "1" + "}" * 1001),
+              (gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "9" * 4300 + "}"),
+              (gm, "counters", '{"seat": "s1", "key": "vp", "delta": "' + "9" * 4300 + '"}'),
+              (gm, "counters", '{"seat": "s1", "key": "vp", "delta": 1e308}'),
+              (gm, "counters", '{"seat": "s1", "key": "vp", "delta": 1000000001}'),
+              (seat, "prompts/p1/answer", '{"value": ' + "9" * 4300 + "}"),
+              (seat, "prompts/p1/answer", '{"value": "' + "9" * 4300 + '"}')]
+    for token, path, body in bodies:
+        response = client.post(f"/api/sessions/{sid}/{path}", headers=token, data=body,
+                               content_type="application/json")
+        assert_json_error(response, 400)
+    # A counter can not be driven past the bound step by step either.
+    for _ in range(2):
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm,
+                               json={"seat": "s1", "key": "vp", "delta": 999_999_999})
+        assert_json_error(response, 400)
+    assert gm_state(client, sid, created["gm_token"]) == before
+
+
+def test_f5_any_other_failure_is_a_logged_json_500_that_changes_nothing(app, client, created, caplog):
+    """A real failure (the session's SQLite connection gone): JSON, traceback in the log, nothing written."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    sid, gm = created["session"], bearer(created["gm_token"])
+    before = gm_state(client, sid, created["gm_token"])
+    live = app.extensions["gmtool"].get(sid)
+    live.store.db.conn.close()
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm,
+                               json={"seat": "s1", "key": "vp", "delta": 1})
+    error = assert_json_error(response, 500, "Internal server error")
+    assert "nothing was changed" in error["en"]
+    assert any(r.exc_info for r in caplog.records), "the traceback is logged"
+    app.extensions["gmtool"].close_all()
+    assert gm_state(client, sid, created["gm_token"])["log"] == before["log"]
+
+
+def test_f5_a_fold_that_fails_takes_its_action_back_out(live):
+    """runtime._commit: the action was appended, its fold failed: the file and memory are as before."""
+    events_before = [e.to_dict() for e in live.store.events()]
+    state_before = copy.deepcopy(live.state)
+
+    def broken(state):
+        return [("scene.marked", {"title": "ok"}), ("no.such.event", {})]
+
+    with pytest.raises(ValueError, match="unknown event type"):
+        live.execute("gm", broken)
+    assert [e.to_dict() for e in live.store.events()] == events_before
+    assert live.state == state_before
+    live.execute("gm", lambda state: [("scene.marked", {"title": "次"})])  # the log goes on from there
+    assert live.state.last_seq == len(events_before) + 1
+
+
+# -- Finding 7: reissue and close end the live streams ------------------------------------------------
+
+def _stream_ends(response, chunks: int = 6) -> str:
+    """The stream's text if it ends within `chunks` chunks (a heartbeat arrives every 50 ms), else fail."""
+    text = ""
+    for n, chunk in enumerate(response.response):
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        assert n < chunks, f"the stream goes on: {text[-200:]}"
+    response.close()
+    return text
+
+
+@pytest.mark.parametrize("ending", ["reissue", "close", "shutdown"])
+def test_f7_a_stream_opened_with_the_old_token_ends(app, client, screens, ending):
+    app.config["HEARTBEAT"] = 0.05
+    sid, gm = screens.sid, bearer(screens.token("gm"))
+    response = screens.seats["s1"].get(f"/s/{sid}/events?as=seat", buffered=False)
+    assert response.status_code == 200
+    first = next(iter(response.response))
+    assert b"changed" in first
+    if ending == "reissue":
+        assert client.post(f"/api/sessions/{sid}/seats/s1/token", headers=gm).status_code == 200
+        assert "revoked" in _stream_ends(response)
+    elif ending == "close":
+        assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
+        _stream_ends(response)
+        # A new stream of a closed session: 204, the page polls.
+        assert screens.seats["s2"].get(f"/s/{sid}/events?as=seat").status_code == 204
+    else:
+        app.extensions["gmtool"].close_all()
+        assert "revoked" in _stream_ends(response)
+    from gmtool.web.live import open_streams
+    with app.app_context():
+        assert open_streams() == 0
+
+
+def test_f7_the_other_seats_streams_go_on_after_a_reissue(app, client, screens):
+    app.config["HEARTBEAT"] = 0.05
+    sid = screens.sid
+    response = screens.seats["s2"].get(f"/s/{sid}/events?as=seat", buffered=False)
+    chunks = iter(response.response)
+    next(chunks)
+    assert client.post(f"/api/sessions/{sid}/seats/s1/token", headers=bearer(screens.token("gm"))).status_code == 200
+    assert b"changed" in next(chunks) and b"hb" in next(chunks)
+    response.close()
+
+
+# -- Finding 8: dice per expression and rolls per seat per second ------------------------------------
+
+def test_f8_dice_per_expression_are_bounded(client, created):
+    sid, seat = created["session"], bearer(created["seats"][0]["token"])
+    before = gm_state(client, sid, created["gm_token"])
+    for expr in ("+".join(["100D1000"] * 20), "100D1000+100D1000+1D6", "100D6+100D6-1D4", "50D6+50D6+50D6+51D6"):
+        assert_json_error(client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": expr}), 400,
+                          f"At most {MAX_DICE_PER_EXPRESSION} dice")
+    assert gm_state(client, sid, created["gm_token"]) == before
+    response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]),
+                           json={"expr": "100D1000!+100D1000!"})
+    assert response.status_code == 201
+    # The largest roll's event: 200 dice and at most 2 x 20 explosions, a few KiB, not the 34 KiB of 100D1000 x 20.
+    log = client.get(f"/api/sessions/{sid}/log?after={before['state']['session']['version']}",
+                     headers=bearer(created["gm_token"])).get_json()["events"]
+    assert len(json.dumps(log[0], ensure_ascii=False).encode()) < 8 * 1024
+
+
+def test_f8_a_seat_rolls_at_most_the_burst_then_the_rate(app, client, created):
+    sid, seat = created["session"], bearer(created["seats"][0]["token"])
+    live = app.extensions["gmtool"].get(sid)
+    now = [1000.0]
+    live.clock = lambda: now[0]  # the session's clock, held still: no timing in the test
+    for _ in range(ROLL_BURST):
+        assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}).status_code == 201
+    before = gm_state(client, sid, created["gm_token"])
+    error = assert_json_error(client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}), 429)
+    assert "rolls per second" in error["en"]
+    assert gm_state(client, sid, created["gm_token"]) == before
+    # Another seat and the GM are not held up by it.
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["seats"][1]["token"]),
+                       json={"expr": "1D6"}).status_code == 201
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]),
+                       json={"expr": "1D6"}).status_code == 201
+    now[0] += 1.0
+    for _ in range(ROLLS_PER_SECOND):
+        assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}).status_code == 201
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}).status_code == 429
+    # A refused expression costs nothing.
+    now[0] += 10.0
+    for _ in range(ROLL_BURST + 2):
+        assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6+"}).status_code == 400
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}).status_code == 201
+
+
+def test_f8_thirty_seconds_of_hostile_rolls_stay_small():
+    """The bound: in 30 s one seat makes at most BURST + 30 x RATE rolls of at most 200 dice each."""
+    rolls = ROLL_BURST + 30 * ROLLS_PER_SECOND
+    assert rolls * 8 * 1024 < 1024 * 1024  # < 1 MiB, against 19 MiB before
+
+
+# -- Finding 9: owner-only files -----------------------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_f9_session_files_and_the_data_folder_are_owner_only(tmp_path, client, created):
+    data = tmp_path / "fresh" / "sessions"
+    manager = SessionManager(data)
+    try:
+        live, _tokens = manager.create("秘密", "generic", [{"name": "A"}])
+        live.execute("gm", lambda state: [("scene.marked", {"title": "1"})])
+        path = manager.path_of(live.state.session_id)
+        files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+        for f in files:
+            assert f.exists(), f
+            assert stat.S_IMODE(f.stat().st_mode) == 0o600, (f, oct(f.stat().st_mode))
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        assert stat.S_IMODE((data / ".admin_key").stat().st_mode) if (data / ".admin_key").exists() else True
+        text = client.get(f"/api/sessions/{created['session']}/export?format=json&full=1",
+                          headers=bearer(created["gm_token"])).get_data(as_text=True)
+        imported, _ = manager.import_session(text)
+        assert stat.S_IMODE(imported.path.stat().st_mode) == 0o600
+    finally:
+        manager.close_all()
