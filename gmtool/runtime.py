@@ -32,6 +32,38 @@ ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
 
 
+class Rendered:
+    """Live fragments rendered at the session's latest version, keyed by (template, viewer, language).
+
+    Only one version is kept: a rendering of an older version is never served or stored, so a
+    screen can never be handed a fragment older than the version it asked at."""
+
+    def __init__(self):
+        self.version = -1
+        self.html: dict[tuple, str] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, version: int) -> str | None:
+        """The rendering of `key` at `version`, if one was made."""
+        with self.lock:
+            return self.html.get(key) if version == self.version else None
+
+    def put(self, key: tuple, version: int, html: str) -> None:
+        """Keep a rendering made at `version` (dropping every older one)."""
+        with self.lock:
+            if version > self.version:
+                self.version = version
+                self.html = {}
+            if version == self.version:
+                self.html[key] = html
+
+    def clear(self) -> None:
+        """Forget every rendering (the state changed without a new version, e.g. a token reissue)."""
+        with self.lock:
+            self.version = -1
+            self.html = {}
+
+
 def new_token() -> str:
     """An unguessable token (192 bits)."""
     return secrets.token_urlsafe(24)
@@ -55,6 +87,7 @@ class LiveSession:
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
+        self.rendered = Rendered()  # live fragments of the current version (web/screens.py)
         self._load()
 
     # -- loading ----------------------------------------------------------

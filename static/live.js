@@ -35,6 +35,7 @@
       promptsChanged();
     } catch (e) {
       setOffline(true);
+      version = -1;  // not shown: the next notice or heartbeat fetches again
     }
     busy = false;
     if (again) { again = false; refresh(); }
@@ -65,7 +66,9 @@
     source = new EventSource(cfg.liveEvents);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
     source.addEventListener("hb", function (e) { seen(Number(e.data)); });
-    source.onopen = function () { setOffline(false); refresh(); };  // catch up after a drop
+    // The stream's first message names the current version: seen() re-fetches only if it differs from
+    // what the page shows, so a first load does not fetch the fragment the page already holds.
+    source.onopen = function () { setOffline(false); };
     source.onerror = function () {
       if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
       else { setOffline(true); }

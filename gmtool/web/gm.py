@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from .. import operations as ops
-from .common import act, form_payload, export_options, export_text, live_session, login, no_store, page_viewer, render
-from .screens import context, gm_extras
+from .common import act, export_options, export_text, form_payload, is_htmx, live_session, login, no_store, page_viewer
+from .screens import context, gm_extras, live_fragment
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
 
@@ -18,8 +18,9 @@ def console(session_id: str):
         return login(session_id, "gm", "gm.console")
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
-    ctx = context(live, viewer, token) | gm_extras(live)
-    return no_store(render("gm/console.html", "gm/_live.html", **ctx))
+    if is_htmx():  # the live fragment, shared by every GM screen (the console's fixed controls stay with the page)
+        return no_store(live_fragment(live, viewer, token, "gm/_live.html"))
+    return no_store(render_template("gm/console.html", **context(live, viewer, token), **gm_extras(live)))
 
 
 @bp.get("/qr")

@@ -8,10 +8,13 @@ answers 503 and the page falls back to polling /version.
 from __future__ import annotations
 
 import threading
+import time
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from .common import live_session, page_viewer
+
+DISCONNECT_CHECK = 1.0  # seconds between checks of waitress's client_disconnected on a quiet stream
 
 bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
 
@@ -69,18 +72,21 @@ def events(session_id: str):
         try:
             version = live.version
             yield f"retry: 1000\nevent: changed\ndata: {version}\n\n"
-            while not disconnected():
-                new = live.wait(version, heartbeat)
+            wrote = time.monotonic()
+            while not disconnected():  # checked every DISCONNECT_CHECK s: a closed screen frees its slot at once
+                new = live.wait(version, min(heartbeat, DISCONNECT_CHECK))
                 if not allowed():
                     yield "event: revoked\ndata: 0\n\n"
                     return
                 if new != version:
                     version = new
                     yield f"event: changed\ndata: {version}\n\n"
+                    wrote = time.monotonic()
                     if live.state.closed:
                         return
-                else:  # an event, not a comment, so the page can tell a dead connection
+                elif time.monotonic() - wrote >= heartbeat:  # an event, not a comment, so the page can tell a dead connection
                     yield f"event: hb\ndata: {version}\n\n"
+                    wrote = time.monotonic()
         finally:
             streams.give_back()
 
