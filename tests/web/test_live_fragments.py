@@ -1,0 +1,109 @@
+"""Live fragments are rendered once per (viewer, language, version) and shared (issue 11):
+screens of one viewer share a rendering, each seat keeps its own, a change is always shown."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from flask import template_rendered
+
+from gmtool_testing import bearer, open_link
+
+HX = {"HX-Request": "true"}
+MARKER = "FRAGMARKER5150"
+
+
+@contextmanager
+def renderings(app):
+    """The names of the templates rendered (top level and included) while the block runs."""
+    names: list[str] = []
+
+    def record(sender, template, context, **extra):
+        names.append(template.name)
+
+    template_rendered.connect(record, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(record, app)
+
+
+def fragment(client, path):
+    """A screen's live fragment as htmx fetches it."""
+    response = client.get(path, headers=HX)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    return response.get_data(as_text=True)
+
+
+def change_counter(client, screens, delta=1):
+    """A public counter change through the API."""
+    response = client.post(f"/api/sessions/{screens.sid}/counters", headers=bearer(screens.token("gm")),
+                           json={"seat": "s1", "key": "vp", "delta": delta})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["version"]
+
+
+def test_table_screens_share_one_rendering_per_version(app, client, screens, created):
+    second_table = open_link(app, created["table_url"])
+    path = f"/s/{screens.sid}/table"
+    with renderings(app) as names:
+        first = fragment(screens.table, path)
+        again = fragment(second_table, path)
+    assert first == again
+    assert names.count("table/_live.html") == 1
+    version = change_counter(client, screens)
+    with renderings(app) as names:
+        after = fragment(second_table, path)
+        assert fragment(screens.table, path) == after
+    assert names.count("table/_live.html") == 1
+    assert f'data-version="{version}"' in after and f'data-version="{version}"' not in first
+
+
+def test_gm_fragment_shared_by_console_screens_and_shows_every_change(app, client, screens, created):
+    other_console = open_link(app, created["gm_url"])
+    path = f"/s/{screens.sid}/gm"
+    for delta in (1, 1, -1):
+        version = change_counter(client, screens, delta)
+        with renderings(app) as names:
+            mine, theirs = fragment(screens.gm, path), fragment(other_console, path)
+        assert mine == theirs and f'data-version="{version}"' in mine
+        assert names.count("gm/_live.html") == 1
+
+
+def test_each_seat_gets_its_own_rendering(app, client, screens):
+    response = client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                           json={"title": "秘話", "kind": "text", "seats": ["s1", "s2"]})
+    pid = response.get_json()["id"]
+    response = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")),
+                           json={"value": MARKER})
+    assert response.status_code == 200
+    path = f"/s/{screens.sid}/phone"
+    with renderings(app) as names:
+        own = fragment(screens.seats["s1"], path)  # rendered first: in the cache when the others ask
+        others = [fragment(screens.seats[s], path) for s in ("s2", "s3")]
+        table = fragment(screens.table, f"/s/{screens.sid}/table")
+    assert MARKER in own
+    for body in others + [table]:
+        assert MARKER not in body
+    assert names.count("phone/_live.html") == 3
+
+
+def test_languages_are_rendered_apart(app, screens):
+    path = f"/s/{screens.sid}/table"
+    japanese = fragment(screens.table, path + "?lang=ja")
+    english = fragment(screens.table, path + "?lang=en")
+    assert japanese != english
+    assert fragment(screens.table, path + "?lang=ja") == japanese
+
+
+def test_only_the_gm_console_builds_the_log(app, client, screens):
+    from gmtool.core.view import GM, TABLE, Viewer
+    from gmtool.web.common import live_session
+    from gmtool.web.screens import context
+    change_counter(client, screens)
+    with app.test_request_context():
+        live = live_session(screens.sid)
+        for viewer in (TABLE, Viewer("seat", "s1")):
+            assert context(live, viewer, "")["log"] == []
+        assert len(context(live, GM, "")["log"]) >= 2
