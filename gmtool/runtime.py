@@ -24,7 +24,7 @@ from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset
-from .store import SUFFIX, Store, read_meta
+from .store import SUFFIX, Store, read_events, read_meta
 
 UNDO_DEPTH = 50
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
@@ -82,6 +82,7 @@ class LiveSession:
         self.store = Store(path, synchronous)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
+        self.undo_lock = threading.Lock()  # one undo at a time (its fold runs outside self.lock)
         self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self.clock: Callable[[], float] = time.monotonic
@@ -187,24 +188,42 @@ class LiveSession:
     def undo(self, actor: str = "gm") -> list[Event]:
         """Undo the latest undoable action that is not undone yet (undo is itself an event).
 
-        The state is folded again from the log without that action: undo is rare, a fold of
-        100,000 events takes about a second, and no action has to pay for a snapshot.
-        """
-        with self.lock:
-            require_open(self.state)
-            while self.undoable and self.undoable[-1] in self.state.undone:
-                self.undoable.pop()
-            if not self.undoable:
-                raise Conflict("取り消せる操作がありません", "There is nothing to undo")
-            action = self.undoable.pop()
-            undone_events = self.store.action_events(action)
-            # The summary is stored in the log: the GM's version may name secrets (a secret roll,
-            # a private counter), so everyone else gets the version the table may see (view.py).
-            gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
-            summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
-            self.state = engine.fold(self.store.events(), self.ruleset, self.state.undone | {action})
-            return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
-                                                  "summary": summary, "gm_summary": gm_summary})])
+        The state is folded again from the log without that action, on a read-only connection and
+        without holding the session: the table's other actions go on meanwhile, and the events they
+        wrote are folded in under the lock before the undo is committed. One undo at a time."""
+        with self.undo_lock:
+            with self.lock:
+                require_open(self.state)
+                while self.undoable and self.undoable[-1] in self.state.undone:
+                    self.undoable.pop()
+                if not self.undoable:
+                    raise Conflict("取り消せる操作がありません", "There is nothing to undo")
+                action = self.undoable.pop()
+                undone_events = self.store.action_events(action)
+                # The summary is stored in the log: the GM's version may name secrets (a secret roll,
+                # a private counter), so everyone else gets the version the table may see (view.py).
+                gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
+                summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
+                folded_to, undone = self.state.last_seq, self.state.undone | {action}
+            try:
+                state = engine.fold(read_events(self.path, folded_to), self.ruleset, undone)
+                with self.lock:
+                    require_open(self.state)
+                    for event in self.store.events(after_seq=folded_to):  # what the table did meanwhile
+                        engine.apply(state, event)
+                    previous, self.state = self.state, state
+                    try:
+                        return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
+                                                              "summary": summary, "gm_summary": gm_summary})])
+                    except BaseException:
+                        if self.state is state:  # the undo was not written: memory stays as the log is
+                            self.state = previous
+                        raise
+            except BaseException:
+                with self.lock:
+                    if action not in self.state.undone:
+                        self.undoable.append(action)  # not undone: it may be tried again
+                raise
 
     def _describe(self, event: Event, viewer: Viewer) -> str:
         from .core.logtext import describe

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -308,8 +309,7 @@ class Ruleset:
 
     def upcast(self, event: Event) -> Event:
         """An event stored by an older version in the shape this version folds."""
-        from .events import CORE_UPCASTERS
-        fn = self.upcasters.get(event.type) or CORE_UPCASTERS.get(event.type)
+        fn = self.upcasters.get(event.type) or _core_upcasters().get(event.type)
         if fn is None:
             return event
         new_type, data = fn(event.data)
@@ -371,3 +371,10 @@ def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any
 def check_mapping(value: Any) -> Mapping:
     """A payload that must be an object."""
     return value if isinstance(value, Mapping) else {}
+
+
+@lru_cache(maxsize=1)
+def _core_upcasters() -> dict:
+    """Core's upcasters (imported once: upcast runs for every event of a fold)."""
+    from .events import CORE_UPCASTERS
+    return CORE_UPCASTERS
