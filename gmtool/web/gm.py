@@ -19,7 +19,7 @@ def console(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
     if is_htmx():  # the live fragment, shared by every GM screen (the console's fixed controls stay with the page)
-        return no_store(live_fragment(live, viewer, token, "gm/_live.html"))
+        return no_store(live_fragment(live, viewer, "gm/_live.html")[1])
     return no_store(render_template("gm/console.html", **context(live, viewer, token), **gm_extras(live)))
 
 

@@ -25,7 +25,7 @@ def phone(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "seat")
     if is_htmx():  # the live fragment, rendered once per viewer and version
-        return no_store(live_fragment(live, viewer, token, "phone/_live.html"))
+        return no_store(live_fragment(live, viewer, "phone/_live.html")[1])
     return no_store(render_template("phone/page.html", **context(live, viewer, token)))
 
 

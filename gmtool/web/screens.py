@@ -55,9 +55,13 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 
 
-def live_fragment(live: LiveSession, viewer: Viewer, token: str, template: str) -> str:
-    """A screen's live fragment, rendered once per (template, viewer, language, version) and shared by
-    every screen of that viewer: the table's and the GM's screens share one rendering, each seat has its own.
+FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
+
+
+def live_fragment(live: LiveSession, viewer: Viewer, template: str) -> tuple[int, str]:
+    """(version, html) of a screen's live fragment, rendered once per (template, viewer, language, version)
+    and shared by every screen of that viewer: the table's and the GM's screens share one rendering, each
+    seat has its own.
 
     Fragments hold nothing of the request but the viewer and the language (no CSRF token, no host), so
     the cache key is complete; a new version makes the older renderings unreachable (runtime.Rendered)."""
@@ -66,11 +70,11 @@ def live_fragment(live: LiveSession, viewer: Viewer, token: str, template: str) 
         version = live.version
         html = live.rendered.get(key, version)
         if html is not None:
-            return html
-        ctx = context(live, viewer, token)
+            return version, html
+        ctx = context(live, viewer, "")
     html = render_template(template, **ctx)
     live.rendered.put(key, version, html)
-    return html
+    return version, html
 
 
 def gm_extras(live: LiveSession) -> dict:
