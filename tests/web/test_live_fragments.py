@@ -107,3 +107,62 @@ def test_only_the_gm_console_builds_the_log(app, client, screens):
         for viewer in (TABLE, Viewer("seat", "s1")):
             assert context(live, viewer, "")["log"] == []
         assert len(context(live, GM, "")["log"]) >= 2
+
+
+def first_message(client, path, headers=None):
+    """The first SSE message of a stream (then the stream is closed)."""
+    response = client.get(path, headers=headers or {}, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    chunk = next(iter(response.response))
+    response.close()
+    return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def fragment_html(message):
+    """The HTML of an `event: fragment` message (its data lines after the version)."""
+    data = [line[6:] for line in message.split("\n") if line.startswith("data: ")]
+    return "\n".join(data[1:])
+
+
+def test_pushed_fragment_is_the_viewers_own_and_matches_a_fetch(app, client, screens):
+    response = client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                           json={"title": "秘話", "kind": "text", "seats": ["s1", "s2"]})
+    pid = response.get_json()["id"]
+    answered = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")),
+                           json={"value": MARKER}).get_json()
+    version = answered["version"]
+    events = f"/s/{screens.sid}/events?push=1&as="
+    own = first_message(screens.seats["s1"], events + "seat&v=0")
+    assert "event: fragment" in own and f"id: {version}" in own
+    assert MARKER in own and fragment_html(own) == fragment(screens.seats["s1"], f"/s/{screens.sid}/phone").rstrip("\n")
+    for who, client_of, kind in (("s2", screens.seats["s2"], "seat"), ("s3", screens.seats["s3"], "seat"),
+                                 ("table", screens.table, "table")):
+        message = first_message(client_of, events + kind)  # no v: the stream sends the fragment
+        assert "event: fragment" in message, who
+        assert MARKER not in message and answered["salt"] not in message, who
+
+
+def test_a_screen_that_shows_the_current_version_gets_only_a_notice(app, client, screens):
+    version = change_counter(client, screens)
+    events = f"/s/{screens.sid}/events?push=1&as=table"
+    first_load = first_message(screens.table, events + f"&v={version}")
+    assert "event: changed" in first_load and "event: fragment" not in first_load
+    reconnect = first_message(screens.table, events + "&v=0", {"Last-Event-ID": str(version)})
+    assert "event: changed" in reconnect and "event: fragment" not in reconnect
+    behind = first_message(screens.table, events + "&v=0", {"Last-Event-ID": str(version - 1)})
+    assert "event: fragment" in behind and f'data-version="{version}"' in behind
+
+
+def test_a_pushed_stream_brings_every_change(app, client, screens):
+    app.config["HEARTBEAT"] = 0.05
+    version = change_counter(client, screens)
+    response = screens.table.get(f"/s/{screens.sid}/events?push=1&as=table&v={version}", buffered=False)
+    chunks = iter(response.response)
+    assert b"event: changed" in next(chunks)
+    for delta in (1, 2):
+        version = change_counter(client, screens, delta)
+        message = b""
+        while b"event: fragment" not in message:  # heartbeats may come first
+            message = next(chunks)
+        assert f"id: {version}".encode() in message and f'data-version="{version}"'.encode() in message
+    response.close()
