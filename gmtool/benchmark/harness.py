@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -153,8 +154,9 @@ class Client:
 
 
 class Screen(threading.Thread):
-    """A simulated open screen that behaves as static/live.js: one SSE stream; on a notice of a version
-    it does not show yet it re-fetches its own fragment. It records what it showed, when, and the bytes."""
+    """A simulated open screen that behaves as static/live.js: one SSE stream (push=1) that brings its
+    fragments; on a bare notice of a version it does not show it re-fetches its own fragment. It records
+    what it showed, when, and the bytes it received for it."""
 
     def __init__(self, base: str, sid: str, kind: str, token: str):
         super().__init__(daemon=True)
@@ -181,6 +183,19 @@ class Screen(threading.Thread):
         self.version = int(match.group(1))
         self.shown.append((self.version, now))
 
+    def _message(self, event: bytes | None, data: list[bytes], size: int) -> None:
+        """One SSE message, handled as live.js handles it."""
+        now = time.perf_counter()
+        if event == b"fragment":  # the pushed fragment: shown without a round trip
+            self.connected.set()
+            self.received.append((now, size))
+            self.version = int(data[0])
+            self.shown.append((self.version, now))
+        elif event == b"changed" and data:
+            self.connected.set()
+            if int(data[0]) != self.version:  # only a version the screen does not show
+                self._fetch_fragment()
+
     def bytes_between(self, start: float, end: float) -> int:
         """Fragment bytes this screen received between two perf_counter times."""
         return sum(size for at, size in list(self.received) if start <= at < end)
@@ -194,27 +209,34 @@ class Screen(threading.Thread):
                 self.version = int(match.group(1))
             parts = urlsplit(self.base)
             conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-            conn.request("GET", f"/s/{self.sid}/events?as={self.kind}", headers=self.headers)
+            conn.request("GET", f"/s/{self.sid}/events?as={self.kind}&push=1&v={self.version}",
+                         headers={**self.headers, "Accept-Encoding": "gzip"})
             resp = conn.getresponse()
             if resp.status == 503:
                 self.polling = True
                 self.connected.set()
                 self._poll()
                 return
-            event = None
+            unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if resp.getheader("Content-Encoding") == "gzip" else None
+            text, wire = b"", 0
             while not self.stopped.is_set():
-                line = resp.readline()
-                if not line:
+                raw = resp.read1(65536)
+                if not raw:
                     break
-                line = line.strip()
-                if line.startswith(b"event:"):
-                    event = line[6:].strip()
-                elif line.startswith(b"data:") and event == b"changed":
-                    self.connected.set()
-                    if int(line[5:]) != self.version:  # as live.js: only a version the screen does not show
-                        self._fetch_fragment()
+                wire += len(raw)  # the bytes on the wire (compressed when the server gzips)
+                text += unzip.decompress(raw) if unzip else raw
+                while b"\n\n" in text:
+                    message, text = text.split(b"\n\n", 1)
+                    event, data = None, []
+                    for line in message.split(b"\n"):
+                        if line.startswith(b"event:"):
+                            event = line[6:].strip()
+                        elif line.startswith(b"data:"):
+                            data.append(line[6:] if line.startswith(b"data: ") else line[5:])
+                    self._message(event, data, wire)
+                    wire = 0
             conn.close()
-        except OSError:
+        except (OSError, http.client.HTTPException):  # the server went away (at the end of a run)
             if not self.stopped.is_set():
                 self.errors += 1
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import threading
 import time
+import zlib
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from .common import live_session, page_viewer
 from .screens import FRAGMENTS, live_fragment
 
+GZIP_WINDOW_BITS = 16 + 13  # a gzip stream with an 8 KiB window: a fragment is compressed against the previous one
+GZIP_MEM_LEVEL = 5          # about 48 KiB of compressor state per open stream
 DISCONNECT_CHECK = 1.0  # seconds between checks of waitress's client_disconnected on a quiet stream
 
 bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
@@ -107,8 +110,23 @@ def events(session_id: str):
         finally:
             streams.give_back()
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    body = stream()
+    if push and "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        body = gzipped(body)
+    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
+
+
+def gzipped(messages):
+    """An SSE stream as one gzip stream, flushed after every message: each fragment is sent as what
+    changed since the previous one, in effect (the compressor's window holds it)."""
+    z = zlib.compressobj(6, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
+    try:
+        for message in messages:
+            yield z.compress(message.encode()) + z.flush(zlib.Z_SYNC_FLUSH)
+    finally:
+        messages.close()
 
 
 @bp.get("/version")

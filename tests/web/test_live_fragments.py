@@ -166,3 +166,23 @@ def test_a_pushed_stream_brings_every_change(app, client, screens):
             message = next(chunks)
         assert f"id: {version}".encode() in message and f'data-version="{version}"'.encode() in message
     response.close()
+
+
+def test_a_gzip_stream_decodes_message_by_message(app, client, screens):
+    import zlib
+    app.config["HEARTBEAT"] = 0.05
+    response = screens.table.get(f"/s/{screens.sid}/events?push=1&as=table&v=0",
+                                 headers={"Accept-Encoding": "gzip"}, buffered=False)
+    assert response.headers["Content-Encoding"] == "gzip"
+    chunks, unzip = iter(response.response), zlib.decompressobj(16 + zlib.MAX_WBITS)
+    first = unzip.decompress(next(chunks)).decode()
+    assert "event: fragment" in first and first.endswith("\n\n")  # each message is flushed whole
+    version = change_counter(client, screens)
+    message, sizes = "", []
+    while "event: fragment" not in message:
+        chunk = next(chunks)
+        sizes.append(len(chunk))
+        message = unzip.decompress(chunk).decode()
+    response.close()
+    assert f'data-version="{version}"' in message
+    assert sizes[-1] < len(message) / 4  # sent as little more than what changed
