@@ -225,6 +225,9 @@ def _crafted(exports) -> dict[str, str]:
     def garbage_chars(d):
         _first(d, "grail.characters_set")["data"]["characters"] = [{"id": 5, "stats": "x"}]
 
+    def no_stats(d):  # folds and reads in the log; only building the views finds it
+        del _first(d, "grail.characters_set")["data"]["characters"][0]["stats"]
+
     def quoted_key(d):
         created = d["events"][0]["data"]
         created["counters"][0]["key"] = 'se"als'
@@ -249,6 +252,7 @@ def _crafted(exports) -> dict[str, str]:
         '"x": 0', '"x": ' + "[" * 3000 + "]" * 3000)
     surrogate = json.dumps(g).replace('"title": "', '"title": "\\ud800', 1)
     return {"dice.rolled without text": _with(g, no_text), "garbage grail characters": _with(grail, garbage_chars),
+            "grail character without stats": _with(grail, no_stats),
             'counter key with "': _with(g, quoted_key), "NaN": nan, "board of 10^7": _with(sugo, board),
             "seq 10^30": big_seq, "action 10^30": big_action, "3,000-deep JSON": deep,
             "lone surrogate in the title": surrogate, "unknown ruleset": _with(g, unknown_ruleset),
@@ -294,6 +298,11 @@ def test_f5_overflow_nesting_and_huge_numbers_answer_json(client, created):
     assert client.get(f"/api/sessions/{sid}/log?after=-99999999999999999999", headers=gm).status_code == 200
     assert_json_error(client.get(f"/api/sessions/{sid}/log?after=" + "9" * 5000, headers=gm), 400)
     seat = bearer(created["seats"][0]["token"])
+    # Nesting is measured on the text before the parser runs (well below Python's recursion limit).
+    for depth in (21, 500, 5000):
+        body = '{"seat": "s1", "key": "vp", "delta": 1, "x": ' + "[" * depth + "]" * depth + "}"
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm, data=body, content_type="application/json")
+        assert_json_error(response, 400, "nested too deeply (at most 20 levels)")
     bodies = [(gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "[" * 1000 + "]" * 1000 + "}"),
               (gm, "counters", '{"a": ' + "{\"b\": " * 1000 + "1" + "}" * 1001),
               (gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "9" * 4300 + "}"),
