@@ -227,9 +227,6 @@ def _crafted(exports) -> dict[str, str]:
     def garbage_chars(d):
         _first(d, "grail.characters_set")["data"]["characters"] = [{"id": 5, "stats": "x"}]
 
-    def no_stats(d):  # folds and reads in the log; only building the views finds it
-        del _first(d, "grail.characters_set")["data"]["characters"][0]["stats"]
-
     def quoted_key(d):
         created = d["events"][0]["data"]
         created["counters"][0]["key"] = 'se"als'
@@ -254,7 +251,6 @@ def _crafted(exports) -> dict[str, str]:
         '"x": 0', '"x": ' + "[" * 3000 + "]" * 3000)
     surrogate = json.dumps(g).replace('"title": "', '"title": "\\ud800', 1)
     return {"dice.rolled without text": _with(g, no_text), "garbage grail characters": _with(grail, garbage_chars),
-            "grail character without stats": _with(grail, no_stats),
             'counter key with "': _with(g, quoted_key), "NaN": nan, "board of 10^7": _with(sugo, board),
             "seq 10^30": big_seq, "action 10^30": big_action, "3,000-deep JSON": deep,
             "lone surrogate in the title": surrogate, "unknown ruleset": _with(g, unknown_ruleset),
