@@ -89,6 +89,7 @@ def round_ended(state: State, e: Event) -> None:
     s["first"] = d["next_first"]
     s["turns"] = Turns.start(s["players"], first=d["next_first"]).to_dict()
     s["took"] = {p: False for p in s["players"]}
+    s["moves"] = 0
     s["history"].append({"kind": "round_end", **d})
 
 
