@@ -102,7 +102,7 @@ def test_g1_a_die_decides_who_starts_ties_reroll_and_real_dice_are_marked():
     g2.do(set_reading, "first_player", "dice")
     g2.act("setup", {"row": ["5", "6"]}, dice=EnteredDice([6, 1]))
     assert g2.s["first"] == "a"
-    assert "実ダイス" in g2.log()[-1] and "real dice" in g2.log(lang="en")[-1]
+    assert "実ダイス" in g2.log()[-2] and "real dice" in g2.log(lang="en")[-2]
 
 
 def test_g1_moves_out_of_turn_are_refused():
@@ -247,3 +247,5 @@ def test_every_event_reads_in_both_languages_without_ids():
         for line in g.log(lang=lang):
             assert "succession." not in line and "{" not in line
     assert any("took" in x for x in g.log(lang="en"))
+    scenes = [e.data["title"] for e in g.events if e.type == "scene.marked"]
+    assert scenes == ["第1ゲーム 第1ラウンド / Game 1, round 1", "第1ゲーム 第2ラウンド / Game 1, round 2"]

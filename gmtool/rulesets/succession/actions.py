@@ -121,11 +121,17 @@ def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list
     other = next(p for p in s["players"] if p != s["first"])
     tx.emit("succession.round_ended", {"round": s["round"], "next_first": other, "row": row_after,
                                        "scores": _scores(R.score(t))})
+    tx.emit("scene.marked", {"title": round_title(s["game"], s["round"] + 1)})
     for p in s["players"]:
         tx.counter(p, HAND, R.HAND_SIZE, f"第{s['round'] + 1}ラウンド：手札を5枚に", "G-1")
 
 
 # -- actions --------------------------------------------------------------------------------------
+
+def round_title(number: int, round_no: int) -> str:
+    """The export's heading of one round (a core scene marker), in both languages."""
+    return f"第{number}ゲーム 第{round_no}ラウンド / Game {number}, round {round_no}"
+
 
 def _players(state: State, payload: dict) -> list[str]:
     players = payload.get("players")
@@ -167,6 +173,7 @@ def _setup_drafts(state: State, tx: Tx, players: list[str], first: str, how: str
     if rolls is not None:
         data.update({"rolls": rolls, "entered": entered, "dice_next": dice_next})
     tx.emit("succession.setup", data)
+    tx.emit("scene.marked", {"title": round_title(number, 1) if mode == "turns" else f"第{number}ゲーム 得点計算 / Game {number}, scoring"})
     for p in players:
         tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, "ゲーム開始：手札5枚" if mode == "turns" else "得点のみ",
                    "G-1")
