@@ -17,7 +17,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.round": ("ラウンド", "Round"),
     "succession.turn": ("手番", "Turn"),
     "succession.first": ("先手", "First player"),
-    "succession.to_move": ("手番", "To move"),
+    "succession.to_move": ("手番のプレイヤー", "To move"),
     "succession.for_player": ("代わりに操作", "Move for"),
     "succession.last": ("直前", "Last"),
     "succession.played": ("が出した", "played"),
