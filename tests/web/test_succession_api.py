@@ -109,8 +109,16 @@ def test_a_whole_game_through_the_api(game):
         assert f["winner"] == max(totals, key=totals.get) and f["winner_name"]
     act("play", {"card": "5"}, who=seat, status=409)  # the game has stopped
     # the log reads as a replay, in both languages, with the final breakdown
-    r = game["client"].get(f"/api/sessions/{game['sid']}/log?lang=en", headers=bearer(game["tokens"]["table"]))
+    r = game["client"].get(f"/api/sessions/{game['sid']}/export?format=markdown&lang=en",
+                           headers=bearer(game["tokens"]["gm"]))
     assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    heads = [f"Game 1, round {n}" for n in range(1, 5)]
+    assert all(h in text for h in heads) and [text.index(h) for h in heads] == sorted(text.index(h) for h in heads)
+    assert "Round 1, turn 1: アルトリア played Faction" in text and "took 5:" in text
+    ending = text[text.rindex("Game 1, round 4"):]
+    assert ("Normal succession" in ending or "Equal totals" in ending) and "Majority in faction" in ending
+    assert "を出した" not in text and "取った" not in text  # the English export reads in English (names aside)
     # a rematch: same players, first player flipped
     rv = act("rematch", {"row": ["7", "8"]})["ruleset"]
     assert rv["game"] == 2 and rv["first"] == "s2" and rv["finished"] is None

@@ -123,7 +123,7 @@ def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list
                                        "scores": _scores(R.score(t))})
     tx.emit("scene.marked", {"title": round_title(s["game"], s["round"] + 1)})
     for p in s["players"]:
-        tx.counter(p, HAND, R.HAND_SIZE, f"第{s['round'] + 1}ラウンド：手札を5枚に", "G-1")
+        tx.counter(p, HAND, R.HAND_SIZE, f"第{s['round'] + 1}ラウンド / Round {s['round'] + 1}", "G-1")
 
 
 # -- actions --------------------------------------------------------------------------------------
@@ -175,8 +175,7 @@ def _setup_drafts(state: State, tx: Tx, players: list[str], first: str, how: str
     tx.emit("succession.setup", data)
     tx.emit("scene.marked", {"title": round_title(number, 1) if mode == "turns" else f"第{number}ゲーム 得点計算 / Game {number}, scoring"})
     for p in players:
-        tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, "ゲーム開始：手札5枚" if mode == "turns" else "得点のみ",
-                   "G-1")
+        tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, f"第{number}ゲーム / Game {number}", "G-1")
 
 
 def setup(state: State, payload: dict, ctx: ActionContext) -> list:
@@ -227,7 +226,7 @@ def play(state: State, payload: dict, ctx: ActionContext) -> list:
     tx = Tx(state)
     tx.emit("succession.played", {"seat": seat, "card": card, "round": s["round"], "turn": turns.round,
                                   "row": len(s["row"]) + 1, "hand": hand - 1})
-    tx.counter(seat, HAND, hand - 1, "カードを出した", "G-1")
+    tx.counter(seat, HAND, hand - 1, "", "G-1")  # the play's own line says why
     _finish_turn(state, s, tx, seat, {}, len(s["row"]) + 1)
     return tx.drafts
 
