@@ -173,3 +173,17 @@ def test_undo_takes_back_the_move_and_the_round_end(game):
     assert r.status_code == 200, r.get_json()
     rv = state()["ruleset"]
     assert rv["round"] == 1 and rv["current"] == "s2" and rv["moves_made"] == 11
+
+
+def test_real_dice_for_the_first_player_and_moves_that_roll_nothing(game):
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "dice", "value": "entered"})
+    assert r.status_code == 200, r.get_json()
+    act("setup", {"first": "dice", "row": ["5", "6"]}, status=400)  # the faces of the real dice are needed
+    act("setup", {"first": "dice", "row": ["5", "6"], "faces": [3, 4, 1]}, status=400)  # one face too many
+    rv = act("setup", {"first": "dice", "row": ["5", "6"], "faces": [3, 4]})["ruleset"]
+    assert rv["first"] == "s2"
+    act("play", {"card": "7"}, who="s2")  # a move rolls nothing: no faces needed
+    act("take", who="s1")
+    log = client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["table"])).get_json()
+    assert any("実ダイス" in str(line) for line in log.get("events", log.get("lines", [])))

@@ -7,6 +7,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.players": ("プレイヤー（2人）", "Players (two)"),
     "succession.who_starts": ("最初の先手（最近王位を継承した人）", "Who starts (whoever last succeeded to a throne)"),
     "succession.by_dice": ("ダイスで決める", "A die decides"),
+    "succession.faces": ("実ダイスの出目（ダイスで決めるとき・任意）", "Faces of the real dice (when a die decides; optional)"),
     "succession.start_row": ("領地列の最初の2枚", "The two cards that start the row"),
     "succession.score_only_mode": ("得点のみ（手番を記録しない）", "Score only (turns are not tracked)"),
     "succession.start_game": ("ゲーム開始", "Start the game"),
