@@ -76,6 +76,7 @@ def test_a_game_with_two_phones_then_a_rematch_won_by_the_grails(server, page, b
     for i, what in enumerate(LAST_ROUND[8:]):
         move(what, passes=i < 3)
     # The last card is taken: the winner and both breakdowns are on every screen at once.
+    expect(table.locator("#sc-result .sc-winner")).to_be_visible()
     finished = live.state.extra["succession"]["finished"]
     winner = {"s1": "アルトリア", "s2": "ギルガメッシュ"}[finished["winner"]]
     for screen in (table, phones["s1"], phones["s2"], page):

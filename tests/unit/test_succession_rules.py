@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gmtool.core.errors import GmError
+from gmtool.rulesets.succession import cards as C
 from gmtool.rulesets.succession import rules as R
+from gmtool.rulesets.succession import scoring as S
 
 
 def t(f5=0, f6=0, f7=0, f8=0, plus=(), minus=(), grail=0) -> dict:
@@ -14,7 +16,7 @@ def t(f5=0, f6=0, f7=0, f8=0, plus=(), minus=(), grail=0) -> dict:
 
 
 def test_g2_the_seeds_worked_example_a_15_b_14():
-    scores = R.score({"A": t(4, 2, 3, 2), "B": t(0, 3, 3, 6)})
+    scores = S.score({"A": t(4, 2, 3, 2), "B": t(0, 3, 3, 6)})
     assert scores["A"]["faction_points"] == 15 and scores["B"]["faction_points"] == 14
     assert scores["A"]["sets"] == 2 and scores["A"]["set_points"] == 10 and scores["B"]["sets"] == 0
     assert [f["points"] for f in scores["A"]["factions"]] == [5, 0, 0, 0]
@@ -23,18 +25,18 @@ def test_g2_the_seeds_worked_example_a_15_b_14():
     assert (scores["A"]["total"], scores["B"]["total"]) == (15, 14)
 
 
-@pytest.mark.parametrize("value", R.FACTIONS)
+@pytest.mark.parametrize("value", C.FACTIONS)
 def test_g2_a_tie_in_a_faction_scores_nobody(value):
     a = t(**{f"f{value}": 3})
     b = t(**{f"f{value}": 3})
-    scores = R.score({"A": a, "B": b})
+    scores = S.score({"A": a, "B": b})
     assert scores["A"]["total"] == scores["B"]["total"] == 0
-    assert scores["A"]["factions"][R.FACTIONS.index(value)]["outcome"] == "equal"
+    assert scores["A"]["factions"][C.FACTIONS.index(value)]["outcome"] == "equal"
 
 
-@pytest.mark.parametrize("value", R.FACTIONS)
+@pytest.mark.parametrize("value", C.FACTIONS)
 def test_g2_more_cards_of_a_faction_scores_its_value(value):
-    scores = R.score({"A": t(**{f"f{value}": 2}), "B": t(**{f"f{value}": 1})})
+    scores = S.score({"A": t(**{f"f{value}": 2}), "B": t(**{f"f{value}": 1})})
     assert (scores["A"]["total"], scores["B"]["total"]) == (value, 0)
 
 
@@ -46,37 +48,37 @@ def test_g2_more_cards_of_a_faction_scores_its_value(value):
     (t(2, 3, 4, 5), t(9, 9, 9, 9), 2, 10),  # sets count the rarest value
 ])
 def test_g2_sets_with_and_without_majorities(mine, theirs, sets, total):
-    scores = R.score({"A": mine, "B": theirs})
+    scores = S.score({"A": mine, "B": theirs})
     assert scores["A"]["sets"] == sets and scores["A"]["total"] == total
 
 
 def test_g2_plus_and_minus_cards_add_and_subtract_their_values():
-    scores = R.score({"A": t(plus=[3, 2], minus=[4]), "B": t(minus=[1, 1])})
+    scores = S.score({"A": t(plus=[3, 2], minus=[4]), "B": t(minus=[1, 1])})
     assert scores["A"]["total"] == 1 and scores["B"]["total"] == -2
     labels = [term["key"] for term in scores["A"]["terms"]]
     assert labels == ["plus", "minus"]
 
 
 def test_g2_grails_score_0():
-    scores = R.score({"A": t(grail=2), "B": t(grail=1)})
+    scores = S.score({"A": t(grail=2), "B": t(grail=1)})
     assert scores["A"]["total"] == scores["B"]["total"] == 0
     assert scores["A"]["terms"][0]["key"] == "grail" and scores["A"]["terms"][0]["value"] == 0
 
 
 def test_g3_three_grails_win_at_once_whatever_the_score():
-    res = R.result({"A": t(grail=3), "B": t(9, 9, 9, 9, plus=[10])})
+    res = S.result({"A": t(grail=3), "B": t(9, 9, 9, 9, plus=[10])})
     assert res["winner"] == "A" and res["reason"] == "grail"
-    assert R.grail_winner({"A": t(grail=2), "B": t(grail=1)}) is None
+    assert S.grail_winner({"A": t(grail=2), "B": t(grail=1)}) is None
 
 
 @pytest.mark.parametrize("tie, rematch", [("rematch", True), ("draw", False)])
 def test_g3_equal_totals_are_a_rematch_or_a_draw_by_reading(tie, rematch):
-    res = R.result({"A": t(1, 0, 0, 0), "B": t(0, 0, 0, 0, plus=[5])}, tie)
+    res = S.result({"A": t(1, 0, 0, 0), "B": t(0, 0, 0, 0, plus=[5])}, tie)
     assert res["winner"] is None and res["reason"] == "tie" and res["rematch"] is rematch
 
 
 def test_g3_the_higher_total_wins():
-    res = R.result({"A": t(4, 2, 3, 2), "B": t(0, 3, 3, 6)})
+    res = S.result({"A": t(4, 2, 3, 2), "B": t(0, 3, 3, 6)})
     assert res["winner"] == "A" and res["reason"] == "score"
 
 
@@ -131,27 +133,27 @@ def test_g1_moves_say_what_the_player_may_and_must_do(hand, took, row, expected)
     ("勢力", 6, {"kind": "faction", "value": 6}),
 ])
 def test_g2_card_kinds_as_typed(value, number, card):
-    assert R.parse_card(value, number) == card
+    assert C.parse_card(value, number) == card
 
 
 @pytest.mark.parametrize("value, number", [("4", None), ("faction", 9), ("plus", None), ("plus", 0), ("minus", 99),
                                            ("joker", None), (None, None), ("plus", "x")])
 def test_g2_cards_that_do_not_exist_are_refused(value, number):
     with pytest.raises(GmError) as err:
-        R.parse_card(value, number)
+        C.parse_card(value, number)
     assert err.value.status in (None, 400) and err.value.en
 
 
 def test_g2_the_supply_holds_3_grails():
-    R.check_supply([{"kind": "grail", "value": 0}] * 2, {"kind": "grail", "value": 0})
+    C.check_supply([{"kind": "grail", "value": 0}] * 2, {"kind": "grail", "value": 0})
     with pytest.raises(GmError, match="only 3 grail"):
-        R.check_supply([{"kind": "grail", "value": 0}] * 3, {"kind": "grail", "value": 0})
+        C.check_supply([{"kind": "grail", "value": 0}] * 3, {"kind": "grail", "value": 0})
 
 
 def test_g2_score_only_counts_parse_lists_totals_and_refuse_nonsense():
-    counts = R.parse_counts({"f5": "4", "f6": 2, "faction": None, "f7": 3, "f8": 2, "plus": "3, 2", "minus": 4, "grail": 1})
+    counts = S.parse_counts({"f5": "4", "f6": 2, "faction": None, "f7": 3, "f8": 2, "plus": "3, 2", "minus": 4, "grail": 1})
     assert counts == t(4, 2, 3, 2, plus=[3, 2], minus=[4], grail=1)
-    assert R.parse_counts({"faction": {"5": 1}})["faction"]["5"] == 1
+    assert S.parse_counts({"faction": {"5": 1}})["faction"]["5"] == 1
     for bad in ({"f5": -1}, {"grail": 4}, {"plus": "x"}, {"minus": [-3]}, {"f6": 27}):
         with pytest.raises(GmError):
-            R.parse_counts(bad)
+            S.parse_counts(bad)

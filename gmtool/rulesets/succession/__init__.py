@@ -1,8 +1,9 @@
 """Grail Succession (聖杯サクセション, RULES.md G-1 to G-3): the two-player row game, tracked turn by turn, scored live.
 
 The package declares one `RULESET` (registered through the `gmtool.rulesets` entry point; nothing
-registers itself on import). rules.py decides (moves, scoring); events.py folds and describes;
-actions.py checks and drafts; view.py shows. docs/rulesets/succession.md describes the API.
+registers itself on import). rules.py decides the turns (G-1), cards.py the cards, scoring.py the
+score and the result (G-2, G-3); events.py folds and describes; actions.py checks and drafts;
+view.py shows. docs/rulesets/succession.md describes the API.
 """
 
 from __future__ import annotations

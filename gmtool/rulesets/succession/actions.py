@@ -6,7 +6,6 @@ and returns the event drafts; round ends and the game's end are written by the m
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from gmtool.core.commands import clean_text, counter_drafts, require_open
 from gmtool.core.dice import is_entered
@@ -15,7 +14,9 @@ from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, action, reading_value
 from gmtool.core.turns import Turns, roll_order
 
+from . import cards as C
 from . import rules as R
+from . import scoring as S
 from .state import FIRST_READING, TIE_READING, sx
 
 HAND = "hand"
@@ -90,7 +91,7 @@ def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
 def tallies(s: dict, extra: dict[str, list] | None = None) -> dict[str, dict]:
     """Each player's captured cards counted (with `extra` cards added for a take being drafted)."""
     extra = extra or {}
-    return {p: R.tally(s["captured"][p] + extra.get(p, [])) for p in s["players"]}
+    return {p: S.tally(s["captured"][p] + extra.get(p, [])) for p in s["players"]}
 
 
 def in_play(s: dict) -> list[dict]:
@@ -106,21 +107,21 @@ def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list
     """After a move: a grail succession (G-3), else the round's end (refill, flip) or the game's end (G-2/G-3)."""
     t = tallies(s, extra)
     tie = reading_value(state, TIE_READING)
-    if R.grail_winner(t):
-        res = R.result(t, tie)
+    if S.grail_winner(t):
+        res = S.result(t, tie)
         tx.emit("succession.game_ended", {"winner": res["winner"], "reason": "grail", "rematch": False,
                                           "round": s["round"], "scores": _scores(res["scores"])})
         return
     if s["moves"] + 1 < R.PLAYERS * R.TURNS_PER_ROUND:
         return
     if s["round"] >= R.ROUNDS:
-        res = R.result(t, tie)
+        res = S.result(t, tie)
         tx.emit("succession.game_ended", {"winner": res["winner"], "reason": res["reason"], "rematch": res["rematch"],
                                           "round": s["round"], "scores": _scores(res["scores"])})
         return
     other = next(p for p in s["players"] if p != s["first"])
     tx.emit("succession.round_ended", {"round": s["round"], "next_first": other, "row": row_after,
-                                       "scores": _scores(R.score(t))})
+                                       "scores": _scores(S.score(t))})
     tx.emit("scene.marked", {"title": round_title(s["game"], s["round"] + 1)})
     for p in s["players"]:
         tx.counter(p, HAND, R.HAND_SIZE, f"第{s['round'] + 1}ラウンド / Round {s['round'] + 1}", "G-1")
@@ -154,8 +155,8 @@ def _row(payload: dict) -> list[dict]:
         row = [row]
     if not isinstance(row, list) or len(row) > R.START_ROW:
         raise GmError(f"最初の領地列は{R.START_ROW}枚です", f"The row starts with {R.START_ROW} cards")
-    cards = [R.parse_card(c) for c in row]
-    if sum(c["kind"] == "grail" for c in cards) > R.SUPPLY["grail"]:
+    cards = [C.parse_card(c) for c in row]
+    if sum(c["kind"] == "grail" for c in cards) > C.SUPPLY["grail"]:
         raise GmError("聖杯カードは3枚です", "There are three grail cards")
     return cards
 
@@ -209,8 +210,8 @@ def start_card(state: State, payload: dict, ctx: ActionContext) -> list:
     if s["start_cards"] >= R.START_ROW or s["moves"]:
         raise Conflict(f"最初の領地列は{R.START_ROW}枚まで、最初の手番の前に入力します",
                        f"The {R.START_ROW} starting row cards are entered before the first move")
-    card = R.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
-    R.check_supply(in_play(s), card)
+    card = C.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
+    C.check_supply(in_play(s), card)
     return [("succession.start_card", {"card": card})]
 
 
@@ -220,8 +221,8 @@ def play(state: State, payload: dict, ctx: ActionContext) -> list:
     seat = mover(state, s, payload, ctx)
     hand = state.counters[seat][HAND]
     R.check_play(hand)
-    card = R.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
-    R.check_supply(in_play(s), card)
+    card = C.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
+    C.check_supply(in_play(s), card)
     turns = Turns.from_dict(s["turns"])
     tx = Tx(state)
     tx.emit("succession.played", {"seat": seat, "card": card, "round": s["round"], "turn": turns.round,
@@ -238,7 +239,7 @@ def take(state: State, payload: dict, ctx: ActionContext) -> list:
     R.check_take(s["took"][seat], len(s["row"]))
     left, cards = R.take_split(s["row"])
     turns = Turns.from_dict(s["turns"])
-    score = R.score(tallies(s, {seat: cards}))[seat]["total"]
+    score = S.score(tallies(s, {seat: cards}))[seat]["total"]
     tx = Tx(state)
     tx.emit("succession.taken", {"seat": seat, "cards": cards, "round": s["round"], "turn": turns.round,
                                  "row": len(left), "score": score})
@@ -275,13 +276,13 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
         seat = ctx.viewer.seat
         if seat not in s["players"]:
             raise Forbidden("このゲームのプレイヤーではありません", "You are not a player of this game")
-    counts = R.parse_counts(payload)
+    counts = S.parse_counts(payload)
     entries = {**s["entries"], seat: counts}
-    if sum(e["grail"] for e in entries.values()) > R.SUPPLY["grail"]:
+    if sum(e["grail"] for e in entries.values()) > C.SUPPLY["grail"]:
         raise GmError("聖杯カードは全部で3枚です（2人の合計が3を超えています）", "There are only three grail cards (the two entries hold more)")
     drafts = [("succession.counts_entered", {"seat": seat, "counts": counts})]
     if len(entries) == R.PLAYERS:
-        res = R.result({p: entries[p] for p in s["players"]}, reading_value(state, TIE_READING))
+        res = S.result({p: entries[p] for p in s["players"]}, reading_value(state, TIE_READING))
         drafts.append(("succession.game_ended", {"winner": res["winner"], "reason": res["reason"],
                                                  "rematch": res["rematch"], "round": None,
                                                  "scores": _scores(res["scores"])}))

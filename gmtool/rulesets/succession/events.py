@@ -9,7 +9,7 @@ from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
 
-from . import rules as R
+from . import cards as C
 from .state import KEY, sx
 
 
@@ -118,7 +118,7 @@ def describe_setup(ev: dict, state: State, lang: str) -> str:
            + (_t(lang, "（実ダイス）", " (real dice)") if d.get("entered") else ""),
            "rematch": _t(lang, "再戦：先手交代", "rematch: first player flipped")}.get(d.get("how"), "")
     mode = _t(lang, "得点のみ", "score only") if d["mode"] == "score" else _t(lang, "手番を記録", "turn by turn")
-    row = R.cards_text(d.get("row", []), lang)
+    row = C.cards_text(d.get("row", []), lang)
     return _t(lang, f"聖杯サクセション 第{d['game']}ゲーム開始（{names}、{mode}）：先手 {_name(state, d['first'])}（{how}）、領地列 {row} [G-1]",
               f"Grail Succession game {d['game']} starts ({names}, {mode}): {_name(state, d['first'])} starts ({how}); "
               f"row: {row} [G-1]")
@@ -126,21 +126,21 @@ def describe_setup(ev: dict, state: State, lang: str) -> str:
 
 def describe_start_card(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.start_card."""
-    card = R.card_label(ev["data"]["card"], lang)
+    card = C.card_label(ev["data"]["card"], lang)
     return _t(lang, f"領地列の最初のカード：{card}", f"Starting row card: {card}")
 
 
 def describe_played(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.played."""
     d = ev["data"]
-    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}が{R.card_label(d['card'], lang)}を出した（領地列{d['row']}枚、手札{d['hand']}）",
-                                f"{_name(state, d['seat'])} played {R.card_label(d['card'], lang)} (row {d['row']}, hand {d['hand']}) [G-1]")
+    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}が{C.card_label(d['card'], lang)}を出した（領地列{d['row']}枚、手札{d['hand']}）",
+                                f"{_name(state, d['seat'])} played {C.card_label(d['card'], lang)} (row {d['row']}, hand {d['hand']}) [G-1]")
 
 
 def describe_taken(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.taken."""
     d = ev["data"]
-    cards = R.cards_text(d["cards"], lang)
+    cards = C.cards_text(d["cards"], lang)
     return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}が{len(d['cards'])}枚取った：{cards}（得点 {d['score']}）[G-1]",
                                 f"{_name(state, d['seat'])} took {len(d['cards'])}: {cards} (score {d['score']}) [G-1]")
 
@@ -192,7 +192,7 @@ def describe_counts(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.counts_entered."""
     d = ev["data"]
     c = d["counts"]
-    f = " ".join(f"{v}×{c['faction'][str(v)]}" for v in R.FACTIONS)
+    f = " ".join(f"{v}×{c['faction'][str(v)]}" for v in C.FACTIONS)
     return _t(lang, f"{_name(state, d['seat'])}の獲得カード：勢力 {f}、プラス{sum(c['plus'])}、マイナス{sum(c['minus'])}、聖杯{c['grail']}",
               f"{_name(state, d['seat'])}'s captured cards: faction {f}, plus {sum(c['plus'])}, minus {sum(c['minus'])}, "
               f"grails {c['grail']}")

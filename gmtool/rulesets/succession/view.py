@@ -9,20 +9,22 @@ from __future__ import annotations
 from gmtool.core.model import State, Viewer
 from gmtool.core.turns import Turns
 
+from . import cards as C
 from . import rules as R
+from . import scoring as S
 from .state import sx
 
 
 def card_view(card: dict) -> dict:
     """A card with its label in both languages (players read words, never codes)."""
-    return {**card, "label": {"ja": R.card_label(card, "ja"), "en": R.card_label(card, "en")}}
+    return {**card, "label": {"ja": C.card_label(card, "ja"), "en": C.card_label(card, "en")}}
 
 
 def groups(cards: list[dict]) -> list[dict]:
     """Captured cards grouped by kind, in the order 5, 6, 7, 8, plus, minus, grail (seed: keep them sorted)."""
-    t = R.tally(cards)
+    t = S.tally(cards)
     out = [{"kind": "faction", "value": v, "count": t["faction"][str(v)],
-            "label": {"ja": f"勢力{v}", "en": f"Faction {v}"}} for v in R.FACTIONS]
+            "label": {"ja": f"勢力{v}", "en": f"Faction {v}"}} for v in C.FACTIONS]
     out.append({"kind": "plus", "values": t["plus"], "count": len(t["plus"]), "sum": sum(t["plus"]),
                 "label": {"ja": "プラス", "en": "Plus"}})
     out.append({"kind": "minus", "values": t["minus"], "count": len(t["minus"]), "sum": sum(t["minus"]),
@@ -32,7 +34,7 @@ def groups(cards: list[dict]) -> list[dict]:
 
 
 def _entry_groups(counts: dict) -> list[dict]:
-    cards = [{"kind": "faction", "value": v} for v in R.FACTIONS for _ in range(counts["faction"][str(v)])]
+    cards = [{"kind": "faction", "value": v} for v in C.FACTIONS for _ in range(counts["faction"][str(v)])]
     cards += [{"kind": "plus", "value": x} for x in counts["plus"]] + [{"kind": "minus", "value": x} for x in counts["minus"]]
     cards += [{"kind": "grail", "value": 0}] * counts["grail"]
     return groups(cards)
@@ -43,18 +45,18 @@ def view(state: State, viewer: Viewer) -> dict:
     s = sx(state)
     seats = [{"id": k, "name": v.name} for k, v in state.seats.items()]
     base = {"ready": False, "seats": seats, "rounds": R.ROUNDS, "turns_per_round": R.TURNS_PER_ROUND,
-            "hand_size": R.HAND_SIZE, "take_size": R.TAKE_SIZE, "factions": list(R.FACTIONS),
-            "max_modifier": R.MAX_MODIFIER}
+            "hand_size": R.HAND_SIZE, "take_size": R.TAKE_SIZE, "factions": list(C.FACTIONS),
+            "max_modifier": C.MAX_MODIFIER}
     if s is None:
         return base
     turns = Turns.from_dict(s["turns"])
     finished = s["finished"]
     score_mode = s["mode"] == "score"
     if score_mode:
-        tallies = {p: s["entries"].get(p) or R.empty_tally() for p in s["players"]}
+        tallies = {p: s["entries"].get(p) or S.empty_tally() for p in s["players"]}
     else:
-        tallies = {p: R.tally(s["captured"][p]) for p in s["players"]}
-    scores = R.score(tallies)
+        tallies = {p: S.tally(s["captured"][p]) for p in s["players"]}
+    scores = S.score(tallies)
     current = None if finished or score_mode else turns.current
     span = set(R.take_span(len(s["row"])))
     players = []
@@ -105,10 +107,10 @@ def _history(state: State, s: dict) -> list[dict]:
         if h["kind"] in ("play", "take", "skip"):
             who = state.seat_name(h["seat"])
             if h["kind"] == "play":
-                text = {"ja": f"{who}：{R.card_label(h['card'], 'ja')}を出す", "en": f"{who}: plays {R.card_label(h['card'], 'en')}"}
+                text = {"ja": f"{who}：{C.card_label(h['card'], 'ja')}を出す", "en": f"{who}: plays {C.card_label(h['card'], 'en')}"}
             elif h["kind"] == "take":
-                text = {"ja": f"{who}：{len(h['cards'])}枚取る（{R.cards_text(h['cards'], 'ja')}）",
-                        "en": f"{who}: takes {len(h['cards'])} ({R.cards_text(h['cards'], 'en')})"}
+                text = {"ja": f"{who}：{len(h['cards'])}枚取る（{C.cards_text(h['cards'], 'ja')}）",
+                        "en": f"{who}: takes {len(h['cards'])} ({C.cards_text(h['cards'], 'en')})"}
             else:
                 text = {"ja": f"{who}：手番を飛ばす", "en": f"{who}: turn skipped"}
             rounds.setdefault(h["round"], []).append({"turn": h["turn"], "kind": h["kind"], "text": text})
