@@ -211,8 +211,8 @@ def dice_for(mode: str, seeded: Any, payload: Any) -> Any:
 
 
 class FacesRequired:
-    """Real dice are the session's reading but the request gave no faces: a step that rolls nothing
-    (a card played, a take) goes through; the first die it draws is refused with a readable error."""
+    """The dice of a session that takes real dice when the request brought no faces: an action that
+    draws no die goes through; the first die drawn asks for the faces."""
 
     entered = True
 
@@ -220,12 +220,12 @@ class FacesRequired:
         self.next_index = next_index
 
     def randint(self, sides: int) -> int:
-        """Refuse: the faces of the real dice are needed."""
+        """Refuse: the faces rolled at the table are needed."""
         raise GmError("実ダイスの出目（faces）を入力してください（サーバーで振るときは dice=server）",
                       "Enter the faces of the real dice ('faces'), or ask for server dice with dice=server")
 
     def check_all_used(self) -> None:
-        """No faces were given, so none is left over."""
+        """No faces were entered, so none is left over."""
 
 
 @dataclass(frozen=True)
