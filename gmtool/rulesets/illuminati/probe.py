@@ -5,13 +5,9 @@ from __future__ import annotations
 from gmtool.core.ruleset import LeakProbe, Secret
 
 
-def _seats(table) -> list[str]:
-    return [s if isinstance(s, str) else s["id"] for s in table.seats]
-
-
 def plant(table, marker) -> list[Secret]:
     """Everyone reveals an Illuminati; then the first player places a group face down named by a marker."""
-    seats = _seats(table)
+    seats = list(table.seats)
     table.act("setup", {"players": seats[:6]})
     table.act("opening_start", {})
     prompt = table.state("gm")["ruleset"]["placement"]["prompt"]
@@ -21,12 +17,12 @@ def plant(table, marker) -> list[Secret]:
     prompt = table.state("gm")["ruleset"]["placement"]["prompt"]
     secret = marker("face-down group")
     table.answer(prompt, secret, seats[0])
-    return [Secret(secret, frozenset({"gm", seats[0]}), revealed=True)]
+    return [Secret(secret, frozenset({"gm", seats[0]}), frozenset({"table", *seats}))]
 
 
 def reveal(table) -> None:
     """The other players place their groups: all are revealed at once."""
-    seats = _seats(table)
+    seats = list(table.seats)
     prompt = table.state("gm")["ruleset"]["placement"]["prompt"]
     for i, seat in enumerate(seats[1:6]):
         table.answer(prompt, f"Group {i}", seat)
