@@ -377,3 +377,16 @@ def test_log_lines_are_bilingual_and_english_has_no_japanese():
             en = describe(visible, game.state, "en")
             assert en and not has_japanese(en.replace("アリス", "")), en
             assert describe(visible, game.state, "ja")
+
+
+def test_docs_page_lists_every_action_reading_and_counter():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / RULESET.docs).read_text(encoding="utf-8")
+    for name in RULESET.actions:
+        assert f"| `{name}` |" in text, name
+    for reading in RULESET.readings:
+        assert f"| `{reading.key}` | {reading.rule} |" in text, reading.key
+        for choice in reading.choices:
+            assert f"`{choice.value}`" in text
+    for counter in RULESET.counters:
+        assert f"| `{counter.key}` |" in text, counter.key

@@ -260,3 +260,24 @@ def test_the_leak_probe_secret_stays_with_its_author_until_the_reveal(app, clien
     for who in tokens:
         for secret in secrets:
             assert (secret.marker in seen_by(who)) == (who in secret.seen_by | secret.revealed_to), who
+
+
+def test_the_gm_undoes_an_attack_roll_and_its_result(game):
+    act, state = game["act"], game["state"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "destroy", "attacker": {"kind": "illuminati", "power": 20},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "position": "child"}}, who="s1")
+    out = act("roll_attack", {"faces": [1, 2]}, who="s1")
+    players = {p["seat"]: p for p in out["ruleset"]["players"]}
+    assert players["s3"]["out"] and players["s1"]["counters"]["destroyed"] == 1
+    r = game["client"].post(f"/api/sessions/{game['sid']}/undo", headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200, r.get_json()
+    view = state()["ruleset"]
+    players = {p["seat"]: p for p in view["players"]}
+    assert not players["s3"]["out"] and players["s3"]["counters"]["groups"] == 1
+    assert players["s1"]["counters"]["destroyed"] == 0 and view["attack"]["target"]["name"] == "KGB"
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "illuminati_parent_bonus", "value": "per_alignment"})
+    assert r.status_code == 200, r.get_json()
