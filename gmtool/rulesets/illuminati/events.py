@@ -309,10 +309,20 @@ def describe_attack_rolled(e, state, lang):
         verdict = _t(lang, f"達成値{b['achieved']}{'≧' if d['success'] else '<'}出目{d['roll']}",
                      f"achieved {b['achieved']} {'>=' if d['success'] else '<'} roll {d['roll']}")
     result = _t(lang, "成功", "success") if d["success"] else _t(lang, "失敗", "failure")
-    return _t(lang, f"攻撃判定：攻撃{b['attack_total']} − 防御{b['defense_total']} = {b['achieved']}、"
+    atk, dfn = _terms(b["attack"], lang), _terms(b["defense"], lang)
+    return _t(lang, f"攻撃判定：攻撃{b['attack_total']}（{atk}）− 防御{b['defense_total']}（{dfn}）= {b['achieved']}、"
                     f"2d6（{faces}{real}）= {d['roll']}：{verdict} ⇒ {result}",
-              f"Attack roll: attack {b['attack_total']} - defense {b['defense_total']} = {b['achieved']}, "
-              f"2d6 ({faces}{real}) = {d['roll']}: {verdict} => {result}")
+              f"Attack roll: attack {b['attack_total']} ({atk}) - defense {b['defense_total']} ({dfn}) = "
+              f"{b['achieved']}, 2d6 ({faces}{real}) = {d['roll']}: {verdict} => {result}")
+
+
+def _terms(terms: list[dict], lang: str) -> str:
+    """A breakdown's terms as one phrase: the base value, then each modifier with its sign."""
+    parts = []
+    for i, term in enumerate(terms):
+        label = term["label"] if isinstance(term["label"], str) else term["label"][lang if lang == "en" else "ja"]
+        parts.append(f"{label} {term['value'] if i == 0 else format(term['value'], '+d')}")
+    return (", " if lang == "en" else "、").join(parts)
 
 
 def attack_cancelled(state, e):
