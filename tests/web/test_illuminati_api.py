@@ -3,8 +3,13 @@ order, an attack with supports from other phones, refusals as clear 4xx, and the
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.core.ruleset import has_japanese
+from gmtool.rulesets.illuminati import RULESET
 
 SEATS = ["アリス", "ボブ", "キャロル", "デイヴ"]
 
@@ -211,8 +216,6 @@ def test_refusals_in_play_are_4xx(game):
 
 def test_the_leak_probe_secret_stays_with_its_author_until_the_reveal(app, client, admin):
     """The declared leak probe (a face-down group, I-2) run against every page and API response of each viewer."""
-    from gmtool.rulesets.illuminati import RULESET
-
     created = client.post("/api/sessions", headers=admin, json={
         "title": "漏洩", "ruleset": "illuminati", "seats": SEATS[:3]}).get_json()
     sid = created["session"]
@@ -281,3 +284,32 @@ def test_the_gm_undoes_an_attack_roll_and_its_result(game):
     r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
                             json={"key": "illuminati_parent_bonus", "value": "per_alignment"})
     assert r.status_code == 200, r.get_json()
+
+
+def test_screens_in_english_hold_no_japanese_but_names(app, game):
+    act = game["act"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "position": "child"}},
+        who="s1")
+    sid = game["sid"]
+    check_english(app, sid, game["tokens"])  # the attack in progress
+    act("roll_attack", {"faces": [5, 6]}, who="s1")
+    check_english(app, sid, game["tokens"])  # its result
+
+
+def check_english(app, sid, tokens):
+    """The illuminati section of each screen in English: no Japanese but the seats' names."""
+    for who, page in (("gm", "gm"), ("table", "table"), ("s1", "phone"), ("s2", "phone")):
+        browser = app.test_client()
+        entry = f"/join/{sid}?k={tokens[who]}" if who.startswith("s") else f"/s/{sid}/{page}?k={tokens[who]}"
+        assert browser.get(entry).status_code in (200, 302)
+        html = browser.get(f"/s/{sid}/{page}?lang=en").get_data(as_text=True)
+        section = re.search(r'<section class="[^"]*illuminati[^"]*".*?</section>', html, re.S)
+        assert section, who
+        text = re.sub(r"<[^>]+>", " ", section.group(0))
+        for name in SEATS:
+            text = text.replace(name, "")
+        assert not has_japanese(text), (who, [w for w in text.split() if has_japanese(w)][:5])
