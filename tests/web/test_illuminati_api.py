@@ -163,7 +163,8 @@ def test_play_order_and_an_attack_with_supports(game):
 @pytest.mark.parametrize("name,payload,who,status", [
     ("nope", {}, "gm", 404),
     ("setup", {"players": ["s1"]}, "gm", 400),
-    ("setup", {"players": "s1"}, "gm", 400),
+    ("setup", {"players": "s1"}, "gm", 400),  # one player
+    ("setup", {"players": 5}, "gm", 400),
     ("setup", {"goal": "lots"}, "gm", 400),
     ("setup", {}, "s1", 403),
     ("setup", {}, "table", 403),
@@ -313,3 +314,46 @@ def check_english(app, sid, tokens):
         for name in SEATS:
             text = text.replace(name, "")
         assert not has_japanese(text), (who, [w for w in text.split() if has_japanese(w)][:5])
+
+
+def test_the_phone_and_console_forms_post_flat_fields(app, game):
+    """The screens post forms (flat `attacker_*` / `target_*` fields, repeated checkboxes, empty inputs)."""
+    from werkzeug.datastructures import MultiDict
+
+    from gmtool.web.common import csrf_for
+
+    act, state, sid, tokens = game["act"], game["state"], game["sid"], game["tokens"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+
+    def form(who, name, fields, status=200):
+        browser = app.test_client()
+        entry = f"/join/{sid}?k={tokens[who]}" if who.startswith("s") else f"/s/{sid}/gm?k={tokens[who]}"
+        browser.get(entry)
+        path = f"/s/{sid}/phone/actions/{name}" if who.startswith("s") else f"/s/{sid}/gm/actions/{name}"
+        r = browser.post(path, data=MultiDict(fields), headers={"X-CSRF-Token": csrf_for(tokens[who]),
+                                                                "HX-Request": "true"})
+        assert r.status_code == status, (name, r.status_code, r.get_data(as_text=True)[:300])
+
+    form("s1", "start_turn", [("draw_plot", "1"), ("draw_group", "1"), ("auto_control", "none")])
+    form("s1", "attack", [("purpose", "control"), ("attacker_kind", "illuminati"), ("attacker_name", ""),
+                          ("attacker_power", "10"), ("attacker_global_power", ""),
+                          ("attacker_alignments", "government"), ("attacker_alignments", "violent"),
+                          ("target_name", "KGB"), ("target_owner", "s3"), ("target_power", "2"),
+                          ("target_resistance", "5"), ("target_position", "grandchild"), ("target_subtree", ""),
+                          ("target_tokens", ""), ("target_alignments", "government"),
+                          ("target_parent_alignments", "government")])
+    attack = state()["ruleset"]["attack"]
+    assert attack["attacker"]["name"] == "Bavarian Illuminati"
+    assert attack["target"]["alignments"] == ["government"] and attack["target"]["subtree"] == 0
+    b = attack["breakdown"]  # 10 + same 4 + same Illuminati 5; 5 + grandchild 5 + parent 4
+    assert (b["attack_total"], b["defense_total"]) == (19, 14)
+    form("gm", "support", [("seat", "s1"), ("side", "attack"), ("kind", "global"), ("name", "Yuppies"),
+                           ("value", "3"), ("tokens", "")])
+    form("s2", "support", [("side", "defense"), ("kind", "aligned"), ("name", "IRS"), ("value", "4"),
+                           ("alignments", "government")], status=409)  # s2 has no token before its turn
+    form("gm", "modify", [("side", "defense"), ("amount", "+2"), ("label", "Secret Police")])
+    assert state()["ruleset"]["attack"]["breakdown"]["achieved"] == 22 - 16
+    form("s1", "roll_attack", [("faces", "3 3")])
+    assert state()["ruleset"]["last_attack"]["result"]["success"]
+    form("gm", "setup", [("goal", "")], status=409)  # the game is on

@@ -83,7 +83,10 @@ def _need(state, seat: str, key: str, amount: int) -> None:
                        f"{state.seat_name(seat)} has too few {label.en} ({have}, needs {amount})")
 
 
-def _int(value: Any, ja: str, en: str, lo: int = 0, hi: int = 99) -> int:
+def _int(value: Any, ja: str, en: str, lo: int = 0, hi: int = 99, default: int | None = None) -> int:
+    """A whole number within lo..hi; an empty form field is `default` when one is given."""
+    if value in (None, "") and default is not None:
+        return default
     n = parse_int(value, ja, en)
     if not lo <= n <= hi:
         raise GmError(f"{ja}は{lo}〜{hi}です（{n}）", f"The {en} must be within {lo}..{hi} (got {n})")
@@ -109,6 +112,8 @@ def setup(state, payload: dict, ctx) -> list:
         raise Conflict("プレイヤーは配置の開始前にだけ変えられます", "Players can only change before the opening starts")
     if players in (None, ""):
         players = g["players"] or list(state.seats)
+    if isinstance(players, str):  # one checkbox ticked on the form
+        players = [players]
     if not isinstance(players, list):
         raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
     players = list(dict.fromkeys(seat_of(state, p).id for p in players))
@@ -331,13 +336,13 @@ def declare_attack(state, payload: dict, ctx) -> list:
                                                     "対象の位置", "target position", "further")
     target = {
         "name": clean_text(t.get("name"), "攻撃対象の名前", "target's name"), "owner": owner,
-        "power": _int(t.get("power", 0), "対象のパワー", "target's power"),
-        "resistance": _int(t.get("resistance", 0), "対象の抵抗", "target's resistance"),
+        "power": _int(t.get("power"), "対象のパワー", "target's power", default=0),
+        "resistance": _int(t.get("resistance"), "対象の抵抗", "target's resistance", default=0),
         "alignments": parse_alignments(t.get("alignments"), "対象の属性", "target alignment"),
         "position": position,
         "parent_alignments": [] if owner is None else parse_alignments(t.get("parent_alignments"), "親の属性", "parent alignment"),
-        "subtree": 0 if owner is None else _int(t.get("subtree", 0), "下流のグループ数", "groups below the target"),
-        "tokens": 0 if owner is None else _int(t.get("tokens", 0), "対象と下流のトークン", "tokens on the target and below"),
+        "subtree": 0 if owner is None else _int(t.get("subtree"), "下流のグループ数", "groups below the target", default=0),
+        "tokens": 0 if owner is None else _int(t.get("tokens"), "対象と下流のトークン", "tokens on the target and below", default=0),
     }
     if owner is not None:
         if 1 + target["subtree"] > state.counters[owner]["groups"]:
@@ -395,7 +400,7 @@ def support(state, payload: dict, ctx) -> list:
          "name": clean_text(payload.get("name"), "カード名", "card name", limit=40, required=kind in ("aligned", "global", "adjacent")),
          "alignments": parse_alignments(payload.get("alignments"), "支援カードの属性", "supporting alignment"),
          "value": 0 if kind in ("agent", "target") else _int(payload.get("value"), "支援のパワー", "support power"),
-         "tokens": 0 if kind == "agent" else (_int(payload.get("tokens", 1), "トークン数", "tokens", 1, 20) if kind == "target" else 1)}
+         "tokens": 0 if kind == "agent" else (_int(payload.get("tokens"), "トークン数", "tokens", 1, 20, default=1) if kind == "target" else 1)}
     atk.check_support(attack, s, attack["target"].get("owner"))
     if kind == "agent":
         if opening.card_key(s["name"] or attack["target"]["name"]) != opening.card_key(attack["target"]["name"]):
