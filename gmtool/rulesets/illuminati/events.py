@@ -27,12 +27,14 @@ def _names(state, seats, lang) -> str:
 # -- regulation and opening (I-1, I-2, I-3) -----------------------------------------------------
 
 def regulation_set(state, e):
+    """Fold: the players and the basic goal (I-1)."""
     g, d = game(state), e.data
     g.update(players=list(d["players"]), goal=d["goal"], goal_basis=d["basis"], tournament=d["tournament"])
     g["agents"] = {p: g["agents"].get(p, []) for p in d["players"]}
 
 
 def describe_regulation(e, state, lang):
+    """Log line: the players and the basic goal (I-1)."""
     d = e["data"]
     basis = {"players": ("人数による", "by player count"), "tournament": ("2人大会", "two-player tournament"),
              "agreed": ("協議で変更", "changed by agreement")}[d["basis"]]
@@ -43,6 +45,7 @@ def describe_regulation(e, state, lang):
 
 
 def placement_opened(state, e):
+    """Fold: a round of secret placements opened (I-2)."""
     g, d = game(state), e.data
     g["stage"] = d["stage"]
     g["prompt"] = d["prompt"]
@@ -50,6 +53,7 @@ def placement_opened(state, e):
 
 
 def describe_placement_opened(e, state, lang):
+    """Log line: a round of secret placements opened (I-2)."""
     d = e["data"]
     if d["stage"] == "illuminati":
         return _t(lang, "イルミナティを裏向きに配置してください（全員同時に公開）",
@@ -59,18 +63,21 @@ def describe_placement_opened(e, state, lang):
 
 
 def illuminati_revealed(state, e):
+    """Fold: every Illuminati revealed at once (I-2)."""
     g = game(state)
     g["illuminati"] = dict(e.data["choices"])
     g["prompt"] = None
 
 
 def describe_illuminati_revealed(e, state, lang):
+    """Log line: every Illuminati revealed at once (I-2)."""
     sep = ", " if lang == "en" else "、"
     parts = sep.join(f"{_n(state, s)}: {v}" for s, v in e["data"]["choices"].items())
     return _t(lang, f"イルミナティ公開（I-2）：{parts}", f"Illuminati revealed (I-2): {parts}")
 
 
 def groups_revealed(state, e):
+    """Fold: a round of starting groups revealed: kept, set aside, chosen again (I-2)."""
     g, d = game(state), e.data
     g["kept"].update(d["kept"])
     g["set_aside"] += d["set_aside"]
@@ -82,6 +89,7 @@ def groups_revealed(state, e):
 
 
 def describe_groups_revealed(e, state, lang):
+    """Log line: a round of starting groups revealed: kept, set aside, chosen again (I-2)."""
     d = e["data"]
     sep = ", " if lang == "en" else "、"
     shown = sep.join(f"{_n(state, s)}: {v}" for s, v in d["choices"].items())
@@ -96,6 +104,7 @@ def describe_groups_revealed(e, state, lang):
 
 
 def order_rolled(state, e):
+    """Fold: the play order from everyone's 2d6 (I-3)."""
     g, d = game(state), e.data
     g["order"] = list(d["order"])
     g["order_rolls"] = d["rolls"]
@@ -106,6 +115,7 @@ def order_rolled(state, e):
 
 
 def describe_order_rolled(e, state, lang):
+    """Log line: the play order from everyone's 2d6 (I-3)."""
     d = e["data"]
     rolls = (", " if lang == "en" else "、").join(
         f"{_n(state, s)} {'→'.join(str(x) for x in r)}" for s, r in d["rolls"].items())
@@ -117,11 +127,13 @@ def describe_order_rolled(e, state, lang):
 # -- turns ------------------------------------------------------------------------------------------
 
 def turn_started(state, e):
+    """Fold: the start of a turn: draws, automatic control, tokens."""
     g = game(state)
     g["turn"] = {"started": True, "group_draw": False, "auto_control": e.data.get("auto_control")}
 
 
 def describe_turn_started(e, state, lang):
+    """Log line: the start of a turn: draws, automatic control, tokens."""
     d = e["data"]
     parts = []
     if d.get("draw_plot"):
@@ -143,11 +155,13 @@ PURPOSES = {"move": ("グループの移動", "moving a group"), "draw_group": (
 
 
 def token_spent(state, e):
+    """Fold: action tokens spent on a move or a draw."""
     if e.data["purpose"] == "draw_group":
         game(state)["turn"]["group_draw"] = True
 
 
 def describe_token_spent(e, state, lang):
+    """Log line: action tokens spent on a move or a draw."""
     d = e["data"]
     src = _t(lang, "イルミナティ", "Illuminati") if d["source"] == "illuminati" else _t(lang, "グループ", "group")
     what = PURPOSES[d["purpose"]][1 if lang == "en" else 0]
@@ -158,16 +172,19 @@ def describe_token_spent(e, state, lang):
 
 
 def agent_placed(state, e):
+    """Fold: an Illuminati agent placed (I-4 +3)."""
     game(state)["agents"].setdefault(e.data["seat"], []).append(e.data["illuminati"])
 
 
 def describe_agent_placed(e, state, lang):
+    """Log line: an Illuminati agent placed (I-4 +3)."""
     d = e["data"]
     return _t(lang, f"{_n(state, d['seat'])}が{d['illuminati']}のエージェントを配置",
               f"{_n(state, d['seat'])} placed an agent of {d['illuminati']}")
 
 
 def victory_declared(state, e):
+    """Fold: a victory declared, to be confirmed at the end of the turn (I-1)."""
     game(state)["declared"].append(dict(e.data))
 
 
@@ -182,12 +199,14 @@ def _kind(d, lang):
 
 
 def describe_victory_declared(e, state, lang):
+    """Log line: a victory declared, to be confirmed at the end of the turn (I-1)."""
     d = e["data"]
     return _t(lang, f"{_n(state, d['seat'])}が勝利を宣言（{_kind(d, lang)}）",
               f"{_n(state, d['seat'])} declares victory ({_kind(d, lang)})")
 
 
 def turn_ended(state, e):
+    """Fold: the end of a turn and the next player."""
     g, d = game(state), e.data
     g["declared"] = []
     g["turns"] = d["turns"]
@@ -195,6 +214,7 @@ def turn_ended(state, e):
 
 
 def describe_turn_ended(e, state, lang):
+    """Log line: the end of a turn and the next player."""
     d = e["data"]
     lapsed = ""
     if d.get("lapsed"):
@@ -206,6 +226,7 @@ def describe_turn_ended(e, state, lang):
 
 
 def player_out(state, e):
+    """Fold: a player out of the game (I-7)."""
     g, d = game(state), e.data
     g["out"][d["seat"]] = d["reason"]
     if g.get("turns"):
@@ -217,18 +238,21 @@ OUT = {"no_groups": ("支配するグループがなくなった", "controls no 
 
 
 def describe_player_out(e, state, lang):
+    """Log line: a player out of the game (I-7)."""
     d = e["data"]
     why = OUT[d["reason"]][1 if lang == "en" else 0]
     return _t(lang, f"{_n(state, d['seat'])}が脱落（{why}、I-7）", f"{_n(state, d['seat'])} is out ({why}, I-7)")
 
 
 def game_won(state, e):
+    """Fold: the game won (I-1)."""
     g = game(state)
     g["winner"] = dict(e.data)
     g["stage"] = "over"
 
 
 def describe_game_won(e, state, lang):
+    """Log line: the game won (I-1)."""
     d = e["data"]
     return _t(lang, f"{_n(state, d['seat'])}の勝利！（{_kind(d, lang)}、I-1）",
               f"{_n(state, d['seat'])} wins! ({_kind(d, lang)}, I-1)")
@@ -237,12 +261,14 @@ def describe_game_won(e, state, lang):
 # -- the attack (I-4, I-5) --------------------------------------------------------------------------
 
 def attack_declared(state, e):
+    """Fold: an attack declared (I-4)."""
     g = game(state)
     g["attack"] = {**e.data["attack"], "supports": [], "modifiers": [], "status": "supports"}
     g["next_attack"] = e.data["attack"]["id"] + 1
 
 
 def describe_attack_declared(e, state, lang):
+    """Log line: an attack declared (I-4)."""
     a = e["data"]["attack"]
     purpose = _t(lang, "支配", "control") if a["purpose"] == "control" else _t(lang, "破壊", "destroy")
     owner = a["target"].get("owner")
@@ -253,6 +279,7 @@ def describe_attack_declared(e, state, lang):
 
 
 def attack_supported(state, e):
+    """Fold: a support for the attack or the defense (I-4)."""
     game(state)["attack"]["supports"].append(dict(e.data["support"]))
 
 
@@ -262,6 +289,7 @@ SUPPORT_WORDS = {"aligned": ("属性", "alignment"), "global": ("グローバル
 
 
 def describe_attack_supported(e, state, lang):
+    """Log line: a support for the attack or the defense (I-4)."""
     s = e["data"]["support"]
     side = _t(lang, "攻撃支援", "supports the attack") if s["side"] == "attack" else _t(lang, "防御支援", "supports the defense")
     how = SUPPORT_WORDS[s["kind"]][1 if lang == "en" else 0]
@@ -271,26 +299,31 @@ def describe_attack_supported(e, state, lang):
 
 
 def attack_modified(state, e):
+    """Fold: a labelled GM modifier on the attack."""
     game(state)["attack"]["modifiers"].append(dict(e.data))
 
 
 def describe_attack_modified(e, state, lang):
+    """Log line: a labelled GM modifier on the attack."""
     d = e["data"]
     side = _t(lang, "攻撃", "attack") if d["side"] == "attack" else _t(lang, "防御", "defense")
     return _t(lang, f"GM修正（{side}）：{d['amount']:+d}「{d['label']}」", f"GM modifier ({side}): {d['amount']:+d} '{d['label']}'")
 
 
 def attack_choice(state, e):
+    """Fold: the attacker's choice of normal or global power (I-4)."""
     game(state)["attack"]["attacker"]["use"] = e.data["use"]
 
 
 def describe_attack_choice(e, state, lang):
+    """Log line: the attacker's choice of normal or global power (I-4)."""
     use = e["data"]["use"]
     return _t(lang, "攻撃側は" + ("グローバルパワー" if use == "global" else "通常のパワー") + "を使う",
               "The attacker uses " + ("global power" if use == "global" else "normal power"))
 
 
 def attack_rolled(state, e):
+    """Fold: the 2d6 roll of an attack and its result (I-5)."""
     g, d = game(state), e.data
     attack = {**g["attack"], "status": "done", "result": {k: d[k] for k in
                                                          ("faces", "roll", "entered", "breakdown", "success", "fumble")}}
@@ -299,6 +332,7 @@ def attack_rolled(state, e):
 
 
 def describe_attack_rolled(e, state, lang):
+    """Log line: the 2d6 roll of an attack and its result (I-5)."""
     d = e["data"]
     b = d["breakdown"]
     real = _t(lang, "・実ダイス", ", real dice") if d.get("entered") else ""
@@ -326,6 +360,7 @@ def _terms(terms: list[dict], lang: str) -> str:
 
 
 def attack_cancelled(state, e):
+    """Fold: an attack called off."""
     g = game(state)
     attack = {**g["attack"], "status": "cancelled", "reason": e.data.get("reason", "")}
     g["attack"] = None
@@ -333,6 +368,7 @@ def attack_cancelled(state, e):
 
 
 def describe_attack_cancelled(e, state, lang):
+    """Log line: an attack called off."""
     reason = e["data"].get("reason")
     return _t(lang, "攻撃を取りやめ" + (f"（{reason}）" if reason else ""),
               "Attack called off" + (f" ({reason})" if reason else ""))
