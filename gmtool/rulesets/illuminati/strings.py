@@ -7,7 +7,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.meets": ("ゴール達成", "Goal met"),
     "illuminati.out": ("脱落", "Out"),
     "illuminati.current": ("手番", "To play"),
-    "illuminati.round": ("巡目", "Round"),
     "illuminati.order": ("プレイ順", "Play order"),
     "illuminati.stage": ("段階", "Stage"),
     "illuminati.players": ("プレイヤー", "Players"),

@@ -72,6 +72,7 @@ def view(state: State, viewer: Viewer) -> dict:
         "goal": goal, "goal_basis": g["goal_basis"], "tournament": g["tournament"],
         "players": players, "order": list(g["order"]), "current": now,
         "current_name": state.seat_name(now) if now else "", "round": turns.get("round"),
+        "round_label": {"ja": f"{turns['round']}巡目", "en": f"round {turns['round']}"} if turns else None,
         "turn": dict(g["turn"]), "placement": placement, "set_aside": list(g["set_aside"]),
         "rounds": list(g["rounds"]), "order_entered": g["order_entered"],
         "attack": attack, "last_attack": last, "attacks": [_attack_view(state, a) for a in g["attacks"][:5]],
