@@ -390,3 +390,27 @@ def test_docs_page_lists_every_action_reading_and_counter():
             assert f"`{choice.value}`" in text
     for counter in RULESET.counters:
         assert f"| `{counter.key}` |" in text, counter.key
+
+
+def test_i2_an_early_reveal_or_a_cancelled_round_asks_the_missing_players_again():
+    game = Game(3)
+    game.act("setup")
+    game.act("opening_start")
+    game.answer(game.g["prompt"], "s1", "UFOs")
+    game.write(prompts.reveal(game.state, game.g["prompt"], "時間切れ", RULESET.all_resolvers(), FixedDice([])))
+    game.act("opening_next")
+    assert game.g["illuminati"] == {"s1": "UFOs"} and game.g["stage"] == "illuminati"
+    assert game.state.prompts[game.g["prompt"]].seats == ["s2", "s3"]
+    game.write(prompts.cancel(game.state, game.g["prompt"], "やり直し"))
+    game.act("opening_next")  # the cancelled round opens again for the same players
+    assert game.state.prompts[game.g["prompt"]].seats == ["s2", "s3"]
+    game.answer(game.g["prompt"], "s2", "Network")
+    game.answer(game.g["prompt"], "s3", "UFOs")
+    game.act("opening_next")
+    assert game.g["illuminati"] == {"s1": "UFOs", "s2": "Network", "s3": "UFOs"} and game.g["stage"] == "groups"
+    game.answer(game.g["prompt"], "s1", "CIA")
+    game.answer(game.g["prompt"], "s2", "KGB")
+    game.write(prompts.reveal(game.state, game.g["prompt"], "", RULESET.all_resolvers(), FixedDice([])))
+    game.act("opening_next")
+    assert game.g["kept"] == {"s1": "CIA", "s2": "KGB"}
+    assert game.state.prompts[game.g["prompt"]].seats == ["s3"]

@@ -165,13 +165,17 @@ def opening_next(state, payload: dict, ctx) -> list:
             raise Conflict(f"まだ配置していない人がいます：{names}",
                            f"Still waiting for: {', '.join(state.seat_name(s) for s in waiting)}")
         raise Conflict("まだ公開されていません", "Not revealed yet")
-    if prompt.status != "revealed":
-        raise Conflict("配置の質問が取り消されました。もう一度開いてください", "The placement prompt was cancelled")
+    if prompt.status == "cancelled":  # the GM cancelled the round: the same players place again
+        return _open_placement(state, g["stage"], list(prompt.seats), g["round"], ctx)
     choices = {s: prompt.answers[s].value for s in prompt.seats if s in prompt.answers}
+    missing = [s for s in prompt.seats if s not in prompt.answers]  # the GM revealed before they placed
     if g["stage"] == "illuminati":
-        return ([("illuminati.illuminati_revealed", {"choices": choices, "rule": "I-2"})]
-                + _open_placement(state, "groups", list(g["players"]), 1, ctx))
+        drafts = [("illuminati.illuminati_revealed", {"choices": choices, "missing": missing, "rule": "I-2"})]
+        if missing:
+            return drafts + _open_placement(state, "illuminati", missing, 0, ctx)
+        return drafts + _open_placement(state, "groups", list(g["players"]), 1, ctx)
     settled = opening.settle_groups(choices)
+    settled["again"] += missing
     drafts = [("illuminati.groups_revealed", {"round": g["round"], "choices": choices, "rule": "I-2", **settled})]
     drafts += _changes(state, [(s, "groups", 1, "初期グループ / starting group") for s in settled["kept"]], "I-2")
     if settled["again"]:

@@ -65,7 +65,7 @@ def describe_placement_opened(e, state, lang):
 def illuminati_revealed(state, e):
     """Fold: every Illuminati revealed at once (I-2)."""
     g = game(state)
-    g["illuminati"] = dict(e.data["choices"])
+    g["illuminati"].update(e.data["choices"])
     g["prompt"] = None
 
 
@@ -73,6 +73,10 @@ def describe_illuminati_revealed(e, state, lang):
     """Log line: every Illuminati revealed at once (I-2)."""
     sep = ", " if lang == "en" else "、"
     parts = sep.join(f"{_n(state, s)}: {v}" for s, v in e["data"]["choices"].items())
+    missing = e["data"].get("missing")
+    if missing:
+        return _t(lang, f"イルミナティ公開（I-2）：{parts}。未配置の{_names(state, missing, lang)}はもう一度配置",
+                  f"Illuminati revealed (I-2): {parts}. {_names(state, missing, lang)} had not placed and place again")
     return _t(lang, f"イルミナティ公開（I-2）：{parts}", f"Illuminati revealed (I-2): {parts}")
 
 
