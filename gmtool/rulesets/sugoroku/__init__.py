@@ -8,12 +8,12 @@ actions.py (the remaining actions, the vote resolvers, the view), strings.py.
 from __future__ import annotations
 
 from gmtool.core.model import Label
-from gmtool.core.ruleset import Choice, PromptKind, Reading, Ruleset
+from gmtool.core.ruleset import Choice, Demo, PromptKind, Reading, Ruleset
 
 from . import battle as B
 from .actions import ACTIONS, COUNTERS, RESOLVERS, view
 from .events import EVENTS, upcast_reading
-from .probe import PROBE
+from .probe import PROBE, demo
 from .strings import STRINGS
 
 
@@ -61,4 +61,5 @@ RULESET = Ruleset(
     upcasters={"sugoroku.reading_set": upcast_reading},
     docs="docs/rulesets/sugoroku.md",
     leak_probe=PROBE,
+    demo=Demo("デモ：双六聖杯戦争", ("A", "B", "C", "D"), play=demo),
 )
