@@ -438,3 +438,18 @@ def test_entered_dice_mark_the_roll():
     text = RULESET.event_type("ace_royal.first_rolled").describe(
         visible_event(game.events[-1], game.state, TABLE), game.state, "ja")
     assert "実ダイス" in text
+
+
+def test_forms_post_flat_fields_and_lines():
+    game = Game(2)
+    game.act("setup", {})
+    game.act("roll_first", dice=[6, 1])
+    game.act("set_servant", {"hero_name": "エミヤ", "hero_stats": "4/3/4/3", "hero_skills": ["単独行動"],
+                             "class_name": "アーチャー", "class_stats": "2 2 2 2"}, who="b")
+    assert game.g["players"]["b"]["hero"]["skills"] == ["independent"]
+    game.act("set_servant", SABER, who="a")
+    game.act("leftover_classes", {"classes": "ランサー 2/2/2/2 先制\nバーサーカー 5/1/0/0\n"})
+    assert [c["name"] for c in game.g["exchange"]["pool"]] == ["ランサー", "バーサーカー"]
+    assert game.g["exchange"]["pool"][0]["skills"] == ["first_strike"]
+    with pytest.raises(GmError):
+        game.act("leftover_classes", {"classes": "ランサー"})

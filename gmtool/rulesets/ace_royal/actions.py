@@ -180,10 +180,30 @@ def _flag(value: Any) -> bool:
 
 
 def _card(value: Any, what_ja: str, what_en: str) -> dict:
+    if isinstance(value, str):
+        value = _card_line(value)
     if not isinstance(value, dict):
         raise GmError(f"{what_ja}（名前とステータス）を入力してください", f"Enter the {what_en} (name and stats)")
     return {"name": clean_text(value.get("name"), f"{what_ja}の名前", f"{what_en} name"),
             "stats": r.parse_stats(value.get("stats")), "skills": r.parse_skills(value.get("skills"))}
+
+
+def _card_line(line: str) -> dict:
+    """A card from one line of text: 「ランサー 2/2/2/2 先制、見切り」 (name, stats, skills)."""
+    tokens = line.split()
+    at = next((i for i, t in enumerate(tokens) if t.count("/") == 3 or t.count("／") == 3), None)
+    if at is None:
+        return {"name": line.strip(), "stats": None}
+    return {"name": " ".join(tokens[:at]), "stats": tokens[at], "skills": ",".join(tokens[at + 1:])}
+
+
+def _form_card(p: dict, what: str) -> Any:
+    """A card from a JSON object, or from flat form fields `<what>_name`, `<what>_stats`, `<what>_skills`."""
+    if p.get(what) is not None:
+        return p[what]
+    if any(f"{what}_{k}" in p for k in ("name", "stats")):
+        return {"name": p.get(f"{what}_name"), "stats": p.get(f"{what}_stats"), "skills": p.get(f"{what}_skills")}
+    return None
 
 
 # -- setup -----------------------------------------------------------------------------------------
@@ -242,8 +262,8 @@ def set_servant(state: State, p: dict, ctx: ActionContext) -> list:
     pl = _in(g, seat)
     if pl["hero_revealed"] or pl["class_revealed"] or pl["class_known"]:
         raise Conflict("公開したカードは変えられません", "A card already made public cannot be changed")
-    hero = _card(p.get("hero"), "英霊カード", "hero card")
-    cls = _card(p.get("class"), "クラスカード", "class card")
+    hero = _card(_form_card(p, "hero"), "英霊カード", "hero card")
+    cls = _card(_form_card(p, "class"), "クラスカード", "class card")
     return [("ace_royal.servant_set", {"seat": seat, "hero": hero, "class": cls, "rule": "A-1"})]
 
 
@@ -258,6 +278,8 @@ def leftover_classes(state: State, p: dict, ctx: ActionContext) -> list:
     if missing:
         raise Conflict(f"サーヴァント未登録: {'、'.join(missing)}", f"Servants not set yet: {', '.join(missing)}")
     classes = p.get("classes")
+    if isinstance(classes, str):
+        classes = [line for line in classes.splitlines() if line.strip()]
     if not isinstance(classes, list) or not classes or len(classes) > 7:
         raise GmError("残ったクラスカードを1〜7枚入力してください", "Enter 1 to 7 leftover class cards")
     pool = [_card(c, "クラスカード", "class card") for c in classes]
