@@ -64,7 +64,7 @@ def cmd_export(args) -> int:
         with live.lock:
             events = list(live.store.events())
             secrets = live.store.get_secrets() if args.full else None
-        text = export(events, args.format, options, secrets)
+        text = export(events, live.ruleset, args.format, options, secrets)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2

@@ -254,7 +254,7 @@ class SessionManager:
         """Load a JSON export as a session here; returns it and its new tokens (None for a full backup,
         whose tokens keep working). A session id already in use gets a new id."""
         from .export import parse_export
-        header, events, secret_values = parse_export(text)
+        header, events, secret_values = parse_export(text, get_ruleset)
         with self.lock:
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or self.path_of(session_id).exists():

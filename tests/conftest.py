@@ -25,7 +25,7 @@ def pure() -> Pure:
     """Three seats (s1..s3), counters seals/mana(private)/karma/vp, folded in memory."""
     counters = counters_for(get_ruleset("generic"), COUNTERS, PRIVATE)
     seats = [new_seat("s1", "セイバー", "衛宮"), new_seat("s2", "アーチャー", "遠坂"), new_seat("s3", "ランサー")]
-    harness = Pure(State())
+    harness = Pure(State(rules=get_ruleset("generic")))
     harness.write(create_session("abcd1234", "テスト卓", "generic", seats, counters, seed_hash(b"x" * 32)))
     return harness
 

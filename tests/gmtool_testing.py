@@ -56,7 +56,7 @@ class Pure:
 
     def refold(self) -> State:
         """The state folded again from scratch (the fold is deterministic)."""
-        return engine.fold(self.events)
+        return engine.fold(self.events, self.state.rules)
 
 
 def bearer(token: str) -> dict:

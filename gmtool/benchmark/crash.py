@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from ..core.view import GM, build_view
-from ..export.report import fold_all
+from ..runtime import fold_events
 from ..store import SUFFIX, Store
 from .harness import Client, ServerProcess
 
@@ -127,7 +127,7 @@ def run_crash(kills: int, seed: int = 20261122, data: Path | None = None, log=pr
         server.stop()
         store = Store(data / f"{sid}{SUFFIX}")
         try:
-            replayed = build_view(fold_all(list(store.events())), GM)
+            replayed = build_view(fold_events(list(store.events())), GM)
         finally:
             store.close()
         served_view = {k: v for k, v in served.items() if k != "session"}

@@ -115,16 +115,17 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
 
 
 def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",
-                   flags: list[str] | None = None) -> list[Draft]:
+                   current: int | None = None, flags: list[str] | None = None) -> list[Draft]:
     """The one counter change every action uses: the value moved into the counter's bounds, with the
     threshold flags it raises or lowers, upwards and downwards (none when nothing changes).
 
-    `flags` is the seat's flags as earlier drafts of the same action left them (default: the state's).
+    `current` and `flags` are the seat's value and flags as earlier drafts of the same action left
+    them (default: the state's).
     """
     definition = state.counter_def(key)
     if definition is None:
         raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
-    current = state.counters[seat_id][key]
+    current = state.counters[seat_id][key] if current is None else current
     new = definition.clamp(int(new))
     if new == current:
         return []

@@ -31,7 +31,7 @@ CORE_EVENTS: tuple[EventType, ...] = (
     EventType("prompt.answered", prompts.prompt_answered, logtext.prompt_answered, custom(view.answer_event)),
     EventType("prompt.locked", prompts.prompt_locked, logtext.prompt_locked, PUBLIC),
     EventType("prompt.revealed", prompts.prompt_revealed, logtext.prompt_revealed, PUBLIC),
-    EventType("prompt.resolved", prompts.prompt_resolved, logtext.prompt_resolved, PUBLIC),
+    EventType("prompt.resolved", prompts.prompt_resolved, logtext.prompt_resolved, custom(view.resolved_event)),
     EventType("prompt.extended", prompts.prompt_extended, logtext.prompt_extended, PUBLIC),
     EventType("prompt.cancelled", prompts.prompt_cancelled, logtext.prompt_cancelled, PUBLIC),
     EventType("prompt.modified", prompts.prompt_modified, logtext.prompt_modified, PUBLIC, undoable=True),

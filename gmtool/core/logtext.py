@@ -130,7 +130,7 @@ def prompt_answered(e, state, lang):
         prompt = state.prompts.get(d["prompt"])
         kind = prompt.kind if prompt is not None else ""
         names = {s: state.seat_name(s) for s in state.seats} if kind == "seat" else {}
-        return f"{who}: 「{title}」{verb} → {answer_text(state, kind, d['value'], names)}（{d['commitment'][:12]}…）"
+        return f"{who}: 「{title}」{verb} → {answer_text(state.rules, kind, d['value'], names)}（{d['commitment'][:12]}…）"
     return f"{who}: 「{title}」{verb}（{d['commitment'][:12]}…）"
 
 

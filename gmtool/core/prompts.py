@@ -23,9 +23,9 @@ def _kind(state: State, name: str):
     return state.rules.prompt_kind(name) if state.rules is not None else None
 
 
-def answer_text(state: State, kind: str, value: Any, names: dict | None = None) -> str:
-    """An answer as it reads in a sentence: seat names for votes, a ruleset's wording for its kinds."""
-    custom = _kind(state, kind)
+def answer_text(rules: Any, kind: str, value: Any, names: dict | None = None) -> str:
+    """An answer as it reads in a sentence: seat names for votes, a ruleset's (`rules`) wording for its kinds."""
+    custom = rules.prompt_kind(kind) if rules is not None else None
     if custom is not None and custom.text is not None:
         return custom.text(value)
     names = names or {}

@@ -182,8 +182,8 @@ class Secret:
     """A unique marker planted in one secret, with who may see it (before and after the reveal)."""
 
     marker: str
-    seen_by: frozenset[str]  # viewers that may see it before the reveal: "gm" and/or seat ids
-    revealed: bool = False  # the probe's reveal step makes it public
+    seen_by: frozenset[str]  # who may see it before the reveal: "gm", "table" and/or seat ids
+    revealed_to: frozenset[str] = frozenset()  # who may see it too after the probe's reveal step
 
 
 @dataclass(frozen=True)
@@ -292,6 +292,9 @@ class Ruleset:
         if len(set(kinds)) != len(kinds):
             out.append("duplicate prompt kinds")
         return out
+
+    def __deepcopy__(self, memo) -> "Ruleset":
+        return self  # a declaration is immutable: a copied state keeps the same rules
 
     # -- lookups ------------------------------------------------------------------------------
     def event_types(self) -> dict[str, EventType]:

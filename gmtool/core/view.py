@@ -70,7 +70,8 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         "disabled": dict(prompt.per_seat.get(me, {})) if me else {},
         "your_answer": answers.get(me) if me else None,
         "answers": answers if (prompt.status == "revealed" or viewer.is_gm) else {},
-        "resolution": prompt.resolution if prompt.status == "revealed" else None,
+        "resolution": resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
+        if prompt.status == "revealed" else None,
         "modifiers": list(prompt.modifiers) if prompt.status == "revealed" else [],
         "confirmed": prompt.confirmed,
         # A ruleset's own bookkeeping prompt (e.g. a committed true name): its panel shows it,
@@ -183,6 +184,26 @@ def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict |
     if viewer.is_gm:
         return data
     return {k: v for k, v in data.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in data)}
+
+
+def resolution_view(resolution: dict | None, seq: int, state: State, viewer: Viewer) -> dict | None:
+    """A prompt's resolution as `viewer` may see it: the events it will write on confirm are drafts of
+    declared event types, each shown through its own visibility (a hidden one is left out)."""
+    if resolution is None or viewer.is_gm or not resolution.get("events"):
+        return resolution
+    shown = []
+    for event_type, data in resolution["events"]:
+        draft = Event(seq, "", "system", 0, event_type, data)
+        declared = state.rules.event_type(event_type) if state.rules is not None else None
+        visible = declared.visibility.apply(draft, state, viewer) if declared is not None else None
+        if visible is not None:
+            shown.append([event_type, visible])
+    return {**resolution, "events": shown}
+
+
+def resolved_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """A resolution is public; the events it carries are shown as their own types declare."""
+    return {**data, "resolution": resolution_view(data["resolution"], event.seq, state, viewer)}
 
 
 def answer_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:

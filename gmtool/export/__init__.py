@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core.errors import GmError
 from ..core.model import Event
 from .html import render_html
@@ -14,14 +16,15 @@ MEDIA_TYPES = {"markdown": ("text/markdown", "md"), "mediawiki": ("text/plain", 
                "json": ("application/json", "json")}
 
 
-def export(events: list[Event], fmt: str, options: Options = Options(), secrets: dict | None = None) -> str:
-    """A session's log in format `fmt` (markdown, mediawiki, atwiki, text, html, json)."""
+def export(events: list[Event], rules: Any, fmt: str, options: Options = Options(), secrets: dict | None = None) -> str:
+    """A session's log in format `fmt` (markdown, mediawiki, atwiki, text, html, json), folded under its
+    ruleset `rules` (the registry's `gmtool.rulesets.get(name)`)."""
     if fmt not in FORMAT_NAMES:
         raise GmError(f"形式「{fmt}」はありません（{', '.join(FORMAT_NAMES)}）",
                       f"Unknown format '{fmt}' (use {', '.join(FORMAT_NAMES)})")
     if fmt == "json":
-        return export_json(events, options, secrets)
-    report = build_report(events, options)
+        return export_json(events, rules, options, secrets)
+    report = build_report(events, rules, options)
     return render_html(report) if fmt == "html" else render_text(report, fmt)
 
 

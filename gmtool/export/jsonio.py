@@ -8,6 +8,8 @@ holds every event and the session's secrets, and restores an identical session.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from ..core.errors import GmError
 from ..core.model import Event
@@ -17,9 +19,9 @@ from .report import Options, fold_all
 SCHEMA = "gmtool.export/1"
 
 
-def export_json(events: list[Event], options: Options = Options(), secrets: dict | None = None) -> str:
+def export_json(events: list[Event], rules: Any, options: Options = Options(), secrets: dict | None = None) -> str:
     """The JSON export (full when `secrets` is given)."""
-    final = fold_all(events)
+    final = fold_all(events, rules)
     if secrets is not None:
         out_events = [e.to_dict() for e in events]
     else:
@@ -39,8 +41,11 @@ def export_json(events: list[Event], options: Options = Options(), secrets: dict
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
-def parse_export(text: str) -> tuple[dict, list[Event], dict | None]:
-    """(session header, events, secrets or None) from a JSON export, or a readable error."""
+def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None]:
+    """(session header, events, secrets or None) from a JSON export, or a readable error.
+
+    `rules_named(name)` is the ruleset registry's lookup (it raises GmError for an unknown one).
+    """
     try:
         doc = json.loads(text)
     except ValueError:
@@ -61,7 +66,9 @@ def parse_export(text: str) -> tuple[dict, list[Event], dict | None]:
     if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
     try:  # an import is written to disk before it is loaded: a log that does not fold must stop here
-        fold_all(events)
+        fold_all(events, rules_named(str(events[0].data.get("ruleset", ""))))
+    except GmError:
+        raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise GmError("イベントを読み込めません（壊れたエクスポートです）",
                       "The events cannot be replayed (a damaged export)") from None

@@ -1,8 +1,9 @@
 """From an event log to a Report: the structured write-up every export format renders.
 
-Pure: it folds the events itself and builds every line from the public (table) view, so
-an unrevealed answer or a GM-secret roll can only appear if the GM ticks secret rolls in.
-Undone actions and the undo events themselves are left out: a write-up tells what stood.
+Pure: it folds the events under the session's ruleset and builds every line and the standings
+from the table's filtered view (core/view.py), so an unrevealed answer, a private counter or its
+flag, or a GM-secret roll can only appear if the GM ticks secret rolls in. Undone actions and the
+undo events themselves are left out: a write-up tells what stood.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..core.engine import apply
+from typing import Any
+
+from ..core.engine import apply, fold
 from ..core.errors import GmError
 from ..core.logtext import describe, who_name
 from ..core.model import Event, State
 from ..core.prompts import answer_text
-from ..core.view import GM, TABLE, visible_event
+from ..core.view import GM, TABLE, build_view, visible_event
 from ..i18n import pick
 
 FORMAT_NAMES = ("markdown", "mediawiki", "atwiki", "text", "html", "json")
@@ -85,23 +88,20 @@ def _display_state(state: State, names: str) -> State:
     return shown
 
 
-def fold_all(events: list[Event]) -> State:
-    """The final state of a log (undone actions skipped)."""
+def fold_all(events: list[Event], rules: Any) -> State:
+    """The final state of a log under the session's ruleset (undone actions skipped)."""
     undone = {int(e.data["action"]) for e in events if e.type == "undo"}
-    state = State(undone=set(undone))
-    for e in events:
-        apply(state, e)
-    return state
+    return fold(events, rules, undone)
 
 
-def build_report(events: list[Event], options: Options = Options()) -> Report:
+def build_report(events: list[Event], rules: Any, options: Options = Options()) -> Report:
     """The write-up of a session's events."""
     lang = options.lang
-    final = fold_all(events)
+    final = fold_all(events, rules)
     shown_final = _display_state(final, options.names)
     viewer_for_rolls = GM if options.secret_rolls else TABLE
     sections = [Section(L(lang, "開始", "Opening"))]
-    state = State(undone=set(final.undone))
+    state = State(undone=set(final.undone), rules=rules)
     end_state: State | None = None  # standings are taken where the exported range ends
     for e in events:
         skipped = e.action in final.undone or e.type in ("undo", "session.created")
@@ -145,8 +145,8 @@ def build_report(events: list[Event], options: Options = Options()) -> Report:
         sections = [sections[options.scene]]
     else:
         sections = [s for s in sections if s.items or s is not sections[0]]
-    head, rows = _standings(_display_state(end_state, options.names), lang)
-    meta = [(L(lang, "ルール", "Ruleset"), final.ruleset),
+    head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
+    meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
             (L(lang, "作成", "Created"), _local(final.created)),
             (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values())),
             (L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
@@ -171,7 +171,7 @@ def _actor(actor: str, state: State) -> str:
 
 def _value(value, prompt, state: State) -> str:
     names = {s: state.seat_name(s) for s in state.seats} if prompt.kind == "seat" else {}
-    return answer_text(prompt.kind, value, names)
+    return answer_text(state.rules, prompt.kind, value, names)
 
 
 def _resolution_rows(resolution: dict, prompt, state: State, lang: str) -> dict:
@@ -193,13 +193,12 @@ def _resolution_rows(resolution: dict, prompt, state: State, lang: str) -> dict:
             "notes": notes}
 
 
-def _standings(state: State, lang: str) -> tuple[list[str], list[list[str]]]:
-    """Public counters of every seat: the standings table."""
-    public = [d for d in state.counter_defs if d.public]
-    head = [L(lang, "席", "Seat")] + [d.label.get(lang) for d in public] + [L(lang, "状態", "Flags")]
+def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
+    """The standings table: every seat's counters and flags as the view shows them (public ones only)."""
+    public = [c for c in view["counters"] if c["public"]]
+    head = [L(lang, "席", "Seat")] + [pick(c["label"], lang) for c in public] + [L(lang, "状態", "Flags")]
     rows = []
-    for seat in state.seats.values():
-        flags = "、".join(next((t.label.get(lang) for d in state.counter_defs for t in d.thresholds if t.flag == f), f)
-                         for f in state.flags.get(seat.id, []))
-        rows.append([seat.name] + [str(state.counters[seat.id][d.key]) for d in public] + [flags])
+    for seat in view["seats"]:
+        flags = "、".join(pick(f["label"], lang) for f in seat["flags"])
+        rows.append([seat["name"]] + [str(seat["counters"].get(c["key"], "")) for c in public] + [flags])
     return head, rows

@@ -63,7 +63,11 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.template_filter("answer_text")
     def _answer_text(value, prompt: dict) -> str:
-        return answer_text(prompt["kind"], value, prompt.get("option_names"))
+        return answer_text(g.get("rules"), prompt["kind"], value, prompt.get("option_names"))
+
+    @app.template_filter("reading_value")
+    def _reading_value(value) -> str:
+        return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
     app.add_template_filter(canonical, "answer_json")
 

@@ -11,7 +11,7 @@ from ..core.errors import Forbidden, GmError
 from ..core.logtext import describe
 from ..core.errors import NotFound
 from ..core.prompts import get_prompt
-from ..core.view import build_view, prompt_view, visible_event
+from ..core.view import build_view, can_see_prompt, prompt_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
@@ -80,7 +80,7 @@ def state(session_id):
     """The caller's own view of the session."""
     live, viewer = _session(session_id)
     with live.lock:
-        return jsonify(build_view(live.state, viewer, live.version, live.ruleset))
+        return jsonify(build_view(live.state, viewer, live.version))
 
 
 @bp.get("/sessions/<session_id>/log")
@@ -201,13 +201,20 @@ def ruleset_action(session_id, name):
     return done(live, ops.ruleset_action(live, viewer, name, payload()))
 
 
+@bp.post("/sessions/<session_id>/readings")
+def reading(session_id):
+    """GM: switch one of the session's readings (key, value); returns every reading."""
+    live, viewer = _session(session_id)
+    return done(live, ops.set_reading(live, viewer, payload()))
+
+
 @bp.get("/sessions/<session_id>/prompts/<prompt_id>")
 def prompt(session_id, prompt_id):
     """Any token: one prompt as the caller may see it (also older ones that the state leaves out)."""
     live, viewer = _session(session_id)
     with live.lock:
         found = get_prompt(live.state, prompt_id)
-        if found.status == "cancelled" and not viewer.is_gm:
+        if not can_see_prompt(found, viewer):
             raise NotFound(f"質問「{prompt_id}」はありません", f"There is no prompt '{prompt_id}'")
         return jsonify(prompt_view(found, live.state, viewer))
 

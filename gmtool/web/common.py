@@ -145,7 +145,7 @@ def export_text(live: LiveSession, fmt: str, options, full: bool) -> str:
     with live.lock:
         events = list(live.store.events())
         secrets = live.store.get_secrets() if full else None
-    return export(events, fmt, options, secrets)
+    return export(events, live.ruleset, fmt, options, secrets)
 
 
 def form_payload() -> dict:

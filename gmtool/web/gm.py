@@ -110,6 +110,12 @@ def close(session_id):
     return _act(session_id, ops.close)
 
 
+@bp.post("/readings")
+def reading(session_id):
+    """Switch one of the session's readings."""
+    return _act(session_id, ops.set_reading, request.form.to_dict())
+
+
 @bp.post("/actions/<name>")
 def ruleset_action(session_id, name):
     """A ruleset step from the console's ruleset panel."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import current_app
+from flask import current_app, g
 
 from ..core.logtext import describe
 from ..core.view import Viewer, build_view, visible_event
@@ -39,14 +39,15 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
 
 def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     """What every screen's template gets."""
+    g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
-        view = build_view(live.state, viewer, live.version, live.ruleset)
+        view = build_view(live.state, viewer, live.version)
         log = log_lines(live, viewer)
     seats = {s["id"]: s for s in view["seats"]}
     return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
-            "ruleset_templates": live.ruleset.templates, "prompt_templates": live.ruleset.prompt_templates,
+            "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
             "ruleset_css": live.ruleset.stylesheet,
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from gmtool import operations as ops
-from gmtool.core import commands, prompts  # noqa: F401  (prompts registers its fold handlers)
+from gmtool.core import commands, prompts
 from gmtool.core.dice import FixedDice, seed_hash
 from gmtool.core.engine import apply
 from gmtool.core.model import Event, State
@@ -34,6 +34,8 @@ from gmtool.rulesets import get as get_ruleset
 from gmtool.rulesets.generic import PRESETS
 from gmtool.runtime import SessionManager
 from gmtool.setup import counters_for
+
+GENERIC = get_ruleset("generic")
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDEN = os.environ.get("GMTOOL_UPDATE_GOLDEN") == "1"
@@ -78,7 +80,7 @@ def _counters():
 class Script:
     """Events built step by step from core commands, with fixed times."""
 
-    state: State = field(default_factory=State)
+    state: State = field(default_factory=lambda: State(rules=GENERIC))
     events: list[Event] = field(default_factory=list)
     resolvers: dict = field(default_factory=lambda: dict(BUILTIN))
     dice_index: int = 0  # dice drawn so far (FixedDice starts where the session's dice stand)
@@ -121,7 +123,7 @@ class Script:
         summary = "; ".join(f"{e.type}" for e in undone)
         event = self.write([("undo", {"action": action, "seqs": [e.seq for e in undone], "summary": summary,
                                       "gm_summary": summary})])[0]
-        self.state = fold_all(self.events)
+        self.state = fold_all(self.events, GENERIC)
         return event
 
 

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from export_session import events_of, play
+from export_session import GENERIC, events_of, play
 
 from gmtool.cli import main
 from gmtool.core.view import GM, TABLE, Viewer, build_view
@@ -35,7 +35,7 @@ def test_cli_export_prints_to_stdout(played, capsys, fmt):
     data, live, _tokens = played
     assert main(["export", live.state.session_id, "--format", fmt, "--data", data, "--no-times"]) == 0
     out, err = capsys.readouterr()
-    assert out == export(events_of(live), fmt, Options(times=False))
+    assert out == export(events_of(live), live.ruleset, fmt, Options(times=False))
     assert err == ""
 
 
@@ -45,11 +45,11 @@ def test_cli_export_options(played, capsys):
     assert main(["export", sid, "--format", "mediawiki", "--data", data, "--lang", "en", "--names", "faction",
                  "--scene", "1", "--secret-rolls", "--no-times"]) == 0
     out = capsys.readouterr().out
-    assert out == export(events_of(live), "mediawiki",
+    assert out == export(events_of(live), live.ruleset, "mediawiki",
                          Options(lang="en", times=False, names="faction", scene=1, secret_rolls=True))
     assert "=== 第1シーン ===" in out and "=== Standings ===" in out and "衛宮" in out
     assert main(["export", sid, "--data", data]) == 0  # markdown with times by default
-    assert capsys.readouterr().out == export(events_of(live), "markdown", Options())
+    assert capsys.readouterr().out == export(events_of(live), live.ruleset, "markdown", Options())
 
 
 def test_cli_export_to_a_file(played, capsys, tmp_path):
@@ -58,7 +58,7 @@ def test_cli_export_to_a_file(played, capsys, tmp_path):
     assert main(["export", live.state.session_id, "--format", "mediawiki", "--data", data, "--no-times",
                  "--out", str(out_file)]) == 0
     assert capsys.readouterr().out == ""
-    assert out_file.read_text(encoding="utf-8") == export(events_of(live), "mediawiki", Options(times=False))
+    assert out_file.read_text(encoding="utf-8") == export(events_of(live), live.ruleset, "mediawiki", Options(times=False))
 
 
 def test_cli_export_errors(played, capsys):
@@ -169,7 +169,7 @@ def test_api_export_for_the_gm(web, fmt):
     assert response.mimetype == MEDIA_TYPES[fmt][0]
     assert response.headers["Cache-Control"] == "no-store"
     body = response.get_data(as_text=True)
-    assert body == export(_events(app, sid), fmt, Options(times=False))
+    assert body == export(_events(app, sid), GENERIC, fmt, Options(times=False))
     assert "GM-SECRET-API" not in body
 
 
@@ -181,7 +181,7 @@ def test_api_export_options(web):
                           "&secret_rolls=1", headers=gm)
     assert response.status_code == 200
     body = response.get_data(as_text=True)
-    assert body == export(_events(app, sid), "markdown",
+    assert body == export(_events(app, sid), GENERIC, "markdown",
                           Options(lang="en", times=False, names="faction", scene=1, secret_rolls=True))
     assert "GM-SECRET-API" in body and "## 第1シーン" in body and "## Opening" not in body
     assert "| 遠坂 | 3 | 2 |" in body  # standings by faction: seals, victory points
@@ -235,7 +235,7 @@ def test_api_import_public_export(web):
     # Exported again: the same write-up, but for the seed hash in the header (the new seed's) and a last
     # line telling of the import.
     again = client.get(f"/api/sessions/{new}/export?format=markdown&times=0", headers=bearer(out["gm_token"]))
-    original = export(_events(app, sid), "markdown", Options(times=False)).splitlines()
+    original = export(_events(app, sid), GENERIC, "markdown", Options(times=False)).splitlines()
     lines = again.get_data(as_text=True).splitlines()
     old_hash, new_hash = manager.get(sid).state.seed_hash, manager.get(new).state.seed_hash
     assert [line.replace(new_hash, old_hash) for line in lines if "エクスポートから読み込み" not in line] == original
@@ -311,7 +311,7 @@ def test_gm_export_page_previews_the_wiki_text(web):
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     page = Page()
     page.feed(response.get_data(as_text=True))
-    assert page.preview == export(_events(app, sid), "mediawiki", Options(times=False, scene=1))
+    assert page.preview == export(_events(app, sid), GENERIC, "mediawiki", Options(times=False, scene=1))
     assert "=== 第1シーン ===" in page.preview and "{| class=\"wikitable\"" in page.preview
     assert "令呪&#124;使用" not in page.preview  # scene 1 only: the opening's counter change is left out
     assert page.selected == {"format": "mediawiki", "scene": "1"}

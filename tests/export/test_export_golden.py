@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from export_session import (NASTY_MODIFIER, SCENE_TITLES, SECRET_ROLL_TEXT, TITLE, check_golden)
+from export_session import (GENERIC, NASTY_MODIFIER, SCENE_TITLES, SECRET_ROLL_TEXT, TITLE, check_golden)
 
 from gmtool.core.view import TABLE, visible_event
 from gmtool.export import FORMAT_NAMES, Options, export
@@ -25,31 +25,31 @@ SUFFIX = {"markdown": "md", "mediawiki": "wiki", "atwiki": "atwiki.txt", "text":
 
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)
 def test_golden(script, fmt):
-    text = export(script.events, fmt, Options(times=False))
+    text = export(script.events, GENERIC, fmt, Options(times=False))
     check_golden(f"session.{SUFFIX[fmt]}", text)
-    assert export(script.events, fmt, Options(times=False)) == text  # deterministic
+    assert export(script.events, GENERIC, fmt, Options(times=False)) == text  # deterministic
 
 
 @pytest.mark.parametrize("fmt", [f for f in FORMAT_NAMES if f != "json"])
 def test_golden_english_by_faction(script, fmt):
-    text = export(script.events, fmt, Options(times=False, lang="en", names="faction"))
+    text = export(script.events, GENERIC, fmt, Options(times=False, lang="en", names="faction"))
     check_golden(f"session.en-faction.{SUFFIX[fmt]}", text)
 
 
 def test_json_ignores_the_display_options(script):
-    assert export(script.events, "json", Options(times=False, lang="en", names="faction")) == \
-        export(script.events, "json", Options())
+    assert export(script.events, GENERIC, "json", Options(times=False, lang="en", names="faction")) == \
+        export(script.events, GENERIC, "json", Options())
 
 
 def _public_rolls(events):
-    final = fold_all(events)
+    final = fold_all(events, GENERIC)
     return [e for e in events if e.type == "dice.rolled" and e.action not in final.undone
             and visible_event(e, final, TABLE) is not None]
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "mediawiki", "atwiki", "text"])
 def test_write_up_holds_scenes_rolls_and_breakdowns(script, fmt):
-    text = export(script.events, fmt, Options(times=False))
+    text = export(script.events, GENERIC, fmt, Options(times=False))
     m = MARKUPS[fmt]
     lines = text.splitlines()
     # A heading per scene, in order, after the opening.
@@ -65,7 +65,7 @@ def test_write_up_holds_scenes_rolls_and_breakdowns(script, fmt):
         assert m.escape(e.data["roll"]["text"]) in text, e.data["roll"]["text"]
     assert m.escape(SECRET_ROLL_TEXT) not in text
     # The resolved comparison, before and after the GM's modifier, with its terms.
-    report = build_report(script.events, Options(times=False))
+    report = build_report(script.events, GENERIC, Options(times=False))
     resolutions = [i.data["resolution"] for s in report.sections for i in s.items if "resolution" in i.data]
     highest = [r for r in resolutions if "勝ち" in r["summary"]]
     assert [r["summary"] for r in highest] == ["セイバーの勝ち（7）", "アーチャーの勝ち（8）"]
@@ -80,14 +80,14 @@ def test_write_up_holds_scenes_rolls_and_breakdowns(script, fmt):
 
 
 def test_vote_tables_show_seat_names_not_ids(script):
-    report = build_report(script.events, Options(times=False))
+    report = build_report(script.events, GENERIC, Options(times=False))
     vote = next(i.data["resolution"] for s in report.sections for i in s.items
                 if "resolution" in i.data and i.data["resolution"]["counts"])
     names = [n for n, _ in vote["counts"]]
     assert "s1" not in names and "s3" not in names
     assert [row[1] for row in vote["rows"]] == [report.standings[2][0], report.standings[2][0],
                                                  report.standings[0][0]]
-    faction = build_report(script.events, Options(times=False, names="faction"))
+    faction = build_report(script.events, GENERIC, Options(times=False, names="faction"))
     vote = next(i.data["resolution"] for s in faction.sections for i in s.items
                 if "resolution" in i.data and i.data["resolution"]["counts"])
     assert [row[1] for row in vote["rows"]][2] == "衛宮"
@@ -95,7 +95,7 @@ def test_vote_tables_show_seat_names_not_ids(script):
 
 
 def test_json_golden_is_the_public_log(script):
-    doc = json.loads(export(script.events, "json", Options(times=False)))
+    doc = json.loads(export(script.events, GENERIC, "json", Options(times=False)))
     assert doc["schema"] == "gmtool.export/1" and doc["full"] is False
     assert doc["session"]["id"] == "golden01"
     seqs = [e["seq"] for e in doc["events"]]
@@ -116,11 +116,11 @@ def tokyo_time(monkeypatch):
 
 @pytest.mark.parametrize("fmt", ["markdown", "mediawiki", "atwiki", "text", "html"])
 def test_times_are_local_hh_mm(script, fmt, tokyo_time):
-    text = export(script.events, fmt, Options(times=True))
+    text = export(script.events, GENERIC, fmt, Options(times=True))
     # The first counter change was at 10:01 UTC = 19:01 in Tokyo.
     assert re.search(r"19:01[ <].*令呪 3→2", text)
     times = re.findall(r"\b(\d\d:\d\d)\b", text)
     assert "19:02" in times and "19:31" in times
     assert "10:01" not in times
-    untimed = export(script.events, fmt, Options(times=False))
+    untimed = export(script.events, GENERIC, fmt, Options(times=False))
     assert "19:01" not in untimed

@@ -8,9 +8,10 @@ import itertools
 import json
 
 import pytest
-from export_session import (CANCELLED_MARKER, CANCELLED_SALT, PRIVATE_REASON, SECRET_ROLL_LABEL, SECRET_ROLL_TEXT,
+from export_session import (GENERIC, CANCELLED_MARKER, CANCELLED_SALT, PRIVATE_REASON, SECRET_ROLL_LABEL, SECRET_ROLL_TEXT,
                             UNDONE_REASON, UNREVEALED_MARKER, UNREVEALED_SALT, events_of, play)
 
+from gmtool.rulesets import get as get_ruleset
 from gmtool.export import FORMAT_NAMES, Options, export, parse_export
 from gmtool.runtime import SessionManager
 
@@ -31,25 +32,25 @@ def _assert_clean(text: str, also=()) -> None:
 
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)
 def test_default_export_holds_no_secret(script, fmt):
-    text = export(script.events, fmt)
+    text = export(script.events, GENERIC, fmt)
     _assert_clean(text, also=() if fmt == "json" else (UNDONE_REASON,))
 
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_no_option_lets_a_secret_through(script, fmt):
     for options in OPTION_SETS:
-        _assert_clean(export(script.events, fmt, options), also=(UNDONE_REASON,))
+        _assert_clean(export(script.events, GENERIC, fmt, options), also=(UNDONE_REASON,))
 
 
 def test_undone_actions_are_left_out_of_the_write_up(script):
     for fmt in TEXT_FORMATS:
-        text = export(script.events, fmt, Options(times=False))
+        text = export(script.events, GENERIC, fmt, Options(times=False))
         assert UNDONE_REASON not in text
         assert "取り消し: " not in text and "0→2" not in text  # neither the undo nor what it took back
 
 
 def test_public_json_structure_holds_no_secret(script):
-    doc = json.loads(export(script.events, "json"))
+    doc = json.loads(export(script.events, GENERIC, "json"))
     assert doc["full"] is False and "secrets" not in doc and doc["session"]["seed"] is None
     by_type: dict[str, list[dict]] = {}
     for e in doc["events"]:
@@ -67,7 +68,7 @@ def test_public_json_structure_holds_no_secret(script):
 
 def test_the_full_backup_holds_them_all(script):
     """The check above is not vacuous: the full backup (GM only) carries every secret."""
-    text = export(script.events, "json", Options(), secrets={"seed": "00" * 32})
+    text = export(script.events, GENERIC, "json", Options(), secrets={"seed": "00" * 32})
     for secret in SECRETS:
         assert secret in text, secret
     doc = json.loads(text)
@@ -78,10 +79,10 @@ def test_the_full_backup_holds_them_all(script):
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_a_public_export_read_back_stays_clean(script, fmt):
     """Secrets cannot come back through a public JSON export: re-exported, it holds none."""
-    _header, events, secrets = parse_export(export(script.events, "json"))
+    _header, events, secrets = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
     assert secrets is None
     for options in (Options(), Options(secret_rolls=True), Options(lang="en", names="faction")):
-        _assert_clean(export(events, fmt, options), also=(UNDONE_REASON,))
+        _assert_clean(export(events, GENERIC, fmt, options), also=(UNDONE_REASON,))
     # The unrevealed answer is there as a bare commitment, with no value and no salt.
     unrevealed = next(e for e in events if e.type == "prompt.answered" and e.data["prompt"] == "p4")
     assert "value" not in unrevealed.data and "salt" not in unrevealed.data
@@ -89,9 +90,9 @@ def test_a_public_export_read_back_stays_clean(script, fmt):
 
 def test_the_write_up_is_the_same_from_the_public_export(script):
     """Everything the table may see survives the public JSON: the wiki text is identical."""
-    _header, events, _ = parse_export(export(script.events, "json"))
+    _header, events, _ = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
     for fmt in TEXT_FORMATS:
-        assert export(events, fmt, Options(times=False)) == export(script.events, fmt, Options(times=False))
+        assert export(events, GENERIC, fmt, Options(times=False)) == export(script.events, GENERIC, fmt, Options(times=False))
 
 
 def test_a_live_session_export_holds_no_secret(tmp_path):
@@ -105,10 +106,10 @@ def test_a_live_session_export_holds_no_secret(tmp_path):
                   "PRIVATE-RT", live.seed.hex()]
         events = events_of(live)
         for fmt in FORMAT_NAMES:
-            text = export(events, fmt)
+            text = export(events, GENERIC, fmt)
             for value in hidden:
                 assert value not in text, (fmt, value)
-        full = export(events, "json", secrets=live.store.get_secrets())
+        full = export(events, GENERIC, "json", secrets=live.store.get_secrets())
         assert all(value in full for value in hidden)
     finally:
         manager.close_all()

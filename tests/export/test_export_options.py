@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from export_session import NASTY_SEAT, SCENE_TITLES, SECRET_ROLL_LABEL, SECRET_ROLL_TEXT
+from export_session import GENERIC, NASTY_SEAT, SCENE_TITLES, SECRET_ROLL_LABEL, SECRET_ROLL_TEXT
 
 from gmtool.core.errors import GmError
 from gmtool.export import FORMAT_NAMES, Options, export
@@ -21,19 +21,19 @@ def _standings(report) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_english_labels(script, fmt):
-    en = export(script.events, fmt, Options(times=False, lang="en"))
+    en = export(script.events, GENERIC, fmt, Options(times=False, lang="en"))
     for label in ("Opening", "Standings", "Seat", "Command Seals", "Karma", "Victory points", "Flags",
                   "Subjugation order", "Ruleset", "Dice seed SHA-256", "Who", "Answer", "Salt", "Commitment",
                   "Breakdown", "Total", "Option", "Votes", "set aside", "kept"):
         assert label in en, label
     for label in ("開始", "最終状況", "令呪 3→2", "回答者", "コミットメント", "内訳", "脇に置く", "討伐令"):
         assert label not in en, label
-    ja = export(script.events, fmt, Options(times=False))
+    ja = export(script.events, GENERIC, fmt, Options(times=False))
     assert "開始" in ja and "最終状況" in ja and "Standings" not in ja
 
 
 def test_names_faction_replaces_seat_names_in_tables_and_lines(script):
-    report = build_report(script.events, Options(times=False, names="faction"))
+    report = build_report(script.events, GENERIC, Options(times=False, names="faction"))
     assert [row[0] for row in report.standings] == ["衛宮", "遠坂", NASTY_SEAT]  # no faction: the seat name
     assert dict(report.meta)["席"] == f"衛宮、遠坂、{NASTY_SEAT}"
     items = [i for s in report.sections for i in s.items]
@@ -44,43 +44,43 @@ def test_names_faction_replaces_seat_names_in_tables_and_lines(script):
     assert "衛宮: 令呪 3→2 (-1)（令呪: 自害を阻止）" in lines
     assert "遠坂 魔術判定: 1D100<=60 → [42] → 42 ≤ 60 成功" in lines
     assert not any(line.startswith(("セイバー", "アーチャー")) for line in lines)
-    player = build_report(script.events, Options(times=False))
+    player = build_report(script.events, GENERIC, Options(times=False))
     assert [row[0] for row in player.standings] == ["セイバー", "アーチャー", NASTY_SEAT]
 
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_names_option_reaches_every_format(script, fmt):
-    faction = export(script.events, fmt, Options(times=False, names="faction"))
-    player = export(script.events, fmt, Options(times=False))
+    faction = export(script.events, GENERIC, fmt, Options(times=False, names="faction"))
+    player = export(script.events, GENERIC, fmt, Options(times=False))
     assert "衛宮" in faction and "遠坂" in faction
     assert "衛宮" not in player and "遠坂" not in player
 
 
 def test_scene_exports_one_scene_with_its_standings(script):
-    whole = build_report(script.events, Options(times=False))
+    whole = build_report(script.events, GENERIC, Options(times=False))
     assert [s.title for s in whole.sections] == ["開始", *SCENE_TITLES]
 
-    opening = build_report(script.events, Options(times=False, scene=0))
+    opening = build_report(script.events, GENERIC, Options(times=False, scene=0))
     assert [s.title for s in opening.sections] == ["開始"]
     assert len(opening.sections[0].items) == 2
     assert _standings(opening) == {"セイバー": ["2", "0", "0", ""], "アーチャー": ["3", "0", "0", ""],
                                    NASTY_SEAT: ["3", "0", "0", ""]}
 
-    first = build_report(script.events, Options(times=False, scene=1))
+    first = build_report(script.events, GENERIC, Options(times=False, scene=1))
     assert [s.title for s in first.sections] == [SCENE_TITLES[0]]
     assert first.sections[0].items == whole.sections[1].items
     # At the end of scene 1: karma 9 and its flag, but not scene 2's victory points.
     assert _standings(first) == {"セイバー": ["2", "0", "0", ""], "アーチャー": ["3", "0", "0", ""],
                                  NASTY_SEAT: ["3", "9", "0", "討伐令"]}
 
-    last = build_report(script.events, Options(times=False, scene=2))
+    last = build_report(script.events, GENERIC, Options(times=False, scene=2))
     assert [s.title for s in last.sections] == [SCENE_TITLES[1]]
     assert last.standings == whole.standings
 
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_scene_option_in_every_format(script, fmt):
-    text = export(script.events, fmt, Options(times=False, scene=1))
+    text = export(script.events, GENERIC, fmt, Options(times=False, scene=1))
     assert "夜の港" in text and "教会" not in text and "開始" not in text and "偵察" not in text
     assert "最終状況" in text
 
@@ -89,25 +89,25 @@ def test_scene_option_in_every_format(script, fmt):
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)
 def test_scene_out_of_range_is_an_error(script, fmt, scene):
     if fmt == "json":  # the JSON export is the whole log: it has no scene option
-        json.loads(export(script.events, fmt, Options(scene=scene)))
+        json.loads(export(script.events, GENERIC, fmt, Options(scene=scene)))
         return
     with pytest.raises(GmError) as error:
-        export(script.events, fmt, Options(scene=scene))
+        export(script.events, GENERIC, fmt, Options(scene=scene))
     assert f"scene {scene}" in error.value.en
 
 
 def test_unknown_format_is_an_error(script):
     with pytest.raises(GmError) as error:
-        export(script.events, "pdf")
+        export(script.events, GENERIC, "pdf")
     assert "pdf" in error.value.en and "markdown" in error.value.en
 
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_secret_rolls_option(script, fmt):
     escape = MARKUPS[fmt].escape if fmt in MARKUPS else (lambda t: t.replace(">", "&gt;"))
-    without = export(script.events, fmt, Options(times=False))
+    without = export(script.events, GENERIC, fmt, Options(times=False))
     assert SECRET_ROLL_LABEL not in without and escape(SECRET_ROLL_TEXT) not in without
-    with_secret = export(script.events, fmt, Options(times=False, secret_rolls=True))
+    with_secret = export(script.events, GENERIC, fmt, Options(times=False, secret_rolls=True))
     assert SECRET_ROLL_LABEL in with_secret and escape(SECRET_ROLL_TEXT) in with_secret
     assert "［秘密］GM SECRET-ROLL-LABEL-K7" in with_secret  # marked as the GM's secret roll
     # The revealed secret roll is in both.
@@ -116,7 +116,7 @@ def test_secret_rolls_option(script, fmt):
 
 def test_secret_rolls_option_in_the_json_export(script):
     def rolls(options):
-        doc = json.loads(export(script.events, "json", options))
+        doc = json.loads(export(script.events, GENERIC, "json", options))
         return [e["data"]["label"] for e in doc["events"] if e["type"] == "dice.rolled"]
 
     assert rolls(Options()) == ["偵察", "魔術判定", "伏せ札"]

@@ -19,7 +19,7 @@ import json
 
 import pytest
 
-from export_session import SEATS, events_of, play
+from export_session import GENERIC, SEATS, events_of, play
 
 from gmtool import operations as ops
 from gmtool.core.errors import GmError
@@ -48,7 +48,7 @@ def all_viewers(state):
 
 def test_public_export_imports_to_the_same_table_view(managers):
     live, _tokens, secret = play(managers("a"))
-    text = export(events_of(live), "json", Options())
+    text = export(events_of(live), live.ruleset, "json", Options())
     target = managers("b")
     live2, tokens2 = target.import_session(text)
     assert tokens2 is not None and set(tokens2["seats"]) == set(SEATS)
@@ -81,7 +81,7 @@ def test_public_export_imports_to_the_same_table_view(managers):
 
 def test_full_backup_imports_to_the_same_session(managers):
     live, tokens, _secret = play(managers("a"))
-    text = export(events_of(live), "json", Options(), secrets=live.store.get_secrets())
+    text = export(events_of(live), live.ruleset, "json", Options(), secrets=live.store.get_secrets())
     target = managers("b")
     live2, new_tokens = target.import_session(text)
     assert new_tokens is None  # the old tokens keep working
@@ -110,7 +110,7 @@ def test_full_backup_imports_to_the_same_session(managers):
 def test_full_backup_of_a_closed_session(managers):
     live, _tokens, _secret = play(managers("a"))
     ops.close(live, GM)
-    live2, _ = managers("b").import_session(export(events_of(live), "json", secrets=live.store.get_secrets()))
+    live2, _ = managers("b").import_session(export(events_of(live), live.ruleset, "json", secrets=live.store.get_secrets()))
     for viewer in all_viewers(live.state):
         assert build_view(live2.state, viewer) == build_view(live.state, viewer)
     assert live2.state.closed and live2.state.seed == live.seed.hex()
@@ -122,12 +122,12 @@ def test_importing_an_existing_id_gets_a_new_id(managers):
     sid = live.state.session_id
     events = events_of(live)
 
-    copy_public, tokens_public = source.import_session(export(events, "json"))
+    copy_public, tokens_public = source.import_session(export(events, GENERIC, "json"))
     assert copy_public.state.session_id != sid and tokens_public is not None
     assert copy_public.state.title == live.state.title
     assert (source.data_dir / f"{copy_public.state.session_id}.sqlite").exists()
 
-    copy_full, _ = source.import_session(export(events, "json", secrets=live.store.get_secrets()))
+    copy_full, _ = source.import_session(export(events, GENERIC, "json", secrets=live.store.get_secrets()))
     assert copy_full.state.session_id not in (sid, copy_public.state.session_id)
     assert copy_full.viewer_for(tokens["gm"]) == GM
     view = build_view(copy_full.state, GM)
@@ -174,7 +174,7 @@ def _bad_docs(text: str) -> dict[str, str]:
 @pytest.mark.parametrize("full", [False, True], ids=["public", "full"])
 def test_bad_imports_are_refused_and_create_nothing(managers, full):
     live, _tokens, _secret = play(managers("a"))
-    text = export(events_of(live), "json", secrets=live.store.get_secrets() if full else None)
+    text = export(events_of(live), live.ruleset, "json", secrets=live.store.get_secrets() if full else None)
     target = managers("b")
     for name, bad in _bad_docs(text).items():
         if full and name == "full without secrets":
@@ -192,7 +192,7 @@ def test_public_export_of_a_closed_session_keeps_a_verifiable_seed(managers):
     from gmtool.core.dice import seed_hash
     live, _tokens, _secret = play(managers("a"))
     ops.close(live, GM)
-    live2, _ = managers("b").import_session(export(events_of(live), "json"))
+    live2, _ = managers("b").import_session(export(events_of(live), live.ruleset, "json"))
     session = build_view(live2.state, TABLE)["session"]
     assert session["closed"] and session["seed"] == live.seed.hex()
     assert seed_hash(bytes.fromhex(session["seed"])) == session["seed_hash"]

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import mwparserfromhell
 import pytest
-from export_session import NASTY_MODIFIER, NASTY_REASON, NASTY_SEAT, SCENE_TITLES, SEED, TITLE, Script
+from export_session import GENERIC, NASTY_MODIFIER, NASTY_REASON, NASTY_SEAT, SCENE_TITLES, SEED, TITLE, Script
 from markdown_it import MarkdownIt
 
 from gmtool.core import commands, prompts
@@ -45,7 +45,7 @@ def expected_tables(report: Report) -> list[tuple[list[str], list[list[str]]]]:
 
 @pytest.fixture(scope="module")
 def report(script) -> Report:
-    return build_report(script.events, OPTIONS)
+    return build_report(script.events, GENERIC, OPTIONS)
 
 
 def _player_markup_script() -> Script:
@@ -65,7 +65,7 @@ def _player_markup_script() -> Script:
 def case(request, script):
     """(events, report) of the scripted session and of the player-markup session."""
     events = script.events if request.param == "scripted" else _player_markup_script().events
-    return events, build_report(events, OPTIONS)
+    return events, build_report(events, GENERIC, OPTIONS)
 
 
 # -- MediaWiki ------------------------------------------------------------------
@@ -79,14 +79,14 @@ def _tag(node) -> str:
 
 
 def test_mediawiki_headings_per_scene(script):
-    code = mwparserfromhell.parse(export(script.events, "mediawiki", OPTIONS))
+    code = mwparserfromhell.parse(export(script.events, GENERIC, "mediawiki", OPTIONS))
     headings = [(h.level, h.title.strip_code(normalize=True).strip()) for h in code.filter_headings()]
     assert headings == [(2, TITLE)] + [(3, t) for t in SECTION_TITLES]
 
 
 def test_mediawiki_tables_keep_their_cells_and_user_text_stays_text(case):
     events, report = case
-    code = mwparserfromhell.parse(export(events, "mediawiki", OPTIONS))
+    code = mwparserfromhell.parse(export(events, GENERIC, "mediawiki", OPTIONS))
     tables = code.filter_tags(matches=lambda n: _tag(n) == "table")
     expected = expected_tables(report)
     assert len(tables) == len(expected)
@@ -108,7 +108,7 @@ def test_mediawiki_tables_keep_their_cells_and_user_text_stays_text(case):
 
 
 def test_mediawiki_shows_the_users_text_unchanged(script):
-    code = mwparserfromhell.parse(export(script.events, "mediawiki", OPTIONS))
+    code = mwparserfromhell.parse(export(script.events, GENERIC, "mediawiki", OPTIONS))
     shown = code.strip_code(normalize=True, collapse=True)
     assert NASTY_REASON in shown
     assert NASTY_SEAT in shown
@@ -143,14 +143,14 @@ def _md_tables(tokens):
 
 
 def test_markdown_headings_per_scene(script):
-    tokens = MD.parse(export(script.events, "markdown", OPTIONS))
+    tokens = MD.parse(export(script.events, GENERIC, "markdown", OPTIONS))
     headings = [(t.tag, _md_inline(tokens[i + 1])) for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES]
 
 
 def test_markdown_tables_keep_their_columns_and_user_text_stays_text(case):
     events, report = case
-    text = export(events, "markdown", OPTIONS)
+    text = export(events, GENERIC, "markdown", OPTIONS)
     tokens = MD.parse(text)
     tables = _md_tables(tokens)
     expected = expected_tables(report)
@@ -165,7 +165,7 @@ def test_markdown_tables_keep_their_columns_and_user_text_stays_text(case):
 
 def test_markdown_table_lines_have_one_pipe_per_column(script, report):
     """Counted on the source too: what a GitHub-flavoured wiki splits on."""
-    text = export(script.events, "markdown", OPTIONS)
+    text = export(script.events, GENERIC, "markdown", OPTIONS)
     widths = {len(head) for head, _ in expected_tables(report)}
     for line in text.splitlines():
         if line.startswith("|"):
@@ -245,7 +245,7 @@ def _check_html(text: str) -> Checker:
 
 
 def test_html_is_balanced_self_contained_and_has_headings_per_scene(script):
-    text = export(script.events, "html", OPTIONS)
+    text = export(script.events, GENERIC, "html", OPTIONS)
     checker = _check_html(text)
     assert checker.headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES]
     names = {name for name, _ in checker.attrs}
@@ -258,7 +258,7 @@ def test_html_is_balanced_self_contained_and_has_headings_per_scene(script):
 
 def test_html_tables_keep_their_cells(case):
     events, report = case
-    checker = _check_html(export(events, "html", OPTIONS))
+    checker = _check_html(export(events, GENERIC, "html", OPTIONS))
     expected = expected_tables(report)
     assert len(checker.tables) == len(expected)
     for (head, rows), (want_head, want_rows) in zip(checker.tables, expected):
@@ -287,7 +287,7 @@ def _puki_tables(text: str):
 
 
 def test_atwiki_headings_start_with_a_star(script):
-    text = export(script.events, "atwiki", OPTIONS)
+    text = export(script.events, GENERIC, "atwiki", OPTIONS)
     headings = [line for line in text.splitlines() if line.startswith("*")]
     # The page title is a top heading (*); scenes and the standings sit below it (**).
     assert headings == ["*" + _puki_escape(TITLE)] + ["**" + t for t in SECTION_TITLES]
@@ -295,7 +295,7 @@ def test_atwiki_headings_start_with_a_star(script):
 
 def test_atwiki_tables_keep_their_columns(case):
     events, report = case
-    text = export(events, "atwiki", OPTIONS)
+    text = export(events, GENERIC, "atwiki", OPTIONS)
     tables = _puki_tables(text)
     expected = expected_tables(report)
     assert len(tables) == len(expected)
@@ -308,7 +308,7 @@ def test_atwiki_tables_keep_their_columns(case):
 
 
 def test_atwiki_user_pipes_become_full_width(script):
-    text = export(script.events, "atwiki", OPTIONS)
+    text = export(script.events, GENERIC, "atwiki", OPTIONS)
     assert "怪力｜B" in text
     assert _puki_escape(NASTY_SEAT) == "ランサー［［槍］］{{t}}｜’’b’’"
 
@@ -316,7 +316,7 @@ def test_atwiki_user_pipes_become_full_width(script):
 # -- plain text -------------------------------------------------------------------
 
 def test_text_has_no_markup(script):
-    text = export(script.events, "text", OPTIONS)
+    text = export(script.events, GENERIC, "text", OPTIONS)
     for line in text.splitlines():
         assert not line.startswith(("#", "*", "|", "{|", "!", "<", "- ")), line
     assert "&#" not in text and "&lt;" not in text and "\\" not in text and "｜" not in text
@@ -324,7 +324,7 @@ def test_text_has_no_markup(script):
 
 def test_text_layout(case):
     events, report = case
-    text = export(events, "text", OPTIONS)
+    text = export(events, GENERIC, "text", OPTIONS)
     lines = text.splitlines()
     # Headings are underlined, tables have a dashed rule under their header, items a middle dot.
     assert lines[1] == "=" * len(lines[1]) and len(lines[1]) >= 4
@@ -336,8 +336,8 @@ def test_text_layout(case):
 
 
 def test_text_shows_the_users_text_verbatim(script):
-    text = export(script.events, "text", OPTIONS)
+    text = export(script.events, GENERIC, "text", OPTIONS)
     assert NASTY_REASON in text and NASTY_SEAT in text and NASTY_MODIFIER in text
     answers = [e.data["value"] for e in _player_markup_script().events if e.type == "prompt.answered"]
-    text = export(_player_markup_script().events, "text", OPTIONS)
+    text = export(_player_markup_script().events, GENERIC, "text", OPTIONS)
     assert all(a in text for a in answers)

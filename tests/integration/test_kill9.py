@@ -18,6 +18,7 @@ import pytest
 
 from gmtool.core.engine import fold
 from gmtool.core.view import GM, build_view
+from gmtool.rulesets import get as get_ruleset
 from gmtool.store import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
@@ -96,7 +97,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_action(tmp_path):
 
     # The state the server serves equals a clean replay of the log.
     store = Store(data / f"{sid}.sqlite")
-    replayed = fold(store.events(), store.undone_actions())
+    replayed = fold(store.events(), get_ruleset("generic"), store.undone_actions())
     store.close()
     clean = build_view(replayed, GM)
     assert clean["seats"] == state["seats"]

@@ -19,11 +19,11 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
         assert generic["prompts"][0]["status"] == "open"
         assert generic["rolls"] and generic["seats"][2]["flags"][0]["flag"] == "subjugation"
         grail = manager.get(listed["grail_trpg"])
-        table_view = build_view(grail.state, TABLE, ruleset=grail.ruleset)
+        table_view = build_view(grail.state, TABLE)
         assert "アルトリア" not in str(table_view)  # true names stay secret from the table
-        assert "アルトリア" in str(build_view(grail.state, GM_VIEW, ruleset=grail.ruleset))
+        assert "アルトリア" in str(build_view(grail.state, GM_VIEW))
         sugoroku = manager.get(listed["sugoroku"])
-        assert "メドゥーサ" not in str(build_view(sugoroku.state, TABLE, ruleset=sugoroku.ruleset))
+        assert "メドゥーサ" not in str(build_view(sugoroku.state, TABLE))
     finally:
         manager.close_all()
 

@@ -487,7 +487,7 @@ def test_bad_dice_source_value():
 def test_to_dict_from_dict_roundtrip(expr, values):
     r = roll(expr, FixedDice(values))
     d = r.to_dict()
-    assert set(d) == {"expr", "secret", "terms", "total", "target", "success", "choice", "text"}
+    assert set(d) == {"expr", "secret", "terms", "total", "target", "success", "choice", "text", "entered"}
     as_json = json.loads(json.dumps(d, ensure_ascii=False))
     assert as_json == d
     back = Roll.from_dict(as_json)

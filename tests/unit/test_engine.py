@@ -49,7 +49,7 @@ def test_commands_are_pure_they_do_not_change_the_state(pure):
 def test_fold_skips_every_event_of_an_undone_action(pure):
     first = pure.do(commands.change_counter, "s1", "karma", value=9)  # counter + flag
     pure.do(commands.change_counter, "s2", "vp", delta=5)
-    state = engine.fold(pure.events, undone={first[0].action})
+    state = engine.fold(pure.events, pure.state.rules, undone={first[0].action})
     assert state.counters["s1"]["karma"] == 0
     assert state.flags["s1"] == []
     assert state.counters["s2"]["vp"] == 5
@@ -60,7 +60,7 @@ def test_undo_event_undoes_the_named_action_when_folded(pure):
     undo = Event(pure.state.last_seq + 1, "t", "gm", pure.state.last_action + 1, "undo",
                  {"action": change[0].action, "seqs": [change[0].seq], "summary": ""})
     # The undo event marks the action; a refold that knows it (as the store does) skips it.
-    state = engine.fold(pure.events + [undo], undone={change[0].action})
+    state = engine.fold(pure.events + [undo], pure.state.rules, undone={change[0].action})
     assert state.counters["s1"]["seals"] == 3
     assert change[0].action in state.undone
 
@@ -69,7 +69,7 @@ def test_undone_roll_keeps_its_dice_drawn(pure):
     """Dice stay drawn when their action is undone, so an index is never reused."""
     roll = pure.do(commands.roll, "3D6", "", FixedDice([1, 2, 3]))
     assert pure.state.dice_next == 3
-    state = engine.fold(pure.events, undone={roll[0].action})
+    state = engine.fold(pure.events, pure.state.rules, undone={roll[0].action})
     assert state.rolls == []
     assert state.dice_next == 3
 
@@ -78,18 +78,25 @@ def test_refold_clamps_a_counter_into_its_bounds(pure):
     """After an earlier change is undone, a later delta that would cross the bound is clamped."""
     up = pure.do(commands.change_counter, "s1", "seals", value=10)
     pure.do(commands.change_counter, "s1", "seals", delta=-9)  # 10 -> 1
-    state = engine.fold(pure.events, undone={up[0].action})  # 3 - 9 would be -6
+    state = engine.fold(pure.events, pure.state.rules, undone={up[0].action})  # 3 - 9 would be -6
     assert state.counters["s1"]["seals"] == 0
 
 
-def test_unknown_event_type_is_refused():
+def test_unknown_event_type_is_refused(pure):
     with pytest.raises(ValueError, match="unknown event type"):
-        engine.apply(State(), Event(1, "t", "gm", 1, "no.such.event", {}))
+        engine.apply(pure.state, Event(99, "t", "gm", 99, "no.such.event", {}))
 
 
-def test_a_second_handler_for_one_event_type_is_refused():
-    with pytest.raises(ValueError, match="duplicate handler"):
-        engine.handles("counter.changed")(lambda state, event: None)
+def test_a_state_needs_its_ruleset_for_the_first_event():
+    with pytest.raises(ValueError, match="ruleset"):
+        engine.apply(State(), Event(1, "t", "gm", 1, "session.created", {}))
+
+
+def test_a_ruleset_may_not_redeclare_a_core_event_type():
+    from gmtool.core.model import Label
+    from gmtool.core.ruleset import PUBLIC, EventType, Ruleset
+    with pytest.raises(ValueError, match="core event type"):
+        Ruleset("x", Label("x", "x"), events=(EventType("counter.changed", lambda s, e: None, lambda e, s, l: "", PUBLIC),))
 
 
 def test_secret_and_public_views_come_from_the_same_fold(pure):

@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from gmtool_testing import Pure
 
-from gmtool.core import prompts
+from gmtool.core import commands, prompts
 from gmtool.core.commands import create_session, new_seat
 from gmtool.core.dice import FixedDice, seed_hash
 from gmtool.core.errors import GmError
 from gmtool.core.logtext import describe
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
-from gmtool.core.view import GM, TABLE, Viewer
+from gmtool.core.view import GM, TABLE, Viewer, build_view
 from gmtool.rulesets.grail_trpg import RULESET
 
 SABER = """アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
@@ -31,7 +31,7 @@ class Table:
     """A grail_trpg session in memory: actions and answers as the GM or a seat, folded like the runtime."""
 
     def __init__(self, seats=("セイバー陣営", "アーチャー陣営"), dice=()):
-        self.pure = Pure(State(), dice=FixedDice(list(dice)), resolvers=RULESET.all_resolvers())
+        self.pure = Pure(State(rules=RULESET), dice=FixedDice(list(dice)), resolvers=RULESET.all_resolvers())
         self.pure.write(create_session("g1", "聖杯戦争", "grail_trpg",
                                        [new_seat(f"s{i + 1}", n) for i, n in enumerate(seats)],
                                        list(RULESET.counters), seed_hash(b"x" * 32)))
@@ -231,12 +231,12 @@ def test_pl_vs_gm_the_gm_answers_and_the_table_never_sees_true_names(table):
 
 
 def test_readings_switch_and_show_in_the_breakdown(table):
-    table.act("set_reading", {"key": "sub_part", "value": "half_ceil"})
-    table.act("set_reading", {"key": "third_may_repeat_first", "value": "false"})
+    table.pure.do(commands.set_reading, "sub_part", "half_ceil")
+    table.pure.do(commands.set_reading, "third_may_repeat_first", "false")
     with pytest.raises(GmError, match="選べません"):
-        table.act("set_reading", {"key": "force_diff", "value": "nope"})
+        table.pure.do(commands.set_reading, "force_diff", "nope")
     setup_both(table)
     assert table.combat()["forces"]["a"]["魔力"]["value"] == 55 + 5  # 士郎 10 → 5 either way
     assert table.combat()["forces"]["b"]["魔力"]["value"] == 50 + 28  # 凛 55 → 28 (half, rounded up)
-    view = RULESET.view(table.state, TABLE)
+    view = build_view(table.state, TABLE)
     assert next(r for r in view["readings"] if r["key"] == "sub_part")["value"] == "half_ceil"

@@ -9,10 +9,11 @@ import re
 import pytest
 
 from gmtool.core.errors import GmError
-from gmtool.rulesets import grail_rules, grail_winrate
-from gmtool.rulesets.grail_rules import (
+from gmtool.rulesets.grail_trpg import rules as grail_rules
+from gmtool.rulesets.grail_trpg import winrate as grail_winrate
+from gmtool.rulesets.grail_trpg.rules import (
     HALF, MINUS10, READINGS, STATS, STATS_EN, Character, SideChoice, affinity, allowed_stats,
-    check_choice, compare, force, parse_characters, reading, reading_note, readings_table,
+    check_choice, compare, declared_readings, force, parse_characters, reading, reading_note,
     select_notes, setup_order, sub_part, validate_setup,
 )
 
@@ -44,9 +45,9 @@ def test_t1_readings_have_defaults_and_reject_unknown_choices():
     with pytest.raises(GmError) as e:
         reading({"battle_tie": "coin"}, "battle_tie")
     assert "battle_tie" in e.value.ja and "battle_tie" in e.value.en
-    table = {row["key"]: row for row in readings_table()}
+    table = {r.key: r for r in declared_readings()}
     assert set(table) == set(READINGS)
-    assert table["third_may_repeat_first"]["default"] is True
+    assert table["third_may_repeat_first"].default is True
     note = reading_note(None, "sub_part")
     assert note["rule"] == "T-4" and note["reading"] == "sub_part" and note["ja"].startswith("解釈")
 

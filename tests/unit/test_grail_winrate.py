@@ -6,8 +6,8 @@ import pytest
 
 from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
-from gmtool.rulesets.grail_rules import STATS, SideChoice, compare, force
-from gmtool.rulesets.grail_winrate import (
+from gmtool.rulesets.grail_trpg.rules import STATS, SideChoice, compare, force
+from gmtool.rulesets.grail_trpg.winrate import (
     SEAL_EFFECTS, CapTracker, UseCounter, battle_roll, black_stars_after, check_seal_use, escape_check,
     force_difference, luck_bonus_of, non_combat_count, pairings, seal_cost, seal_effects, win_rate,
 )

@@ -14,7 +14,7 @@ from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 from gmtool.core.view import GM, TABLE, Viewer, build_view, visible_event
 from gmtool.rulesets import get as get_ruleset
-from gmtool.rulesets.sugoroku_events import sg
+from gmtool.rulesets.sugoroku.events import sg
 
 RULESET = get_ruleset("sugoroku")
 NAMES = ["セイバー", "アーチャー", "ランサー", "ライダー", "キャスター", "アサシン", "バーサーカー"]
@@ -46,7 +46,7 @@ class Game(Pure):
 
 
 def new_game(n: int = 4, **setup) -> Game:
-    game = Game(State(), resolvers=RULESET.all_resolvers())
+    game = Game(State(rules=RULESET), resolvers=RULESET.all_resolvers())
     seats = [new_seat(f"s{i + 1}", NAMES[i]) for i in range(n)]
     game.write(create_session("sg000001", "双六テスト", "sugoroku", seats, list(RULESET.counters), seed_hash(b"x" * 32)))
     if setup is not None:
@@ -67,10 +67,10 @@ def test_s1_s5_s14_setup_sets_mana_vp_and_commits_true_names():
     # s2: 9 + 30 + 2 (3 traits) + 2 (神性) - 40 spent = 3 unspent -> 1 VP
     assert g.c("s2", "vp") == 1
     assert g.state.scenes[-1]["title"] == "ラウンド1"
-    table = build_view(g.state, TABLE, ruleset=RULESET)
+    table = build_view(g.state, TABLE)
     text = repr(table) + "".join(g.log(TABLE))
     assert "アルトリア" not in text and "エミヤ" not in text
-    assert build_view(g.state, GM, ruleset=RULESET)["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
+    assert build_view(g.state, GM)["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
 
 
 def test_s1_skip_to_climax_gives_mana_and_is_refused_for_5_players():
@@ -126,7 +126,7 @@ def test_s7_s8_battle_parent_secret_card_children_reveal_terrain_and_vp():
         g.answer(pid, "s1", "力7 魔2")  # the parent puts exactly one card down
     g.answer(pid, "s1", {"power": 7, "attribute": "力"})
     assert g.state.prompts[pid].status == "open"
-    table = build_view(g.state, TABLE, ruleset=RULESET)
+    table = build_view(g.state, TABLE)
     assert "力7" not in repr(table)
     g.answer(pid, "s2", [{"power": 5, "attribute": "魔"}, "技4"])
     prompt = g.state.prompts[pid]
@@ -190,7 +190,7 @@ def test_s13_np_true_name_release_reveals_with_its_commitment():
     g = new_game()
     g.act("square_event", {"seat": "s1", "mana": 5})
     g.act("use_skill", {"kind": "np", "cost": 3, "true_name_release": True, "label": "約束された勝利の剣"}, who="s1")
-    assert build_view(g.state, TABLE, ruleset=RULESET)["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
+    assert build_view(g.state, TABLE)["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
     assert any("アルトリア" in line for line in g.log(TABLE))
     assert "エミヤ" not in "".join(g.log(TABLE))
 

@@ -9,7 +9,7 @@ import pytest
 
 from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
-from gmtool.rulesets import sugoroku_rules as S
+from gmtool.rulesets.sugoroku import rules as S
 
 
 def total_of(result: dict, key: str = "value") -> int:

@@ -89,8 +89,6 @@ def test_a_whole_combat_through_the_api(client, grail):
     ("start_combat", {"a": ["s1"], "b": ["s1"]}, 400, "キャラクターがいません"),
     ("start_combat", {"a": [], "b": ["s2"]}, 400, "陣営を選んで"),
     ("next_step", {}, 409, "進行中の戦闘がありません"),
-    ("set_reading", {"key": "force_diff", "value": "x"}, 400, "選べません"),
-    ("set_reading", {"key": "nope", "value": "x"}, 400, "ありません"),
     ("set_characters", {"faction": "s1", "text": "セイバー 筋力40"}, 400, "がありません"),
     ("set_characters", {"faction": "s9", "text": "x"}, 404, "ありません"),
     ("use_seal", {"faction": "s1", "effect": 9}, 400, "効果"),
@@ -101,14 +99,28 @@ def test_bad_input_is_a_clear_4xx(client, grail, name, body, status, message):
     assert r.status_code == status and message in r.get_json()["error"]["ja"]
 
 
+@pytest.mark.parametrize("body, status, message", [
+    ({"key": "force_diff", "value": "x"}, 400, "選べません"),
+    ({"key": "nope", "value": "x"}, 404, "ありません"),
+])
+def test_a_bad_reading_is_a_clear_4xx(client, grail, body, status, message):
+    r = client.post(f"/api/sessions/{grail['session']}/readings", headers=bearer(grail["tok"]["gm"]), json=body)
+    assert r.status_code == status and message in r.get_json()["error"]["ja"]
+    r = client.post(f"/api/sessions/{grail['session']}/readings", headers=bearer(grail["tok"]["s1"]),
+                    json={"key": "sub_part", "value": "half_ceil"})
+    assert r.status_code == 403
+
+
 def test_a_seat_cannot_run_gm_steps_and_undo_takes_a_step_back(client, grail):
     sid = grail["session"]
     call(client, grail, "set_characters", {"faction": "s1", "text": SABER}, who="s1", status=403)
-    call(client, grail, "set_reading", {"key": "sub_part", "value": "half_ceil"})
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(grail["tok"]["gm"]),
+                    json={"key": "sub_part", "value": "half_ceil"})
+    assert r.status_code == 200 and next(x for x in r.get_json()["readings"] if x["key"] == "sub_part")["value"] == "half_ceil"
     r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"]))
     assert r.status_code == 200
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()
-    assert next(x for x in state["ruleset"]["readings"] if x["key"] == "sub_part")["value"] == "tens_halved"
+    assert next(x for x in state["readings"] if x["key"] == "sub_part")["value"] == "tens_halved"
 
 
 def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail):

@@ -39,7 +39,9 @@ def game(client):
 def test_bad_input_is_a_4xx_never_a_500(game):
     act = game["act"]
     act("roll_move", {}, who="s2", status=409)  # not s2's turn
-    act("set_reading", {"key": "nope", "value": 1}, status=400)
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "nope", "value": 1})
+    assert r.status_code == 404 and "nope" in r.get_json()["error"]["en"]
     act("set_square", {"square": "x"}, status=400)
     act("nope", status=404)
     act("setup", {}, status=409)
@@ -53,8 +55,9 @@ def test_bad_input_is_a_4xx_never_a_500(game):
 
 def test_a_whole_round_through_the_api(game):
     act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
-    out = act("set_reading", {"key": "battle_tie", "value": "parent"})
-    assert next(r for r in out["ruleset"]["readings"] if r["key"] == "battle_tie")["value"] == "parent"
+    out = client.post(f"/api/sessions/{sid}/readings", headers=bearer(game["tokens"]["gm"]),
+                      json={"key": "battle_tie", "value": "parent"}).get_json()
+    assert next(r for r in out["readings"] if r["key"] == "battle_tie")["value"] == "parent"
     act("set_square", {"square": 3, "terrain": {"力": 2}, "vp": 3})
     phase = 0
     battles = 0

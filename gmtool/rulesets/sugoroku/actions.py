@@ -17,11 +17,11 @@ from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
 from gmtool.core.ruleset import Ruleset, action
 
-from . import sugoroku_battle as B
-from . import sugoroku_flow as F
-from . import sugoroku_rules as R
-from .sugoroku_events import is_revealed, sg, true_name
-from .sugoroku_strings import STRINGS
+from . import battle as B
+from . import flow as F
+from . import rules as R
+from .events import is_revealed, sg, true_name
+from .strings import STRINGS
 
 COUNTERS = (
     CounterDef("position", Label("位置", "Square"), start=0, min=0, max=None),
@@ -184,7 +184,6 @@ RESOLVERS = {
     "sugoroku_tiebreak": Resolver("sugoroku_tiebreak", Label("双六：投票の同数決定（S-13）", "Sugoroku vote tie-break (S-13)"),
                                   ("seat",), resolve_tiebreak),
 }
-P.register_kind(B.KIND, B.validate_cards)
 
 
 # -- the view -------------------------------------------------------------------------------------
@@ -193,17 +192,7 @@ def _term(ja: str, en: str, value: int, rule: str) -> dict:
     return {"label": {"ja": ja, "en": en}, "value": value, "rule": rule}
 
 
-def readings_view(state: State) -> list[dict]:
-    """Every Reading with its current value (S-2, S-7, S-10, S-13, S-14)."""
-    current = F.readings(state)
-    out = []
-    for key, spec in [*R.READINGS.items(), *F.FLOW_READINGS.items()]:
-        out.append({"key": key, "rule": spec["rule"], "default": spec["default"], "value": current.get(key, spec["default"]),
-                    "ja": spec["ja"], "en": spec["en"], "choices": [str(c) for c in spec["choices"]]})
-    return out
-
-
-def _player(state: State, s: dict, seat: str, gm: bool) -> dict:
+def _player(state: State, s: dict, seat: str, viewer) -> dict:
     c = state.counters[seat]
     info = s["players"].get(seat, {})
     terms = list(s["vp_terms"].get(seat, []))
@@ -212,7 +201,7 @@ def _player(state: State, s: dict, seat: str, gm: bool) -> dict:
         terms.append(_term("その他（マスのイベント・GM）", "other (square events, GM)", rest, "S-3"))
     return {"seat": seat, "name": state.seat_name(seat), "faction": state.seats[seat].faction,
             "master": info.get("master", ""), "servant": info.get("servant", ""),
-            "true_name": true_name(state, seat, gm=gm), "revealed": is_revealed(state, seat),
+            "true_name": true_name(state, seat, viewer), "revealed": is_revealed(state, seat),
             "has_true_name": info.get("has_true_name", False), **c,
             "uses_left": R.SKILL_USES_PER_ROUND - c["uses"], "can_np": c["mana"] >= R.NP_MIN_MANA,
             "subjugation": "subjugation" in state.flags.get(seat, []), "out": seat in s["out"],
@@ -236,14 +225,13 @@ def _battle_view(state: State, s: dict) -> dict | None:
 def view(state: State, viewer) -> dict:
     """The ruleset's part of a viewer's view: board, turn, standings, battle, karma, true names (revealed only)."""
     s = sg(state)
-    base = {"readings": readings_view(state), "seal_effects": {k: v.to_dict() for k, v in R.SEAL_EFFECTS.items()},
+    base = {"seal_effects": {k: v.to_dict() for k, v in R.SEAL_EFFECTS.items()},
             "rounds": {k: v.to_dict() for k, v in R.ROUND_LABELS.items()}}
     if s is None:
         return {"ready": False, **base, "seats": [{"id": k, "name": v.name} for k, v in state.seats.items()],
                 "default_board_length": R.DEFAULT_BOARD_LENGTH,
                 "skip_allowed": R.skip_to_climax_allowed(max(1, len(state.seats)))["ok"]}
-    gm = viewer.is_gm
-    players = {seat: _player(state, s, seat, gm) for seat in state.seats}
+    players = {seat: _player(state, s, seat, viewer) for seat in state.seats}
     act = F.active(state)
     ranked = sorted(act, key=lambda p: -players[p]["vp"])
     standings = []
@@ -297,7 +285,6 @@ def view(state: State, viewer) -> dict:
 
 ACTIONS = dict((
     action("setup", "準備", "Set up", F.setup),
-    action("set_reading", "解釈の切り替え", "Switch a reading", F.set_reading),
     action("set_square", "マスの設定", "Set a square", F.set_square),
     action("roll_move", "サイコロを振って移動", "Roll and move", F.roll_move, "seat"),
     action("skip_turn", "手番を飛ばす", "Skip the turn", F.skip_turn),
@@ -317,26 +304,3 @@ ACTIONS = dict((
     action("eliminate", "脱落させる", "Eliminate", eliminate),
     action("start_round", "次のラウンドへ", "Start the next round", start_round),
 ))
-
-RULESET = Ruleset(
-    name="sugoroku",
-    label=Label("双六聖杯戦争", "Sugoroku Holy Grail War"),
-    counters=COUNTERS,
-    resolvers=RESOLVERS,
-    actions=ACTIONS,
-    view=view,
-    templates={"gm": "rulesets/sugoroku/gm.html", "table": "rulesets/sugoroku/table.html",
-               "phone": "rulesets/sugoroku/phone.html"},
-    prompt_templates={B.KIND: "rulesets/sugoroku/_cards_form.html"},
-    readings=tuple({"key": k, "rule": v["rule"], "default": v["default"],
-                    "choices": [{"value": c, "ja": str(c), "en": str(c)} for c in v["choices"]], "ja": v["ja"], "en": v["en"]}
-                   for k, v in [*R.READINGS.items(), *F.FLOW_READINGS.items()]),
-    undoable_events=frozenset({
-        "sugoroku.setup", "sugoroku.reading_set", "sugoroku.square_set", "sugoroku.turn_skipped",
-        "sugoroku.challenged", "sugoroku.phase_ended", "sugoroku.battle_started", "sugoroku.battle_skipped",
-        "sugoroku.battle_card", "sugoroku.battle_adjusted", "sugoroku.battle_ended", "sugoroku.skill_used",
-        "sugoroku.seal_used", "sugoroku.karma_converted", "sugoroku.true_name_revealed", "sugoroku.eliminated",
-        "sugoroku.round_ended", "sugoroku.moved"}),
-    stylesheet="rulesets/sugoroku.css",
-    strings=STRINGS,
-)

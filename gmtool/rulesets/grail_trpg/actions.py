@@ -1,8 +1,8 @@
-"""The Holy Grail War TRPG combat ruleset (RULES.md T, docs/rulesets/grail_trpg.md): seats are factions.
+"""grail_trpg's actions (RULES.md T, docs/rulesets/grail_trpg.md): seats are factions.
 
 Actions are pure commands `(state, payload, ctx) -> drafts`; every automatic effect is a
-`grail.*` event with its rule code (grail_events.py), every number a breakdown
-(grail_rules.py, grail_winrate.py), the secret steps prompts (grail_flow.py).
+`grail.*` event with its rule code (events.py), every number a breakdown (rules.py,
+winrate.py), the secret steps prompts (flow.py).
 """
 
 from __future__ import annotations
@@ -10,22 +10,21 @@ from __future__ import annotations
 import json
 
 from gmtool.core import prompts
-from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
+from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State
-from gmtool.core.resolvers import Resolver
-from gmtool.core.ruleset import ActionContext, Ruleset, action
+from gmtool.core.ruleset import ActionContext, action
 
-from . import grail_events as ev
-from .grail_events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .grail_flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
+from . import events as ev
+from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
+from .flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
                          require_combat, resolve_select, resolve_setup, role_of, seal_drafts, select_text,
                          setup_text, side_forces, validate_select_answer, validate_setup_answer, view, win_rates)
-from .grail_rules import READINGS, STATS, parse_characters, readings_table
-from .grail_strings import STRINGS
-from .grail_winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
+from .rules import STATS, parse_characters
+from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
 
 MAX_CHARACTERS = 20
+MAX_STARTING_SEALS = 30
 COUNTERS = (
     CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=None),
     CounterDef("mp", Label("MP", "MP"), start=0, min=0, max=None),
@@ -92,32 +91,19 @@ def set_seen(state: State, p: dict, ctx: ActionContext) -> list:
     return [("grail.seen_set", {"faction": faction, "seen": list(dict.fromkeys(seen))})]
 
 
-def set_reading(state: State, p: dict, ctx: ActionContext) -> list:
-    """T-1: switch one Reading for this session (key and value, see Ruleset.readings)."""
+def set_starting_seals(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-13: the seals every faction starts with (3 by Fate convention), before the first combat."""
     require_open(state)
-    key = str(p.get("key", ""))
-    if key not in READINGS:
-        raise GmError(f"解釈「{key}」はありません（{', '.join(READINGS)}）", f"Unknown reading '{key}' ({', '.join(READINGS)})")
-    raw = p.get("value")
-    if key == "starting_seals":
-        value = parse_int(raw, "令呪の初期値", "starting seals")
-        if not 0 <= value <= 30:
-            raise GmError("令呪の初期値は0〜30です", "Starting seals must be 0–30")
-        if grail_of(state)["combats"]:
-            raise Conflict("令呪の初期値は最初の戦闘の前に設定します（後からは席のカウンターで）",
-                           "Set the starting seals before the first combat (afterwards use the seat counters)")
-        drafts = [("grail.reading_set", {"key": key, "value": value, "rule": "T-13"})]
-        for seat in state.seats:
-            now = state.counters[seat].get("seals", 0)
-            if now != value:
-                drafts.append(("counter.changed", {"seat": seat, "key": "seals", "delta": value - now, "from": now,
-                                                   "to": value, "reason": "令呪の初期値 [T-13]"}))
-        return drafts
-    value = next((c for c in READINGS[key]["choices"] if str(c).lower() == str(raw).lower()), None)
-    if value is None:
-        choices = "/".join(str(c).lower() if isinstance(c, bool) else str(c) for c in READINGS[key]["choices"])
-        raise GmError(f"解釈「{key}」に「{raw}」は選べません（{choices}）", f"Reading '{key}' cannot be '{raw}' ({choices})")
-    return [("grail.reading_set", {"key": key, "value": value, "rule": READINGS[key]["rule"]})]
+    value = parse_int(p.get("value"), "令呪の初期値", "starting seals")
+    if not 0 <= value <= MAX_STARTING_SEALS:
+        raise GmError(f"令呪の初期値は0〜{MAX_STARTING_SEALS}です", f"Starting seals must be 0–{MAX_STARTING_SEALS}")
+    if grail_of(state)["combats"]:
+        raise Conflict("令呪の初期値は最初の戦闘の前に設定します（後からは席のカウンターで）",
+                       "Set the starting seals before the first combat (afterwards use the seat counters)")
+    drafts = [("grail.starting_seals_set", {"value": value, "rule": "T-13"})]
+    for seat in state.seats:
+        drafts += counter_drafts(state, seat, "seals", value, "令呪の初期値 [T-13]", "T-13")
+    return drafts
 
 
 def set_priority(state: State, p: dict, ctx: ActionContext) -> list:
@@ -278,8 +264,7 @@ def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
                     notes=after["notes"])
         for f in losers:
             now = state.counters[f].get("black_stars", 0)
-            drafts.append(("counter.changed", {"seat": f, "key": "black_stars", "delta": 1, "from": now, "to": now + 1,
-                                               "reason": f"{combat['title']}で敗北 [T-11]"}))
+            drafts += counter_drafts(state, f, "black_stars", now + 1, f"{combat['title']}で敗北 [T-11]", "T-11")
     return [("grail.finished", data)] + drafts
 
 
@@ -293,8 +278,8 @@ def next_step(state: State, p: dict, ctx: ActionContext) -> list:
 
 
 def _stuck(state: State, p: dict, ctx: ActionContext) -> list:
-    raise Conflict("勝敗判定が同値です。decide で勝者を決めてください（解釈 battle_tie=gm）",
-                   "The battle roll tied: name the winner with decide (Reading battle_tie=gm)")
+    raise Conflict("勝敗判定が同値です。勝者を決めてください（解釈: 同値は監督役が決める）",
+                   "The battle roll tied: name the winner (reading: the GM decides a tie)")
 
 
 def answer(state: State, p: dict, ctx: ActionContext) -> list:
@@ -336,8 +321,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     extra = []
     if effect == 5:
         now = state.counters[faction].get("mp", 0)
-        extra = [("counter.changed", {"seat": faction, "key": "mp", "delta": 3, "from": now, "to": now + 3,
-                                      "reason": "令呪5 [T-13]"})]
+        extra = counter_drafts(state, faction, "mp", now + 3, "令呪5 [T-13]", "T-13")
         if combat:
             data["side"] = role_of(combat, faction)[0]
             data["combat"] = combat["id"] if data["side"] else None
@@ -440,14 +424,10 @@ def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
     return drafts
 
 
-prompts.register_kind("grail_setup", validate_setup_answer, setup_text)
-prompts.register_kind("grail_select", validate_select_answer, select_text)
-
-
 ACTIONS = dict((
     action("set_characters", "キャラクター登録", "Set characters", set_characters),
     action("set_seen", "真名看破", "True names seen", set_seen),
-    action("set_reading", "解釈の切り替え", "Switch a reading", set_reading),
+    action("set_starting_seals", "令呪の初期値", "Starting seals", set_starting_seals),
     action("set_priority", "優先順位", "Priority order", set_priority),
     action("start_combat", "戦闘開始", "Start combat", start_combat),
     action("answer", "回答", "Answer", answer, who="seat"),
@@ -462,24 +442,3 @@ ACTIONS = dict((
     action("add_modifier", "勝率の修正", "Win-rate modifier", add_modifier),
     action("end_combat", "戦闘打ち切り", "End combat", end_combat),
 ))
-
-RULESET = Ruleset(
-    name="grail_trpg",
-    label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
-    counters=COUNTERS,
-    resolvers={
-        "grail_setup": Resolver("grail_setup", Label("戦力（T-4）", "Force (T-4)"), ("grail_setup",), resolve_setup),
-        "grail_select": Resolver("grail_select", Label("リザルト（T-6/T-7）", "Result (T-6/T-7)"), ("grail_select",),
-                                 resolve_select),
-    },
-    actions=ACTIONS,
-    view=view,
-    templates={"gm": "rulesets/grail/gm.html", "table": "rulesets/grail/table.html",
-               "phone": "rulesets/grail/phone.html"},
-    prompt_templates={"grail_setup": "rulesets/grail/setup_form.html",
-                      "grail_select": "rulesets/grail/select_form.html"},
-    readings=tuple(readings_table()),
-    undoable_events=frozenset(t for t in ev.EVENT_TYPES),
-    stylesheet="rulesets/grail.css",
-    strings=STRINGS,
-)

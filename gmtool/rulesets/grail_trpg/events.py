@@ -8,28 +8,20 @@ from __future__ import annotations
 
 import copy
 
-from gmtool.core.engine import handles
-from gmtool.core.logtext import describes
 from gmtool.core.logtext import in_lang as _ja
-from gmtool.core.model import State
+from gmtool.core.model import State, Viewer
+from gmtool.core.ruleset import PUBLIC, EventType, custom
 
-from .grail_rules import STAT_EN
-from .grail_winrate import USE_LIMITS
+from .rules import STAT_EN
+from .winrate import USE_LIMITS
 
 GM_SIDE = "gm"
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-EVENT_TYPES = (
-    "grail.characters_set", "grail.seen_set", "grail.reading_set", "grail.priority_set", "grail.combat_started",
-    "grail.select_opened", "grail.setup_done", "grail.select_resolved", "grail.final", "grail.seal_used",
-    "grail.modifier_added", "grail.battle_rolled", "grail.battle_decided", "grail.escape", "grail.finished",
-    "grail.combat_ended",
-)
 
 
 def empty() -> dict:
     """T: the ruleset's part of a fresh state."""
-    return {"characters": {}, "seen": {}, "readings": {}, "combats": [], "out": [], "priority": [],
-            "round_start": 0}
+    return {"characters": {}, "seen": {}, "combats": [], "out": [], "priority": [], "round_start": 0}
 
 
 def grail_of(state: State) -> dict:
@@ -70,24 +62,20 @@ def side_name(state: State, factions: list[str]) -> str:
 
 # -- fold ------------------------------------------------------------------------------
 
-@handles("grail.characters_set")
 def _characters_set(state: State, e) -> None:
     chars = _g(state)["characters"]
     new = copy.deepcopy(e.data["characters"])
     chars[e.data["faction"]] = (chars.get(e.data["faction"], []) + new) if e.data.get("append") else new
 
 
-@handles("grail.seen_set")
 def _seen_set(state: State, e) -> None:
     _g(state)["seen"][e.data["faction"]] = list(e.data["seen"])
 
 
-@handles("grail.reading_set")
-def _reading_set(state: State, e) -> None:
-    _g(state)["readings"][e.data["key"]] = e.data["value"]
+def _starting_seals_set(state: State, e) -> None:
+    _g(state)["starting_seals"] = e.data["value"]
 
 
-@handles("grail.priority_set")
 def _priority_set(state: State, e) -> None:
     g = _g(state)
     g["priority"] = list(e.data["order"])
@@ -95,7 +83,6 @@ def _priority_set(state: State, e) -> None:
         g["round_start"] = len(g["combats"])
 
 
-@handles("grail.combat_started")
 def _combat_started(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     _g(state)["combats"].append({
@@ -107,14 +94,12 @@ def _combat_started(state: State, e) -> None:
         "final": None, "battle": None, "winner": None, "escapes": [], "result": None, "readings": d["readings"]})
 
 
-@handles("grail.select_opened")
 def _select_opened(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["step"] = f"select{e.data['select_no']}" if e.data["select_no"] else "setup"
     c["prompt"] = e.data["prompt"]
 
 
-@handles("grail.setup_done")
 def _setup_done(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
@@ -123,7 +108,6 @@ def _setup_done(state: State, e) -> None:
         c["seals"][side] += d.get("seals", {}).get(side, [])
 
 
-@handles("grail.select_resolved")
 def _select_resolved(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
@@ -134,14 +118,12 @@ def _select_resolved(state: State, e) -> None:
         c["seals"][side] += d.get("seals", {}).get(side, [])
 
 
-@handles("grail.final")
 def _final(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["final"] = copy.deepcopy(e.data["win_rates"])
     c["step"] = "final"
 
 
-@handles("grail.seal_used")
 def _seal_used(state: State, e) -> None:
     d = e.data
     if not d.get("combat"):
@@ -153,14 +135,12 @@ def _seal_used(state: State, e) -> None:
         c["forces"] = copy.deepcopy(d["forces"])
 
 
-@handles("grail.modifier_added")
 def _modifier_added(state: State, e) -> None:
     d = e.data
     _combat(state, d["combat"])["modifiers"][d["side"]].append({"label": d["label"], "value": d["value"],
                                                                 "rule": "GM"})
 
 
-@handles("grail.battle_rolled")
 def _battle_rolled(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["battle"] = copy.deepcopy({**e.data["battle"], "win_rates": e.data["win_rates"]})
@@ -168,14 +148,12 @@ def _battle_rolled(state: State, e) -> None:
     c["step"] = "cleanup" if c["winner"] else "battle"
 
 
-@handles("grail.battle_decided")
 def _battle_decided(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["winner"] = e.data["winner"]
     c["step"] = "cleanup"
 
 
-@handles("grail.escape")
 def _escape(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["escapes"].append(copy.deepcopy({k: v for k, v in e.data.items() if k != "combat"}))
@@ -184,7 +162,6 @@ def _escape(state: State, e) -> None:
         c["result"] = "escaped"
 
 
-@handles("grail.finished")
 def _finished(state: State, e) -> None:
     g = _g(state)
     c = _combat(state, e.data["combat"])
@@ -195,7 +172,6 @@ def _finished(state: State, e) -> None:
             g["out"].append(f)
 
 
-@handles("grail.combat_ended")
 def _combat_ended(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["step"] = "done"
@@ -222,7 +198,6 @@ def _terms(terms: list[dict], lang: str) -> str:
     return " ".join(out)
 
 
-@describes("grail.characters_set")
 def _d_chars(e, state, lang):
     d = e["data"]
     names = "、".join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
@@ -231,21 +206,18 @@ def _d_chars(e, state, lang):
                f"Characters of {faction_name(state, d['faction'])} {verb}: {names}")
 
 
-@describes("grail.seen_set")
 def _d_seen(e, state, lang):
     d = e["data"]
-    return _ja(lang, f"{faction_name(state, d['faction'])}の真名看破: {len(d['seen'])}体 [T-9]",
-               f"{faction_name(state, d['faction'])} has seen through {len(d['seen'])} true name(s) [T-9]")
+    n = d.get("count", len(d.get("seen", [])))
+    return _ja(lang, f"{faction_name(state, d['faction'])}の真名看破: {n}体 [T-9]",
+               f"{faction_name(state, d['faction'])} has seen through {n} true name(s) [T-9]")
 
 
-@describes("grail.reading_set")
-def _d_reading(e, state, lang):
-    d = e["data"]
-    return _ja(lang, f"解釈を変更: {d['key']} = {d['value']} [{d['rule']}]",
-               f"Reading changed: {d['key']} = {d['value']} [{d['rule']}]")
+def _d_starting_seals(e, state, lang):
+    v = e["data"]["value"]
+    return _ja(lang, f"令呪の初期値を{v}画に設定 [T-13]", f"Every faction starts with {v} Command Seals [T-13]")
 
 
-@describes("grail.priority_set")
 def _d_priority(e, state, lang):
     d = e["data"]
     order = " > ".join(faction_name(state, f) for f in d["order"])
@@ -253,14 +225,12 @@ def _d_priority(e, state, lang):
     return _ja(lang, f"{head}優先順位: {order} [T-14]", f"{head}Priority: {order} [T-14]")
 
 
-@describes("grail.combat_started")
 def _d_started(e, state, lang):
     d = e["data"]
     return _ja(lang, f"戦闘開始: {d['names']['a']} vs {d['names']['b']}（宣言側: {d['names'][d['declarer']]}）[T-1]",
                f"Combat: {d['names']['a']} vs {d['names']['b']} (declared by {d['names'][d['declarer']]}) [T-1]")
 
 
-@describes("grail.select_opened")
 def _d_select_opened(e, state, lang):
     n = e["data"]["select_no"]
     if not n:
@@ -280,7 +250,6 @@ def _setup_side(setup: dict, chars: dict, lang: str) -> str:
     return " ".join(parts)
 
 
-@describes("grail.setup_done")
 def _d_setup(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
@@ -292,7 +261,6 @@ def _d_setup(e, state, lang):
     return _ja(lang, "セットアップ [T-4]: ", "Setup [T-4]: ") + "; ".join(out)
 
 
-@describes("grail.select_resolved")
 def _d_select(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
@@ -315,7 +283,6 @@ def _d_select(e, state, lang):
             + " vs ".join(rows) + f" → {verdict}{tail}")
 
 
-@describes("grail.final")
 def _d_final(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
@@ -324,7 +291,6 @@ def _d_final(e, state, lang):
     return _ja(lang, "ファイナルリザルト [T-9]: ", "Final result [T-9]: ") + "; ".join(rows)
 
 
-@describes("grail.seal_used")
 def _d_seal(e, state, lang):
     d = e["data"]
     detail = d.get("text", {}).get("en" if lang == "en" else "ja", "")
@@ -332,14 +298,12 @@ def _d_seal(e, state, lang):
                f"{faction_name(state, d['faction'])} uses Command Seal {d['effect']} ({d['cost']}): {detail} [T-13]")
 
 
-@describes("grail.modifier_added")
 def _d_modifier(e, state, lang):
     d = e["data"]
     name = _names(state, d["combat"])[d["side"]]
     return _ja(lang, f"{name}の勝率に修正 {d['value']:+d}〈{d['label']}〉", f"Win rate modifier {d['value']:+d} <{d['label']}> for {name}")
 
 
-@describes("grail.battle_rolled")
 def _d_battle(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
@@ -353,14 +317,12 @@ def _d_battle(e, state, lang):
     return _ja(lang, "勝敗判定 [T-10]: ", "Battle roll [T-10]: ") + " / ".join(parts) + f" → {verdict}"
 
 
-@describes("grail.battle_decided")
 def _d_decided(e, state, lang):
     d = e["data"]
     name = _names(state, d["combat"])[d["winner"]]
     return _ja(lang, f"監督役の裁定: {name}の勝ち [T-10]", f"GM ruling: {name} wins [T-10]")
 
 
-@describes("grail.escape")
 def _d_escape(e, state, lang):
     d = e["data"]
     who = faction_name(state, d["faction"])
@@ -378,7 +340,6 @@ def _d_escape(e, state, lang):
                f"Escape check of {who} [T-12] ({cost}): {roll} → {verdict}")
 
 
-@describes("grail.finished")
 def _d_finished(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
@@ -388,8 +349,81 @@ def _d_finished(e, state, lang):
                f"Cleanup [T-11]: {names[d['winner']]} won. 黒星: {stars}. Eliminated: {out}")
 
 
-@describes("grail.combat_ended")
 def _d_ended(e, state, lang):
     reason = e["data"].get("reason") or ""
     return _ja(lang, f"戦闘を打ち切り{('（' + reason + '）') if reason else ''}",
                f"Combat ended early{(' (' + reason + ')') if reason else ''}")
+
+
+# -- visibility: true names and stats stay with their faction (T-2, T-9) --------------------------
+
+def can_see_character(state: State, viewer: Viewer, character: dict) -> bool:
+    """T-9: a character's true name and stats are seen by the GM, its own faction and the factions
+    that saw through it (真名看破)."""
+    if viewer.is_gm:
+        return True
+    me = viewer.seat
+    return me is not None and (character.get("faction") == me or character.get("id") in _seen_by(state, me))
+
+
+def _seen_by(state: State, faction: str) -> list:
+    return grail_of(state)["seen"].get(faction, [])
+
+
+def public_character(character: dict) -> dict:
+    """T-2: what everyone may know of a character: its display name, class and faction."""
+    return {k: v for k, v in character.items() if k not in ("true_name", "stats")}
+
+
+def _characters(data: dict, event, state: State, viewer: Viewer) -> dict:
+    shown = [c if can_see_character(state, viewer, c) else public_character(c) for c in data["characters"]]
+    return {**data, "characters": shown}
+
+
+def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
+    if viewer.is_gm or viewer.seat == data["faction"]:
+        return data
+    return {"faction": data["faction"], "count": len(data["seen"])}
+
+
+def _without_caps(data: dict, event, state: State, viewer: Viewer) -> dict:
+    """The cap tracker holds every combatant's six stats: the GM's bookkeeping."""
+    if viewer.is_gm:
+        return data
+    out = {k: v for k, v in data.items() if k != "caps"}
+    if "chars" in data:
+        out["chars"] = {cid: c if can_see_character(state, viewer, c) else public_character(c)
+                        for cid, c in data["chars"].items()}
+    return out
+
+
+
+
+def upcast_reading(data: dict) -> tuple[str, dict]:
+    """A reading switched by gmtool 0.1 (grail.reading_set) as core's reading.set; its starting seals
+    as grail.starting_seals_set."""
+    if data.get("key") == "starting_seals":
+        return "grail.starting_seals_set", {"value": data["value"], "rule": "T-13"}
+    return "reading.set", {"key": data["key"], "value": data["value"], "rule": data.get("rule", "")}
+
+
+# -- the declarations (every grail step can be undone by the GM) ------------------------------
+
+EVENTS: tuple[EventType, ...] = (
+    EventType("grail.characters_set", _characters_set, _d_chars, custom(_characters), undoable=True),
+    EventType("grail.seen_set", _seen_set, _d_seen, custom(_seen), undoable=True),
+    EventType("grail.starting_seals_set", _starting_seals_set, _d_starting_seals, PUBLIC, undoable=True),
+    EventType("grail.priority_set", _priority_set, _d_priority, PUBLIC, undoable=True),
+    EventType("grail.combat_started", _combat_started, _d_started, PUBLIC, undoable=True),
+    EventType("grail.select_opened", _select_opened, _d_select_opened, PUBLIC, undoable=True),
+    EventType("grail.setup_done", _setup_done, _d_setup, custom(_without_caps), undoable=True),
+    EventType("grail.select_resolved", _select_resolved, _d_select, custom(_without_caps), undoable=True),
+    EventType("grail.final", _final, _d_final, PUBLIC, undoable=True),
+    EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
+    EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True),
+    EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True),
+    EventType("grail.battle_decided", _battle_decided, _d_decided, PUBLIC, undoable=True),
+    EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True),
+    EventType("grail.finished", _finished, _d_finished, PUBLIC, undoable=True),
+    EventType("grail.combat_ended", _combat_ended, _d_ended, PUBLIC, undoable=True),
+)

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.commands import clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label, Prompt, State
 
-from .grail_events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
-from .grail_rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
+from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
+from .rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, term, validate_setup)
-from .grail_winrate import CapTracker, USE_LIMITS, win_rate
+from .winrate import CapTracker, USE_LIMITS, win_rate
 
 SIDES = ("a", "b")
 MOD_KINDS = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}
@@ -41,8 +41,8 @@ def other(side: str) -> str:
 
 
 def readings_of(state: State) -> dict:
-    """T-1: the session's active readings (defaults unless switched)."""
-    return dict(grail_of(state)["readings"])
+    """T-1: the readings the GM switched for this session (core keeps them; the rules apply defaults)."""
+    return dict(state.readings)
 
 
 def current_combat(state: State) -> dict | None:
@@ -128,9 +128,7 @@ def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
     """T-13: the counter change that pays `cost` seals."""
     if cost <= 0:
         return []
-    now = seals_of(state, faction)
-    return [("counter.changed", {"seat": faction, "key": "seals", "delta": -cost, "from": now, "to": now - cost,
-                                 "reason": f"令呪{effect} [T-13]"})]
+    return counter_drafts(state, faction, "seals", seals_of(state, faction) - cost, f"令呪{effect} [T-13]", "T-13")
 
 
 # -- answers: the custom prompt kinds ------------------------------------------------
@@ -466,8 +464,7 @@ def _combat_view(state: State, c: dict, me: str | None) -> dict:
 def view(state: State, viewer: Any) -> dict:
     """T: what one viewer may see: characters (true names and stats only to their faction, the factions
     that saw through them, and the GM), seen-through lists, readings, the combat and its breakdowns."""
-    from .grail_rules import readings_table
-    from .grail_winrate import pairings, seal_effects
+    from .winrate import pairings, seal_effects
     g = grail_of(state)
     me = viewer.seat if viewer.kind == "seat" else None
     mine_seen = set(g["seen"].get(me, [])) if me else set()
@@ -481,16 +478,12 @@ def view(state: State, viewer: Any) -> dict:
             "seals": state.counters.get(fid, {}).get("seals"), "black_stars": state.counters.get(fid, {}).get("black_stars"),
         })
     readings = readings_of(state)
-    table = [{**r, "value": readings.get(r["key"], r["default"])} for r in readings_table()]
-    for r in table:
-        r["active"] = next((c for c in r["choices"] if c["value"] == r["value"]),
-                           {"value": r["value"], "ja": str(r["value"]), "en": str(r["value"])})
     combats = g["combats"]
     current = current_combat(state) or (combats[-1] if combats else None)
     fought = {f for c in combats[g["round_start"]:] for s in SIDES for f in c["sides"][s]}
     priority = g["priority"] or list(state.seats)
     return {
-        "factions": factions, "readings": table, "seal_effects": seal_effects(),
+        "factions": factions, "seal_effects": seal_effects(),
         "combat": _combat_view(state, current, me) if current else None,
         "history": [{"id": c["id"], "title": c["title"], "step": c["step"], "winner": c["winner"],
                      "names": c["names"]} for c in combats[-8:]],

@@ -18,9 +18,9 @@ from gmtool.core.commands import clean_text, parse_int
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Prompt, State
 
-from . import sugoroku_rules as R
-from .sugoroku_events import is_revealed, sg
-from .sugoroku_flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, move_to, readings,
+from . import rules as R
+from .events import is_revealed, sg
+from .flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, move_to, readings,
                             require_no_battle, reveal, started)
 
 KIND = "sugoroku_cards"

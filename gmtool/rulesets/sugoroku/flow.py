@@ -12,13 +12,13 @@ from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, parse_int, require_open
+from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
 
-from . import sugoroku_rules as R
-from .sugoroku_events import is_revealed, sg
+from . import rules as R
+from .events import is_revealed, sg
 
 COUNTERS = ("position", "mana", "vp", "karma", "seals", "uses", "reveal_count")
 FLOW_READINGS: dict[str, dict[str, Any]] = {
@@ -46,25 +46,20 @@ class Tx:
         return self.counters[seat][key]
 
     def set(self, seat: str, key: str, new: int, reason: str, rule: str = "") -> int:
-        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5); returns the change."""
-        definition = self.state.counter_def(key)
+        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5) with its flags; returns the change."""
         current = self.counters[seat][key]
-        new = definition.clamp(new)
-        if new == current:
-            return 0
-        self.counters[seat][key] = new
-        self.emit("counter.changed", {"seat": seat, "key": key, "delta": new - current, "from": current, "to": new,
-                                      "reason": f"{reason} [{rule}]" if rule else reason, "rule": rule})
         flags = self.flags.setdefault(seat, [])
-        for t in definition.thresholds:
-            data = {"seat": seat, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key, "at": t.at}
-            if new >= t.at and t.flag not in flags:
-                flags.append(t.flag)
-                self.emit("flag.raised", data)
-            elif new < t.at and t.flag in flags:
-                flags.remove(t.flag)
-                self.emit("flag.lowered", data)
-        return new - current
+        drafts = counter_drafts(self.state, seat, key, new, f"{reason} [{rule}]" if rule else reason, rule,
+                                current=current, flags=flags)
+        for event_type, data in drafts:
+            self.emit(event_type, data)
+            if event_type == "counter.changed":
+                self.counters[seat][key] = data["to"]
+            elif event_type == "flag.raised":
+                flags.append(data["flag"])
+            else:
+                flags.remove(data["flag"])
+        return self.counters[seat][key] - current
 
     def add(self, seat: str, key: str, delta: int, reason: str, rule: str = "") -> int:
         """Change a counter by `delta` (clamped); returns the change actually made."""
@@ -83,8 +78,8 @@ def started(state: State) -> dict:
 
 
 def readings(state: State) -> dict:
-    """The session's Readings (defaults filled in by the rule functions)."""
-    return dict((sg(state) or {}).get("readings", {}))
+    """The readings the GM switched for this session (core keeps them; the rule functions fill in defaults)."""
+    return dict(state.readings)
 
 
 def flow_reading(state: State, key: str) -> Any:
@@ -277,25 +272,6 @@ def setup(state: State, payload: dict, ctx) -> list:
             tx.set(seat, "vp", vp, "初期戦果：余ったCP 2点につき1点", "S-14")
     tx.emit("scene.marked", {"title": R.ROUND_LABELS[first_round].ja})
     return tx.drafts
-
-
-def set_reading(state: State, payload: dict, ctx) -> list:
-    """Switch one Reading (RULES.md **Reading:**) for this session."""
-    started(state)
-    key = str(payload.get("key", ""))
-    spec = R.READINGS.get(key) or FLOW_READINGS.get(key)
-    if spec is None:
-        raise GmError(f"解釈「{key}」はありません", f"There is no reading '{key}'")
-    raw = payload.get("value")
-    value = next((c for c in spec["choices"] if c == raw and type(c) is type(raw)), None)
-    if value is None and raw is not None:
-        value = next((c for c in spec["choices"] if str(c).lower() == str(raw).strip().lower()), "?")
-    if value not in spec["choices"] or (value is None and raw not in (None, "None", "none")):
-        raise GmError(f"解釈「{key}」の値は {', '.join(map(str, spec['choices']))} です",
-                      f"Reading '{key}' takes one of {', '.join(map(str, spec['choices']))}")
-    if readings(state).get(key, spec["default"]) == value and key in readings(state):
-        return []
-    return [("sugoroku.reading_set", {"key": key, "value": value, "rule": spec["rule"]})]
 
 
 def parse_terrain(value: Any) -> dict:

@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from gmtool.core.errors import GmError
 from gmtool.core.model import Label
+from gmtool.core.ruleset import Choice, Reading
 
 STATS = ("筋力", "耐久", "敏捷", "魔力", "幸運", "宝具")
 STATS_EN = ("STR", "END", "AGI", "MAG", "LUK", "NP")
@@ -97,20 +98,18 @@ READINGS: dict[str, dict] = {
         "gm": ("勝敗判定が同値なら監督役が決める", "A tied battle roll is decided by the GM")}},
     "seal7_black_stars": {"rule": "T-13", "choices": {
         "before_this_loss": ("令呪7の消費は今回の敗北の黒星を含まない数+1",
-                             "Seal 7 costs the 黒星 held before this loss's star, + 1"),
+                             "Seal 7 costs the black stars held before this loss's star, + 1"),
         "after_this_loss": ("令呪7の消費は今回の敗北の黒星を含めた数+1",
-                            "Seal 7 costs the 黒星 including this loss's star, + 1")}},
+                            "Seal 7 costs the black stars including this loss's star, + 1")}},
     "seal7_alliance": {"rule": "T-13", "choices": {
         "max": ("同盟の令呪7は同盟内で最も多い黒星を参照（令呪6と同じ）",
-                "In an alliance seal 7 uses the most 黒星 among the allies (as seal 6)"),
-        "own": ("同盟でも令呪7は使う陣営自身の黒星を参照", "Seal 7 uses the user's own 黒星 even in an alliance")}},
+                "In an alliance seal 7 uses the most black stars among the allies (as seal 6)"),
+        "own": ("同盟でも令呪7は使う陣営自身の黒星を参照", "Seal 7 uses the user's own black stars even in an alliance")}},
     "pairing_opponents": {"rule": "T-14", "choices": {
         "any": ("次の陣営は残っている全陣営から相手を選べる（既に戦った陣営も）",
                 "The next picker may choose any side still in, also one that already fought"),
         "unfought": ("次の陣営はまだ戦っていない陣営からのみ相手を選ぶ",
                      "The next picker chooses only among sides that have not fought yet")}},
-    "starting_seals": {"rule": "T-13", "choices": {
-        3: ("令呪は3画から（Fateの慣例、シードに記載なし）", "A faction starts with 3 seals (Fate convention)")}},
 }
 
 
@@ -118,7 +117,7 @@ def reading(readings: Mapping | None, key: str) -> Any:
     """T-1: the active choice of one Reading (the default unless `readings` switches it)."""
     spec = READINGS[key]
     value = (readings or {}).get(key, next(iter(spec["choices"])))
-    if key != "starting_seals" and value not in spec["choices"]:
+    if value not in spec["choices"]:
         raise GmError(f"解釈「{key}」に「{value}」は選べません（{'/'.join(map(str, spec['choices']))}）",
                       f"Reading '{key}' cannot be '{value}' ({'/'.join(map(str, spec['choices']))})")
     return value
@@ -132,11 +131,31 @@ def reading_note(readings: Mapping | None, key: str) -> dict:
     return {"ja": f"解釈: {ja}", "en": f"Reading: {en}", "rule": spec["rule"], "reading": key}
 
 
-def readings_table() -> list[dict]:
-    """T-1: every Reading key with its rule, default and choices (for the GM's settings)."""
-    return [{"key": k, "rule": s["rule"], "default": next(iter(s["choices"])),
-             "choices": [{"value": v, "ja": t[0], "en": t[1]} for v, t in s["choices"].items()]}
-            for k, s in READINGS.items()]
+READING_LABELS = {
+    "sub_part": Label("サブの能力値", "A sub's stats"),
+    "third_may_repeat_first": Label("3rdセレクトと1stの戦力", "The 3rd select and the 1st"),
+    "affinity_order": Label("相性と修正の順序", "Affinity and modifiers: order"),
+    "result_tie": Label("リザルトの同値", "A tied result"),
+    "magic_carry_on": Label("魔力の持ち越し（+10）", "MAG carry-over (+10)"),
+    "luck_bonus_on": Label("幸運ボーナス（勝率+10）", "LUK bonus (win rate +10)"),
+    "luck_void_on": Label("宝具による幸運ボーナス無効", "NP voiding the LUK bonus"),
+    "luck_void_scope": Label("幸運ボーナス無効の範囲", "What the LUK void covers"),
+    "stat_ceiling": Label("能力値100の上限", "The stat ceiling of 100"),
+    "force_diff": Label("戦力の差の計算", "How the force difference is computed"),
+    "force_diff_behind": Label("負けている側の戦力の差", "The force difference of the side behind"),
+    "battle_tie": Label("勝敗判定の同値", "A tied battle roll"),
+    "seal7_black_stars": Label("令呪7の消費（黒星）", "Seal 7's cost (black stars)"),
+    "seal7_alliance": Label("同盟の令呪7", "Seal 7 in an alliance"),
+    "pairing_opponents": Label("次の対戦相手の選び方", "Who the next picker may choose"),
+}
+
+
+def declared_readings() -> tuple[Reading, ...]:
+    """T-1: every Reading as the ruleset declares it (core lists, switches and shows them)."""
+    return tuple(Reading(key, spec["rule"], READING_LABELS[key],
+                         tuple(Choice(value, Label(*text)) for value, text in spec["choices"].items()),
+                         next(iter(spec["choices"])))
+                 for key, spec in READINGS.items())
 
 
 def term(label: Label | str, value: int, rule: str) -> dict:

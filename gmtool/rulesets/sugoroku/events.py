@@ -1,4 +1,4 @@
-"""Sugoroku (S): the ruleset's events: fold handlers (engine.handles) and readable log lines (logtext.describes).
+"""Sugoroku (S): the ruleset's event types: folds, readable log lines, visibilities (all public).
 
 All ruleset state lives in ``state.extra["sugoroku"]`` and changes only here. Counter values
 (position, 魔力, 戦果 …) are core counters changed by ``counter.changed`` events.
@@ -9,12 +9,12 @@ prompt (core secrecy, core/view.py); a describer prints a name only once that pr
 
 from __future__ import annotations
 
-from gmtool.core.engine import handles
-from gmtool.core.logtext import describes
 from gmtool.core.logtext import in_lang as _ja
-from gmtool.core.model import State
+from gmtool.core.model import TABLE, State, Viewer
+from gmtool.core.ruleset import PUBLIC, EventType
+from gmtool.core.view import can_see_answer
 
-from . import sugoroku_rules as R
+from . import rules as R
 
 KEY = "sugoroku"
 
@@ -24,15 +24,14 @@ def sg(state: State) -> dict | None:
     return state.extra.get(KEY)
 
 
-def true_name(state: State, seat: str, gm: bool = False) -> str | None:
-    """A servant's true name: for the GM always, for anyone else only once its prompt is revealed."""
+def true_name(state: State, seat: str, viewer: Viewer = TABLE) -> str | None:
+    """S-13: a servant's true name, as `viewer` may see the GM's committed answer (core secrecy: the GM
+    always, anyone else once its prompt is revealed)."""
     s = sg(state) or {}
     prompt = state.prompts.get((s.get("true_name_prompts") or {}).get(seat, ""))
-    if prompt is None or "gm" not in prompt.answers:
+    if prompt is None or "gm" not in prompt.answers or not can_see_answer(prompt, viewer, "gm"):
         return None
-    if prompt.status == "revealed" or gm:
-        return prompt.answers["gm"].value
-    return None
+    return prompt.answers["gm"].value
 
 
 def is_revealed(state: State, seat: str) -> bool:
@@ -61,32 +60,25 @@ def _rule(d: dict) -> str:
 
 # -- fold -----------------------------------------------------------------------------------------
 
-@handles("sugoroku.setup")
 def _setup(state: State, e) -> None:
     d = e.data
+    state.readings.update(d.get("readings", {}))  # readings chosen with the setup (S-1)
     state.extra[KEY] = {
         "round": d["round"], "phase": 1, "board_length": d["board_length"], "order": list(d["order"]),
         "moved": [], "goal": [], "goal_phase": {}, "out": [], "players": dict(d["players"]),
         "true_name_prompts": dict(d.get("true_name_prompts", {})), "revealed": {}, "arrived": {},
         "squares": {}, "pending": [], "challenges": [], "battle": None, "battles": 0, "last_battle": None,
-        "readings": dict(d.get("readings", {})), "round_over": None, "last_move": None, "karma_pending": [],
+        "round_over": None, "last_move": None, "karma_pending": [],
         "vp_terms": {seat: list(p.get("vp_terms", [])) for seat, p in d["players"].items()},
         "vote": None, "finished": False, "round_ended": False, "history": [], "skip_to_climax": d["skip_to_climax"],
     }
 
 
-@handles("sugoroku.reading_set")
-def _reading_set(state: State, e) -> None:
-    sg(state)["readings"][e.data["key"]] = e.data["value"]
-
-
-@handles("sugoroku.square_set")
 def _square_set(state: State, e) -> None:
     d = e.data
     sg(state)["squares"][str(d["square"])] = {"terrain": dict(d["terrain"]), "vp": d["vp"], "label": d["label"]}
 
 
-@handles("sugoroku.moved")
 def _moved(state: State, e) -> None:
     d, s = e.data, sg(state)
     if d.get("turn", True) and d["seat"] not in s["moved"]:
@@ -97,14 +89,12 @@ def _moved(state: State, e) -> None:
                       "base": d.get("base", d["from"])}
 
 
-@handles("sugoroku.turn_skipped")
 def _skipped(state: State, e) -> None:
     s = sg(state)
     if e.data["seat"] not in s["moved"]:
         s["moved"].append(e.data["seat"])
 
 
-@handles("sugoroku.goal")
 def _goal(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["goal"].append(d["seat"])
@@ -114,12 +104,10 @@ def _goal(state: State, e) -> None:
         s["round_over"] = d["round_over"]
 
 
-@handles("sugoroku.challenged")
 def _challenged(state: State, e) -> None:
     sg(state)["challenges"].append({"seat": e.data["seat"], "target": e.data["target"]})
 
 
-@handles("sugoroku.phase_ended")
 def _phase_ended(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["pending"] = list(d["battles"])
@@ -130,7 +118,6 @@ def _phase_ended(state: State, e) -> None:
         s["round_over"] = d["round_over"]
 
 
-@handles("sugoroku.battle_started")
 def _battle_started(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["pending"] = [b for b in s["pending"] if b["fighters"] != d["fighters"]]
@@ -140,19 +127,16 @@ def _battle_started(state: State, e) -> None:
                    "vp_effects": [], "left": []}
 
 
-@handles("sugoroku.battle_skipped")
 def _battle_skipped(state: State, e) -> None:
     s = sg(state)
     s["pending"] = [b for b in s["pending"] if b["fighters"] != e.data["fighters"]]
 
 
-@handles("sugoroku.battle_card")
 def _battle_card(state: State, e) -> None:
     d = e.data
     sg(state)["battle"]["added"].append({"seat": d["seat"], "card": d["card"], "after_reveal": d["after_reveal"]})
 
 
-@handles("sugoroku.battle_adjusted")
 def _battle_adjusted(state: State, e) -> None:
     b, d = sg(state)["battle"], e.data
     if "seal" in d:
@@ -167,7 +151,6 @@ def _battle_adjusted(state: State, e) -> None:
         b["left"].append(d["left"])
 
 
-@handles("sugoroku.battle_ended")
 def _battle_ended(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["battle"] = None
@@ -179,17 +162,14 @@ def _battle_ended(state: State, e) -> None:
         s["karma_pending"].append({"victor": d["winner"], "target": target, "battle": d["battle"]})
 
 
-@handles("sugoroku.skill_used")
 def _skill_used(state: State, e) -> None:
     """The counters change through counter.changed; nothing else to keep."""
 
 
-@handles("sugoroku.seal_used")
 def _seal_used(state: State, e) -> None:
     """The counters change through counter.changed; nothing else to keep."""
 
 
-@handles("sugoroku.karma_converted")
 def _karma_converted(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["karma_pending"] = [k for k in s["karma_pending"] if not (k["victor"] == d["seat"] and k["target"] == d["target"])]
@@ -197,12 +177,10 @@ def _karma_converted(state: State, e) -> None:
         s["vp_terms"].setdefault(d["seat"], []).extend(d["terms"])
 
 
-@handles("sugoroku.true_name_revealed")
 def _revealed(state: State, e) -> None:
     sg(state)["revealed"][e.data["seat"]] = {"reason": e.data["reason"], "rule": "S-13"}
 
 
-@handles("sugoroku.eliminated")
 def _eliminated(state: State, e) -> None:
     s = sg(state)
     if e.data["seat"] not in s["out"]:
@@ -211,7 +189,6 @@ def _eliminated(state: State, e) -> None:
         s["order"].remove(e.data["seat"])
 
 
-@handles("sugoroku.round_ended")
 def _round_ended(state: State, e) -> None:
     d, s = e.data, sg(state)
     s["round_ended"] = True
@@ -223,7 +200,6 @@ def _round_ended(state: State, e) -> None:
         s["finished"] = True
 
 
-@handles("sugoroku.round_started")
 def _round_started(state: State, e) -> None:
     d, s = e.data, sg(state)
     s.update(round=d["round"], phase=1, board_length=d["board_length"], moved=[], goal=[], goal_phase={},
@@ -237,7 +213,6 @@ def _label(label, lang: str) -> str:
     return label if isinstance(label, str) else label["en" if lang == "en" else "ja"]
 
 
-@describes("sugoroku.setup")
 def _d_setup(e, state, lang):
     d = e["data"]
     names = "→".join(state.seat_name(s) for s in d["order"])
@@ -249,13 +224,6 @@ def _d_setup(e, state, lang):
                f"Sugoroku set up: starting at {rnd}, board of {d['board_length']}, order {names}{rolled} [S-1/S-3]")
 
 
-@describes("sugoroku.reading_set")
-def _d_reading(e, state, lang):
-    d = e["data"]
-    return _ja(lang, f"解釈「{d['key']}」を {d['value']!r} に変更{_rule(d)}", f"Reading '{d['key']}' set to {d['value']!r}{_rule(d)}")
-
-
-@describes("sugoroku.square_set")
 def _d_square(e, state, lang):
     d = e["data"]
     terrain = "、".join(f"{a}{v:+d}" for a, v in d["terrain"].items()) or _ja(lang, "なし", "none")
@@ -263,7 +231,6 @@ def _d_square(e, state, lang):
                f"Square {d['square']}: terrain {terrain}, battle VP {d['vp']}{(' (' + d['label'] + ')') if d['label'] else ''}")
 
 
-@describes("sugoroku.moved")
 def _d_moved(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
@@ -273,14 +240,12 @@ def _d_moved(e, state, lang):
                f"{n}: moves {d['move']}{how}, square {d['from']}→{d['to']}{_rule(d)}")
 
 
-@describes("sugoroku.turn_skipped")
 def _d_skipped(e, state, lang):
     d = e["data"]
     return _ja(lang, f"{state.seat_name(d['seat'])}：手番を飛ばす（{d['reason'] or '理由なし'}）",
                f"{state.seat_name(d['seat'])}: turn skipped ({d['reason'] or 'no reason'})")
 
 
-@describes("sugoroku.goal")
 def _d_goal(e, state, lang):
     d = e["data"]
     over = f" — {_label(d['round_over'], lang)}" if d.get("round_over") else ""
@@ -289,7 +254,6 @@ def _d_goal(e, state, lang):
                f"({_terms(d['terms'], lang)}) [S-9]{over}")
 
 
-@describes("sugoroku.challenged")
 def _d_challenged(e, state, lang):
     d = e["data"]
     return _ja(lang, f"{state.seat_name(d['seat'])}が{state.seat_name(d['target'])}に挑戦（魔力-{d['cost']}、挑戦者は子） [S-6]",
@@ -297,7 +261,6 @@ def _d_challenged(e, state, lang):
                f"the challenger is the child) [S-6]")
 
 
-@describes("sugoroku.phase_ended")
 def _d_phase(e, state, lang):
     d = e["data"]
     order = "→".join(state.seat_name(s) for s in d["order"])
@@ -308,7 +271,6 @@ def _d_phase(e, state, lang):
                f"{'. Battles: ' + fights + ' [S-7]' if fights else ''}{over}")
 
 
-@describes("sugoroku.battle_started")
 def _d_battle(e, state, lang):
     d = e["data"]
     kids = "・".join(state.seat_name(s) for s in d["children"])
@@ -319,7 +281,6 @@ def _d_battle(e, state, lang):
                f"Battle on square {d['square']}: parent {state.seat_name(d['parent'])}, children {kids}{terrain} {kind}")
 
 
-@describes("sugoroku.battle_skipped")
 def _d_battle_skipped(e, state, lang):
     d = e["data"]
     who = "・".join(state.seat_name(s) for s in d["fighters"])
@@ -327,7 +288,6 @@ def _d_battle_skipped(e, state, lang):
                f"No battle on square {d['square']} ({who}): {d['reason'] or 'GM decision'}")
 
 
-@describes("sugoroku.battle_card")
 def _d_card(e, state, lang):
     d = e["data"]
     when = _ja(lang, "公開後に", "after the reveal, ") if d["after_reveal"] else _ja(lang, "表向きで", "face up, ")
@@ -336,7 +296,6 @@ def _d_card(e, state, lang):
                f"{state.seat_name(d['seat'])}: {when}adds card '{d['card']}'{cost} [S-7]")
 
 
-@describes("sugoroku.battle_adjusted")
 def _d_adjusted(e, state, lang):
     d = e["data"]
     if "seal" in d:
@@ -353,7 +312,6 @@ def _d_adjusted(e, state, lang):
     return _ja(lang, f"マスの勝利時戦果を{d.get('square_vp')}に", f"Square battle VP set to {d.get('square_vp')}")
 
 
-@describes("sugoroku.battle_ended")
 def _d_battle_ended(e, state, lang):
     d = e["data"]
     totals = "、".join(f"{state.seat_name(s)} {t}" for s, t in d.get("totals", {}).items())
@@ -363,7 +321,6 @@ def _d_battle_ended(e, state, lang):
                f"Battle over: {state.seat_name(d['winner'])} wins ({totals}), VP +{d['vp']} ({_terms(d['terms'], lang)}) [S-7/S-8]")
 
 
-@describes("sugoroku.skill_used")
 def _d_skill(e, state, lang):
     d = e["data"]
     kind = R.KIND_LABELS[d["kind"]].get(lang)
@@ -373,14 +330,12 @@ def _d_skill(e, state, lang):
                f"{state.seat_name(d['seat'])}: uses {kind}{label}{tn} (mana -{d['cost']}, {d['uses']}/3 this round) [S-5/S-15]")
 
 
-@describes("sugoroku.seal_used")
 def _d_seal(e, state, lang):
     d = e["data"]
     return _ja(lang, f"{state.seat_name(d['seat'])}：令呪「{d['label']['ja']}」（残り{d['seals']}） [S-11]",
                f"{state.seat_name(d['seat'])}: Command Seal '{d['label']['en']}' ({d['seals']} left) [S-11]")
 
 
-@describes("sugoroku.karma_converted")
 def _d_karma(e, state, lang):
     d = e["data"]
     return _ja(lang, f"{state.seat_name(d['seat'])}：{state.seat_name(d['target'])}のカルマを{d['amount']}減らし戦果+{d['amount']} [S-12]",
@@ -388,7 +343,6 @@ def _d_karma(e, state, lang):
                f"VP +{d['amount']} [S-12]")
 
 
-@describes("sugoroku.true_name_revealed")
 def _d_revealed(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
@@ -398,14 +352,12 @@ def _d_revealed(e, state, lang):
                f"True name of {n}{(' ' + shown) if shown else ''} revealed: {_label(d['reason'], lang)} [S-13]")
 
 
-@describes("sugoroku.eliminated")
 def _d_eliminated(e, state, lang):
     d = e["data"]
     return _ja(lang, f"{state.seat_name(d['seat'])}が脱落（{_label(d['reason'], lang)}） [S-10]",
                f"{state.seat_name(d['seat'])} is out ({_label(d['reason'], lang)}) [S-10]")
 
 
-@describes("sugoroku.round_ended")
 def _d_round_ended(e, state, lang):
     d = e["data"]
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
@@ -414,10 +366,39 @@ def _d_round_ended(e, state, lang):
     return _ja(lang, f"{rnd}終了{reason}。戦果：{table}", f"{rnd} over{reason}. VP: {table}")
 
 
-@describes("sugoroku.round_started")
 def _d_round_started(e, state, lang):
     d = e["data"]
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
     order = "→".join(state.seat_name(s) for s in d["order"])
     return _ja(lang, f"{rnd}開始：盤面{d['board_length']}マス、全員スタートへ、手番 {order} [S-1]",
                f"{rnd} begins: board of {d['board_length']}, everyone at the start, order {order} [S-1]")
+
+
+# -- the declarations ---------------------------------------------------------------------------
+
+EVENTS: tuple[EventType, ...] = (
+    EventType("sugoroku.setup", _setup, _d_setup, PUBLIC, undoable=True),
+    EventType("sugoroku.square_set", _square_set, _d_square, PUBLIC, undoable=True),
+    EventType("sugoroku.moved", _moved, _d_moved, PUBLIC, undoable=True),
+    EventType("sugoroku.turn_skipped", _skipped, _d_skipped, PUBLIC, undoable=True),
+    EventType("sugoroku.goal", _goal, _d_goal, PUBLIC),
+    EventType("sugoroku.challenged", _challenged, _d_challenged, PUBLIC, undoable=True),
+    EventType("sugoroku.phase_ended", _phase_ended, _d_phase, PUBLIC, undoable=True),
+    EventType("sugoroku.battle_started", _battle_started, _d_battle, PUBLIC, undoable=True),
+    EventType("sugoroku.battle_skipped", _battle_skipped, _d_battle_skipped, PUBLIC, undoable=True),
+    EventType("sugoroku.battle_card", _battle_card, _d_card, PUBLIC, undoable=True),
+    EventType("sugoroku.battle_adjusted", _battle_adjusted, _d_adjusted, PUBLIC, undoable=True),
+    EventType("sugoroku.battle_ended", _battle_ended, _d_battle_ended, PUBLIC, undoable=True),
+    EventType("sugoroku.skill_used", _skill_used, _d_skill, PUBLIC, undoable=True),
+    EventType("sugoroku.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
+    EventType("sugoroku.karma_converted", _karma_converted, _d_karma, PUBLIC, undoable=True),
+    EventType("sugoroku.true_name_revealed", _revealed, _d_revealed, PUBLIC, undoable=True),
+    EventType("sugoroku.eliminated", _eliminated, _d_eliminated, PUBLIC, undoable=True),
+    EventType("sugoroku.round_ended", _round_ended, _d_round_ended, PUBLIC, undoable=True),
+    EventType("sugoroku.round_started", _round_started, _d_round_started, PUBLIC),
+)
+
+
+def upcast_reading(data: dict) -> tuple[str, dict]:
+    """A reading switched by gmtool 0.1 (sugoroku.reading_set) as core's reading.set."""
+    return "reading.set", {"key": data["key"], "value": data["value"], "rule": data.get("rule", "")}

@@ -1,0 +1,47 @@
+"""grail_trpg: the Holy Grail War TRPG combat (RULES.md T, docs/rulesets/grail_trpg.md), one declaration.
+
+Modules by concern: rules.py (stats, characters T-4, selects and affinity T-5..T-7, readings),
+winrate.py (caps and limits T-3/T-8, win rate T-9, battle T-10, cleanup and escape T-11/T-12,
+seals T-13, pairing T-14), flow.py (the secret setup and select prompts, their resolvers),
+events.py (folds, log lines, visibilities), actions.py, view in flow.py, strings.py.
+"""
+
+from __future__ import annotations
+
+from gmtool.core.model import Label
+from gmtool.core.resolvers import Resolver
+from gmtool.core.ruleset import PromptKind, Ruleset
+
+from .actions import ACTIONS, COUNTERS
+from .events import EVENTS, upcast_reading
+from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
+    validate_setup_answer, view
+from .probe import PROBE
+from .rules import declared_readings
+from .strings import STRINGS
+
+RULESET = Ruleset(
+    name="grail_trpg",
+    label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
+    counters=COUNTERS,
+    events=EVENTS,
+    prompt_kinds=(
+        PromptKind("grail_setup", validate_setup_answer, setup_text, "rulesets/grail/setup_form.html"),
+        PromptKind("grail_select", validate_select_answer, select_text, "rulesets/grail/select_form.html"),
+    ),
+    resolvers={
+        "grail_setup": Resolver("grail_setup", Label("戦力（T-4）", "Force (T-4)"), ("grail_setup",), resolve_setup),
+        "grail_select": Resolver("grail_select", Label("リザルト（T-6/T-7）", "Result (T-6/T-7)"), ("grail_select",),
+                                 resolve_select),
+    },
+    readings=declared_readings(),
+    actions=ACTIONS,
+    view=view,
+    strings=STRINGS,
+    templates={"gm": "rulesets/grail/gm.html", "table": "rulesets/grail/table.html",
+               "phone": "rulesets/grail/phone.html"},
+    stylesheet="rulesets/grail.css",
+    upcasters={"grail.reading_set": upcast_reading},
+    docs="docs/rulesets/grail_trpg.md",
+    leak_probe=PROBE,
+)
