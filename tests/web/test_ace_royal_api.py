@@ -109,7 +109,8 @@ def test_a_whole_game_through_the_api(game):
     view = state("table")["ruleset"]
     s1 = view["players"][0]
     assert (s1["mana"], s1["state"], s1["hand"]) == (2, "down", 3)
-    assert view["step"] == "end" and "A-7" in view["newest"]["text"]["ja"] or view["newest"]["type"]
+    assert view["step"] == "end" and view["newest"]["type"] == "ace_royal.stolen"
+    assert "奪う" in view["newest"]["text"]["ja"] and "steals" in view["newest"]["text"]["en"]
     act("step", who="s2")
 
     # s3 (山門の守護) cannot attack; reveals the class, encounter on a 1, the roles flip.
@@ -155,3 +156,14 @@ def test_a_whole_game_through_the_api(game):
 
     readings = {x["key"]: x for x in state()["readings"]}
     assert readings["first_ties"]["rule"] == "A-5" and readings["master_pass"]["value"] == "round"
+
+
+def test_readings_switch_through_core(game):
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "first_ties", "value": "seat_order"})
+    assert r.status_code == 200, r.get_json()
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "first_ties", "value": "coin"})
+    assert r.status_code == 400
+    act("setup")
+    act("roll_first", {"faces": [4, 4, 1]})  # a tie, broken by the seating order: no re-roll
+    assert state("table")["ruleset"]["first"] == "s1"
