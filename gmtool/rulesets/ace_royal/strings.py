@@ -1,5 +1,7 @@
 """Fate/Ace Royal UI strings: key -> (Japanese, English)."""
 
+from .rules import SKILLS
+
 STRINGS = {
     "ace_royal.title": ("Fate/Ace Royal", "Fate/Ace Royal"),
     "ace_royal.version": ("版", "Version"),
@@ -55,4 +57,32 @@ STRINGS = {
     "ace_royal.pass": ("交換しない", "Keep my class"),
     "ace_royal.damage": ("ダメージ", "Damage"),
     "ace_royal.no_interception": ("先制: 迎撃なし", "First strike: no interception"),
+    "ace_royal.order_hint": ("座席順（時計回り）は席の登録順です。変えるときは API の order を使います。",
+                             "The seating order (clockwise) is the order of the seats; the API's 'order' changes it."),
+    "ace_royal.leftover": ("残ったクラスを公開（交換へ）", "Reveal the leftover classes (exchange)"),
+    "ace_royal.place_replace": ("場の礼装と入れ替え", "Replace one on the field"),
+    "ace_royal.proxy": ("代理戦闘", "Proxy"),
+    "ace_royal.charisma": ("カリスマ", "Charisma"),
+    "ace_royal.legion": ("軍団", "Legion"),
+    "ace_royal.quick_die": ("戦闘ダイス", "Combat die"),
+    "ace_royal.patk": ("物理攻撃", "Phys ATK"),
+    "ace_royal.pdef": ("物理防御", "Phys DEF"),
+    "ace_royal.matk": ("魔術攻撃", "Mag ATK"),
+    "ace_royal.mdef": ("魔術防御", "Mag DEF"),
+    "ace_royal.attack_process": ("襲撃", "Attack"),
+    "ace_royal.intercept_process": ("迎撃", "Interception"),
+    "ace_royal.mind_eye_both": ("見切り: 双方が持つため無効", "Mind's eye: both have it, cancelled"),
+    "ace_royal.mind_eye_attacker": ("見切り: 迎撃側はダメージ判定でテキスト効果を使えない", "Mind's eye: the interceptor may not use text effects in the damage processes"),
+    "ace_royal.mind_eye_interceptor": ("見切り: 襲撃側はダメージ判定でテキスト効果を使えない", "Mind's eye: the attacker may not use text effects in the damage processes"),
+    "ace_royal.seal1": ("魔力1回復", "Recover 1 mana"),
+    "ace_royal.seal1_quick": ("出目の数だけ魔力回復", "Recover a die's roll of mana"),
+    "ace_royal.seal2": ("ステータス強化（礼装の枚数）", "Raise a stat (by your mystic codes)"),
+    "ace_royal.seal2_quick": ("戦闘ダイスを振り直す", "Re-roll your combat die"),
+    "ace_royal.seal4": ("テキストをコストなしで使用", "Use a text effect without its cost"),
+    "ace_royal.seal5": ("ライズ状態に戻す", "Back to Rise"),
+    "ace_royal.state.rise": ("ライズ", "Rise"),
+    "ace_royal.state.reverse": ("リバース", "Reverse"),
+    "ace_royal.state.danger": ("デンジャー", "Danger"),
+    "ace_royal.state.down": ("ダウン", "Down"),
 }
+STRINGS.update({f"ace_royal.skill.{k}": v for k, v in SKILLS.items()})

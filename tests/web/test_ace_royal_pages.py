@@ -1,0 +1,68 @@
+"""Fate/Ace Royal screens: the GM console, the table and the phones render every phase from the
+caller's view, post their steps through the forms, and show nobody a servant that is not theirs."""
+
+from __future__ import annotations
+
+import re
+
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.web.common import csrf_for
+
+
+def test_screens_through_a_combat(app, client):
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "エースロイヤル", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    data = r.get_json()
+    sid = data["session"]
+    gm, table = open_link(app, data["gm_url"]), open_link(app, data["table_url"])
+    phones = {s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}
+    tokens = {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def pages():
+        out = {"gm": gm.get(f"/s/{sid}/gm"), "table": table.get(f"/s/{sid}/table"),
+               **{s: c.get(f"/s/{sid}/phone") for s, c in phones.items()}}
+        for who, page in out.items():
+            assert page.status_code == 200, (who, page.get_data(as_text=True)[-2000:])
+        return {who: page.get_data(as_text=True) for who, page in out.items()}
+
+    def post(who, name, form):
+        client_ = gm if who == "gm" else phones[who]
+        path = f"/s/{sid}/gm/actions/{name}" if who == "gm" else f"/s/{sid}/phone/actions/{name}"
+        response = client_.post(path, data=form, headers={"X-CSRF-Token": csrf_for(tokens[who]), "HX-Request": "true"})
+        assert response.status_code == 200, (name, response.status_code, response.get_data(as_text=True)[:500])
+
+    assert 'id="ar-setup"' in pages()["gm"]
+    post("gm", "setup", {"version": "standard"})
+    post("gm", "roll_first", {"faces": "6 2"})
+    html = pages()
+    assert 'id="ar-servant-form"' in html["s1"] and "スタンダード" in html["table"]
+    post("s1", "set_servant", {"hero_name": "遠坂の秘蔵英霊", "hero_stats": "6/5/3/3", "hero_skills": ["first_strike", "mind_eye"],
+                               "class_name": "セイバー", "class_stats": "3/3/1/5"})
+    post("s2", "set_servant", {"hero_name": "イスカンダル", "hero_stats": "5/3/5/3", "hero_skills": "charisma",
+                               "class_name": "ライダー", "class_stats": "2/2/2/2"})
+    html = pages()
+    assert "遠坂の秘蔵英霊" in html["s1"] and "9/8/4/8" in html["s1"] and "遠坂の秘蔵英霊" in html["gm"]
+    assert "遠坂の秘蔵英霊" not in html["table"] and "遠坂の秘蔵英霊" not in html["s2"]
+    post("gm", "start_game", {})
+    post("s1", "step", {})
+    post("s1", "step", {})
+    html = pages()
+    assert 'ar-now">儀式ステップ' in html["table"] and "襲撃: ウェイバー" in html["s1"]
+    post("s1", "declare_attack", {"target": "s2"})
+    post("s1", "combat_choose", {"kind": "physical"})
+    post("s2", "combat_choose", {"kind": "magical"})
+    post("gm", "combat_modifier", {"side": "interceptor", "stat": "all", "value": "1", "label": "令呪の加護"})
+    html = pages()
+    assert 'id="ar-combat"' in html["table"] and "令呪の加護" in html["table"] and 'id="ar-resolve"' in html["s2"]
+    assert "遠坂の秘蔵英霊" in html["table"]  # disclosed by the combat
+    post("s2", "combat_resolve", {"faces": "1"})  # 9 vs 5+1 → 3; 先制 skips the interception; s1 steals card 1
+    html = pages()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html["table"]))
+    assert "物理 9 vs 6 ⇒ 3 ダメージ" in text and "先制: 迎撃なし" in text and "&lt;令呪の加護&gt; +1" in text
+    assert text.index("最新の結果") < text.index("手番")  # the newest result comes first
+    post("gm", "adjust", {"seat": "s2", "key": "mana", "delta": "-2"})
+    html = pages()
+    assert "勝者: 凛" in html["table"] and "勝者: 凛" in html["s2"]
+    english = table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
+    assert "Winner" in english or "winner" in english
