@@ -8,6 +8,7 @@ from gmtool.core.ruleset import Ruleset
 
 from .actions import ACTIONS
 from .events import EVENTS
+from .probe import PROBE
 from .readings import READINGS
 from .strings import STRINGS
 from .view import view
@@ -34,6 +35,7 @@ RULESET = Ruleset(
                "phone": "rulesets/ace_royal/phone.html"},
     stylesheet="rulesets/ace_royal.css",
     docs="docs/rulesets/ace_royal.md",
+    leak_probe=PROBE,
 )
 
 __all__ = ["RULESET"]
