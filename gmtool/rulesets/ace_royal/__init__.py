@@ -3,7 +3,7 @@ combat damage, proxies, standard and quick versions. The declaration only; nothi
 
 from __future__ import annotations
 
-from gmtool.core.model import CounterDef, Label
+from gmtool.core.model import CounterDef, Label, Threshold
 from gmtool.core.ruleset import Ruleset
 
 from .actions import ACTIONS
@@ -14,7 +14,8 @@ from .strings import STRINGS
 from .view import view
 
 COUNTERS = (
-    CounterDef("mana", Label("魔力", "Mana"), start=5, min=0),
+    CounterDef("mana", Label("魔力", "Mana"), start=5, min=0,
+               thresholds=(Threshold(0, "ace_royal_out", Label("魔力切れ（脱落）", "Out of mana (out)"), "A-2", below=True),)),
     CounterDef("seals", Label("令呪", "Command seals"), start=3, min=0, max=3),
     CounterDef("hand", Label("手札", "Hand"), start=4, min=0),
     CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0),

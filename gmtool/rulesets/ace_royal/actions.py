@@ -48,7 +48,7 @@ class Plan:
     def counter(self, seat: str, key: str, new: int, reason: str, rule: str = "") -> int:
         """Move a counter through core's counter_drafts; returns the change made."""
         before = self.sim.counters[seat][key]
-        for d in counter_drafts(self.sim, seat, key, new, reason, rule):
+        for d in counter_drafts(self.sim, seat, key, new, f"{reason} [{rule}]" if rule else reason, rule):
             self.add(*d)
         return self.sim.counters[seat][key] - before
 
@@ -227,9 +227,9 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
     plan = Plan(state, ctx)
     plan.add("ace_royal.setup", {"version": version, "order": order, "rule": "A-2"})
     for seat in order:
-        plan.counter(seat, "mana", r.START_MANA[version], "start", "A-2")
-        plan.counter(seat, "seals", r.START_SEALS, "start", "A-2")
-        plan.counter(seat, "hand", r.START_HAND, "start", "A-11")
+        plan.counter(seat, "mana", r.START_MANA[version], "初期値", "A-2")
+        plan.counter(seat, "seals", r.START_SEALS, "初期値", "A-2")
+        plan.counter(seat, "hand", r.START_HAND, "初期値", "A-11")
     return plan.drafts
 
 
@@ -337,7 +337,7 @@ def step(state: State, p: dict, ctx: ActionContext) -> list:
             plan.set_state(seat, "rise", "rise_step", "A-4")
         plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "draw"})
     elif now == "draw":
-        plan.counter(seat, "hand", plan.value(seat, "hand") + 1, "draw", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") + 1, "ドローステップ", "A-11")
         plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "ritual"})
     elif now == "ritual":
         to = "encounter" if g["turn"]["placed"] or g["turn"]["revealed"] else "end"
@@ -356,7 +356,7 @@ def end_turn(plan: Plan, seat: str) -> None:
     g = plan.g
     discard = r.end_step_discard(plan.value(seat, "hand"))
     if discard:
-        plan.counter(seat, "hand", plan.value(seat, "hand") - discard, "end step", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") - discard, "終了ステップで4枚まで捨てる", "A-11")
     turns = Turns.from_dict(g["turns"])
     after = turns.next_player()
     round_ended = after.round > turns.round
@@ -367,7 +367,7 @@ def end_turn(plan: Plan, seat: str) -> None:
         to = pass_token(g["order"], holder, out)
         if to != holder:
             plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5"})
-            plan.lose_mana(to, 1, "active master", "A-5")
+            plan.lose_mana(to, 1, "アクティブマスターコインを受け取った", "A-5")
 
 
 def place_code(state: State, p: dict, ctx: ActionContext) -> list:
@@ -387,9 +387,9 @@ def place_code(state: State, p: dict, ctx: ActionContext) -> list:
     if replace and (reverse or plan.value(seat, "codes") == 0):
         raise GmError("入れ替えは場の礼装カードと行います", "A replacement needs a mystic code on the field")
     plan.add("ace_royal.code_placed", {"seat": seat, "reverse": reverse, "replace": replace})
-    plan.counter(seat, "hand", plan.value(seat, "hand") - 1, "placed", "A-11")
+    plan.counter(seat, "hand", plan.value(seat, "hand") - 1, "礼装カードの配置", "A-11")
     if not reverse and not replace:
-        plan.counter(seat, "codes", plan.value(seat, "codes") + 1, "placed")
+        plan.counter(seat, "codes", plan.value(seat, "codes") + 1, "礼装カードの配置")
     return plan.done()
 
 
@@ -401,7 +401,7 @@ def _reveal(plan: Plan, seat: str, what: list[str], reason: str, draw: bool) -> 
     n = r.REVEAL_DRAW * len(cards) if draw else 0
     plan.add("ace_royal.revealed", {"seat": seat, "cards": cards, "draw": n, "reason": reason, "rule": "A-11"})
     if n:
-        plan.counter(seat, "hand", plan.value(seat, "hand") + n, "revealed", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") + n, "サーヴァントの開示", "A-11")
     if pl["state"] == "reverse":
         plan.set_state(seat, "rise", "revealed", "A-4")
 
@@ -502,7 +502,7 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
         raise GmError("攻撃手段は physical（物理）か magical（魔術）です", "The attack is 'physical' or 'magical'")
     if c[f"{side}_side"]["kind"] == kind:
         raise Conflict("既にその攻撃手段です", "That attack is already chosen")
-    return [("ace_royal.combat_set", {"side": side, "what": "kind", "kind": kind})]
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "kind", "kind": kind})]
 
 
 def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
@@ -515,7 +515,7 @@ def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     if value == 0 or abs(value) > r.MAX_STAT:
         raise GmError(f"修正値は0以外、±{r.MAX_STAT}以内です", f"A modifier is non-zero and within ±{r.MAX_STAT}")
     label = clean_text(p.get("label"), "修正の名前（カード名など）", "modifier label (a card's name)")
-    return [("ace_royal.combat_set", {"side": side, "what": "modifier", "stat": stat, "value": value, "label": label})]
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "modifier", "stat": stat, "value": value, "label": label})]
 
 
 def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
@@ -524,13 +524,13 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
     if _flag(p.get("clear")):
         if not c[f"{side}_side"]["proxy"]:
             raise Conflict("代理戦闘はありません", "There is no proxy")
-        return [("ace_royal.combat_set", {"side": side, "what": "proxy", "proxy": None})]
+        return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
     source = str(p.get("source") or "")
     if source not in ("code", "hero"):
         raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
     proxy = {"name": clean_text(p.get("name"), "代理戦闘者の名前", "proxy name"), "stats": r.parse_stats(p.get("stats")),
              "legion": _flag(p.get("legion")), "source": source}
-    return [("ace_royal.combat_set", {"side": side, "what": "proxy", "proxy": proxy, "rule": "A-9"})]
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": proxy, "rule": "A-9"})]
 
 
 def combat_roll(state: State, p: dict, ctx: ActionContext) -> list:
@@ -542,7 +542,7 @@ def combat_roll(state: State, p: dict, ctx: ActionContext) -> list:
     if c[f"{side}_side"]["faces"]:
         raise Conflict("この戦闘のダイスは振りました（振り直しは令呪）", "This side has rolled (re-roll with a command seal)")
     faces = r.quick_die(ctx.dice)
-    return [("ace_royal.combat_set", {"side": side, "what": "dice", "faces": faces, "rule": "A-8",
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "dice", "faces": faces, "rule": "A-8",
                                       "entered": dicelib.is_entered(ctx.dice), "dice_next": ctx.dice.next_index})]
 
 
@@ -600,13 +600,13 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
             can = _flag(p.get(f"{side}_hand_code", hand > 0)) and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             if cost["discard_field_code"]:
-                plan.counter(seat, "codes", plan.value(seat, "codes") - 1, "proxy damage", "A-9")
+                plan.counter(seat, "codes", plan.value(seat, "codes") - 1, "代理戦闘のダメージ", "A-9")
             if cost["discard_hand_code"]:
-                plan.counter(seat, "hand", hand - 1, "proxy damage", "A-9")
+                plan.counter(seat, "hand", hand - 1, "代理戦闘のダメージ", "A-9")
             if cost["state"]:
                 plan.set_state(seat, cost["state"], "proxy", "A-9")
         elif dmg:
-            plan.lose_mana(seat, dmg, "combat damage", "A-7")
+            plan.lose_mana(seat, dmg, "戦闘ダメージ", "A-7")
     for side in SIDES:  # withdrawal: a damaged survivor goes Down
         seat = c[side]
         if damage[side] and not c[f"{side}_side"]["proxy"] and plan.value(seat, "mana") > 0:
@@ -619,8 +619,8 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
             position = r.steal_position(hand, ctx.dice)
             plan.add("ace_royal.stolen", {"from": victim, "to": c[thief], "position": position, "hand": hand,
                                           "rule": "A-7", **plan.dice_data()})
-            plan.counter(victim, "hand", hand - 1, "stolen", "A-7")
-            plan.counter(c[thief], "hand", plan.value(c[thief], "hand") + 1, "stolen", "A-7")
+            plan.counter(victim, "hand", hand - 1, "撤退プロセスのカード奪取", "A-7")
+            plan.counter(c[thief], "hand", plan.value(c[thief], "hand") + 1, "撤退プロセスのカード奪取", "A-7")
     return plan.done()
 
 
@@ -688,16 +688,16 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         done.append(eff)
     plan.add("ace_royal.seal_used", {"seat": seat, "effects": done, "version": g["version"], "rule": "A-3",
                                      **plan.dice_data()})
-    plan.counter(seat, "seals", plan.value(seat, "seals") - len(done), "command seal", "A-3")
+    plan.counter(seat, "seals", plan.value(seat, "seals") - len(done), "令呪", "A-3")
     for item in later:
         if item[0] == "mana":
-            plan.counter(seat, "mana", plan.value(seat, "mana") + item[1], "command seal 1", "A-3")
+            plan.counter(seat, "mana", plan.value(seat, "mana") + item[1], "令呪1", "A-3")
         elif item[0] == "coin":
-            plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, "command seal 3", "A-3")
+            plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, "令呪3", "A-3")
         elif item[0] == "rise":
             plan.set_state(seat, "rise", "seal5", "A-3")
         elif item[0] == "reroll":
-            plan.add("ace_royal.combat_set", {"side": item[1], "what": "dice", "faces": item[2], "reroll": True,
+            plan.add("ace_royal.combat_set", {"side": item[1], "seat": seat, "what": "dice", "faces": item[2], "reroll": True,
                                               "rule": "A-8", **plan.dice_data()})
     return plan.done()
 
@@ -714,7 +714,7 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     delta = parse_int(p.get("delta"), "増減", "change")
     if delta == 0:
         raise GmError("増減が0です", "The change is 0")
-    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False) or "adjust"
+    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False) or "手動"
     plan = Plan(state, ctx)
     new = plan.value(seat, key) + delta
     if new < 0:

@@ -279,14 +279,14 @@ def combat_set_fold(state: State, e: Event) -> None:
     _remember(state, e)
 
 
-def _side_name(state, side, lang):
+def _side_name(state, side, lang, seat=None):
     c = game(state).get("combat") or {}
-    return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'attacker' if side == 'attacker' else 'interceptor')} {_name(state, c.get(side))}"
+    return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'attacker' if side == 'attacker' else 'interceptor')} {_name(state, seat or c.get(side))}"
 
 
 def combat_set_text(e, state, lang):
     d = e["data"]
-    who = _side_name(state, d["side"], lang)
+    who = _side_name(state, d["side"], lang, d.get("seat"))
     if d["what"] == "kind":
         return _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
     if d["what"] == "modifier":
