@@ -66,3 +66,40 @@ def test_screens_through_a_combat(app, client):
     assert "勝者: 凛" in html["table"] and "勝者: 凛" in html["s2"]
     english = table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
     assert "Winner" in english or "winner" in english
+
+
+def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    tokens = {s["id"]: s["token"] for s in data["seats"]}
+    phone = open_link(app, next(s["join_url"] for s in data["seats"] if s["id"] == "s2"))
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    def post(name, form):
+        r = phone.post(f"/s/{sid}/phone/actions/{name}", data=form,
+                       headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+        return r.get_data(as_text=True)
+
+    api("setup", {"version": "quick"})
+    api("roll_first", {"faces": [6, 1]})
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("step", {})
+    api("step", {})
+    api("declare_attack", {"target": "s2"})
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert "戦闘ダイスを振る" in html and "戦闘ダイスを振り直す" in html and "8" in html  # 8 魔力 in the quick version
+    post("combat_roll", {"faces": "1 3"})
+    post("use_seal", {"effect": "2", "faces": "6"})  # quick seal 2: re-roll my die, with a real die
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]
+    assert view["combat"]["interceptor_side"]["faces"] == [6]
+    assert view["players"][1]["seals"] == 2
+    bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
+                     headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
+    assert 400 <= bad.status_code < 500
