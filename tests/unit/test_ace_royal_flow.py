@@ -94,8 +94,9 @@ def test_a5_first_master_ties_reroll_among_the_tied():
     game.act("roll_first", dice=[5, 5, 2, 3, 4])
     assert game.g["first"] == "b"
     assert game.g["first_rolls"] == {"a": [5, 3], "b": [5, 4], "c": [2]}
-    assert "A-5" in RULESET.event_type("ace_royal.first_rolled").describe(
+    text = RULESET.event_type("ace_royal.first_rolled").describe(
         visible_event(game.events[-1], game.state, TABLE), game.state, "ja")
+    assert "A-5" in text and "同点は振り直し（解釈）" in text  # the reading shows where it decided
 
 
 def test_a5_first_master_ties_reading_seat_order():
@@ -180,6 +181,9 @@ def test_a5_active_master_passes_after_the_first_full_round():
         _turn(game, s)
     assert game.g["active"] == "b" and game.c("b", "mana") == 4 and game.c("a", "mana") == 5
     assert game.g["turns"]["round"] == 2
+    assert "一巡ごと" in game.view()["newest"]["text"]["ja"] or any(
+        "一巡ごと" in RULESET.event_type(e.type).describe(visible_event(e, game.state, TABLE), game.state, "ja")
+        for e in game.events if e.type == "ace_royal.master_passed")
     for s in "ab":
         _turn(game, s)
     assert game.g["active"] == "b"

@@ -366,7 +366,8 @@ def end_turn(plan: Plan, seat: str) -> None:
         holder = g["active"]
         to = pass_token(g["order"], holder, out)
         if to != holder:
-            plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5"})
+            plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5",
+                                                 "reading": reading_value(plan.sim, AM_PASS)})
             plan.lose_mana(to, 1, "アクティブマスターコインを受け取った", "A-5")
 
 

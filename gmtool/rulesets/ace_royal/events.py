@@ -46,7 +46,7 @@ def card_text(card: dict | None, lang: str) -> str:
     """A card as 「name 6/5/3/3 [skills]」."""
     if not card:
         return "?"
-    skills = "・".join(_lbl(SKILLS, s, lang) for s in card.get("skills", ()))
+    skills = ("・" if lang != "en" else ", ").join(_lbl(SKILLS, s, lang) for s in card.get("skills", ()))
     return f"{card['name']} {stats_text(card['stats'])}" + (f" [{skills}]" if skills else "")
 
 
@@ -88,8 +88,13 @@ def first_text(e, state, lang):
     d = e["data"]
     rolls = "、".join(f"{_name(state, s)} {'→'.join(map(str, r))}" for s, r in d["rolls"].items())
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
-    return _t(lang, f"{real}最初のアクティブマスター決定（1d6）: {rolls} ⇒ {_name(state, d['first'])}（A-5）",
-              f"{real}First active master (1d6): {rolls} ⇒ {_name(state, d['first'])} (A-5)")
+    top = max(r[0] for r in d["rolls"].values())
+    tie = ""
+    if sum(1 for r in d["rolls"].values() if r[0] == top) > 1:
+        tie = (_t(lang, "、同点は座席順（解釈）", "; tie broken by the seating order (reading)") if d.get("ties") == "seat_order"
+               else _t(lang, "、同点は振り直し（解釈）", "; the tied rolled again (reading)"))
+    return _t(lang, f"{real}最初のアクティブマスター決定（1d6）: {rolls} ⇒ {_name(state, d['first'])}{tie}（A-5）",
+              f"{real}First active master (1d6): {rolls} ⇒ {_name(state, d['first'])}{tie} (A-5)")
 
 
 def servant_fold(state: State, e: Event) -> None:
@@ -175,7 +180,7 @@ def state_fold(state: State, e: Event) -> None:
 
 
 REASONS = {
-    "rise_step": ("ライズステップ", "rise step"), "danger_loss": ("デンジャー中に魔力を失った", "lost 魔力 in Danger"),
+    "rise_step": ("ライズステップ", "rise step"), "danger_loss": ("デンジャー中に魔力を失った", "lost mana in Danger"),
     "damaged": ("戦闘でダメージ", "damaged in combat"), "seal5": ("令呪5", "seal effect 5"),
     "revealed": ("開示", "revealed"), "proxy": ("代理戦闘のダメージ", "damage to the proxy"),
     "manual": ("手動", "by hand"),
@@ -343,10 +348,10 @@ def stolen_text(e, state, lang):
 
 
 SEAL_EFFECTS = {
-    1: ("魔力1回復", "recover 1 魔力"), 2: ("ステータス強化", "raise a stat"), 3: ("特殊コイン1つを無効化", "cancel a special coin"),
+    1: ("魔力1回復", "recover 1 mana"), 2: ("ステータス強化", "raise a stat"), 3: ("特殊コイン1つを無効化", "cancel a special coin"),
     4: ("テキストをコストなしで使用", "use a text effect without its cost"), 5: ("ライズ状態に戻す", "back to Rise"),
 }
-QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover a die's roll of 魔力"), 2: ("自分のダイスを振り直す", "re-roll your die")}
+QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover a die's roll of mana"), 2: ("自分のダイスを振り直す", "re-roll your die")}
 
 
 def seal_fold(state: State, e: Event) -> None:
@@ -403,14 +408,16 @@ def passed_fold(state: State, e: Event) -> None:
 
 def passed_text(e, state, lang):
     d = e["data"]
-    return _t(lang, f"フェイズ終了: アクティブマスターコインが {_name(state, d['from'])} → {_name(state, d['to'])}（受け取った側は魔力1を失う、A-5）",
-              f"Phase ends: the active-master coin passes {_name(state, d['from'])} → {_name(state, d['to'])} (the receiver loses 1 魔力, A-5)")
+    when = {"turn": ("解釈: 最初の一巡の後は毎ターン", "reading: every turn after the first round")}.get(
+        d.get("reading"), ("解釈: 一巡ごと", "reading: every full round"))
+    return _t(lang, f"フェイズ終了: アクティブマスターコインが {_name(state, d['from'])} → {_name(state, d['to'])}（受け取った側は魔力1を失う、{when[0]}、A-5）",
+              f"Phase ends: the active-master coin passes {_name(state, d['from'])} → {_name(state, d['to'])} (the receiver loses 1 mana, {when[1]}, A-5)")
 
 
 OUT_REASONS = {
-    "mana": ("魔力コインが0", "no 魔力 coins left"), "seals": ("令呪をすべて使用", "every command seal used"),
-    "assassin": ("暗殺コインが手札の枚数を超えた", "暗殺 coins exceed the hand"),
-    "depletion": ("枯渇コインが手札の枚数を超えた", "枯渇 coins exceed the hand"),
+    "mana": ("魔力コインが0", "no mana coins left"), "seals": ("令呪をすべて使用", "every command seal used"),
+    "assassin": ("暗殺コインが手札の枚数を超えた", "assassination coins exceed the hand"),
+    "depletion": ("枯渇コインが手札の枚数を超えた", "depletion coins exceed the hand"),
 }
 
 
