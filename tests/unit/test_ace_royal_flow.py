@@ -457,3 +457,16 @@ def test_forms_post_flat_fields_and_lines():
     assert game.g["exchange"]["pool"][0]["skills"] == ["first_strike"]
     with pytest.raises(GmError):
         game.act("leftover_classes", {"classes": "ランサー"})
+
+
+@pytest.mark.parametrize("state", ["danger", "down"])
+def test_a4_danger_and_down_cannot_attack_but_are_attacked(state):
+    game = started()
+    to_step(game, "ritual")
+    game.act("set_state", {"seat": "a", "state": state})
+    with pytest.raises(GmError):
+        game.act("declare_attack", {"target": "b"})
+    game.act("set_state", {"seat": "a", "state": "rise"})
+    game.act("set_state", {"seat": "b", "state": state})
+    game.act("declare_attack", {"target": "b"})
+    assert game.g["combat"]["interceptor"] == "b"
