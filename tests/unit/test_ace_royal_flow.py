@@ -470,3 +470,14 @@ def test_a4_danger_and_down_cannot_attack_but_are_attacked(state):
     game.act("set_state", {"seat": "b", "state": state})
     game.act("declare_attack", {"target": "b"})
     assert game.g["combat"]["interceptor"] == "b"
+
+
+@pytest.mark.parametrize("line,shown", [
+    ("戦闘結果: 襲撃 ⇒ 3ダメージ（A-7）", "戦闘結果: 襲撃 ⇒ 3ダメージ"),
+    ("撤退プロセス: 凛 が奪う（1d4、A-7）", "撤退プロセス: 凛 が奪う（1d4）"),
+    ("Withdrawal: steals (1d4, A-7)", "Withdrawal: steals (1d4)"),
+    ("凛: 魔力 5→4 (-1)（戦闘ダメージ [A-7]）", "凛: 魔力 5→4 (-1)（戦闘ダメージ）"),
+])
+def test_players_screens_read_words_not_rule_codes(line, shown):
+    from gmtool.rulesets.ace_royal.view import plain
+    assert plain(line) == shown

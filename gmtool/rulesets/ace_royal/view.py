@@ -3,6 +3,8 @@ their owner's and the GM's; every other viewer sees only that a card is there.""
 
 from __future__ import annotations
 
+import re
+
 from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
@@ -21,6 +23,13 @@ def _card(card: dict | None) -> dict | None:
         return None
     return {"name": card["name"], "stats": list(card["stats"]),
             "skills": [{"key": s, "label": _pair(r.SKILLS, s)} for s in card.get("skills", ())]}
+
+
+def plain(text: str) -> str:
+    """A log line without its rule codes, for the players' screens (the log and the exports keep them)."""
+    text = re.sub(r"[、;,]\s*A-\d+(?=[）)])", "", text)
+    text = re.sub(r"\s*[（(]A-\d+[）)]", "", text)
+    return re.sub(r"\s*\[A-\d+\]", "", text)
 
 
 def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
@@ -58,8 +67,9 @@ def view(state: State, viewer: Viewer) -> dict:
     if last:
         event = {"seq": last["seq"], "type": last["type"], "actor": last["actor"], "data": last["data"]}
         declared = rules.event_type(last["type"])
-        newest = {"type": last["type"], "seq": last["seq"],
-                  "text": {"ja": declared.describe(event, state, "ja"), "en": declared.describe(event, state, "en")}}
+        text = {"ja": declared.describe(event, state, "ja"), "en": declared.describe(event, state, "en")}
+        newest = {"type": last["type"], "seq": last["seq"], "text": text,
+                  "plain": {lang: plain(line) for lang, line in text.items()}}
     combat = g.get("combat")
     ex = g.get("exchange")
     out = {
