@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .actions import combat_preview
+from .combat import combat_preview
 from .events import NAME
 
 
