@@ -58,6 +58,7 @@ def _remember(state: State, e: Event) -> None:
 # -- setup ---------------------------------------------------------------------------------------
 
 def setup_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.setup into this game's state."""
     d = e.data
     state.extra[NAME] = {
         "version": d["version"], "order": list(d["order"]), "phase": "setup", "first_rolls": None,
@@ -71,6 +72,7 @@ def setup_fold(state: State, e: Event) -> None:
 
 
 def setup_text(e, state, lang):
+    """The log line of ace_royal.setup (Japanese, or English when lang is "en")."""
     d = e["data"]
     names = " → ".join(_name(state, s) for s in d["order"])
     return _t(lang, f"準備: {_lbl(VERSIONS, d['version'], 'ja')}版、座席（時計回り）{names}（A-2）",
@@ -78,6 +80,7 @@ def setup_text(e, state, lang):
 
 
 def first_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.first_rolled into this game's state."""
     g = game(state)
     g["first_rolls"] = copy.deepcopy(e.data["rolls"])
     g["first"] = g["active"] = e.data["first"]
@@ -85,6 +88,7 @@ def first_fold(state: State, e: Event) -> None:
 
 
 def first_text(e, state, lang):
+    """The log line of ace_royal.first_rolled (Japanese, or English when lang is "en")."""
     d = e["data"]
     rolls = "、".join(f"{_name(state, s)} {'→'.join(map(str, r))}" for s, r in d["rolls"].items())
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
@@ -98,12 +102,14 @@ def first_text(e, state, lang):
 
 
 def servant_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.servant_set into this game's state."""
     p = player(state, e.data["seat"])
     p["hero"] = copy.deepcopy(e.data["hero"])
     p["class"] = copy.deepcopy(e.data["class"])
 
 
 def servant_text(e, state, lang):
+    """The log line of ace_royal.servant_set (Japanese, or English when lang is "en")."""
     d = e["data"]
     if "hero" not in d:
         return _t(lang, f"{_name(state, d['seat'])} がサーヴァントを登録", f"{_name(state, d['seat'])} set their servant")
@@ -112,11 +118,13 @@ def servant_text(e, state, lang):
 
 
 def leftover_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.leftover_classes into this game's state."""
     game(state)["exchange"] = {"pool": copy.deepcopy(e.data["classes"]), "queue": list(e.data["queue"])}
     _remember(state, e)
 
 
 def leftover_text(e, state, lang):
+    """The log line of ace_royal.leftover_classes (Japanese, or English when lang is "en")."""
     d = e["data"]
     pool = "、".join(card_text(c, lang) for c in d["classes"]) or "-"
     queue = " → ".join(_name(state, s) for s in d["queue"])
@@ -125,6 +133,7 @@ def leftover_text(e, state, lang):
 
 
 def exchange_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.class_exchanged into this game's state."""
     g, d = game(state), e.data
     ex = g["exchange"]
     ex["queue"] = [s for s in ex["queue"] if s != d["seat"]]
@@ -137,6 +146,7 @@ def exchange_fold(state: State, e: Event) -> None:
 
 
 def exchange_text(e, state, lang):
+    """The log line of ace_royal.class_exchanged (Japanese, or English when lang is "en")."""
     d = e["data"]
     who = _name(state, d["seat"])
     if d.get("new") is None:
@@ -146,6 +156,7 @@ def exchange_text(e, state, lang):
 
 
 def started_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.started into this game's state."""
     g = game(state)
     g["phase"] = "play"
     g["turns"] = copy.deepcopy(e.data["turns"])
@@ -156,6 +167,7 @@ def started_fold(state: State, e: Event) -> None:
 
 
 def started_text(e, state, lang):
+    """The log line of ace_royal.started (Japanese, or English when lang is "en")."""
     d = e["data"]
     return _t(lang, f"聖杯戦争開幕: 最初の手番は {_name(state, d['turns']['current'])}（アクティブマスター）",
               f"The Holy Grail War begins: {_name(state, d['turns']['current'])} (active master) plays first")
@@ -164,17 +176,20 @@ def started_text(e, state, lang):
 # -- turns -----------------------------------------------------------------------------------------
 
 def step_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.step into this game's state."""
     game(state)["step"] = e.data["to"]
     _remember(state, e)
 
 
 def step_text(e, state, lang):
+    """The log line of ace_royal.step (Japanese, or English when lang is "en")."""
     d = e["data"]
     return _t(lang, f"{_name(state, d['seat'])}: {_lbl(STEP_LABELS, d['to'], 'ja')}へ",
               f"{_name(state, d['seat'])}: {_lbl(STEP_LABELS, d['to'], 'en')}")
 
 
 def state_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.state_changed into this game's state."""
     player(state, e.data["seat"])["state"] = e.data["to"]
     _remember(state, e)
 
@@ -188,6 +203,7 @@ REASONS = {
 
 
 def state_text(e, state, lang):
+    """The log line of ace_royal.state_changed (Japanese, or English when lang is "en")."""
     d = e["data"]
     reason = _lbl(REASONS, d.get("reason"), lang) if d.get("reason") in REASONS else d.get("reason", "")
     rule = f"（{d['rule']}）" if d.get("rule") and lang != "en" else (f" ({d['rule']})" if d.get("rule") else "")
@@ -196,6 +212,7 @@ def state_text(e, state, lang):
 
 
 def placed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.code_placed into this game's state."""
     g = game(state)
     if e.data["reverse"]:
         player(state, e.data["seat"])["reverse_placed"] += 1
@@ -204,6 +221,7 @@ def placed_fold(state: State, e: Event) -> None:
 
 
 def placed_text(e, state, lang):
+    """The log line of ace_royal.code_placed (Japanese, or English when lang is "en")."""
     d = e["data"]
     who = _name(state, d["seat"])
     if d["reverse"]:
@@ -213,6 +231,7 @@ def placed_text(e, state, lang):
 
 
 def revealed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.revealed into this game's state."""
     d = e.data
     p = player(state, d["seat"])
     for what, card in d["cards"].items():
@@ -224,6 +243,7 @@ def revealed_fold(state: State, e: Event) -> None:
 
 
 def revealed_text(e, state, lang):
+    """The log line of ace_royal.revealed (Japanese, or English when lang is "en")."""
     d = e["data"]
     cards = "、".join(f"{_t(lang, '英霊' if w == 'hero' else 'クラス', 'hero' if w == 'hero' else 'class')} {card_text(c, lang)}"
                      for w, c in d["cards"].items())
@@ -234,10 +254,12 @@ def revealed_text(e, state, lang):
 
 
 def encounter_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.encounter_rolled into this game's state."""
     _remember(state, e)
 
 
 def encounter_text(e, state, lang):
+    """The log line of ace_royal.encounter_rolled (Japanese, or English when lang is "en")."""
     d = e["data"]
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
     who = _name(state, d["seat"])
@@ -251,6 +273,7 @@ def encounter_text(e, state, lang):
 
 
 def combat_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_started into this game's state."""
     d = e.data
     side = {"kind": None, "modifiers": [], "proxy": None, "faces": []}
     game(state)["combat"] = {"attacker": d["attacker"], "interceptor": d["interceptor"], "how": d["how"],
@@ -261,6 +284,7 @@ def combat_fold(state: State, e: Event) -> None:
 
 
 def combat_text(e, state, lang):
+    """The log line of ace_royal.combat_started (Japanese, or English when lang is "en")."""
     d = e["data"]
     a, i = _name(state, d["attacker"]), _name(state, d["interceptor"])
     how = _t(lang, "襲撃" if d["how"] == "attack" else "遭遇戦", "attack" if d["how"] == "attack" else "encounter")
@@ -270,6 +294,7 @@ def combat_text(e, state, lang):
 
 
 def combat_set_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_set into this game's state."""
     d = e.data
     side = game(state)["combat"][f"{d['side']}_side"]
     what = d["what"]
@@ -290,6 +315,7 @@ def _side_name(state, side, lang, seat=None):
 
 
 def combat_set_text(e, state, lang):
+    """The log line of ace_royal.combat_set (Japanese, or English when lang is "en")."""
     d = e["data"]
     who = _side_name(state, d["side"], lang, d.get("seat"))
     if d["what"] == "kind":
@@ -312,6 +338,7 @@ def combat_set_text(e, state, lang):
 
 
 def resolved_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_resolved into this game's state."""
     g = game(state)
     g["combat"]["result"] = copy.deepcopy(e.data)
     g["last_combat"] = copy.deepcopy(g["combat"])
@@ -321,6 +348,7 @@ def resolved_fold(state: State, e: Event) -> None:
 
 
 def resolved_text(e, state, lang):
+    """The log line of ace_royal.combat_resolved (Japanese, or English when lang is "en")."""
     d = e["data"]
     att, dfn = _name(state, d["attacker"]), _name(state, d["interceptor"])
     r = d["result"]
@@ -337,10 +365,12 @@ def resolved_text(e, state, lang):
 
 
 def stolen_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.stolen into this game's state."""
     _remember(state, e)
 
 
 def stolen_text(e, state, lang):
+    """The log line of ace_royal.stolen (Japanese, or English when lang is "en")."""
     d = e["data"]
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
     return _t(lang, f"{real}撤退プロセス: {_name(state, d['to'])} が {_name(state, d['from'])} の手札から左から{d['position']}枚目を奪う（1d{d['hand']}、A-7）",
@@ -355,6 +385,7 @@ QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover a die's rol
 
 
 def seal_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.seal_used into this game's state."""
     d = e.data
     p = player(state, d["seat"])
     for eff in d["effects"]:
@@ -364,6 +395,7 @@ def seal_fold(state: State, e: Event) -> None:
 
 
 def seal_text(e, state, lang):
+    """The log line of ace_royal.seal_used (Japanese, or English when lang is "en")."""
     d = e["data"]
     quick = d.get("version") == "quick"
     items = []
@@ -385,6 +417,7 @@ def seal_text(e, state, lang):
 
 
 def turn_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.turn_ended into this game's state."""
     g = game(state)
     g["turns"] = copy.deepcopy(e.data["turns"])
     g["step"] = "rise"
@@ -396,17 +429,20 @@ def turn_fold(state: State, e: Event) -> None:
 
 
 def turn_text(e, state, lang):
+    """The log line of ace_royal.turn_ended (Japanese, or English when lang is "en")."""
     d = e["data"]
     return _t(lang, f"{_name(state, d['seat'])} のターン終了 → {_name(state, d['turns']['current'])} のターン（第{d['turns']['round']}巡）",
               f"{_name(state, d['seat'])}'s turn ends → {_name(state, d['turns']['current'])}'s turn (round {d['turns']['round']})")
 
 
 def passed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.master_passed into this game's state."""
     game(state)["active"] = e.data["to"]
     _remember(state, e)
 
 
 def passed_text(e, state, lang):
+    """The log line of ace_royal.master_passed (Japanese, or English when lang is "en")."""
     d = e["data"]
     when = {"turn": ("解釈: 最初の一巡の後は毎ターン", "reading: every turn after the first round")}.get(
         d.get("reading"), ("解釈: 一巡ごと", "reading: every full round"))
@@ -422,6 +458,7 @@ OUT_REASONS = {
 
 
 def out_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.out into this game's state."""
     g = game(state)
     player(state, e.data["seat"])["out"] = e.data["reason"]
     if e.data.get("turns"):
@@ -434,23 +471,27 @@ def out_fold(state: State, e: Event) -> None:
 
 
 def out_text(e, state, lang):
+    """The log line of ace_royal.out (Japanese, or English when lang is "en")."""
     d = e["data"]
     return _t(lang, f"{_name(state, d['seat'])} が脱落: {_lbl(OUT_REASONS, d['reason'], 'ja')}（{d['rule']}）",
               f"{_name(state, d['seat'])} is out: {_lbl(OUT_REASONS, d['reason'], 'en')} ({d['rule']})")
 
 
 def masterless_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.masterless into this game's state."""
     player(state, e.data["seat"])["masterless"] = True
     _remember(state, e)
 
 
 def masterless_text(e, state, lang):
+    """The log line of ace_royal.masterless (Japanese, or English when lang is "en")."""
     d = e["data"]
     return _t(lang, f"{_name(state, d['seat'])} のマスターが死亡（{_lbl(OUT_REASONS, d['reason'], 'ja')}）。単独行動によりサーヴァントはマスター不在で戦い続ける（令呪は使えない、A-10）",
               f"{_name(state, d['seat'])}'s master dies ({_lbl(OUT_REASONS, d['reason'], 'en')}). Independent action: the servant fights on without a master and without seals (A-10)")
 
 
 def finished_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.finished into this game's state."""
     g = game(state)
     g["over"] = True
     g["phase"] = "over"
@@ -459,19 +500,12 @@ def finished_fold(state: State, e: Event) -> None:
 
 
 def finished_text(e, state, lang):
+    """The log line of ace_royal.finished (Japanese, or English when lang is "en")."""
     d = e["data"]
     if d.get("winner"):
         return _t(lang, f"聖杯戦争終結: 勝者 {_name(state, d['winner'])}（A-7）", f"The Holy Grail War is over: {_name(state, d['winner'])} wins (A-7)")
     return _t(lang, "聖杯戦争終結: 相討ちにより勝者なし（A-7）", "The Holy Grail War is over: mutual knock-out, no winner (A-7)")
 
-
-def _noop(state: State, e: Event) -> None:
-    _remember(state, e)
-
-
-def note_text(e, state, lang):
-    d = e["data"]
-    return f"{_name(state, d.get('seat'))}: {d['text']}"
 
 
 EVENTS: tuple[EventType, ...] = (
@@ -496,5 +530,4 @@ EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True),
     EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undoable=True),
     EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undoable=True),
-    EventType("ace_royal.note", _noop, note_text, PUBLIC, undoable=True),
 )
