@@ -57,9 +57,11 @@ def cmd_export(args) -> int:
     """Write a session's log in a wiki format (standard output without --out)."""
     from .core.errors import GmError
     from .export import Options, export
+    from .store import local_utc_offset
     try:
         live = _manager(args.data).get(args.session)
         options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
+                          utc_offset=local_utc_offset(),
                           secret_rolls=args.secret_rolls)
         with live.lock:
             events = list(live.store.events())

@@ -45,6 +45,12 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def local_utc_offset() -> int:
+    """This machine's time zone now, in minutes east of UTC (what exports show times in)."""
+    offset = datetime.now().astimezone().utcoffset()
+    return int(offset.total_seconds() // 60) if offset else 0
+
+
 class Store:
     """One session's SQLite file. Not thread-safe: the runtime serialises access."""
 

@@ -206,9 +206,26 @@ def dice_for(mode: str, seeded: Any, payload: Any) -> Any:
     if faces not in (None, "", []):
         return EnteredDice(faces, seeded.next_index)
     if mode == "entered" and payload.get("dice") != "server":
+        return FacesRequired(seeded.next_index)
+    return seeded
+
+
+class FacesRequired:
+    """The dice of a session that takes real dice when the request brought no faces: an action that
+    draws no die goes through; the first die drawn asks for the faces."""
+
+    entered = True
+
+    def __init__(self, next_index: int = 0) -> None:
+        self.next_index = next_index
+
+    def randint(self, sides: int) -> int:
+        """Refuse: the faces rolled at the table are needed."""
         raise GmError("実ダイスの出目（faces）を入力してください（サーバーで振るときは dice=server）",
                       "Enter the faces of the real dice ('faces'), or ask for server dice with dice=server")
-    return seeded
+
+    def check_all_used(self) -> None:
+        """No faces were entered, so none is left over."""
 
 
 @dataclass(frozen=True)

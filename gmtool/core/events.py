@@ -12,7 +12,7 @@ from .model import Label
 from .ruleset import GM_ONLY, PUBLIC, Choice, EventType, Reading, custom
 
 CORE_EVENTS: tuple[EventType, ...] = (
-    EventType("session.created", engine.session_created, logtext.session_created, PUBLIC),
+    EventType("session.created", engine.session_created, logtext.session_created, custom(view.created_event)),
     EventType("seat.added", engine.seat_added, logtext.seat_added, PUBLIC),
     EventType("seat.updated", engine.seat_updated, logtext.seat_updated, PUBLIC),
     EventType("seat.token_reissued", engine.seat_token_reissued, logtext.seat_token_reissued, GM_ONLY),

@@ -200,6 +200,7 @@ class LeakProbe:
 
     plant: Callable[[Any, Callable[[str], str]], list[Secret]]
     reveal: Callable[[Any], None] | None = None
+    seats: int = 2  # how many seats the crawl's session has
 
 
 # -- the declaration ------------------------------------------------------------------------------

@@ -149,6 +149,8 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
     The event type's declared visibility decides (core/events.py, the ruleset's `events`);
     a type the session's rules do not declare is the GM's alone.
     """
+    if state.rules is not None:
+        event = state.rules.upcast(event)  # an event stored by an older version, in today's shape
     declared = state.rules.event_type(event.type) if state.rules is not None else None
     if declared is None:
         data = event.data if viewer.is_gm else None
@@ -163,6 +165,14 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
 
 
 # -- the visibility of core's event types (declared in core/events.py) -------------------------
+
+def created_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """A private counter's thresholds (its flags) are the GM's and the seats' own business."""
+    if viewer.is_gm:
+        return data
+    counters = [c if c.get("public", True) else {**c, "thresholds": []} for c in data.get("counters", [])]
+    return {**data, "counters": counters}
+
 
 def counter_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
     """A counter change (or its flag) is seen by whoever may see the counter."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 from typing import Any
 
@@ -34,6 +34,7 @@ class Options:
     names: str = "player"  # "player": seat names; "faction": faction names (seat name if none)
     scene: int | None = None  # None: the whole session; 0: before the first scene marker; N: scene N
     secret_rolls: bool = False  # the GM ticks GM-secret rolls in
+    utc_offset: int = 0  # minutes east of UTC that times are shown in (the caller's local time zone)
 
 
 @dataclass
@@ -71,9 +72,13 @@ def L(lang: str, ja: str, en: str) -> str:
     return en if lang == "en" else ja
 
 
-def _time(ts: str) -> str:
+def _shifted(ts: str, offset: int) -> datetime:
+    return datetime.fromisoformat(ts).astimezone(timezone(timedelta(minutes=offset)))
+
+
+def _time(ts: str, offset: int) -> str:
     try:
-        return datetime.fromisoformat(ts).astimezone().strftime("%H:%M")
+        return _shifted(ts, offset).strftime("%H:%M")
     except ValueError:
         return ""
 
@@ -118,7 +123,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if visible is None:
             continue
         section = sections[-1]
-        time = _time(e.ts) if options.times else ""
+        time = _time(e.ts, options.utc_offset) if options.times else ""
         text = describe(visible, shown_final, lang)
         if e.type == "dice.rolled":
             roll = e.data["roll"]
@@ -147,7 +152,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         sections = [s for s in sections if s.items or s is not sections[0]]
     head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
-            (L(lang, "作成", "Created"), _local(final.created)),
+            (L(lang, "作成", "Created"), _local(final.created, options.utc_offset)),
             (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values())),
             (L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
     if final.seed:
@@ -155,10 +160,10 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     return Report(final.title, lang, meta, sections, head, rows)
 
 
-def _local(ts: str) -> str:
-    """A time as local YYYY-MM-DD HH:MM."""
+def _local(ts: str, offset: int) -> str:
+    """A time as YYYY-MM-DD HH:MM in the caller's time zone."""
     try:
-        return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M")
+        return _shifted(ts, offset).strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return ts
 

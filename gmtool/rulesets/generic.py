@@ -8,7 +8,7 @@ PRESETS = (
     CounterDef("mana", Label("魔力", "Mana"), start=0, min=0, max=None),
     CounterDef("coins", Label("コイン", "Coins"), start=0, min=0, max=None),
     CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=None,
-               thresholds=(Threshold(9, "subjugation", Label("討伐令", "Subjugation order"), "S-12"),)),
+               thresholds=(Threshold(9, "subjugation", Label("討伐令", "Subjugation order")),)),
     CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=None),
     CounterDef("vp", Label("戦果", "Victory points"), start=0, min=None, max=None),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
 
 from ..core.commitments import canonical
 from ..core.dice import localized_text
@@ -41,6 +41,7 @@ def create_app(config: dict | None = None) -> Flask:
     from . import api, gm, home, live, phone, table
     for module in (home, gm, table, phone, live, api):
         app.register_blueprint(module.bp)
+    _serve_ruleset_assets(app)
 
     @app.before_request
     def _language():
@@ -107,6 +108,35 @@ def create_app(config: dict | None = None) -> Flask:
         return error_response(413, "送信内容が大きすぎます", "Request too large")
 
     return app
+
+
+def _serve_ruleset_assets(app: Flask) -> None:
+    """A ruleset's own templates and static files (a pip-installed game ships its screens): its
+    template_dir joins the template search path after the top-level templates/, its static_dir is
+    served at /rulesets/<name>/static/<file>."""
+    from jinja2 import ChoiceLoader, FileSystemLoader
+
+    from ..rulesets import registry
+    rulesets = registry()
+    extra = [FileSystemLoader(str(r.template_dir)) for r in rulesets.values() if r.template_dir]
+    if extra:
+        app.jinja_loader = ChoiceLoader([app.jinja_loader, *extra])
+
+    @app.get("/rulesets/<name>/static/<path:filename>")
+    def ruleset_static(name: str, filename: str):
+        ruleset = rulesets.get(name)
+        if ruleset is None or ruleset.static_dir is None:
+            abort(404)
+        return send_from_directory(ruleset.static_dir, filename, max_age=app.config["SEND_FILE_MAX_AGE_DEFAULT"])
+
+
+def stylesheet_url(ruleset) -> str:
+    """Where the screens load a ruleset's stylesheet: its own static folder, or the top-level static/."""
+    if not ruleset.stylesheet:
+        return ""
+    if ruleset.static_dir is not None:
+        return url_for("ruleset_static", name=ruleset.name, filename=ruleset.stylesheet)
+    return url_for("static", filename=ruleset.stylesheet)
 
 
 def error_response(status: int, ja: str, en: str):

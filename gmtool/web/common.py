@@ -14,6 +14,7 @@ from ..core.errors import Forbidden, GmError
 from ..export import Options
 from ..core.view import GM, Viewer
 from ..runtime import LiveSession, SessionManager
+from ..store import local_utc_offset
 
 COOKIE_PREFIX = {"gm": "gmtool_gm_", "table": "gmtool_table_", "seat": "gmtool_seat_"}
 ADMIN_COOKIE = "gmtool_admin"
@@ -134,6 +135,7 @@ def export_options(args) -> tuple[str, Options, bool]:
         return (values[-1] if values else default) in ("1", "true", "on", "yes")
 
     options = Options(lang=args.get("lang", "ja") if args.get("lang") in ("ja", "en") else "ja",
+                      utc_offset=local_utc_offset(),
                       times=flag("times", "1"), names=names, scene=scene_number,
                       secret_rolls=flag("secret_rolls", "0"))
     return args.get("format", "markdown"), options, flag("full", "0")

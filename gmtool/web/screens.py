@@ -10,6 +10,7 @@ from ..core.logtext import describe
 from ..core.view import Viewer, build_view, visible_event
 from ..runtime import LiveSession
 from ..urls import join_url, table_url
+from . import stylesheet_url
 from .common import base_url, csrf_for, lang, qr_svg
 
 LOG_LINES = 60
@@ -48,7 +49,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
-            "ruleset_css": live.ruleset.stylesheet,
+            "ruleset_css": stylesheet_url(live.ruleset),
             "counter_defs": {c["key"]: c for c in view["counters"]}}
 
 

@@ -50,7 +50,7 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     expect(phones[1].locator(karma)).to_have_text("4")
     expect(table.locator(karma)).to_have_text("4")
 
-    # A typed value crossing 9 raises 討伐令 (S-12) everywhere.
+    # A typed value crossing 9 raises 討伐令 everywhere.
     form = page.locator("#seat-s1 [data-counter=karma] form.set")
     form.locator("input[name=value]").fill("9")
     form.locator("input[name=reason]").fill("魂喰い")

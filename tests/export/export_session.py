@@ -167,7 +167,7 @@ def build_script() -> Script:
     s.answer("p1", "s2", 5, "salt-p1-s2")  # everyone answered: revealed and resolved (s1 wins 7)
     s.do(prompts.add_modifier, "p1", "s2", 3, NASTY_MODIFIER, s.resolvers, s.dice())  # s2: 5 + 3 = 8 wins
     s.do(prompts.confirm, "p1")
-    s.do(commands.change_counter, "s3", "karma", value=9, reason=NASTY_REASON)  # raises 討伐令 [S-12]
+    s.do(commands.change_counter, "s3", "karma", value=9, reason=NASTY_REASON)  # raises 討伐令
     # Scene 2
     s.do(commands.mark_scene, SCENE_TITLES[1])
     s.do(prompts.open_prompt, "p2", {"title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷"],

@@ -116,7 +116,9 @@ def tokyo_time(monkeypatch):
 
 @pytest.mark.parametrize("fmt", ["markdown", "mediawiki", "atwiki", "text", "html"])
 def test_times_are_local_hh_mm(script, fmt, tokyo_time):
-    text = export(script.events, GENERIC, fmt, Options(times=True))
+    from gmtool.store import local_utc_offset
+    assert local_utc_offset() == 9 * 60  # what the CLI and the GM console pass in Tokyo
+    text = export(script.events, GENERIC, fmt, Options(times=True, utc_offset=local_utc_offset()))
     # The first counter change was at 10:01 UTC = 19:01 in Tokyo.
     assert re.search(r"19:01[ <].*令呪 3→2", text)
     times = re.findall(r"\b(\d\d:\d\d)\b", text)

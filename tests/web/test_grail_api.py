@@ -152,3 +152,28 @@ def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail
     assert 'data-force="a-筋力"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     page = table.get(f"/s/{sid}/table").get_data(as_text=True)
     assert 'data-force="a-筋力"' in page and "怪力" not in page  # the answer is still secret from the table
+
+
+def test_the_battle_roll_takes_real_dice(client, grail):
+    """T-10 with physical dice: the GM types the two 1d100 faces; out-of-range faces are refused."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+    confirm(client, grail, "c1-setup")
+    for n, (a, b) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": a}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": b}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    rates = call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+    call(client, grail, "next_step", {"faces": [101, 5]}, status=400)
+    call(client, grail, "next_step", {"faces": [50]}, status=400)
+    battle = call(client, grail, "next_step", {"faces": [90, 10]})["ruleset"]["combat"]["battle"]
+    row = battle["rolls"][-1]
+    assert row["a"]["die"] == 90 and row["b"]["die"] == 10
+    assert row["a"]["total"] == 90 + rates["a"]["total"] and row["b"]["total"] == 10 + rates["b"]["total"]
+    log = client.get(f"/api/sessions/{grail['session']}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()
+    line = next(e for e in log["events"] if e["type"] == "grail.battle_rolled")
+    assert line["data"]["entered"] is True and line["text"].startswith("［実ダイス］勝敗判定")

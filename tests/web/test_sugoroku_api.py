@@ -124,3 +124,23 @@ def test_screens_render_for_every_viewer(game):
         html = r.get_data(as_text=True)
         assert "sugoroku" in html
         assert "アルトリア" not in html or "/gm" in path
+
+
+def test_a_move_takes_the_faces_of_a_real_die(game):
+    """S-3/S-4/S-11 with physical dice: the entered face moves the token; the extra-die seal takes two."""
+    act, state = game["act"], game["state"]
+    out = act("roll_move", {"faces": [4]}, who="s1")
+    assert out["events"][0]["type"] == "dice.rolled"
+    view = state()
+    assert view["ruleset"]["players"]["s1"]["position"] == 4 and view["rolls"][0]["entered"] is True
+    act("roll_move", {"faces": [7]}, who="s2", status=400)  # no face 7 on a d6
+    act("roll_move", {"faces": [2, 3]}, who="s2", status=400)  # one die, two faces
+    act("roll_move", {"faces": [2, 3], "seal": "extra_die"}, who="s2")
+    assert state()["ruleset"]["players"]["s2"]["position"] == 5
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "dice", "value": "entered"})
+    assert r.status_code == 200
+    mover = state()["ruleset"]["current"]
+    act("roll_move", {}, who=mover, status=400)  # the session takes real dice: the face is asked for
+    act("roll_move", {"dice": "server"}, who=mover)
+    assert state()["rolls"][0]["entered"] is False

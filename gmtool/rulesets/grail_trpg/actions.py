@@ -11,6 +11,7 @@ import json
 
 from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
+from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State
 from gmtool.core.ruleset import ActionContext, action
@@ -231,7 +232,7 @@ def roll_battle(state: State, p: dict, ctx: ActionContext) -> list:
     rates = win_rates(state, combat)
     battle = battle_roll(rates["a"]["total"], rates["b"]["total"], ctx.dice, readings_of(state))
     return [("grail.battle_rolled", {"combat": combat["id"], "win_rates": rates, "battle": battle,
-                                     "dice_next": ctx.dice.next_index})]
+                                     "entered": is_entered(ctx.dice), "dice_next": ctx.dice.next_index})]
 
 
 def decide(state: State, p: dict, ctx: ActionContext) -> list:
@@ -391,7 +392,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     ends = timing == "setup" and set(combat["sides"][side]) <= gone
     data = {"combat": combat["id"], "faction": faction, "side": side, "timing": timing, "seal": effect,
             "cost": cost, "check": check, "escaped": check["escaped"], "let_go": let_go, "automatic": automatic,
-            "ends_combat": ends, "dice_next": ctx.dice.next_index}
+            "ends_combat": ends, "entered": is_entered(ctx.dice), "dice_next": ctx.dice.next_index}
     drafts = [("grail.escape", data)] + (seal_drafts(state, faction, cost["cost"], effect) if cost else [])
     if ends and combat["prompt"] in state.prompts and state.prompts[combat["prompt"]].status in ("open", "locked"):
         drafts.append(("prompt.cancelled", {"prompt": combat["prompt"], "reason": "逃走により戦闘終了"}))

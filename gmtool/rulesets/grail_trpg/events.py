@@ -314,7 +314,8 @@ def _d_battle(e, state, lang):
         parts.append(rolls + (_ja(lang, "（同値）", " (tie)") if row["tie"] else ""))
     w = d["battle"]["winner"]
     verdict = _ja(lang, f"{names[w]}の勝ち", f"{names[w]} wins") if w else _ja(lang, "同値: 監督役が決める", "tie: the GM decides")
-    return _ja(lang, "勝敗判定 [T-10]: ", "Battle roll [T-10]: ") + " / ".join(parts) + f" → {verdict}"
+    real = _ja(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    return real + _ja(lang, "勝敗判定 [T-10]: ", "Battle roll [T-10]: ") + " / ".join(parts) + f" → {verdict}"
 
 
 def _d_decided(e, state, lang):
@@ -336,8 +337,9 @@ def _d_escape(e, state, lang):
     else:
         roll = _ja(lang, "自動成功", "automatic success")
     verdict = _ja(lang, "逃走成功", "escaped") if d["escaped"] else _ja(lang, "逃走失敗", "failed to escape")
-    return _ja(lang, f"{who}の逃走判定 [T-12]（{cost}）: {roll} → {verdict}",
-               f"Escape check of {who} [T-12] ({cost}): {roll} → {verdict}")
+    real = _ja(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    return real + _ja(lang, f"{who}の逃走判定 [T-12]（{cost}）: {roll} → {verdict}",
+                      f"Escape check of {who} [T-12] ({cost}): {roll} → {verdict}")
 
 
 def _d_finished(e, state, lang):

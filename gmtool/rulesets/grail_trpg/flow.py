@@ -13,6 +13,7 @@ from typing import Any
 from gmtool.core.commands import clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label, Prompt, State
+from gmtool.core.view import resolution_view
 
 from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
 from .rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
@@ -421,7 +422,8 @@ def _character_view(c: dict, full: bool) -> dict:
             "true_name": c["true_name"] if full else None, "stats": dict(c["stats"]) if full else None}
 
 
-def _combat_view(state: State, c: dict, me: str | None) -> dict:
+def _combat_view(state: State, c: dict, viewer: Any) -> dict:
+    me = viewer.seat if viewer.kind == "seat" else None
     prompt = state.prompts.get(c["prompt"])
     waiting, pending, prompt_status = [], None, None
     if prompt:
@@ -429,7 +431,7 @@ def _combat_view(state: State, c: dict, me: str | None) -> dict:
         if prompt.status in ("open", "locked"):
             waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
         elif prompt.status == "revealed" and not prompt.confirmed and prompt.resolution:
-            pending = prompt.resolution
+            pending = resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
     setup = None
     if c.get("setup"):
         setup = {}
@@ -484,7 +486,7 @@ def view(state: State, viewer: Any) -> dict:
     priority = g["priority"] or list(state.seats)
     return {
         "factions": factions, "seal_effects": seal_effects(),
-        "combat": _combat_view(state, current, me) if current else None,
+        "combat": _combat_view(state, current, viewer) if current else None,
         "history": [{"id": c["id"], "title": c["title"], "step": c["step"], "winner": c["winner"],
                      "names": c["names"]} for c in combats[-8:]],
         "out": list(g["out"]), "in_progress": current_combat(state) is not None,

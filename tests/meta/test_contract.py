@@ -1,0 +1,245 @@
+"""Meta-tests of the ruleset contract: they run over every registered ruleset, so a new game is
+checked without new test code (DESIGN principle 10, issue "One package and one declaration").
+
+(a) The leak crawl: a session per ruleset with a unique marker in every secret it keeps (the
+ruleset's LeakProbe plants its own: true names, hidden stats, face-down cards …; the crawl adds
+core's: an unrevealed answer, a GM-secret roll, a private counter's flag where the ruleset lets the
+GM define counters). Then, for the table token, every seat, no token, a wrong token and a
+re-issued old token, every page and fragment, the live stream's first message, every GET route of
+the API (state, log, every prompt), every export format, the GM's public exports (what the table
+may see) and the responses of the probe's own actions are read: a marker may appear only where its
+Secret says. After the probe's reveal it
+must appear for the viewers it was revealed to.
+(b) Every event type has a fold, a log line in both languages and a visibility.
+(c) Every reading is documented in the ruleset's docs page and can be switched.
+(d) Every action is documented.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.core.logtext import describe
+from gmtool.core.ruleset import EventType, Secret, Visibility
+from gmtool.core.view import GM, visible_event
+from gmtool.export import FORMAT_NAMES
+from gmtool.rulesets import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = sorted(registry())
+VIEWERS = ("table", "none", "wrong", "old")  # besides the seats
+
+
+class Table:
+    """The probe's driver: the JSON API of one session, as docs/api.md describes it."""
+
+    def __init__(self, client, data: dict):
+        self.client = client
+        self.data = data
+        self.sid = data["session"]
+        self.seats = [s["id"] for s in data["seats"]]
+        self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
+                       **{s["id"]: s["token"] for s in data["seats"]}}
+        self.responses: list[tuple[str, str]] = []  # (who, body) of every action the probe made
+
+    def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
+        """POST /api/sessions/<id><path> as `who`; a refusal fails the probe."""
+        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
+        assert r.status_code in (200, 201), (path, who, r.get_json())
+        self.responses.append((who, r.get_data(as_text=True)))
+        return r.get_json()
+
+    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
+        """A ruleset action."""
+        return self.post(f"/actions/{name}", payload, who)
+
+    def answer(self, prompt: str, value, who: str) -> dict:
+        """A secret answer."""
+        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
+
+    def state(self, who: str = "gm") -> dict:
+        """GET /state as `who`."""
+        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
+
+
+def _marker_factory():
+    counter = itertools.count(1)
+    return lambda kind: f"MK{next(counter):03d}{re.sub(r'[^A-Za-z]', '', kind)[:6].upper()}ZQ"
+
+
+def _plant(client, name: str):
+    """A session of ruleset `name` with every secret marked; returns (table, secrets, marker)."""
+    ruleset = registry()[name]
+    probe = ruleset.leak_probe
+    marker = _marker_factory()
+    seats = [f"席{i + 1}" for i in range(probe.seats if probe else 2)]
+    body = {"title": "leak crawl", "ruleset": name, "seats": seats}
+    flag = None
+    if ruleset.custom_counters:
+        flag = marker("flag")
+        body.update(counters=["seals", f"HP,10,0,20,{flag}<=3"], private=["c2"])
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json=body)
+    assert r.status_code == 201, r.get_json()
+    table = Table(client, r.get_json())
+    secrets = list(probe.plant(table, marker)) if probe else []
+    first = table.seats[0]
+    if flag is not None:
+        table.post("/counters", {"seat": first, "key": "c2", "value": 2})
+        secrets.append(Secret(flag, frozenset({"gm", first})))
+    answer = marker("answer")
+    prompt = table.post("/prompts", {"title": "秘密の質問", "kind": "text", "seats": table.seats})
+    table.answer(prompt["id"], answer, first)
+    secrets.append(Secret(answer, frozenset({"gm", first})))
+    roll = marker("roll")
+    table.post("/rolls", {"expr": "S2D6", "label": roll})
+    secrets.append(Secret(roll, frozenset({"gm"})))
+    return table, secrets, probe
+
+
+def _screens(app, table: Table) -> dict:
+    """One cookie jar per viewer (the old one opened the first seat's link before it was re-issued)."""
+    data = table.data
+    screens = {"table": ("table", open_link(app, data["table_url"]), table.tokens["table"]),
+               "none": ("seat", app.test_client(), ""), "wrong": ("seat", app.test_client(), "not-a-token")}
+    first = data["seats"][0]
+    screens["old"] = ("seat", open_link(app, first["join_url"]), first["token"])
+    new = table.post(f"/seats/{first['id']}/token")["token"]
+    table.tokens[first["id"]] = new
+    for seat in data["seats"]:
+        token = table.tokens[seat["id"]]
+        screens[seat["id"]] = ("seat", open_link(app, f"/join/{table.sid}?k={token}"), token)
+    return screens
+
+
+def _crawl(client, table: Table, kind: str, token: str) -> dict[str, str]:
+    """Every response one viewer can get: pages, fragments, the live stream, the API, exports."""
+    sid, out = table.sid, {}
+    pages = [f"/s/{sid}/{p}" for p in ("table", "phone", "gm", "verify", "gm/qr", "gm/export")]
+    for path in pages:
+        for hx in ({}, {"HX-Request": "true"}):
+            r = client.get(path, headers=hx)
+            out[f"{path} {hx}"] = r.get_data(as_text=True)
+    r = client.get(f"/s/{sid}/events?as={kind}", buffered=False)
+    out["events"] = next(iter(r.response), b"").decode() if r.status_code == 200 else r.get_data(as_text=True)
+    r.close()
+    auth = bearer(token) if token else {}
+    api = [f"/api/sessions/{sid}/{p}" for p in ("state", "log?limit=1000", "log?after=0&limit=1000")]
+    api += [f"/api/sessions/{sid}/prompts/{p['id']}" for p in table.state("gm")["prompts"]]
+    api += [f"/api/sessions/{sid}/export?format={f}" for f in FORMAT_NAMES]
+    api += [f"/s/{sid}/gm/export/download?format={f}" for f in FORMAT_NAMES]
+    for path in api:
+        out[path] = client.get(path, headers=auth).get_data(as_text=True)
+    return out
+
+
+def _check(responses: dict[str, str], who: str, secrets: list[Secret], revealed: bool) -> None:
+    for secret in secrets:
+        allowed = secret.seen_by | (secret.revealed_to if revealed else frozenset())
+        if who in allowed:
+            continue
+        leaks = [where for where, body in responses.items() if secret.marker in body]
+        assert not leaks, f"{secret.marker} reached {who} through {leaks}"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_leak_crawl_finds_no_secret_where_it_must_not_be(app, client, name):
+    table, secrets, probe = _plant(client, name)
+    gm_state = str(table.state("gm")) + client.get(f"/api/sessions/{table.sid}/log?limit=1000",
+                                                   headers=bearer(table.tokens["gm"])).get_data(as_text=True)
+    for secret in secrets:  # the markers are really there: the crawl can fail
+        assert secret.marker in gm_state, f"{secret.marker} was not planted"
+    screens = _screens(app, table)
+    for who, body in table.responses:
+        _check({"action response": body}, who, secrets, revealed=False)
+    phases = [False] + ([True] if probe and probe.reveal else [])
+    for revealed in phases:
+        if revealed:
+            table.responses.clear()
+            probe.reveal(table)
+            for who, body in table.responses:
+                _check({"action response": body}, who, secrets, revealed=True)
+        public = {f"GM's public export {f}": client.get(f"/api/sessions/{table.sid}/export?format={f}",
+                                                       headers=bearer(table.tokens["gm"])).get_data(as_text=True)
+                  for f in FORMAT_NAMES}
+        _check(public, "table", secrets, revealed)  # a public export shows what the table sees
+        for who, (kind, browser, token) in screens.items():
+            responses = _crawl(browser, table, kind, token)
+            _check(responses, who, secrets, revealed)
+            if revealed:
+                for secret in secrets:
+                    if who in secret.revealed_to and who in table.seats + ["table"]:
+                        assert any(secret.marker in body for body in responses.values()), \
+                            f"{secret.marker} was revealed to {who} but never shown"
+
+
+def test_the_crawl_catches_a_leak(app, client, monkeypatch):
+    """Break the one secrecy filter once: the crawl must notice."""
+    import gmtool.core.view as view
+    monkeypatch.setattr(view, "can_see_answer", lambda prompt, viewer, who: True)
+    table, secrets, _probe = _plant(client, "generic")
+    screens = _screens(app, table)
+    kind, browser, token = screens["table"]
+    with pytest.raises(AssertionError, match="reached table"):
+        _check(_crawl(browser, table, kind, token), "table", secrets, False)
+
+
+# -- (b) every event type is whole -------------------------------------------------------------
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_event_type_has_a_fold_a_log_line_in_both_languages_and_a_visibility(client, name):
+    ruleset = registry()[name]
+    for declared in ruleset.event_types().values():
+        assert isinstance(declared, EventType) and callable(declared.fold) and callable(declared.describe)
+        assert isinstance(declared.visibility, Visibility)
+    table, _secrets, _probe = _plant(client, name)
+    from gmtool.web import create_app  # noqa: F401  (the app of the client fixture holds the session)
+    live = client.application.extensions["gmtool"].get(table.sid)
+    seen = set()
+    for event in live.store.events():
+        visible = visible_event(event, live.state, GM)
+        ja, en = describe(visible, live.state, "ja"), describe(visible, live.state, "en")
+        assert ja and en and ja != event.type and en != event.type, event.type
+        seen.add(event.type)
+    assert seen <= set(ruleset.event_types())
+
+
+def test_an_undeclared_event_type_is_the_gms_alone(pure):
+    from gmtool.core.model import TABLE, Event
+    event = Event(99, "t", "gm", 99, "homebrew.secret", {"x": "MARK"})
+    assert visible_event(event, pure.state, TABLE) is None
+    assert visible_event(event, pure.state, GM)["data"] == {"x": "MARK"}
+
+
+# -- (c) readings, (d) actions: documented and switchable ------------------------------------------
+
+def _docs(name: str) -> str:
+    ruleset = registry()[name]
+    assert ruleset.docs, f"{name} names no docs page"
+    return (ROOT / ruleset.docs).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_reading_is_documented_and_switchable(client, name):
+    ruleset = registry()[name]
+    docs = _docs(name)
+    table, _secrets, _probe = _plant(client, name)
+    for reading in ruleset.readings:
+        assert f"`{reading.key}`" in docs, f"reading {reading.key} is not in {ruleset.docs}"
+        other = next((c for c in reading.choices if c.value != reading.default), None)
+        if other is None:
+            continue
+        out = table.post("/readings", {"key": reading.key, "value": other.value})
+        assert next(r for r in out["readings"] if r["key"] == reading.key)["value"] == other.value
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_action_is_documented(name):
+    ruleset = registry()[name]
+    docs = _docs(name)
+    for action in ruleset.actions:
+        assert f"`{action}`" in docs, f"action {action} is not in {ruleset.docs}"

@@ -1,0 +1,93 @@
+"""Session files written by gmtool 0.1 (before the ruleset contract) still open, with the same state.
+
+tests/fixtures/v0_1/ holds a generic, a grail_trpg and a sugoroku session written by 0.1's code
+(make_v0_1.py) and the GM's /state of each as 0.1 served it (views.json). 0.1 stored readings as
+`grail.reading_set` / `sugoroku.reading_set` events and in the ruleset's view; they are upcast to
+core's `reading.set` and served in the top-level `readings` list.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from gmtool_testing import bearer
+
+from gmtool.web import create_app
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "v0_1"
+TOKENS = json.loads((FIXTURES / "tokens.json").read_text(encoding="utf-8"))
+VIEWS = json.loads((FIXTURES / "views.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def old_app(tmp_path):
+    data = tmp_path / "sessions"
+    data.mkdir()
+    for name, tok in TOKENS.items():
+        shutil.copy(FIXTURES / f"{name}.sqlite", data / f"{tok['session']}.sqlite")
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": "k" * 32, "TESTING": True})
+    yield app
+    app.extensions["gmtool"].close_all()
+
+
+def _state(client, name: str, who: str = "gm") -> dict:
+    tok = TOKENS[name]
+    r = client.get(f"/api/sessions/{tok['session']}/state", headers=bearer(tok[who]))
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def _without_readings(view: dict) -> dict:
+    out = {k: v for k, v in view.items() if k not in ("readings",)}
+    if "ruleset" in out:
+        out["ruleset"] = {k: v for k, v in out["ruleset"].items() if k != "readings"}
+    return out
+
+
+def _rolls_without_entered(view: dict) -> dict:
+    view = json.loads(json.dumps(view))
+    for roll in view.get("rolls", []):
+        roll.pop("entered", None)
+    return view
+
+
+@pytest.mark.parametrize("name", sorted(TOKENS))
+def test_an_old_session_opens_with_the_state_it_had(old_app, name):
+    client = old_app.test_client()
+    now = _rolls_without_entered(_without_readings(_state(client, name)))
+    before = _without_readings(VIEWS[name])
+    assert now == before
+
+
+@pytest.mark.parametrize("name, key, value", [("grail_trpg", "sub_part", "half_ceil"),
+                                              ("sugoroku", "battle_tie", "parent")])
+def test_old_readings_are_read_as_core_readings(old_app, name, key, value):
+    client = old_app.test_client()
+    readings = {r["key"]: r for r in _state(client, name)["readings"]}
+    assert readings[key]["value"] == value and readings["dice"]["value"] == "server"
+    before = next(r for r in VIEWS[name]["ruleset"]["readings"] if r["key"] == key)
+    assert before["value"] == value  # what 0.1 showed
+    log = client.get(f"/api/sessions/{TOKENS[name]['session']}/log?limit=1000",
+                     headers=bearer(TOKENS[name]["table"])).get_json()["events"]
+    line = next(e for e in log if e["type"] == "reading.set")
+    assert line["data"]["key"] == key and "解釈を切り替え" in line["text"]
+
+
+def test_an_old_session_goes_on(old_app):
+    """The old grail session can be undone and continued; the old sugoroku one keeps playing."""
+    client = old_app.test_client()
+    tok = TOKENS["grail_trpg"]
+    r = client.post(f"/api/sessions/{tok['session']}/undo", headers=bearer(tok["gm"]))
+    assert r.status_code == 200
+    tok = TOKENS["sugoroku"]
+    assert _state(client, "sugoroku")["ruleset"]["current"] is None  # everyone moved in 0.1
+    r = client.post(f"/api/sessions/{tok['session']}/actions/end_phase", headers=bearer(tok["gm"]), json={})
+    assert r.status_code == 200, r.get_json()
+    mover = _state(client, "sugoroku")["ruleset"]["current"]
+    r = client.post(f"/api/sessions/{tok['session']}/actions/roll_move", headers=bearer(tok[mover]),
+                    json={"faces": [2]})
+    assert r.status_code == 200, r.get_json()
+    assert _state(client, "sugoroku")["rolls"][0]["entered"] is True
