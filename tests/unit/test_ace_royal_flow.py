@@ -481,3 +481,20 @@ def test_a4_danger_and_down_cannot_attack_but_are_attacked(state):
 def test_players_screens_read_words_not_rule_codes(line, shown):
     from gmtool.rulesets.ace_royal.view import plain
     assert plain(line) == shown
+
+
+def test_a_seal_that_rolls_nothing_is_not_marked_real_dice_under_the_entered_reading():
+    from gmtool.core.dice import dice_for
+    game = started()
+    a = RULESET.actions["use_seal"]
+    dice = dice_for("entered", FixedDice([]), {})
+    drafts = a.fn(game.state, {"effect": 1}, ActionContext("seat:a", Viewer("seat", "a"), dice, lambda: "s", {}))
+    game._write(drafts, "seat:a")
+    assert game.c("a", "mana") == 6
+    used = next(d for t, d in drafts if t == "ace_royal.seal_used")
+    assert used["entered"] is False
+    with pytest.raises(GmError):  # a roll under the entered reading asks for the faces
+        to_step(game, "ritual")
+        game.act("reveal", {"what": "both"}, who="a")
+        game.act("step")
+        RULESET.actions["encounter_roll"].fn(game.state, {}, ActionContext("gm", GM, dice, lambda: "s", {}))

@@ -79,7 +79,8 @@ class Plan:
     def dice_data(self) -> dict:
         """What an event whose action drew dice records: entered or not, and the next seed index."""
         dice = self.ctx.dice
-        return {"entered": dicelib.is_entered(dice), "dice_next": dice.next_index}
+        drawn = getattr(dice, "used", 0) > 0  # real dice only count when the action took a face
+        return {"entered": dicelib.is_entered(dice) and drawn, "dice_next": dice.next_index}
 
     def done(self) -> list[tuple[str, dict]]:
         """The drafts, after the automatic consequences."""
