@@ -498,3 +498,13 @@ def test_a_seal_that_rolls_nothing_is_not_marked_real_dice_under_the_entered_rea
         game.act("reveal", {"what": "both"}, who="a")
         game.act("step")
         RULESET.actions["encounter_roll"].fn(game.state, {}, ActionContext("gm", GM, dice, lambda: "s", {}))
+
+
+def test_a2_seating_order_by_names_from_the_console():
+    game = Game(3)
+    game.act("setup", {"order": "Cさん, Bさん、Aさん"})
+    assert game.g["order"] == ["c", "b", "a"]
+    with pytest.raises(GmError):
+        Game(3).act("setup", {"order": "Aさん, Aさん, Bさん"})
+    with pytest.raises(GmError):
+        Game(3).act("setup", {"order": "Aさん, 誰か"})

@@ -3,6 +3,8 @@ servants (A-1), the class exchange, the start."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
@@ -55,9 +57,12 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
     if version not in r.VERSIONS:
         raise GmError("版は standard（スタンダード）か quick（クイック）です", "The version is 'standard' or 'quick'")
     order = p.get("order") or list(state.seats)
+    if isinstance(order, str):
+        order = [x.strip() for x in re.split(r"[,、\n]", order) if x.strip()]
     if not isinstance(order, list):
         raise GmError("座席順はリストで指定してください", "Give the seating order as a list")
-    order = [seat_of(state, s).id for s in order]
+    by_name = {seat.name: seat.id for seat in state.seats.values()}
+    order = [by_name.get(str(s)) or seat_of(state, s).id for s in order]
     if len(set(order)) != len(order):
         raise GmError("座席順に同じ席が2回あります", "A seat appears twice in the seating order")
     if not MIN_PLAYERS <= len(order) <= MAX_PLAYERS:
