@@ -508,3 +508,13 @@ def test_a2_seating_order_by_names_from_the_console():
         Game(3).act("setup", {"order": "Aさん, Aさん, Bさん"})
     with pytest.raises(GmError):
         Game(3).act("setup", {"order": "Aさん, 誰か"})
+
+
+def test_a3_seal_two_lasts_for_the_turn_it_was_used_in_even_for_the_other_player():
+    game = started()
+    game.act("adjust", {"seat": "b", "key": "codes", "delta": 1})
+    game.act("use_seal", {"effect": 2, "stat": "pdef"}, who="b")
+    assert game.g["players"]["b"]["turn_mods"]
+    to_step(game, "end")
+    game.act("step")
+    assert game.g["players"]["b"]["turn_mods"] == []

@@ -422,8 +422,7 @@ def turn_fold(state: State, e: Event) -> None:
     g["turns"] = copy.deepcopy(e.data["turns"])
     g["step"] = "rise"
     g["turn"] = {"placed": False, "revealed": False}
-    p = g["players"].get(e.data["seat"])
-    if p is not None:
+    for p in g["players"].values():  # seal effect 2 lasts for the turn it was used in
         p["turn_mods"] = []
     _remember(state, e)
 
