@@ -518,3 +518,68 @@ def test_a3_seal_two_lasts_for_the_turn_it_was_used_in_even_for_the_other_player
     to_step(game, "end")
     game.act("step")
     assert game.g["players"]["b"]["turn_mods"] == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_games_run_to_a_finish_and_refold_the_same(seed):
+    """Random legal and illegal moves with the server's dice: refusals are GmErrors, the counters stay in
+    bounds, and the log folds again to the same state (the replay)."""
+    import random
+
+    from gmtool.core.dice import SeededDice
+
+    rng = random.Random(seed)
+    game = Game(4)
+    dice = SeededDice(bytes([seed]) * 32)
+    servants = {s: {"hero": {"name": f"英霊{s}", "stats": [rng.randint(2, 8) for _ in range(4)],
+                             "skills": rng.sample(["先制", "見切り", "カリスマ", "単独行動", "山門の守護"], rng.randint(0, 2))},
+                    "class": {"name": f"クラス{s}", "stats": [rng.randint(0, 4) for _ in range(4)]}} for s in "abcd"}
+
+    def act(name, payload, who="gm"):
+        a = RULESET.actions[name]
+        viewer = GM if who == "gm" else Viewer("seat", who)
+        try:
+            drafts = a.fn(game.state, payload, ActionContext("gm", viewer, dice, lambda: "s", {}))
+        except GmError:
+            return False
+        game._write(drafts, "gm")
+        return True
+
+    assert act("setup", {"version": rng.choice(["standard", "quick"])})
+    assert act("roll_first", {})
+    for s in "abcd":
+        assert act("set_servant", servants[s], who=s)
+    assert act("start_game", {})
+    for _ in range(400):
+        if game.g["over"]:
+            break
+        g = game.g
+        cur = g["turns"]["current"]
+        others = [s for s in "abcd" if s != cur and not g["players"][s]["out"]]
+        choice = rng.random()
+        if g["combat"]:
+            c = g["combat"]
+            for side in ("attacker", "interceptor"):
+                act("combat_choose", {"side": side, "kind": rng.choice(["physical", "magical"])})
+                act("combat_roll", {"side": side})
+            if rng.random() < 0.2:
+                act("use_seal", {"seat": rng.choice([c["attacker"], c["interceptor"]]), "effect": rng.randint(1, 5),
+                                 "stat": "patk", "coin": "assassin"})
+            act("combat_resolve", {})
+        elif g["step"] == "ritual" and choice < 0.4 and others:
+            act("declare_attack", {"target": rng.choice(others)})
+        elif g["step"] == "ritual" and choice < 0.6:
+            act(rng.choice(["place_code", "reveal"]), {"what": "both"})
+        elif g["step"] == "encounter":
+            act("encounter_roll", {})
+        elif choice < 0.05:
+            act("adjust", {"seat": rng.choice("abcd"), "key": rng.choice(["assassin", "depletion", "hand"]), "delta": 1})
+        else:
+            act("step", {})
+        for s in "abcd":
+            assert all(v >= 0 for v in game.state.counters[s].values())
+    assert game.g["over"], "a game of random moves ends within 400 actions"
+    standing = [s for s in "abcd" if not game.g["players"][s]["out"]]
+    assert game.g["winner"] == (standing[0] if standing else None)
+    again = engine.fold(game.events, RULESET)
+    assert again.extra == game.state.extra and again.counters == game.state.counters
