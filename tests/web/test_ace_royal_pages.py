@@ -103,3 +103,35 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
                      headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert 400 <= bad.status_code < 500
+
+
+def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client):
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "代理", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    gm = open_link(app, data["gm_url"])
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm_token), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    api("setup", {})
+    api("roll_first", {"faces": [6, 1]})
+    api("set_servant", {"seat": "s1", "hero": {"name": "英霊", "stats": "9/9/9/9"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("set_servant", {"seat": "s2", "hero": {"name": "イスカンダル", "stats": "1/1/1/1", "skills": ["カリスマ"]},
+                        "class": {"name": "ライダー", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("step", {})
+    api("step", {})
+    api("declare_attack", {"target": "s2"})
+    api("combat_proxy", {"side": "interceptor", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"})
+    api("combat_choose", {"side": "attacker", "kind": "physical"})
+    api("combat_choose", {"side": "interceptor", "kind": "physical"})
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'name="interceptor_hand_code"' in html
+    r = gm.post(f"/s/{sid}/gm/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
+                headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+    assert r.status_code == 200
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
+    s2 = view["players"][1]
+    assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger

@@ -63,6 +63,7 @@ STRINGS = {
     "ace_royal.leftover": ("残ったクラスを公開（交換へ）", "Reveal the leftover classes (exchange)"),
     "ace_royal.place_replace": ("場の礼装と入れ替え", "Replace one on the field"),
     "ace_royal.proxy": ("代理戦闘", "Proxy"),
+    "ace_royal.no_code_in_hand": ("手札に捨てられる礼装がない（A-9: デンジャー）", "no mystic code in hand to discard (A-9: Danger)"),
     "ace_royal.charisma": ("カリスマ", "Charisma"),
     "ace_royal.legion": ("軍団", "Legion"),
     "ace_royal.quick_die": ("戦闘ダイス", "Combat die"),
