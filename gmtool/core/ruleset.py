@@ -248,7 +248,7 @@ class Ruleset:
     static_dir: Path | None = None  # its static files, served at /rulesets/<name>/static/
     stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/
     upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
-    docs: str = ""  # its page, e.g. "docs/rulesets/grail_trpg.md"
+    docs: str = ""  # its page, e.g. "docs/rulesets/<name>.md"
     leak_probe: LeakProbe | None = None  # plants and reveals its secrets for the leak crawl (tests/meta)
     demo: Demo | None = None  # the sample session of `gmtool serve --demo`
 
