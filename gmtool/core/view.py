@@ -19,8 +19,6 @@ from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: 
 from .ruleset import readings_view
 
 
-
-
 def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
     """Whether `viewer` may see the answer `who` gave to `prompt`."""
     if viewer.respondent == who:
