@@ -111,11 +111,33 @@ def _check_created(data: dict) -> None:
             if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", str(counter["key"])):
                 raise GmError("カウンターのキーは英数字・_・- の24文字以内です",
                               "A counter key is 1 to 24 letters, digits, _ or -")
+            if not _is_counter(counter):
+                raise GmError(f"カウンター「{counter['key']}」の定義が正しくありません",
+                              f"The counter '{counter['key']}' is malformed")
     except GmError as e:
         raise GmError(f"セッション作成イベントが正しくありません: {e.ja}", f"The session.created event is invalid: {e.en}") \
             from None
     except (KeyError, TypeError, AttributeError):
         raise GmError("セッション作成イベントが正しくありません", "The session.created event is invalid") from None
+
+
+def _is_label(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("ja"), str) and isinstance(value.get("en"), str)
+
+
+def _is_int(value, optional: bool = False) -> bool:
+    return (value is None and optional) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _is_counter(c: dict) -> bool:
+    """A counter definition with the types CounterDef.to_dict writes (label texts, whole numbers, flags)."""
+    thresholds = c.get("thresholds", [])
+    return (_is_label(c.get("label")) and _is_int(c.get("start", 0)) and _is_int(c.get("min"), True)
+            and _is_int(c.get("max"), True) and isinstance(c.get("public", True), bool)
+            and isinstance(thresholds, list)
+            and all(isinstance(t, dict) and _is_int(t.get("at")) and isinstance(t.get("flag"), str)
+                    and _is_label(t.get("label")) and isinstance(t.get("rule", ""), str)
+                    and isinstance(t.get("below", False), bool) for t in thresholds))
 
 
 def _check_plausible(events: list[Event]) -> None:
