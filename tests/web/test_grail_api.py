@@ -155,7 +155,8 @@ def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail
                           headers={"X-CSRF-Token": csrf_for(grail["tok"]["s1"]), "HX-Request": "true"})
     assert r.status_code == 200, r.get_data(as_text=True)
     mine = phones["s1"].get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()
-    assert [u["name"] for u in mine["prompts"][-1]["your_answer"]["value"]["uses"]] == ["怪力", "直感"]
+    s1 = next(p for p in mine["prompts"] if p["id"] == "c1-s1")
+    assert [u["name"] for u in s1["your_answer"]["value"]["uses"]] == ["怪力", "直感"]
     assert 'data-force="a-筋力"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     page = table.get(f"/s/{sid}/table").get_data(as_text=True)
     assert 'data-force="a-筋力"' in page and "怪力" not in page  # the answer is still secret from the table
