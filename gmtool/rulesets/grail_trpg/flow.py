@@ -404,8 +404,7 @@ class Uses:
             self.used_skills.append(u["skill"])
         if u.get("mp") and u.get("faction") not in (None, GM_SIDE):
             self.mp[u["faction"]] = self.mp.get(u["faction"], 0) + u["mp"]
-        base = Label(f"{MOD_KINDS[kind][0]}〈{u['name']}〉", f"{MOD_KINDS[kind][1]} <{u['name']}>") if kind in MOD_KINDS \
-            else Label(f"GM修正〈{u['name']}〉（上限外）", f"GM <{u['name']}> (outside the cap)")
+        base = skill_label({"kind": kind, "name": u["name"]}) if kind in MOD_KINDS else Label(f"GM修正〈{u['name']}〉（上限外）", f"GM <{u['name']}> (outside the cap)")
         if u.get("value") is not None:
             target = other(side) if u.get("target") == "opponent" else side
             stat = u.get("stat") or stat_of[target]
