@@ -1,6 +1,6 @@
-"""grail_trpg's secrets for the leak crawl (tests/meta): true names and the skills on a sheet (name, note)
-stay with their faction and the factions that saw through them (T-2, T-9), through setup and every later
-step; an unused skill is never shown to anyone else."""
+"""grail_trpg's scripted sessions: its secrets for the leak crawl (tests/meta) and its demo. The crawl: true
+names and the skills on a sheet (name, note) stay with their faction and the factions that saw through them
+(T-2, T-9), through setup and every later step; an unused skill is never shown to anyone else."""
 
 from __future__ import annotations
 
@@ -36,3 +36,14 @@ def reveal(table) -> None:
 
 
 PROBE = LeakProbe(plant, reveal)
+
+
+def demo(table) -> None:
+    """`gmtool serve --demo`: two factions with their characters, ready for a combat."""
+    a, b = table.seats[0], table.seats[1]
+    table.act("set_characters", {"faction": a, "text": (
+        "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
+        "- スキル 魔力放出 セットアップ 筋力+20\n- スキル 直感 セレクト 戦力+10\n- 宝具 約束された勝利の剣 セレクト 宝具+20\n衛宮士郎 筋力20 耐久20 敏捷20 魔力10 幸運30 宝具10")})
+    table.act("set_characters", {"faction": b, "text": (
+        "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50\n"
+        "- スキル 心眼 セレクト 相手の筋力-20\n- スキル 愛の黒子 セットアップ 相手の魔力-10\nケイネス 筋力10 耐久20 敏捷20 魔力60 幸運20 宝具10")})
