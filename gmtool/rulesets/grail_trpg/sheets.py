@@ -167,7 +167,7 @@ def unavailable(skill: Mapping, phase: str | None, uses_left: Mapping[str, int],
         return {"ja": "この宝具はこの戦闘で使用済み", "en": "This NP was already used in this combat", "rule": "T-5"}
     if uses_left.get(skill["kind"], 0) <= 0:
         what = KINDS[skill["kind"]]
-        return {"ja": f"{what.ja}はこの戦闘で2回使用済み（陣営ごと）", "en": f"2 {what.en} already used this combat (per faction)",
+        return {"ja": f"{what.ja}はこの戦闘で2回使用済み（陣営ごと）", "en": f"2 {'NPs' if skill['kind'] == 'np' else 'skills'} already used this combat (per faction)",
                 "rule": "T-3"}
     if mp is not None and skill.get("mp", 0) + chosen_mp > mp:
         return {"ja": f"MPが足りません（必要{skill['mp']}、残り{mp - chosen_mp}）",

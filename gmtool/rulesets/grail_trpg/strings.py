@@ -42,7 +42,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.end_this_combat': ('戦闘を打ち切りますか？', 'End this combat?'),
     'grail.end_combat': ('打ち切り', 'End combat'),
     'grail.seal': ('令呪', 'Seal'),
-    'grail.swap_id_4': ('交代先ID（4）', 'swap id (4)'),
+    'grail.swap_id_4': ('交代先（令呪4）', 'Swap with (seal 4)'),
     'grail.use': ('使用', 'Use'),
     'grail.esc_mod': ('逃走修正', 'esc. mod'),
     'grail.pursuit_mod': ('追跡修正', 'pursuit mod'),
