@@ -346,7 +346,8 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
         if str(p.get("free_label") or "").strip() or str(p.get("free_value") or "").strip():
             mods.append({"label": p.get("free_label"), "value": p.get("free_value"), "kind": p.get("free_kind") or "skill",
                          "stat": p.get("free_stat") or None, "target": p.get("free_target")})
-        skills = _ids(p.get("skills")) if not isinstance(p.get("skills"), list) else p.get("skills")
+        skills = p.get("skills") or []
+        skills = [skills] if isinstance(skills, str) else skills  # a skill id may hold a comma: never split
         if prompt.kind == "grail_setup":
             value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
         else:
