@@ -25,11 +25,67 @@
     knownPrompts = now;
   }
 
+  // Counters that change flash once (the table screen and every other screen).
+  function counterValues() {
+    const out = new Map();
+    document.querySelectorAll("#live .value[data-seat][data-key]").forEach(function (el) {
+      out.set(el.dataset.seat + "/" + el.dataset.key, el.textContent.trim());
+    });
+    return out;
+  }
+  function flashChanged(before) {
+    document.querySelectorAll("#live .value[data-seat][data-key]").forEach(function (el) {
+      const old = before.get(el.dataset.seat + "/" + el.dataset.key);
+      if (old !== undefined && old !== el.textContent.trim()) {
+        el.classList.remove("flash-change");
+        void el.offsetWidth;  // restart the animation
+        el.classList.add("flash-change");
+      }
+    });
+  }
+  function stageKey() {
+    const item = document.querySelector("#stage .stage-item");
+    return item ? item.dataset.stageKey : "";
+  }
+  // The table's history stays open (or closed) across live updates.
+  let historyOpen = false;
+  document.addEventListener("toggle", function (e) {
+    if (e.target && e.target.id === "history") historyOpen = e.target.open;
+  }, true);
+  function keepHistory() {
+    const h = document.getElementById("history");
+    if (h && h.open !== historyOpen) h.open = historyOpen;
+  }
+  // The 根拠 toggle: rule codes and breakdowns on the TV, remembered by this browser.
+  const rulesToggle = document.getElementById("rules-toggle");
+  function showRules(on) {
+    body.classList.toggle("show-rules", on);
+    if (rulesToggle) rulesToggle.setAttribute("aria-pressed", String(on));
+  }
+  if (rulesToggle) {
+    try { showRules(localStorage.getItem("gmtool.rules") === "1"); } catch (e) { /* storage refused */ }
+    rulesToggle.addEventListener("click", function () {
+      const on = !body.classList.contains("show-rules");
+      showRules(on);
+      try { localStorage.setItem("gmtool.rules", on ? "1" : "0"); } catch (e) { /* storage refused */ }
+    });
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
+      const before = counterValues();
+      const stageBefore = stageKey();
       await htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" });
+      flashChanged(before);
+      const item = document.querySelector("#stage .stage-item");
+      if (item && stageKey() !== stageBefore) {  // a new moment on the stage: play its entrance again
+        item.style.animation = "none";
+        void item.offsetWidth;
+        item.style.animation = "";
+      }
+      keepHistory();
       const root = document.querySelector("#live .live-root");
       if (root) body.dataset.shownVersion = root.dataset.version;
       promptsChanged();

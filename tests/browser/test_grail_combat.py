@@ -113,10 +113,10 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     expect(table.locator(".g-battle [data-battle=a]")).to_have_count(1)
     for side, rate in (("a", 42), ("b", 34)):
         roll = table.locator(".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
-        die = int(roll.locator(".g-die").inner_text())
+        die = int(roll.locator(".g-die").text_content())
         expect(roll.locator(".g-total")).to_have_text(str(die + rate))
-    expect(table.locator(".g-winner")).to_be_visible()
-    winner = table.locator(".g-winner b").get_attribute("data-winner")
+    expect(table.locator("#stage .g-stage-winner")).to_be_visible()  # the winner is on the stage
+    winner = table.locator("#stage .g-stage-winner b").get_attribute("data-winner")
 
     gm.locator("#grail-next").click()  # cleanup
     expect(table.locator("#grail-cleanup")).to_contain_text("黒星")
