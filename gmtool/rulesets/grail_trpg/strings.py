@@ -85,7 +85,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.hint_pl_vs_gm': ('GMの脅威と戦うときは「GM（脅威）」にキャラクターを登録して選びます',
                             "For PL vs GM, enter characters under 'GM (threat)' and pick it"),
     'grail.alliance_first_seat_answers': ('同盟の最初の席が回答します', "Your alliance's first seat answers"),
-    'grail.vs': ('対', 'vs'),
     'grail.black_star': ('黒星', 'black star'),
     'grail.seal_effect_used': ('令呪を使用: 効果', 'used a Command Seal: effect'),
     'grail.stat.筋力': ('筋力', 'STR'),
