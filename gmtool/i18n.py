@@ -7,6 +7,9 @@ LANGS = ("ja", "en")
 STRINGS: dict[str, tuple[str, str]] = {
     "app": ("gmtool", "gmtool"),
     "lang.switch": ("English", "日本語"),
+    "queue.pending": ("送信待ち（接続が戻ったら送ります）", "Waiting to send (sent when the connection returns)"),
+    "queue.sent": ("送信しました", "Sent"),
+    "queue.refused": ("送信できませんでした", "Could not be sent"),
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),
     "home.title": ("セッション一覧", "Sessions"),

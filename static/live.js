@@ -71,6 +71,100 @@
     });
   }
 
+
+  // -- nothing lost offline: every POST carries an Idempotency-Key; a tap that cannot reach the
+  // server is queued (shown as pending), sent once when the connection returns, then shown as done.
+  const badge = document.getElementById("pending");
+  const QUEUE = "gmtool.queue:" + location.pathname;
+  const realFetch = window.fetch.bind(window);
+  let lastTap = "", flushing = false;
+  document.addEventListener("click", function (e) {
+    const el = e.target && e.target.closest && e.target.closest("button, [role=button], input[type=submit]");
+    if (el) lastTap = (el.getAttribute("aria-label") || el.textContent || el.value || "").trim().slice(0, 40);
+  }, true);
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // randomUUID needs a secure context; plain-HTTP LAN pages are not one
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function loadQueue() { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } }
+  function saveQueue(q) { try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) { /* storage refused */ } }
+  function escapeHtml(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
+  function note(kind, text) {
+    const flash = document.getElementById("flash");
+    if (flash) flash.innerHTML = '<div class="flash ' + kind + '" role="status">' + escapeHtml(text) + "</div>";
+  }
+  function showQueue() {
+    if (!badge) return;
+    const q = loadQueue();
+    badge.hidden = q.length === 0;
+    badge.textContent = badge.dataset.pending + " ×" + q.length;
+  }
+  function plainHeaders(h) {
+    const out = {};
+    if (!h) return out;
+    if (h instanceof Headers) { h.forEach(function (v, k) { out[k] = v; }); return out; }
+    return Object.assign(out, h);
+  }
+  window.fetch = async function (input, init) {
+    init = init || {};
+    const method = String(init.method || (input && input.method) || "GET").toUpperCase();
+    if (method === "GET" || method === "HEAD") return realFetch(input, init);
+    const url = typeof input === "string" ? input : (input instanceof URL ? input.href : input.url);
+    const headers = plainHeaders(init.headers);
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === "idempotency-key")) headers["Idempotency-Key"] = newKey();
+    let body = init.body;
+    if (body instanceof FormData) body = new URLSearchParams(body);
+    if (body instanceof URLSearchParams) {
+      body = body.toString();
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === "content-type") delete headers[k];
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+    }
+    try {
+      return await realFetch(url, Object.assign({}, init, { headers: headers, body: body }));
+    } catch (err) {
+      if (init.signal && init.signal.aborted) throw err;
+      if (body != null && typeof body !== "string") throw err;  // not a form we can keep: refuse aloud
+      const q = loadQueue();
+      q.push({ url: url, method: method, headers: headers, body: body == null ? null : body, label: lastTap, at: Date.now() });
+      saveQueue(q);
+      setOffline(true);
+      showQueue();
+      const text = badge ? badge.dataset.pending : "…";
+      return new Response('<div class="flash flash-pending" role="status">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>",
+                          { status: 202, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+  };
+  async function flushQueue() {
+    if (flushing || !loadQueue().length) return;
+    flushing = true;
+    const sent = [];
+    try {
+      let q = loadQueue();
+      while (q.length) {
+        const item = q[0];
+        let r;
+        try {
+          r = await realFetch(item.url, { method: item.method, headers: item.headers, body: item.body, credentials: "same-origin" });
+        } catch (e) { break; }  // still offline: keep the rest for the next try
+        q = loadQueue().slice(1);
+        saveQueue(q);
+        if (r.status < 400) { sent.push(item.label); }
+        else {
+          const text = (await r.text()).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+          note("flash-error", (badge ? badge.dataset.refused : "") + (item.label ? " (" + item.label + ")" : "") + ": " + text.slice(0, 200));
+        }
+      }
+    } finally {
+      flushing = false;
+      showQueue();
+    }
+    if (sent.length) {
+      note("flash-ok", (badge ? badge.dataset.sent : "") + ": " + sent.filter(Boolean).join("、"));
+      refresh();
+    }
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
@@ -89,6 +183,7 @@
       const root = document.querySelector("#live .live-root");
       if (root) body.dataset.shownVersion = root.dataset.version;
       promptsChanged();
+      flushQueue();
     } catch (e) {
       setOffline(true);
     }
@@ -121,7 +216,7 @@
     source = new EventSource(cfg.liveEvents);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
     source.addEventListener("hb", function (e) { seen(Number(e.data)); });
-    source.onopen = function () { setOffline(false); refresh(); };  // catch up after a drop
+    source.onopen = function () { setOffline(false); flushQueue(); refresh(); };  // catch up after a drop
     source.onerror = function () {
       if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
       else { setOffline(true); }
@@ -144,6 +239,8 @@
   window.addEventListener("offline", function () { setOffline(true); });
   window.addEventListener("online", function () { if (!pollTimer) startStream(); refresh(); });
   body.dataset.shownVersion = String(version);
+  showQueue();
+  flushQueue();
   promptsChanged();
   startStream();
 })();

@@ -62,6 +62,9 @@ def create_app(config: dict | None = None) -> Flask:
         from .common import check_origin
         check_origin()
 
+    from . import idempotency
+    idempotency.install(app)  # after the language and the origin check, so a replay passes them too
+
     @app.after_request
     def _headers(response):
         response.headers.setdefault("Referrer-Policy", "no-referrer")
