@@ -7,6 +7,7 @@ LANGS = ("ja", "en")
 STRINGS: dict[str, tuple[str, str]] = {
     "app": ("gmtool", "gmtool"),
     "lang.switch": ("English", "日本語"),
+    "second_tap": ("令呪を使います: もう一度タップで確定", "Uses a Command Seal: tap again to confirm"),
     "queue.pending": ("送信待ち（接続が戻ったら送ります）", "Waiting to send (sent when the connection returns)"),
     "queue.sent": ("送信しました", "Sent"),
     "queue.refused": ("送信できませんでした", "Could not be sent"),

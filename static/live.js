@@ -72,6 +72,19 @@
   }
 
 
+  // -- a scarce resource (a Command Seal) is spent by a deliberate second tap within 4 seconds.
+  document.addEventListener("click", function (e) {
+    const el = e.target && e.target.closest && e.target.closest("[data-second-tap]");
+    if (!el || (el.type === "checkbox" && !el.checked)) return;  // unchecking needs no confirmation
+    if (el.dataset.armed === "1") { delete el.dataset.armed; el.classList.remove("armed"); return; }
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    el.dataset.armed = "1";
+    el.classList.add("armed");
+    note("flash-pending", el.dataset.secondTap);
+    setTimeout(function () { delete el.dataset.armed; el.classList.remove("armed"); }, 4000);
+  }, true);
+
   // -- nothing lost offline: every POST carries an Idempotency-Key; a tap that cannot reach the
   // server is queued (shown as pending), sent once when the connection returns, then shown as done.
   const badge = document.getElementById("pending");
