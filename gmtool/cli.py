@@ -97,33 +97,22 @@ def cmd_import(args) -> int:
 
 
 def _demo(manager) -> str:
-    """Ready sample sessions (generic, grail_trpg, sugoroku); returns the generic one's id."""
-    from .core import commands
-    from .core.view import GM
-    from .operations import open_prompt, ruleset_action
-    from .rulesets import get as get_ruleset
-    from .setup import counters_for
-    counters = counters_for(get_ruleset("generic"), ["seals", "mana", "karma", "vp"])
-    live, _ = manager.create("デモ卓（サンプル）", "generic",
-                             [{"name": "セイバー陣営", "faction": "衛宮"}, {"name": "アーチャー陣営", "faction": "遠坂"},
-                              {"name": "ランサー陣営", "faction": "ケイネス"}], counters)
-    live.execute("gm", commands.change_counter, "s3", "karma", value=9, reason="デモ: 魂喰い")
-    live.execute("gm", commands.roll, "2D6>=7", "デモの判定", live.dice())
-    open_prompt(live, GM, {"title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"],
-                           "seats": ["s1", "s2"], "resolver": "cancel_duplicates"})
-    grail, _ = manager.create("デモ：聖杯戦争TRPG 戦闘", "grail_trpg",
-                              [{"name": "セイバー陣営", "faction": "衛宮"}, {"name": "ランサー陣営", "faction": "ケイネス"}])
-    ruleset_action(grail, GM, "set_characters", {"faction": "s1", "text": (
-        "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n衛宮士郎 筋力20 耐久20 敏捷20 魔力10 幸運30 宝具10")})
-    ruleset_action(grail, GM, "set_characters", {"faction": "s2", "text": (
-        "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50\nケイネス 筋力10 耐久20 敏捷20 魔力60 幸運20 宝具10")})
-    sugoroku, _ = manager.create("デモ：双六聖杯戦争", "sugoroku", [{"name": n} for n in ("A", "B", "C", "D")])
-    ruleset_action(sugoroku, GM, "setup", {"board_length": 20, "order": ["s1", "s2", "s3", "s4"], "players": {
-        "s1": {"master": "衛宮士郎", "servant": "セイバー", "true_name": "アルトリア", "mana": 4},
-        "s2": {"master": "遠坂凛", "servant": "アーチャー", "true_name": "エミヤ", "mana": 5},
-        "s3": {"servant": "ランサー", "true_name": "クー・フーリン", "mana": 3},
-        "s4": {"servant": "ライダー", "true_name": "メドゥーサ", "mana": 3}}})
-    return live.state.session_id
+    """A ready sample session of every ruleset that declares a demo; returns the generic one's id."""
+    from .driver import LocalDriver
+    from .rulesets import registry
+    from .setup import counters_for, parse_seats
+    first = ""
+    for name, ruleset in registry().items():
+        if ruleset.demo is None:
+            continue
+        demo = ruleset.demo
+        counters = counters_for(ruleset, list(demo.counters)) if demo.counters else None
+        live, _tokens = manager.create(demo.title, name, parse_seats(list(demo.seats)), counters)
+        if demo.play is not None:
+            demo.play(LocalDriver(live))
+        if name == "generic" or not first:
+            first = live.state.session_id
+    return first
 
 
 def _port_problem(host: str, port: int) -> str | None:

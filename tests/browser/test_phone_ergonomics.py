@@ -1,7 +1,8 @@
 """Issue 12: phones are used one-handed. Every control of every phone screen of every registered ruleset
 is at least 44×44 CSS px (a checkbox or radio counts by the label around it), measured in Chromium at
 390×844 in both languages, with the ruleset's own scripted scene (its leak probe) and open core prompts
-of every kind, so a ruleset added later is measured without new test code."""
+of every kind, so a ruleset added later is measured without new test code. The same scene on the table
+screen fits a TV and a laptop without scrolling."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ class Driver:
 
 
 @pytest.mark.parametrize("name", sorted(registry()))
-def test_every_phone_control_is_at_least_44px(server, phone_context, name):
+def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser, phone_context, name):
     base, app = server
     ruleset = registry()[name]
     client = app.test_client()
@@ -78,8 +79,8 @@ def test_every_phone_control_is_at_least_44px(server, phone_context, name):
     table.post("/prompts", {"title": "数", "kind": "number", "min": 0, "max": 9})
     table.post("/prompts", {"title": "投票", "kind": "seat"})
     problems = []
-    for seat in table.seats:
-        for lang in ("ja", "en"):
+    for i, seat in enumerate(table.seats):
+        for lang in (("ja", "en") if i == 0 else (("en", "ja")[i % 2],)):  # both languages, every seat
             phone = phone_context().new_page()
             phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
@@ -87,6 +88,15 @@ def test_every_phone_control_is_at_least_44px(server, phone_context, name):
             problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN)]
             phone.close()
     assert not problems, "controls under 44×44 px:\n" + "\n".join(sorted(set(problems)))
+    # The same scene on the TV: the stage's step in view and nothing scrolls.
+    for width, height in ((1920, 1080), (1280, 720)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(f"{base}/s/{table.sid}/table?k={table.tokens['table']}")
+        expect(page.locator("#stage [data-stage-step]").first).to_be_visible()
+        fit = page.evaluate("""() => ({scroll: document.scrollingElement.scrollHeight - innerHeight,
+            step: document.querySelector('#stage [data-stage-step]').getBoundingClientRect().bottom, vh: innerHeight})""")
+        assert fit["scroll"] <= 0 and fit["step"] <= fit["vh"], (name, width, fit)
+        page.context.close()
 
 
 def test_a_command_seal_needs_a_second_tap(server, phone_context):
@@ -107,3 +117,4 @@ def test_a_command_seal_needs_a_second_tap(server, phone_context):
     seal.click()  # the second tap spends it
     expect(phone.locator(".rolls li")).to_have_count(1)
     assert table.state()["seats"][0]["counters"]["seals"] == 2
+

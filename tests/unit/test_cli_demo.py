@@ -13,7 +13,7 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
     try:
         first = _demo(manager)
         listed = {s["ruleset"]: s["id"] for s in manager.list()}
-        assert set(listed) == {"generic", "grail_trpg", "sugoroku"}
+        assert set(listed) >= {"generic", "grail_trpg", "sugoroku"}  # every ruleset that declares a demo
         assert listed["generic"] == first
         generic = build_view(manager.get(first).state, TABLE)
         assert generic["prompts"][0]["status"] == "open"
