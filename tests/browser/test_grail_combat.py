@@ -70,7 +70,11 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
                 card.locator("input[name=skill_label]").first.fill(skill[0])
                 card.locator("input[name=skill_value]").first.fill(str(skill[1]))
             if seal:
-                card.locator("input[name=seal]").check()
+                box = card.locator("input[name=seal]")
+                box.click()  # a Command Seal takes a deliberate second tap
+                expect(box).not_to_be_checked()
+                box.click()
+                expect(box).to_be_checked()
             card.get_by_role("button", name="秘密で提出").click()
             if seat_id == "s1":  # the first answer is kept in secret until the other side answers
                 expect(card.locator(".mine")).to_be_visible()
