@@ -23,13 +23,25 @@ def cmd_new(args) -> int:
     from .setup import counters_for, parse_seats
     from .urls import created
     try:
-        ruleset = get_ruleset(args.ruleset)
-        counters = counters_for(ruleset, args.counter) if args.counter else None
-        live, tokens = _manager(args.data).create(args.title, ruleset.name, parse_seats(args.seat or []), counters)
+        if args.from_session:
+            if args.seat or args.counter or args.ruleset:
+                raise GmError("--from は前回の席・カウンター・ルールを使います（--seat / --counter / --ruleset とは併用できません）",
+                              "--from takes the previous session's seats, counters and ruleset "
+                              "(not with --seat / --counter / --ruleset)")
+            live, tokens = _manager(args.data).continue_from(args.from_session, args.title)
+        else:
+            if not args.title:
+                raise GmError("--title を指定してください", "Give --title")
+            ruleset = get_ruleset(args.ruleset or "generic")
+            counters = counters_for(ruleset, args.counter) if args.counter else None
+            live, tokens = _manager(args.data).create(args.title, ruleset.name, parse_seats(args.seat or []),
+                                                      counters)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2
     out = created(live, tokens, args.base or "")
+    if args.from_session:
+        out["previous"] = args.from_session
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
@@ -257,8 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     new = sub.add_parser("new", help="create a session")
-    new.add_argument("--ruleset", default="generic")
-    new.add_argument("--title", required=True)
+    new.add_argument("--ruleset", help="the game (default: generic)")
+    new.add_argument("--title", help="the session's title (with --from: default the previous title + （続き）)")
+    new.add_argument("--from", dest="from_session", metavar="SESSION",
+                     help="continue a campaign: the next session after SESSION, with what its rules carry over")
     new.add_argument("--seat", action="append", help="a seat: 'name' or 'name / faction' (repeat)")
     new.add_argument("--counter", action="append", help="generic: a preset key or 'name,start,min,max' (repeat)")
     new.add_argument("--data", default="sessions")
