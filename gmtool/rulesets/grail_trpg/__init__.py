@@ -13,6 +13,7 @@ from gmtool.core.resolvers import Resolver
 from gmtool.core.ruleset import PromptKind, Ruleset
 
 from .actions import ACTIONS, COUNTERS
+from .campaign import carry_over
 from .events import EVENTS, upcast_reading
 from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
     validate_setup_answer, view
@@ -44,4 +45,5 @@ RULESET = Ruleset(
     upcasters={"grail.reading_set": upcast_reading},
     docs="docs/rulesets/grail_trpg.md",
     leak_probe=PROBE,
+    carry_over=carry_over,
 )
