@@ -12,6 +12,7 @@ from gmtool.core.ruleset import Choice, PromptKind, Reading, Ruleset
 
 from . import battle as B
 from .actions import ACTIONS, COUNTERS, RESOLVERS, view
+from .campaign import carry_over
 from .events import EVENTS, upcast_reading
 from .probe import PROBE
 from .strings import STRINGS
@@ -61,4 +62,5 @@ RULESET = Ruleset(
     upcasters={"sugoroku.reading_set": upcast_reading},
     docs="docs/rulesets/sugoroku.md",
     leak_probe=PROBE,
+    carry_over=carry_over,
 )
