@@ -68,17 +68,22 @@ def cmd_list(args) -> int:
 def cmd_export(args) -> int:
     """Write a session's log in a wiki format (standard output without --out)."""
     from .core.errors import GmError
-    from .export import Options, export
+    from .export import Options, export, export_campaign
     from .store import local_utc_offset
     try:
-        live = _manager(args.data).get(args.session)
+        manager = _manager(args.data)
+        live = manager.get(args.session)
         options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
-                          utc_offset=local_utc_offset(),
-                          secret_rolls=args.secret_rolls)
-        with live.lock:
-            events = list(live.store.events())
-            secrets = live.store.get_secrets() if args.full else None
-        text = export(events, live.ruleset, args.format, options, secrets)
+                          utc_offset=local_utc_offset(), secret_rolls=args.secret_rolls, standings=args.standings)
+        if args.campaign:
+            if args.full:
+                raise GmError("--full はセッションごとです", "--full is one session at a time")
+            text = export_campaign(manager.campaign_logs(args.session), args.format, options)
+        else:
+            with live.lock:
+                events = list(live.store.events())
+                secrets = live.store.get_secrets() if args.full else None
+            text = export(events, live.ruleset, args.format, options, secrets)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -327,6 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--scene", type=int, help="only scene N (0: before the first scene marker)")
     exp.add_argument("--secret-rolls", action="store_true", help="include the GM's secret rolls")
     exp.add_argument("--full", action="store_true", help="json: a full backup with secrets (GM only)")
+    exp.add_argument("--standings", default="last", choices=["first", "last"],
+                     help="the final standings after the header (first) or at the end (last, the default)")
+    exp.add_argument("--campaign", action="store_true",
+                     help="every session of SESSION's campaign, first to last (not json)")
     exp.set_defaults(func=cmd_export)
 
     imp = sub.add_parser("import", help="load a JSON export")

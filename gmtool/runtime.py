@@ -333,6 +333,14 @@ class SessionManager:
             seen.add(nxt["id"])
         return chain
 
+    def campaign_logs(self, session_id: str) -> list[tuple[list[Event], object]]:
+        """(events, ruleset) of every session of the campaign, first to last (for a whole-campaign export)."""
+        logs = []
+        for live in self.campaign(session_id):
+            with live.lock:
+                logs.append((list(live.store.events()), live.ruleset))
+        return logs
+
     def import_session(self, text: str, restore_tokens: bool = False) -> tuple[LiveSession, dict | None]:
         """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
         seed and, only when `restore_tokens` is asked for, its tokens (then None is returned for them).

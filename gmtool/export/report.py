@@ -176,12 +176,12 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         sections = [s for s in sections if s.items or s is not sections[0]]
     head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
-            (L(lang, "作成", "Created"), _local(final.created, options.utc_offset)),
+            (L(lang, "作成", "Created"), local_time(final.created, options.utc_offset)),
             (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values()))]
     for key, ja, en in (("previous", "前回", "Previous session"), ("next", "次回", "Next session")):
         linked = final.campaign.get(key)
         if linked:
-            meta.append((L(lang, ja, en), f"{linked['title']} ({linked['id']})"))
+            meta.append((L(lang, ja, en), linked["title"]))
     verification = [(L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
     if final.seed:
         verification.append((L(lang, "ダイスシード", "Dice seed"), final.seed))
@@ -229,7 +229,7 @@ def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str)
     return out
 
 
-def _local(ts: str, offset: int) -> str:
+def local_time(ts: str, offset: int) -> str:
     """A time as YYYY-MM-DD HH:MM in the caller's time zone."""
     try:
         return _shifted(ts, offset).strftime("%Y-%m-%d %H:%M")
