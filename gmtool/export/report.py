@@ -146,27 +146,32 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
             continue
         section = sections[-1]
         time = _time(e.ts, options.utc_offset) if options.times else ""
-        if e.type in JOINED and section.items and section.items[-1].action == e.action \
-                and (section.items[-1].kind != "change" or e.type != "counter.changed"):
-            section.items[-1].text += _gain(visible, shown_final, lang)
+        last = section.items[-1] if section.items and section.items[-1].action == e.action else None
+        if last is not None and e.type in JOINED and (last.kind != "change" or e.type != "counter.changed"):
+            last.text += _gain(visible, shown_final, lang)  # who gained what, on the line of its decision
             continue
         text = describe(visible, shown_final, lang)
         if e.type == "dice.rolled":
             roll = e.data["roll"]
-            section.items.append(Item("roll", time, text, {
+            item = Item("roll", time, text, {
                 "label": e.data.get("label", ""), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
                 "text": roll["text"], "total": roll.get("total"), "choice": roll.get("choice"),
-                "success": roll.get("success"), "secret": bool(roll.get("secret"))}, e.action))
+                "success": roll.get("success"), "secret": bool(roll.get("secret"))}, e.action)
         elif e.type == "prompt.revealed":
             prompt = final.prompts[e.data["prompt"]]
             rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final), a.salt, a.commitment]
                     for who, a in prompt.answers.items()]
             appendix.append(Appendix(prompt.title, rows))
-            if prompt.kind not in own_kinds:
-                section.items.append(Item("prompt", time, outcome.get(prompt.id, text), {"title": prompt.title},
-                                          e.action))
+            if prompt.kind in own_kinds:
+                continue  # the ruleset's own lines tell this decision
+            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": prompt.title}, e.action)
         else:
-            section.items.append(Item("change" if e.type in JOINED else "line", time, text, {}, e.action))
+            item = Item("change" if e.type in JOINED else "line", time, text, {}, e.action)
+        if last is not None:  # one action, one line: a roll and the move it makes, a result and what follows
+            last.text += " — " + item.text
+            last.kind = "line" if last.kind == "change" else last.kind
+        else:
+            section.items.append(item)
     end_state = end_state or state
     if options.scene is not None:
         if not 0 <= options.scene < len(sections):

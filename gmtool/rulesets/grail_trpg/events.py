@@ -275,7 +275,8 @@ def _d_select(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
     r = d["result"]
-    rows = [f"{names[s]}{_stat(r[s]['stat'], lang)}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
+    sp = " " if lang == "en" else ""
+    rows = [f"{names[s]}{sp}{_stat(r[s]['stat'], lang)}{sp}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
     if r["winner"]:
         verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains 優位")
     else:
