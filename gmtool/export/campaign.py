@@ -26,7 +26,7 @@ def session_rows(logs: list[tuple[list[Event], Any]], options: Options = Options
         view = build_view(state, TABLE)
         public = [c for c in view["counters"] if c["public"]]
         outcome = "; ".join(
-            f"{seat['name']}: " + " ".join(f"{pick(c['label'], options.lang)}{seat['counters'].get(c['key'], '')}"
+            f"{seat['name']}: " + " ".join(f"{pick(c['label'], options.lang)} {seat['counters'].get(c['key'], '')}"
                                            for c in public)
             + "".join(f" [{pick(f['label'], options.lang)}]" for f in seat["flags"])
             for seat in view["seats"])

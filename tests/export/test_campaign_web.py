@@ -60,7 +60,7 @@ def test_the_console_button_starts_the_next_session_with_what_carries(web):
         campaign = browser.get(f"/s/{sid}/gm/campaign").get_data(as_text=True)
         campaign = campaign[campaign.index('id="campaign-sessions"'):]
         assert campaign.index("リーグ第1戦") < campaign.index("リーグ第2戦")
-        assert "戦果5" in campaign and "[討伐令]" in campaign
+        assert "戦果 5" in campaign and "[討伐令]" in campaign
     assert "次のセッション" in browser.get(f"/s/{data['session']}/gm/campaign").get_data(as_text=True)
 
 
