@@ -116,65 +116,31 @@ DEMO_FILE = ".demo.json"  # in the data folder: the ids of the demo sessions `--
 
 
 def _demo(manager) -> str:
-    """The sample sessions (generic, grail_trpg, sugoroku), made once per data folder and reused by
+    """A ready sample session of every ruleset that declares a demo, made once per data folder and reused by
     every later `--demo` (one that was deleted is made again); returns the generic one's id."""
+    from .driver import LocalDriver
+    from .rulesets import registry
+    from .setup import counters_for, parse_seats
     path = manager.data_dir / DEMO_FILE
     try:
-        made = {k: str(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+        made = {str(k): str(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
     except (OSError, ValueError, AttributeError):
         made = {}  # none yet
-    for ruleset, make in DEMOS.items():
-        if not (made.get(ruleset) and manager.path_of(made[ruleset]).exists()):
-            made[ruleset] = make(manager)
+    first = ""
+    for name, ruleset in registry().items():
+        if ruleset.demo is None:
+            continue
+        if not (made.get(name) and manager.path_of(made[name]).exists()):
+            demo = ruleset.demo
+            counters = counters_for(ruleset, list(demo.counters)) if demo.counters else None
+            live, _tokens = manager.create(demo.title, name, parse_seats(list(demo.seats)), counters)
+            if demo.play is not None:
+                demo.play(LocalDriver(live))
+            made[name] = live.state.session_id
+        if name == "generic" or not first:
+            first = made[name]
     path.write_text(json.dumps(made), encoding="utf-8")
-    return made["generic"]
-
-
-def _demo_generic(manager) -> str:
-    """The generic sample: counters with a raised flag, a roll and an open prompt."""
-    from .core import commands
-    from .core.view import GM
-    from .operations import open_prompt
-    from .rulesets import get as get_ruleset
-    from .setup import counters_for
-    counters = counters_for(get_ruleset("generic"), ["seals", "mana", "karma", "vp"])
-    live, _ = manager.create("デモ卓（サンプル）", "generic",
-                             [{"name": "セイバー陣営", "faction": "衛宮"}, {"name": "アーチャー陣営", "faction": "遠坂"},
-                              {"name": "ランサー陣営", "faction": "ケイネス"}], counters)
-    live.execute("gm", commands.change_counter, "s3", "karma", value=9, reason="デモ: 魂喰い")
-    live.execute("gm", commands.roll, "2D6>=7", "デモの判定", live.dice())
-    open_prompt(live, GM, {"title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"],
-                           "seats": ["s1", "s2"], "resolver": "cancel_duplicates"})
-    return live.state.session_id
-
-
-def _demo_grail(manager) -> str:
-    """The grail_trpg sample: two factions with their characters."""
-    from .core.view import GM
-    from .operations import ruleset_action
-    grail, _ = manager.create("デモ：聖杯戦争TRPG 戦闘", "grail_trpg",
-                              [{"name": "セイバー陣営", "faction": "衛宮"}, {"name": "ランサー陣営", "faction": "ケイネス"}])
-    ruleset_action(grail, GM, "set_characters", {"faction": "s1", "text": (
-        "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n衛宮士郎 筋力20 耐久20 敏捷20 魔力10 幸運30 宝具10")})
-    ruleset_action(grail, GM, "set_characters", {"faction": "s2", "text": (
-        "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50\nケイネス 筋力10 耐久20 敏捷20 魔力60 幸運20 宝具10")})
-    return grail.state.session_id
-
-
-def _demo_sugoroku(manager) -> str:
-    """The sugoroku sample: four players on a board of 20."""
-    from .core.view import GM
-    from .operations import ruleset_action
-    sugoroku, _ = manager.create("デモ：双六聖杯戦争", "sugoroku", [{"name": n} for n in ("A", "B", "C", "D")])
-    ruleset_action(sugoroku, GM, "setup", {"board_length": 20, "order": ["s1", "s2", "s3", "s4"], "players": {
-        "s1": {"master": "衛宮士郎", "servant": "セイバー", "true_name": "アルトリア", "mana": 4},
-        "s2": {"master": "遠坂凛", "servant": "アーチャー", "true_name": "エミヤ", "mana": 5},
-        "s3": {"servant": "ランサー", "true_name": "クー・フーリン", "mana": 3},
-        "s4": {"servant": "ライダー", "true_name": "メドゥーサ", "mana": 3}}})
-    return sugoroku.state.session_id
-
-
-DEMOS = {"generic": _demo_generic, "grail_trpg": _demo_grail, "sugoroku": _demo_sugoroku}
+    return first
 
 
 def _port_problem(host: str, port: int) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .core.errors import GmError
@@ -33,24 +34,18 @@ class NotJson(GmError):
         super().__init__("JSONとして読めません", "Not valid JSON")
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)  # a JSON string: one way to match each character
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
 def nesting_depth(text: str) -> int:
-    """How deeply `[`/`{` nest in JSON text, ignoring strings; one linear pass, no recursion."""
+    """How deeply `[`/`{` nest in JSON text, strings left out; linear, no recursion."""
     depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        if match.group() in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif ch in "]}":
+        else:
             depth -= 1
     return deepest
 

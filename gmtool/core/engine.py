@@ -55,6 +55,7 @@ def _init_counters(state: State, seat_id: str) -> None:
 
 
 def session_created(state: State, e: Event) -> None:
+    """Fold `session.created`."""
     d = e.data
     if d["ruleset"] != state.rules.name:
         raise ValueError(f"a {d['ruleset']} session folded under the {state.rules.name} ruleset")
@@ -71,12 +72,14 @@ def session_created(state: State, e: Event) -> None:
 
 
 def seat_added(state: State, e: Event) -> None:
+    """Fold `seat.added`."""
     d = e.data
     state.seats[d["id"]] = Seat(d["id"], d["name"], d.get("faction", ""))
     _init_counters(state, d["id"])
 
 
 def seat_updated(state: State, e: Event) -> None:
+    """Fold `seat.updated`."""
     seat = state.seats[e.data["id"]]
     seat.name = e.data["name"]
     seat.faction = e.data.get("faction", seat.faction)
@@ -87,6 +90,7 @@ def seat_token_reissued(state: State, e: Event) -> None:
 
 
 def counter_changed(state: State, e: Event) -> None:
+    """Fold `counter.changed`."""
     d = e.data
     definition = state.counter_def(d["key"])
     values = state.counters[d["seat"]]
@@ -95,18 +99,21 @@ def counter_changed(state: State, e: Event) -> None:
 
 
 def flag_raised(state: State, e: Event) -> None:
+    """Fold `flag.raised`."""
     flags = state.flags.setdefault(e.data["seat"], [])
     if e.data["flag"] not in flags:
         flags.append(e.data["flag"])
 
 
 def flag_lowered(state: State, e: Event) -> None:
+    """Fold `flag.lowered`."""
     flags = state.flags.setdefault(e.data["seat"], [])
     if e.data["flag"] in flags:
         flags.remove(e.data["flag"])
 
 
 def dice_rolled(state: State, e: Event) -> None:
+    """Fold `dice.rolled`."""
     d = e.data
     state.rolls.append(RollRecord(e.seq, e.action, e.actor, d.get("label", ""), d["roll"], bool(d["roll"].get("secret"))))
     if d["roll"].get("secret"):
@@ -115,14 +122,17 @@ def dice_rolled(state: State, e: Event) -> None:
 
 
 def dice_revealed(state: State, e: Event) -> None:
+    """Fold `dice.revealed`."""
     state.revealed_rolls.add(int(e.data["roll_seq"]))
 
 
 def scene_marked(state: State, e: Event) -> None:
+    """Fold `scene.marked`."""
     state.scenes.append({"seq": e.seq, "title": e.data["title"]})
 
 
 def undone(state: State, e: Event) -> None:
+    """Fold `undo`."""
     state.undone.add(int(e.data["action"]))
 
 
@@ -132,9 +142,11 @@ def session_imported(state: State, e: Event) -> None:
 
 
 def session_closed(state: State, e: Event) -> None:
+    """Fold `session.closed`."""
     state.closed = True
     state.seed = e.data["seed"]
 
 
 def reading_set(state: State, e: Event) -> None:
+    """Fold `reading.set`."""
     state.readings[e.data["key"]] = e.data["value"]

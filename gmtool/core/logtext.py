@@ -42,6 +42,7 @@ _ja = in_lang
 
 
 def session_created(e, state, lang):
+    """The log line of `session.created`."""
     d = e["data"]
     names = "、".join(s["name"] for s in d["seats"]) or "-"
     rules = state.rules.label.get(lang) if state.rules is not None else d["ruleset"]
@@ -50,19 +51,23 @@ def session_created(e, state, lang):
 
 
 def seat_added(e, state, lang):
+    """The log line of `seat.added`."""
     return _ja(lang, f"席「{e['data']['name']}」を追加", f"Seat '{e['data']['name']}' added")
 
 
 def seat_updated(e, state, lang):
+    """The log line of `seat.updated`."""
     return _ja(lang, f"席の名前を「{e['data']['name']}」に変更", f"Seat renamed to '{e['data']['name']}'")
 
 
 def seat_token_reissued(e, state, lang):
+    """The log line of `seat.token_reissued`."""
     n = state.seat_name(e["data"]["id"])
     return _ja(lang, f"{n}の参加リンクを再発行（古いリンクは無効）", f"Join link of {n} reissued (the old one no longer works)")
 
 
 def counter_changed(e, state, lang):
+    """The log line of `counter.changed`."""
     d = e["data"]
     definition = state.counter_def(d["key"])
     label = definition.label.get(lang) if definition else d["key"]
@@ -71,6 +76,7 @@ def counter_changed(e, state, lang):
 
 
 def flag_raised(e, state, lang):
+    """The log line of `flag.raised`."""
     d = e["data"]
     label = d["label"]["en" if lang == "en" else "ja"]
     rule = f" [{d['rule']}]" if d.get("rule") else ""
@@ -78,12 +84,14 @@ def flag_raised(e, state, lang):
 
 
 def flag_lowered(e, state, lang):
+    """The log line of `flag.lowered`."""
     d = e["data"]
     label = d["label"]["en" if lang == "en" else "ja"]
     return _ja(lang, f"{state.seat_name(d['seat'])}の{label}を解除", f"{label} lifted from {state.seat_name(d['seat'])}")
 
 
 def dice_rolled(e, state, lang):
+    """The log line of `dice.rolled`."""
     d = e["data"]
     secret = _ja(lang, "［秘密］", "[secret] ") if d["roll"].get("secret") else ""
     entered = _ja(lang, "［実ダイス］", "[real dice] ") if d["roll"].get("entered") else ""
@@ -92,20 +100,24 @@ def dice_rolled(e, state, lang):
 
 
 def dice_revealed(e, state, lang):
+    """The log line of `dice.revealed`."""
     return _ja(lang, f"秘密ロール #{e['data']['roll_seq']} を公開", f"Secret roll #{e['data']['roll_seq']} revealed")
 
 
 def scene_marked(e, state, lang):
+    """The log line of `scene.marked`."""
     return f"■ {e['data']['title']}"
 
 
 def undone(e, state, lang):
+    """The log line of `undo`."""
     d = e["data"]
     summary = d.get("gm_summary") or d.get("summary", "")
     return _ja(lang, f"取り消し: {summary}", f"Undo: {summary}")
 
 
 def session_imported(e, state, lang):
+    """The log line of `session.imported`."""
     return _ja(lang, f"エクスポートから読み込み（新しいダイスシード {e['data']['seed_hash'][:12]}…）",
                f"Imported from an export (new dice seed {e['data']['seed_hash'][:12]}…)")
 
@@ -122,17 +134,20 @@ def campaign_next(e, state, lang):
 
 
 def session_closed(e, state, lang):
+    """The log line of `session.closed`."""
     return _ja(lang, f"セッション終了。ダイスのシード: {e['data']['seed']}",
                f"Session closed. Dice seed: {e['data']['seed']}")
 
 
 def prompt_opened(e, state, lang):
+    """The log line of `prompt.opened`."""
     d = e["data"]
     names = "、".join([state.seat_name(s) for s in d["seats"]] + (["GM"] if d["gm_submits"] else []))
     return _ja(lang, f"秘密の質問「{d['title']}」（対象: {names}）", f"Secret prompt '{d['title']}' (for {names})")
 
 
 def prompt_answered(e, state, lang):
+    """The log line of `prompt.answered`."""
     d = e["data"]
     title = state.prompts[d["prompt"]].title if d["prompt"] in state.prompts else d["prompt"]
     who = who_name(d["by"], state)
@@ -150,10 +165,12 @@ def _prompt_title(d, state):
 
 
 def prompt_locked(e, state, lang):
+    """The log line of `prompt.locked`."""
     return _ja(lang, f"「{_prompt_title(e['data'], state)}」の回答を締め切り", f"Answers to '{_prompt_title(e['data'], state)}' locked")
 
 
 def prompt_revealed(e, state, lang):
+    """The log line of `prompt.revealed`."""
     d = e["data"]
     reason = _ja(lang, "全員が回答", "everyone answered") if d.get("auto") else d.get("reason", "")
     reason = f"（{reason}）" if reason else ""
@@ -161,34 +178,40 @@ def prompt_revealed(e, state, lang):
 
 
 def prompt_resolved(e, state, lang):
+    """The log line of `prompt.resolved`."""
     d = e["data"]
     summary = d["resolution"]["summary"]["en" if lang == "en" else "ja"]
     return _ja(lang, f"「{_prompt_title(d, state)}」の結果: {summary}", f"Result of '{_prompt_title(d, state)}': {summary}")
 
 
 def prompt_extended(e, state, lang):
+    """The log line of `prompt.extended`."""
     d = e["data"]
     names = "、".join(state.seat_name(s) for s in d["seats"])
     return _ja(lang, f"「{_prompt_title(d, state)}」に{names}を追加", f"{names} added to '{_prompt_title(d, state)}'")
 
 
 def prompt_cancelled(e, state, lang):
+    """The log line of `prompt.cancelled`."""
     d = e["data"]
     reason = f"（{d['reason']}）" if d.get("reason") else ""
     return _ja(lang, f"「{_prompt_title(d, state)}」を取り消し{reason}", f"'{_prompt_title(d, state)}' cancelled{reason}")
 
 
 def prompt_modified(e, state, lang):
+    """The log line of `prompt.modified`."""
     d = e["data"]
     return _ja(lang, f"「{_prompt_title(d, state)}」: {who_name(d['who'], state)}に修正 {d['amount']:+d}〈{d['label']}〉",
                f"'{_prompt_title(d, state)}': modifier {d['amount']:+d} <{d['label']}> for {who_name(d['who'], state)}")
 
 
 def prompt_confirmed(e, state, lang):
+    """The log line of `prompt.confirmed`."""
     return _ja(lang, f"「{_prompt_title(e['data'], state)}」の結果を確定", f"Result of '{_prompt_title(e['data'], state)}' confirmed")
 
 
 def reading_set(e, state, lang):
+    """The log line of `reading.set`."""
     d = e["data"]
     reading = state.rules.reading(d["key"]) if state.rules is not None else None
     if reading is None:

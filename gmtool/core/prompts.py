@@ -247,6 +247,7 @@ def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], di
 # -- fold ---------------------------------------------------------------------
 
 def prompt_opened(state: State, e: Event) -> None:
+    """Fold `prompt.opened`."""
     d = e.data
     state.prompts[d["id"]] = Prompt(
         id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
@@ -255,39 +256,47 @@ def prompt_opened(state: State, e: Event) -> None:
 
 
 def prompt_answered(state: State, e: Event) -> None:
+    """Fold `prompt.answered`."""
     d = e.data
     # A public export carries unrevealed answers without value and salt.
     state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq)
 
 
 def prompt_locked(state: State, e: Event) -> None:
+    """Fold `prompt.locked`."""
     state.prompts[e.data["prompt"]].status = "locked"
 
 
 def prompt_revealed(state: State, e: Event) -> None:
+    """Fold `prompt.revealed`."""
     prompt = state.prompts[e.data["prompt"]]
     prompt.status = "revealed"
     prompt.reason = e.data.get("reason", "")
 
 
 def prompt_resolved(state: State, e: Event) -> None:
+    """Fold `prompt.resolved`."""
     state.prompts[e.data["prompt"]].resolution = e.data["resolution"]
 
 
 def prompt_extended(state: State, e: Event) -> None:
+    """Fold `prompt.extended`."""
     state.prompts[e.data["prompt"]].seats.extend(e.data["seats"])
 
 
 def prompt_cancelled(state: State, e: Event) -> None:
+    """Fold `prompt.cancelled`."""
     prompt = state.prompts[e.data["prompt"]]
     prompt.status = "cancelled"
     prompt.reason = e.data.get("reason", "")
 
 
 def prompt_modified(state: State, e: Event) -> None:
+    """Fold `prompt.modified`."""
     d = e.data
     state.prompts[d["prompt"]].modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
 
 
 def prompt_confirmed(state: State, e: Event) -> None:
+    """Fold `prompt.confirmed`."""
     state.prompts[e.data["prompt"]].confirmed = True

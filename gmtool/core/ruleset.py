@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,6 +217,19 @@ class LeakProbe:
     seats: int = 2  # how many seats the crawl's session has
 
 
+@dataclass(frozen=True)
+class Demo:
+    """A sample session `gmtool serve --demo` sets up, so a newcomer sees the game at once.
+
+    `play(driver)` takes the same driver calls as the leak probe (`act`, `answer`, `post`, `state`).
+    """
+
+    title: str
+    seats: tuple[str, ...]
+    counters: tuple[str, ...] = ()  # preset keys, for a ruleset whose GM picks the counters
+    play: Callable[[Any], None] | None = None
+
+
 # -- the declaration ------------------------------------------------------------------------------
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
@@ -249,11 +262,12 @@ class Ruleset:
     static_dir: Path | None = None  # its static files, served at /rulesets/<name>/static/
     stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/
     upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
-    docs: str = ""  # its page, e.g. "docs/rulesets/grail_trpg.md"
+    docs: str = ""  # its page, e.g. "docs/rulesets/<name>.md"
     leak_probe: LeakProbe | None = None  # plants and reveals its secrets for the leak crawl (tests/meta)
     # What the next session of a campaign starts with (`gmtool new --from`): state -> a Carry (counters'
     # values and drafts of this ruleset's own event types); None: every counter carries (core's default).
     carry_over: Callable[[State], "Carry"] | None = None
+    demo: Demo | None = None  # the sample session of `gmtool serve --demo`
 
     def __post_init__(self):
         from .events import CORE_EVENTS  # core's own event types are declared with this contract
@@ -383,8 +397,3 @@ def reading_value(state: State, reading: Reading) -> Any:
 def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
     """The session's values of several readings, by key."""
     return {r.key: reading_value(state, r) for r in readings}
-
-
-def check_mapping(value: Any) -> Mapping:
-    """A payload that must be an object."""
-    return value if isinstance(value, Mapping) else {}

@@ -15,10 +15,8 @@ Every page, fragment, API response and export is built from `build_view` or
 
 from __future__ import annotations
 
-from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer
+from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: F401  (the viewers are used from here)
 from .ruleset import readings_view
-
-
 
 
 def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:

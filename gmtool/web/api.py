@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
-from ..core.errors import Forbidden, GmError
+from ..core.errors import GmError, NotFound
 from ..core.logtext import describe
-from ..core.errors import NotFound
 from ..core.prompts import get_prompt
 from ..core.view import build_view, can_see_prompt, prompt_view, visible_event
 from ..rulesets import get as get_ruleset

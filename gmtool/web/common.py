@@ -70,10 +70,10 @@ def check_origin() -> None:
     """Refuse a state-changing request that a browser says comes from another site (403)."""
     if request.method in SAFE_METHODS:
         return
+    # Our pages send `Referrer-Policy: no-referrer`, so browsers send `Origin: null` with their own
+    # form posts: a null origin proves nothing either way (the CSRF token still has to match).
     origin = request.headers.get("Origin")
     cross = request.headers.get("Sec-Fetch-Site") == "cross-site"
-    # Under Referrer-Policy: no-referrer a browser sends "Origin: null" for its own forms: then
-    # Sec-Fetch-Site (same-origin / cross-site) is what tells.
     if cross or (origin not in (None, "null") and urlsplit(origin).netloc != request.host):
         raise Forbidden("別のサイトからの操作は受け付けません", "Requests from another site are refused")
 

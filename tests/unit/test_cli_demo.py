@@ -13,7 +13,7 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
     try:
         first = _demo(manager)
         listed = {s["ruleset"]: s["id"] for s in manager.list()}
-        assert set(listed) == {"generic", "grail_trpg", "sugoroku"}
+        assert set(listed) >= {"generic", "grail_trpg", "sugoroku"}  # every ruleset that declares a demo
         assert listed["generic"] == first
         generic = build_view(manager.get(first).state, TABLE)
         assert generic["prompts"][0]["status"] == "open"
@@ -32,12 +32,13 @@ def test_demo_reuses_its_sessions(tmp_path):
     manager = SessionManager(tmp_path)
     try:
         first = _demo(manager)
-        assert _demo(manager) == first and len(manager.list()) == 3  # a second --demo adds nothing
+        count = len(manager.list())
+        assert _demo(manager) == first and len(manager.list()) == count  # a second --demo adds nothing
         grail = next(s["id"] for s in manager.list() if s["ruleset"] == "grail_trpg")
         manager.close_all()
         for suffix in ("", "-wal", "-shm"):
             (tmp_path / f"{grail}.sqlite{suffix}").unlink(missing_ok=True)
-        assert _demo(manager) == first and len(manager.list()) == 3  # one deleted: only it is made again
+        assert _demo(manager) == first and len(manager.list()) == count  # one deleted: only it is made again
         assert next(s["id"] for s in manager.list() if s["ruleset"] == "grail_trpg") != grail
     finally:
         manager.close_all()

@@ -296,6 +296,11 @@ def test_f5_overflow_nesting_and_huge_numbers_answer_json(client, created):
     assert client.get(f"/api/sessions/{sid}/log?after=-99999999999999999999", headers=gm).status_code == 200
     assert_json_error(client.get(f"/api/sessions/{sid}/log?after=" + "9" * 5000, headers=gm), 400)
     seat = bearer(created["seats"][0]["token"])
+    # Nesting is measured on the text before the parser runs (well below Python's recursion limit).
+    for depth in (21, 500, 5000):
+        body = '{"seat": "s1", "key": "vp", "delta": 1, "x": ' + "[" * depth + "]" * depth + "}"
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm, data=body, content_type="application/json")
+        assert_json_error(response, 400, "nested too deeply (at most 20 levels)")
     bodies = [(gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "[" * 1000 + "]" * 1000 + "}"),
               (gm, "counters", '{"a": ' + "{\"b\": " * 1000 + "1" + "}" * 1001),
               (gm, "counters", '{"seat": "s1", "key": "vp", "delta": ' + "9" * 4300 + "}"),
@@ -469,3 +474,29 @@ def test_f9_session_files_and_the_data_folder_are_owner_only(tmp_path, client, c
         assert stat.S_IMODE(imported.path.stat().st_mode) == 0o600
     finally:
         manager.close_all()
+
+
+# -- Finding 1, all routes: every text field of every route meets the same bound first -------------
+
+def test_f1_every_text_field_of_every_route_gets_the_largest_body_and_is_bounded(app, client, admin, battle):
+    """Any text over limits.MAX_TEXT is refused before an operation (and so any parser) sees it."""
+    sessions = [battle]
+    for ruleset in ("generic", "grail_trpg"):
+        sessions.append(client.post("/api/sessions", headers=admin, json={"title": ruleset, "ruleset": ruleset,
+                                                                          "seats": ["A", "B"]}).get_json())
+    fields = ["text", "value", "card"]  # the bound does not depend on the field (limits.check_value)
+    from gmtool.rulesets import get as get_ruleset
+    for data in sessions:
+        sid, gm = data["session"], bearer(data["gm_token"])
+        before = gm_state(client, sid, data["gm_token"])
+        paths = ["counters", "rolls", "seats", "scenes", "prompts", f"prompts/{data.get('prompt', 'p1')}/answer",
+                 f"prompts/{data.get('prompt', 'p1')}/modifiers"]
+        paths += [f"actions/{name}" for name in get_ruleset(data["ruleset"]).actions]
+        for path in paths:
+            for field in fields:
+                body = json.dumps({field: filled("スキル", "x", BODY - 400)}, ensure_ascii=False).encode()
+                assert len(body) <= BODY
+                response = client.post(f"/api/sessions/{sid}/{path}", headers=gm, data=body,
+                                       content_type="application/json")
+                assert_json_error(response, 400, f"A text is too long (at most {limits.MAX_TEXT} characters)")
+        assert gm_state(client, sid, data["gm_token"]) == before

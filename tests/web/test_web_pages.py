@@ -111,3 +111,26 @@ def test_security_headers(screens):
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_real_dice_from_the_gm_console_and_a_phone(screens):
+    """The dice forms take the faces of real dice (実ダイス); the readings panel switches the session to them."""
+    sid = screens.sid
+    page = screens.gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'name="faces"' in page and 'class="real-dice"' in page and "<details class=\"real-dice\" open" not in page
+    assert gm_post(screens, "roll", {"expr": "2D6", "faces": "3 4"}).status_code == 200
+    assert gm_post(screens, "roll", {"expr": "2D6", "faces": "3 9"}).status_code == 400
+    state = screens.gm.get(f"/api/sessions/{sid}/state", headers=bearer(screens.token("gm"))).get_json()
+    assert state["rolls"][0]["total"] == 7 and state["rolls"][0]["entered"] is True and len(state["rolls"]) == 1
+    assert gm_post(screens, "readings", {"key": "dice", "value": "entered"}).status_code == 200
+    phone = screens.seats["s1"]
+    page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert '<details class="real-dice" open' in page
+    roll = phone.post(f"/s/{sid}/phone/roll", data={"expr": "1D6"},
+                      headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"})
+    assert roll.status_code == 400 and "faces" in roll.get_data(as_text=True)
+    roll = phone.post(f"/s/{sid}/phone/roll", data={"expr": "1D6", "faces": "５"},
+                      headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"})
+    assert roll.status_code == 200
+    log = screens.gm.get(f"/api/sessions/{sid}/log", headers=bearer(screens.token("gm"))).get_json()["events"]
+    assert sum("［実ダイス］" in e["text"] for e in log) == 2

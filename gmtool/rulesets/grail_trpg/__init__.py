@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from gmtool.core.model import Label
 from gmtool.core.resolvers import Resolver
-from gmtool.core.ruleset import PromptKind, Ruleset
+from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 
 from .actions import ACTIONS, COUNTERS
 from .campaign import carry_over
 from .events import EVENTS, upcast_reading
 from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
     validate_setup_answer, view
-from .probe import PROBE
+from .probe import PROBE, demo
 from .rules import declared_readings
 from .strings import STRINGS
 
@@ -46,4 +46,5 @@ RULESET = Ruleset(
     docs="docs/rulesets/grail_trpg.md",
     leak_probe=PROBE,
     carry_over=carry_over,
+    demo=Demo("デモ：聖杯戦争TRPG 戦闘", ("セイバー陣営 / 衛宮", "ランサー陣営 / ケイネス"), play=demo),
 )

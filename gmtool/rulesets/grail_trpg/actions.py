@@ -16,11 +16,9 @@ from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State
 from gmtool.core.ruleset import ActionContext, action
 
-from . import events as ev
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
 from .flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
-                         require_combat, resolve_select, resolve_setup, role_of, seal_drafts, select_text,
-                         setup_text, side_forces, validate_select_answer, validate_setup_answer, view, win_rates)
+                         require_combat, role_of, seal_drafts, side_forces, win_rates)
 from .rules import STATS, parse_characters
 from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
 

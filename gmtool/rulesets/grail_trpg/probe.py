@@ -1,4 +1,4 @@
-"""grail_trpg's secrets for the leak crawl (tests/meta): true names stay with their faction and the
+"""grail_trpg's scripted sessions: its secrets for the leak crawl (tests/meta) and its demo. The crawl: true names stay with their faction and the
 factions that saw through them (T-2, T-9), through setup and every later step."""
 
 from __future__ import annotations
@@ -31,3 +31,12 @@ def reveal(table) -> None:
 
 
 PROBE = LeakProbe(plant, reveal)
+
+
+def demo(table) -> None:
+    """`gmtool serve --demo`: two factions with their characters, ready for a combat."""
+    a, b = table.seats[0], table.seats[1]
+    table.act("set_characters", {"faction": a, "text": (
+        "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n衛宮士郎 筋力20 耐久20 敏捷20 魔力10 幸運30 宝具10")})
+    table.act("set_characters", {"faction": b, "text": (
+        "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50\nケイネス 筋力10 耐久20 敏捷20 魔力60 幸運20 宝具10")})

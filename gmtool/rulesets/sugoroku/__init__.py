@@ -2,19 +2,20 @@
 
 Modules by concern: rules.py (the pure rules S-1..S-15), flow.py (setup, moves, phases, rounds),
 battle.py (battles and their secret cards S-6/S-7), events.py (folds, log lines, visibilities),
-actions.py (the remaining actions, the vote resolvers, the view), strings.py.
+actions.py (rounds, the true-name vote and its resolvers, the action table), view.py, strings.py.
 """
 
 from __future__ import annotations
 
 from gmtool.core.model import Label
-from gmtool.core.ruleset import Choice, PromptKind, Reading, Ruleset
+from gmtool.core.ruleset import Choice, Demo, PromptKind, Reading, Ruleset
 
 from . import battle as B
-from .actions import ACTIONS, COUNTERS, RESOLVERS, view
+from .actions import ACTIONS, COUNTERS, RESOLVERS
 from .campaign import carry_over
+from .view import view
 from .events import EVENTS, upcast_reading
-from .probe import PROBE
+from .probe import PROBE, demo
 from .strings import STRINGS
 
 
@@ -63,4 +64,5 @@ RULESET = Ruleset(
     docs="docs/rulesets/sugoroku.md",
     leak_probe=PROBE,
     carry_over=carry_over,
+    demo=Demo("デモ：双六聖杯戦争", ("A", "B", "C", "D"), play=demo),
 )

@@ -1,9 +1,9 @@
-"""Sugoroku Holy Grail War (双六聖杯戦争, RULES.md S): the ruleset: rounds, true-name votes, the view, the declaration.
+"""Sugoroku Holy Grail War (双六聖杯戦争, RULES.md S): rounds, true-name votes, and the action table.
 
 Flow (docs/rulesets/sugoroku.md): setup → per action phase every player ``roll_move`` (phones) and the
 GM applies square events → ``end_phase`` lists the battles → ``start_battle`` / cards / ``end_battle`` →
 after 8 phases or the goal count ``end_round`` (goal 魔力, elimination, the true-name vote) →
-``start_round``. Rules live in sugoroku_rules.py; events in sugoroku_events.py.
+``start_round``. Rules live in rules.py; events in events.py; the view in view.py.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from gmtool.core.commands import clean_text
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
-from gmtool.core.ruleset import Ruleset, action
+from gmtool.core.ruleset import action
 
 from . import battle as B
 from . import flow as F
 from . import rules as R
-from .events import is_revealed, sg, true_name
-from .strings import STRINGS
+from .events import is_revealed, sg
 
 COUNTERS = (
     CounterDef("position", Label("位置", "Square"), start=0, min=0, max=None),
@@ -184,103 +183,6 @@ RESOLVERS = {
     "sugoroku_tiebreak": Resolver("sugoroku_tiebreak", Label("双六：投票の同数決定（S-13）", "Sugoroku vote tie-break (S-13)"),
                                   ("seat",), resolve_tiebreak),
 }
-
-
-# -- the view -------------------------------------------------------------------------------------
-
-def _term(ja: str, en: str, value: int, rule: str) -> dict:
-    return {"label": {"ja": ja, "en": en}, "value": value, "rule": rule}
-
-
-def _player(state: State, s: dict, seat: str, viewer) -> dict:
-    c = state.counters[seat]
-    info = s["players"].get(seat, {})
-    terms = list(s["vp_terms"].get(seat, []))
-    rest = c["vp"] - sum(t["value"] for t in terms)
-    if rest:
-        terms.append(_term("その他（マスのイベント・GM）", "other (square events, GM)", rest, "S-3"))
-    return {"seat": seat, "name": state.seat_name(seat), "faction": state.seats[seat].faction,
-            "master": info.get("master", ""), "servant": info.get("servant", ""),
-            "true_name": true_name(state, seat, viewer), "revealed": is_revealed(state, seat),
-            "has_true_name": info.get("has_true_name", False), **c,
-            "uses_left": R.SKILL_USES_PER_ROUND - c["uses"], "can_np": c["mana"] >= R.NP_MIN_MANA,
-            "subjugation": "subjugation" in state.flags.get(seat, []), "out": seat in s["out"],
-            "at_goal": seat in s["goal"], "goal_place": s["goal"].index(seat) + 1 if seat in s["goal"] else None,
-            "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
-
-
-def _battle_view(state: State, s: dict) -> dict | None:
-    b = s["battle"]
-    if not b:
-        return None
-    prompt = state.prompts.get(b["prompt"])
-    revealed = prompt is not None and prompt.status == "revealed"
-    return {**b, "fighters": B.fighters(b), "status": prompt.status if prompt else "missing",
-            "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
-            "terrain_text": "、".join(f"{a}{v:+d}" for a, v in b["terrain"].items()),
-            "result": prompt.resolution if revealed else None,
-            "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
-
-
-def view(state: State, viewer) -> dict:
-    """The ruleset's part of a viewer's view: board, turn, standings, battle, karma, true names (revealed only)."""
-    s = sg(state)
-    base = {"seal_effects": {k: v.to_dict() for k, v in R.SEAL_EFFECTS.items()},
-            "rounds": {k: v.to_dict() for k, v in R.ROUND_LABELS.items()}}
-    if s is None:
-        return {"ready": False, **base, "seats": [{"id": k, "name": v.name} for k, v in state.seats.items()],
-                "default_board_length": R.DEFAULT_BOARD_LENGTH,
-                "skip_allowed": R.skip_to_climax_allowed(max(1, len(state.seats)))["ok"]}
-    players = {seat: _player(state, s, seat, viewer) for seat in state.seats}
-    act = F.active(state)
-    ranked = sorted(act, key=lambda p: -players[p]["vp"])
-    standings = []
-    for i, p in enumerate(ranked):
-        above = players[ranked[i - 1]]["vp"] - players[p]["vp"] if i else None
-        standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": i + 1, "gap_above": above})
-    elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
-        if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
-    mover = F.current_mover(state)
-    length = s["board_length"]
-    board = [{"n": i, "seats": [p for p in act if players[p]["position"] == i],
-              "terrain": s["squares"].get(str(i), {}).get("terrain", {}), "vp": s["squares"].get(str(i), {}).get("vp"),
-              "label": s["squares"].get(str(i), {}).get("label", ""), "start": i == 0, "goal": i == length}
-             for i in range(length + 1)]
-    check = F.round_check(state)
-    out = {**base, "ready": True, "round": s["round"], "round_label": R.ROUND_LABELS[s["round"]].to_dict(),
-           "phase": s["phase"], "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
-           "board_length": length, "board": board, "players": players,
-           "order": [{"seat": p, "name": players[p]["name"], "moved": p in s["moved"], "at_goal": p in s["goal"],
-                      "current": p == mover} for p in s["order"]],
-           "current": mover, "current_name": state.seat_name(mover) if mover else None,
-           "all_moved": mover is None, "standings": standings,
-           "elimination": {"last": elim["last"], "gap": elim["gap"], "at_risk": bool(elim["out"]) and s["round"] != "climax",
-                           "gap_limit": R.ELIMINATION_GAP, "terms": elim["terms"]},
-           "goal": [{"seat": p, "name": players[p]["name"], "place": i + 1} for i, p in enumerate(s["goal"])],
-           "pending": [{**b, "names": [state.seat_name(f) for f in b["fighters"]]} for b in s["pending"]],
-           "battle": _battle_view(state, s), "last_battle": s["last_battle"],
-           "karma_pending": [{**k, "victor_name": state.seat_name(k["victor"]), "target_name": state.seat_name(k["target"]),
-                              "max": min(R.KARMA_CONVERSION_MAX, state.counters[k["target"]]["karma"])}
-                             for k in s["karma_pending"]],
-           "round_over": s["round_over"] or (check["reason"] if check["over"] else None),
-           "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
-           "candidates": s.get("candidates", []), "out": list(s["out"]),
-           "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
-           "history": s["history"], "challenges": s["challenges"]}
-    if viewer.kind == "seat" and viewer.seat in players:
-        me = viewer.seat
-        positions = {p: players[p]["position"] for p in act if not players[p]["at_goal"] and players[p]["position"] > 0}
-        targets = R.can_challenge(positions, me, players[me]["mana"])["targets"] if me in positions else []
-        last = s["last_move"]
-        out["me"] = {"seat": me, "your_turn": mover == me and not s["battle"] and not s["pending"] and not out["round_over"],
-                     "challenge_targets": [{"seat": t, "name": state.seat_name(t)} for t in targets
-                                           if not any(c["seat"] == me for c in s["challenges"])],
-                     "can_free_move": bool(last and last["seat"] == me and last["phase"] == s["phase"] and me in s["moved"]
-                                           and not players[me]["at_goal"]),
-                     "fighting": bool(s["battle"] and me in B.fighters(s["battle"])),
-                     "is_parent": bool(s["battle"] and s["battle"]["parent"] == me),
-                     "karma": [k for k in out["karma_pending"] if k["victor"] == me]}
-    return out
 
 
 ACTIONS = dict((

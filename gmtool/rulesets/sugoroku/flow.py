@@ -2,7 +2,7 @@
 
 Each action is a pure command ``(state, payload, ctx) -> drafts``; counter changes are core
 ``counter.changed`` drafts built by ``Tx`` (so thresholds raise / lower the 討伐令 flag, S-12),
-and every automatic effect names its rule in the reason. Battles are in sugoroku.py.
+and every automatic effect names its rule in the reason. Battles are in battle.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""sugoroku's secrets for the leak crawl (tests/meta): true names are the GM's committed answers,
+"""sugoroku's scripted sessions: its demo, and its secrets for the leak crawl (tests/meta): true names are the GM's committed answers,
 public only once revealed (S-13)."""
 
 from __future__ import annotations
@@ -22,3 +22,13 @@ def reveal(table) -> None:
 
 
 PROBE = LeakProbe(plant, reveal)
+
+
+def demo(table) -> None:
+    """`gmtool serve --demo`: four servants set up on a board of 20."""
+    s1, s2, s3, s4 = table.seats[:4]
+    table.act("setup", {"board_length": 20, "order": [s1, s2, s3, s4], "players": {
+        s1: {"master": "衛宮士郎", "servant": "セイバー", "true_name": "アルトリア", "mana": 4},
+        s2: {"master": "遠坂凛", "servant": "アーチャー", "true_name": "エミヤ", "mana": 5},
+        s3: {"servant": "ランサー", "true_name": "クー・フーリン", "mana": 3},
+        s4: {"servant": "ライダー", "true_name": "メドゥーサ", "mana": 3}}})

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from gmtool.core.errors import GmError
 from gmtool.core.model import Label
+from gmtool.core.turns import roll_order, rotate
 
 ROUNDS = ("round1", "round2", "climax")  # S-1
 ROUND_LABELS = {"round1": Label("ラウンド1", "Round 1"), "round2": Label("ラウンド2", "Round 2"),
@@ -120,25 +121,13 @@ def initial_order(players: Iterable[Any], dice: Any = None) -> dict:
         raise GmError("プレイヤーが重複しています", "A player is listed twice")
     if dice is None:
         return {"order": players, "rolls": {}, "notes": [_note("順番は卓で決める", "The table decides the order", "S-3")]}
-    rolls: dict[Any, list[int]] = {}
-
-    def rank(group: list, depth: int) -> list:
-        if len(group) <= 1 or depth > 50:
-            return group
-        r = {p: dice.randint(6) for p in group}
-        for p in group:
-            rolls.setdefault(p, []).append(r[p])
-        return [q for v in sorted(set(r.values()), reverse=True)
-                for q in rank([p for p in group if r[p] == v], depth + 1)]
-
-    return {"order": rank(players, 0), "rolls": rolls, "notes": [_note(
-        "1d6の大きい順、同値は振り直し", "Higher 1d6 first; ties re-roll among the tied", "S-3")]}
+    rolled = roll_order(players, dice)
+    return {**rolled, "notes": [_note("1d6の大きい順、同値は振り直し", "Higher 1d6 first; ties re-roll among the tied", "S-3")]}
 
 
 def turn_order_after_phase(order: Iterable[Any]) -> list:
     """S-3: after an action phase the first mover moves last, the second first (rotate left by one)."""
-    order = list(order)
-    return order[1:] + order[:1]
+    return rotate(list(order))
 
 
 def clamp_mana(value: int) -> dict:

@@ -1,0 +1,42 @@
+"""Fate/Ace Royal (RULES.md A, docs/rulesets/ace_royal.md): coins, servant states, turns and phases,
+combat damage, proxies, standard and quick versions. The declaration only; nothing registers on import."""
+
+from __future__ import annotations
+
+from gmtool.core.model import CounterDef, Label, Threshold
+from gmtool.core.ruleset import Ruleset
+
+from .actions import ACTIONS
+from .events import EVENTS
+from .probe import PROBE
+from .readings import READINGS
+from .strings import STRINGS
+from .view import view
+
+COUNTERS = (
+    CounterDef("mana", Label("魔力", "Mana"), start=5, min=0,
+               thresholds=(Threshold(0, "ace_royal_out", Label("魔力切れ（脱落）", "Out of mana (out)"), "A-2", below=True),)),
+    CounterDef("seals", Label("令呪", "Command seals"), start=3, min=0, max=3),
+    CounterDef("hand", Label("手札", "Hand"), start=4, min=0),
+    CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0),
+    CounterDef("assassin", Label("暗殺コイン", "Assassination coins"), start=0, min=0),
+    CounterDef("depletion", Label("枯渇コイン", "Depletion coins"), start=0, min=0),
+)
+
+RULESET = Ruleset(
+    name="ace_royal",
+    label=Label("Fate/Ace Royal", "Fate/Ace Royal"),
+    counters=COUNTERS,
+    events=EVENTS,
+    readings=READINGS,
+    actions=ACTIONS,
+    view=view,
+    strings=STRINGS,
+    templates={"gm": "rulesets/ace_royal/gm.html", "table": "rulesets/ace_royal/table.html",
+               "phone": "rulesets/ace_royal/phone.html"},
+    stylesheet="rulesets/ace_royal.css",
+    docs="docs/rulesets/ace_royal.md",
+    leak_probe=PROBE,
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,128 @@
+"""Fate/Ace Royal command seals (A-3) and the counts and states card effects change (A-4, A-10)."""
+
+from __future__ import annotations
+
+from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
+from gmtool.core.model import State
+from gmtool.core.ruleset import ActionContext
+
+from . import rules as r
+from .plan import COUNTER_KEYS, Plan, acting_seat, playing, require_in
+
+
+# -- command seals and manual changes -----------------------------------------------------------
+
+def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-3: one or several seal effects, one coin each; every seal used: out (A-2, in settle)."""
+    g = playing(state)
+    seat = acting_seat(state, p, ctx)
+    pl = require_in(g, seat)
+    if pl["masterless"]:
+        raise Conflict("マスターがいないため令呪は使えません（A-10）", "Without a master there are no command seals (A-10)")
+    effects = p.get("effects")
+    if effects is None and p.get("effect") is not None:
+        effects = [{k: v for k, v in p.items() if k not in ("seat", "faces", "dice")}]
+    if not isinstance(effects, list) or not effects:
+        raise GmError("令呪の効果（1〜5）を選んでください", "Choose the seal effect(s) (1 to 5)")
+    plan = Plan(state, ctx)
+    if len(effects) > plan.value(seat, "seals"):
+        raise Conflict(f"令呪が足りません（残り{plan.value(seat, 'seals')}画）", f"Not enough command seals ({plan.value(seat, 'seals')} left)")
+    quick = g["version"] == "quick"
+    done, later = [], []
+    for raw in effects:
+        raw = raw if isinstance(raw, dict) else {"effect": raw}
+        n = parse_int(raw.get("effect"), "令呪の効果", "seal effect")
+        eff = {"effect": n}
+        if n == 1:
+            if quick:
+                eff["faces"] = [ctx.dice.randint(6)]
+                later.append(("mana", sum(eff["faces"])))
+            else:
+                later.append(("mana", 1))
+        elif n == 2:
+            if quick:
+                c = g.get("combat")
+                if not c or seat not in (c["attacker"], c["interceptor"]):
+                    raise Conflict("振り直せる戦闘ダイスがありません", "There is no combat die of yours to re-roll")
+                side = "attacker" if c["attacker"] == seat else "interceptor"
+                if not plan.g["combat"][f"{side}_side"]["faces"]:
+                    raise Conflict("まだ戦闘ダイスを振っていません", "You have not rolled the combat die yet")
+                eff["side"] = side
+                eff["faces"] = r.quick_die(ctx.dice)
+                later.append(("reroll", side, eff["faces"]))
+            else:
+                stat = str(raw.get("stat") or "")
+                if stat not in r.STATS:
+                    raise GmError("強化するステータス（patk / pdef / matk / mdef）を選んでください", "Choose the stat to raise (patk, pdef, matk, mdef)")
+                eff.update(stat=stat, value=state.counters[seat]["codes"], label="令呪2")
+        elif n == 3:
+            coin = str(raw.get("coin") or "")
+            if coin not in ("assassin", "depletion"):
+                raise GmError("無効化するコイン（assassin 暗殺 / depletion 枯渇）を選んでください", "Choose the coin to cancel: assassin or depletion")
+            if plan.value(seat, coin) <= 0:
+                raise Conflict("そのコインは置かれていません", "No such coin is on your servant")
+            eff["coin"] = coin
+            later.append(("coin", coin))
+        elif n == 4:
+            eff["text"] = clean_text(raw.get("text"), "使うテキスト", "text effect", required=False)
+        elif n == 5:
+            if pl["state"] not in ("down", "danger"):
+                raise Conflict("サーヴァントはダウン／デンジャー状態ではありません", "The servant is not Down or in Danger")
+            later.append(("rise",))
+        else:
+            raise GmError("令呪の効果は1〜5です", "Seal effects are 1 to 5")
+        done.append(eff)
+    plan.add("ace_royal.seal_used", {"seat": seat, "effects": done, "version": g["version"], "rule": "A-3",
+                                     **plan.dice_data()})
+    plan.counter(seat, "seals", plan.value(seat, "seals") - len(done), "令呪", "A-3")
+    for item in later:
+        if item[0] == "mana":
+            plan.counter(seat, "mana", plan.value(seat, "mana") + item[1], "令呪1", "A-3")
+        elif item[0] == "coin":
+            plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, "令呪3", "A-3")
+        elif item[0] == "rise":
+            plan.set_state(seat, "rise", "seal5", "A-3")
+        elif item[0] == "reroll":
+            plan.add("ace_royal.combat_set", {"side": item[1], "seat": seat, "what": "dice", "faces": item[2], "reroll": True,
+                                              "rule": "A-8", **plan.dice_data()})
+    return plan.done()
+
+
+def adjust(state: State, p: dict, ctx: ActionContext) -> list:
+    """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
+    g = playing(state)
+    seat = acting_seat(state, p, ctx)
+    key = str(p.get("key") or "")
+    if key not in COUNTER_KEYS:
+        raise NotFound(f"「{key}」は数えていません（{', '.join(COUNTER_KEYS)}）", f"'{key}' is not counted here ({', '.join(COUNTER_KEYS)})")
+    if not ctx.viewer.is_gm and key != "hand":
+        raise Forbidden("手札の枚数以外はGMが変更します", "The GM changes everything but your hand size")
+    delta = parse_int(p.get("delta"), "増減", "change")
+    if delta == 0:
+        raise GmError("増減が0です", "The change is 0")
+    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False) or "手動"
+    plan = Plan(state, ctx)
+    new = plan.value(seat, key) + delta
+    if new < 0:
+        raise GmError(f"0未満にはできません（今は{plan.value(seat, key)}）", f"Cannot go below 0 (now {plan.value(seat, key)})")
+    if key == "mana" and delta < 0:
+        plan.lose_mana(seat, -delta, reason, "A-2")
+    else:
+        plan.counter(seat, key, new, reason, "A-10" if key in ("assassin", "depletion") else "")
+    return plan.done()
+
+
+def set_state(state: State, p: dict, ctx: ActionContext) -> list:
+    """A card effect or cost changes the servant's state (Rise / Reverse / Danger / Down, A-4)."""
+    g = playing(state)
+    seat = acting_seat(state, p, ctx)
+    require_in(g, seat)
+    to = str(p.get("state") or "")
+    if to not in r.SERVANT_STATES:
+        raise GmError("状態は rise / reverse / danger / down のどれかです", "The state is rise, reverse, danger or down")
+    if g["players"][seat]["state"] == to:
+        raise Conflict("既にその状態です", "The servant is in that state already")
+    plan = Plan(state, ctx)
+    plan.set_state(seat, to, clean_text(p.get("reason"), "理由", "reason", limit=80, required=False) or "manual", "A-4")
+    return plan.done()

@@ -1,0 +1,165 @@
+"""Fate/Ace Royal combat: choices, modifiers, proxies (A-9), quick dice (A-8) and the result with
+its damage, Down, the steal and eliminations (A-7)."""
+
+from __future__ import annotations
+
+from gmtool.core import dice as dicelib
+from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.model import State
+from gmtool.core.ruleset import ActionContext
+
+from . import rules as r
+from .events import NAME
+from .plan import Plan, flag, playing
+
+
+# -- combat ----------------------------------------------------------------------------------------
+
+SIDES = ("attacker", "interceptor")
+
+
+def _combat_side(state: State, p: dict, ctx: ActionContext) -> tuple[dict, str]:
+    g = playing(state)
+    c = g.get("combat")
+    if not c:
+        raise Conflict("戦闘中ではありません", "There is no combat")
+    side = str(p.get("side") or "")
+    if side not in SIDES:
+        if not ctx.viewer.is_gm and ctx.viewer.seat in (c["attacker"], c["interceptor"]):
+            side = "attacker" if ctx.viewer.seat == c["attacker"] else "interceptor"
+        else:
+            raise GmError("side は attacker（襲撃側）か interceptor（迎撃側）です", "The side is 'attacker' or 'interceptor'")
+    if not ctx.viewer.is_gm and ctx.viewer.seat != c[side]:
+        raise Forbidden("相手側の操作はできません", "You cannot act for the other side")
+    return c, side
+
+
+def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-7: a side picks physical or magical (the attacker may change after modifiers)."""
+    c, side = _combat_side(state, p, ctx)
+    kind = str(p.get("kind") or "")
+    if kind not in r.KINDS:
+        raise GmError("攻撃手段は physical（物理）か magical（魔術）です", "The attack is 'physical' or 'magical'")
+    if c[f"{side}_side"]["kind"] == kind:
+        raise Conflict("既にその攻撃手段です", "That attack is already chosen")
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "kind", "kind": kind})]
+
+
+def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
+    """A labelled modifier (mystic code, scene card …) to one stat or all stats of a side, before the result."""
+    c, side = _combat_side(state, p, ctx)
+    stat = str(p.get("stat") or "")
+    if stat not in r.STATS + ("all",):
+        raise GmError("stat は patk / pdef / matk / mdef / all のどれかです", "The stat is patk, pdef, matk, mdef or all")
+    value = parse_int(p.get("value"), "修正値", "modifier")
+    if value == 0 or abs(value) > r.MAX_STAT:
+        raise GmError(f"修正値は0以外、±{r.MAX_STAT}以内です", f"A modifier is non-zero and within ±{r.MAX_STAT}")
+    label = clean_text(p.get("label"), "修正の名前（カード名など）", "modifier label (a card's name)")
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "modifier", "stat": stat, "value": value, "label": label})]
+
+
+def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-9: a proxy fights for the side (its own stats; from a mystic code or a hero card), or withdraw it."""
+    c, side = _combat_side(state, p, ctx)
+    if flag(p.get("clear")):
+        if not c[f"{side}_side"]["proxy"]:
+            raise Conflict("代理戦闘はありません", "There is no proxy")
+        return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
+    source = str(p.get("source") or "")
+    if source not in ("code", "hero"):
+        raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
+    proxy = {"name": clean_text(p.get("name"), "代理戦闘者の名前", "proxy name"), "stats": r.parse_stats(p.get("stats")),
+             "legion": flag(p.get("legion")), "source": source}
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": proxy, "rule": "A-9"})]
+
+
+def combat_roll(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-8 (quick version): the side's combat die, rolled again while 1s come."""
+    g = playing(state)
+    c, side = _combat_side(state, p, ctx)
+    if g["version"] != "quick":
+        raise Conflict("戦闘ダイスはクイック版のルールです", "Combat dice belong to the quick version")
+    if c[f"{side}_side"]["faces"]:
+        raise Conflict("この戦闘のダイスは振りました（振り直しは令呪）", "This side has rolled (re-roll with a command seal)")
+    faces = r.quick_die(ctx.dice)
+    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "dice", "faces": faces, "rule": "A-8",
+                                      "entered": dicelib.is_entered(ctx.dice), "dice_next": ctx.dice.next_index})]
+
+
+def _side_result(g: dict, state: State, c: dict, side: str) -> dict:
+    seat = c[side]
+    pl = g["players"][seat]
+    s = c[f"{side}_side"]
+    base = r.servant_stats(pl["hero"]["stats"], pl["class"]["stats"])
+    codes = state.counters[seat]["codes"] if g["version"] == "quick" else 0
+    mods = list(pl["turn_mods"]) + list(s["modifiers"])
+    charisma = r.has_skill((pl["hero"], pl["class"]), "charisma")
+    return r.side_stats(base, mods, s["faces"], codes, s["proxy"], charisma)
+
+
+def combat_preview(state: State) -> dict | None:
+    """The combat as it stands: each side's stats with their breakdown (public once both are disclosed)."""
+    g = state.extra.get(NAME) or {}
+    c = g.get("combat")
+    if not c:
+        return None
+    return {side: _side_result(g, state, c, side) for side in SIDES}
+
+
+def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-7: both damage processes, damage paid in 魔力 (or by the proxy, A-9), Down, the steal, eliminations."""
+    g = playing(state)
+    c = g.get("combat")
+    if not c:
+        raise Conflict("戦闘中ではありません", "There is no combat")
+    if not ctx.viewer.is_gm and ctx.viewer.seat not in (c["attacker"], c["interceptor"]):
+        raise Forbidden("戦闘の当事者かGMだけが解決できます", "Only the two sides or the GM resolve a combat")
+    for side in SIDES:
+        if not c[f"{side}_side"]["kind"]:
+            raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が物理か魔術を選んでいません",
+                           f"The {side} has not chosen physical or magical")
+        if g["version"] == "quick" and not c[f"{side}_side"]["faces"]:
+            raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が戦闘ダイスを振っていません（A-8）",
+                           f"The {side} has not rolled the combat die (A-8)")
+    sides = {side: _side_result(g, state, c, side) for side in SIDES}
+    cards = {side: (g["players"][c[side]]["hero"], g["players"][c[side]]["class"]) for side in SIDES}
+    first = {side: r.has_skill(cards[side], "first_strike") for side in SIDES}
+    result = r.resolve_combat(sides["attacker"], sides["interceptor"], c["attacker_side"]["kind"],
+                              c["interceptor_side"]["kind"], first["attacker"], first["interceptor"])
+    result["mind_eye"] = r.mind_eye_note(r.has_skill(cards["attacker"], "mind_eye"), r.has_skill(cards["interceptor"], "mind_eye"))
+    plan = Plan(state, ctx)
+    plan.add("ace_royal.combat_resolved", {"attacker": c["attacker"], "interceptor": c["interceptor"], "sides": sides,
+                                           "kinds": {s: c[f"{s}_side"]["kind"] for s in SIDES},
+                                           "proxies": {s: c[f"{s}_side"]["proxy"] for s in SIDES},
+                                           "result": result, "rule": "A-7"})
+    damage = {"interceptor": result["to_interceptor"], "attacker": result["to_attacker"]}
+    for side in SIDES:  # damage process (A-7) / the proxy pays instead (A-9)
+        seat, proxy, dmg = c[side], c[f"{side}_side"]["proxy"], damage[side]
+        if proxy and dmg:
+            hand = plan.value(seat, "hand")
+            can = flag(p.get(f"{side}_hand_code", hand > 0)) and hand > 0
+            cost = r.proxy_damage(proxy["source"], dmg, can)
+            if cost["discard_field_code"]:
+                plan.counter(seat, "codes", plan.value(seat, "codes") - 1, "代理戦闘のダメージ", "A-9")
+            if cost["discard_hand_code"]:
+                plan.counter(seat, "hand", hand - 1, "代理戦闘のダメージ", "A-9")
+            if cost["state"]:
+                plan.set_state(seat, cost["state"], "proxy", "A-9")
+        elif dmg:
+            plan.lose_mana(seat, dmg, "戦闘ダメージ", "A-7")
+    for side in SIDES:  # withdrawal: a damaged survivor goes Down
+        seat = c[side]
+        if damage[side] and not c[f"{side}_side"]["proxy"] and plan.value(seat, "mana") > 0:
+            plan.set_state(seat, "down", "damaged", "A-7")
+    thief = r.stealer(damage["attacker"], damage["interceptor"])
+    if thief:
+        victim = c["interceptor" if thief == "attacker" else "attacker"]
+        hand = plan.value(victim, "hand")
+        if hand > 0 and plan.value(victim, "mana") > 0:  # nothing is taken from a player who is out
+            position = r.steal_position(hand, ctx.dice)
+            plan.add("ace_royal.stolen", {"from": victim, "to": c[thief], "position": position, "hand": hand,
+                                          "rule": "A-7", **plan.dice_data()})
+            plan.counter(victim, "hand", hand - 1, "撤退プロセスのカード奪取", "A-7")
+            plan.counter(c[thief], "hand", plan.value(c[thief], "hand") + 1, "撤退プロセスのカード奪取", "A-7")
+    return plan.done()

@@ -1,0 +1,532 @@
+"""Fate/Ace Royal event types: each folds into `state.extra["ace_royal"]`, reads as one log line in
+Japanese and English, and declares who may see it (a servant's cards are their owner's until revealed).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from gmtool.core.model import Event, State
+from gmtool.core.ruleset import PUBLIC, EventType, own_seat
+
+from .rules import KIND_LABELS, SERVANT_STATES, SKILLS, STAT_LABELS, STEP_LABELS, VERSIONS
+
+NAME = "ace_royal"
+
+
+def game(state: State) -> dict:
+    """This ruleset's part of the state (empty before the setup)."""
+    return state.extra.setdefault(NAME, {})
+
+
+def player(state: State, seat: str) -> dict:
+    """One player's record."""
+    return game(state)["players"][seat]
+
+
+def _t(lang: str, ja: str, en: str) -> str:
+    return en if lang == "en" else ja
+
+
+def _name(state: State, seat) -> str:
+    return state.seat_name(seat) if seat else "-"
+
+
+def _lbl(table: dict, key, lang: str) -> str:
+    pair = table.get(key)
+    return (pair[1] if lang == "en" else pair[0]) if pair else str(key)
+
+
+def stats_text(stats) -> str:
+    """Four stats as 9/8/4/8."""
+    return "/".join(str(s) for s in stats)
+
+
+def card_text(card: dict | None, lang: str) -> str:
+    """A card as 「name 6/5/3/3 [skills]」."""
+    if not card:
+        return "?"
+    skills = ("・" if lang != "en" else ", ").join(_lbl(SKILLS, s, lang) for s in card.get("skills", ()))
+    return f"{card['name']} {stats_text(card['stats'])}" + (f" [{skills}]" if skills else "")
+
+
+def _remember(state: State, e: Event) -> None:
+    """Keep a public event as the newest result the table screen shows first."""
+    game(state)["last"] = {"seq": e.seq, "type": e.type, "actor": e.actor, "data": copy.deepcopy(e.data)}
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+def setup_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.setup into this game's state."""
+    d = e.data
+    state.extra[NAME] = {
+        "version": d["version"], "order": list(d["order"]), "phase": "setup", "first_rolls": None,
+        "first": None, "active": None, "turns": None, "step": None, "turn": {}, "combat": None,
+        "exchange": None, "winner": None, "over": False, "last": None,
+        "players": {s: {"hero": None, "class": None, "hero_revealed": False, "class_revealed": False,
+                        "class_known": False, "state": "reverse", "reverse_placed": 0, "out": None,
+                        "masterless": False, "turn_mods": []} for s in d["order"]},
+    }
+    _remember(state, e)
+
+
+def setup_text(e, state, lang):
+    """The log line of ace_royal.setup (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    names = " → ".join(_name(state, s) for s in d["order"])
+    return _t(lang, f"準備: {_lbl(VERSIONS, d['version'], 'ja')}版、座席（時計回り）{names}（A-2）",
+              f"Setup: {_lbl(VERSIONS, d['version'], 'en')} version, seating (clockwise) {names} (A-2)")
+
+
+def first_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.first_rolled into this game's state."""
+    g = game(state)
+    g["first_rolls"] = copy.deepcopy(e.data["rolls"])
+    g["first"] = g["active"] = e.data["first"]
+    _remember(state, e)
+
+
+def first_text(e, state, lang):
+    """The log line of ace_royal.first_rolled (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    rolls = "、".join(f"{_name(state, s)} {'→'.join(map(str, r))}" for s, r in d["rolls"].items())
+    real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    top = max(r[0] for r in d["rolls"].values())
+    tie = ""
+    if sum(1 for r in d["rolls"].values() if r[0] == top) > 1:
+        tie = (_t(lang, "、同点は座席順（解釈）", "; tie broken by the seating order (reading)") if d.get("ties") == "seat_order"
+               else _t(lang, "、同点は振り直し（解釈）", "; the tied rolled again (reading)"))
+    return _t(lang, f"{real}最初のアクティブマスター決定（1d6）: {rolls} ⇒ {_name(state, d['first'])}{tie}（A-5）",
+              f"{real}First active master (1d6): {rolls} ⇒ {_name(state, d['first'])}{tie} (A-5)")
+
+
+def servant_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.servant_set into this game's state."""
+    p = player(state, e.data["seat"])
+    p["hero"] = copy.deepcopy(e.data["hero"])
+    p["class"] = copy.deepcopy(e.data["class"])
+
+
+def servant_text(e, state, lang):
+    """The log line of ace_royal.servant_set (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    if "hero" not in d:
+        return _t(lang, f"{_name(state, d['seat'])} がサーヴァントを登録", f"{_name(state, d['seat'])} set their servant")
+    return _t(lang, f"{_name(state, d['seat'])} のサーヴァント登録（秘密）: 英霊 {card_text(d['hero'], lang)} + クラス {card_text(d['class'], lang)}（A-1）",
+              f"{_name(state, d['seat'])} set their servant (secret): hero {card_text(d['hero'], lang)} + class {card_text(d['class'], lang)} (A-1)")
+
+
+def leftover_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.leftover_classes into this game's state."""
+    game(state)["exchange"] = {"pool": copy.deepcopy(e.data["classes"]), "queue": list(e.data["queue"])}
+    _remember(state, e)
+
+
+def leftover_text(e, state, lang):
+    """The log line of ace_royal.leftover_classes (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    pool = "、".join(card_text(c, lang) for c in d["classes"]) or "-"
+    queue = " → ".join(_name(state, s) for s in d["queue"])
+    return _t(lang, f"残ったクラスカードを公開: {pool}。交換の順（反時計回り）: {queue}",
+              f"Leftover class cards revealed: {pool}. Exchange order (counter-clockwise): {queue}")
+
+
+def exchange_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.class_exchanged into this game's state."""
+    g, d = game(state), e.data
+    ex = g["exchange"]
+    ex["queue"] = [s for s in ex["queue"] if s != d["seat"]]
+    if d.get("new") is not None:
+        p = player(state, d["seat"])
+        ex["pool"][d["pick"]] = copy.deepcopy(d["old"])
+        p["class"] = copy.deepcopy(d["new"])
+        p["class_known"] = True
+    _remember(state, e)
+
+
+def exchange_text(e, state, lang):
+    """The log line of ace_royal.class_exchanged (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    who = _name(state, d["seat"])
+    if d.get("new") is None:
+        return _t(lang, f"{who} はクラスを交換しない", f"{who} keeps their class")
+    return _t(lang, f"{who} がクラスを交換: {card_text(d['old'], lang)} → {card_text(d['new'], lang)}（公開）",
+              f"{who} exchanged their class: {card_text(d['old'], lang)} → {card_text(d['new'], lang)} (public)")
+
+
+def started_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.started into this game's state."""
+    g = game(state)
+    g["phase"] = "play"
+    g["turns"] = copy.deepcopy(e.data["turns"])
+    g["step"] = "rise"
+    g["turn"] = {"placed": False, "revealed": False}
+    g["exchange"] = None
+    _remember(state, e)
+
+
+def started_text(e, state, lang):
+    """The log line of ace_royal.started (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    return _t(lang, f"聖杯戦争開幕: 最初の手番は {_name(state, d['turns']['current'])}（アクティブマスター）",
+              f"The Holy Grail War begins: {_name(state, d['turns']['current'])} (active master) plays first")
+
+
+# -- turns -----------------------------------------------------------------------------------------
+
+def step_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.step into this game's state."""
+    game(state)["step"] = e.data["to"]
+    _remember(state, e)
+
+
+def step_text(e, state, lang):
+    """The log line of ace_royal.step (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    return _t(lang, f"{_name(state, d['seat'])}: {_lbl(STEP_LABELS, d['to'], 'ja')}へ",
+              f"{_name(state, d['seat'])}: {_lbl(STEP_LABELS, d['to'], 'en')}")
+
+
+def state_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.state_changed into this game's state."""
+    player(state, e.data["seat"])["state"] = e.data["to"]
+    _remember(state, e)
+
+
+REASONS = {
+    "rise_step": ("ライズステップ", "rise step"), "danger_loss": ("デンジャー中に魔力を失った", "lost mana in Danger"),
+    "damaged": ("戦闘でダメージ", "damaged in combat"), "seal5": ("令呪5", "seal effect 5"),
+    "revealed": ("開示", "revealed"), "proxy": ("代理戦闘のダメージ", "damage to the proxy"),
+    "manual": ("手動", "by hand"),
+}
+
+
+def state_text(e, state, lang):
+    """The log line of ace_royal.state_changed (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    reason = _lbl(REASONS, d.get("reason"), lang) if d.get("reason") in REASONS else d.get("reason", "")
+    rule = f"（{d['rule']}）" if d.get("rule") and lang != "en" else (f" ({d['rule']})" if d.get("rule") else "")
+    return _t(lang, f"{_name(state, d['seat'])} のサーヴァント: {_lbl(SERVANT_STATES, d['from'], 'ja')} → {_lbl(SERVANT_STATES, d['to'], 'ja')}（{reason}）{rule}",
+              f"{_name(state, d['seat'])}'s servant: {_lbl(SERVANT_STATES, d['from'], 'en')} → {_lbl(SERVANT_STATES, d['to'], 'en')} ({reason}){rule}")
+
+
+def placed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.code_placed into this game's state."""
+    g = game(state)
+    if e.data["reverse"]:
+        player(state, e.data["seat"])["reverse_placed"] += 1
+    g["turn"]["placed"] = True
+    _remember(state, e)
+
+
+def placed_text(e, state, lang):
+    """The log line of ace_royal.code_placed (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    who = _name(state, d["seat"])
+    if d["reverse"]:
+        return _t(lang, f"{who} がカードをリバースで配置（礼装の枠+1）", f"{who} placed a card face down (one more mystic code slot)")
+    extra = _t(lang, "（場の礼装1枚と入れ替え）", " (replacing one on the field)") if d.get("replace") else ""
+    return _t(lang, f"{who} が礼装カードを配置{extra}", f"{who} placed a mystic code{extra}")
+
+
+def revealed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.revealed into this game's state."""
+    d = e.data
+    p = player(state, d["seat"])
+    for what, card in d["cards"].items():
+        p[f"{what}_revealed"] = True
+        p[what] = copy.deepcopy(card)
+    if d.get("reason") == "ritual":
+        game(state)["turn"]["revealed"] = True
+    _remember(state, e)
+
+
+def revealed_text(e, state, lang):
+    """The log line of ace_royal.revealed (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    cards = "、".join(f"{_t(lang, '英霊' if w == 'hero' else 'クラス', 'hero' if w == 'hero' else 'class')} {card_text(c, lang)}"
+                     for w, c in d["cards"].items())
+    draw = _t(lang, f"、{d['draw']}枚引く（A-11）", f", draws {d['draw']} (A-11)") if d.get("draw") else ""
+    why = _t(lang, "開示プロセス: ", "Disclosure: ") if d.get("reason") == "combat" else ""
+    return _t(lang, f"{why}{_name(state, d['seat'])} のサーヴァントを開示: {cards}{draw}",
+              f"{why}{_name(state, d['seat'])} revealed their servant: {cards}{draw}")
+
+
+def encounter_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.encounter_rolled into this game's state."""
+    _remember(state, e)
+
+
+def encounter_text(e, state, lang):
+    """The log line of ace_royal.encounter_rolled (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    who = _name(state, d["seat"])
+    if not d["encounter"]:
+        return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = {d['face']}: 何も起こらない（A-6）",
+                  f"{real}{who}'s encounter roll 1d6 = {d['face']}: nothing happens (A-6)")
+    nums = "、".join(f"{i + 1}={_name(state, s)}" for i, s in enumerate(d["numbers"]))
+    faces = "→".join(map(str, d["faces"]))
+    return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = 1: 遭遇戦！ 相手の決定（{nums}）1d6 = {faces} ⇒ {_name(state, d['target'])}（A-6）",
+              f"{real}{who}'s encounter roll 1d6 = 1: encounter! Opponent ({nums}) 1d6 = {faces} ⇒ {_name(state, d['target'])} (A-6)")
+
+
+def combat_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_started into this game's state."""
+    d = e.data
+    side = {"kind": None, "modifiers": [], "proxy": None, "faces": []}
+    game(state)["combat"] = {"attacker": d["attacker"], "interceptor": d["interceptor"], "how": d["how"],
+                             "flipped": d.get("flipped", False), "attacker_side": copy.deepcopy(side),
+                             "interceptor_side": copy.deepcopy(side), "result": None}
+    game(state)["step"] = "combat"
+    _remember(state, e)
+
+
+def combat_text(e, state, lang):
+    """The log line of ace_royal.combat_started (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    a, i = _name(state, d["attacker"]), _name(state, d["interceptor"])
+    how = _t(lang, "襲撃" if d["how"] == "attack" else "遭遇戦", "attack" if d["how"] == "attack" else "encounter")
+    flip = _t(lang, "（山門の守護: 攻守逆転）", " (Gatekeeper: roles flipped)") if d.get("flipped") else ""
+    return _t(lang, f"戦闘（{how}）: 襲撃側 {a} → 迎撃側 {i}{flip}（A-7）",
+              f"Combat ({how}): attacker {a} → interceptor {i}{flip} (A-7)")
+
+
+def combat_set_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_set into this game's state."""
+    d = e.data
+    side = game(state)["combat"][f"{d['side']}_side"]
+    what = d["what"]
+    if what == "kind":
+        side["kind"] = d["kind"]
+    elif what == "modifier":
+        side["modifiers"].append({"stat": d["stat"], "value": d["value"], "label": d["label"]})
+    elif what == "proxy":
+        side["proxy"] = copy.deepcopy(d.get("proxy"))
+    elif what == "dice":
+        side["faces"] = list(d["faces"])
+    _remember(state, e)
+
+
+def _side_name(state, side, lang, seat=None):
+    c = game(state).get("combat") or {}
+    return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'attacker' if side == 'attacker' else 'interceptor')} {_name(state, seat or c.get(side))}"
+
+
+def combat_set_text(e, state, lang):
+    """The log line of ace_royal.combat_set (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    who = _side_name(state, d["side"], lang, d.get("seat"))
+    if d["what"] == "kind":
+        return _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+    if d["what"] == "modifier":
+        stat = _t(lang, "全ステータス", "all stats") if d["stat"] == "all" else _lbl(STAT_LABELS, d["stat"], lang)
+        return f"{who}: {stat} {d['value']:+d} <{d['label']}>"
+    if d["what"] == "proxy":
+        p = d.get("proxy")
+        if not p:
+            return _t(lang, f"{who}: 代理戦闘を取り消し", f"{who}: proxy withdrawn")
+        legion = _t(lang, "・軍団", ", legion") if p.get("legion") else ""
+        src = _t(lang, "礼装" if p["source"] == "code" else "英霊", "mystic code" if p["source"] == "code" else "hero card")
+        return _t(lang, f"{who}: 代理戦闘 {p['name']} {stats_text(p['stats'])}（{src}{legion}）（A-9）",
+                  f"{who}: proxy {p['name']} {stats_text(p['stats'])} ({src}{legion}) (A-9)")
+    real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    again = _t(lang, "振り直し ", "re-roll ") if d.get("reroll") else ""
+    return _t(lang, f"{real}{who}: クイック戦闘ダイス {again}{'+'.join(map(str, d['faces']))} = {sum(d['faces'])}（A-8）",
+              f"{real}{who}: quick combat die {again}{'+'.join(map(str, d['faces']))} = {sum(d['faces'])} (A-8)")
+
+
+def resolved_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.combat_resolved into this game's state."""
+    g = game(state)
+    g["combat"]["result"] = copy.deepcopy(e.data)
+    g["last_combat"] = copy.deepcopy(g["combat"])
+    g["combat"] = None
+    g["step"] = "end"
+    _remember(state, e)
+
+
+def resolved_text(e, state, lang):
+    """The log line of ace_royal.combat_resolved (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    att, dfn = _name(state, d["attacker"]), _name(state, d["interceptor"])
+    r = d["result"]
+    a = r["attack"]
+    parts = [_t(lang, f"襲撃 {_lbl(KIND_LABELS, a['kind'], 'ja')} {a['atk']} 対 防御 {a['def']} ⇒ {dfn} に {a['damage']}ダメージ",
+                f"attack {_lbl(KIND_LABELS, a['kind'], 'en')} {a['atk']} vs defence {a['def']} ⇒ {a['damage']} damage to {dfn}")]
+    if r["intercept"] is None:
+        parts.append(_t(lang, "先制により迎撃なし", "no interception (first strike)"))
+    else:
+        i = r["intercept"]
+        parts.append(_t(lang, f"迎撃 {_lbl(KIND_LABELS, i['kind'], 'ja')} {i['atk']} 対 防御 {i['def']} ⇒ {att} に {i['damage']}ダメージ",
+                        f"interception {_lbl(KIND_LABELS, i['kind'], 'en')} {i['atk']} vs defence {i['def']} ⇒ {i['damage']} damage to {att}"))
+    return _t(lang, "戦闘結果: " + "、".join(parts) + "（A-7）", "Combat result: " + "; ".join(parts) + " (A-7)")
+
+
+def stolen_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.stolen into this game's state."""
+    _remember(state, e)
+
+
+def stolen_text(e, state, lang):
+    """The log line of ace_royal.stolen (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    return _t(lang, f"{real}撤退プロセス: {_name(state, d['to'])} が {_name(state, d['from'])} の手札から左から{d['position']}枚目を奪う（1d{d['hand']}、A-7）",
+              f"{real}Withdrawal: {_name(state, d['to'])} steals card {d['position']} from the left of {_name(state, d['from'])}'s hand (1d{d['hand']}, A-7)")
+
+
+SEAL_EFFECTS = {
+    1: ("魔力1回復", "recover 1 mana"), 2: ("ステータス強化", "raise a stat"), 3: ("特殊コイン1つを無効化", "cancel a special coin"),
+    4: ("テキストをコストなしで使用", "use a text effect without its cost"), 5: ("ライズ状態に戻す", "back to Rise"),
+}
+QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover a die's roll of mana"), 2: ("自分のダイスを振り直す", "re-roll your die")}
+
+
+def seal_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.seal_used into this game's state."""
+    d = e.data
+    p = player(state, d["seat"])
+    for eff in d["effects"]:
+        if eff["effect"] == 2 and eff.get("stat"):
+            p["turn_mods"].append({"stat": eff["stat"], "value": eff["value"], "label": eff["label"]})
+    _remember(state, e)
+
+
+def seal_text(e, state, lang):
+    """The log line of ace_royal.seal_used (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    quick = d.get("version") == "quick"
+    items = []
+    for eff in d["effects"]:
+        table = QUICK_SEAL_EFFECTS if quick and eff["effect"] in QUICK_SEAL_EFFECTS else SEAL_EFFECTS
+        text = f"{eff['effect']}. {_lbl(table, eff['effect'], lang)}"
+        if eff.get("stat"):
+            text += f" {_lbl(STAT_LABELS, eff['stat'], lang)} {eff['value']:+d}"
+        if eff.get("faces"):
+            text += f" 1d6={'+'.join(map(str, eff['faces']))}"
+        if eff.get("coin"):
+            text += " " + _t(lang, "暗殺" if eff["coin"] == "assassin" else "枯渇", eff["coin"])
+        if eff.get("text"):
+            text += f" <{eff['text']}>"
+        items.append(text)
+    real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
+    return _t(lang, f"{real}{_name(state, d['seat'])} が令呪を{len(items)}画使用: " + "、".join(items) + "（A-3）",
+              f"{real}{_name(state, d['seat'])} used {len(items)} command seal(s): " + "; ".join(items) + " (A-3)")
+
+
+def turn_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.turn_ended into this game's state."""
+    g = game(state)
+    g["turns"] = copy.deepcopy(e.data["turns"])
+    g["step"] = "rise"
+    g["turn"] = {"placed": False, "revealed": False}
+    for p in g["players"].values():  # seal effect 2 lasts for the turn it was used in (A-3)
+        p["turn_mods"] = []
+    _remember(state, e)
+
+
+def turn_text(e, state, lang):
+    """The log line of ace_royal.turn_ended (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    return _t(lang, f"{_name(state, d['seat'])} のターン終了 → {_name(state, d['turns']['current'])} のターン（第{d['turns']['round']}巡）",
+              f"{_name(state, d['seat'])}'s turn ends → {_name(state, d['turns']['current'])}'s turn (round {d['turns']['round']})")
+
+
+def passed_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.master_passed into this game's state."""
+    game(state)["active"] = e.data["to"]
+    _remember(state, e)
+
+
+def passed_text(e, state, lang):
+    """The log line of ace_royal.master_passed (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    when = {"turn": ("解釈: 最初の一巡の後は毎ターン", "reading: every turn after the first round")}.get(
+        d.get("reading"), ("解釈: 一巡ごと", "reading: every full round"))
+    return _t(lang, f"フェイズ終了: アクティブマスターコインが {_name(state, d['from'])} → {_name(state, d['to'])}（受け取った側は魔力1を失う、{when[0]}、A-5）",
+              f"Phase ends: the active-master coin passes {_name(state, d['from'])} → {_name(state, d['to'])} (the receiver loses 1 mana, {when[1]}, A-5)")
+
+
+OUT_REASONS = {
+    "mana": ("魔力コインが0", "no mana coins left"), "seals": ("令呪をすべて使用", "every command seal used"),
+    "assassin": ("暗殺コインが手札の枚数を超えた", "assassination coins exceed the hand"),
+    "depletion": ("枯渇コインが手札の枚数を超えた", "depletion coins exceed the hand"),
+}
+
+
+def out_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.out into this game's state."""
+    g = game(state)
+    player(state, e.data["seat"])["out"] = e.data["reason"]
+    if e.data.get("turns"):
+        g["turns"] = copy.deepcopy(e.data["turns"])
+        if e.data.get("new_turn"):
+            g["step"] = "rise"
+            g["turn"] = {"placed": False, "revealed": False}
+            g["combat"] = None
+    _remember(state, e)
+
+
+def out_text(e, state, lang):
+    """The log line of ace_royal.out (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    return _t(lang, f"{_name(state, d['seat'])} が脱落: {_lbl(OUT_REASONS, d['reason'], 'ja')}（{d['rule']}）",
+              f"{_name(state, d['seat'])} is out: {_lbl(OUT_REASONS, d['reason'], 'en')} ({d['rule']})")
+
+
+def masterless_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.masterless into this game's state."""
+    player(state, e.data["seat"])["masterless"] = True
+    _remember(state, e)
+
+
+def masterless_text(e, state, lang):
+    """The log line of ace_royal.masterless (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    return _t(lang, f"{_name(state, d['seat'])} のマスターが死亡（{_lbl(OUT_REASONS, d['reason'], 'ja')}）。単独行動によりサーヴァントはマスター不在で戦い続ける（令呪は使えない、A-10）",
+              f"{_name(state, d['seat'])}'s master dies ({_lbl(OUT_REASONS, d['reason'], 'en')}). Independent action: the servant fights on without a master and without seals (A-10)")
+
+
+def finished_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.finished into this game's state."""
+    g = game(state)
+    g["over"] = True
+    g["phase"] = "over"
+    g["winner"] = e.data.get("winner")
+    _remember(state, e)
+
+
+def finished_text(e, state, lang):
+    """The log line of ace_royal.finished (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    if d.get("winner"):
+        return _t(lang, f"聖杯戦争終結: 勝者 {_name(state, d['winner'])}（A-7）", f"The Holy Grail War is over: {_name(state, d['winner'])} wins (A-7)")
+    return _t(lang, "聖杯戦争終結: 相討ちにより勝者なし（A-7）", "The Holy Grail War is over: mutual knock-out, no winner (A-7)")
+
+
+
+EVENTS: tuple[EventType, ...] = (
+    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True),
+    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True),
+    EventType("ace_royal.servant_set", servant_fold, servant_text, own_seat("seat"), undoable=True),
+    EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True),
+    EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True),
+    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undoable=True),
+    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undoable=True),
+    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undoable=True),
+    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undoable=True),
+    EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undoable=True),
+    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True),
+    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True),
+    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True),
+    EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True),
+    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True),
+    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True),
+    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True),
+    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undoable=True),
+    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True),
+    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undoable=True),
+    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undoable=True),
+)

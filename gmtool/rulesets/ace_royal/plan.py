@@ -1,0 +1,185 @@
+"""Fate/Ace Royal action plumbing: the plan an action writes, the automatic consequences (A-2, A-7,
+A-10) every action ends with, and the guards the actions share.
+
+Every action plans its events on a private copy of the state (`Plan`), so counters move through
+core's `counter_drafts` one after the other, and `settle` can look at the result and add the
+automatic events with their rule codes. The whole action is one undoable step for the GM.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from gmtool.core import dice as dicelib
+from gmtool.core.commands import counter_drafts, require_open, seat_of
+from gmtool.core.errors import Conflict, Forbidden, NotFound
+from gmtool.core.model import Event, State
+from gmtool.core.ruleset import ActionContext
+from gmtool.core.turns import Turns
+
+from . import rules as r
+from .events import NAME, game
+
+
+COUNTER_KEYS = ("mana", "seals", "hand", "codes", "assassin", "depletion")
+MAX_PLAYERS = 7
+MIN_PLAYERS = 2
+
+
+# -- planning ------------------------------------------------------------------------------------
+
+class Plan:
+    """Drafts of one action, folded as they are added into a private copy of the state."""
+
+    def __init__(self, state: State, ctx: ActionContext | None = None):
+        self.before = state
+        self.sim = copy.deepcopy(state, {id(state.rules): state.rules})
+        self.drafts: list[tuple[str, dict]] = []
+        self.ctx = ctx
+
+    def add(self, event_type: str, data: dict) -> None:
+        """Add one draft and fold it into the copy."""
+        from gmtool.core import engine
+        self.drafts.append((event_type, data))
+        seq = self.sim.last_seq + 1
+        engine.apply(self.sim, Event(seq, "", "plan", self.before.last_action + 1, event_type, copy.deepcopy(data)))
+
+    def counter(self, seat: str, key: str, new: int, reason: str, rule: str = "") -> int:
+        """Move a counter through core's counter_drafts; returns the change made."""
+        before = self.sim.counters[seat][key]
+        for d in counter_drafts(self.sim, seat, key, new, f"{reason} [{rule}]" if rule else reason, rule):
+            self.add(*d)
+        return self.sim.counters[seat][key] - before
+
+    def value(self, seat: str, key: str) -> int:
+        """A counter's value as the plan left it."""
+        return self.sim.counters[seat][key]
+
+    @property
+    def g(self) -> dict:
+        """This ruleset's state as the plan left it."""
+        return game(self.sim)
+
+    def set_state(self, seat: str, to: str, reason: str, rule: str) -> None:
+        """Change a servant's state (nothing when it is already so)."""
+        now = self.g["players"][seat]["state"]
+        if now != to:
+            self.add("ace_royal.state_changed", {"seat": seat, "from": now, "to": to, "reason": reason, "rule": rule})
+
+    def lose_mana(self, seat: str, amount: int, reason: str, rule: str) -> int:
+        """Pay `amount` 魔力 (A-2); a servant in Danger goes Down (A-4). Returns what was paid."""
+        if amount <= 0:
+            return 0
+        paid = -self.counter(seat, "mana", self.value(seat, "mana") - amount, reason, rule)
+        if paid and self.g["players"][seat]["state"] == "danger":
+            self.set_state(seat, "down", "danger_loss", "A-4")
+        return paid
+
+    def dice_data(self) -> dict:
+        """What an event whose action drew dice records: entered or not, and the next seed index."""
+        dice = self.ctx.dice
+        drawn = getattr(dice, "used", 0) > 0  # real dice only count when the action took a face
+        return {"entered": dicelib.is_entered(dice) and drawn, "dice_next": dice.next_index}
+
+    def done(self) -> list[tuple[str, dict]]:
+        """The drafts, after the automatic consequences."""
+        settle(self)
+        return self.drafts
+
+
+def settle(plan: Plan) -> None:
+    """Automatic consequences, each an event with its rule code: eliminations (A-2, A-10), the winner (A-7)."""
+    g = plan.g
+    if not g or g.get("phase") != "play":
+        return
+    for seat in g["order"]:
+        p = g["players"][seat]
+        if p["out"]:
+            continue
+        reason, rule = None, ""
+        if plan.value(seat, "mana") <= 0:
+            reason, rule = "mana", "A-2"
+        elif plan.value(seat, "seals") <= 0 and not p["masterless"]:
+            reason, rule = "seals", "A-2"
+        elif not p["masterless"]:
+            dies = r.master_dies(plan.value(seat, "assassin"), plan.value(seat, "depletion"), plan.value(seat, "hand"))
+            if dies:
+                if r.has_skill((p["hero"], p["class"]), "independent"):
+                    plan.add("ace_royal.masterless", {"seat": seat, "reason": dies, "rule": "A-10"})
+                    continue
+                reason, rule = dies, "A-10"
+        if reason:
+            eliminate(plan, seat, reason, rule)
+    standing = [s for s in g["order"] if not g["players"][s]["out"]]
+    if len(standing) <= 1 and not g["over"]:
+        plan.add("ace_royal.finished", {"winner": standing[0] if standing else None, "rule": "A-7"})
+
+
+def eliminate(plan: Plan, seat: str, reason: str, rule: str) -> None:
+    """A player is out; when it was their turn (outside a combat being resolved), play passes on."""
+    g = plan.g
+    turns = Turns.from_dict(g["turns"])
+    after = turns.eliminate(seat)
+    plan.add("ace_royal.out", {"seat": seat, "reason": reason, "rule": rule, "turns": after.to_dict(),
+                               "new_turn": after.current != turns.current})
+
+
+# -- guards --------------------------------------------------------------------------------------
+
+def game_of(state: State) -> dict:
+    """This game's state, refusing a closed session or one not set up yet."""
+    require_open(state)
+    g = state.extra.get(NAME)
+    if not g:
+        raise Conflict("まだ準備（setup）をしていません", "The game is not set up yet (setup)")
+    return g
+
+
+def playing(state: State) -> dict:
+    """This game's state while it is being played (started, not over)."""
+    g = game_of(state)
+    if g["phase"] == "setup":
+        raise Conflict("ゲームはまだ始まっていません", "The game has not started yet")
+    if g["over"]:
+        raise Conflict("ゲームは終了しています", "The game is over")
+    return g
+
+
+def acting_seat(state: State, p: dict, ctx: ActionContext) -> str:
+    """The seat an action is about: the caller's own, or any the GM names."""
+    g = game_of(state)
+    if ctx.viewer.is_gm:
+        seat = seat_of(state, p.get("seat")).id
+    else:
+        seat = ctx.viewer.seat
+        if p.get("seat") not in (None, "", seat):
+            raise Forbidden("他のプレイヤーの操作はできません", "You cannot act for another player")
+    if seat not in g["players"]:
+        raise NotFound("その席はこのゲームに参加していません", "That seat is not playing in this game")
+    return seat
+
+
+def require_in(g: dict, seat: str) -> dict:
+    """A player who is still in the game."""
+    p = g["players"][seat]
+    if p["out"]:
+        raise Conflict(f"その席は脱落しています", "That player is out")
+    return p
+
+
+def turn_player(state: State, p: dict, ctx: ActionContext, step: str | None = None) -> str:
+    """The current player acting on their own turn (the GM acts for them), in `step` when given."""
+    g = playing(state)
+    turns = Turns.from_dict(g["turns"])
+    seat = turns.current if ctx.viewer.is_gm and p.get("seat") in (None, "") else acting_seat(state, p, ctx)
+    turns.require(seat)
+    if step and g["step"] != step:
+        raise Conflict(f"今は{r.STEP_LABELS[g['step']][0]}です（{r.STEP_LABELS[step][0]}の操作です）",
+                       f"It is the {r.STEP_LABELS[g['step']][1]} (this belongs to the {r.STEP_LABELS[step][1]})")
+    return seat
+
+
+def flag(value: Any) -> bool:
+    """A yes/no field from JSON or a form."""
+    return value in (True, 1, "1", "true", "on", "yes")

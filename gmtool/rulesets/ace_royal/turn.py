@@ -1,0 +1,164 @@
+"""Fate/Ace Royal turns: the steps (rise, draw, ritual, encounter, end; A-4, A-6, A-11), the
+active-master coin (A-5), reveals and declared attacks."""
+
+from __future__ import annotations
+
+from gmtool.core.commands import seat_of
+from gmtool.core.errors import Conflict, GmError
+from gmtool.core.model import State
+from gmtool.core.ruleset import ActionContext, reading_value
+from gmtool.core.turns import Turns, pass_token
+
+from . import rules as r
+from .plan import Plan, flag, playing, require_in, turn_player
+from .readings import AM_PASS, COMBAT_REVEAL_DRAW
+
+
+# -- the turn --------------------------------------------------------------------------------------
+
+def step(state: State, p: dict, ctx: ActionContext) -> list:
+    """The next step of the turn: rise (Down cards rise, A-4), draw (+1, A-11), ritual, encounter, end."""
+    g = playing(state)
+    seat = turn_player(state, p, ctx)
+    now = g["step"]
+    plan = Plan(state, ctx)
+    if now == "rise":
+        if g["players"][seat]["state"] == "down":
+            plan.set_state(seat, "rise", "rise_step", "A-4")
+        plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "draw"})
+    elif now == "draw":
+        plan.counter(seat, "hand", plan.value(seat, "hand") + 1, "ドローステップ", "A-11")
+        plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "ritual"})
+    elif now == "ritual":
+        to = "encounter" if g["turn"]["placed"] or g["turn"]["revealed"] else "end"
+        plan.add("ace_royal.step", {"seat": seat, "from": now, "to": to, "rule": "A-6"})
+    elif now == "encounter":
+        raise Conflict("遭遇戦判定のダイスを振ってください", "Roll the encounter die first")
+    elif now == "combat":
+        raise Conflict("戦闘を解決してください", "Resolve the combat first")
+    else:
+        end_turn(plan, seat)
+    return plan.done()
+
+
+def end_turn(plan: Plan, seat: str) -> None:
+    """End step (discard to 4, A-11), the next player, and the active-master coin at a phase end (A-5)."""
+    g = plan.g
+    discard = r.end_step_discard(plan.value(seat, "hand"))
+    if discard:
+        plan.counter(seat, "hand", plan.value(seat, "hand") - discard, "終了ステップで4枚まで捨てる", "A-11")
+    turns = Turns.from_dict(g["turns"])
+    after = turns.next_player()
+    round_ended = after.round > turns.round
+    plan.add("ace_royal.turn_ended", {"seat": seat, "turns": after.to_dict(), "discard": discard})
+    if r.pass_due(reading_value(plan.sim, AM_PASS), round_ended, turns.round):
+        out = [s for s in g["order"] if g["players"][s]["out"]]
+        holder = g["active"]
+        to = pass_token(g["order"], holder, out)
+        if to != holder:
+            plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5",
+                                                 "reading": reading_value(plan.sim, AM_PASS)})
+            plan.lose_mana(to, 1, "アクティブマスターコインを受け取った", "A-5")
+
+
+def place_code(state: State, p: dict, ctx: ActionContext) -> list:
+    """Ritual step: place one mystic code (4 slots; more per card placed Reverse), or a card Reverse."""
+    g = playing(state)
+    seat = turn_player(state, p, ctx, "ritual")
+    if g["turn"]["placed"]:
+        raise Conflict("このターンは既に配置しました", "You placed a card this turn already")
+    plan = Plan(state, ctx)
+    if plan.value(seat, "hand") <= 0:
+        raise Conflict("手札がありません", "Your hand is empty")
+    reverse, replace = flag(p.get("reverse")), flag(p.get("replace"))
+    slots = r.code_slots(g["players"][seat]["reverse_placed"])
+    if not reverse and not replace and plan.value(seat, "codes") >= slots:
+        raise Conflict(f"礼装の枠（{slots}）が一杯です（入れ替えるときは replace）",
+                       f"All {slots} mystic code slots are full (replace one with 'replace')")
+    if replace and (reverse or plan.value(seat, "codes") == 0):
+        raise GmError("入れ替えは場の礼装カードと行います", "A replacement needs a mystic code on the field")
+    plan.add("ace_royal.code_placed", {"seat": seat, "reverse": reverse, "replace": replace})
+    plan.counter(seat, "hand", plan.value(seat, "hand") - 1, "礼装カードの配置", "A-11")
+    if not reverse and not replace:
+        plan.counter(seat, "codes", plan.value(seat, "codes") + 1, "礼装カードの配置")
+    return plan.done()
+
+
+def _reveal(plan: Plan, seat: str, what: list[str], reason: str, draw: bool) -> None:
+    pl = plan.g["players"][seat]
+    cards = {w: pl[w] for w in what if not pl[f"{w}_revealed"]}
+    if not cards:
+        return
+    n = r.REVEAL_DRAW * len(cards) if draw else 0
+    plan.add("ace_royal.revealed", {"seat": seat, "cards": cards, "draw": n, "reason": reason, "rule": "A-11"})
+    if n:
+        plan.counter(seat, "hand", plan.value(seat, "hand") + n, "サーヴァントの開示", "A-11")
+    if pl["state"] == "reverse":
+        plan.set_state(seat, "rise", "revealed", "A-4")
+
+
+def reveal(state: State, p: dict, ctx: ActionContext) -> list:
+    """Ritual step: reveal the hero, the class or both; each card draws 2 (A-11)."""
+    g = playing(state)
+    seat = turn_player(state, p, ctx, "ritual")
+    what = str(p.get("what") or "both")
+    cards = {"hero": ["hero"], "class": ["class"], "both": ["hero", "class"]}.get(what)
+    if cards is None:
+        raise GmError("開示するのは hero（英霊）、class（クラス）、both（両方）のどれかです", "Reveal 'hero', 'class' or 'both'")
+    pl = g["players"][seat]
+    if all(pl[f"{w}_revealed"] for w in cards):
+        raise Conflict("そのカードは開示済みです", "That card is revealed already")
+    plan = Plan(state, ctx)
+    _reveal(plan, seat, cards, "ritual", True)
+    return plan.done()
+
+
+def _start_combat(plan: Plan, attacker: str, interceptor: str, how: str, flipped: bool = False) -> None:
+    plan.add("ace_royal.combat_started", {"attacker": attacker, "interceptor": interceptor, "how": how,
+                                          "flipped": flipped, "rule": "A-7"})
+    draw = reading_value(plan.sim, COMBAT_REVEAL_DRAW) == "draw"
+    for seat in (attacker, interceptor):  # disclosure process: both servants revealed
+        _reveal(plan, seat, ["hero", "class"], "combat", draw)
+
+
+def declare_attack(state: State, p: dict, ctx: ActionContext) -> list:
+    """Ritual step: attack another servant (not after placing or revealing; Rise or Reverse only, A-4)."""
+    g = playing(state)
+    seat = turn_player(state, p, ctx, "ritual")
+    if g["turn"]["placed"] or g["turn"]["revealed"]:
+        raise Conflict("配置か開示をしたターンは襲撃できません", "No attack in a turn with a placement or a reveal")
+    me = g["players"][seat]
+    if not r.can_attack(me["state"]):
+        raise Conflict("デンジャー／ダウン状態のサーヴァントは襲撃できません", "A servant in Danger or Down cannot attack")
+    if r.has_skill((me["hero"], me["class"]), "gatekeeper"):
+        raise Conflict("山門の守護: このサーヴァントは襲撃できません", "Gatekeeper: this servant cannot attack")
+    target = seat_of(state, p.get("target")).id
+    if target == seat or target not in g["players"]:
+        raise GmError("襲撃する相手を選んでください", "Choose another player to attack")
+    require_in(g, target)
+    plan = Plan(state, ctx)
+    _start_combat(plan, seat, target, "attack")
+    return plan.done()
+
+
+def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-6: 1d6; on a 1 a random other player (re-rolling numbers nobody holds) fights the turn player."""
+    g = playing(state)
+    seat = turn_player(state, p, ctx, "encounter")
+    plan = Plan(state, ctx)
+    face = ctx.dice.randint(6)
+    data = {"seat": seat, "face": face, "encounter": r.encounter_happens(face), "rule": "A-6"}
+    if data["encounter"]:
+        out = [s for s in g["order"] if g["players"][s]["out"]]
+        numbers = r.encounter_numbers(g["order"], seat, out)
+        target, faces = r.encounter_target(numbers, ctx.dice)
+        data.update(numbers=numbers, faces=faces, target=target)
+    plan.add("ace_royal.encounter_rolled", {**data, **plan.dice_data()})
+    if data["encounter"]:
+        me = g["players"][seat]
+        gate = r.has_skill((me["hero"], me["class"]), "gatekeeper")
+        attacker, interceptor = r.encounter_roles(seat, data["target"], gate)
+        _start_combat(plan, attacker, interceptor, "encounter", gate)
+    else:
+        plan.add("ace_royal.step", {"seat": seat, "from": "encounter", "to": "end", "rule": "A-6"})
+    return plan.done()

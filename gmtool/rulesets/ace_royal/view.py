@@ -1,0 +1,93 @@
+"""Fate/Ace Royal: the ruleset's part of each viewer's view. A servant's unrevealed cards are
+their owner's and the GM's; every other viewer sees only that a card is there."""
+
+from __future__ import annotations
+
+import re
+
+from gmtool.core.model import State, Viewer
+from gmtool.core.ruleset import Ruleset
+
+from . import rules as r
+from .combat import combat_preview
+from .events import NAME
+
+
+def _pair(table: dict, key) -> dict | None:
+    pair = table.get(key)
+    return {"ja": pair[0], "en": pair[1]} if pair else None
+
+
+def _card(card: dict | None) -> dict | None:
+    if not card:
+        return None
+    return {"name": card["name"], "stats": list(card["stats"]),
+            "skills": [{"key": s, "label": _pair(r.SKILLS, s)} for s in card.get("skills", ())]}
+
+
+def plain(text: str) -> str:
+    """A log line without its rule codes, for the players' screens (the log and the exports keep them)."""
+    text = re.sub(r"[、;,]\s*A-\d+(?=[）)])", "", text)
+    text = re.sub(r"\s*[（(]A-\d+[）)]", "", text)
+    return re.sub(r"\s*\[A-\d+\]", "", text)
+
+
+def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
+    """One player as `viewer` may see them."""
+    p = g["players"][seat]
+    own = viewer.is_gm or viewer.seat == seat
+    hero = p["hero"] if (own or p["hero_revealed"]) else None
+    cls = p["class"] if (own or p["class_revealed"] or p["class_known"]) else None
+    turns = g.get("turns") or {}
+    counters = state.counters.get(seat, {})
+    return {
+        "seat": seat, "name": state.seat_name(seat), "you": viewer.seat == seat,
+        "state": p["state"], "state_label": _pair(r.SERVANT_STATES, p["state"]),
+        "out": p["out"], "masterless": p["masterless"],
+        "active": g.get("active") == seat, "current": turns.get("current") == seat and not g.get("over"),
+        "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None if own else None,
+        "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
+        "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
+        "mana": counters.get("mana"), "seals": counters.get("seals"), "hand": counters.get("hand"),
+        "codes": counters.get("codes"), "assassin": counters.get("assassin"), "depletion": counters.get("depletion"),
+        "slots": r.code_slots(p["reverse_placed"]), "reverse_placed": p["reverse_placed"],
+        "turn_mods": list(p["turn_mods"]),
+    }
+
+
+def view(state: State, viewer: Viewer) -> dict:
+    """The ruleset's part of the view (RULES.md A): the table, the turn, the combat, the newest result."""
+    g = state.extra.get(NAME)
+    if not g:
+        return {"phase": "new", "players": [], "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k)} for k in r.STEPS]}
+    turns = g.get("turns") or {}
+    rules: Ruleset = state.rules
+    last = g.get("last")
+    newest = None
+    if last:
+        event = {"seq": last["seq"], "type": last["type"], "actor": last["actor"], "data": last["data"]}
+        declared = rules.event_type(last["type"])
+        text = {"ja": declared.describe(event, state, "ja"), "en": declared.describe(event, state, "en")}
+        newest = {"type": last["type"], "seq": last["seq"], "text": text,
+                  "plain": {lang: plain(line) for lang, line in text.items()}}
+    combat = g.get("combat")
+    ex = g.get("exchange")
+    out = {
+        "phase": g["phase"], "version": g["version"], "version_label": _pair(r.VERSIONS, g["version"]),
+        "order": [{"seat": s, "name": state.seat_name(s)} for s in g["order"]],
+        "first_rolls": g["first_rolls"], "first": g["first"], "active": g["active"],
+        "current": turns.get("current"), "round": turns.get("round"),
+        "step": g["step"], "step_label": _pair(r.STEP_LABELS, g["step"]),
+        "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": k == g["step"]} for k in r.STEPS],
+        "turn": dict(g.get("turn") or {}),
+        "players": [player_view(state, g, s, viewer) for s in g["order"]],
+        "exchange": ({"pool": [_card(c) for c in ex["pool"]], "queue": list(ex["queue"]),
+                      "next": ex["queue"][0] if ex["queue"] else None} if ex else None),
+        "combat": None, "last_combat": g.get("last_combat"),
+        "newest": newest, "over": g["over"], "winner": g["winner"],
+    }
+    if combat:
+        out["combat"] = {**combat, "preview": combat_preview(state)}
+    if viewer.seat in g["players"]:
+        out["me"] = next(p for p in out["players"] if p["seat"] == viewer.seat)
+    return out

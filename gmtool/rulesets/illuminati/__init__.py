@@ -1,0 +1,44 @@
+"""Illuminati: New World Order TCG v1.2 (seed 004, RULES.md I-1 to I-7) on the ruleset contract.
+
+gmtool runs the secret simultaneous placements (I-2), the play order (I-3), the attack calculator
+with its 2d6 roll (I-4, I-5) and the group counts against the goal (I-1, I-7); the cards stay on
+the table. This module only declares `RULESET`; nothing registers itself on import.
+"""
+
+from gmtool.core.model import CounterDef, Label
+from gmtool.core.ruleset import PromptKind, Ruleset
+
+from .actions import ACTIONS, PLACEMENT_KIND, validate_placement
+from .events import EVENTS
+from .probe import PROBE
+from .readings import READINGS
+from .strings import STRINGS
+from .view import view
+
+COUNTERS = (
+    CounterDef("groups", Label("支配グループ", "Groups controlled")),
+    CounterDef("tokens_illuminati", Label("イルミナティのトークン", "Tokens on the Illuminati")),
+    CounterDef("tokens_groups", Label("グループのトークン", "Tokens on groups")),
+    CounterDef("destroyed", Label("破壊の山", "Destroyed pile")),
+    CounterDef("plot_hand", Label("プロット手札", "Plot hand"), start=3),
+    CounterDef("group_hand", Label("グループ手札", "Group hand"), start=6),
+    CounterDef("resources", Label("リソース", "Resources")),
+)
+
+RULESET = Ruleset(
+    name="illuminati",
+    label=Label("イルミナティ（TCG）", "Illuminati: New World Order"),
+    counters=COUNTERS,
+    events=EVENTS,
+    prompt_kinds=(PromptKind(PLACEMENT_KIND, validate_placement, text=str,
+                             template="rulesets/illuminati/_card_form.html"),),
+    readings=READINGS,
+    actions=ACTIONS,
+    view=view,
+    strings=STRINGS,
+    templates={"gm": "rulesets/illuminati/gm.html", "table": "rulesets/illuminati/table.html",
+               "phone": "rulesets/illuminati/phone.html"},
+    stylesheet="rulesets/illuminati.css",
+    docs="docs/rulesets/illuminati.md",
+    leak_probe=PROBE,
+)

@@ -1,0 +1,39 @@
+"""Grail Succession (聖杯サクセション, RULES.md G-1 to G-3): the two-player row game, tracked turn by turn, scored live.
+
+The package declares one `RULESET` (registered through the `gmtool.rulesets` entry point; nothing
+registers itself on import). rules.py decides the turns (G-1), cards.py the cards, scoring.py the
+score and the result (G-2, G-3); events.py folds and describes; actions.py checks and drafts;
+view.py shows. docs/rulesets/succession.md describes the API.
+"""
+
+from __future__ import annotations
+
+from gmtool.core.model import CounterDef, Label
+from gmtool.core.ruleset import Ruleset
+
+from .actions import ACTIONS
+from .events import EVENTS
+from .state import READINGS
+from .strings import STRINGS
+from .view import view
+
+COUNTERS = (
+    CounterDef("hand", Label("手札", "Hand"), start=5, min=0, max=5),
+)
+
+RULESET = Ruleset(
+    name="succession",
+    label=Label("聖杯サクセション", "Grail Succession"),
+    counters=COUNTERS,
+    events=EVENTS,
+    readings=READINGS,
+    actions=ACTIONS,
+    view=view,
+    strings=STRINGS,
+    templates={"gm": "rulesets/succession/gm.html", "table": "rulesets/succession/table.html",
+               "phone": "rulesets/succession/phone.html"},
+    stylesheet="rulesets/succession.css",
+    docs="docs/rulesets/succession.md",
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,73 @@
+"""Issue 13 at a real table: two phones enter their secret servants, one attacks the other, both pick
+physical / magical on their phones, and the table shows the combat with its breakdown."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def _servant(phone, hero, hero_stats, cls, cls_stats, skills=()):
+    form = phone.locator("#ar-servant-form")
+    form.locator("input[name=hero_name]").fill(hero)
+    form.locator("input[name=hero_stats]").fill(hero_stats)
+    for s in skills:
+        form.locator(f"input[name=hero_skills][value={s}]").check()
+    form.locator("input[name=class_name]").fill(cls)
+    form.locator("input[name=class_stats]").fill(cls_stats)
+    form.locator("button.primary").click()
+
+
+def test_one_combat_with_two_phones(server, page, browser, phone_context):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat_id, token in tokens["seats"].items():
+        phones[seat_id] = phone_context().new_page()
+        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+
+    # The GM sets up the standard version and enters the real dice for the first active master.
+    page.locator("#ar-setup button.primary").click()
+    expect(table.locator(".ar-head")).to_contain_text("スタンダード")
+    page.locator("input[name=faces]").fill("6 2")
+    page.locator("#ar-roll-first").click()
+    expect(table.locator(".ar-first")).to_contain_text("6")
+
+    # Each phone enters its servant: the owner sees the sums at once, nobody else sees the cards.
+    _servant(phones["s1"], "アルトリア", "6/5/3/3", "セイバー", "3/3/1/5", ["first_strike"])
+    expect(phones["s1"].locator(".ar-my-stats")).to_contain_text("9/8/4/8")
+    _servant(phones["s2"], "イスカンダル", "5/3/5/3", "ライダー", "2/2/4/2")
+    expect(phones["s2"].locator(".ar-my-stats")).to_contain_text("7/5/9/5")
+    assert "アルトリア" not in table.locator("#live").inner_text()
+    assert "アルトリア" not in phones["s2"].locator("#live").inner_text()
+    page.locator("#ar-start").click()
+
+    # s1's turn: one big button per step, then an attack on s2.
+    expect(table.locator(".ar-current")).to_have_text("凛")
+    phones["s1"].locator("#ar-step").click()
+    expect(table.locator(".ar-steps .ar-now")).to_have_text("ドローステップ")
+    phones["s1"].locator("#ar-step").click()
+    expect(table.locator(".ar-steps .ar-now")).to_have_text("儀式ステップ")
+    phones["s1"].locator(".ar-attack").click()
+
+    # Disclosure: both servants on the table; each phone picks its attack.
+    expect(table.locator("#ar-combat")).to_be_visible()
+    expect(table.locator(".ar-players")).to_contain_text("アルトリア")
+    phones["s1"].locator(".ar-kind[data-kind=physical]").click()
+    expect(phones["s1"].locator(".ar-kind[data-kind=physical].primary")).to_be_visible()
+    phones["s2"].locator(".ar-kind[data-kind=magical]").click()
+    expect(phones["s2"].locator("#ar-resolve")).to_be_visible()
+    phones["s2"].locator("#ar-resolve").click()
+
+    # 9 vs 5 → 4 to s2; s1 has 先制 and dealt damage, so there is no interception (A-7): s1 took
+    # nothing and steals a card from s2's hand, the server's die picking which.
+    result = table.locator(".ar-result")
+    expect(result).to_contain_text("9 vs 5")
+    expect(result).to_contain_text("4")
+    expect(table.locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("1")
+    expect(table.locator(".ar-player[data-seat=s2] .ar-state")).to_contain_text("ダウン")
+    expect(table.locator(".ar-breakdown").first).to_be_visible()
+    expect(table.locator("#ar-newest")).to_contain_text("奪う")

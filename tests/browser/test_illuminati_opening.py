@@ -1,0 +1,74 @@
+"""Illuminati at a real table: three phones place face down in secret (I-2), the table reveals,
+duplicates choose again, then the play order is rolled (I-3) and the current player is marked."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def test_opening_with_three_phones(server, page, browser, phone_context):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create(
+        "イルミナティ", "illuminati", [{"name": "アリス"}, {"name": "ボブ"}, {"name": "キャロル"}])
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat_id, token in tokens["seats"].items():
+        phone = phone_context().new_page()
+        phone.goto(f"{base}/join/{sid}?k={token}")
+        phones[seat_id] = phone
+
+    def place(seat_id, name, last=False):
+        card = phones[seat_id].locator(".prompt-card")
+        card.locator("input.il-card-input").fill(name)
+        card.locator("button.il-place").click()
+        if last:  # the last placement reveals the round: the form goes away on every phone
+            expect(card).to_have_count(0)
+        else:
+            expect(card.locator(".mine")).to_contain_text(name)
+
+    # I-1: the regulation (3 players: goal 12), then the secret Illuminati placement.
+    page.locator("#il-setup-button").click()
+    expect(table.locator(".il-title")).to_contain_text("12")
+    page.locator("#il-opening-start").click()
+    for phone in phones.values():
+        expect(phone.locator(".prompt-card input.il-card-input")).to_be_visible()
+
+    place("s1", "Bavarian Illuminati")
+    place("s2", "UFOs")
+    expect(table.locator("#il-placement .il-answered")).to_have_count(2)
+    assert "Bavarian" not in table.locator("#live").inner_text()
+    assert "Bavarian" not in phones["s3"].locator("#live").inner_text()
+    place("s3", "Bavarian Illuminati", last=True)  # duplicates allowed for the Illuminati
+    page.locator("#il-opening-next").click()
+    expect(table.locator(".il-standings")).to_contain_text("Bavarian Illuminati")
+    expect(table.locator(".il-standings")).to_contain_text("UFOs")
+
+    # I-2: starting groups; a duplicate is set aside and only its two players choose again.
+    for phone in phones.values():
+        expect(phone.locator(".prompt-card input.il-card-input")).to_be_visible()
+    place("s1", "CIA")
+    place("s2", "KGB")
+    assert "CIA" not in table.locator("#live").inner_text()
+    place("s3", "CIA", last=True)
+    page.locator("#il-opening-next").click()
+    expect(table.locator(".il-aside")).to_have_count(2)
+    expect(phones["s1"].locator(".prompt-card input.il-card-input")).to_be_visible()
+    expect(phones["s3"].locator(".prompt-card input.il-card-input")).to_be_visible()
+    expect(phones["s2"].locator(".prompt-card")).to_have_count(0)  # s2 keeps KGB
+    place("s1", "Hackers")
+    place("s3", "Post Office", last=True)
+    page.locator("#il-opening-next").click()
+    expect(table.locator(".il-title")).to_contain_text("プレイ順")
+
+    # I-3: everyone's 2d6 from the server; the order on every screen and the current player marked.
+    page.locator("#il-roll-order").click()
+    expect(table.locator(".il-title")).to_contain_text("ゲーム中")
+    expect(table.locator(".il-standings tr.il-current")).to_have_count(1)
+    current = live.state.extra["illuminati"]["turns"]["current"]
+    expect(table.locator(f".il-standings tr.il-current[data-seat={current}]")).to_be_visible()
+    expect(phones[current].locator("#il-start-turn")).to_be_visible()
+    phones[current].locator("#il-start-turn").click()
+    expect(table.locator(f".il-standings tr[data-seat={current}]")).to_contain_text("1+1")

@@ -1,0 +1,169 @@
+"""Fate/Ace Royal (A) through the JSON API: a whole game driven by a script, as docs/rulesets/ace_royal.md shows."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer
+
+SERVANTS = {
+    "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
+           "class": {"name": "セイバー", "stats": "3/3/1/5"}},
+    "s2": {"hero": {"name": "イスカンダル", "stats": "5/3/5/3", "skills": ["カリスマ"]},
+           "class": {"name": "ライダー", "stats": "2/2/2/2"}},
+    "s3": {"hero": {"name": "佐々木小次郎", "stats": "5/2/1/1", "skills": ["山門の守護", "見切り"]},
+           "class": {"name": "アサシン", "stats": "1/1/0/0"}},
+}
+
+
+@pytest.fixture
+def game(client):
+    """An ace_royal session with three seats."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "エースロイヤル", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー", "キャスター陣営"]})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    sid = data["session"]
+
+    def act(name, payload=None, who="gm", status=200):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert response.status_code == status, (name, response.get_json())
+        return response.get_json()
+
+    def state(who="gm"):
+        response = client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who]))
+        assert response.status_code == 200
+        return response.get_json()
+
+    return {"sid": sid, "act": act, "state": state, "tokens": tokens, "client": client}
+
+
+def _setup(act):
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})  # s1 starts, entered from real dice
+    for seat, servant in SERVANTS.items():
+        act("set_servant", servant, who=seat)
+
+
+def test_bad_input_is_a_4xx_and_changes_nothing(game):
+    act, state = game["act"], game["state"]
+    act("roll_first", status=409)  # not set up
+    act("setup", {"version": "turbo"}, status=400)
+    act("setup", who="s1", status=403)
+    act("nope", status=404)
+    _setup(act)
+    version = state()["session"]["version"]
+    act("set_servant", {"hero": {"name": "x", "stats": "1/2/3"}, "class": {"name": "y", "stats": "1/1/1/1"}},
+        who="s1", status=400)
+    act("set_servant", {**SERVANTS["s1"], "seat": "s2"}, who="s1", status=403)
+    act("step", who="s1", status=409)  # not started
+    act("roll_first", {"faces": [1, 2, 3]}, status=409)
+    assert state()["session"]["version"] == version
+    act("start_game")
+    act("step", who="s2", status=409)  # not s2's turn
+    act("reveal", {"what": "hero"}, who="s1", status=409)  # rise step
+    act("use_seal", {"effect": "x"}, who="s1", status=400)
+    act("adjust", {"key": "mana", "delta": 1}, who="s1", status=403)
+    act("combat_choose", {"kind": "physical"}, who="s1", status=409)
+    act("encounter_roll", {"faces": [1]}, who="s1", status=409)
+    act("step", {"faces": [9]}, who="s1", status=400)  # faces no die used
+    assert state()["session"]["version"] > version
+
+
+def test_a_whole_game_through_the_api(game):
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    _setup(act)
+    # The servants are secret: the table and the other phones see nothing of them.
+    table = state("table")
+    assert all(p["hero"] is None for p in table["ruleset"]["players"])
+    assert "イスカンダル" not in str(table) and "イスカンダル" not in str(state("s1"))
+    assert state("s2")["ruleset"]["me"]["stats"] == [7, 5, 7, 5]
+    log = client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["table"]))
+    assert log.status_code == 200 and "イスカンダル" not in log.get_data(as_text=True)
+    act("start_game")
+    r = state("table")["ruleset"]
+    assert (r["current"], r["active"], r["step"]) == ("s1", "s1", "rise")
+
+    # s1: rise, draw, reveal both (draw 4), encounter roll 4: nothing.
+    act("step", who="s1")
+    act("step", who="s1")
+    out = act("reveal", {"what": "both"}, who="s1")
+    assert out["ruleset"]["me"]["hand"] == 4 + 1 + 4
+    act("step", who="s1")
+    act("encounter_roll", {"faces": [4]}, who="s1")
+    act("step", who="s1")  # end: discard to 4
+    assert state()["ruleset"]["players"][0]["hand"] == 4
+
+    # s2 attacks s1 with 王の軍勢 (カリスマ + 軍団: 11/10/11/6).
+    act("step", who="s2")
+    act("step", who="s2")
+    act("declare_attack", {"target": "s1"}, who="s2")
+    act("combat_proxy", {"name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"}, who="s2")
+    act("combat_choose", {"kind": "magical"}, who="s2")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    view = state("table")["ruleset"]
+    assert view["combat"]["preview"]["attacker"]["stats"] == [11, 10, 11, 6]
+    assert view["players"][1]["hero"]["name"] == "イスカンダル"  # disclosed
+    # 11 vs s1's magical defence 8 → 3; s1 physical 9 vs the proxy's 10 → 0: s2 steals (entered face 2)
+    act("combat_resolve", {"faces": [2]}, who="s2")
+    view = state("table")["ruleset"]
+    s1 = view["players"][0]
+    assert (s1["mana"], s1["state"], s1["hand"]) == (2, "down", 3)
+    assert view["step"] == "end" and view["newest"]["type"] == "ace_royal.stolen"
+    assert "奪う" in view["newest"]["text"]["ja"] and "steals" in view["newest"]["text"]["en"]
+    act("step", who="s2")
+
+    # s3 (山門の守護) cannot attack; reveals the class, encounter on a 1, the roles flip.
+    act("step", who="s3")
+    act("step", who="s3")
+    act("declare_attack", {"target": "s1"}, who="s3", status=409)
+    act("reveal", {"what": "class"}, who="s3")
+    act("step", who="s3")
+    act("encounter_roll", {"faces": [1, 5, 2]}, who="s3")  # others s1, s2: 5 re-rolled, 2 = s2
+    c = state("table")["ruleset"]["combat"]
+    assert (c["attacker"], c["interceptor"], c["flipped"]) == ("s2", "s3", True)
+    act("combat_choose", {"side": "attacker", "kind": "physical"})
+    act("combat_choose", {"side": "interceptor", "kind": "physical"})
+    act("combat_modifier", {"side": "interceptor", "stat": "pdef", "value": 3, "label": "燕返し"})
+    # s2 7 vs s3 3+3=6 → 1; s3 6 vs s2 5 → 1
+    act("combat_resolve")
+    view = state("table")["ruleset"]
+    assert [p["mana"] for p in view["players"]] == [2, 4, 4]
+    act("step", who="s3")
+    # the first full round is over: the active-master coin passes to s2, who loses 1 魔力 (A-5)
+    view = state("table")["ruleset"]
+    assert view["active"] == "s2" and view["players"][1]["mana"] == 3 and view["round"] == 2
+
+    # s1 is Down: the rise step raises it; a seal recovers 魔力; then the GM places assassination coins.
+    act("step", who="s1")
+    assert state()["ruleset"]["players"][0]["state"] == "rise"
+    act("use_seal", {"effects": [{"effect": 1}, {"effect": 1}]}, who="s1")
+    assert state()["ruleset"]["players"][0]["mana"] == 4
+    out = act("adjust", {"seat": "s1", "key": "assassin", "delta": 5, "reason": "暗殺者の刃"})
+    assert next(p for p in out["ruleset"]["players"] if p["seat"] == "s1")["out"] == "assassin"
+    r = state()["ruleset"]
+    assert r["current"] == "s2" and r["step"] == "rise"
+
+    # the GM can undo the elimination, then redo it by hand
+    client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]))
+    assert state()["ruleset"]["players"][0]["out"] is None
+    act("adjust", {"seat": "s1", "key": "mana", "delta": -4})
+    act("adjust", {"seat": "s3", "key": "mana", "delta": -4})
+    r = state("table")["ruleset"]
+    assert r["over"] and r["winner"] == "s2"
+    log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(tokens["table"])).get_data(as_text=True)
+    assert "イスカンダル" in log  # revealed by now
+
+    readings = {x["key"]: x for x in state()["readings"]}
+    assert readings["first_ties"]["rule"] == "A-5" and readings["master_pass"]["value"] == "round"
+
+
+def test_readings_switch_through_core(game):
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "first_ties", "value": "seat_order"})
+    assert r.status_code == 200, r.get_json()
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "first_ties", "value": "coin"})
+    assert r.status_code == 400
+    act("setup")
+    act("roll_first", {"faces": [4, 4, 1]})  # a tie, broken by the seating order: no re-roll
+    assert state("table")["ruleset"]["first"] == "s1"

@@ -1,0 +1,137 @@
+"""Fate/Ace Royal screens: the GM console, the table and the phones render every phase from the
+caller's view, post their steps through the forms, and show nobody a servant that is not theirs."""
+
+from __future__ import annotations
+
+import re
+
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.web.common import csrf_for
+
+
+def test_screens_through_a_combat(app, client):
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "エースロイヤル", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    data = r.get_json()
+    sid = data["session"]
+    gm, table = open_link(app, data["gm_url"]), open_link(app, data["table_url"])
+    phones = {s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}
+    tokens = {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def pages():
+        out = {"gm": gm.get(f"/s/{sid}/gm"), "table": table.get(f"/s/{sid}/table"),
+               **{s: c.get(f"/s/{sid}/phone") for s, c in phones.items()}}
+        for who, page in out.items():
+            assert page.status_code == 200, (who, page.get_data(as_text=True)[-2000:])
+        return {who: page.get_data(as_text=True) for who, page in out.items()}
+
+    def post(who, name, form):
+        client_ = gm if who == "gm" else phones[who]
+        path = f"/s/{sid}/gm/actions/{name}" if who == "gm" else f"/s/{sid}/phone/actions/{name}"
+        response = client_.post(path, data=form, headers={"X-CSRF-Token": csrf_for(tokens[who]), "HX-Request": "true"})
+        assert response.status_code == 200, (name, response.status_code, response.get_data(as_text=True)[:500])
+
+    assert 'id="ar-setup"' in pages()["gm"]
+    post("gm", "setup", {"version": "standard"})
+    post("gm", "roll_first", {"faces": "6 2"})
+    html = pages()
+    assert 'id="ar-servant-form"' in html["s1"] and "スタンダード" in html["table"]
+    post("s1", "set_servant", {"hero_name": "遠坂の秘蔵英霊", "hero_stats": "6/5/3/3", "hero_skills": ["first_strike", "mind_eye"],
+                               "class_name": "セイバー", "class_stats": "3/3/1/5"})
+    post("s2", "set_servant", {"hero_name": "イスカンダル", "hero_stats": "5/3/5/3", "hero_skills": "charisma",
+                               "class_name": "ライダー", "class_stats": "2/2/2/2"})
+    html = pages()
+    assert "遠坂の秘蔵英霊" in html["s1"] and "9/8/4/8" in html["s1"] and "遠坂の秘蔵英霊" in html["gm"]
+    assert "遠坂の秘蔵英霊" not in html["table"] and "遠坂の秘蔵英霊" not in html["s2"]
+    post("gm", "start_game", {})
+    post("s1", "step", {})
+    post("s1", "step", {})
+    html = pages()
+    assert 'ar-now">儀式ステップ' in html["table"] and "襲撃: ウェイバー" in html["s1"]
+    post("s1", "declare_attack", {"target": "s2"})
+    post("s1", "combat_choose", {"kind": "physical"})
+    post("s2", "combat_choose", {"kind": "magical"})
+    post("gm", "combat_modifier", {"side": "interceptor", "stat": "all", "value": "1", "label": "令呪の加護"})
+    html = pages()
+    assert 'id="ar-combat"' in html["table"] and "令呪の加護" in html["table"] and 'id="ar-resolve"' in html["s2"]
+    assert "遠坂の秘蔵英霊" in html["table"]  # disclosed by the combat
+    post("s2", "combat_resolve", {"faces": "1"})  # 9 vs 5+1 → 3; 先制 skips the interception; s1 steals card 1
+    html = pages()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html["table"]))
+    assert "物理 9 vs 6 ⇒ 3 ダメージ" in text and "先制: 迎撃なし" in text and "&lt;令呪の加護&gt; +1" in text
+    assert text.index("最新の結果") < text.index("手番")  # the newest result comes first
+    post("gm", "adjust", {"seat": "s2", "key": "mana", "delta": "-2"})
+    html = pages()
+    assert "勝者: 凛" in html["table"] and "勝者: 凛" in html["s2"]
+    english = table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
+    assert "Winner" in english or "winner" in english
+
+
+def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    tokens = {s["id"]: s["token"] for s in data["seats"]}
+    phone = open_link(app, next(s["join_url"] for s in data["seats"] if s["id"] == "s2"))
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    def post(name, form):
+        r = phone.post(f"/s/{sid}/phone/actions/{name}", data=form,
+                       headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+        return r.get_data(as_text=True)
+
+    api("setup", {"version": "quick"})
+    api("roll_first", {"faces": [6, 1]})
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("step", {})
+    api("step", {})
+    api("declare_attack", {"target": "s2"})
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert "戦闘ダイスを振る" in html and "戦闘ダイスを振り直す" in html and "8" in html  # 8 魔力 in the quick version
+    post("combat_roll", {"faces": "1 3"})
+    post("use_seal", {"effect": "2", "faces": "6"})  # quick seal 2: re-roll my die, with a real die
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]
+    assert view["combat"]["interceptor_side"]["faces"] == [6]
+    assert view["players"][1]["seals"] == 2
+    bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
+                     headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
+    assert 400 <= bad.status_code < 500
+
+
+def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client):
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "代理", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    gm = open_link(app, data["gm_url"])
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm_token), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    api("setup", {})
+    api("roll_first", {"faces": [6, 1]})
+    api("set_servant", {"seat": "s1", "hero": {"name": "英霊", "stats": "9/9/9/9"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("set_servant", {"seat": "s2", "hero": {"name": "イスカンダル", "stats": "1/1/1/1", "skills": ["カリスマ"]},
+                        "class": {"name": "ライダー", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("step", {})
+    api("step", {})
+    api("declare_attack", {"target": "s2"})
+    api("combat_proxy", {"side": "interceptor", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"})
+    api("combat_choose", {"side": "attacker", "kind": "physical"})
+    api("combat_choose", {"side": "interceptor", "kind": "physical"})
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'name="interceptor_hand_code"' in html
+    r = gm.post(f"/s/{sid}/gm/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
+                headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+    assert r.status_code == 200
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
+    s2 = view["players"][1]
+    assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger

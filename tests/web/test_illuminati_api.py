@@ -1,0 +1,307 @@
+"""Illuminati (I) through the JSON API, as docs/rulesets/illuminati.md shows: the secret opening, the play
+order, an attack with supports from other phones, refusals as clear 4xx, and the export as a replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer
+
+from gmtool.core.ruleset import has_japanese
+
+SEATS = ["アリス", "ボブ", "キャロル", "デイヴ"]
+
+
+@pytest.fixture
+def game(client):
+    """An illuminati session with four seats."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "イルミナティ", "ruleset": "illuminati", "seats": SEATS})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    sid = data["session"]
+
+    def act(name, payload=None, who="gm", status=200):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert response.status_code == status, (name, response.status_code, response.get_json())
+        body = response.get_json()
+        if status >= 400:
+            assert body["error"]["ja"] and body["error"]["en"], body
+        return body
+
+    def state(who="gm"):
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who])).get_json()
+
+    def answer(prompt, who, value, status=200):
+        response = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[who]),
+                               json={"value": value})
+        assert response.status_code == status, response.get_json()
+        return response.get_json()
+
+    return {"sid": sid, "act": act, "state": state, "answer": answer, "tokens": tokens, "client": client}
+
+
+def placement(game) -> str:
+    return game["state"]()["ruleset"]["placement"]["prompt"]
+
+
+def open_game(game, groups=("CIA", "KGB", "IRS", "Yuppies")):
+    act, answer = game["act"], game["answer"]
+    act("setup")
+    act("opening_start")
+    p = placement(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]):
+        answer(p, seat, name)
+    act("opening_next")
+    p = placement(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], groups):
+        answer(p, seat, name)
+    act("opening_next")
+
+
+def test_opening_secret_placements_and_duplicates(game):
+    act, state, answer = game["act"], game["state"], game["answer"]
+    act("setup")
+    assert state()["ruleset"]["goal"] == 11
+    act("opening_start")
+    p = placement(game)
+    answer(p, "s1", "Bavarian Illuminati")
+    # the answer is the phone's (and the GM's, who does not play) until the reveal
+    for who in ("table", "s2"):
+        assert "Bavarian" not in str(state(who)), who
+        log = game["client"].get(f"/api/sessions/{game['sid']}/log", headers=bearer(game["tokens"][who])).get_json()
+        assert "Bavarian" not in str(log)
+    assert "Bavarian" in str(state("s1"))
+    act("opening_next", status=409)  # still waiting for three phones
+    for seat, name in (("s2", "UFOs"), ("s3", "Bavarian Illuminati"), ("s4", "Network")):
+        answer(p, seat, name)
+    act("opening_next")
+    view = state("table")["ruleset"]
+    assert [x["illuminati"] for x in view["players"]] == ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]
+    p = placement(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], ["CIA", "CIA", "KGB", "cia"]):
+        answer(p, seat, name)
+    act("opening_next")
+    view = state("table")["ruleset"]
+    assert view["set_aside"] == ["CIA"] and view["stage"] == "groups"
+    assert [s["seat"] for s in view["placement"]["seats"]] == ["s1", "s2", "s4"]
+    p = placement(game)
+    answer(p, "s3", "IRS", status=403)  # s3 keeps KGB
+    answer(p, "s1", "KGB", status=400)  # kept by s3
+    answer(p, "s1", "CIA", status=400)  # set aside
+    for seat, name in (("s1", "Hackers"), ("s2", "Post Office"), ("s4", "Hackers")):
+        answer(p, seat, name)
+    act("opening_next")
+    p = placement(game)
+    assert [s["seat"] for s in state()["ruleset"]["placement"]["seats"]] == ["s1", "s4"]
+    answer(p, "s1", "Hackers", status=400)  # set aside in round 2
+    answer(p, "s1", "Yuppies")
+    answer(p, "s4", "Gnomes of Zurich")
+    act("opening_next")
+    view = state("table")["ruleset"]
+    assert view["stage"] == "order"
+    assert {x["seat"]: x["group"] for x in view["players"]} == {
+        "s1": "Yuppies", "s2": "Post Office", "s3": "KGB", "s4": "Gnomes of Zurich"}
+    assert all(x["counters"]["groups"] == 1 and x["missing"] == 10 for x in view["players"])
+
+
+def test_play_order_and_an_attack_with_supports(game):
+    act, state = game["act"], game["state"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 5]}, status=400)  # too few faces for four players
+    # s1 7, s2 12, s3 7, s4 3 -> s2; s1 and s3 re-roll: s1 2, s3 10 -> s2, s3, s1, s4
+    out = act("roll_order", {"faces": [3, 4, 6, 6, 5, 2, 1, 2, 1, 1, 5, 5]})
+    view = out["ruleset"]
+    assert view["order"] == ["s2", "s3", "s1", "s4"] and view["current"] == "s2" and view["order_entered"]
+    act("start_turn", who="s1", status=409)  # not s1's turn
+    act("start_turn", {"draw_plot": True, "auto_control": "group"}, who="s2")
+    me = next(x for x in state("s2")["ruleset"]["players"] if x["seat"] == "s2")
+    assert me["counters"]["groups"] == 2 and me["counters"]["tokens_groups"] == 2
+    assert me["counters"]["tokens_illuminati"] == 1 and me["counters"]["plot_hand"] == 4
+    act("end_turn", who="s2")
+    act("start_turn", who="s3")
+    act("end_turn", who="s3")
+    act("start_turn", who="s1")  # s1 (Bavarian Illuminati) attacks s3 (also Bavarian Illuminati): +5
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 10},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5,
+                              "alignments": ["government", "violent"], "position": "child",
+                              "parent_alignments": "", "tokens": 1}}, who="s1")
+    act("attack", {"purpose": "control"}, who="s1", status=409)  # one attack at a time
+    act("support", {"side": "attack", "kind": "aligned", "name": "IRS", "value": 2,
+                    "alignments": ["peaceful"]}, who="s2", status=400)  # nothing shared with KGB
+    act("support", {"side": "attack", "kind": "global", "name": "Post Office", "value": 1}, who="s2")
+    act("support", {"side": "defense", "kind": "target", "tokens": 1}, who="s3")
+    act("support", {"side": "defense", "kind": "target", "tokens": 1}, who="s3", status=409)  # no token left
+    act("modify", {"side": "attack", "amount": 3, "label": "Mind Control"}, who="s4", status=403)
+    act("modify", {"side": "defense", "amount": 2, "label": "Secret Police"})
+    attack = state("table")["ruleset"]["attack"]
+    b = attack["breakdown"]
+    # attack 10 + same Illuminati 5 + support 1; defense 5 + child 10 + own tokens 2 + GM 2
+    assert (b["attack_total"], b["defense_total"], b["achieved"]) == (16, 19, -3)
+    assert [t["value"] for t in b["attack"]] == [10, 5, 1]
+    act("roll_attack", who="s2", status=403)  # only the attacker or the GM rolls
+    out = act("roll_attack", {"faces": [1, 1]}, who="s1")
+    last = out["ruleset"]["last_attack"]
+    assert last["result"]["roll"] == 2 and not last["result"]["success"] and last["result"]["entered"]
+    assert out["ruleset"]["attack"] is None
+    act("attack", {"purpose": "destroy", "attacker": {"kind": "group", "name": "Yuppies", "power": 6},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "position": "child"}}, who="s1")
+    out = act("roll_attack", {"faces": [2, 1]}, who="s1")  # 6 - 12 = -6 < 3: fails
+    assert not out["ruleset"]["last_attack"]["result"]["success"]
+    act("attack", {"purpose": "control", "attacker": {"kind": "group", "name": "Yuppies", "power": 6},
+                   "target": {"name": "KGB", "owner": "s3"}}, who="s1", status=409)  # no group token left
+    act("end_turn", who="s1")
+    text = game["client"].get(f"/api/sessions/{game['sid']}/export?format=text",
+                              headers=bearer(game["tokens"]["gm"])).get_data(as_text=True)
+    for line in ("プレイ順", "攻撃判定", "実ダイス", "攻撃（支配）"):
+        assert line in text, line
+
+
+@pytest.mark.parametrize("name,payload,who,status", [
+    ("nope", {}, "gm", 404),
+    ("setup", {"players": ["s1"]}, "gm", 400),
+    ("setup", {"players": "s1"}, "gm", 400),  # one player
+    ("setup", {"players": 5}, "gm", 400),
+    ("setup", {"goal": "lots"}, "gm", 400),
+    ("setup", {}, "s1", 403),
+    ("setup", {}, "table", 403),
+    ("opening_start", {}, "gm", 409),
+    ("opening_next", {}, "gm", 409),
+    ("roll_order", {}, "gm", 409),
+    ("start_turn", {}, "s1", 409),
+    ("attack", {"purpose": "control"}, "s1", 409),
+    ("support", {"side": "attack"}, "s2", 409),
+    ("eliminate", {"seat": "s9"}, "gm", 409),
+])
+def test_refusals_before_the_game_are_4xx_and_change_nothing(game, name, payload, who, status):
+    before = game["state"]()["session"]["version"]
+    game["act"](name, payload, who=who, status=status)
+    assert game["state"]()["session"]["version"] == before
+
+
+def test_refusals_in_play_are_4xx(game):
+    act = game["act"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("start_turn", {"auto_control": "castle"}, who="s1", status=400)
+    act("start_turn", who="s1")
+    act("spend", {"purpose": "teleport"}, who="s1", status=400)
+    act("spend", {"purpose": "move", "seat": "s2"}, who="s1", status=403)
+    act("spend", {"purpose": "move"}, who="s2", status=409)  # not s2's turn
+    act("place_agent", {"illuminati": "Bavarian Illuminati"}, who="s1", status=400)  # own
+    act("place_agent", {"illuminati": "Nobody"}, who="s1", status=400)
+    act("place_agent", {"illuminati": "ufos"}, who="s1")
+    act("place_agent", {"illuminati": "UFOs"}, who="s1", status=409)
+    act("attack", {"purpose": "control", "attacker": "CIA", "target": {}}, who="s1", status=400)
+    act("attack", {"purpose": "control", "attacker": {"power": -1}, "target": {"name": "X", "owner": "s2"}},
+        who="s1", status=400)
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 8},
+                   "target": {"name": "X", "owner": "s2", "alignments": ["Martian"]}}, who="s1", status=400)
+    act("declare_victory", who="s1", status=409)  # 1 of 11
+    act("declare_victory", {"kind": "special", "label": "x"}, who="s1", status=403)
+    act("declare_victory", {"seat": "s2", "kind": "special"}, status=400)  # the GM names it
+    act("roll_attack", who="s1", status=409)
+    act("choose_power", {"use": "global"}, who="s1", status=409)
+    # the agent of UFOs (s2's Illuminati) gives +3 against s2
+    out = act("attack", {"purpose": "destroy", "attacker": {"kind": "illuminati", "power": 8},
+                         "target": {"name": "Post Office", "owner": "s2", "power": 3, "position": "child"}}, who="s1")
+    assert out["ruleset"]["attack"]["breakdown"]["attack_total"] == 11
+    act("end_turn", who="s1", status=409)  # an attack is in progress
+    act("cancel_attack", who="s1", status=403)
+    act("cancel_attack", {"reason": "間違い"})
+    act("end_turn", who="s1")
+
+
+def test_the_gm_undoes_an_attack_roll_and_its_result(game):
+    act, state = game["act"], game["state"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "destroy", "attacker": {"kind": "illuminati", "power": 20},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "position": "child"}}, who="s1")
+    out = act("roll_attack", {"faces": [1, 2]}, who="s1")
+    players = {p["seat"]: p for p in out["ruleset"]["players"]}
+    assert players["s3"]["out"] and players["s1"]["counters"]["destroyed"] == 1
+    r = game["client"].post(f"/api/sessions/{game['sid']}/undo", headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200, r.get_json()
+    view = state()["ruleset"]
+    players = {p["seat"]: p for p in view["players"]}
+    assert not players["s3"]["out"] and players["s3"]["counters"]["groups"] == 1
+    assert players["s1"]["counters"]["destroyed"] == 0 and view["attack"]["target"]["name"] == "KGB"
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "illuminati_parent_bonus", "value": "per_alignment"})
+    assert r.status_code == 200, r.get_json()
+
+
+def test_screens_in_english_hold_no_japanese_but_names(app, game):
+    act = game["act"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "position": "child"}},
+        who="s1")
+    sid = game["sid"]
+    check_english(app, sid, game["tokens"])  # the attack in progress
+    act("roll_attack", {"faces": [5, 6]}, who="s1")
+    check_english(app, sid, game["tokens"])  # its result
+
+
+def check_english(app, sid, tokens):
+    """The illuminati section of each screen in English: no Japanese but the seats' names."""
+    for who, page in (("gm", "gm"), ("table", "table"), ("s1", "phone"), ("s2", "phone")):
+        browser = app.test_client()
+        entry = f"/join/{sid}?k={tokens[who]}" if who.startswith("s") else f"/s/{sid}/{page}?k={tokens[who]}"
+        assert browser.get(entry).status_code in (200, 302)
+        html = browser.get(f"/s/{sid}/{page}?lang=en").get_data(as_text=True)
+        section = re.search(r'<section class="[^"]*illuminati[^"]*".*?</section>', html, re.S)
+        assert section, who
+        text = re.sub(r"<[^>]+>", " ", section.group(0))
+        for name in SEATS:
+            text = text.replace(name, "")
+        assert not has_japanese(text), (who, [w for w in text.split() if has_japanese(w)][:5])
+
+
+def test_the_phone_and_console_forms_post_flat_fields(app, game):
+    """The screens post forms (flat `attacker_*` / `target_*` fields, repeated checkboxes, empty inputs)."""
+    from werkzeug.datastructures import MultiDict
+
+    from gmtool.web.common import csrf_for
+
+    act, state, sid, tokens = game["act"], game["state"], game["sid"], game["tokens"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+
+    def form(who, name, fields, status=200):
+        browser = app.test_client()
+        entry = f"/join/{sid}?k={tokens[who]}" if who.startswith("s") else f"/s/{sid}/gm?k={tokens[who]}"
+        browser.get(entry)
+        path = f"/s/{sid}/phone/actions/{name}" if who.startswith("s") else f"/s/{sid}/gm/actions/{name}"
+        r = browser.post(path, data=MultiDict(fields), headers={"X-CSRF-Token": csrf_for(tokens[who]),
+                                                                "HX-Request": "true"})
+        assert r.status_code == status, (name, r.status_code, r.get_data(as_text=True)[:300])
+
+    form("s1", "start_turn", [("draw_plot", "1"), ("draw_group", "1"), ("auto_control", "none")])
+    form("s1", "attack", [("purpose", "control"), ("attacker_kind", "illuminati"), ("attacker_name", ""),
+                          ("attacker_power", "10"), ("attacker_global_power", ""),
+                          ("attacker_alignments", "government"), ("attacker_alignments", "violent"),
+                          ("target_name", "KGB"), ("target_owner", "s3"), ("target_power", "2"),
+                          ("target_resistance", "5"), ("target_position", "grandchild"), ("target_subtree", ""),
+                          ("target_tokens", ""), ("target_alignments", "government"),
+                          ("target_parent_alignments", "government")])
+    attack = state()["ruleset"]["attack"]
+    assert attack["attacker"]["name"] == "Bavarian Illuminati"
+    assert attack["target"]["alignments"] == ["government"] and attack["target"]["subtree"] == 0
+    b = attack["breakdown"]  # 10 + same 4 + same Illuminati 5; 5 + grandchild 5 + parent 4
+    assert (b["attack_total"], b["defense_total"]) == (19, 14)
+    form("gm", "support", [("seat", "s1"), ("side", "attack"), ("kind", "global"), ("name", "Yuppies"),
+                           ("value", "3"), ("tokens", "")])
+    form("s2", "support", [("side", "defense"), ("kind", "aligned"), ("name", "IRS"), ("value", "4"),
+                           ("alignments", "government")], status=409)  # s2 has no token before its turn
+    form("gm", "modify", [("side", "defense"), ("amount", "+2"), ("label", "Secret Police")])
+    assert state()["ruleset"]["attack"]["breakdown"]["achieved"] == 22 - 16
+    form("s1", "roll_attack", [("faces", "3 3")])
+    assert state()["ruleset"]["last_attack"]["result"]["success"]
+    form("gm", "setup", [("goal", "")], status=409)  # the game is on

@@ -1,0 +1,189 @@
+"""Grail Succession (G) through the JSON API: a whole game driven by a script, as docs/rulesets/succession.md shows."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer
+
+# a round where each player plays 5 and takes once (12 turns, the first player's moves at even places);
+# four of them with the starting row 5, 6 use the whole deck: 26 faction, 7 plus, 9 minus cards
+ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]
+LAST_ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "-3"]
+
+
+@pytest.fixture
+def game(client):
+    """A succession session with two seats, created through the API (not set up)."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "サクセション", "ruleset": "succession", "seats": ["アルトリア", "ギルガメッシュ"]})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    sid = data["session"]
+
+    def act(name, payload=None, who="gm", status=200):
+        before = state()["session"]["version"]
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert response.status_code == status, (name, response.get_json())
+        body = response.get_json()
+        if status != 200:
+            assert body["error"]["ja"] and body["error"]["en"], body
+            assert state()["session"]["version"] == before  # a refusal changes nothing
+        return body
+
+    def state(who="gm"):
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who])).get_json()
+
+    return {"sid": sid, "act": act, "state": state, "tokens": tokens, "client": client}
+
+
+def play(game, script):
+    for move in script:
+        seat = game["state"]()["ruleset"]["current"]
+        if move == "take":
+            game["act"]("take", who=seat)
+        else:
+            game["act"]("play", {"card": move}, who=seat)
+
+
+def test_bad_input_is_a_4xx_never_a_500(game):
+    act = game["act"]
+    act("play", {"card": "5"}, who="s1", status=409)  # not set up
+    act("setup", {"first": "s1"}, who="s1", status=403)
+    act("setup", {}, status=400)  # the GM picks by default
+    act("setup", {"first": "s3"}, status=400)
+    act("setup", {"first": "s1", "row": ["4", "5"]}, status=400)
+    act("setup", {"first": "s1", "row": "not a card"}, status=400)
+    act("setup", {"first": "s1", "players": ["s1"]}, status=400)
+    act("setup", {"first": "dice", "faces": [7, 1]}, status=400)  # a d6 has no 7
+    act("nope", status=404)
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    act("setup", {"first": "s1"}, status=409)
+    act("play", {"card": "5"}, who="s2", status=409)  # not s2's turn
+    act("play", {"card": "9"}, who="s1", status=400)
+    act("play", {"card": {"kind": "plus"}}, who="s1", status=400)
+    act("play", {"card": ["x"]}, who="s1", status=400)
+    act("take", who="table", status=403)
+    act("start_card", {"card": "5"}, status=409)
+    act("enter_counts", {"f5": 1}, who="s1", status=409)  # a turn-by-turn game
+    act("rematch", status=409)
+    act("skip_turn", status=409)
+
+
+def test_a_whole_game_through_the_api(game):
+    act, state = game["act"], game["state"]
+    out = act("setup", {"first": "dice", "faces": [2, 2, 6, 3], "row": ["5", "6"]})  # a tie re-rolls
+    rv = out["ruleset"]
+    assert rv["first"] == "s1" and rv["current"] == "s1" and rv["round"] == 1 and rv["turn"] == 1
+    assert [c["label"]["ja"] for c in rv["row"]] == ["勢力5", "勢力6"] and rv["row"][-1]["end"]
+    # round 1, turn by turn; refusals on the way
+    play(game, ROUND[:8])
+    s = state("table")["ruleset"]
+    assert s["row_count"] == 10 and [c["pos"] for c in s["row"] if c["in_take"]] == [5, 6, 7, 8, 9]
+    act("take", who="s1")
+    act("take", who="s2")
+    assert state()["ruleset"]["row_count"] == 0
+    act("play", {"card": "-2"}, who="s1")
+    out = act("play", {"card": "+2"}, who="s2")  # the 12th turn ends the round
+    rv = out["ruleset"]
+    assert rv["round"] == 2 and rv["first"] == "s2" and rv["current"] == "s2"
+    assert [p["hand"] for p in rv["players"]] == [5, 5] and not any(p["took"] for p in rv["players"])
+    act("play", {"card": "5"}, who="s1", status=409)  # the first player flipped
+    # round 2: a take once per round; the GM can move for the current player
+    act("take", who="s2")
+    act("play", {"card": "5"}, who="s1")
+    act("take", who="s2", status=409)
+    play(game, ["6", "7", "8", "+1", "-1", "5", "6", "take", "-2", "+2"])  # the rest of round 2 (s2 already took)
+    assert state()["ruleset"]["round"] == 3
+    play(game, ROUND)
+    out_state = state()["ruleset"]
+    assert out_state["round"] == 4
+    play(game, LAST_ROUND[:-1])
+    seat = state()["ruleset"]["current"]
+    final = act("play", {"card": LAST_ROUND[-1]}, who=seat)["ruleset"]
+    f = final["finished"]
+    assert f and f["reason"] in ("score", "tie")
+    totals = {p["seat"]: p["score"]["total"] for p in final["players"]}
+    assert {k: v["total"] for k, v in f["scores"].items()} == totals
+    if f["reason"] == "score":
+        assert f["winner"] == max(totals, key=totals.get) and f["winner_name"]
+    act("play", {"card": "5"}, who=seat, status=409)  # the game has stopped
+    # the log reads as a replay, in both languages, with the final breakdown
+    r = game["client"].get(f"/api/sessions/{game['sid']}/export?format=markdown&lang=en",
+                           headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    heads = [f"Game 1, round {n}" for n in range(1, 5)]
+    assert all(h in text for h in heads) and [text.index(h) for h in heads] == sorted(text.index(h) for h in heads)
+    assert "Round 1, turn 1: アルトリア played Faction" in text and "took 5:" in text
+    ending = text[text.rindex("Game 1, round 4"):]
+    assert ("Normal succession" in ending or "Equal totals" in ending) and "Majority in faction" in ending
+    assert "を出した" not in text and "取った" not in text  # the English export reads in English (names aside)
+    # a rematch: same players, first player flipped
+    rv = act("rematch", {"row": ["7", "8"]})["ruleset"]
+    assert rv["game"] == 2 and rv["first"] == "s2" and rv["finished"] is None
+
+
+def test_three_grails_end_the_game_on_every_screen(game):
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "row": ["grail", "grail"]})
+    act("play", {"card": "grail"}, who="s1")
+    act("play", {"card": "grail"}, who="s2", status=409)  # only three in the deck
+    out = act("take", who="s2")
+    f = out["ruleset"]["finished"]
+    assert f["reason"] == "grail" and f["winner"] == "s2"
+    for who in ("table", "s1", "s2"):
+        assert state(who)["ruleset"]["finished"]["winner_name"] == "ギルガメッシュ"
+    act("play", {"card": "5"}, who="s1", status=409)
+
+
+def test_score_only_mode_with_phones(game):
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("play", {"card": "5"}, who="s1", status=409)
+    act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    assert state("s2")["ruleset"]["finished"] is None
+    act("enter_counts", {"f5": 0, "f6": 3, "f7": 3, "f8": 6, "grail": 4}, who="s2", status=400)
+    out = act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "2", "minus": [1]}, who="s2")
+    f = out["ruleset"]["finished"]
+    assert f["scores"]["s1"]["total"] == 15 and f["scores"]["s2"]["total"] == 15 and f["reason"] == "tie"
+    assert f["rematch"] is True
+    rv = act("rematch")["ruleset"]
+    assert rv["first"] == "s2" and rv["mode"] == "score"
+
+
+def test_readings_switch_the_first_player_roll_and_the_tie(game):
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    for key, value in (("first_player", "dice"), ("tie", "draw")):
+        r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": key, "value": value})
+        assert r.status_code == 200, r.get_json()
+    rv = act("setup", {"faces": [1, 4], "mode": "score"})["ruleset"]
+    assert rv["first"] == "s2"
+    act("enter_counts", {"plus": [3]}, who="s1")
+    f = act("enter_counts", {"plus": [3]}, who="s2")["ruleset"]["finished"]
+    assert f["reason"] == "tie" and f["rematch"] is False
+
+
+def test_undo_takes_back_the_move_and_the_round_end(game):
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    play(game, ROUND)
+    assert state()["ruleset"]["round"] == 2
+    r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]), json={})
+    assert r.status_code == 200, r.get_json()
+    rv = state()["ruleset"]
+    assert rv["round"] == 1 and rv["current"] == "s2" and rv["moves_made"] == 11
+
+
+def test_real_dice_for_the_first_player_and_moves_that_roll_nothing(game):
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "dice", "value": "entered"})
+    assert r.status_code == 200, r.get_json()
+    act("setup", {"first": "dice", "row": ["5", "6"]}, status=400)  # the faces of the real dice are needed
+    act("setup", {"first": "dice", "row": ["5", "6"], "faces": [3, 4, 1]}, status=400)  # one face too many
+    rv = act("setup", {"first": "dice", "row": ["5", "6"], "faces": [3, 4]})["ruleset"]
+    assert rv["first"] == "s2"
+    act("play", {"card": "7"}, who="s2")  # a move rolls nothing: no faces needed
+    act("take", who="s1")
+    log = client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["table"])).get_json()
+    assert any("実ダイス" in str(line) for line in log.get("events", log.get("lines", [])))
