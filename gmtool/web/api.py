@@ -132,9 +132,11 @@ def continue_session(session_id):
 def campaign(session_id):
     """GM: the sessions of the campaign, first to last, with their date and outcome."""
     from ..export import Options, session_rows
+    from ..store import local_utc_offset
     live, viewer = _session(session_id)
     ops.require_gm(viewer)
-    return jsonify(sessions=session_rows(manager().campaign_logs(session_id), Options(lang=lang())))
+    options = Options(lang=lang(), utc_offset=local_utc_offset())
+    return jsonify(sessions=session_rows(manager().campaign_logs(session_id), options))
 
 
 @bp.post("/sessions/import")

@@ -65,10 +65,12 @@ def export_download(session_id: str):
 def campaign_page(session_id: str):
     """The sessions of this session's campaign in order, with their date and outcome; start the next one."""
     from ..export import Options, session_rows
+    from ..store import local_utc_offset
     from .common import lang
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
-    rows = session_rows(manager().campaign_logs(session_id), Options(lang=lang()))
+    options = Options(lang=lang(), utc_offset=local_utc_offset())
+    rows = session_rows(manager().campaign_logs(session_id), options)
     return no_store(render_template("gm/campaign.html", sessions=rows, following=live.state.campaign.get("next"),
                                     **context(live, viewer, token)))
 
