@@ -224,8 +224,7 @@ class FacesRequired:
 
     def randint(self, sides: int) -> int:
         """Refuse: the faces rolled at the table are needed."""
-        raise GmError("実ダイスの出目（faces）を入力してください（サーバーで振るときは dice=server）",
-                      "Enter the faces of the real dice ('faces'), or ask for server dice with dice=server")
+        raise GmError("卓で振った実ダイスの出目を入力してください", "Enter the faces of the real dice you rolled")
 
     def check_all_used(self) -> None:
         """No faces were entered, so none is left over."""

@@ -44,7 +44,7 @@ CORE_EVENTS: tuple[EventType, ...] = (
 CORE_UPCASTERS: dict = {}
 
 DICE_READING = Reading(
-    "dice", "general", Label("ダイス", "Dice"),
+    "dice", logtext.GENERAL, Label("ダイス", "Dice"),
     (Choice("server", Label("サーバーが振る（シードから、後で検証可能）", "The server rolls (from the seed, verifiable)")),
      Choice("entered", Label("卓で振った実ダイスの出目を入力する", "Faces of real dice rolled at the table are entered"))),
     "server")

@@ -10,6 +10,7 @@ from .dice import localized_text
 from .model import State
 from .prompts import answer_text
 
+GENERAL = "general"  # the rule code of gmtool's own readings (RULES.md's general principles): not shown
 
 def actor_name(actor: str, state: State, lang: str) -> str:
     """The display name of an event's actor."""
@@ -218,5 +219,6 @@ def reading_set(e, state, lang):
         return _ja(lang, f"解釈「{d['key']}」を{d['value']}に切り替え", f"Reading '{d['key']}' switched to {d['value']}")
     choice = reading.choice(d["value"])
     chosen = choice.label.get(lang) if choice else str(d["value"])
-    return _ja(lang, f"解釈を切り替え: {reading.label.ja} → {chosen} [{reading.rule}]",
-               f"Reading switched: {reading.label.en} → {chosen} [{reading.rule}]")
+    rule = f" [{reading.rule}]" if reading.rule != GENERAL else ""
+    return _ja(lang, f"解釈を切り替え: {reading.label.ja} → {chosen}{rule}",
+               f"Reading switched: {reading.label.en} → {chosen}{rule}")

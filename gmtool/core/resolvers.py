@@ -115,7 +115,7 @@ def votes(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
 
 
 def cancel_duplicates(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """I-2: answers chosen by more than one respondent are set aside; the rest stand."""
+    """Answers chosen by more than one respondent are set aside; the rest stand (e.g. Illuminati's I-2)."""
     seen = Counter(str(v) for v in answers.values())
     rows = []
     for who, value in answers.items():
@@ -127,9 +127,9 @@ def cancel_duplicates(prompt: Prompt, answers: dict, state: State, dice: Any) ->
     summary = {"ja": "重複なし" if not again else f"重複のため選び直し：{'・'.join(again)}",
                "en": "No duplicates" if not again else f"Duplicates, choose again: {', '.join(again)}"}
     return {"summary": summary, "winners": [r["who"] for r in rows if r["kept"]], "kept": kept_names,
-            "rows": rows, "notes": [{"ja": "重複した選択は脇に置かれ、選び直す（I-2）",
-                                     "en": "Duplicate choices are set aside and chosen again (I-2)",
-                                     "rule": "I-2"}], "events": []}
+            "rows": rows, "notes": [{"ja": "重複した選択は脇に置かれ、選び直す",
+                                     "en": "Duplicate choices are set aside and chosen again",
+                                     "rule": ""}], "events": []}
 
 
 BUILTIN: dict[str, Resolver] = {
@@ -137,7 +137,7 @@ BUILTIN: dict[str, Resolver] = {
         Resolver("highest", Label("最大値の勝ち", "Highest number wins"), ("number", "choice"), highest),
         Resolver("sum", Label("合計", "Sum"), ("number",), total),
         Resolver("votes", Label("得票数", "Vote count"), ("seat", "choice", "multi"), votes),
-        Resolver("cancel_duplicates", Label("同じ答えは相殺（I-2）", "Same answers cancel (I-2)"),
+        Resolver("cancel_duplicates", Label("同じ答えは相殺", "Same answers cancel"),
                  ("choice", "seat", "text"), cancel_duplicates),
     )
 }

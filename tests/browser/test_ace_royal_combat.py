@@ -32,7 +32,7 @@ def test_one_combat_with_two_phones(server, page, browser, phone_context):
     # The GM sets up the standard version and enters the real dice for the first active master.
     page.locator("#ar-setup button.primary").click()
     expect(table.locator(".ar-head")).to_contain_text("スタンダード")
-    page.locator("input[name=faces]").fill("6 2")
+    page.locator("form:has(#ar-roll-first) input[name=faces]").fill("6 2")
     page.locator("#ar-roll-first").click()
     expect(table.locator(".ar-first")).to_contain_text("6")
 

@@ -76,6 +76,13 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     expect(table.locator(".rolls li").first).to_contain_text("アーチャー陣営")
     expect(page.locator(".rolls li").first).to_contain_text("1D100")
 
+    # Real dice: the phone types the face it rolled at the table, then taps a quick button.
+    phones[1].locator("#phone-dice").locator("xpath=..").locator("summary").click()
+    phones[1].fill("#phone-faces", "4")
+    phones[1].get_by_role("button", name="1D6", exact=True).click()
+    expect(table.locator(".rolls li").first).to_contain_text("[4]")
+    expect(page.locator(".log li").first).to_contain_text("［実ダイス］")
+
     # A secret GM roll stays on the GM console only.
     page.fill("#gm-dice input[name=expr]", "S1D20")
     page.fill("#gm-dice input[name=label]", "秘密の判定")

@@ -484,7 +484,9 @@ def test_f1_every_text_field_of_every_route_gets_the_largest_body_and_is_bounded
     for ruleset in ("generic", "grail_trpg"):
         sessions.append(client.post("/api/sessions", headers=admin, json={"title": ruleset, "ruleset": ruleset,
                                                                           "seats": ["A", "B"]}).get_json())
-    fields = ["text", "value", "card"]  # the bound does not depend on the field (limits.check_value)
+    # The bound does not depend on the field (limits.check_value walks the whole body); the cards and
+    # character lines, which have their own parsers, are fed by name above.
+    fields = ["text"]
     from gmtool.rulesets import get as get_ruleset
     for data in sessions:
         sid, gm = data["session"], bearer(data["gm_token"])

@@ -128,7 +128,7 @@ def test_real_dice_from_the_gm_console_and_a_phone(screens):
     assert '<details class="real-dice" open' in page
     roll = phone.post(f"/s/{sid}/phone/roll", data={"expr": "1D6"},
                       headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"})
-    assert roll.status_code == 400 and "faces" in roll.get_data(as_text=True)
+    assert roll.status_code == 400 and "実ダイスの出目を入力してください" in roll.get_data(as_text=True)
     roll = phone.post(f"/s/{sid}/phone/roll", data={"expr": "1D6", "faces": "５"},
                       headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"})
     assert roll.status_code == 200
