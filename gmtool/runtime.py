@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .core import engine
-from .core.commands import Draft, create_session, new_seat, require_open
+from .core.commands import Draft, check_seat_count, create_session, new_seat, require_open
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
@@ -263,6 +263,7 @@ class SessionManager:
             counters = list(rs.counters) + [p for p in rs.presets if p.key in rs.default_presets]
         seat_dicts = [new_seat(s.get("id") or f"s{i + 1}", s.get("name"), s.get("faction", ""))
                       for i, s in enumerate(seats)]
+        check_seat_count(rs, len(seat_dicts))
         with self.lock:
             session_id = secrets.token_hex(4)
             while self.path_of(session_id).exists():

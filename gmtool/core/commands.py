@@ -83,6 +83,18 @@ def create_session(session_id: str, title: str, ruleset: str, seats: list[dict],
     })]
 
 
+def check_seat_count(rules: Any, count: int) -> None:
+    """A session of the game `rules` has between its fewest and most seats."""
+    if count > MAX_SEATS:
+        raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
+    low, high = rules.seats
+    if not low <= count <= high:
+        span = f"{low}" if low == high else f"{low}〜{high}"
+        span_en = f"{low}" if low == high else f"{low} to {high}"
+        raise GmError(f"{rules.label.ja}の席は{span}です（{count}席）",
+                      f"{rules.label.en} is played with {span_en} seats (not {count})")
+
+
 def new_seat(seat_id: str, name: Any, faction: Any = "") -> dict:
     """A validated seat description."""
     return {"id": seat_id,
@@ -95,6 +107,8 @@ def add_seat(state: State, seat: dict) -> list[Draft]:
     require_open(state)
     if len(state.seats) >= MAX_SEATS:
         raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
+    if state.rules is not None:
+        check_seat_count(state.rules, len(state.seats) + 1)
     if any(s.name == seat["name"] for s in state.seats.values()):
         raise GmError("同じ名前の席があります", "A seat with this name exists")
     return [("seat.added", seat)]

@@ -250,6 +250,7 @@ class Ruleset:
     presets: tuple[CounterDef, ...] = ()
     default_presets: tuple[str, ...] = ()  # the presets a new session gets when the GM picks none
     custom_counters: bool = False  # the GM picks / defines counters at session creation
+    seats: tuple[int, int] = (0, 12)  # how many seats (players / factions) a session of this game has
     events: tuple[EventType, ...] = ()
     prompt_kinds: tuple[PromptKind, ...] = ()
     resolvers: dict[str, Resolver] = field(default_factory=dict)
@@ -283,6 +284,8 @@ class Ruleset:
         out = []
         if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", self.name):
             out.append("a ruleset name is lower-case letters, digits and _")
+        if not 0 <= self.seats[0] <= self.seats[1] <= 12:
+            out.append("seats is (fewest, most), within 0..12")
         keys = [c.key for c in self.counters]
         if len(set(keys)) != len(keys):
             out.append("duplicate counter keys")

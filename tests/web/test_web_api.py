@@ -301,3 +301,12 @@ def test_add_seat_through_the_api(client, created):
     assert seat["id"] == "s4" and len(seat["token"]) >= 22 and seat["join_url"].endswith(seat["token"])
     assert client.get(f"/api/sessions/{sid}/state", headers=bearer(seat["token"])).get_json()["viewer"]["seat"] == "s4"
     assert_error(client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "キャスター"}), 400)
+
+
+@pytest.mark.parametrize("ruleset, seats, message", [("succession", 3, "2"), ("ace_royal", 1, "2〜7"),
+                                                     ("illuminati", 7, "2〜6")])
+def test_a_game_is_created_only_with_the_seats_it_is_played_with(client, admin, ruleset, seats, message):
+    r = client.post("/api/sessions", headers=admin, json={"title": "t", "ruleset": ruleset,
+                                                         "seats": [f"P{i}" for i in range(seats)]})
+    assert r.status_code == 400 and message in r.get_json()["error"]["ja"] and "seats" in r.get_json()["error"]["en"]
+    assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []

@@ -26,6 +26,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="ace_royal",
     label=Label("Fate/Ace Royal", "Fate/Ace Royal"),
+    seats=(2, 7),
     counters=COUNTERS,
     events=EVENTS,
     readings=READINGS,

@@ -27,7 +27,7 @@ STRINGS = {
     "ace_royal.active_master": ("アクティブマスター", "Active master"),
     "ace_royal.turn_of": ("手番", "Turn"),
     "ace_royal.round_n": ("第{n}巡", "Round {n}"),
-    "ace_royal.next_step": ("次のステップへ", "Next step"),
+    "ace_royal.finish_step": ("を終えて次へ", ": done, next step"),
     "ace_royal.place": ("礼装を配置", "Place a mystic code"),
     "ace_royal.place_reverse": ("リバースで配置", "Place face down"),
     "ace_royal.reveal_hero": ("英霊を開示", "Reveal the hero"),

@@ -24,6 +24,7 @@ from .strings import STRINGS
 RULESET = Ruleset(
     name="grail_trpg",
     label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
+    seats=(1, 12),
     counters=COUNTERS,
     events=EVENTS,
     prompt_kinds=(

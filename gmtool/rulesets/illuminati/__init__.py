@@ -28,6 +28,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="illuminati",
     label=Label("イルミナティ（TCG）", "Illuminati: New World Order"),
+    seats=(2, 6),
     counters=COUNTERS,
     events=EVENTS,
     prompt_kinds=(PromptKind(PLACEMENT_KIND, validate_placement, text=str,

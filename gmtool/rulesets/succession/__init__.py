@@ -24,6 +24,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="succession",
     label=Label("聖杯サクセション", "Grail Succession"),
+    seats=(2, 2),
     counters=COUNTERS,
     events=EVENTS,
     readings=READINGS,

@@ -49,6 +49,7 @@ READINGS = (
 RULESET = Ruleset(
     name="sugoroku",
     label=Label("双六聖杯戦争", "Sugoroku Holy Grail War"),
+    seats=(2, 7),
     counters=COUNTERS,
     events=EVENTS,
     prompt_kinds=(PromptKind(B.KIND, B.validate_cards, None, "rulesets/sugoroku/_cards_form.html"),),
