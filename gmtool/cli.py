@@ -98,15 +98,21 @@ def cmd_import(args) -> int:
     """Load a JSON export into this data folder."""
     from .core.errors import GmError
     from .urls import created
+    from .web import create_app
+    from .web.screens import import_checked
+    app = create_app({"DATA_DIR": args.data, "ADMIN_KEY": "cli-import"})  # to show each screen once
     try:
-        live, tokens = _manager(args.data).import_session(Path(args.file).read_text(encoding="utf-8"),
-                                                          restore_tokens=args.restore_tokens)
+        text = Path(args.file).read_text(encoding="utf-8", errors="surrogateescape")
+        with app.test_request_context("/"):
+            live, tokens = import_checked(app.extensions["gmtool"], text, restore_tokens=args.restore_tokens)
     except (GmError, OSError) as e:
         print(str(e), file=sys.stderr)
+        app.extensions["gmtool"].close_all()
         return 2
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:
         out.update(created(live, tokens, args.base or ""))
+    app.extensions["gmtool"].close_all()
     print(json.dumps(out, ensure_ascii=False, indent=2) if args.json else
           f"imported {out['session']}: {out['title']}")
     return 0

@@ -392,6 +392,14 @@ class SessionManager:
             self.sessions[session_id] = live
         return live, tokens
 
+    def discard(self, session_id: str) -> None:
+        """Close a session and delete its files (an import refused after it was written)."""
+        with self.lock:
+            live = self.sessions.pop(session_id, None)
+            if live is not None:
+                live.close()
+            remove_session_files(self.path_of(session_id))
+
     def close_all(self) -> None:
         """Close every open store."""
         with self.lock:
@@ -405,8 +413,9 @@ def _rehearse(events: list[Event]) -> State:
     screens will; anything that fails is a 400."""
     from .core.logtext import describe
     from .core.view import build_view, visible_event
+    from .export import FORMAT_NAMES, Options, export
     try:
-        get_ruleset(str(events[0].data.get("ruleset", "generic")))
+        rules = get_ruleset(str(events[0].data.get("ruleset", "generic")))
     except GmError as e:
         raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
     try:
@@ -419,6 +428,9 @@ def _rehearse(events: list[Event]) -> State:
             if visible is not None:
                 for lang in ("ja", "en"):
                     describe(visible, state, lang).encode("utf-8")
+        for fmt in FORMAT_NAMES:  # the write-ups the GM may export later
+            for options in (Options(lang="ja", secret_rolls=True), Options(lang="en", names="faction")):
+                export(events, rules, fmt, options).encode("utf-8")
     except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
         raise GmError("イベントを読み込めません（壊れたエクスポートです）",
                       f"The events cannot be replayed (a damaged export: {type(e).__name__})") from None

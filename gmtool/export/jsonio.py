@@ -47,9 +47,6 @@ MAX_SEQ = 10**12            # seq and action numbers of an imported event
 MAX_IMPORT_TEXT = 100_000   # characters of one text value in an import
 MAX_IMPORT_ITEMS = 100_000  # items of one list (the events) in an import
 MAX_IMPORT_NUMBER = 10**12  # magnitude of any number in an import (dice indexes grow over a session)
-# Numbers a game's own actions bound, whose size a view walks (a board of 10^7 squares takes a minute
-# to render): an import may not exceed what the action that wrote them accepts.
-PLAUSIBLE = {"board_length": 1000, "round": 1000, "phase": 1000}
 
 
 def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None]:
@@ -80,7 +77,6 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
     if not all(1 <= e.seq <= MAX_SEQ and 1 <= e.action <= MAX_SEQ for e in events):
         raise GmError(f"イベント番号は1〜{MAX_SEQ}です", f"Event and action numbers must be 1 to {MAX_SEQ}")
     _check_created(events[0].data)
-    _check_plausible(events)
     secrets = doc.get("secrets") if doc.get("full") else None
     if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
@@ -111,6 +107,9 @@ def _check_created(data: dict) -> None:
             if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", str(counter["key"])):
                 raise GmError("カウンターのキーは英数字・_・- の24文字以内です",
                               "A counter key is 1 to 24 letters, digits, _ or -")
+            if not _is_counter(counter):
+                raise GmError(f"カウンター「{counter['key']}」の定義が正しくありません",
+                              f"The counter '{counter['key']}' is malformed")
     except GmError as e:
         raise GmError(f"セッション作成イベントが正しくありません: {e.ja}", f"The session.created event is invalid: {e.en}") \
             from None
@@ -118,21 +117,23 @@ def _check_created(data: dict) -> None:
         raise GmError("セッション作成イベントが正しくありません", "The session.created event is invalid") from None
 
 
-def _check_plausible(events: list[Event]) -> None:
-    """Sizes that views walk stay within what the game's actions accept (PLAUSIBLE)."""
-    for event in events:
-        stack = [event.data]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                for key, value in item.items():
-                    bound = PLAUSIBLE.get(key)
-                    if bound is not None and isinstance(value, int) and not -bound <= value <= bound:
-                        raise GmError(f"イベント{event.seq}の{key}が大きすぎます（{bound}まで）",
-                                      f"Event {event.seq}: '{key}' is too large (at most {bound})")
-                    stack.append(value)
-            elif isinstance(item, list):
-                stack.extend(item)
+def _is_label(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("ja"), str) and isinstance(value.get("en"), str)
+
+
+def _is_int(value, optional: bool = False) -> bool:
+    return (value is None and optional) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _is_counter(c: dict) -> bool:
+    """A counter definition with the types CounterDef.to_dict writes (label texts, whole numbers, flags)."""
+    thresholds = c.get("thresholds", [])
+    return (_is_label(c.get("label")) and _is_int(c.get("start", 0)) and _is_int(c.get("min"), True)
+            and _is_int(c.get("max"), True) and isinstance(c.get("public", True), bool)
+            and isinstance(thresholds, list)
+            and all(isinstance(t, dict) and _is_int(t.get("at")) and isinstance(t.get("flag"), str)
+                    and _is_label(t.get("label")) and isinstance(t.get("rule", ""), str)
+                    and isinstance(t.get("below", False), bool) for t in thresholds))
 
 
 def _valid_secrets(secrets) -> bool:

@@ -12,6 +12,7 @@ from ..core.view import build_view, can_see_prompt, prompt_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
+from .screens import import_checked
 from .. import limits
 from .common import api_viewer, require_admin, base_url, export_options, export_text, is_campaign_export, lang, \
     live_session, manager
@@ -144,7 +145,7 @@ def import_session():
     """Server GM key: load a JSON export (the request body) as a session."""
     require_admin()
     restore = request.args.get("restore_tokens", "0") in ("1", "true", "on", "yes")
-    live, tokens = manager().import_session(request.get_data(as_text=True), restore_tokens=restore)
+    live, tokens = import_checked(manager(), request.get_data(as_text=True), restore_tokens=restore)
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:
         out.update(created(live, tokens, base_url()))

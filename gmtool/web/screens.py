@@ -64,3 +64,36 @@ def gm_extras(live: LiveSession) -> dict:
     turl = table_url(base_url(), sid, live.table_token)
     return {"joins": joins, "table_url": turl, "table_qr": qr_svg(turl),
             "resolvers": live.ruleset.all_resolvers()}
+
+
+SCREEN_TEMPLATES = {"gm": ("gm/console.html", "gm/_live.html", "gm/qr_sheet.html"),
+                    "table": ("table/screen.html", "table/_live.html"),
+                    "seat": ("phone/page.html", "phone/_live.html")}
+
+
+def rehearse_screens(live: LiveSession) -> None:
+    """Render every screen of a session once, for the GM, the table and each seat (an import is shown
+    before it is kept: a log that folds may still hold values the templates cannot show)."""
+    from flask import render_template
+    from ..core.view import GM, TABLE
+    viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in live.state.seats)]
+    for viewer in viewers:
+        ctx = context(live, viewer, "rehearsal")
+        if viewer.is_gm:
+            ctx |= gm_extras(live)
+        for template in SCREEN_TEMPLATES[viewer.kind]:
+            render_template(template, **ctx)
+
+
+def import_checked(manager, text: str, restore_tokens: bool = False):
+    """Import a JSON export and show each of its screens once; a session that cannot be shown is
+    removed again (no file left) and refused with a 400."""
+    from ..core.errors import GmError
+    live, tokens = manager.import_session(text, restore_tokens=restore_tokens)
+    try:
+        rehearse_screens(live)
+    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
+        manager.discard(live.state.session_id)
+        raise GmError("読み込んだセッションを表示できません（壊れたエクスポートです）",
+                      f"The imported session cannot be shown (a damaged export: {type(e).__name__})") from None
+    return live, tokens

@@ -226,3 +226,72 @@ def test_fuzz_screen_forms_with_hostile_fields(tmp_path):
 
     run()
     table.app.extensions["gmtool"].close_all()
+
+
+def _paths(value, prefix=()):
+    """Every (path, value) inside a JSON value."""
+    yield prefix, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+def test_fuzz_imports_of_mutated_exports(tmp_path):
+    """A real export with one value replaced (or removed) anywhere: refused with a JSON 400 and no file
+    left, or imported, and then every screen, API read and export of the new session answers."""
+    table = Table(tmp_path)
+    admin = bearer(ADMIN_KEY)
+    exports = []
+    for data in table.sessions.values():
+        for query in ("format=json", "format=json&full=1"):
+            text = table.client.get(f"/api/sessions/{data['session']}/export?{query}",
+                                    headers=bearer(data["gm_token"])).get_data(as_text=True)
+            exports.append(json.loads(text))
+
+    @settings(FUZZ, max_examples=max(50, EXAMPLES // 3))
+    @given(st.data())
+    def run(data):
+        doc = json.loads(json.dumps(exports[data.draw(st.integers(0, len(exports) - 1))]))
+        events = doc["events"]
+        event = events[data.draw(st.integers(0, len(events) - 1))]
+        spots = [p for p, _ in _paths(event) if p]
+        spot = spots[data.draw(st.integers(0, len(spots) - 1))]
+        parent = event
+        for key in spot[:-1]:
+            parent = parent[key]
+        if data.draw(st.integers(0, 4)) == 0 and isinstance(parent, dict):
+            del parent[spot[-1]]
+        else:
+            parent[spot[-1]] = data.draw(json_value)
+        before = table.snapshot()
+        response = table.client.post("/api/sessions/import", headers=admin, data=json.dumps(doc),
+                                     content_type="application/json")
+        assert response.status_code < 500, (spot, response.get_data()[:500])
+        if response.status_code != 201:
+            check(table, "import", response, before, api=True)
+            return
+        out = response.get_json()
+        sid = out["session"]
+        gm = out.get("gm_token")
+        if gm is None:  # restored tokens are only given with ?restore_tokens=1
+            return
+        reads = [f"/api/sessions/{sid}/state", f"/api/sessions/{sid}/log?limit=1000&lang=en"]
+        reads += [f"/api/sessions/{sid}/export?format={f}" for f in ("markdown", "mediawiki", "atwiki", "text",
+                                                                      "html", "json")]
+        for path in reads:
+            for token in [gm, out["table_token"], *(s["token"] for s in out["seats"])][:3]:
+                r = table.client.get(path, headers=bearer(token))
+                assert r.status_code < 500, (spot, path, r.get_data()[:300])
+        screens = [open_link(table.app, out["gm_url"]), open_link(table.app, out["table_url"]),
+                   *(open_link(table.app, s["join_url"]) for s in out["seats"][:1])]
+        for screen, page in zip(screens, (f"/s/{sid}/gm", f"/s/{sid}/table", f"/s/{sid}/phone")):
+            r = screen.get(page)
+            assert r.status_code < 500, (spot, page, r.get_data()[:300])
+            r = screen.get(page, headers={"HX-Request": "true"})
+            assert r.status_code < 500, (spot, page, "fragment", r.get_data()[:300])
+
+    run()
+    table.app.extensions["gmtool"].close_all()

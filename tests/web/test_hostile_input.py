@@ -204,6 +204,8 @@ def exports(client, admin, created):
     sid = created["session"]
     client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "2D6"})
     client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -1})
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "Q", "kind": "choice", "options": ["a", "b"],
+                                                                  "seats": ["s1", "s2"]})
     grail = client.post("/api/sessions", headers=admin, json={"title": "聖杯", "ruleset": "grail_trpg",
                                                               "seats": ["A", "B"]}).get_json()
     r = client.post(f"/api/sessions/{grail['session']}/actions/set_characters", headers=bearer(grail["gm_token"]),
@@ -226,6 +228,9 @@ def _crafted(exports) -> dict[str, str]:
 
     def garbage_chars(d):
         _first(d, "grail.characters_set")["data"]["characters"] = [{"id": 5, "stats": "x"}]
+
+    def prompt_kind(d):  # folds, views and log lines hold; only the phone page cannot show it
+        _first(d, "prompt.opened")["data"]["kind"] = []
 
     def quoted_key(d):
         created = d["events"][0]["data"]
@@ -251,6 +256,7 @@ def _crafted(exports) -> dict[str, str]:
         '"x": 0', '"x": ' + "[" * 3000 + "]" * 3000)
     surrogate = json.dumps(g).replace('"title": "', '"title": "\\ud800', 1)
     return {"dice.rolled without text": _with(g, no_text), "garbage grail characters": _with(grail, garbage_chars),
+            "a prompt kind that is a list": _with(g, prompt_kind),
             'counter key with "': _with(g, quoted_key), "NaN": nan, "board of 10^7": _with(sugo, board),
             "seq 10^30": big_seq, "action 10^30": big_action, "3,000-deep JSON": deep,
             "lone surrogate in the title": surrogate, "unknown ruleset": _with(g, unknown_ruleset),

@@ -60,8 +60,16 @@ def _rule(d: dict) -> str:
 
 # -- fold -----------------------------------------------------------------------------------------
 
+def _board(length) -> int:
+    """S-1: a board as the setup accepts it; a log holding another (a crafted import) does not fold."""
+    if isinstance(length, bool) or not isinstance(length, int) or not R.MIN_BOARD <= length <= R.MAX_BOARD:
+        raise ValueError(f"board length {length!r} outside {R.MIN_BOARD}..{R.MAX_BOARD}")
+    return length
+
+
 def _setup(state: State, e) -> None:
     d = e.data
+    _board(d["board_length"])
     state.readings.update(d.get("readings", {}))  # readings chosen with the setup (S-1)
     state.extra[KEY] = {
         "round": d["round"], "phase": 1, "board_length": d["board_length"], "order": list(d["order"]),
@@ -202,7 +210,7 @@ def _round_ended(state: State, e) -> None:
 
 def _round_started(state: State, e) -> None:
     d, s = e.data, sg(state)
-    s.update(round=d["round"], phase=1, board_length=d["board_length"], moved=[], goal=[], goal_phase={},
+    s.update(round=d["round"], phase=1, board_length=_board(d["board_length"]), moved=[], goal=[], goal_phase={},
              arrived={}, pending=[], challenges=[], battle=None, round_over=None, last_move=None,
              round_ended=False, vote=None)
 

@@ -212,8 +212,8 @@ def setup(state: State, payload: dict, ctx) -> list:
     if not 2 <= len(seats) <= 7:
         raise GmError("双六聖杯戦争は2〜7人です", "Sugoroku is for 2 to 7 players")
     length = parse_int(payload.get("board_length") or R.DEFAULT_BOARD_LENGTH, "盤面のマス数", "board length")
-    if not 5 <= length <= 60:
-        raise GmError("盤面は5〜60マスです", "The board has 5 to 60 squares")
+    if not R.MIN_BOARD <= length <= R.MAX_BOARD:
+        raise GmError(f"盤面は{R.MIN_BOARD}〜{R.MAX_BOARD}マスです", f"The board has {R.MIN_BOARD} to {R.MAX_BOARD} squares")
     skip = flag(payload.get("skip_to_climax"))
     if skip and not R.skip_to_climax_allowed(len(seats))["ok"]:
         raise GmError("クライマックスから始められるのは4人以下です [S-1]", "Only 4 players or fewer may skip to the climax [S-1]")

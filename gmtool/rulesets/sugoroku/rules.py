@@ -19,6 +19,7 @@ ROUNDS = ("round1", "round2", "climax")  # S-1
 ROUND_LABELS = {"round1": Label("ラウンド1", "Round 1"), "round2": Label("ラウンド2", "Round 2"),
                 "climax": Label("クライマックス", "Climax")}
 DEFAULT_BOARD_LENGTH, SKIP_TO_CLIMAX_MAX_PLAYERS, SKIP_TO_CLIMAX_MANA = 20, 4, 5  # S-1
+MIN_BOARD, MAX_BOARD = 5, 60  # S-1: the squares a board may have
 MANA_MIN, MANA_MAX, NP_MIN_MANA, SKILL_USES_PER_ROUND = 0, 14, 7, 3  # S-5, S-15
 ACTION_PHASES_PER_ROUND, GOAL_COUNT_TO_END = 8, {"round1": 6, "round2": 4, "climax": 2}  # S-2
 GOAL_VP, GOAL_VP_LATER, ELIMINATION_GAP = (14, 11, 9, 7), 3, 10  # S-9, S-10
