@@ -67,8 +67,9 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
             expect(card.locator("h2")).to_contain_text(f"{('1st', '2nd', '3rd')[n - 1]}セレクト")
             card.locator(f"label[data-stat='{stat}'] input").check()
             if skill:
-                card.locator("input[name=skill_label]").first.fill(skill[0])
-                card.locator("input[name=skill_value]").first.fill(str(skill[1]))
+                card.locator(".g-free summary").click()  # a skill not on the sheet, typed in
+                card.locator("input[name=free_label]").fill(skill[0])
+                card.locator("input[name=free_value]").fill(str(skill[1]))
             if seal:
                 card.locator("input[name=seal]").check()
             card.get_by_role("button", name="秘密で提出").click()
@@ -123,3 +124,88 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     loser = "s1" if winner == "b" else "s2"
     expect(table.locator(f".value[data-seat={loser}][data-key=black_stars]")).to_have_text("1")
     expect(table.locator("#grail-cleanup")).to_contain_text("セイバー陣営" if loser == "s1" else "アーチャー陣営")
+
+
+ALLY_A = """アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
+- スキル 魔力放出 セットアップ 筋力+20
+- スキル 怪力 セレクト 筋力+20"""
+ALLY_B = """メドゥーサ(ライダー) 筋力40 耐久30 敏捷50 魔力30 幸運20 宝具50
+- スキル 鮮血神殿 セットアップ 相手の耐久-10
+- スキル 魔眼 セレクト 相手の耐久-20"""
+ENEMY = """ヘラクレス(バーサーカー) 筋力90 耐久80 敏捷50 魔力30 幸運20 宝具60"""
+
+
+def test_two_allied_factions_each_use_their_own_skills_from_their_own_phones(server, page, browser, phone_context):
+    """Issue 16: s1 and s2 fight as allies against s3; each ally taps its own skill chips on its own phone."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("同盟戦", "grail_trpg",
+                                                   [{"name": "セイバー陣営"}, {"name": "ライダー陣営"}, {"name": "バーサーカー陣営"}])
+    sid = live.state.session_id
+    gm = page
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat_id, token in tokens["seats"].items():
+        phones[seat_id] = phone_context().new_page()
+        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+    form = gm.locator("#grail-characters")
+    for seat_id, text in (("s1", ALLY_A), ("s2", ALLY_B), ("s3", ENEMY)):
+        form.locator("select[name=faction]").select_option(seat_id)
+        form.locator("textarea[name=text]").fill(text)
+        form.locator("button").click()
+        expect(gm.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(1)
+    start = gm.locator("#grail-start")
+    start.locator("input[name=a][value=s1]").check()
+    start.locator("input[name=a][value=s2]").check()
+    start.locator("input[name=b][value=s3]").check()
+    start.locator("button.primary").click()
+
+    def submit(seat_id, last=False):
+        card = phones[seat_id].locator(".prompt-card")
+        card.get_by_role("button", name="秘密で提出").click()
+        if not last:  # the last answer reveals the step at once
+            expect(card.locator(".mine")).to_be_visible()
+
+    # Setup: the side's first faction places main and sub and taps its setup skill; the ally taps its own.
+    lead, ally, enemy = (phones[s].locator(".prompt-card") for s in ("s1", "s2", "s3"))
+    expect(lead.locator("h2")).to_contain_text("セットアップ")
+    lead.locator("select[name=main]").select_option("s1/アルトリア")
+    lead.locator("select[name=sub]").select_option("s2/メドゥーサ")
+    expect(lead.locator("[data-skill='怪力']")).to_contain_text("タイミングが違います")  # greyed out, with why
+    lead.locator("[data-skill='魔力放出']").click()
+    submit("s1")
+    expect(ally.locator("select[name=main]")).to_have_count(0)  # the ally declares only its skills
+    expect(ally.locator("[data-skill='魔力放出']")).to_have_count(0)  # and sees only its own
+    ally.locator("[data-skill='鮮血神殿']").click()
+    submit("s2")
+    enemy.locator("select[name=main]").select_option("s3/ヘラクレス")
+    submit("s3", last=True)
+    gm.locator("#grail-confirm").click()
+    # 戦力: アルトリア 40 + メドゥーサ's sub part 20 = 60, +20 by 魔力放出 = 80; ヘラクレス 耐久 80 −10 by 鮮血神殿 = 70.
+    expect(table.locator("[data-force='a-筋力'] .g-total")).to_have_text("80")
+    expect(table.locator("[data-force='a-筋力']")).to_contain_text("魔力放出")
+    expect(table.locator("[data-force='b-耐久'] .g-total")).to_have_text("70")
+
+    # 1st select: each ally taps its select skill; 怪力 +20 on a stat already +20 is clipped to +10 (T-8).
+    gm.locator("#grail-next").click()
+    expect(lead.locator("h2")).to_contain_text("1stセレクト")
+    lead.locator("label[data-stat='筋力'] input").check()
+    lead.locator("[data-skill='怪力']").click()
+    submit("s1")
+    ally.locator("[data-skill='魔眼']").click()
+    submit("s2")
+    enemy.locator("label[data-stat='耐久'] input").check()
+    submit("s3", last=True)
+    gm.locator("#grail-confirm").click()
+    result = table.locator(".g-result[data-select='1']")
+    expect(result.locator("[data-side=a]")).to_contain_text("+20 → +10")
+    # 80 + 10 = 90; 筋力 halves 耐久: (70 − 20 by 魔眼 = 50) → 25.
+    expect(result.locator("[data-side=a] .g-total")).to_have_text("90")
+    expect(result.locator("[data-side=b]")).to_contain_text("魔眼")
+    expect(result.locator("[data-side=b] .g-total")).to_have_text("25")
+    # Each faction has its own T-3 limit: both used 2 skills, so the ally's phone greys out nothing more to use.
+    gm.locator("#grail-next").click()
+    expect(ally.locator("h2")).to_contain_text("2ndセレクト")
+    expect(ally.locator(".g-chip.g-off")).to_have_count(2)
+    expect(ally.locator("[data-skill='魔眼']")).to_contain_text("2回使用済み")

@@ -197,14 +197,16 @@ def test_t11_alliance_loses_every_ally_gains_a_black_star_and_is_eliminated():
         t.act("set_characters", {"faction": f, "text": line})
     t.act("start_combat", {"a": ["s1", "s2"], "b": ["s3"]})
     prompt = t.state.prompts["c1-setup"]
-    assert prompt.seats == ["s1", "s3"]  # an alliance answers from its first seat
+    assert prompt.seats == ["s1", "s2", "s3"]  # T-3: every allied faction answers for itself
     t.act("answer", {"prompt": "c1-setup", "value": {"main": "s1/甲", "sub": "s2/乙"}}, who="s1")
     t.act("answer", {"prompt": "c1-setup", "value": {"main": "s3/丙"}}, who="s3")
+    t.act("answer", {"prompt": "c1-setup", "value": {}}, who="s2")  # the ally declares no skill
     t.confirm("c1-setup")
     for n, (a, b) in enumerate((("筋力", "筋力"), ("耐久", "耐久"), ("筋力", "筋力")), 1):
         t.act("next_step")
         t.act("answer", {"prompt": f"c1-s{n}", "value": {"stat": a}}, who="s1")
         t.act("answer", {"prompt": f"c1-s{n}", "value": {"stat": b}}, who="s3")
+        t.act("answer", {"prompt": f"c1-s{n}", "value": {}}, who="s2")
         t.confirm(f"c1-s{n}")
     t.act("next_step")
     t.act("next_step")

@@ -1,4 +1,5 @@
-"""T-3 in an alliance: 2 skills and 2 宝具 per faction, so an allied side of two factions has 4 of each."""
+"""T-3 in an alliance: 2 skills and 2 宝具 per faction, each allied faction declaring its own from its own phone
+(issue 16: one ally can no longer use the other's), so an allied side of two factions has 4 of each."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ def post(client, sid, path, token, body=None, status=200):
     return response.get_json()
 
 
-def test_an_alliance_pools_its_factions_skill_uses_and_a_lone_faction_keeps_two(client, admin):
+def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two(client, admin):
     created = client.post("/api/sessions", headers=admin, json={
         "title": "同盟戦", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営", "キャスター陣営"]}).get_json()
     sid, gm = created["session"], created["gm_token"]
@@ -23,12 +24,21 @@ def test_an_alliance_pools_its_factions_skill_uses_and_a_lone_faction_keeps_two(
     post(client, sid, "actions/start_combat", gm, {"a": ["s1", "s3"], "b": ["s2"]})
     post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター"}})
     post(client, sid, "prompts/c1-setup/answer", seat["s2"], {"value": {"main": "s2/アーチャー"}})
+    post(client, sid, "prompts/c1-setup/answer", seat["s3"], {"value": {}})  # the ally answers for itself
     post(client, sid, "prompts/c1-setup/confirm", gm)
     post(client, sid, "actions/next_step", gm)
     three = [{"label": f"スキル{i}", "value": 5, "kind": "skill"} for i in range(3)]
     refused = post(client, sid, "prompts/c1-s1/answer", seat["s2"], {"value": {"stat": "筋力", "mods": three}},
                    status=400)
     assert "at most 2" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
-    post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three}})
+    refused = post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three}},
+                   status=400)  # the side's first faction cannot use its ally's two
+    assert "per faction" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
+    post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three[:2]}})
+    post(client, sid, "prompts/c1-s1/answer", seat["s3"], {"value": {"mods": three[:2]}})
+    post(client, sid, "prompts/c1-s1/answer", seat["s2"], {"value": {"stat": "耐久"}})
+    post(client, sid, "prompts/c1-s1/confirm", gm)
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
-    assert state["ruleset"]["combat"]["uses_left"]["b"]["skill"] == 2
+    combat = state["ruleset"]["combat"]
+    assert combat["uses_left"] == {"a": {"skill": 0, "np": 4}, "b": {"skill": 2, "np": 2}}
+    assert combat["uses_left_by_faction"]["s1"]["skill"] == combat["uses_left_by_faction"]["s3"]["skill"] == 0

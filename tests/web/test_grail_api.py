@@ -125,7 +125,8 @@ def test_a_seat_cannot_run_gm_steps_and_undo_takes_a_step_back(client, grail):
 
 def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail):
     sid = grail["session"]
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER.replace(
+        "宝具60\n", "宝具60\n- スキル 怪力 セレクト 筋力+10\n- スキル 魔力放出 セットアップ 魔力+10\n", 1)})
     call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
     gm, table = open_link(app, grail["gm_url"]), open_link(app, grail["table_url"])
@@ -144,11 +145,18 @@ def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail
     r = gm.post(f"/s/{sid}/gm/actions/next_step", headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]), "HX-Request": "true"})
     assert r.status_code == 200
     html = phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True)
-    assert 'data-stat="宝具"' in html and 'name="skill_label"' in html
+    assert 'data-stat="宝具"' in html and 'name="free_label"' in html
+    # The sheet's skills are one-tap chips with their effect; the setup one is greyed out with its reason.
+    assert 'data-skill="怪力"' in html and "セレクト・筋力+10" in html and "タイミングが違います（セットアップ）" in html
+    assert "怪力" not in phones["s2"].get(f"/s/{sid}/phone").get_data(as_text=True)
     r = phones["s1"].post(f"/s/{sid}/phone/actions/answer",
-                          data={"prompt": "c1-s1", "stat": "筋力", "skill_label": ["怪力", ""], "skill_value": ["10", ""]},
+                          data={"prompt": "c1-s1", "stat": "筋力", "skills": "s1/アルトリア:1", "free_label": "直感",
+                                "free_value": "5"},
                           headers={"X-CSRF-Token": csrf_for(grail["tok"]["s1"]), "HX-Request": "true"})
-    assert r.status_code == 200
+    assert r.status_code == 200, r.get_data(as_text=True)
+    mine = phones["s1"].get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()
+    s1 = next(p for p in mine["prompts"] if p["id"] == "c1-s1")
+    assert [u["name"] for u in s1["your_answer"]["value"]["uses"]] == ["怪力", "直感"]
     assert 'data-force="a-筋力"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     page = table.get(f"/s/{sid}/table").get_data(as_text=True)
     assert 'data-force="a-筋力"' in page and "怪力" not in page  # the answer is still secret from the table

@@ -17,8 +17,10 @@ from gmtool.core.model import CounterDef, Label, State
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, need_seals, other, readings_of,
-                         require_combat, role_of, seal_drafts, side_forces, win_rates)
+from .flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, free_use, need_seals, other,
+                   phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
+                   side_forces, skill_of, uses_left, win_rates, mp_of, pairing_now)
+from .sheets import unavailable
 from .rules import STATS, parse_characters
 from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
 
@@ -72,7 +74,8 @@ def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
         while cid in taken:
             cid, k = f"{c.id}#{k}", k + 1
         taken.add(cid)
-        out.append({**c.to_dict(), "id": cid, "faction": faction})
+        c.id, c.faction = cid, faction
+        out.append(c.to_dict())
     return [("grail.characters_set", {"faction": faction, "characters": out, "append": append})]
 
 
@@ -126,10 +129,12 @@ def _prompt_id(state: State, base: str) -> str:
 def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: str, kind: str, resolver: str,
           meta: dict, disabled: dict | None = None) -> list:
     resp = combat["respondents"]
-    seats = [resp[s] for s in SIDES if resp[s] != GM_SIDE]
+    members = {f: s for s in SIDES for f in combat["sides"][s]}  # T-3: each allied faction answers for itself
+    seats = [f for f in members if f != GM_SIDE]
     spec = {"title": title, "kind": kind, "options": list(STATS) if kind == "grail_select" else [],
             "seats": seats, "gm_submits": GM_SIDE in resp.values(), "resolver": resolver,
-            "disabled": disabled or {}, "meta": {"combat": combat["id"], "respondents": dict(resp), **meta}}
+            "disabled": disabled or {}, "meta": {"combat": combat["id"], "respondents": dict(resp),
+                                                 "members": members, **meta}}
     return prompts.open_prompt(state, pid, spec, ctx.resolvers, custom=True)
 
 
@@ -158,6 +163,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     declarer = str(p.get("declarer") or "a")
     if declarer not in SIDES:
         raise GmError("declarer は a か b です", "declarer must be 'a' or 'b'")
+    check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
     names = {s: side_name(state, sides[s]) for s in SIDES}
     title = clean_text(p.get("title") or f"戦闘: {names['a']} vs {names['b']}", "戦闘名", "combat title", limit=80)
@@ -165,9 +171,51 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     started = {"id": cid, "title": title, "sides": sides, "names": names, "declarer": declarer,
                "respondents": resp, "prompt": _prompt_id(state, f"{cid}-setup"), "readings": readings_of(state)}
     drafts = [("scene.marked", {"title": title}), ("grail.combat_started", started)]
-    combat = {"id": cid, "respondents": resp}
+    combat = {"id": cid, "respondents": resp, "sides": sides}
     return drafts + _open(state, ctx, combat, started["prompt"], "セットアップ: メイン・サブ・その他", "grail_setup",
                           "grail_setup", {"step": "setup"})
+
+
+def check_pick(state: State, sides: dict, declarer: str) -> None:
+    """T-14: once the GM set a priority order, the declaring side is the faction whose turn it is to pick and
+    its opponent one it may choose; anything else is refused with the reason (PL対GM is not a pairing)."""
+    g = grail_of(state)
+    if not g["priority"] or GM_SIDE in sides["a"] + sides["b"]:
+        return
+    pair = pairing_now(state)
+    picker = pair["picker"]
+    if picker is None:
+        raise Conflict("この巡目の対戦はすべて決まりました（新しい巡目は優先順位を設定し直します）",
+                       "Every pairing of this round is decided (set the priority again for a new round) [T-14]")
+    own, opp = sides[declarer], sides[other(declarer)]
+    if picker not in own:
+        raise Conflict(f"今は{faction_name(state, picker)}が相手を選ぶ番です（優先順位 [T-14]）",
+                       f"It is {faction_name(state, picker)}'s turn to pick an opponent (priority) [T-14]")
+    bad = [f for f in opp if f not in pair["opponents"]]
+    if bad:
+        raise Conflict(f"{faction_name(state, bad[0])}は今は選べません（解釈: 次の対戦相手の選び方）[T-14]",
+                       f"{faction_name(state, bad[0])} cannot be chosen now (reading: who the next picker may choose) [T-14]")
+
+
+def pick_opponent(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-14: the faction with priority picks its opponent from its phone (the GM may pick for it); it declares."""
+    require_open(state)
+    me = ctx.viewer.seat if ctx.viewer.kind == "seat" else _faction(state, p.get("faction") or pairing_now(state)["picker"])
+    opponent = _faction(state, p.get("opponent"))
+    return start_combat(state, {"a": [me], "b": [opponent], "declarer": "a", "title": p.get("title")}, ctx)
+
+
+def pass_pick(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-14: the faction whose turn it is declines to fight this round; the next one decides."""
+    require_open(state)
+    if current_combat(state):
+        raise Conflict("戦闘中です", "A combat is in progress")
+    me = ctx.viewer.seat if ctx.viewer.kind == "seat" else _faction(state, p.get("faction") or pairing_now(state)["picker"])
+    picker = pairing_now(state)["picker"]
+    if picker != me:
+        raise Conflict("今はあなたの陣営が決める番ではありません [T-14]" if picker else "この巡目の対戦はすべて決まりました [T-14]",
+                       "It is not your faction's turn to decide [T-14]" if picker else "Every pairing of this round is decided [T-14]")
+    return [("grail.pick_passed", {"faction": me, "rule": "T-14"})]
 
 
 def _prompt_ready(state: State, combat: dict) -> str:
@@ -287,9 +335,7 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
     if prompt.kind not in ("grail_setup", "grail_select"):
         raise GmError("この質問は聖杯戦争の戦闘のものではありません", "This prompt is not a grail combat step")
     value = p.get("value")
-    if value is None and prompt.kind == "grail_setup":
-        value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
-    elif value is None:
+    if value is None:
         mods = []
         for kind in ("skill", "np"):
             labels, values = p.get(f"{kind}_label") or [], p.get(f"{kind}_value") or []
@@ -297,7 +343,16 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
             for label, amount in zip(labels, values):
                 if str(label).strip() or str(amount).strip():
                     mods.append({"label": label, "value": amount, "kind": kind})
-        value = {"stat": p.get("stat"), "mods": mods, "seal": 2 if _flag(p.get("seal")) else None}
+        if str(p.get("free_label") or "").strip() or str(p.get("free_value") or "").strip():
+            mods.append({"label": p.get("free_label"), "value": p.get("free_value"), "kind": p.get("free_kind") or "skill",
+                         "stat": p.get("free_stat") or None, "target": p.get("free_target")})
+        skills = p.get("skills") or []
+        skills = [skills] if isinstance(skills, str) else skills  # a skill id may hold a comma: never split
+        if prompt.kind == "grail_setup":
+            value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
+        else:
+            value = {"stat": p.get("stat"), "seal": 2 if _flag(p.get("seal")) else None}
+        value.update(skills=skills, mods=mods)
     who = ctx.viewer.respondent
     return prompts.answer(state, prompt.id, who, value, ctx.salt(), ctx.resolvers, ctx.dice)
 
@@ -335,9 +390,13 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
         data["side"] = side
         if effect == 4:
-            swap = str(p.get("with") or "")
+            swap = str(p.get("with") or "").strip()
+            by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
+            swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
             if swap not in reserve:
-                raise GmError("交代するキャラクター（with）はサブかその他のIDです", "'with' must be the id of the sub or an other")
+                names = "・".join(combat["chars"][c]["name"] for c in reserve)
+                raise GmError(f"交代するキャラクターはサブかその他から選びます（{names}）",
+                              f"Swap the main with the sub or an other ({names})")
             setup = dict(combat["setup"][side])
             old = setup["main"]
             if setup.get("sub") == swap:
@@ -397,6 +456,66 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     return drafts
 
 
+def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-8/T-9: a skill used after a reveal (result timing; setup skills the GM enters late) or at the battle,
+    from the faction's phone ({"skill": id}) or the GM's console: a sheet skill for a faction, or a labelled
+    modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through the
+    ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
+    require_open(state)
+    combat = require_combat(state, p)
+    gm = ctx.viewer.is_gm
+    phase = phase_now(state, combat)
+    prompt = state.prompts.get(combat["prompt"])
+    pending = prompt is not None and prompt.is_revealed and not prompt.confirmed
+    if p.get("skill"):
+        faction = ctx.viewer.seat if not gm else _faction(state, p.get("faction"))
+        side = next((s for s in SIDES if faction in combat["sides"][s]), None)
+        if side is None:
+            raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
+        ch, k = skill_of(state, faction, str(p["skill"]))
+        pending_uses = [u for u in combat.get("step_mods", {}).get(combat["prompt"], []) if u.get("faction") == faction] \
+            if pending else []
+        left = uses_left(combat, faction)
+        for u in pending_uses:
+            left[u["kind"]] = left.get(u["kind"], 0) - (u["kind"] in left)
+        why = unavailable(k, phase, left, set(combat.get("used_skills", [])) | {u.get("skill") for u in pending_uses},
+                          mp_of(state, faction), sum(u.get("mp", 0) for u in pending_uses))
+        if why:
+            raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
+                          f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
+        use = {"skill": k["id"], "faction": faction, "character": ch["id"], "name": k["name"], "kind": k["kind"],
+               "stat": k.get("stat"), "value": k.get("value"), "target": k.get("target", "self"),
+               "win_rate": k.get("win_rate"), "mp": k.get("mp", 0), "side": side}
+    else:
+        if not gm:
+            raise GmError("使うスキルを選んでください", "Choose the skill to use", status=400)
+        side = str(p.get("side", ""))
+        if side not in SIDES:
+            raise GmError("side は a か b です", "side must be 'a' or 'b'")
+        use = {**free_use(p, None, phase or "", gm=True), "side": side}
+        if p.get("win_rate") not in (None, ""):
+            use.update(win_rate=use["value"], value=None, stat=None)
+    if pending:
+        resolve = resolve_setup if prompt.kind == "grail_setup" else resolve_select
+        answers = {w: a.value for w, a in prompt.answers.items()}
+        result = resolve(prompt, answers, state, ctx.dice, (use,))
+        return [("grail.step_modifier", {"combat": combat["id"], "prompt": prompt.id, "use": use}),
+                ("prompt.resolved", {"prompt": prompt.id, "resolution": {"resolver": prompt.resolver, **result},
+                                     "dice_next": ctx.dice.next_index})]
+    if phase != "battle" or use.get("value") is not None or use.get("win_rate") is None:
+        raise Conflict("今使えるのは勝率のスキル（バトル）だけです。能力値のスキルはセットアップ・セレクトの回答で、"
+                       "またはリザルトの公開後・確定前に使います",
+                       "Only win-rate skills can be used now (battle); stat skills go with the setup / select answer "
+                       "or after a reveal, before the GM confirms")
+    drafts = [("grail.modifier_added", {"combat": combat["id"], "side": side, "label": use["name"],
+                                        "value": use["win_rate"], "kind": use["kind"], "faction": use.get("faction"),
+                                        "skill": use.get("skill"), "counts": bool(use.get("faction"))})]
+    if use.get("mp") and use.get("faction") not in (None, GM_SIDE):
+        drafts += counter_drafts(state, use["faction"], "mp", mp_of(state, use["faction"]) - use["mp"],
+                                 f"{use['name']} [T-3]", "T-3")
+    return drafts
+
+
 def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     """T-9: a labelled modifier on a side's win rate (a skill / 宝具 on 勝率, or a house rule), before the roll."""
     require_open(state)
@@ -439,5 +558,8 @@ ACTIONS = dict((
     action("use_seal", "令呪", "Command Seal", use_seal),
     action("escape", "逃走判定", "Escape check", escape),
     action("add_modifier", "勝率の修正", "Win-rate modifier", add_modifier),
+    action("use_skill", "スキル・修正", "Skill / modifier", use_skill, who="seat"),
+    action("pick_opponent", "対戦相手を選ぶ", "Pick an opponent", pick_opponent, who="seat"),
+    action("pass_pick", "今回は戦わない", "Decline to fight", pass_pick, who="seat"),
     action("end_combat", "戦闘打ち切り", "End combat", end_combat),
 ))

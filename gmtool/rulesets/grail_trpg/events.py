@@ -21,7 +21,7 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 def empty() -> dict:
     """T: the ruleset's part of a fresh state."""
-    return {"characters": {}, "seen": {}, "combats": [], "out": [], "priority": [], "round_start": 0}
+    return {"characters": {}, "seen": {}, "combats": [], "out": [], "priority": [], "round_start": 0, "passed": []}
 
 
 def grail_of(state: State) -> dict:
@@ -81,6 +81,7 @@ def _priority_set(state: State, e) -> None:
     g["priority"] = list(e.data["order"])
     if e.data.get("new_round"):
         g["round_start"] = len(g["combats"])
+        g["passed"] = []
 
 
 def _combat_started(state: State, e) -> None:
@@ -104,6 +105,7 @@ def _setup_done(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
     c.update(setup=d["setup"], forces=d["forces"], chars=d["chars"], caps=d["caps"], step="setup_done")
+    c.update({k: d[k] for k in ("uses", "faction_uses", "used_skills") if k in d})
     for side in ("a", "b"):
         c["seals"][side] += d.get("seals", {}).get(side, [])
 
@@ -114,6 +116,7 @@ def _select_resolved(state: State, e) -> None:
     c["selects"].append({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]})
     c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"],
              step=f"result{d['select_no']}")
+    c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
     for side in ("a", "b"):
         c["seals"][side] += d.get("seals", {}).get(side, [])
 
@@ -137,8 +140,42 @@ def _seal_used(state: State, e) -> None:
 
 def _modifier_added(state: State, e) -> None:
     d = e.data
-    _combat(state, d["combat"])["modifiers"][d["side"]].append({"label": d["label"], "value": d["value"],
-                                                                "rule": "GM"})
+    c = _combat(state, d["combat"])
+    skill = d.get("kind") in USE_LIMITS
+    c["modifiers"][d["side"]].append({"label": d["label"], "value": d["value"], "rule": "T-9" if skill else "GM",
+                                      **({"kind": d["kind"]} if skill else {})})
+    if d.get("counts") and skill:  # a battle-timing skill (use_skill): its T-3 use, its 宝具 spent
+        fu = c.setdefault("faction_uses", {})
+        f = fu.setdefault(d["faction"], {k: 0 for k in USE_LIMITS})
+        f[d["kind"]] += 1
+        c["uses"][d["side"]][d["kind"]] += 1
+        if d.get("skill"):
+            c.setdefault("used_skills", []).append(d["skill"])
+
+
+def _step_modifier(state: State, e) -> None:
+    d = copy.deepcopy(e.data)
+    c = _combat(state, d["combat"])
+    c.setdefault("step_mods", {}).setdefault(d["prompt"], []).append(d["use"])
+
+
+def _pick_passed(state: State, e) -> None:
+    _g(state).setdefault("passed", []).append(e.data["faction"])
+
+
+def _d_step_modifier(e, state, lang):
+    u = e["data"]["use"]
+    names = _names(state, e["data"]["combat"])
+    value = f"{u['value']:+d}" if u.get("value") is not None else ""
+    stat = _stat(u["stat"], lang) if u.get("stat") else ""
+    kind = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}.get(u["kind"], ("上限外の修正", "outside the cap"))
+    return _ja(lang, f"{names[u['side']]}: {kind[0]}〈{u['name']}〉{stat}{value} [T-8]",
+               f"{names[u['side']]}: {kind[1]} <{u['name']}> {stat}{value} [T-8]")
+
+
+def _d_pick_passed(e, state, lang):
+    who = faction_name(state, e["data"]["faction"])
+    return _ja(lang, f"{who}は今回戦わない [T-14]", f"{who} declines to fight [T-14]")
 
 
 def _battle_rolled(state: State, e) -> None:
@@ -385,7 +422,7 @@ def _seen_by(state: State, faction: str) -> list:
 
 def public_character(character: dict) -> dict:
     """T-2: what everyone may know of a character: its display name, class and faction."""
-    return {k: v for k, v in character.items() if k not in ("true_name", "stats")}
+    return {k: v for k, v in character.items() if k not in ("true_name", "stats", "skills")}
 
 
 def _characters(data: dict, event, state: State, viewer: Viewer) -> dict:
@@ -434,6 +471,8 @@ EVENTS: tuple[EventType, ...] = (
     EventType("grail.final", _final, _d_final, PUBLIC, undoable=True),
     EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
     EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True),
+    EventType("grail.step_modifier", _step_modifier, _d_step_modifier, PUBLIC, undoable=True),
+    EventType("grail.pick_passed", _pick_passed, _d_pick_passed, PUBLIC, undoable=True),
     EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True),
     EventType("grail.battle_decided", _battle_decided, _d_decided, PUBLIC, undoable=True),
     EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True),

@@ -17,8 +17,9 @@ from gmtool.core.view import resolution_view
 
 from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
 from .rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
-                          note, reading_note, select_notes, term, validate_setup)
-from .winrate import CapTracker, USE_LIMITS, win_rate
+                          note, reading_note, select_notes, setup_order, term, validate_setup)
+from .sheets import effect_text, skill_label, unavailable
+from .winrate import CapTracker, USE_LIMITS, pairings, win_rate
 
 SIDES = ("a", "b")
 MOD_KINDS = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}
@@ -71,12 +72,64 @@ def side_characters(state: State, combat: dict, side: str) -> list[Character]:
     return [c for f in combat["sides"][side] for c in characters(state, f)]
 
 
+def members_of(prompt: Prompt) -> dict[str, str]:
+    """T-3: {respondent: side}: every allied faction answers for itself (older prompts: the first seat)."""
+    members = prompt.meta.get("members")
+    if members:
+        return dict(members)
+    return {resp: side for side, resp in prompt.meta.get("respondents", {}).items()}
+
+
 def side_of_respondent(prompt: Prompt, who: str) -> str:
-    """The side a respondent answers for (the side's first seat, or 'gm' for the GM's threat side)."""
-    for side, resp in prompt.meta.get("respondents", {}).items():
-        if resp == who:
-            return side
-    raise GmError("この質問に答える側ではありません", "You do not answer for a side of this prompt", status=403)
+    """The side a respondent answers for (each allied faction, or 'gm' for the GM's threat side)."""
+    side = members_of(prompt).get(who)
+    if side is None:
+        raise GmError("この質問に答える側ではありません", "You do not answer for a side of this prompt", status=403)
+    return side
+
+
+def leads(prompt: Prompt, who: str) -> bool:
+    """T-4/T-5: whether `who` is its side's first seat (chooses main / sub / others and the stat)."""
+    return who in prompt.meta.get("respondents", {}).values()
+
+
+def faction_uses(combat: dict) -> dict:
+    """T-3: skills / 宝具 used so far per faction (a combat from before per-faction counts: the side's first)."""
+    if "faction_uses" in combat:
+        return {f: dict(u) for f, u in combat["faction_uses"].items()}
+    return {combat["sides"][s][0]: dict(combat["uses"][s]) for s in SIDES}
+
+
+def uses_left(combat: dict, faction: str) -> dict[str, int]:
+    """T-3: how many skills and 宝具 one faction may still use in this combat."""
+    used = faction_uses(combat).get(faction, {})
+    return {k: USE_LIMITS[k] - used.get(k, 0) for k in USE_LIMITS}
+
+
+def mp_of(state: State, faction: str) -> int | None:
+    """T-13: the faction's MP (None for the GM's threat side, which keeps no counters)."""
+    return None if faction == GM_SIDE else state.counters.get(faction, {}).get("mp", 0)
+
+
+def skill_of(state: State, faction: str, skill_id: Any) -> tuple[dict, dict]:
+    """T-3: (character, skill) of one of the faction's skills, or a clear 400."""
+    for ch in grail_of(state)["characters"].get(faction, []):
+        for k in ch.get("skills", []):
+            if k["id"] == skill_id:
+                return ch, k
+    raise GmError(f"この陣営のスキル「{skill_id}」はありません", f"Your faction has no skill '{skill_id}'")
+
+
+def phase_now(state: State, combat: dict, who: str | None = None) -> str | None:
+    """T-1: the timing skills are declared at now (setup / select / result / battle / cleanup)."""
+    prompt = state.prompts.get(combat["prompt"])
+    step = combat["step"]
+    if prompt and not prompt.confirmed and prompt.status != "cancelled" and step in ("setup",) + tuple(
+            f"select{n}" for n in (1, 2, 3)):
+        if prompt.status in ("open", "locked"):
+            return "setup" if step == "setup" else "select"
+        return "setup" if step == "setup" else "result"
+    return {"final": "battle", "battle": "battle", "cleanup": "cleanup"}.get(step)
 
 
 def _obj(value: Any) -> dict:
@@ -145,6 +198,10 @@ def _answer_context(prompt: Prompt, who: str, value: Any, state: State) -> tuple
 def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
     """T-4: a side's setup: main (1), sub (0–1), others (0–2) of its own characters; seal 1 optional."""
     v, combat, side = _answer_context(prompt, who, value, state)
+    uses = declared_uses(state, combat, who, v, "setup")
+    if not leads(prompt, who):
+        _only_skills(v, ("main", "sub", "others", "seal"))
+        return {"uses": uses}
     chars = side_characters(state, combat, side)
     placed = validate_setup(chars, v.get("main") or None, v.get("sub") or None, v.get("others") or ())
     seal = v.get("seal")
@@ -152,7 +209,79 @@ def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) ->
     if seal:
         owner = next(c.faction for c in chars if c.id == placed["main"])
         need_seals(state, owner, 1, 1)
-    return {"main": placed["main"], "sub": placed["sub"], "others": placed["others"], "seal": seal}
+    return {"main": placed["main"], "sub": placed["sub"], "others": placed["others"], "seal": seal, "uses": uses}
+
+
+def _only_skills(v: dict, fields: tuple) -> None:
+    given = [f for f in fields if v.get(f) not in (None, "", [], False)]
+    if given:
+        raise GmError("同盟では先頭の陣営がメイン・戦力・令呪を選びます。あなたの陣営はスキルだけを宣言します",
+                      f"In an alliance the first faction chooses {', '.join(given)}; your faction declares only its "
+                      "skills [T-3]")
+
+
+def _use_of_skill(ch: dict, k: dict, faction: str) -> dict:
+    return {"skill": k["id"], "faction": faction, "character": ch["id"], "name": k["name"], "kind": k["kind"],
+            "stat": k.get("stat"), "value": k.get("value"), "target": k.get("target", "self"),
+            "win_rate": k.get("win_rate"), "mp": k.get("mp", 0)}
+
+
+def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
+    """T-8: a skill typed in (not on the sheet) or a GM modifier: {label, value, kind, stat, target, win_rate}."""
+    if not isinstance(m, dict):
+        raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
+    kinds = (*MOD_KINDS, "outside") if gm else tuple(MOD_KINDS)
+    kind = m.get("kind") or "skill"
+    if kind not in kinds:
+        raise GmError(f"種類「{kind}」はありません（{' / '.join(kinds)}）", f"Unknown kind '{kind}' ({' / '.join(kinds)})")
+    label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
+    amount = parse_int(m.get("value"), f"「{label}」の修正値", f"the value of '{label}'")
+    if abs(amount) > MAX_MOD:
+        raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
+    stat = m.get("stat") or None
+    if stat is not None:
+        check_stat(str(stat))
+    if phase == "setup" and stat is None:
+        raise GmError(f"「{label}」: セットアップの修正には能力値を指定します", f"'{label}': a setup modifier names its stat")
+    target = "opponent" if m.get("target") in ("opponent", "1", 1, True, "on", "true") else "self"
+    return {"skill": None, "faction": faction, "character": None, "name": label, "kind": kind, "stat": stat,
+            "value": amount, "target": target, "win_rate": None, "mp": 0}
+
+
+def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, stat: str | None = None) -> list:
+    """T-1/T-3/T-5/T-13: the sheet skills (by id) and typed-in skills a faction declares at this timing,
+    checked against the timing, its own T-3 limit, 宝具 already used and its MP."""
+    refs = v.get("skills") or []
+    refs = [refs] if isinstance(refs, str) else refs
+    mods = v.get("mods") or []
+    if not isinstance(refs, list) or not isinstance(mods, list) or len(refs) + len(mods) > 4:
+        raise GmError("スキル・宝具は合わせて4つまでのリストです", "skills and mods are lists of at most 4 in all")
+    left, used_ids, mp, spent, out = uses_left(combat, who), set(combat.get("used_skills", [])), mp_of(state, who), 0, []
+    for ref in refs:
+        ch, k = skill_of(state, who, str(ref))
+        why = unavailable(k, phase, left, used_ids | {u["skill"] for u in out}, mp, spent)
+        if why:
+            raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
+                          f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
+        if k.get("value") is not None and k.get("target") != "opponent":
+            if phase == "setup" and not k.get("stat"):
+                raise GmError(f"「{k['name']}」は選んだ能力値への効果です（セレクトで使います）",
+                              f"'{k['name']}' acts on the chosen stat (use it at a select)")
+            if stat and k.get("stat") and k["stat"] != stat:
+                raise GmError(f"「{k['name']}」は{k['stat']}のスキルです（選んだのは{stat}）",
+                              f"'{k['name']}' acts on {STAT_EN[k['stat']]} (you chose {STAT_EN[stat]})")
+        left[k["kind"]] -= 1
+        spent += k.get("mp", 0)
+        out.append(_use_of_skill(ch, k, who))
+    for m in mods:
+        u = free_use(m, who, phase)
+        if left[u["kind"]] <= 0:
+            ja, en = MOD_KINDS[u["kind"]]
+            raise GmError(f"「{u['name']}」は使えません: この戦闘で{ja}は陣営ごとに{USE_LIMITS[u['kind']]}回まで [T-3]",
+                          f"Cannot use '{u['name']}': at most {USE_LIMITS[u['kind']]} {en} per faction and combat [T-3]")
+        left[u["kind"]] -= 1
+        out.append(u)
+    return out
 
 
 def _character_name(cid: Any) -> str:
@@ -163,6 +292,8 @@ def setup_text(value: Any) -> str:
     """T-4: a side's setup as it reads in a sentence."""
     if not isinstance(value, dict):
         return str(value)
+    if "main" not in value:
+        return " ".join(f"〈{u.get('name')}〉" for u in value.get("uses") or []) or "スキルなし"
     parts = [f"メイン {_character_name(value.get('main'))}"]
     if value.get("sub"):
         parts.append(f"サブ {_character_name(value['sub'])}")
@@ -170,6 +301,7 @@ def setup_text(value: Any) -> str:
         parts.append("その他 " + "・".join(_character_name(o) for o in value["others"]))
     if value.get("seal"):
         parts.append("令呪1")
+    parts += [f"〈{u.get('name')}〉" for u in value.get("uses") or []]
     return " / ".join(parts)
 
 
@@ -180,14 +312,20 @@ def select_text(value: Any) -> str:
     text = str(value.get("stat", ""))
     for m in value.get("mods") or []:
         text += f" 〈{m.get('label')} {int(m.get('value', 0)):+d}〉"
+    for u in value.get("uses") or []:
+        text += f" 〈{u.get('name')}〉"
     if value.get("seal"):
         text += " 〈令呪2 +30〉"
     return text
 
 
 def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
-    """T-5/T-3/T-13: one stat (not barred), skills / 宝具 with numbers (2 each per scene), seal 2."""
+    """T-5/T-3/T-13: one stat (not barred), the faction's skills / 宝具 (its own 2 each per scene), seal 2;
+    an allied faction that is not its side's first declares only its skills."""
     v, combat, side = _answer_context(prompt, who, value, state)
+    if not leads(prompt, who):
+        _only_skills(v, ("stat", "seal"))
+        return {"uses": declared_uses(state, combat, who, v, "select")}
     stat = v.get("stat")
     if not stat:
         raise GmError("戦力（ステータス）を1つ選んでください", "Choose one stat")
@@ -195,28 +333,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
         raise GmError(f"{stat}は選べません: {reason}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
-    mods_in = v.get("mods") or []
-    if not isinstance(mods_in, list) or len(mods_in) > 4:
-        raise GmError("スキル・宝具は4つまでのリストです", "mods must be a list of at most 4")
-    mods, used = [], dict(combat["uses"][side])
-    for m in mods_in:
-        if not isinstance(m, dict):
-            raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
-        kind = m.get("kind", "skill")
-        if kind not in MOD_KINDS:
-            raise GmError(f"種類「{kind}」はありません（skill / np）", f"Unknown kind '{kind}' (skill / np)")
-        label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
-        amount = parse_int(m.get("value"), f"「{label}」の修正値", f"the value of '{label}'")
-        if abs(amount) > MAX_MOD:
-            raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
-        used[kind] += 1
-        if used[kind] > (limit := use_limit(combat, side, kind)):
-            ja, en = MOD_KINDS[kind]
-            raise GmError(f"「{label}」は使えません: この戦闘で{ja}は{limit}回まで（使用済み"
-                          f"{combat['uses'][side][kind]}回）[T-3]",
-                          f"Cannot use '{label}': at most {limit} {en} per combat scene "
-                          f"({combat['uses'][side][kind]} used) [T-3]")
-        mods.append({"label": label, "value": amount, "kind": kind})
+    uses = declared_uses(state, combat, who, v, "select", stat)
     seal = v.get("seal")
     if seal in (None, "", False, 0, "0"):
         seal = None
@@ -230,7 +347,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
         main = combat["setup"][side]["main"]
         need_seals(state, combat["chars"][main]["faction"], 1, 2)
         seal = {"effect": 2, "stat": stat}
-    return {"stat": stat, "mods": mods, "seal": seal}
+    return {"stat": stat, "uses": uses, "seal": seal}
 
 
 # -- resolvers ----------------------------------------------------------------------
@@ -263,8 +380,100 @@ def side_forces(setup: dict, chars: dict, readings: dict) -> dict:
     return out
 
 
-def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """T-4: both setups revealed: 戦力 (sub halved per the Reading), seal 1, the events to confirm."""
+class Uses:
+    """T-3/T-8/T-13: one scene's skill bookkeeping while a step resolves: every skill, 宝具, debuff and GM
+    modifier goes through the one CapTracker (±30 per character and stat, the 100 ceiling), is counted
+    against its faction's T-3 limit, spends its MP and lands as a term where it acts."""
+
+    def __init__(self, state: State, combat: dict, tracker: CapTracker):
+        self.state, self.combat, self.tracker = state, combat, tracker
+        self.faction_uses = faction_uses(combat)
+        self.used_skills = list(combat.get("used_skills", []))
+        self.mp: dict[str, int] = {}
+        self.notes: list[dict] = []
+        self.events: list = []
+
+    def apply(self, u: dict, side: str, main: dict, stat_of: dict, terms: dict) -> None:
+        """Apply one use declared by `side`: `main` {side: character id}, `stat_of` {side: the stat compared
+        (None at setup)}, `terms` {side: list} receives the term."""
+        kind = u["kind"]
+        if u.get("faction") and kind in USE_LIMITS:
+            f = self.faction_uses.setdefault(u["faction"], {k: 0 for k in USE_LIMITS})
+            f[kind] = f.get(kind, 0) + 1
+        if u.get("skill"):
+            self.used_skills.append(u["skill"])
+        if u.get("mp") and u.get("faction") not in (None, GM_SIDE):
+            self.mp[u["faction"]] = self.mp.get(u["faction"], 0) + u["mp"]
+        base = skill_label({"kind": kind, "name": u["name"]}) if kind in MOD_KINDS else Label(f"GM修正〈{u['name']}〉（上限外）", f"GM <{u['name']}> (outside the cap)")
+        if u.get("value") is not None:
+            target = other(side) if u.get("target") == "opponent" else side
+            stat = u.get("stat") or stat_of[target]
+            if stat_of[target] is not None and stat != stat_of[target]:
+                self.notes.append(note(f"〈{u['name']}〉は{stat}への効果ですが、相手が選んだのは{stat_of[target]}なので効果なし",
+                                       f"<{u['name']}> acts on {STAT_EN[stat]}, but {STAT_EN[stat_of[target]]} was chosen: "
+                                       "no effect", "T-8"))
+            else:
+                r = self.tracker.apply(main[target], stat, u["value"], kind if kind in MOD_KINDS else "outside", base)
+                label = base if not r["clipped"] else Label(
+                    f"{base.ja} {u['value']:+d} → {r['applied']:+d}", f"{base.en} {u['value']:+d} → {r['applied']:+d}")
+                terms[target].append((stat, term(label, r["applied"], "GM" if kind == "outside" else "T-8")))
+                self.notes += r["notes"]
+        if u.get("win_rate") is not None:
+            self.events.append(("grail.modifier_added", {
+                "combat": self.combat["id"], "side": side, "label": u["name"], "value": u["win_rate"],
+                "kind": kind, "faction": u.get("faction"), "skill": u.get("skill")}))
+        if u.get("value") is None and u.get("win_rate") is None:
+            self.notes.append(note(f"〈{u['name']}〉: 数値の効果はありません（GMが適用します）",
+                                   f"<{u['name']}>: no numeric effect (the GM applies it)", "T-3"))
+
+    def data(self) -> dict:
+        """The bookkeeping the confirm stores: per-faction uses, side totals, used skills."""
+        sides = {s: {k: sum(self.faction_uses.get(f, {}).get(k, 0) for f in self.combat["sides"][s]) for k in USE_LIMITS}
+                 for s in SIDES}
+        return {"faction_uses": self.faction_uses, "uses": sides, "used_skills": self.used_skills}
+
+    def mp_drafts(self) -> list:
+        """T-13: the MP the declared skills cost, as counter changes."""
+        out = []
+        for f, cost in self.mp.items():
+            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost), "スキルのMP [T-3]", "T-3")
+        return out
+
+
+def _answer_uses(answer: dict, faction: str) -> list:
+    """An answer's declared uses (answers written before sheets carried `mods` only)."""
+    if "uses" in answer:
+        return list(answer["uses"])
+    return [{"skill": None, "faction": faction, "character": None, "name": m["label"], "kind": m["kind"],
+             "stat": None, "value": m["value"], "target": "self", "win_rate": None, "mp": 0}
+            for m in answer.get("mods") or []]
+
+
+def _side_uses(prompt: Prompt, answers: dict, side: str) -> list:
+    """T-3: every use a side declared, its first seat's first, then each ally's."""
+    members = members_of(prompt)
+    lead = prompt.meta["respondents"][side]
+    order = [lead] + [w for w, s in members.items() if s == side and w != lead]
+    return [u for w in order if w in answers for u in _answer_uses(answers[w], w)]
+
+
+def step_uses(combat: dict, prompt_id: str) -> list:
+    """T-8: the GM modifiers and after-reveal skills entered on this step (use_skill)."""
+    return list(combat.get("step_mods", {}).get(prompt_id, []))
+
+
+def _gm_notes(prompt: Prompt, combat: dict) -> list:
+    resp = prompt.meta["respondents"]
+    return [note(f"GM修正〈{m['label']}〉{m['amount']:+d}は能力値を指定していないため戦力に入りません。"
+                 "「修正」（use_skill）で能力値と種類を指定してください",
+                 f"GM modifier <{m['label']}> {m['amount']:+d} names no stat and does not change 戦力; "
+                 "enter it with use_skill (stat and kind)", "T-8")
+            for m in prompt.modifiers if m["who"] in resp.values()]
+
+
+def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra: tuple = ()) -> dict:
+    """T-4/T-8: both setups revealed: 戦力 (sub halved per the Reading), seal 1, setup skills and debuffs
+    through the cap (the side declared upon first), the events to confirm."""
     missing = _missing(prompt, answers)
     combat = combat_of(state, prompt.meta["combat"])
     if missing or combat is None:
@@ -290,11 +499,25 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any) -> dic
             owner = chars[placed["main"]]["faction"]
             events += _seal_event(state, combat, side, owner, 1, Label("セットアップ: 全ステータス+10（上限外）",
                                                                         "Setup: all stats +10 (outside the cap)"))
-    tracker = CapTracker({cid: c["stats"] for cid, c in chars.items()}, readings)
+    tracker = CapTracker({cid: {s: v for s, v in c["stats"].items()} for cid, c in chars.items()}, readings)
     for side in SIDES:
         if setup[side]["seal"] == 1:
             for s in STATS:
                 tracker.apply(setup[side]["main"], s, 10, "seal")
+    uses = Uses(state, combat, tracker)
+    main = {s: setup[s]["main"] for s in SIDES}
+    terms: dict = {s: [] for s in SIDES}
+    declarer = combat["declarer"]
+    for side in setup_order(declarer, other(declarer)):
+        for u in _side_uses(prompt, answers, side):
+            uses.apply(u, side, main, {"a": None, "b": None}, terms)
+    for u in [*step_uses(combat, prompt.id), *extra]:
+        uses.apply(u, u["side"], main, {"a": None, "b": None}, terms)
+    for side in SIDES:
+        for stat, t in terms[side]:
+            forces[side][stat]["terms"].append(t)
+            forces[side][stat]["value"] += t["value"]
+    notes += uses.notes + _gm_notes(prompt, combat)
     if any(setup[s]["sub"] for s in SIDES):
         notes.append(reading_note(readings, "sub_part"))
     notes.append(note("セットアップのスキルは宣言された側から、次に宣言した側", "Setup skills: the side declared upon first, "
@@ -302,13 +525,14 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any) -> dic
     summary = " / ".join(f"{combat['names'][s]}: " + " ".join(f"{k}{v['value']}" for k, v in forces[s].items())
                          for s in SIDES)
     events = [("grail.setup_done", {"combat": combat["id"], "setup": setup, "forces": forces, "chars": chars,
-                                    "caps": tracker.to_dict()})] + events
+                                    "caps": tracker.to_dict(), **uses.data()})] + events + uses.events + uses.mp_drafts()
     return {"summary": {"ja": f"戦力 {summary}", "en": f"Force {summary}"}, "winners": [], "rows": rows,
             "notes": notes, "events": events}
 
 
-def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """T-6/T-7/T-8: compare both selects (own modifiers, caps, seal 2, GM modifiers, affinity last)."""
+def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra: tuple = ()) -> dict:
+    """T-6/T-7/T-8: compare both selects (own skills, the opponent's debuffs, caps, seal 2, GM modifiers,
+    affinity last)."""
     missing = _missing(prompt, answers)
     combat = combat_of(state, prompt.meta["combat"])
     if missing or combat is None:
@@ -317,27 +541,32 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any) -> di
     n = prompt.meta["select_no"]
     readings, resp = readings_of(state), prompt.meta["respondents"]
     tracker = CapTracker.from_dict(combat["caps"])
+    uses = Uses(state, combat, tracker)
     choices, notes, events = {}, [], []
-    uses = {s: dict(combat["uses"][s]) for s in SIDES}
     np_used = dict(combat["np_used"])
+    main = {s: combat["setup"][s]["main"] for s in SIDES}
+    stat_of = {s: answers[resp[s]]["stat"] for s in SIDES}
+    terms: dict = {s: [] for s in SIDES}
+    declarer = combat["declarer"]
+    for side in setup_order(declarer, other(declarer)):
+        for u in _side_uses(prompt, answers, side):
+            uses.apply(u, side, main, stat_of, terms)
+    for u in [*step_uses(combat, prompt.id), *extra]:
+        uses.apply(u, u["side"], main, stat_of, terms)
+    notes += uses.notes
     for side in SIDES:
         a = answers[resp[side]]
-        main = combat["setup"][side]["main"]
-        mods = []
-        for m in a["mods"]:
-            r = tracker.apply(main, a["stat"], m["value"], m["kind"],
-                              Label(f"{MOD_KINDS[m['kind']][0]}〈{m['label']}〉", f"{MOD_KINDS[m['kind']][1]} <{m['label']}>"))
-            mods.append(r["term"])
-            notes += r["notes"]
-            uses[side][m["kind"]] += 1
+        mods = [t for _, t in terms[side]]
         if a.get("seal"):
             mods.append(term(Label(f"令呪2: {a['stat']}+30", f"Seal 2: {STAT_EN[a['stat']]} +30"), 30, "T-13"))
-            owner = combat["chars"][main]["faction"]
+            owner = combat["chars"][main[side]]["faction"]
             events += _seal_event(state, combat, side, owner, 2, Label(f"リザルト: {a['stat']}+30（上限外）",
                                                                         f"Result: {STAT_EN[a['stat']]} +30 (outside the cap)"),
                                   {"stat": a["stat"], "select_no": n})
         mods += [term(m["label"], m["amount"], "GM") for m in prompt.modifiers if m["who"] == resp[side]]
-        choices[side] = {"stat": a["stat"], "mods": a["mods"], "seal": a.get("seal"),
+        declared = [{"label": u["name"], "value": u.get("value"), "kind": u["kind"], "skill": u.get("skill"),
+                     "faction": u.get("faction")} for u in _side_uses(prompt, answers, side)]
+        choices[side] = {"stat": a["stat"], "mods": declared, "seal": a.get("seal"),
                          "force": combat["forces"][side][a["stat"]]["value"]}
         np_used[side] = np_used[side] or a["stat"] == "宝具"
         choices[side]["_choice"] = SideChoice(a["stat"], choices[side]["force"], tuple(mods))
@@ -352,8 +581,9 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any) -> di
     line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in SIDES)
     line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in SIDES)
     events = [("grail.select_resolved", {"combat": combat["id"], "select_no": n, "choices": choices, "result": result,
-                                         "caps": tracker.to_dict(), "uses": uses, "np_used": np_used,
-                                         "carry_next": res.magic_carry})] + events
+                                         "caps": tracker.to_dict(), "np_used": np_used,
+                                         "carry_next": res.magic_carry, **uses.data()})] + events + uses.events + \
+        uses.mp_drafts()
     return {"summary": {"ja": f"{ORDINALS[n]}リザルト: {line} → {verdict[0]}",
                         "en": f"{ORDINALS[n]} result: {line_en} → {verdict[1]}"},
             "winners": [resp[res.winner]] if res.winner else [], "rows": rows, "notes": result["notes"],
@@ -407,6 +637,20 @@ def advantages(combat: dict) -> dict:
     return out
 
 
+def pairing_now(state: State) -> dict:
+    """T-14: who picks next (fought and declined factions skipped) and whom it may choose."""
+    g = grail_of(state)
+    combats = g["combats"][g["round_start"]:]
+    fought = {f for c in combats if c.get("result") != "aborted" for s in SIDES for f in c["sides"][s]}
+    passed = set(g.get("passed", []))
+    priority = g["priority"] or list(state.seats)
+    pair = pairings(priority, fought | passed, g["out"], readings_of(state))
+    if pair["picker"] is not None:
+        pair["opponents"] = [f for f in pair["opponents"] if f not in passed]
+    return {**pair, "priority": priority}
+
+
+
 # -- the ruleset's part of a viewer's view (secrets stripped here) ---------------------
 
 NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
@@ -419,7 +663,23 @@ NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
 
 def _character_view(c: dict, full: bool) -> dict:
     return {"id": c["id"], "name": c["name"], "class_name": c["class_name"], "faction": c["faction"],
-            "true_name": c.get("true_name", "") if full else None, "stats": dict(c.get("stats", {})) if full else None}
+            "true_name": c.get("true_name", "") if full else None, "stats": dict(c.get("stats", {})) if full else None,
+            "skills": [{**k, "effect_text": effect_text(k).to_dict()} for k in c.get("skills", [])] if full else None}
+
+
+def skill_chips(state: State, c: dict, faction: str) -> dict:
+    """T-1/T-3/T-5/T-13: the faction's skills and 宝具 for the timing now, each with its effect in words and,
+    when it cannot be used, the reason (what the phone shows as one-tap chips)."""
+    phase = phase_now(state, c)
+    left, used, mp = uses_left(c, faction), set(c.get("used_skills", [])), mp_of(state, faction)
+    chips = []
+    for ch in grail_of(state)["characters"].get(faction, []):
+        for k in ch.get("skills", []):
+            why = unavailable(k, phase, left, used, mp)
+            chips.append({"id": k["id"], "name": k["name"], "kind": k["kind"], "character": ch["name"],
+                          "label": skill_label(k).to_dict(), "effect_text": effect_text(k).to_dict(),
+                          "usable": why is None, "reason": why})
+    return {"phase": phase, "uses_left": left, "mp": mp, "chips": chips}
 
 
 def _combat_view(state: State, c: dict, viewer: Any) -> dict:
@@ -442,6 +702,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
                            "others": [name(o) for o in s.get("others", [])], "non_combat": len(s["non_combat"]),
                            "seal": s.get("seal")}
     side_of_me = next((s for s in SIDES if me in c["sides"][s]), None) if me else None
+    mine = me if side_of_me else (GM_SIDE if viewer.is_gm and GM_SIDE in c["respondents"].values() else None)
     step = c["step"]
     next_label = NEXT_LABELS.get(step)
     if step == "setup" or step.startswith("select"):
@@ -454,11 +715,15 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "selects": [{"select_no": s["select_no"], "choices": s["choices"], "result": s["result"]} for s in c["selects"]],
         "carry": c["carry"], "np_used": c["np_used"],
         "uses_left": {s: {k: use_limit(c, s, k) - c["uses"][s][k] for k in USE_LIMITS} for s in SIDES},
+        "uses_left_by_faction": {f: uses_left(c, f) for s in SIDES for f in c["sides"][s]},
+        "used_skills": list(c.get("used_skills", [])), "phase": phase_now(state, c),
+        "skills": skill_chips(state, c, mine) if mine and step != "done" else None,
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
         "battle": c["battle"], "winner": c["winner"], "escapes": c["escapes"], "result": c["result"],
         "respondents": c["respondents"], "your_side": side_of_me,
-        "you_answer": bool(me) and side_of_me is not None and c["respondents"][side_of_me] == me,
+        "you_answer": bool(me) and side_of_me is not None,
+        "you_lead": bool(me) and side_of_me is not None and c["respondents"][side_of_me] == me,
         "next": next_label.to_dict() if next_label else None, "done": step == "done",
     }
 
@@ -466,7 +731,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
 def view(state: State, viewer: Any) -> dict:
     """T: what one viewer may see: characters (true names and stats only to their faction, the factions
     that saw through them, and the GM), seen-through lists, readings, the combat and its breakdowns."""
-    from .winrate import pairings, seal_effects
+    from .winrate import seal_effects
     g = grail_of(state)
     me = viewer.seat if viewer.kind == "seat" else None
     mine_seen = set(g["seen"].get(me, [])) if me else set()
@@ -479,17 +744,15 @@ def view(state: State, viewer: Any) -> dict:
             "seen": list(g["seen"].get(fid, [])) if own else None, "seen_count": len(g["seen"].get(fid, [])),
             "seals": state.counters.get(fid, {}).get("seals"), "black_stars": state.counters.get(fid, {}).get("black_stars"),
         })
-    readings = readings_of(state)
     combats = g["combats"]
     current = current_combat(state) or (combats[-1] if combats else None)
-    fought = {f for c in combats[g["round_start"]:] for s in SIDES for f in c["sides"][s]}
-    priority = g["priority"] or list(state.seats)
+    pair = pairing_now(state)
     return {
         "factions": factions, "seal_effects": seal_effects(),
         "combat": _combat_view(state, current, viewer) if current else None,
         "history": [{"id": c["id"], "title": c["title"], "step": c["step"], "winner": c["winner"],
                      "names": c["names"]} for c in combats[-8:]],
         "out": list(g["out"]), "in_progress": current_combat(state) is not None,
-        "pairing": {**pairings(priority, fought, g["out"], readings), "priority": priority},
+        "pairing": pair,
         "stats": list(STATS), "you": me,
     }

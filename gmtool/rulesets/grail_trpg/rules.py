@@ -200,11 +200,14 @@ class Character:
     true_name: str = ""
     stats: dict[str, int] = field(default_factory=dict)
     faction: str = ""
+    skills: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        """T-4: JSON form."""
+        """T-4: JSON form (skills numbered "<id>:<n>", sheets.py)."""
+        from .sheets import number_skills
         return {"id": self.id, "name": self.name, "class_name": self.class_name,
-                "true_name": self.true_name, "stats": dict(self.stats), "faction": self.faction}
+                "true_name": self.true_name, "stats": dict(self.stats), "faction": self.faction,
+                "skills": number_skills(self.id, [dict(k) for k in self.skills])}
 
 
 CLASSES = ("セイバー", "アーチャー", "ランサー", "ライダー", "キャスター", "アサシン", "バーサーカー",
@@ -269,7 +272,8 @@ def _unique_id(faction: str, name: str, taken: set[str]) -> str:
 
 
 def parse_characters(text: str, faction: str = "") -> list[Character]:
-    """T-4: characters from lines like `アルトリア(セイバー) 筋力40 耐久60 …` or a JSON list."""
+    """T-4: characters from lines `アルトリア(セイバー) 筋力40 …` with skill lines `- 怪力 セレクト 筋力+10`, or JSON."""
+    from .sheets import make_skill, parse_skill_line
     if not isinstance(text, str) or not text.strip():
         raise GmError("キャラクターが入力されていません", "No characters given")
     if len(text) > MAX_TEXT:
@@ -289,14 +293,24 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
                 raise _bad(n, "stats はオブジェクトです", "stats must be an object", "item")
             name = str(item["name"]).strip()
             cid = str(item["id"]) if item.get("id") else _unique_id(faction, name, taken)
+            skills = item.get("skills") or []
+            if not isinstance(skills, list):
+                raise _bad(n, "skills はリストです", "skills must be a list", "item")
             out.append(Character(cid, name, str(item.get("class_name", item.get("class", ""))),
                                  str(item.get("true_name", "")), _read_stats(raw.items(), n, "item"),
-                                 str(item.get("faction", faction))))
+                                 str(item.get("faction", faction)),
+                                 [make_skill(k, (f"{n}番目の{k_no}つ目のスキル", f"Item {n}, skill {k_no}"))
+                                  for k_no, k in enumerate(skills, 1)]))
         return out
     out = []
     for n, raw_line in enumerate(text.splitlines(), 1):
         line = unicodedata.normalize("NFKC", raw_line).strip()
         if not line or line.startswith("#"):
+            continue
+        if line[0] in "-・*":
+            if not out:
+                raise _bad(n, "スキルの行の前にキャラクターの行が必要です", "a skill line needs a character line above it")
+            out[-1].skills.append(parse_skill_line(line[1:].strip(), (f"{n}行目", f"Line {n}")))
             continue
         if len(line) > MAX_LINE:
             raise _bad(n, f"1行は{MAX_LINE}文字までです", f"a line is at most {MAX_LINE} characters")

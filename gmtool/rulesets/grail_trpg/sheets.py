@@ -1,0 +1,175 @@
+"""Character sheets' skills and 宝具 (RULES.md T-3, T-4, T-5, T-8, T-13): how they are entered
+(text lines, JSON, the GM's form), how they read, and whether one may be used now.
+
+A skill is a dict {"id", "name", "kind", "timing", "stat", "value", "target", "win_rate", "mp", "note"}:
+`kind` skill / np (宝具); `timing` one of TIMINGS; `stat` a stat or None (= the stat chosen at that
+select); `value` the change of that stat (None: no stat effect); `target` self / opponent (a debuff);
+`win_rate` a 勝率 change (None: none); `mp` its MP cost; `note` free text. A skill with no number
+is still listed: the GM applies it by hand. Its id is "<character id>:<n>" (n counts from 1).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Mapping
+
+from gmtool.core.errors import GmError
+from gmtool.core.model import Label
+
+from .rules import STAT_EN, STATS
+
+TIMINGS = {"setup": Label("セットアップ", "Setup"), "select": Label("セレクト", "Select"),
+           "result": Label("リザルト", "Result"), "battle": Label("バトル", "Battle"),
+           "cleanup": Label("クリンナップ", "Cleanup"), "any": Label("常時", "Any time")}
+KINDS = {"skill": Label("スキル", "Skill"), "np": Label("宝具", "NP")}
+_TIMING_WORDS = {**{k: k for k in TIMINGS}, **{v.ja: k for k, v in TIMINGS.items()}, "いつでも": "any",
+                 "常時": "any", "セットアップ時": "setup"}
+_KIND_WORDS = {"skill": "skill", "np": "np", "スキル": "skill", "宝具": "np", "noble": "np"}
+_STAT_WORDS = {**{s: s for s in STATS}, **{e: s for s, e in STAT_EN.items()}, "戦力": None, "選択": None}
+# One token each (the line is split on spaces first, and at most MAX_SKILL_LINE long): linear time.
+_EFFECT_RE = re.compile(r"(相手の?|敵の?|opp:)?(筋力|耐久|敏捷|魔力|幸運|宝具|STR|END|AGI|MAG|LUK|NP|戦力|選択|勝率|WR)"
+                        r"([+-]\d{1,3})", re.IGNORECASE)
+_MP_RE = re.compile(r"MP[:=]?(\d{1,2})", re.IGNORECASE)
+MAX_SKILLS = 8  # per character
+MAX_SKILL_LINE = 160
+MAX_NAME = 30
+MAX_VALUE = 100
+
+
+def _bad(where: tuple[str, str], ja: str, en: str) -> GmError:
+    return GmError(f"{where[0]}: {ja}", f"{where[1]}: {en}")
+
+
+def _int(value: Any, where: tuple[str, str], what: tuple[str, str], lo: int, hi: int) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,4}", value.strip()):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _bad(where, f"{what[0]}は{lo}〜{hi}の整数です（{value!r}）", f"{what[1]} must be a whole number {lo}..{hi} ({value!r})")
+    return value
+
+
+def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
+    """T-3/T-8: one skill checked from a JSON object or form fields (id assigned later)."""
+    if not isinstance(raw, Mapping):
+        raise _bad(where, "スキルは {name, kind, timing, …} のオブジェクトです", "a skill is an object {name, kind, timing, …}")
+    name = unicodedata.normalize("NFKC", str(raw.get("name") or "")).strip()
+    if not name or len(name) > MAX_NAME:
+        raise _bad(where, f"スキル名は1〜{MAX_NAME}文字です", f"a skill name is 1–{MAX_NAME} characters")
+    kind = _KIND_WORDS.get(str(raw.get("kind") or "skill").strip().lower(), None)
+    timing = _TIMING_WORDS.get(str(raw.get("timing") or "any").strip().lower(),
+                               _TIMING_WORDS.get(str(raw.get("timing") or "").strip()))
+    if kind is None:
+        raise _bad(where, f"種類「{raw.get('kind')}」はありません（skill / np）", f"unknown kind '{raw.get('kind')}' (skill / np)")
+    if timing is None:
+        raise _bad(where, f"タイミング「{raw.get('timing')}」はありません（{'/'.join(TIMINGS)}）",
+                   f"unknown timing '{raw.get('timing')}' ({'/'.join(TIMINGS)})")
+    stat = raw.get("stat") or None
+    if stat is not None:
+        if stat not in _STAT_WORDS:
+            raise _bad(where, f"能力値「{stat}」はありません", f"unknown stat '{stat}'")
+        stat = _STAT_WORDS[stat]
+    target = str(raw.get("target") or "self")
+    if target not in ("self", "opponent"):
+        raise _bad(where, "target は self か opponent です", "target must be self or opponent")
+    value = _int(raw.get("value"), where, ("効果の値", "The value"), -MAX_VALUE, MAX_VALUE)
+    win = _int(raw.get("win_rate"), where, ("勝率の値", "The win rate"), -MAX_VALUE, MAX_VALUE)
+    mp = _int(raw.get("mp"), where, ("MP", "MP"), 0, 99) or 0
+    note = str(raw.get("note") or "").strip()[:80]
+    if value is None and (stat is not None or target == "opponent"):
+        stat, target = None, "self"
+    return {"id": "", "name": name, "kind": kind, "timing": timing, "stat": stat, "value": value, "target": target,
+            "win_rate": win, "mp": mp, "note": note}
+
+
+def parse_skill_line(line: str, where: tuple[str, str]) -> dict:
+    """T-3/T-8: one text line `- [スキル|宝具] 名前 [タイミング] [相手の]筋力+10 勝率+5 MP2`."""
+    if len(line) > MAX_SKILL_LINE:
+        raise _bad(where, f"スキルの行は{MAX_SKILL_LINE}文字までです", f"a skill line is at most {MAX_SKILL_LINE} characters")
+    tokens = line.split()
+    raw: dict[str, Any] = {}
+    name_parts = []
+    for tok in tokens:
+        low = tok.lower()
+        if not name_parts and low in _KIND_WORDS and "kind" not in raw:
+            raw["kind"] = low
+        elif name_parts and (low in _TIMING_WORDS or tok in _TIMING_WORDS) and "timing" not in raw:
+            raw["timing"] = low if low in _TIMING_WORDS else tok
+        elif name_parts and (m := _EFFECT_RE.fullmatch(tok)):
+            key = m.group(2).upper() if m.group(2).isascii() else m.group(2)
+            if key in ("勝率", "WR"):
+                raw["win_rate"] = int(m.group(3))
+            else:
+                if "value" in raw:
+                    raise _bad(where, "能力値の効果は1つまでです", "one stat effect per skill")
+                raw.update(stat=_STAT_WORDS[key] if key in _STAT_WORDS else None, value=int(m.group(3)),
+                           target="opponent" if m.group(1) else "self")
+        elif name_parts and (m := _MP_RE.fullmatch(tok)):
+            raw["mp"] = int(m.group(1))
+        elif "timing" in raw or "value" in raw or "win_rate" in raw or "mp" in raw:
+            raw["note"] = (raw.get("note", "") + " " + tok).strip()
+        else:
+            name_parts.append(tok)
+    raw["name"] = " ".join(name_parts)
+    return make_skill(raw, where)
+
+
+def number_skills(cid: str, skills: list[dict]) -> list[dict]:
+    """T-3: give each skill of a character its id "<character id>:<n>"."""
+    if len(skills) > MAX_SKILLS:
+        raise GmError(f"1体のスキル・宝具は{MAX_SKILLS}個までです", f"At most {MAX_SKILLS} skills / NPs per character")
+    return [{**s, "id": f"{cid}:{n}"} for n, s in enumerate(skills, 1)]
+
+
+def skill_label(skill: Mapping) -> Label:
+    """T-8: how a skill is named in a breakdown: スキル〈怪力〉 / 宝具〈…〉."""
+    k = KINDS.get(skill.get("kind", "skill"), KINDS["skill"])
+    return Label(f"{k.ja}〈{skill['name']}〉", f"{k.en} <{skill['name']}>")
+
+
+def effect_text(skill: Mapping) -> Label:
+    """T-8: a skill's effect in words the players know (筋力+10 / 相手の筋力-10 / 勝率+5 / MP2)."""
+    ja, en = [], []
+    if skill.get("value") is not None:
+        stat = skill.get("stat")
+        sj = stat or "選んだ能力値"
+        se = STAT_EN.get(stat, "chosen stat") if stat else "chosen stat"
+        opp = skill.get("target") == "opponent"
+        ja.append(f"{'相手の' if opp else ''}{sj}{skill['value']:+d}")
+        en.append(f"{'opponent ' if opp else ''}{se} {skill['value']:+d}")
+    if skill.get("win_rate") is not None:
+        ja.append(f"勝率{skill['win_rate']:+d}")
+        en.append(f"win rate {skill['win_rate']:+d}")
+    if not ja:
+        ja.append("GMが適用")
+        en.append("applied by the GM")
+    if skill.get("mp"):
+        ja.append(f"MP{skill['mp']}")
+        en.append(f"MP {skill['mp']}")
+    t = TIMINGS[skill.get("timing", "any")]
+    return Label(f"{t.ja}・" + " ".join(ja), f"{t.en}: " + ", ".join(en))
+
+
+def fits(skill: Mapping, phase: str) -> bool:
+    """T-1: whether a skill's timing allows it in this phase (setup / select / result / battle / cleanup)."""
+    return skill.get("timing", "any") in ("any", phase)
+
+
+def unavailable(skill: Mapping, phase: str | None, uses_left: Mapping[str, int], used_ids: set, mp: int | None,
+                chosen_mp: int = 0) -> dict | None:
+    """T-1/T-3/T-5/T-13: why a skill cannot be used now ({"ja", "en", "rule"}), or None."""
+    if phase is None or not fits(skill, phase):
+        t = TIMINGS[skill.get("timing", "any")]
+        return {"ja": f"タイミングが違います（{t.ja}）", "en": f"Not its timing ({t.en})", "rule": "T-1"}
+    if skill["kind"] == "np" and skill["id"] in used_ids:
+        return {"ja": "この宝具はこの戦闘で使用済み", "en": "This NP was already used in this combat", "rule": "T-5"}
+    if uses_left.get(skill["kind"], 0) <= 0:
+        what = KINDS[skill["kind"]]
+        return {"ja": f"{what.ja}はこの戦闘で2回使用済み（陣営ごと）", "en": f"2 {'NPs' if skill['kind'] == 'np' else 'skills'} already used this combat (per faction)",
+                "rule": "T-3"}
+    if mp is not None and skill.get("mp", 0) + chosen_mp > mp:
+        return {"ja": f"MPが足りません（必要{skill['mp']}、残り{mp - chosen_mp}）",
+                "en": f"Not enough MP (needs {skill['mp']}, has {mp - chosen_mp})", "rule": "T-13"}
+    return None
