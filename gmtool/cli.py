@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import sys
 import webbrowser
@@ -199,6 +200,16 @@ def raise_file_limit(wanted: int) -> None:
             pass
 
 
+def is_loopback(host: str) -> bool:
+    """Whether `host` is reachable from this computer only (127.0.0.0/8, ::1, localhost)."""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def cmd_serve(args) -> int:
     """Serve the GM console, table screen and phones on the LAN with waitress."""
     from waitress import create_server
@@ -235,7 +246,12 @@ def cmd_serve(args) -> int:
         console += f"&next=/s/{_demo(manager)}/gm"
     print("gmtool — GM assistant", flush=True)
     print(f"  GM console (this computer): {console}", flush=True)
-    if public:
+    if is_loopback(host):
+        print(f"  警告: {host} はこのパソコンの中だけのアドレスです。スマホからは接続できません"
+              "（QRコードも使えません）。--host 0.0.0.0（既定）で起動し直してください。", flush=True)
+        print(f"  WARNING: {host} is this computer only: phones cannot connect (the QR codes will not work). "
+              "Restart with --host 0.0.0.0 (the default).", flush=True)
+    elif public:
         print(f"  LAN address for phones:    {public}", flush=True)
         others = [c for c in candidates if c != lan]
         if others:

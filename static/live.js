@@ -25,14 +25,178 @@
     knownPrompts = now;
   }
 
+  // Counters that change flash once (the table screen and every other screen).
+  function counterValues() {
+    const out = new Map();
+    document.querySelectorAll("#live .value[data-seat][data-key]").forEach(function (el) {
+      out.set(el.dataset.seat + "/" + el.dataset.key, el.textContent.trim());
+    });
+    return out;
+  }
+  function flashChanged(before) {
+    document.querySelectorAll("#live .value[data-seat][data-key]").forEach(function (el) {
+      const old = before.get(el.dataset.seat + "/" + el.dataset.key);
+      if (old !== undefined && old !== el.textContent.trim()) {
+        el.classList.remove("flash-change");
+        void el.offsetWidth;  // restart the animation
+        el.classList.add("flash-change");
+      }
+    });
+  }
+  function stageKey() {
+    const item = document.querySelector("#stage .stage-item");
+    return item ? item.dataset.stageKey : "";
+  }
+  // The table's history stays open (or closed) across live updates.
+  let historyOpen = false;
+  document.addEventListener("toggle", function (e) {
+    if (e.target && e.target.id === "history") historyOpen = e.target.open;
+  }, true);
+  function keepHistory() {
+    const h = document.getElementById("history");
+    if (h && h.open !== historyOpen) h.open = historyOpen;
+  }
+  // The 根拠 toggle: rule codes and breakdowns on the TV, remembered by this browser.
+  const rulesToggle = document.getElementById("rules-toggle");
+  function showRules(on) {
+    body.classList.toggle("show-rules", on);
+    if (rulesToggle) rulesToggle.setAttribute("aria-pressed", String(on));
+  }
+  if (rulesToggle) {
+    try { showRules(localStorage.getItem("gmtool.rules") === "1"); } catch (e) { /* storage refused */ }
+    rulesToggle.addEventListener("click", function () {
+      const on = !body.classList.contains("show-rules");
+      showRules(on);
+      try { localStorage.setItem("gmtool.rules", on ? "1" : "0"); } catch (e) { /* storage refused */ }
+    });
+  }
+
+
+  // -- a scarce resource (a Command Seal) is spent by a deliberate second tap within 4 seconds.
+  document.addEventListener("click", function (e) {
+    const el = e.target && e.target.closest && e.target.closest("[data-second-tap]");
+    if (!el || (el.type === "checkbox" && !el.checked)) return;  // unchecking needs no confirmation
+    if (el.dataset.armed === "1") { delete el.dataset.armed; el.classList.remove("armed"); return; }
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    el.dataset.armed = "1";
+    el.classList.add("armed");
+    note("flash-pending", el.dataset.secondTap);
+    setTimeout(function () { delete el.dataset.armed; el.classList.remove("armed"); }, 4000);
+  }, true);
+
+  // -- nothing lost offline: every POST carries an Idempotency-Key; a tap that cannot reach the
+  // server is queued (shown as pending), sent once when the connection returns, then shown as done.
+  const badge = document.getElementById("pending");
+  const QUEUE = "gmtool.queue:" + location.pathname;
+  const realFetch = window.fetch.bind(window);
+  let lastTap = "", flushing = false;
+  document.addEventListener("click", function (e) {
+    const el = e.target && e.target.closest && e.target.closest("button, [role=button], input[type=submit]");
+    if (el) lastTap = (el.getAttribute("aria-label") || el.textContent || el.value || "").trim().slice(0, 40);
+  }, true);
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // randomUUID needs a secure context; plain-HTTP LAN pages are not one
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function loadQueue() { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } }
+  function saveQueue(q) { try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) { /* storage refused */ } }
+  function escapeHtml(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
+  function note(kind, text) {
+    const flash = document.getElementById("flash");
+    if (flash) flash.innerHTML = '<div class="flash ' + kind + '" role="status">' + escapeHtml(text) + "</div>";
+  }
+  function showQueue() {
+    if (!badge) return;
+    const q = loadQueue();
+    badge.hidden = q.length === 0;
+    badge.textContent = badge.dataset.pending + " ×" + q.length;
+  }
+  function plainHeaders(h) {
+    const out = {};
+    if (!h) return out;
+    if (h instanceof Headers) { h.forEach(function (v, k) { out[k] = v; }); return out; }
+    return Object.assign(out, h);
+  }
+  window.fetch = async function (input, init) {
+    init = init || {};
+    const method = String(init.method || (input && input.method) || "GET").toUpperCase();
+    if (method === "GET" || method === "HEAD") return realFetch(input, init);
+    const url = typeof input === "string" ? input : (input instanceof URL ? input.href : input.url);
+    const headers = plainHeaders(init.headers);
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === "idempotency-key")) headers["Idempotency-Key"] = newKey();
+    let body = init.body;
+    if (body instanceof FormData) body = new URLSearchParams(body);
+    if (body instanceof URLSearchParams) {
+      body = body.toString();
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === "content-type") delete headers[k];
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+    }
+    try {
+      return await realFetch(url, Object.assign({}, init, { headers: headers, body: body }));
+    } catch (err) {
+      if (init.signal && init.signal.aborted) throw err;
+      if (body != null && typeof body !== "string") throw err;  // not a form we can keep: refuse aloud
+      const q = loadQueue();
+      q.push({ url: url, method: method, headers: headers, body: body == null ? null : body, label: lastTap, at: Date.now() });
+      saveQueue(q);
+      setOffline(true);
+      showQueue();
+      const text = badge ? badge.dataset.pending : "…";
+      return new Response('<div class="flash flash-pending" role="status">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>",
+                          { status: 202, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+  };
+  async function flushQueue() {
+    if (flushing || !loadQueue().length) return;
+    flushing = true;
+    const sent = [];
+    try {
+      let q = loadQueue();
+      while (q.length) {
+        const item = q[0];
+        let r;
+        try {
+          r = await realFetch(item.url, { method: item.method, headers: item.headers, body: item.body, credentials: "same-origin" });
+        } catch (e) { break; }  // still offline: keep the rest for the next try
+        q = loadQueue().slice(1);
+        saveQueue(q);
+        if (r.status < 400) { sent.push(item.label); }
+        else {
+          const text = (await r.text()).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+          note("flash-error", (badge ? badge.dataset.refused : "") + (item.label ? " (" + item.label + ")" : "") + ": " + text.slice(0, 200));
+        }
+      }
+    } finally {
+      flushing = false;
+      showQueue();
+    }
+    if (sent.length) {
+      note("flash-ok", (badge ? badge.dataset.sent : "") + ": " + sent.filter(Boolean).join("、"));
+      refresh();
+    }
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
+      const before = counterValues();
+      const stageBefore = stageKey();
       await htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" });
+      flashChanged(before);
+      const item = document.querySelector("#stage .stage-item");
+      if (item && stageKey() !== stageBefore) {  // a new moment on the stage: play its entrance again
+        item.style.animation = "none";
+        void item.offsetWidth;
+        item.style.animation = "";
+      }
+      keepHistory();
       const root = document.querySelector("#live .live-root");
       if (root) body.dataset.shownVersion = root.dataset.version;
       promptsChanged();
+      flushQueue();
     } catch (e) {
       setOffline(true);
     }
@@ -65,7 +229,7 @@
     source = new EventSource(cfg.liveEvents);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
     source.addEventListener("hb", function (e) { seen(Number(e.data)); });
-    source.onopen = function () { setOffline(false); refresh(); };  // catch up after a drop
+    source.onopen = function () { setOffline(false); flushQueue(); refresh(); };  // catch up after a drop
     source.onerror = function () {
       if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
       else { setOffline(true); }
@@ -88,6 +252,8 @@
   window.addEventListener("offline", function () { setOffline(true); });
   window.addEventListener("online", function () { if (!pollTimer) startStream(); refresh(); });
   body.dataset.shownVersion = String(version);
+  showQueue();
+  flushQueue();
   promptsChanged();
   startStream();
 })();

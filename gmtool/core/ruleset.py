@@ -258,7 +258,7 @@ class Ruleset:
     actions: dict[str, RulesetAction] = field(default_factory=dict)
     view: Callable[[State, Viewer], dict] | None = None  # the ruleset's part of a viewer's view
     strings: dict[str, tuple[str, str]] = field(default_factory=dict)  # UI strings: key -> (ja, en)
-    templates: dict[str, str] = field(default_factory=dict)  # "gm" / "table" / "phone" -> template name
+    templates: dict[str, str] = field(default_factory=dict)  # "gm" / "table" / "phone" / "stage" / "history" -> template name
     template_dir: Path | None = None  # where its templates live (None: the top-level templates/)
     static_dir: Path | None = None  # its static files, served at /rulesets/<name>/static/
     stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/

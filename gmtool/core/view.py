@@ -107,6 +107,7 @@ def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict
                      for d in state.counter_defs],
         "seats": seats,
         "rolls": [roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r)],
+        "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)],
         "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
         "readings": readings_view(rules, state) if rules is not None else [],
         **({"ruleset": rules.view(state, viewer)} if rules is not None and rules.view else {}),

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+import re
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
+from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
 from ..core.commitments import canonical
@@ -16,6 +18,7 @@ from ..i18n import LANGS, pick, translate
 from ..runtime import SessionManager, admin_key
 from .. import limits
 
+RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
 PACKAGE = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +62,9 @@ def create_app(config: dict | None = None) -> Flask:
         from .common import check_origin
         check_origin()
 
+    from . import idempotency
+    idempotency.install(app)  # after the language and the origin check, so a replay passes them too
+
     @app.after_request
     def _headers(response):
         response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -89,6 +95,11 @@ def create_app(config: dict | None = None) -> Flask:
             return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M")
         except (TypeError, ValueError):
             return ts or ""
+
+    @app.template_filter("rules")
+    def _rules(text: str) -> Markup:
+        """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows."""
+        return Markup(RULE_CODE.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
 
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:

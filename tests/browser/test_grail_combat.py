@@ -71,7 +71,11 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
                 card.locator("input[name=free_label]").fill(skill[0])
                 card.locator("input[name=free_value]").fill(str(skill[1]))
             if seal:
-                card.locator("input[name=seal]").check()
+                box = card.locator("input[name=seal]")
+                box.click()  # a Command Seal takes a deliberate second tap
+                expect(box).not_to_be_checked()
+                box.click()
+                expect(box).to_be_checked()
             card.get_by_role("button", name="秘密で提出").click()
             if seat_id == "s1":  # the first answer is kept in secret until the other side answers
                 expect(card.locator(".mine")).to_be_visible()
@@ -114,10 +118,10 @@ def test_full_three_select_combat_with_two_phones(server, page, browser, phone_c
     expect(table.locator(".g-battle [data-battle=a]")).to_have_count(1)
     for side, rate in (("a", 42), ("b", 34)):
         roll = table.locator(".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
-        die = int(roll.locator(".g-die").inner_text())
+        die = int(roll.locator(".g-die").text_content())
         expect(roll.locator(".g-total")).to_have_text(str(die + rate))
-    expect(table.locator(".g-winner")).to_be_visible()
-    winner = table.locator(".g-winner b").get_attribute("data-winner")
+    expect(table.locator("#stage .g-stage-winner")).to_be_visible()  # the winner is on the stage
+    winner = table.locator("#stage .g-stage-winner b").get_attribute("data-winner")
 
     gm.locator("#grail-next").click()  # cleanup
     expect(table.locator("#grail-cleanup")).to_contain_text("黒星")

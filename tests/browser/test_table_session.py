@@ -69,6 +69,7 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     page.fill("#gm-dice input[name=label]", "宝具判定")
     page.click("#gm-dice button")
     expect(table.locator(".rolls li").first).to_contain_text("宝具判定")
+    expect(table.locator("#stage .stage-roll")).to_contain_text("宝具判定")  # the newest roll is on the stage
     expect(phones[0].locator(".rolls li").first).to_contain_text("2D6>=7")
 
     # A phone rolls from the quick buttons; the server rolls and everyone sees it.
@@ -88,8 +89,10 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     page.fill("#gm-dice input[name=label]", "秘密の判定")
     page.click("#gm-dice button")
     expect(page.locator(".rolls li.secret").first).to_contain_text("秘密の判定")
-    page.wait_for_timeout(300)
-    expect(table.locator(".rolls")).not_to_contain_text("秘密の判定")
+    # The table sees that the GM rolled in secret, and nothing of the roll.
+    expect(table.locator("#stage .stage-secret")).to_have_text(re.compile("GMがシークレットダイスを振りました"))
+    expect(table.locator("#live")).not_to_contain_text("秘密の判定")
+    assert "1D20" not in table.locator("#live").text_content()
     expect(phones[0].locator(".rolls")).not_to_contain_text("秘密の判定")
 
     # Undo takes back the secret roll; the log keeps it struck through.

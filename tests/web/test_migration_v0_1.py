@@ -41,7 +41,7 @@ def _state(client, name: str, who: str = "gm") -> dict:
 
 
 def _without_readings(view: dict) -> dict:
-    out = {k: v for k, v in view.items() if k not in ("readings",)}
+    out = {k: v for k, v in view.items() if k not in ("readings", "secret_rolls")}
     if "ruleset" in out:
         out["ruleset"] = {k: v for k, v in out["ruleset"].items() if k != "readings"}
     return out

@@ -99,4 +99,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.outside_the_cap': ('上限外', 'Outside the cap'),
     'grail.debuff': ('相手へ', 'on the opponent'),
     'grail.pick_for': ('代わりに選ぶ', 'Pick for it'),
+    'grail.black_star': ('黒星', 'black star'),
+    'grail.seal_effect_used': ('令呪を使用: 効果', 'used a Command Seal: effect'),
+    'grail.stat.筋力': ('筋力', 'STR'),
+    'grail.stat.耐久': ('耐久', 'END'),
+    'grail.stat.敏捷': ('敏捷', 'AGI'),
+    'grail.stat.魔力': ('魔力', 'MAG'),
+    'grail.stat.幸運': ('幸運', 'LUK'),
+    'grail.stat.宝具': ('宝具', 'NP'),
+    'grail.history': ('戦闘の詳細', 'Combat details'),
 }

@@ -1,0 +1,102 @@
+"""Idempotency keys: a state-changing request sent twice (a retry after a lost response, a tap queued
+while offline and sent when the connection returns) is applied once; the repeat gets the first answer.
+
+A browser screen puts an `Idempotency-Key` header on every POST (static/live.js); API clients may. The
+answers are kept in memory for the last MAX_KEYS keys: a repeat across a server restart is applied
+again (the queue only sends what never reached the server, so this is the lost-response case only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+
+from flask import Flask, Response, g, request
+
+HEADER = "Idempotency-Key"
+KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
+MAX_KEYS = 5000
+WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
+
+
+class Answers:
+    """The answers to recent keyed requests, and the requests still running."""
+
+    def __init__(self, size: int = MAX_KEYS):
+        self.size = size
+        self.done: OrderedDict[str, tuple[int, bytes, str]] = OrderedDict()
+        self.running: dict[str, threading.Event] = {}
+        self.lock = threading.Lock()
+
+    def claim(self, scope: str) -> tuple[int, bytes, str] | None:
+        """The stored answer for `scope`, or None after marking it running (the caller then does the work)."""
+        while True:
+            with self.lock:
+                if scope in self.done:
+                    self.done.move_to_end(scope)
+                    return self.done[scope]
+                waiting = self.running.get(scope)
+                if waiting is None:
+                    self.running[scope] = threading.Event()
+                    return None
+            if not waiting.wait(WAIT_SECONDS):
+                return None  # the first is stuck: do the work rather than hang the phone
+
+    def finish(self, scope: str, answer: tuple[int, bytes, str] | None) -> None:
+        """Store the answer (None: the request failed before answering) and wake the repeats."""
+        with self.lock:
+            if answer is not None:
+                self.done[scope] = answer
+                while len(self.done) > self.size:
+                    self.done.popitem(last=False)
+            event = self.running.pop(scope, None)
+        if event is not None:
+            event.set()
+
+
+def scope_of(key: str) -> str:
+    """The key as bound to this request's route and credentials (one client cannot replay another's)."""
+    creds = request.headers.get("Authorization", "") + "|" + "|".join(
+        f"{k}={v}" for k, v in sorted(request.cookies.items()) if k != "lang")
+    return hashlib.sha256(f"{request.method} {request.path}\n{key}\n{creds}".encode()).hexdigest()
+
+
+def install(app: Flask) -> None:
+    """Answer a repeated keyed POST with the first answer instead of applying it again."""
+    answers = Answers()
+    app.extensions["gmtool.idempotency"] = answers
+
+    @app.before_request
+    def _replay():
+        key = request.headers.get(HEADER)
+        if key is None or request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        from . import error_response
+        if not KEY.fullmatch(key):
+            return error_response(400, "Idempotency-Key は8〜100文字の英数字・-・_ です",
+                                  "Idempotency-Key must be 8 to 100 letters, digits, - or _")
+        scope = scope_of(key)
+        stored = answers.claim(scope)
+        if stored is not None:
+            status, body, mimetype = stored
+            response = Response(body, status=status, mimetype=mimetype)
+            response.headers["Idempotent-Replayed"] = "true"
+            return response
+        g.idempotency_scope = scope
+        return None
+
+    @app.after_request
+    def _remember(response):
+        scope = g.pop("idempotency_scope", None)
+        if scope is not None:
+            keep = response.status_code < 500 and not response.is_streamed
+            answers.finish(scope, (response.status_code, response.get_data(), response.mimetype) if keep else None)
+        return response
+
+    @app.teardown_request
+    def _release(_error=None):
+        scope = g.pop("idempotency_scope", None)
+        if scope is not None:  # no answer was made (an exception): let a repeat do the work
+            answers.finish(scope, None)

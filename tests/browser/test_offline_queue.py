@@ -1,0 +1,105 @@
+"""Issue 12: nothing is lost offline. The real `gmtool serve` is stopped; a phone taps 2D6 and the GM
+taps 魔力+1; both screens show the taps as pending; the server is started again on the same port and
+data; each tap is sent exactly once and shown as sent."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`gmtool serve` as its own process, restartable on the same port and data folder."""
+
+    def __init__(self, data, port):
+        self.data, self.port, self.proc = data, port, None
+        self.base = f"http://127.0.0.1:{port}"
+
+    def start(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "gmtool", "serve", "--no-browser", "--host", "127.0.0.1",
+                                      "--port", str(self.port), "--data", str(self.data)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            if "/?k=" in line:
+                return self
+            if not line and self.proc.poll() is not None:
+                break
+            if "Cannot listen" in line:  # the old socket lingers a moment
+                time.sleep(0.3)
+                self.proc = subprocess.Popen(self.proc.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        raise RuntimeError("gmtool serve did not start")
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=15)
+        self.proc.stdout.close()
+
+    def api(self, method, path, token, body=None):
+        req = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+
+def test_taps_made_while_the_server_is_down_are_sent_once_when_it_returns(tmp_path, browser, phone_context):
+    server = Server(tmp_path / "sessions", _free_port()).start()
+    try:
+        key = (tmp_path / "sessions" / ".admin_key").read_text().strip()
+        made = server.api("POST", "/api/sessions", key, {"title": "オフライン卓", "seats": ["セイバー陣営", "アーチャー陣営"],
+                                                         "counters": ["mana"]})
+        sid, gm_token = made["session"], made["gm_token"]
+        phone = phone_context().new_page()
+        phone.goto(made["seats"][0]["join_url"] if made["seats"][0]["join_url"].startswith("http")
+                   else server.base + made["seats"][0]["join_url"])
+        gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        gm.goto(server.base + (made["gm_url"] if made["gm_url"].startswith("/") else "/" + made["gm_url"].split("/", 3)[3]))
+        expect(gm.locator(".value[data-seat=s1][data-key=mana]").first).to_have_text("0")
+        expect(phone.get_by_role("button", name="2D6")).to_be_visible()
+
+        server.stop()
+        phone.get_by_role("button", name="2D6").click()
+        gm.get_by_role("button", name="セイバー陣営 魔力 +1").click()
+        for page, label in ((phone, "2D6"), (gm, "+1")):
+            expect(page.locator("#pending")).to_be_visible()
+            expect(page.locator("#pending")).to_contain_text("×1")
+            expect(page.locator("#flash .flash-pending")).to_contain_text("送信待ち")
+        # A second tap on the GM console while still offline joins the queue.
+        gm.get_by_role("button", name="セイバー陣営 魔力 +1").click()
+        expect(gm.locator("#pending")).to_contain_text("×2")
+
+        server.start()
+        for page in (phone, gm):
+            expect(page.locator("#pending")).to_be_hidden(timeout=20000)
+            expect(page.locator("#flash")).to_contain_text("送信しました", timeout=20000)
+        expect(gm.locator(".value[data-seat=s1][data-key=mana]").first).to_have_text("2")
+        expect(phone.locator(".rolls li")).to_have_count(1)
+        state = server.api("GET", f"/api/sessions/{sid}/state", gm_token)
+        assert len(state["rolls"]) == 1 and state["rolls"][0]["expr"] == "2D6"
+        assert state["seats"][0]["counters"]["mana"] == 2
+        # Reloading sends nothing again: the queue is empty.
+        phone.reload()
+        expect(phone.locator("#pending")).to_be_hidden()
+        time.sleep(1)
+        assert len(server.api("GET", f"/api/sessions/{sid}/state", gm_token)["rolls"]) == 1
+    finally:
+        if server.proc and server.proc.poll() is None:
+            server.stop()

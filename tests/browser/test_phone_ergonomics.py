@@ -1,0 +1,120 @@
+"""Issue 12: phones are used one-handed. Every control of every phone screen of every registered ruleset
+is at least 44×44 CSS px (a checkbox or radio counts by the label around it), measured in Chromium at
+390×844 in both languages, with the ruleset's own scripted scene (its leak probe) and open core prompts
+of every kind, so a ruleset added later is measured without new test code. The same scene on the table
+screen fits a TV and a laptop without scrolling."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from gmtool_testing import bearer
+from playwright.sync_api import expect
+
+from gmtool.rulesets import registry
+
+MIN = 44
+# Every visible control that is smaller than MIN, with what it is.
+SMALL = """(min) => {
+  const out = [];
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href], summary, [role=button]')) {
+    let target = el;
+    if ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label')) target = el.closest('label');
+    const r = target.getBoundingClientRect(), style = getComputedStyle(target);
+    if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
+    if (r.width < min - 0.5 || r.height < min - 0.5)
+      out.push(`${el.tagName.toLowerCase()}${el.name ? '[name=' + el.name + ']' : ''}${el.type ? '[' + el.type + ']' : ''} ` +
+               `"${(el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+
+
+class Driver:
+    """The ruleset's leak probe drives the session through the JSON API (as tests/meta does)."""
+
+    def __init__(self, client, data):
+        self.client, self.sid = client, data["session"]
+        self.seats = [s["id"] for s in data["seats"]]
+        self.tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def post(self, path, body=None, who="gm"):
+        """POST as `who`."""
+        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
+        assert r.status_code in (200, 201), (path, r.get_json())
+        return r.get_json()
+
+    def act(self, name, payload=None, who="gm"):
+        """A ruleset action."""
+        return self.post(f"/actions/{name}", payload, who)
+
+    def answer(self, prompt, value, who):
+        """A secret answer."""
+        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
+
+    def state(self, who="gm"):
+        """The view of `who`."""
+        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser, phone_context, name):
+    base, app = server
+    ruleset = registry()[name]
+    client = app.test_client()
+    probe = ruleset.leak_probe
+    body = {"title": "片手で", "ruleset": name, "seats": [f"席{i + 1}" for i in range(probe.seats if probe else 2)]}
+    if ruleset.custom_counters:
+        body["counters"] = ["seals", "mana", "HP,10,0,20,瀕死<=3"]
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]), json=body)
+    assert r.status_code == 201, r.get_json()
+    table = Driver(client, r.get_json())
+    count = itertools.count(1)
+    if probe:
+        probe.plant(table, lambda kind: f"mark{next(count)}")
+    table.post("/prompts", {"title": "どれ", "kind": "choice", "options": ["赤", "青", "緑"]})
+    table.post("/prompts", {"title": "いくつ", "kind": "multi", "options": ["剣", "弓", "槍"]})
+    table.post("/prompts", {"title": "数", "kind": "number", "min": 0, "max": 9})
+    table.post("/prompts", {"title": "投票", "kind": "seat"})
+    problems = []
+    for i, seat in enumerate(table.seats):
+        for lang in (("ja", "en") if i == 0 else (("en", "ja")[i % 2],)):  # both languages, every seat
+            phone = phone_context().new_page()
+            phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
+            phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
+            expect(phone.locator("#live .live-root")).to_be_attached()
+            problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN)]
+            phone.close()
+    assert not problems, "controls under 44×44 px:\n" + "\n".join(sorted(set(problems)))
+    # The same scene on the TV: the stage's step in view and nothing scrolls.
+    for width, height in ((1920, 1080), (1280, 720)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(f"{base}/s/{table.sid}/table?k={table.tokens['table']}")
+        expect(page.locator("#stage [data-stage-step]").first).to_be_visible()
+        fit = page.evaluate("""() => ({scroll: document.scrollingElement.scrollHeight - innerHeight,
+            step: document.querySelector('#stage [data-stage-step]').getBoundingClientRect().bottom, vh: innerHeight})""")
+        assert fit["scroll"] <= 0 and fit["step"] <= fit["vh"], (name, width, fit)
+        page.context.close()
+
+
+def test_a_command_seal_needs_a_second_tap(server, phone_context):
+    base, app = server
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
+                    json={"title": "令呪", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]})
+    table = Driver(client, r.get_json())
+    table.act("setup", {"players": {"s1": {"servant": "セイバー", "mana": 4}, "s2": {"servant": "アーチャー", "mana": 3}}})
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
+    seal = phone.locator("button[name=seal][value=extra_die]")
+    seal.click()  # one tap: armed, nothing spent
+    expect(seal).to_have_class(re.compile("armed"))
+    expect(phone.locator("#flash")).to_contain_text("もう一度タップ")
+    phone.wait_for_timeout(500)
+    assert table.state()["rolls"] == [] and table.state()["seats"][0]["counters"]["seals"] == 3
+    seal.click()  # the second tap spends it
+    expect(phone.locator(".rolls li")).to_have_count(1)
+    assert table.state()["seats"][0]["counters"]["seals"] == 2
+

@@ -1,0 +1,174 @@
+"""Issue 12: the table screen is a stage. A grail combat and a sugoroku battle are walked step by step
+(driven through the JSON API, as the GM console and the phones would) while real Chromium shows the
+table screen at 1920×1080 and 1280×720 (and in English): at every step the current step and its result
+are inside the viewport, inside the stage, and nothing needs scrolling."""
+
+from __future__ import annotations
+
+import os
+
+from gmtool_testing import bearer
+from playwright.sync_api import expect
+
+SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
+        "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
+ARCHER = "エミヤ(アーチャー)/エミヤ 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50\n" \
+         "凛 筋力20 耐久20 敏捷30 魔力55 幸運40 宝具20"
+SHOTS = os.environ.get("GMTOOL_STAGE_SHOTS")  # a folder: keep a screenshot of every step there
+SCREENS = [((1920, 1080), "ja"), ((1280, 720), "ja"), ((1280, 720), "en")]
+
+# Where the step and the result sit, whether the page scrolls, whether the stage clips them.
+FIT = """(result) => {
+  const doc = document.scrollingElement, stage = document.querySelector('#stage').getBoundingClientRect();
+  const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
+    const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, h: r.height}; };
+  return {scrollY: doc.scrollHeight - innerHeight, scrollX: doc.scrollWidth - innerWidth, vh: innerHeight, vw: innerWidth,
+          stageBottom: stage.bottom, step: box('#stage [data-stage-step]'), result: box(result)};
+}"""
+
+
+class Table:
+    """The same table screen open on a TV, a laptop and an English laptop."""
+
+    def __init__(self, browser, base, sid, token):
+        self.pages = []
+        for (w, h), lang in SCREENS:
+            page = browser.new_context(viewport={"width": w, "height": h}).new_page()
+            page.goto(f"{base}/s/{sid}/table?k={token}&lang={lang}")
+            self.pages.append(page)
+
+    def check(self, version: int, step: str, result: str, text: str = ""):
+        """Every screen shows `version` with `step` on the stage and `result` (and `text` in it) in view."""
+        for page in self.pages:
+            expect(page.locator(".live-root")).to_have_attribute("data-version", str(version))
+            expect(page.locator(f"#stage [data-stage-step='{step}']")).to_be_visible()
+            expect(page.locator(result).first).to_be_visible()
+            if text:
+                expect(page.locator(result).first).to_contain_text(text)
+            fit = page.evaluate(FIT, result)
+            if SHOTS:
+                page.screenshot(path=f"{SHOTS}/{page.viewport_size['width']}-{step}-{version}.png")
+            where = f"{page.viewport_size} step {step}: {fit}"
+            assert fit["scrollY"] <= 0 and fit["scrollX"] <= 0, "the table screen scrolls: " + where
+            for box in (fit["step"], fit["result"]):
+                assert box and box["h"] > 0, "missing on the stage: " + where
+                assert box["top"] >= 0 and box["bottom"] <= min(fit["vh"], fit["stageBottom"]) + 1, "out of view: " + where
+
+    def close(self):
+        for page in self.pages:
+            page.context.close()
+
+
+def _api(app, sid, tokens):
+    client = app.test_client()
+
+    def post(path, body=None, who="gm", status=200):
+        r = client.post(f"/api/sessions/{sid}{path}", headers=bearer(tokens[who]), json=body or {})
+        assert r.status_code == status, (path, r.get_json())
+        return r.get_json()
+
+    def state(who="gm"):
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who])).get_json()
+    return post, state
+
+
+def _tokens(raw):
+    return {"gm": raw["gm"], "table": raw["table"], **raw["seats"]}
+
+
+def test_a_grail_combat_follows_the_game_on_the_tv(server, browser):
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg",
+                                                [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}, {"name": "ランサー陣営"}])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def step(out):
+        combat = out["ruleset"]["combat"]
+        return state()["session"]["version"], combat["step"]
+
+    post("/actions/set_characters", {"faction": "s1", "text": SABER})
+    post("/actions/set_characters", {"faction": "s2", "text": ARCHER})
+    post("/actions/set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
+    post("/rolls", {"expr": "2D6", "label": "索敵"}, who="s3", status=201)  # a roll outside the combat: the newest event
+    table.check(state()["session"]["version"], "roll", "#stage .stage-total")
+    out = post("/actions/start_combat", {"a": ["s1"], "b": ["s2"]})
+    table.check(*step(out), "#stage .g-stage-wait", "アーチャー陣営")  # waiting for both sides
+    post("/prompts/c1-setup/answer", {"value": {"main": "s1/アルトリア", "sub": "s1/士郎"}}, who="s1")
+    post("/prompts/c1-setup/answer", {"value": {"main": "s2/エミヤ", "sub": "s2/凛"}}, who="s2")
+    out = post("/prompts/c1-setup/confirm")
+    version = state()["session"]["version"]
+    table.check(version, "setup_done", "#stage [data-stage-force='b-宝具']", "")
+    expect(table.pages[0].locator("#stage [data-stage-force='a-筋力'] > b")).to_have_text("50")
+    plan = [({"stat": "筋力", "mods": [{"label": "怪力", "value": 10, "kind": "skill"}]}, {"stat": "耐久"}, (60, 25)),
+            ({"stat": "魔力"}, {"stat": "敏捷"}, (60, 45)),
+            ({"stat": "幸運"}, {"stat": "宝具", "seal": {"effect": 2}}, (33, 90))]
+    for n, (a, b, (va, vb)) in enumerate(plan, 1):
+        out = post("/actions/next_step")
+        table.check(*step(out), "#stage .g-stage-wait")
+        post(f"/prompts/c1-s{n}/answer", {"value": a}, who="s1")
+        post(f"/prompts/c1-s{n}/answer", {"value": b}, who="s2")
+        cur = state()["ruleset"]["combat"]
+        table.check(cur and state()["session"]["version"], cur["step"], f"#stage [data-stage-select='{n}'] [data-side=b] .g-stage-num", str(vb))
+        post(f"/prompts/c1-s{n}/confirm")
+        cur = state()
+        table.check(cur["session"]["version"], cur["ruleset"]["combat"]["step"],
+                    f"#stage [data-stage-select='{n}'] [data-side=a] .g-stage-num", str(va))
+    out = post("/actions/next_step")
+    table.check(*step(out), "#stage [data-stage-winrate=b] .g-stage-num", "-16")
+    out = post("/actions/use_seal", {"faction": "s2", "effect": 3})
+    table.check(*step(out), "#stage [data-stage-winrate=b] .g-stage-num", "34")
+    out = post("/actions/next_step")
+    table.check(*step(out), "#stage .g-stage-winner")  # 勝敗判定: the winner in view, not at y=1537
+    out = post("/actions/next_step")
+    table.check(*step(out), "#grail-stage-cleanup", "セイバー陣営" if out["ruleset"]["combat"]["winner"] == "b" else "アーチャー陣営")
+    # The counters below the stage show the black star; the history keeps the whole breakdown.
+    loser = "s1" if out["ruleset"]["combat"]["winner"] == "b" else "s2"
+    expect(table.pages[0].locator(f".value[data-seat={loser}][data-key=black_stars]")).to_have_text("1")
+    tv = table.pages[0]
+    expect(tv.locator("#history .g-result[data-select='3']")).to_be_hidden()
+    tv.locator("#history > summary").click()
+    expect(tv.locator("#history .g-result[data-select='3']")).to_be_visible()
+    # Rule codes are the GM's: hidden on the TV until the 根拠 toggle.
+    expect(tv.locator("#history .g-rule").first).to_be_hidden()
+    tv.locator("#rules-toggle").click()
+    expect(tv.locator("#history .g-rule").first).to_be_visible()
+    table.close()
+
+
+def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("双六卓", "sugoroku", [{"name": n} for n in ("セイバー", "アーチャー", "ランサー", "ライダー")])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    table = Table(browser, base, sid, tokens["table"])
+    post("/actions/setup", {"players": {"s1": {"servant": "セイバー", "true_name": "アルトリア", "mana": 4},
+                                         "s2": {"servant": "アーチャー", "true_name": "エミヤ", "mana": 3}}})
+    battles = 0
+    for _ in range(6):
+        while (mover := state()["ruleset"]["current"]) is not None:
+            post("/actions/roll_move", {}, who=mover)
+            now = state()
+            table.check(now["session"]["version"], f"{now['ruleset']['round']}-{now['ruleset']['phase']}", "#stage .sg-latest")
+        if not state()["ruleset"]["current"] and not state()["ruleset"]["pending"]:
+            post("/actions/end_phase")
+        while state()["ruleset"]["pending"]:
+            post("/actions/start_battle")
+            battle = state()["ruleset"]["battle"]
+            now = state()
+            step = f"{now['ruleset']['round']}-{now['ruleset']['phase']}"
+            table.check(now["session"]["version"], step, "#sg-battle", f"0/{len(battle['fighters'])}")
+            for seat in battle["fighters"]:
+                post(f"/prompts/{battle['prompt']}/answer", {"value": "力5" if seat == battle["parent"] else ["技3"]}, who=seat)
+            now = state()
+            table.check(now["session"]["version"], step, "#sg-battle .sg-result")
+            table.check(now["session"]["version"], step, "#sg-battle table.breakdown")
+            post("/actions/end_battle")
+            now = state()
+            table.check(now["session"]["version"], f"{now['ruleset']['round']}-{now['ruleset']['phase']}", "#stage .sg-last-battle")
+            battles += 1
+        if battles or state()["ruleset"]["round_over"]:
+            break
+    assert battles, "no battle in six phases"
+    table.close()

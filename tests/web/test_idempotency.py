@@ -1,0 +1,46 @@
+"""Issue 12: a state-changing request repeated with its Idempotency-Key is applied once."""
+
+from __future__ import annotations
+
+from gmtool_testing import bearer
+
+
+def _session(client, admin):
+    r = client.post("/api/sessions", headers=admin, json={"title": "再送", "seats": ["A", "B"], "counters": ["karma"]})
+    assert r.status_code == 201
+    data = r.get_json()
+    return data["session"], data["gm_token"], data["seats"][0]["token"]
+
+
+def _rolls(client, sid, token):
+    return client.get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()["rolls"]
+
+
+def test_a_repeated_key_is_applied_once_and_gets_the_first_answer(client, admin):
+    sid, gm, seat = _session(client, admin)
+    headers = {**bearer(seat), "Idempotency-Key": "tap-0001-abcdef"}
+    first = client.post(f"/api/sessions/{sid}/rolls", headers=headers, json={"expr": "2D6"})
+    again = client.post(f"/api/sessions/{sid}/rolls", headers=headers, json={"expr": "2D6"})
+    assert first.status_code == again.status_code == 201
+    assert again.headers.get("Idempotent-Replayed") == "true" and "Idempotent-Replayed" not in first.headers
+    assert again.get_json() == first.get_json()
+    assert len(_rolls(client, sid, gm)) == 1
+    # Another key is another tap; the same key from another token is that token's own request.
+    client.post(f"/api/sessions/{sid}/rolls", headers={**bearer(seat), "Idempotency-Key": "tap-0002-abcdef"}, json={"expr": "2D6"})
+    other = client.post(f"/api/sessions/{sid}/rolls", headers={**bearer(gm), "Idempotency-Key": "tap-0001-abcdef"}, json={"expr": "1D6"})
+    assert "Idempotent-Replayed" not in other.headers
+    assert len(_rolls(client, sid, gm)) == 3
+
+
+def test_a_refusal_is_remembered_too_and_a_bad_key_changes_nothing(client, admin):
+    sid, gm, seat = _session(client, admin)
+    headers = {**bearer(gm), "Idempotency-Key": "set-karma-0001"}
+    body = {"seat": "s1", "key": "karma", "value": -5}
+    first = client.post(f"/api/sessions/{sid}/counters", headers=headers, json=body)
+    assert 400 <= first.status_code < 500
+    again = client.post(f"/api/sessions/{sid}/counters", headers=headers, json=body)
+    assert again.status_code == first.status_code and again.headers.get("Idempotent-Replayed") == "true"
+    bad = client.post(f"/api/sessions/{sid}/rolls", headers={**bearer(seat), "Idempotency-Key": "短い"}, json={"expr": "2D6"})
+    error = bad.get_json()["error"]
+    assert bad.status_code == 400 and "Idempotency-Key" in error["ja"] and "Idempotency-Key" in error["en"]
+    assert _rolls(client, sid, gm) == []
