@@ -106,6 +106,36 @@ STRINGS: dict[str, tuple[str, str]] = {
     "export.backup": ("完全バックアップ（秘密を含む・GM専用）", "Full backup (contains secrets, GM only)"),
     "export.hint": ("公開されていない回答と秘密ロールは含まれません。プレビューをコピーしてWikiに貼り付けられます。",
                     "Unrevealed answers and secret rolls are never included. Copy the preview into your wiki."),
+    "export.scope": ("対象", "Covers"),
+    "export.session": ("このセッション", "This session"),
+    "export.campaign": ("キャンペーン全体", "The whole campaign"),
+    "export.standings": ("最終状況の位置", "Standings"),
+    "export.standings.last": ("最後に", "At the end"),
+    "export.standings.first": ("最初に", "At the top"),
+    "export.preview_label": ("プレビュー（印刷されるとおり）", "Preview (as it will print)"),
+    "campaign.title": ("キャンペーン", "Campaign"),
+    "campaign.hint": ("このキャンペーンのセッション（古い順）。次のセッションは、同じ席・名前・陣営とカウンターの現在値、"
+                      "ルールが引き継ぐもの（聖杯戦争TRPG: キャラクター・看破した真名・令呪・黒星、双六: 戦果・カルマ）で始まります。"
+                      "参加用のQRコードは新しくなります（スマホで読み直してください）。",
+                      "The sessions of this campaign, oldest first. The next session starts with the same seats, names "
+                      "and factions, the counters' current values and what the rules carry over (Holy Grail War TRPG: "
+                      "characters, seen-through true names, Command Seals, black stars; sugoroku: VP and karma). "
+                      "New join QR codes are issued (phones scan again)."),
+    "campaign.number": ("回", "No."),
+    "campaign.session": ("セッション", "Session"),
+    "campaign.date": ("日付", "Date"),
+    "campaign.outcome": ("結果", "Outcome"),
+    "campaign.closed": ("終了", "closed"),
+    "campaign.open": ("進行中", "in progress"),
+    "campaign.here": ("（このセッション）", "(this session)"),
+    "campaign.next_title": ("次のセッションのタイトル", "Title of the next session"),
+    "campaign.continue": ("次のセッションを始める（引き継ぎ）", "Start the next session (carry over)"),
+    "campaign.continue_confirm": ("同じ席で次のセッションを作り、引き継ぐものを持ち越しますか？参加用のリンクは新しくなります。",
+                                  "Create the next session with the same seats and carry over what the rules carry? "
+                                  "Join links will be new."),
+    "campaign.continued": ("次のセッション", "Next session"),
+    "campaign.export": ("キャンペーン全体をエクスポート", "Export the whole campaign"),
+    "gm.campaign": ("キャンペーン", "Campaign"),
     "table.title": ("テーブル", "Table"),
     "table.seed_hash": ("ダイスシードのSHA-256", "SHA-256 of the dice seed"),
     "table.seed": ("ダイスシード（公開済み）", "Dice seed (published)"),
