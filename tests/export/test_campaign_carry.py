@@ -11,7 +11,7 @@ from gmtool import cli
 from gmtool import operations as ops
 from gmtool.core.errors import Conflict
 from gmtool.core.view import GM, Viewer
-from gmtool.runtime import SessionManager, token_hash
+from gmtool.runtime import SessionManager
 
 SABER = "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"
 LANCER = "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50"
