@@ -40,6 +40,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.expr_hint": ("例: 2D6+1, 1D100<=50, 4D6KH3, D66, choice[a,b], S2D6（秘密）",
                      "e.g. 2D6+1, 1D100<=50, 4D6KH3, D66, choice[a,b], S2D6 (secret)"),
     "gm.undo": ("取り消し", "Undo"),
+    "dice.real_badge": ("実ダイス", "real dice"),
     "dice.real": ("実ダイスの出目を入力", "Enter the faces of real dice"),
     "dice.faces": ("実ダイスの出目", "Faces of the real dice"),
     "dice.faces_hint": ("例: 3 5（振った順に）", "e.g. 3 5 (in the order rolled)"),
