@@ -24,13 +24,25 @@ def cmd_new(args) -> int:
     from .setup import counters_for, parse_seats
     from .urls import created
     try:
-        ruleset = get_ruleset(args.ruleset)
-        counters = counters_for(ruleset, args.counter) if args.counter else None
-        live, tokens = _manager(args.data).create(args.title, ruleset.name, parse_seats(args.seat or []), counters)
+        if args.from_session:
+            if args.seat or args.counter or args.ruleset:
+                raise GmError("--from は前回の席・カウンター・ルールを使います（--seat / --counter / --ruleset とは併用できません）",
+                              "--from takes the previous session's seats, counters and ruleset "
+                              "(not with --seat / --counter / --ruleset)")
+            live, tokens = _manager(args.data).continue_from(args.from_session, args.title)
+        else:
+            if not args.title:
+                raise GmError("--title を指定してください", "Give --title")
+            ruleset = get_ruleset(args.ruleset or "generic")
+            counters = counters_for(ruleset, args.counter) if args.counter else None
+            live, tokens = _manager(args.data).create(args.title, ruleset.name, parse_seats(args.seat or []),
+                                                      counters)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2
     out = created(live, tokens, args.base or "")
+    if args.from_session:
+        out["previous"] = args.from_session
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
@@ -57,17 +69,22 @@ def cmd_list(args) -> int:
 def cmd_export(args) -> int:
     """Write a session's log in a wiki format (standard output without --out)."""
     from .core.errors import GmError
-    from .export import Options, export
+    from .export import Options, export, export_campaign
     from .store import local_utc_offset
     try:
-        live = _manager(args.data).get(args.session)
+        manager = _manager(args.data)
+        live = manager.get(args.session)
         options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
-                          utc_offset=local_utc_offset(),
-                          secret_rolls=args.secret_rolls)
-        with live.lock:
-            events = list(live.store.events())
-            secrets = live.store.get_secrets() if args.full else None
-        text = export(events, live.ruleset, args.format, options, secrets)
+                          utc_offset=local_utc_offset(), secret_rolls=args.secret_rolls, standings=args.standings)
+        if args.campaign:
+            if args.full:
+                raise GmError("--full はセッションごとです", "--full is one session at a time")
+            text = export_campaign(manager.campaign_logs(args.session), args.format, options)
+        else:
+            with live.lock:
+                events = list(live.store.events())
+                secrets = live.store.get_secrets() if args.full else None
+            text = export(events, live.ruleset, args.format, options, secrets)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -102,22 +119,34 @@ def cmd_import(args) -> int:
     return 0
 
 
+DEMO_FILE = ".demo.json"  # in the data folder: the ids of the demo sessions `--demo` made there
+
+
 def _demo(manager) -> str:
-    """A ready sample session of every ruleset that declares a demo; returns the generic one's id."""
+    """A ready sample session of every ruleset that declares a demo, made once per data folder and reused by
+    every later `--demo` (one that was deleted is made again); returns the generic one's id."""
     from .driver import LocalDriver
     from .rulesets import registry
     from .setup import counters_for, parse_seats
+    path = manager.data_dir / DEMO_FILE
+    try:
+        made = {str(k): str(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError, AttributeError):
+        made = {}  # none yet
     first = ""
     for name, ruleset in registry().items():
         if ruleset.demo is None:
             continue
-        demo = ruleset.demo
-        counters = counters_for(ruleset, list(demo.counters)) if demo.counters else None
-        live, _tokens = manager.create(demo.title, name, parse_seats(list(demo.seats)), counters)
-        if demo.play is not None:
-            demo.play(LocalDriver(live))
+        if not (made.get(name) and manager.path_of(made[name]).exists()):
+            demo = ruleset.demo
+            counters = counters_for(ruleset, list(demo.counters)) if demo.counters else None
+            live, _tokens = manager.create(demo.title, name, parse_seats(list(demo.seats)), counters)
+            if demo.play is not None:
+                demo.play(LocalDriver(live))
+            made[name] = live.state.session_id
         if name == "generic" or not first:
-            first = live.state.session_id
+            first = made[name]
+    path.write_text(json.dumps(made), encoding="utf-8")
     return first
 
 
@@ -253,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", default="sessions", help="folder with one SQLite file per session")
     serve.add_argument("--lan-ip", help="the address phones use (default: chosen automatically)")
     serve.add_argument("--no-browser", action="store_true", help="do not open the GM console")
-    serve.add_argument("--demo", action="store_true", help="create a ready sample session")
+    serve.add_argument("--demo", action="store_true", help="open the sample sessions (made once per data folder, then reused)")
     serve.add_argument("--threads", type=int, default=48,
                        help="worker threads; each open screen holds one (default 48: about 4 tables)")
     serve.add_argument("--max-streams", type=int, default=40,
@@ -268,8 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     new = sub.add_parser("new", help="create a session")
-    new.add_argument("--ruleset", default="generic")
-    new.add_argument("--title", required=True)
+    new.add_argument("--ruleset", help="the game (default: generic)")
+    new.add_argument("--title", help="the session's title (with --from: default the previous title + （続き）)")
+    new.add_argument("--from", dest="from_session", metavar="SESSION",
+                     help="continue a campaign: the next session after SESSION, with what its rules carry over")
     new.add_argument("--seat", action="append", help="a seat: 'name' or 'name / faction' (repeat)")
     new.add_argument("--counter", action="append", help="generic: a preset key or 'name,start,min,max' (repeat)")
     new.add_argument("--data", default="sessions")
@@ -289,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--scene", type=int, help="only scene N (0: before the first scene marker)")
     exp.add_argument("--secret-rolls", action="store_true", help="include the GM's secret rolls")
     exp.add_argument("--full", action="store_true", help="json: a full backup with secrets (GM only)")
+    exp.add_argument("--standings", default="last", choices=["first", "last"],
+                     help="the final standings after the header (first) or at the end (last, the default)")
+    exp.add_argument("--campaign", action="store_true",
+                     help="every session of SESSION's campaign, first to last (not json)")
     exp.set_defaults(func=cmd_export)
 
     imp = sub.add_parser("import", help="load a JSON export")

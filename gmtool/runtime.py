@@ -7,6 +7,7 @@ Nothing is acknowledged before it is on disk, and a request never replays the wh
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -277,6 +278,7 @@ class SessionManager:
         private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
+        self.continuing = threading.Lock()
 
     def path_of(self, session_id: str) -> Path:
         """The SQLite file of a session."""
@@ -311,7 +313,8 @@ class SessionManager:
         rs = get_ruleset(ruleset)
         if counters is None:
             counters = list(rs.counters) + [p for p in rs.presets if p.key in rs.default_presets]
-        seat_dicts = [new_seat(f"s{i + 1}", s.get("name"), s.get("faction", "")) for i, s in enumerate(seats)]
+        seat_dicts = [new_seat(s.get("id") or f"s{i + 1}", s.get("name"), s.get("faction", ""))
+                      for i, s in enumerate(seats)]
         check_seat_count(rs, len(seat_dicts))
         with self.lock:
             session_id = secrets.token_hex(4)
@@ -335,6 +338,61 @@ class SessionManager:
                 store.close()
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
+
+    def continue_from(self, previous_id: str, title: str | None = None) -> tuple[LiveSession, dict]:
+        """The next session of a campaign (core/campaign.py): the same seats, counters and readings, what the
+        ruleset carries over, new tokens (old phones re-scan); the previous session is linked to it."""
+        from .core.campaign import continue_drafts, next_draft
+        previous = self.get(previous_id)
+        with self.continuing:  # one continuation at a time: a campaign never forks
+            with previous.lock:
+                state = copy.deepcopy(previous.state)
+            following = state.campaign.get("next")
+            if following:
+                raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
+                               f"This session is already continued in '{following['title']}' ({following['id']})")
+            title = (title or "").strip() or _next_title(state.title)
+            seats = [{"id": s.id, "name": s.name, "faction": s.faction} for s in state.seats.values()]
+            live, tokens = self.create(title, state.ruleset, seats, list(state.counter_defs))
+            try:
+                with live.lock:
+                    live._commit("system", continue_drafts(state, live.state))
+                with previous.lock:
+                    previous._commit("system", [next_draft(state, live.state.session_id, live.state.title)])
+            except BaseException:
+                live.close()
+                with self.lock:
+                    self.sessions.pop(live.state.session_id, None)
+                remove_session_files(live.path)  # no half-continued session stays behind
+                raise
+        return live, tokens
+
+    def campaign(self, session_id: str) -> list[LiveSession]:
+        """Every session of the campaign `session_id` belongs to, first to last (following the links)."""
+        live = self.get(session_id)
+        chain = [live]
+        seen = {session_id}
+        while (prev := chain[0].state.campaign.get("previous")) and prev["id"] not in seen:
+            try:
+                chain.insert(0, self.get(prev["id"]))
+            except NotFound:  # a session deleted or left on another laptop ends the chain
+                break
+            seen.add(prev["id"])
+        while (nxt := chain[-1].state.campaign.get("next")) and nxt["id"] not in seen:
+            try:
+                chain.append(self.get(nxt["id"]))
+            except NotFound:
+                break
+            seen.add(nxt["id"])
+        return chain
+
+    def campaign_logs(self, session_id: str) -> list[tuple[list[Event], object]]:
+        """(events, ruleset) of every session of the campaign, first to last (for a whole-campaign export)."""
+        logs = []
+        for live in self.campaign(session_id):
+            with live.lock:
+                logs.append((list(live.store.events()), live.ruleset))
+        return logs
 
     def import_session(self, text: str, restore_tokens: bool = False) -> tuple[LiveSession, dict | None]:
         """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
@@ -445,6 +503,12 @@ def fold_events(events: list[Event]) -> State:
     undone = {int(e.data["action"]) for e in events if e.type == "undo"}
     return engine.fold(events, get_ruleset(str(events[0].data.get("ruleset", ""))), undone)
 
+
+
+def _next_title(title: str) -> str:
+    """A default title for the next session: the previous one's with （続き） (within the 80-character limit)."""
+    suffix = "（続き）"
+    return title[:80 - len(suffix)] + suffix
 
 
 def _valid_id(session_id: str) -> bool:

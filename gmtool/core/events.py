@@ -7,7 +7,7 @@ an action that starts with it can be undone by the GM.
 
 from __future__ import annotations
 
-from . import engine, logtext, prompts, view
+from . import campaign, engine, logtext, prompts, view
 from .model import Label
 from .ruleset import GM_ONLY, PUBLIC, Choice, EventType, Reading, custom
 
@@ -26,6 +26,8 @@ CORE_EVENTS: tuple[EventType, ...] = (
     EventType("reading.set", engine.reading_set, logtext.reading_set, PUBLIC, undoable=True),
     EventType("undo", engine.undone, logtext.undone, custom(view.undo_event)),
     EventType("session.imported", engine.session_imported, logtext.session_imported, PUBLIC),
+    EventType("campaign.continued", campaign.campaign_continued, logtext.campaign_continued, PUBLIC),
+    EventType("campaign.next", campaign.campaign_next, logtext.campaign_next, PUBLIC),
     EventType("session.closed", engine.session_closed, logtext.session_closed, PUBLIC),
     EventType("prompt.opened", prompts.prompt_opened, logtext.prompt_opened, PUBLIC),
     EventType("prompt.answered", prompts.prompt_answered, logtext.prompt_answered, custom(view.answer_event)),

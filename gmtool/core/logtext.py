@@ -123,6 +123,17 @@ def session_imported(e, state, lang):
                f"Imported from an export (new dice seed {e['data']['seed_hash'][:12]}…)")
 
 
+def campaign_continued(e, state, lang):
+    p = e["data"]["previous"]
+    return _ja(lang, f"前回「{p['title']}」の続き：席・カウンター・引き継ぐものを持ち越し",
+               f"Continues '{p['title']}': seats, counters and what carries over brought forward")
+
+
+def campaign_next(e, state, lang):
+    n = e["data"]["next"]
+    return _ja(lang, f"次回「{n['title']}」に続く", f"Continued in '{n['title']}'")
+
+
 def session_closed(e, state, lang):
     """The log line of `session.closed`."""
     return _ja(lang, f"セッション終了。ダイスのシード: {e['data']['seed']}",

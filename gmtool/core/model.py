@@ -210,6 +210,7 @@ class State:
     dice_next: int = 0  # index of the next die drawn from the session seed
     extra: dict = field(default_factory=dict)  # ruleset-owned state
     readings: dict = field(default_factory=dict)  # reading key -> the value the GM switched it to
+    campaign: dict = field(default_factory=dict)  # {"id", "previous", "next"} once continued (core/campaign.py)
     rules: Any = field(default=None, repr=False, compare=False)  # the session's Ruleset (engine.apply)
 
     def counter_def(self, key: str) -> CounterDef | None:

@@ -176,6 +176,20 @@ def action(name: str, ja: str, en: str, fn: Callable[[State, dict, ActionContext
     return name, RulesetAction(name, Label(ja, en), fn, who)
 
 
+# -- campaigns -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Carry:
+    """What a ruleset carries into the next session of a campaign (core writes it as events).
+
+    counters: {seat id: {counter key: value}} (only these counters carry; the rest start afresh);
+    events: drafts `(event type, data)` of the ruleset's own declared event types, written in order.
+    """
+
+    counters: dict[str, dict[str, int]] = field(default_factory=dict)
+    events: tuple[tuple[str, dict], ...] = ()
+
+
 # -- the leak probe (for the contract's meta-tests) ---------------------------------------------
 
 @dataclass(frozen=True)
@@ -252,6 +266,9 @@ class Ruleset:
     upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
     docs: str = ""  # its page, e.g. "docs/rulesets/<name>.md"
     leak_probe: LeakProbe | None = None  # plants and reveals its secrets for the leak crawl (tests/meta)
+    # What the next session of a campaign starts with (`gmtool new --from`): state -> a Carry (counters'
+    # values and drafts of this ruleset's own event types); None: every counter carries (core's default).
+    carry_over: Callable[[State], "Carry"] | None = None
     demo: Demo | None = None  # the sample session of `gmtool serve --demo`
 
     def __post_init__(self):

@@ -6,13 +6,15 @@ from typing import Any
 
 from ..core.errors import GmError
 from ..core.model import Event
+from .campaign import build_campaign_report, session_rows
 from .html import render_html
 from .jsonio import export_json, parse_export
 from .markup import render_text
 from .report import FORMAT_NAMES, Options, build_report
 
+# Each format downloads with its own extension (a wiki editor keeps several side by side).
 MEDIA_TYPES = {"markdown": ("text/markdown", "md"), "mediawiki": ("text/plain", "wiki"),
-               "atwiki": ("text/plain", "txt"), "text": ("text/plain", "txt"), "html": ("text/html", "html"),
+               "atwiki": ("text/plain", "atwiki"), "text": ("text/plain", "txt"), "html": ("text/html", "html"),
                "json": ("application/json", "json")}
 
 
@@ -28,4 +30,17 @@ def export(events: list[Event], rules: Any, fmt: str, options: Options = Options
     return render_html(report) if fmt == "html" else render_text(report, fmt)
 
 
-__all__ = ["FORMAT_NAMES", "MEDIA_TYPES", "Options", "export", "parse_export"]
+def export_campaign(logs: list[tuple[list[Event], Any]], fmt: str, options: Options = Options()) -> str:
+    """Every session of a campaign, first to last (`logs`: each session's events and ruleset), in a text
+    format or HTML; JSON stays one session per file (it is what `gmtool import` reads)."""
+    if fmt not in FORMAT_NAMES:
+        raise GmError(f"形式「{fmt}」はありません（{', '.join(FORMAT_NAMES)}）",
+                      f"Unknown format '{fmt}' (use {', '.join(FORMAT_NAMES)})")
+    if fmt == "json":
+        raise GmError("JSONはセッションごとに書き出します（キャンペーン全体はMarkdown・Wiki・テキスト・HTMLで）",
+                      "JSON is written one session at a time (a whole campaign: Markdown, wiki, text or HTML)")
+    report = build_campaign_report(logs, options)
+    return render_html(report) if fmt == "html" else render_text(report, fmt)
+
+
+__all__ = ["FORMAT_NAMES", "MEDIA_TYPES", "Options", "export", "export_campaign", "parse_export", "session_rows"]

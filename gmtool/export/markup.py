@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .report import Item, L, Report
+from .report import L, Report
 
 
 def _md_escape(text: str) -> str:
@@ -92,43 +92,45 @@ MARKUPS = {
                         lambda t: "* " + t, _mw_table),
     "atwiki": Markup(_puki_escape, lambda n, t: "*" * n + _puki_escape(t), lambda t: "-" + t,
                      _puki_table),
-    "text": Markup(_plain, lambda n, t: t + "\n" + ("=" if n <= 2 else "-") * max(_width(t), 4),
+    "text": Markup(_plain, lambda n, t: t + "\n" + ("=" if n <= 2 else "~") * max(_width(t), 4),
                    lambda t: "・" + t, _text_table),
 }
 
 
-def _item_lines(m: Markup, item: Item, lang: str) -> list[str]:
-    when = f"{item.time} " if item.time else ""
-    if item.kind == "prompt" and "answers" in item.data:
-        head = [L(lang, "回答者", "Who"), L(lang, "回答", "Answer"), L(lang, "ソルト", "Salt"),
-                L(lang, "コミットメント", "Commitment")]
-        return [m.item(m.escape(when + item.text)), "", m.table(head, item.data["answers"]), ""]
-    if item.kind == "prompt" and "resolution" in item.data:
-        r = item.data["resolution"]
-        out = [m.item(m.escape(when + item.text))]
-        if r["counts"]:
-            out += ["", m.table([L(lang, "選択肢", "Option"), L(lang, "票", "Votes")], r["counts"])]
-        if r["rows"]:
-            out += ["", m.table([L(lang, "回答者", "Who"), L(lang, "内訳", "Breakdown"), L(lang, "合計", "Total")],
-                                r["rows"])]
-        out += [m.item(m.escape(note)) for note in r["notes"]]
-        return out + [""]
-    return [m.item(m.escape(when + item.text))]
+def _standings(m: Markup, report: Report, level: int) -> list[str]:
+    return [m.heading(level, L(report.lang, "最終状況", "Standings")), "",
+            m.table(report.standings_head, report.standings), ""]
+
+
+def _appendix(m: Markup, report: Report, level: int) -> list[str]:
+    """Commitments, salts and the dice seed: what anyone needs to check the game (docs/verify.md)."""
+    lang = report.lang
+    out = [m.heading(level, L(lang, "付録: 検証用データ", "Appendix: verification data")), ""]
+    out += [m.item(m.escape(f"{k}: {v}")) for k, v in report.verification] + [""]
+    head = [L(lang, "回答者", "Who"), L(lang, "回答", "Answer"), L(lang, "ソルト", "Salt"),
+            L(lang, "コミットメント", "Commitment")]
+    for entry in report.appendix:
+        out += [m.heading(level + 1, entry.title), "", m.table(head, entry.rows), ""]
+    return out
 
 
 def render_text(report: Report, fmt: str) -> str:
     """The report in one of the text formats."""
     m = MARKUPS[fmt]
-    lang = report.lang
-    out = [m.heading(1 if fmt != "mediawiki" else 2, report.title), ""]
+    shift = 1 if fmt == "mediawiki" else 0  # MediaWiki pages keep level 1 for the page title
+    out = [m.heading(1 + shift, report.title), ""]
     out += [m.item(m.escape(f"{k}: {v}")) for k, v in report.meta] + [""]
+    if report.standings_first:
+        out += _standings(m, report, 2 + shift)
     for section in report.sections:
-        out += [m.heading(2 if fmt != "mediawiki" else 3, section.title), ""]
+        out += [m.heading(section.level + shift, section.title), ""]
         for item in section.items:
-            out += _item_lines(m, item, lang)
+            when = f"{item.time} " if item.time else ""
+            out.append(m.item(m.escape(when + item.text)))
         out.append("")
-    out += [m.heading(2 if fmt != "mediawiki" else 3, L(lang, "最終状況", "Standings")), "",
-            m.table(report.standings_head, report.standings), ""]
+    if not report.standings_first:
+        out += _standings(m, report, 2 + shift)
+    out += _appendix(m, report, 2 + shift)
     text = "\n".join(out)
     while "\n\n\n" in text:
         text = text.replace("\n\n\n", "\n\n")

@@ -35,24 +35,35 @@ class Options:
     scene: int | None = None  # None: the whole session; 0: before the first scene marker; N: scene N
     secret_rolls: bool = False  # the GM ticks GM-secret rolls in
     utc_offset: int = 0  # minutes east of UTC that times are shown in (the caller's local time zone)
+    standings: str = "last"  # where the final standings go: "first" (after the header) or "last"
 
 
 @dataclass
 class Item:
-    """One entry of a section: a log line, a roll, or a revealed prompt with its result."""
+    """One line of the story: a decision with its result and who gained what (one action)."""
 
     kind: str  # "line" | "roll" | "prompt"
     time: str
     text: str
     data: dict = field(default_factory=dict)
+    action: int = 0  # the action it tells (counter changes of the same action join its line)
 
 
 @dataclass
 class Section:
-    """A scene / round / combat (a heading of the write-up)."""
+    """A scene / round / combat (a heading of the write-up); level 2, or 3 under a session's heading."""
 
     title: str
     items: list[Item] = field(default_factory=list)
+    level: int = 2
+
+
+@dataclass
+class Appendix:
+    """The verification data of one revealed prompt: every answer with its salt and commitment."""
+
+    title: str
+    rows: list[list[str]]  # who, answer, salt, commitment
 
 
 @dataclass
@@ -65,6 +76,9 @@ class Report:
     sections: list[Section]
     standings_head: list[str]
     standings: list[list[str]]
+    appendix: list[Appendix] = field(default_factory=list)
+    verification: list[tuple[str, str]] = field(default_factory=list)  # seed hash, seed
+    standings_first: bool = False
 
 
 def L(lang: str, ja: str, en: str) -> str:
@@ -99,17 +113,25 @@ def fold_all(events: list[Event], rules: Any) -> State:
     return fold(events, rules, undone)
 
 
+CONDENSED = ("prompt.opened", "prompt.answered", "prompt.locked", "prompt.resolved", "prompt.modified",
+             "prompt.confirmed", "prompt.extended")  # told by the prompt's one line at its reveal
+JOINED = ("counter.changed", "flag.raised", "flag.lowered")  # join the line of their action when it has one
+
+
 def build_report(events: list[Event], rules: Any, options: Options = Options()) -> Report:
-    """The write-up of a session's events."""
+    """The write-up of a session's events: one line per decision, grouped by scene and round."""
     lang = options.lang
     final = fold_all(events, rules)
     shown_final = _display_state(final, options.names)
     viewer_for_rolls = GM if options.secret_rolls else TABLE
+    own_kinds = {k.name for k in rules.prompt_kinds}  # the ruleset logs these decisions itself
+    outcome = _prompt_outcomes(events, final, shown_final, lang)
     sections = [Section(L(lang, "開始", "Opening"))]
+    appendix: list[Appendix] = []
     state = State(undone=set(final.undone), rules=rules)
     end_state: State | None = None  # standings are taken where the exported range ends
     for e in events:
-        skipped = e.action in final.undone or e.type in ("undo", "session.created")
+        skipped = e.action in final.undone or e.type in ("undo", "session.created") + CONDENSED
         if (e.type == "scene.marked" and not skipped and options.scene is not None and end_state is None
                 and len(sections) - 1 == options.scene):
             end_state = copy.deepcopy(state)
@@ -124,25 +146,32 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
             continue
         section = sections[-1]
         time = _time(e.ts, options.utc_offset) if options.times else ""
+        last = section.items[-1] if section.items and section.items[-1].action == e.action else None
+        if last is not None and e.type in JOINED and (last.kind != "change" or e.type != "counter.changed"):
+            last.text += _gain(visible, shown_final, lang)  # who gained what, on the line of its decision
+            continue
         text = describe(visible, shown_final, lang)
         if e.type == "dice.rolled":
             roll = e.data["roll"]
-            section.items.append(Item("roll", time, text, {
+            item = Item("roll", time, text, {
                 "label": e.data.get("label", ""), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
                 "text": roll["text"], "total": roll.get("total"), "choice": roll.get("choice"),
-                "success": roll.get("success"), "secret": bool(roll.get("secret"))}))
+                "success": roll.get("success"), "secret": bool(roll.get("secret"))}, e.action)
         elif e.type == "prompt.revealed":
             prompt = final.prompts[e.data["prompt"]]
             rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final), a.salt, a.commitment]
                     for who, a in prompt.answers.items()]
-            section.items.append(Item("prompt", time, text, {"title": prompt.title, "answers": rows}))
-        elif e.type == "prompt.resolved":
-            section.items.append(Item("prompt", time, text, {
-                "title": final.prompts[e.data["prompt"]].title,
-                "resolution": _resolution_rows(e.data["resolution"], final.prompts[e.data["prompt"]], shown_final,
-                                               lang)}))
-        elif e.type != "prompt.answered":  # answers appear with their reveal, never before
-            section.items.append(Item("line", time, text))
+            appendix.append(Appendix(prompt.title, rows))
+            if prompt.kind in own_kinds:
+                continue  # the ruleset's own lines tell this decision
+            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": prompt.title}, e.action)
+        else:
+            item = Item("change" if e.type in JOINED else "line", time, text, {}, e.action)
+        if last is not None:  # one action, one line: a roll and the move it makes, a result and what follows
+            last.text += " — " + item.text
+            last.kind = "line" if last.kind == "change" else last.kind
+        else:
+            section.items.append(item)
     end_state = end_state or state
     if options.scene is not None:
         if not 0 <= options.scene < len(sections):
@@ -152,15 +181,60 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         sections = [s for s in sections if s.items or s is not sections[0]]
     head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
-            (L(lang, "作成", "Created"), _local(final.created, options.utc_offset)),
-            (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values())),
-            (L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
+            (L(lang, "作成", "Created"), local_time(final.created, options.utc_offset)),
+            (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values()))]
+    for key, ja, en in (("previous", "前回", "Previous session"), ("next", "次回", "Next session")):
+        linked = final.campaign.get(key)
+        if linked:
+            meta.append((L(lang, ja, en), linked["title"]))
+    verification = [(L(lang, "ダイスシードのSHA-256", "Dice seed SHA-256"), final.seed_hash)]
     if final.seed:
-        meta.append((L(lang, "ダイスシード", "Dice seed"), final.seed))
-    return Report(final.title, lang, meta, sections, head, rows)
+        verification.append((L(lang, "ダイスシード", "Dice seed"), final.seed))
+    return Report(final.title, lang, meta, sections, head, rows, appendix, verification,
+                  options.standings == "first")
 
 
-def _local(ts: str, offset: int) -> str:
+def _gain(visible: dict, state: State, lang: str) -> str:
+    """Who gained what, joined to the line of the action that caused it: （セイバー: 令呪 3→2）."""
+    d = visible["data"]
+    name = state.seat_name(d["seat"])
+    if visible["type"] == "counter.changed":
+        definition = state.counter_def(d["key"])
+        label = definition.label.get(lang) if definition else d["key"]
+        return f"（{name}: {label} {d['from']}→{d['to']}）" if lang != "en" else f" ({name}: {label} {d['from']}→{d['to']})"
+    label = pick(d["label"], lang)
+    if visible["type"] == "flag.raised":
+        return f"（{name}に{label}）" if lang != "en" else f" ({label} on {name})"
+    return f"（{name}の{label}解除）" if lang != "en" else f" ({label} lifted from {name})"
+
+
+def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str) -> dict[str, str]:
+    """One line per revealed prompt: the answers, the modifiers in one bracket, and the result that stood
+    (its last resolution the table may see)."""
+    resolved: dict[str, dict] = {}
+    for e in events:
+        if e.type == "prompt.resolved" and e.action not in final.undone:
+            visible = visible_event(e, final, TABLE)
+            if visible is not None:
+                resolved[e.data["prompt"]] = visible["data"]["resolution"]
+    out = {}
+    for pid, prompt in final.prompts.items():
+        if prompt.status not in ("revealed", "resolved") or not prompt.answers:
+            continue
+        comma = ", " if lang == "en" else "、"
+        answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state)}"
+                             for who, a in prompt.answers.items())
+        mods = comma.join(f"{who_name(m['who'], state)} {m['amount']:+d}〈{m['label']}〉" for m in prompt.modifiers)
+        line = f"「{prompt.title}」: {answers}" if lang != "en" else f"'{prompt.title}': {answers}"
+        if mods:
+            line += f"［{L(lang, '修正', 'modifiers')}: {mods}］" if lang != "en" else f" [modifiers: {mods}]"
+        if pid in resolved:
+            line += f" → {pick(resolved[pid]['summary'], lang)}"
+        out[pid] = line
+    return out
+
+
+def local_time(ts: str, offset: int) -> str:
     """A time as YYYY-MM-DD HH:MM in the caller's time zone."""
     try:
         return _shifted(ts, offset).strftime("%Y-%m-%d %H:%M")
@@ -179,23 +253,10 @@ def _value(value, prompt, state: State) -> str:
     return answer_text(state.rules, prompt.kind, value, names)
 
 
-def _resolution_rows(resolution: dict, prompt, state: State, lang: str) -> dict:
-    """A resolution as a summary and table rows (every term with its rule); seat answers and vote
-    options are shown by the seats' display names, like the answers table."""
-    rows = []
-    for row in resolution.get("rows", []):
-        terms = " ".join(f"{pick(t['label'], lang)} {t['value']:+}" if i else f"{pick(t['label'], lang)} {t['value']}"
-                         for i, t in enumerate(row.get("terms", [])))
-        if "kept" in row:
-            kept = L(lang, "採用", "kept") if row["kept"] else L(lang, "脇に置く", "set aside")
-            terms = f"{_value(row['value'], prompt, state)} — {kept}"
-        total = "" if row.get("total") is None else str(row["total"])
-        rows.append([who_name(row["who"], state), terms or _value(row.get("value", ""), prompt, state), total])
-    counts = [[_value(c["option"], prompt, state) if "option" in c else c["name"], str(c["votes"])]
-              for c in resolution.get("counts", [])]
-    notes = [n["en" if lang == "en" else "ja"] for n in resolution.get("notes", [])]
-    return {"summary": resolution["summary"]["en" if lang == "en" else "ja"], "rows": rows, "counts": counts,
-            "notes": notes}
+def without_empty_columns(head: list[str], rows: list[list[str]], keep: int = 1) -> tuple[list[str], list[list[str]]]:
+    """A table without the columns that are empty in every row (the first `keep` columns always stay)."""
+    kept = [i for i in range(len(head)) if i < keep or any(str(row[i]).strip() for row in rows)]
+    return [head[i] for i in kept], [[row[i] for i in kept] for row in rows]
 
 
 def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
@@ -206,4 +267,4 @@ def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
     for seat in view["seats"]:
         flags = "、".join(pick(f["label"], lang) for f in seat["flags"])
         rows.append([seat["name"]] + [str(seat["counters"].get(c["key"], "")) for c in public] + [flags])
-    return head, rows
+    return without_empty_columns(head, rows)

@@ -14,7 +14,8 @@ from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
 from .screens import import_checked
 from .. import limits
-from .common import api_viewer, require_admin, base_url, export_options, export_text, lang, live_session, manager
+from .common import api_viewer, require_admin, base_url, export_options, export_text, is_campaign_export, lang, \
+    live_session, manager
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -105,13 +106,38 @@ def log(session_id):
 
 @bp.get("/sessions/<session_id>/export")
 def export_session(session_id):
-    """GM: the session's log as markdown, mediawiki, atwiki, text, html or json."""
+    """GM: the session's log (or with campaign=1 its whole campaign's) as markdown, mediawiki, atwiki, text,
+    html or json."""
     from ..export import MEDIA_TYPES
     live, viewer = _session(session_id)
     ops.require_gm(viewer)
     fmt, options, full = export_options(request.args)
-    text = export_text(live, fmt, options, full)
+    text = export_text(live, fmt, options, full, is_campaign_export(request.args))
     return Response(text, mimetype=MEDIA_TYPES[fmt][0], headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/sessions/<session_id>/continue")
+def continue_session(session_id):
+    """GM: start the next session of the campaign (optional title); answers like session creation, plus
+    `previous`."""
+    live, viewer = _session(session_id)
+    ops.require_gm(viewer)
+    title = payload().get("title")
+    if title is not None and not isinstance(title, str):
+        raise GmError("title は文字列です", "'title' must be a text")
+    following, tokens = manager().continue_from(session_id, title)
+    return jsonify({**created(following, tokens, base_url()), "previous": session_id}), 201
+
+
+@bp.get("/sessions/<session_id>/campaign")
+def campaign(session_id):
+    """GM: the sessions of the campaign, first to last, with their date and outcome."""
+    from ..export import Options, session_rows
+    from ..store import local_utc_offset
+    live, viewer = _session(session_id)
+    ops.require_gm(viewer)
+    options = Options(lang=lang(), utc_offset=local_utc_offset())
+    return jsonify(sessions=session_rows(manager().campaign_logs(session_id), options))
 
 
 @bp.post("/sessions/import")

@@ -151,7 +151,8 @@ def qr_svg(data: str) -> str:
 
 
 def export_options(args) -> tuple[str, Options, bool]:
-    """(format, options, full) from query arguments: format, lang, times, names, scene, secret_rolls, full."""
+    """(format, options, full) from query arguments: format, lang, times, names, scene, secret_rolls, standings,
+    full."""
     scene = args.get("scene", "")
     try:
         scene_number = int(scene) if scene != "" else None
@@ -160,6 +161,10 @@ def export_options(args) -> tuple[str, Options, bool]:
     names = args.get("names", "player")
     if names not in ("player", "faction"):
         raise GmError("names は player か faction です", "'names' must be 'player' or 'faction'")
+    standings = args.get("standings", "last")
+    if standings not in ("first", "last"):
+        raise GmError("standings は first か last です", "'standings' must be 'first' or 'last'")
+
     def flag(key: str, default: str) -> bool:  # the last value wins (a hidden 0 before a checkbox)
         values = args.getlist(key)
         return (values[-1] if values else default) in ("1", "true", "on", "yes")
@@ -167,13 +172,23 @@ def export_options(args) -> tuple[str, Options, bool]:
     options = Options(lang=args.get("lang", "ja") if args.get("lang") in ("ja", "en") else "ja",
                       utc_offset=local_utc_offset(),
                       times=flag("times", "1"), names=names, scene=scene_number,
-                      secret_rolls=flag("secret_rolls", "0"))
+                      secret_rolls=flag("secret_rolls", "0"), standings=standings)
     return args.get("format", "markdown"), options, flag("full", "0")
 
 
-def export_text(live: LiveSession, fmt: str, options, full: bool) -> str:
-    """A session's export (GM only: the caller checks)."""
-    from ..export import export
+def is_campaign_export(args) -> bool:
+    """Whether an export request covers the whole campaign (`campaign=1`) rather than one session."""
+    values = args.getlist("campaign")
+    return bool(values) and values[-1] in ("1", "true", "on", "yes")
+
+
+def export_text(live: LiveSession, fmt: str, options, full: bool, campaign: bool = False) -> str:
+    """A session's export, or its whole campaign's (GM only: the caller checks)."""
+    from ..export import export, export_campaign
+    if campaign:
+        if full:
+            raise GmError("完全バックアップはセッションごとです", "A full backup is made one session at a time")
+        return export_campaign(manager().campaign_logs(live.state.session_id), fmt, options)
     with live.lock:
         events = list(live.store.events())
         secrets = live.store.get_secrets() if full else None

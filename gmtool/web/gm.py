@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, make_response, redirect, render_template, request
 
 from .. import operations as ops
-from .common import act, export_options, export_text, form_payload, is_htmx, live_session, login, no_store, page_viewer
+from ..urls import gm_url
+from .common import act, check_csrf, export_options, export_text, form_payload, is_campaign_export, \
+    is_htmx, live_session, login, manager, no_store, page_viewer
 from .screens import context, gm_extras, live_fragment
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
@@ -38,9 +40,11 @@ def export_page(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    preview = export_text(live, fmt, options, False)
+    campaign = is_campaign_export(request.args)
+    preview = export_text(live, fmt, options, False, campaign)
     return no_store(render_template("gm/export.html", formats=FORMAT_NAMES, fmt=fmt, options=options,
-                                   preview=preview, scenes=live.state.scenes, **context(live, viewer, token)))
+                                   preview=preview, scenes=live.state.scenes, campaign=campaign,
+                                   in_campaign=bool(live.state.campaign), **context(live, viewer, token)))
 
 
 @bp.get("/export/download")
@@ -50,11 +54,43 @@ def export_download(session_id: str):
     live = live_session(session_id)
     page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    text = export_text(live, fmt, options, full)
+    campaign = is_campaign_export(request.args)
+    text = export_text(live, fmt, options, full, campaign)
     mimetype, suffix = MEDIA_TYPES[fmt]
-    name = f"gmtool-{session_id}{'-full' if full else ''}.{suffix}"
+    name = f"gmtool-{'campaign-' if campaign else ''}{session_id}{'-full' if full else ''}.{suffix}"
     return no_store(Response(text, mimetype=mimetype,
                              headers={"Content-Disposition": f'attachment; filename="{name}"'}))
+
+
+@bp.get("/campaign")
+def campaign_page(session_id: str):
+    """The sessions of this session's campaign in order, with their date and outcome; start the next one."""
+    from ..export import Options, session_rows
+    from ..store import local_utc_offset
+    from .common import lang
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    options = Options(lang=lang(), utc_offset=local_utc_offset())
+    rows = session_rows(manager().campaign_logs(session_id), options)
+    return no_store(render_template("gm/campaign.html", sessions=rows, following=live.state.campaign.get("next"),
+                                    **context(live, viewer, token)))
+
+
+@bp.post("/continue")
+def continue_campaign(session_id: str):
+    """Start the next session of the campaign (core/campaign.py) and open its GM console."""
+    from .. import limits
+    live = live_session(session_id)
+    viewer, token = page_viewer(live, "gm")
+    check_csrf(token)
+    limits.check_value(request.form.to_dict(flat=False))
+    following, tokens = manager().continue_from(session_id, request.form.get("title"))
+    target = gm_url("", following.state.session_id, tokens["gm"])
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)
 
 
 def _act(session_id: str, operation, *args):

@@ -14,7 +14,8 @@ from ..urls import join_url, table_url
 from . import stylesheet_url
 from .common import base_url, csrf_for, lang, qr_svg
 
-LOG_LINES = 60
+LOG_LINES = 60     # the GM console's log
+TABLE_LOG_LINES = 30  # the table's stage (its newest line) and history
 
 
 @lru_cache(maxsize=8192)
@@ -41,11 +42,12 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
 
 
 def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
-    """What every screen's template gets (the log only for the GM console, the one screen that shows it)."""
+    """What every screen's template gets (log lines only for the GM console and the table, the screens
+    that show them; a phone shows none)."""
     g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
         view = build_view(live.state, viewer, live.version)
-        log = log_lines(live, viewer) if viewer.is_gm else []
+        log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
     return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],

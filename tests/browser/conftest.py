@@ -49,3 +49,24 @@ def phone_context(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture
+def open_table(server, page, browser, phone_context):
+    """A session made on the server with the GM console on `page`, the table screen and one phone
+    per seat opened through their links: returns (live session, tokens, table page, {seat: phone})."""
+    base, app = server
+
+    def make(title: str, ruleset: str, seats: list[str], table_height: int = 800):
+        live, tokens = app.extensions["gmtool"].create(title, ruleset, [{"name": n} for n in seats])
+        sid = live.state.session_id
+        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+        table = browser.new_context(viewport={"width": 1280, "height": table_height}).new_page()
+        table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+        phones = {}
+        for seat_id, token in tokens["seats"].items():
+            phones[seat_id] = phone_context().new_page()
+            phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+        return live, tokens, table, phones
+
+    return make

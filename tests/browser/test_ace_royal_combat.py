@@ -17,17 +17,8 @@ def _servant(phone, hero, hero_stats, cls, cls_stats, skills=()):
     form.locator("button.primary").click()
 
 
-def test_one_combat_with_two_phones(server, page, browser, phone_context):
-    base, app = server
-    live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
-    sid = live.state.session_id
-    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
-    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    phones = {}
-    for seat_id, token in tokens["seats"].items():
-        phones[seat_id] = phone_context().new_page()
-        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+def test_one_combat_with_two_phones(page, open_table):
+    live, tokens, table, phones = open_table("エースロイヤル", "ace_royal", ["凛", "ウェイバー"])
 
     # The GM sets up the standard version and enters the real dice for the first active master.
     page.locator("#ar-setup button.primary").click()

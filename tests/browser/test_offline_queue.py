@@ -5,7 +5,6 @@ data; each tap is sent exactly once and shown as sent."""
 from __future__ import annotations
 
 import json
-import re
 import signal
 import socket
 import subprocess

@@ -15,17 +15,10 @@ ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]
 LAST_ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "-3", "-2", "take"]
 
 
-def test_a_game_with_two_phones_then_a_rematch_won_by_the_grails(server, page, browser, phone_context):
+def test_a_game_with_two_phones_then_a_rematch_won_by_the_grails(server, page, open_table):
     base, app = server
-    live, tokens = app.extensions["gmtool"].create("サクセション卓", "succession", [{"name": "アルトリア"}, {"name": "ギルガメッシュ"}])
+    live, tokens, table, phones = open_table("サクセション卓", "succession", ["アルトリア", "ギルガメッシュ"])
     sid = live.state.session_id
-    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
-    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    phones = {}
-    for seat_id, token in tokens["seats"].items():
-        phones[seat_id] = phone_context().new_page()
-        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
 
     def api(name: str, payload: dict) -> dict:
         """The GM's move for the current player through the JSON API (rounds the phones skip)."""

@@ -5,17 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 
-def test_a_turn_with_a_battle_between_two_phones(server, page, browser, phone_context):
-    base, app = server
-    live, tokens = app.extensions["gmtool"].create("双六卓", "sugoroku", [{"name": "セイバー"}, {"name": "アーチャー"}])
-    sid = live.state.session_id
-    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
-    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    phones = {}
-    for seat_id, token in tokens["seats"].items():
-        phones[seat_id] = phone_context().new_page()
-        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+def test_a_turn_with_a_battle_between_two_phones(page, open_table):
+    live, tokens, table, phones = open_table("双六卓", "sugoroku", ["セイバー", "アーチャー"])
 
     # The GM sets the game up from the console; the true names stay secret.
     setup = page.locator("#sg-setup")

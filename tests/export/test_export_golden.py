@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from export_session import (GENERIC, NASTY_MODIFIER, SCENE_TITLES, SECRET_ROLL_TEXT, TITLE, check_golden)
+from export_session import (GENERIC, NASTY_MODIFIER, NASTY_SEAT, SCENE_TITLES, SECRET_ROLL_TEXT, TITLE, check_golden)
 
 from gmtool.core.view import TABLE, visible_event
 from gmtool.export import FORMAT_NAMES, Options, export
@@ -64,34 +64,35 @@ def test_write_up_holds_scenes_rolls_and_breakdowns(script, fmt):
     for e in rolls:
         assert m.escape(e.data["roll"]["text"]) in text, e.data["roll"]["text"]
     assert m.escape(SECRET_ROLL_TEXT) not in text
-    # The resolved comparison, before and after the GM's modifier, with its terms.
+    # One line per decision: the answers, the GM's modifier in one bracket, the result that stood.
     report = build_report(script.events, GENERIC, Options(times=False))
-    resolutions = [i.data["resolution"] for s in report.sections for i in s.items if "resolution" in i.data]
-    highest = [r for r in resolutions if "勝ち" in r["summary"]]
-    assert [r["summary"] for r in highest] == ["セイバーの勝ち（7）", "アーチャーの勝ち（8）"]
-    assert highest[1]["rows"] == [["セイバー", "回答 7", "7"], ["アーチャー", f"回答 5 {NASTY_MODIFIER} +3", "8"]]
-    for r in resolutions:
-        assert m.table(["回答者", "内訳", "合計"], r["rows"]) in text
-    # Standings table at the end.
+    lines = [i.text for s in report.sections for i in s.items]
+    assert f"「宝具の真名解放」: セイバー 7、アーチャー 5［修正: アーチャー +3〈{NASTY_MODIFIER}〉］ → アーチャーの勝ち（8）" in lines
+    assert not any("一斉公開" in line or "を確定" in line or "秘密の質問" in line for line in lines)
+    for line in lines:
+        assert m.escape(line) in text
+    # Who gained what joins the line of its action (the flag its counter raised).
+    assert any(line.endswith(f"（{NASTY_SEAT}に討伐令）") for line in lines)
+    # Standings after the story, then the appendix: every revealed answer with its salt and commitment.
     assert m.table(report.standings_head, report.standings) in text
     assert report.standings_head == ["席", "令呪", "カルマ", "戦果", "状態"]  # the private counter is left out
     assert [row[1:] for row in report.standings] == [["2", "0", "0", ""], ["3", "0", "3", ""],
                                                      ["3", "9", "0", "討伐令"]]
+    assert [e.title for e in report.appendix] == ["宝具の真名解放", "1stセレクト", "同盟相手の投票"]
+    for entry in report.appendix:
+        assert m.table(["回答者", "回答", "ソルト", "コミットメント"], entry.rows) in text
+    assert text.index(m.heading(heading_level, "最終状況").splitlines()[0]) < text.index("salt-p1-s1")
 
 
-def test_vote_tables_show_seat_names_not_ids(script):
+def test_vote_lines_show_seat_names_not_ids(script):
     report = build_report(script.events, GENERIC, Options(times=False))
-    vote = next(i.data["resolution"] for s in report.sections for i in s.items
-                if "resolution" in i.data and i.data["resolution"]["counts"])
-    names = [n for n, _ in vote["counts"]]
-    assert "s1" not in names and "s3" not in names
-    assert [row[1] for row in vote["rows"]] == [report.standings[2][0], report.standings[2][0],
-                                                 report.standings[0][0]]
+    vote = next(i.text for s in report.sections for i in s.items if i.text.startswith("「同盟相手の投票」"))
+    assert vote == f"「同盟相手の投票」: セイバー {NASTY_SEAT}、アーチャー {NASTY_SEAT}、{NASTY_SEAT} セイバー → " \
+        + vote.split(" → ")[1]
+    assert " s1" not in vote and " s3" not in vote
     faction = build_report(script.events, GENERIC, Options(times=False, names="faction"))
-    vote = next(i.data["resolution"] for s in faction.sections for i in s.items
-                if "resolution" in i.data and i.data["resolution"]["counts"])
-    assert [row[1] for row in vote["rows"]][2] == "衛宮"
-    assert ["衛宮", "1"] in vote["counts"]
+    vote = next(i.text for s in faction.sections for i in s.items if i.text.startswith("「同盟相手の投票」"))
+    assert vote.startswith(f"「同盟相手の投票」: 衛宮 {NASTY_SEAT}、遠坂 {NASTY_SEAT}、{NASTY_SEAT} 衛宮")
 
 
 def test_json_golden_is_the_public_log(script):

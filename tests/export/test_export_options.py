@@ -24,9 +24,9 @@ def test_english_labels(script, fmt):
     en = export(script.events, GENERIC, fmt, Options(times=False, lang="en"))
     for label in ("Opening", "Standings", "Seat", "Command Seals", "Karma", "Victory points", "Flags",
                   "Subjugation order", "Ruleset", "Dice seed SHA-256", "Who", "Answer", "Salt", "Commitment",
-                  "Breakdown", "Total", "Option", "Votes", "set aside", "kept"):
+                  "Appendix: verification data", "modifiers", "wins (8)"):
         assert label in en, label
-    for label in ("開始", "最終状況", "令呪 3→2", "回答者", "コミットメント", "内訳", "脇に置く", "討伐令"):
+    for label in ("開始", "最終状況", "令呪 3→2", "回答者", "コミットメント", "付録", "修正", "勝ち", "討伐令"):
         assert label not in en, label
     ja = export(script.events, GENERIC, fmt, Options(times=False))
     assert "開始" in ja and "最終状況" in ja and "Standings" not in ja
@@ -37,10 +37,10 @@ def test_names_faction_replaces_seat_names_in_tables_and_lines(script):
     assert [row[0] for row in report.standings] == ["衛宮", "遠坂", NASTY_SEAT]  # no faction: the seat name
     assert dict(report.meta)["席"] == f"衛宮、遠坂、{NASTY_SEAT}"
     items = [i for s in report.sections for i in s.items]
-    answers = [row for i in items if "answers" in i.data for row in i.data["answers"]]
+    answers = [row for entry in report.appendix for row in entry.rows]
     assert {row[0] for row in answers} == {"衛宮", "遠坂", NASTY_SEAT}
     assert [row[1] for row in answers if row[0] == NASTY_SEAT][-1] == "衛宮"  # a seat vote shows the faction
-    lines = [i.text for i in items if i.kind in ("line", "roll")]
+    lines = [i.text for i in items if i.kind in ("line", "roll", "change")]
     assert "衛宮: 令呪 3→2 (-1)（令呪: 自害を阻止）" in lines
     assert "遠坂 魔術判定: 1D100<=60 → [42] → 42 ≤ 60 成功" in lines
     assert not any(line.startswith(("セイバー", "アーチャー")) for line in lines)
@@ -63,8 +63,10 @@ def test_scene_exports_one_scene_with_its_standings(script):
     opening = build_report(script.events, GENERIC, Options(times=False, scene=0))
     assert [s.title for s in opening.sections] == ["開始"]
     assert len(opening.sections[0].items) == 2
-    assert _standings(opening) == {"セイバー": ["2", "0", "0", ""], "アーチャー": ["3", "0", "0", ""],
-                                   NASTY_SEAT: ["3", "0", "0", ""]}
+    # No flag stands yet: the empty 状態 column is left out.
+    assert opening.standings_head[-1] != "状態"
+    assert _standings(opening) == {"セイバー": ["2", "0", "0"], "アーチャー": ["3", "0", "0"],
+                                   NASTY_SEAT: ["3", "0", "0"]}
 
     first = build_report(script.events, GENERIC, Options(times=False, scene=1))
     assert [s.title for s in first.sections] == [SCENE_TITLES[0]]

@@ -22,25 +22,21 @@ from gmtool.export.markup import _puki_escape
 from gmtool.export.report import Report, build_report
 from gmtool.rulesets.generic import PRESETS
 
-SECTION_TITLES = ["開始", *SCENE_TITLES, "最終状況"]
+SECTION_TITLES = ["開始", *SCENE_TITLES, "最終状況", "付録: 検証用データ"]
 OPTIONS = Options(times=False)
 
 
 def expected_tables(report: Report) -> list[tuple[list[str], list[list[str]]]]:
-    """Every table of a (Japanese) report in document order: (head, rows)."""
-    tables = []
-    for section in report.sections:
-        for item in section.items:
-            if "answers" in item.data:
-                tables.append((["回答者", "回答", "ソルト", "コミットメント"], item.data["answers"]))
-            if "resolution" in item.data:
-                r = item.data["resolution"]
-                if r["counts"]:
-                    tables.append((["選択肢", "票"], r["counts"]))
-                if r["rows"]:
-                    tables.append((["回答者", "内訳", "合計"], r["rows"]))
-    tables.append((report.standings_head, report.standings))
+    """Every table of a (Japanese) report in document order: (head, rows): the standings, then the appendix's
+    answers with their salts and commitments (the story itself is lines, one per decision)."""
+    tables = [(report.standings_head, report.standings)]
+    tables += [(["回答者", "回答", "ソルト", "コミットメント"], entry.rows) for entry in report.appendix]
     return [(head, [[str(c) for c in row] for row in rows]) for head, rows in tables]
+
+
+def appendix_titles(events) -> list[str]:
+    """The appendix's sub-headings: one per revealed prompt."""
+    return [entry.title for entry in build_report(events, GENERIC, OPTIONS).appendix]
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +77,7 @@ def _tag(node) -> str:
 def test_mediawiki_headings_per_scene(script):
     code = mwparserfromhell.parse(export(script.events, GENERIC, "mediawiki", OPTIONS))
     headings = [(h.level, h.title.strip_code(normalize=True).strip()) for h in code.filter_headings()]
-    assert headings == [(2, TITLE)] + [(3, t) for t in SECTION_TITLES]
+    assert headings == [(2, TITLE)] + [(3, t) for t in SECTION_TITLES] + [(4, t) for t in appendix_titles(script.events)]
 
 
 def test_mediawiki_tables_keep_their_cells_and_user_text_stays_text(case):
@@ -145,7 +141,8 @@ def _md_tables(tokens):
 def test_markdown_headings_per_scene(script):
     tokens = MD.parse(export(script.events, GENERIC, "markdown", OPTIONS))
     headings = [(t.tag, _md_inline(tokens[i + 1])) for i, t in enumerate(tokens) if t.type == "heading_open"]
-    assert headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES]
+    assert headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES] + [
+        ("h3", t) for t in appendix_titles(script.events)]
 
 
 def test_markdown_tables_keep_their_columns_and_user_text_stays_text(case):
@@ -247,7 +244,8 @@ def _check_html(text: str) -> Checker:
 def test_html_is_balanced_self_contained_and_has_headings_per_scene(script):
     text = export(script.events, GENERIC, "html", OPTIONS)
     checker = _check_html(text)
-    assert checker.headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES]
+    assert checker.headings == [("h1", TITLE)] + [("h2", t) for t in SECTION_TITLES] + [
+        ("h3", t) for t in appendix_titles(script.events)]
     names = {name for name, _ in checker.attrs}
     assert "src" not in names and "href" not in names
     assert not checker.tags & {"script", "link", "img", "iframe", "object", "embed", "a", "base"}
@@ -264,8 +262,8 @@ def test_html_tables_keep_their_cells(case):
     for (head, rows), (want_head, want_rows) in zip(checker.tables, expected):
         assert head == want_head
         assert rows == want_rows
-    assert checker.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "ul", "li", "code",
-                            "table", "thead", "tbody", "tr", "th", "td", "p", "span"}
+    assert checker.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "ul", "li", "code",
+                            "table", "thead", "tbody", "tr", "th", "td", "p", "span", "section"}
 
 
 # -- @wiki / PukiWiki -------------------------------------------------------------
@@ -290,7 +288,8 @@ def test_atwiki_headings_start_with_a_star(script):
     text = export(script.events, GENERIC, "atwiki", OPTIONS)
     headings = [line for line in text.splitlines() if line.startswith("*")]
     # The page title is a top heading (*); scenes and the standings sit below it (**).
-    assert headings == ["*" + _puki_escape(TITLE)] + ["**" + t for t in SECTION_TITLES]
+    assert headings == ["*" + _puki_escape(TITLE)] + ["**" + t for t in SECTION_TITLES] + [
+        "***" + _puki_escape(t) for t in appendix_titles(script.events)]
 
 
 def test_atwiki_tables_keep_their_columns(case):
@@ -331,8 +330,7 @@ def test_text_layout(case):
     rules = [line for line in lines if line and set(line) <= {"-", " "}]
     assert len(rules) == len(expected_tables(report))
     items = [line for line in lines if line.startswith("・")]
-    assert len(items) == len(report.meta) + sum(
-        1 + len(i.data.get("resolution", {}).get("notes", [])) for s in report.sections for i in s.items)
+    assert len(items) == len(report.meta) + len(report.verification) + sum(len(s.items) for s in report.sections)
 
 
 def test_text_shows_the_users_text_verbatim(script):

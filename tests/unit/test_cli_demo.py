@@ -28,6 +28,22 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
         manager.close_all()
 
 
+def test_demo_reuses_its_sessions(tmp_path):
+    manager = SessionManager(tmp_path)
+    try:
+        first = _demo(manager)
+        count = len(manager.list())
+        assert _demo(manager) == first and len(manager.list()) == count  # a second --demo adds nothing
+        grail = next(s["id"] for s in manager.list() if s["ruleset"] == "grail_trpg")
+        manager.close_all()
+        for suffix in ("", "-wal", "-shm"):
+            (tmp_path / f"{grail}.sqlite{suffix}").unlink(missing_ok=True)
+        assert _demo(manager) == first and len(manager.list()) == count  # one deleted: only it is made again
+        assert next(s["id"] for s in manager.list() if s["ruleset"] == "grail_trpg") != grail
+    finally:
+        manager.close_all()
+
+
 def test_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path, capsys):
     import socket
 

@@ -122,6 +122,8 @@ def test_real_dice_from_the_gm_console_and_a_phone(screens):
     assert gm_post(screens, "roll", {"expr": "2D6", "faces": "3 9"}).status_code == 400
     state = screens.gm.get(f"/api/sessions/{sid}/state", headers=bearer(screens.token("gm"))).get_json()
     assert state["rolls"][0]["total"] == 7 and state["rolls"][0]["entered"] is True and len(state["rolls"]) == 1
+    table = screens.table.get(f"/s/{sid}/table").get_data(as_text=True)
+    assert 'class="badge real-dice">実ダイス<' in table  # the table tells real dice from the seed's
     assert gm_post(screens, "readings", {"key": "dice", "value": "entered"}).status_code == 200
     phone = screens.seats["s1"]
     page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)

@@ -91,7 +91,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
 
 def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
-    g = playing(state)
+    playing(state)  # refuses a game that is not under way
     seat = acting_seat(state, p, ctx)
     key = str(p.get("key") or "")
     if key not in COUNTER_KEYS:

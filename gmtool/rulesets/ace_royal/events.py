@@ -159,9 +159,7 @@ def started_fold(state: State, e: Event) -> None:
     """Fold ace_royal.started into this game's state."""
     g = game(state)
     g["phase"] = "play"
-    g["turns"] = copy.deepcopy(e.data["turns"])
-    g["step"] = "rise"
-    g["turn"] = {"placed": False, "revealed": False}
+    _start_turn(g, e.data["turns"])
     g["exchange"] = None
     _remember(state, e)
 
@@ -174,6 +172,13 @@ def started_text(e, state, lang):
 
 
 # -- turns -----------------------------------------------------------------------------------------
+
+def _start_turn(g: dict, turns: dict) -> None:
+    """A turn begins (A-5): whose it is, at the rise step, nothing placed or revealed yet."""
+    g["turns"] = copy.deepcopy(turns)
+    g["step"] = "rise"
+    g["turn"] = {"placed": False, "revealed": False}
+
 
 def step_fold(state: State, e: Event) -> None:
     """Fold ace_royal.step into this game's state."""
@@ -419,9 +424,7 @@ def seal_text(e, state, lang):
 def turn_fold(state: State, e: Event) -> None:
     """Fold ace_royal.turn_ended into this game's state."""
     g = game(state)
-    g["turns"] = copy.deepcopy(e.data["turns"])
-    g["step"] = "rise"
-    g["turn"] = {"placed": False, "revealed": False}
+    _start_turn(g, e.data["turns"])
     for p in g["players"].values():  # seal effect 2 lasts for the turn it was used in (A-3)
         p["turn_mods"] = []
     _remember(state, e)
@@ -461,11 +464,11 @@ def out_fold(state: State, e: Event) -> None:
     g = game(state)
     player(state, e.data["seat"])["out"] = e.data["reason"]
     if e.data.get("turns"):
-        g["turns"] = copy.deepcopy(e.data["turns"])
         if e.data.get("new_turn"):
-            g["step"] = "rise"
-            g["turn"] = {"placed": False, "revealed": False}
+            _start_turn(g, e.data["turns"])
             g["combat"] = None
+        else:
+            g["turns"] = copy.deepcopy(e.data["turns"])
     _remember(state, e)
 
 

@@ -164,7 +164,7 @@ def require_in(g: dict, seat: str) -> dict:
     """A player who is still in the game."""
     p = g["players"][seat]
     if p["out"]:
-        raise Conflict(f"その席は脱落しています", "That player is out")
+        raise Conflict("その席は脱落しています", "That player is out")
     return p
 
 

@@ -13,6 +13,7 @@ from gmtool.core.resolvers import Resolver
 from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 
 from .actions import ACTIONS, COUNTERS
+from .campaign import carry_over
 from .events import EVENTS, upcast_reading
 from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
     validate_setup_answer, view
@@ -46,5 +47,6 @@ RULESET = Ruleset(
     upcasters={"grail.reading_set": upcast_reading},
     docs="docs/rulesets/grail_trpg.md",
     leak_probe=PROBE,
+    carry_over=carry_over,
     demo=Demo("デモ：聖杯戦争TRPG 戦闘", ("セイバー陣営 / 衛宮", "ランサー陣営 / ケイネス"), play=demo),
 )

@@ -235,6 +235,16 @@ def _terms(terms: list[dict], lang: str) -> str:
     return " ".join(out)
 
 
+def _bracket(terms: list[dict], lang: str) -> str:
+    """T-6/T-7: a select's breakdown in one bracket: the force, then every modifier with its rule."""
+    parts = []
+    for i, t in enumerate(terms):
+        label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
+        value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
+        parts.append(f"{label} {value}" + (f"[{t['rule']}]" if t.get("rule") and i else ""))
+    return f"（{'、'.join(parts)}）" if lang != "en" else f" ({', '.join(parts)})"
+
+
 def _d_chars(e, state, lang):
     d = e["data"]
     names = "、".join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
@@ -302,7 +312,8 @@ def _d_select(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
     r = d["result"]
-    rows = [f"{names[s]} {_stat(r[s]['stat'], lang)} {_terms(r[s]['terms'], lang)} = {r[s]['value']}" for s in "ab"]
+    sp = " " if lang == "en" else ""
+    rows = [f"{names[s]}{sp}{_stat(r[s]['stat'], lang)}{sp}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
     if r["winner"]:
         verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains 優位")
     else:

@@ -12,6 +12,7 @@ from gmtool.core.ruleset import Choice, Demo, PromptKind, Reading, Ruleset
 
 from . import battle as B
 from .actions import ACTIONS, COUNTERS, RESOLVERS
+from .campaign import carry_over
 from .view import view
 from .events import EVENTS, upcast_reading
 from .probe import PROBE, demo
@@ -64,5 +65,6 @@ RULESET = Ruleset(
     upcasters={"sugoroku.reading_set": upcast_reading},
     docs="docs/rulesets/sugoroku.md",
     leak_probe=PROBE,
+    carry_over=carry_over,
     demo=Demo("デモ：双六聖杯戦争", ("A", "B", "C", "D"), play=demo),
 )

@@ -1,0 +1,41 @@
+"""A GM ends an evening and starts the next from the console in real Chromium: the next session opens with
+what carried over, an old phone link is refused, and the HTML export preview renders as a page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from gmtool import operations as ops
+from gmtool.core.view import GM
+
+
+def test_gm_continues_the_campaign_from_the_console(server, page, phone_context):
+    base, app = server
+    manager = app.extensions["gmtool"]
+    live, tokens = manager.create("第1夜", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
+    ops.change_counter(live, GM, {"seat": "s2", "key": "black_stars", "value": 2, "reason": "敗北"})
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#continue-console button")
+    expect(page).to_have_url(re.compile(r"/s/[0-9a-f]+/gm$"))
+    new_sid = page.url.split("/s/")[1].split("/")[0]
+    assert new_sid != sid
+    expect(page.locator("header")).to_contain_text("第1夜（続き）")
+    # the log tells where it came from; the campaign page lists both evenings
+    page.goto(f"{base}/s/{new_sid}/gm/campaign")
+    rows = page.locator("#campaign-sessions tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("第1夜")
+    expect(rows.nth(1)).to_contain_text("黒星 2")
+    # last week's phone link does not open this evening
+    phone = phone_context().new_page()
+    response = phone.goto(f"{base}/join/{new_sid}?k={tokens['seats']['s1']}")
+    assert response.status == 403
+    # the HTML preview is the page as it prints, not its source
+    page.goto(f"{base}/s/{new_sid}/gm/export?format=html")
+    frame = page.frame_locator("#preview-frame")
+    expect(frame.locator("h1")).to_have_text("第1夜（続き）")
+    expect(frame.locator("h2").first).to_have_text("開始")

@@ -1,0 +1,153 @@
+"""Campaigns through the web: the GM console's button, the campaign page, the API, whole-campaign exports,
+and the export page's own improvements (standings first or last, an HTML preview that renders, one file
+extension per format). Flask's test client on real SQLite files."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer
+
+from gmtool.export import FORMAT_NAMES, MEDIA_TYPES
+from gmtool.web import create_app
+from gmtool.web.common import csrf_for
+
+
+@pytest.fixture
+def web(tmp_path):
+    """An app with a sugoroku league's first evening played a little, and the GM's browser logged in."""
+    app = create_app({"DATA_DIR": str(tmp_path / "web"), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    client = app.test_client()
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "リーグ第1戦", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
+    gm = bearer(data["gm_token"])
+    for body in ({"seat": "s1", "key": "vp", "value": 5, "reason": "勝利"},
+                 {"seat": "s2", "key": "karma", "value": 9, "reason": "魂喰い"},
+                 {"seat": "s2", "key": "position", "value": 6, "reason": "移動"}):
+        assert client.post(f"/api/sessions/{data['session']}/counters", headers=gm, json=body).status_code == 200
+    browser = app.test_client()
+    assert browser.get(f"/s/{data['session']}/gm?k={data['gm_token']}").status_code == 302
+    yield app, browser, data
+    app.extensions["gmtool"].close_all()
+
+
+def _continue(browser, data, title="リーグ第2戦", csrf=True):
+    form = {"title": title} | ({"csrf": csrf_for(data["gm_token"])} if csrf else {})
+    return browser.post(f"/s/{data['session']}/gm/continue", data=form)
+
+
+def test_the_console_button_starts_the_next_session_with_what_carries(web):
+    app, browser, data = web
+    console = browser.get(f"/s/{data['session']}/gm").get_data(as_text=True)
+    assert 'id="continue-console"' in console and f"/s/{data['session']}/gm/campaign" in console
+    response = _continue(browser, data)
+    assert response.status_code == 303
+    match = re.fullmatch(r"/s/(\w+)/gm\?k=(.+)", response.headers["Location"])
+    new_sid = match.group(1)
+    assert browser.get(response.headers["Location"]).status_code == 302  # the new GM link logs in
+    page = browser.get(f"/s/{new_sid}/gm").get_data(as_text=True)
+    assert "リーグ第2戦" in page
+    state = app.extensions["gmtool"].get(new_sid).state
+    assert state.counters["s1"]["vp"] == 5 and state.counters["s2"]["karma"] == 9
+    assert state.counters["s2"]["position"] == 0
+    # the old phone links do not open the new session
+    old_phone = app.test_client()
+    assert old_phone.get(f"/join/{new_sid}?k={data['seats'][0]['token']}").status_code == 403
+    # the campaign page, from either session, lists both in order with their date and outcome
+    for sid in (data["session"], new_sid):
+        campaign = browser.get(f"/s/{sid}/gm/campaign").get_data(as_text=True)
+        campaign = campaign[campaign.index('id="campaign-sessions"'):]
+        assert campaign.index("リーグ第1戦") < campaign.index("リーグ第2戦")
+        assert "戦果 5" in campaign and "[討伐令]" in campaign
+    assert "次のセッション" in browser.get(f"/s/{data['session']}/gm/campaign").get_data(as_text=True)
+
+
+def test_continuing_is_refused_once_done_without_csrf_or_with_a_bad_title(web):
+    app, browser, data = web
+    count = len(app.extensions["gmtool"].list())
+    assert _continue(browser, data, csrf=False).status_code == 403
+    response = _continue(browser, data, title="長" * 81)
+    assert response.status_code == 400 and "80" in response.get_data(as_text=True)
+    assert len(app.extensions["gmtool"].list()) == count  # nothing was made
+    assert _continue(browser, data).status_code == 303
+    again = _continue(browser, data)
+    assert again.status_code == 409
+    text = again.get_data(as_text=True)
+    assert "既に" in text and "already" in text
+    assert len(app.extensions["gmtool"].list()) == count + 1
+    stranger = app.test_client()
+    assert stranger.post(f"/s/{data['session']}/gm/continue", data={"title": "x"}).status_code == 403
+
+
+def test_the_api_continues_and_lists_a_campaign(web):
+    app, browser, data = web
+    client = app.test_client()
+    sid = data["session"]
+    assert client.post(f"/api/sessions/{sid}/continue", headers=bearer(data["seats"][0]["token"]),
+                       json={}).status_code == 403
+    assert client.post(f"/api/sessions/{sid}/continue", headers=bearer(data["gm_token"]),
+                       json={"title": 3}).status_code == 400
+    response = client.post(f"/api/sessions/{sid}/continue", headers=bearer(data["gm_token"]), json={"title": "第2戦"})
+    assert response.status_code == 201
+    out = response.get_json()
+    assert out["previous"] == sid and out["title"] == "第2戦" and out["gm_token"] != data["gm_token"]
+    listed = client.get(f"/api/sessions/{out['session']}/campaign", headers=bearer(out["gm_token"])).get_json()
+    assert [s["title"] for s in listed["sessions"]] == ["リーグ第1戦", "第2戦"]
+    assert set(listed["sessions"][0]) == {"id", "title", "date", "closed", "outcome"}
+
+
+def test_a_whole_campaign_exports_in_one_file(web):
+    app, browser, data = web
+    location = _continue(browser, data).headers["Location"]
+    new_sid = re.search(r"/s/(\w+)/gm", location).group(1)
+    assert browser.get(location).status_code == 302
+    gm = bearer(ADMIN_KEY)
+    text = app.test_client().get(f"/api/sessions/{new_sid}/export?format=markdown&campaign=1&times=0",
+                                 headers=gm).get_data(as_text=True)
+    assert text.startswith("# キャンペーン: リーグ第1戦")
+    first, second = text.index("## 第1回: リーグ第1戦"), text.index("## 第2回: リーグ第2戦")
+    assert first < second < text.index("## 最終状況")
+    assert "魂喰い" in text[first:second] and "次回「リーグ第2戦」に続く" in text[first:second]
+    assert "前回「リーグ第1戦」の続き" in text[second:] and "（セイバー: 戦果 0→5）" in text[second:]
+    download = browser.get(f"/s/{new_sid}/gm/export/download?format=mediawiki&campaign=1")
+    assert download.headers["Content-Disposition"] == f'attachment; filename="gmtool-campaign-{new_sid}.wiki"'
+    refused = browser.get(f"/s/{new_sid}/gm/export/download?format=json&campaign=1")
+    assert refused.status_code == 400 and "JSON" in refused.get_data(as_text=True)
+    # one session's export names the previous and the next one
+    one = app.test_client().get(f"/api/sessions/{data['session']}/export?format=text", headers=gm)
+    assert "次回: リーグ第2戦" in one.get_data(as_text=True)
+
+
+def test_each_format_downloads_with_its_own_extension(web):
+    _app, browser, data = web
+    names = set()
+    for fmt in FORMAT_NAMES:
+        response = browser.get(f"/s/{data['session']}/gm/export/download?format={fmt}")
+        assert response.status_code == 200
+        names.add(response.headers["Content-Disposition"].rsplit(".", 1)[1])
+    assert names == {'md"', 'wiki"', 'atwiki"', 'txt"', 'html"', 'json"'}
+    assert len({suffix for _, suffix in MEDIA_TYPES.values()}) == len(FORMAT_NAMES)
+
+
+def test_standings_first_or_last_and_a_bad_choice(web):
+    _app, browser, data = web
+    last = browser.get(f"/s/{data['session']}/gm/export/download?format=text").get_data(as_text=True)
+    first = browser.get(f"/s/{data['session']}/gm/export/download?format=text&standings=first").get_data(as_text=True)
+    assert last.index("開始") < last.index("最終状況") and first.index("最終状況") < first.index("開始")
+    bad = browser.get(f"/s/{data['session']}/gm/export?standings=middle")
+    assert bad.status_code == 400 and "standings" in bad.get_data(as_text=True)
+
+
+def test_the_html_preview_renders_the_page_in_a_sandbox(web):
+    _app, browser, data = web
+    page = browser.get(f"/s/{data['session']}/gm/export?format=html&times=0").get_data(as_text=True)
+    frame = re.search(r'<iframe class="preview" id="preview-frame" sandbox="" srcdoc="([^"]*)"', page)
+    assert frame, "the HTML export is shown as a page, not as source"
+    shown = html.unescape(frame.group(1))
+    exported = browser.get(f"/s/{data['session']}/gm/export/download?format=html&times=0").get_data(as_text=True)
+    assert shown == exported
+    assert "<textarea" not in page
+    text = browser.get(f"/s/{data['session']}/gm/export?format=markdown").get_data(as_text=True)
+    assert '<textarea class="preview"' in text and "<iframe" not in text

@@ -1,0 +1,105 @@
+"""Golden files of one whole grail_trpg combat and one sugoroku round in every format, checked for
+validity (MediaWiki parses, Markdown renders, HTML loads nothing from outside), for the shape of a
+replay (one line per decision, verification data in the appendix only) and for leaks (a true name
+nobody has seen through never reaches a public export).
+
+GMTOOL_UPDATE_GOLDEN=1 rewrites the files; review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+
+import mwparserfromhell
+import pytest
+from export_session import check_golden
+from markdown_it import MarkdownIt
+from replay_sessions import (GRAIL, GRAIL_SECRET, SUGOROKU, SUGOROKU_REVEALED, SUGOROKU_SECRETS, grail_combat,
+                             sugoroku_round)
+from test_export_validity import _check_html
+
+from gmtool.export import FORMAT_NAMES, Options, export
+
+SUFFIX = {"markdown": "md", "mediawiki": "wiki", "atwiki": "atwiki.txt", "text": "txt", "html": "html",
+          "json": "json"}
+OPTIONS = {"ja": Options(times=False), "en": Options(times=False, lang="en")}
+SESSIONS = {"grail": (grail_combat, GRAIL), "sugoroku": (sugoroku_round, SUGOROKU)}
+
+
+@pytest.fixture(scope="module")
+def played():
+    """Each session's events, built once."""
+    return {name: (build().events, rules) for name, (build, rules) in SESSIONS.items()}
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_golden(played, name, fmt):
+    events, rules = played[name]
+    check_golden(f"{name}.{SUFFIX[fmt]}", export(events, rules, fmt, OPTIONS["ja"]))
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_golden_english(played, name, fmt):
+    events, rules = played[name]
+    check_golden(f"{name}.en.{SUFFIX[fmt]}", export(events, rules, fmt, OPTIONS["en"]))
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_valid_markup(played, name, lang):
+    events, rules = played[name]
+    wiki = mwparserfromhell.parse(export(events, rules, "mediawiki", OPTIONS[lang]))
+    assert wiki.filter_templates() == [] and wiki.filter_wikilinks() == []
+    assert [str(link) for link in wiki.filter_external_links() if link.brackets] == []
+    assert len(wiki.filter_headings()) >= 4
+    tokens = MarkdownIt("commonmark").enable(["table"]).parse(export(events, rules, "markdown", OPTIONS[lang]))
+    assert {t.type for t in tokens} & {"html_block", "html_inline", "code_block", "fence"} == set()
+    assert {c.type for t in tokens for c in (t.children or [])} <= {"text", "softbreak"}
+    page = export(events, rules, "html", OPTIONS[lang])
+    checker = _check_html(page)
+    assert not {name for name, _ in checker.attrs} & {"src", "href"}
+    assert not checker.tags & {"script", "link", "img", "iframe", "object", "embed", "a", "base"}
+    assert "url(" not in page and "@import" not in page
+    json.loads(export(events, rules, "json", OPTIONS[lang]))
+
+
+def _story(text: str, lang: str) -> str:
+    """The write-up before its appendix."""
+    return text[:text.index("付録" if lang == "ja" else "Appendix")]
+
+
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_grail_reads_like_a_replay(played, lang):
+    events, rules = played["grail"]
+    text = export(events, rules, "text", OPTIONS[lang])
+    story = _story(text, lang)
+    results = [line for line in story.splitlines() if ("リザルト [T-6/T-7]" if lang == "ja" else "result [T-6/T-7]") in line]
+    assert len(results) == 3  # one line per select: both stats with their values and brackets, and the winner
+    for line in results:
+        assert " vs " in line and ("が優位" in line or "gains" in line) and line.count("（" if lang == "ja" else " (") >= 2
+    battle = next(line for line in story.splitlines() if "[T-10]" in line and "1d100" in line)
+    assert "72" in battle and "84" in battle  # both rolls and the winner
+    assert "salt" not in story and "一斉公開" not in story and "revealed" not in story
+    assert "salt0001" in text[len(story):]  # the commitments are kept, in the appendix
+    assert ("黒星 0→1" if lang == "ja" else "Black stars 0→1") in story  # who gained what
+
+
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_sugoroku_reads_like_a_replay(played, lang):
+    events, rules = played["sugoroku"]
+    story = _story(export(events, rules, "markdown", OPTIONS[lang]), lang)
+    turns = [line for line in story.splitlines() if "1D6" in line]
+    assert len(turns) == 4 and all(" — " in line for line in turns)  # roll and move on one line
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_no_public_export_leaks_a_true_name(played, fmt, lang):
+    grail = export(*played["grail"], fmt, OPTIONS[lang])
+    assert GRAIL_SECRET not in grail
+    sugoroku = export(*played["sugoroku"], fmt, OPTIONS[lang])
+    for name in SUGOROKU_SECRETS:
+        assert name not in sugoroku, name
+    assert SUGOROKU_REVEALED in sugoroku
