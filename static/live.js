@@ -178,24 +178,30 @@
     }
   }
 
+  // Swap a new fragment in (fetched or pushed) and do what follows every change: changed counters
+  // flash, a new moment on the stage plays its entrance, the history stays as the viewer left it.
+  async function show(swap) {
+    const before = counterValues();
+    const stageBefore = stageKey();
+    await swap();
+    flashChanged(before);
+    const item = document.querySelector("#stage .stage-item");
+    if (item && stageKey() !== stageBefore) {
+      item.style.animation = "none";
+      void item.offsetWidth;
+      item.style.animation = "";
+    }
+    keepHistory();
+    const root = document.querySelector("#live .live-root");
+    if (root) body.dataset.shownVersion = root.dataset.version;
+    promptsChanged();
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const before = counterValues();
-      const stageBefore = stageKey();
-      await htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" });
-      flashChanged(before);
-      const item = document.querySelector("#stage .stage-item");
-      if (item && stageKey() !== stageBefore) {  // a new moment on the stage: play its entrance again
-        item.style.animation = "none";
-        void item.offsetWidth;
-        item.style.animation = "";
-      }
-      keepHistory();
-      const root = document.querySelector("#live .live-root");
-      if (root) body.dataset.shownVersion = root.dataset.version;
-      promptsChanged();
+      await show(function () { return htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" }); });
       flushQueue();
     } catch (e) {
       setOffline(true);
@@ -212,9 +218,10 @@
     setOffline(false);
     if (v === version && body.dataset.shownVersion === String(v)) return;
     version = v;
-    await htmx.swap({ text: e.data.slice(cut + 1), target: document.getElementById("live"), swap: "innerMorph" });
+    await show(function () {
+      return htmx.swap({ text: e.data.slice(cut + 1), target: document.getElementById("live"), swap: "innerMorph" });
+    });
     body.dataset.shownVersion = String(v);
-    promptsChanged();
   }
 
   function seen(v) {
