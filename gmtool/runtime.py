@@ -14,7 +14,7 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +31,7 @@ UNDO_DEPTH = 50
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
+SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
 class Rendered:
@@ -65,6 +66,43 @@ class Rendered:
             self.html = {}
 
 
+class SectionCache:
+    """Rendered sections of one session's live fragments, kept by (template, section, language, digest of
+    their inputs) (web/sections.py); least recently used dropped first."""
+
+    def __init__(self, size: int = SECTIONS_KEPT):
+        self.size = size
+        self.html: OrderedDict[tuple, object] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+        self.renders: Counter[tuple] = Counter()  # (template, section) -> renderings made (for tests and the bench)
+
+    def get(self, key: tuple):
+        """The kept rendering of `key`, if any."""
+        with self.lock:
+            html = self.html.get(key)
+            if html is None:
+                self.misses += 1
+                self.renders[key[:2]] += 1
+            else:
+                self.hits += 1
+                self.html.move_to_end(key)
+            return html
+
+    def put(self, key: tuple, html) -> None:
+        """Keep a rendering."""
+        with self.lock:
+            self.html[key] = html
+            self.html.move_to_end(key)
+            while len(self.html) > self.size:
+                self.html.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every rendering."""
+        with self.lock:
+            self.html.clear()
+
+
 def new_token() -> str:
     """An unguessable token (192 bits)."""
     return secrets.token_urlsafe(24)
@@ -90,6 +128,7 @@ class LiveSession:
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
         self.rendered = Rendered()  # live fragments of the current version (web/screens.py)
+        self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self._load()
 
     # -- loading ----------------------------------------------------------

@@ -16,6 +16,7 @@ from .common import base_url, csrf_for, lang, qr_svg
 
 LOG_LINES = 60     # the GM console's log
 TABLE_LOG_LINES = 30  # the table's stage (its newest line) and history
+SCREEN_ROLLS = 20     # the most rolls a screen lists (the table's history)
 
 
 @lru_cache(maxsize=8192)
@@ -46,10 +47,11 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     that show them; a phone shows none)."""
     g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
-        view = build_view(live.state, viewer, live.version)
+        view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
+    return {"view": view, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+            "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import pytest
 from flask import template_rendered
 
 from gmtool_testing import bearer, open_link
@@ -186,3 +187,72 @@ def test_a_gzip_stream_decodes_message_by_message(app, client, screens):
     response.close()
     assert f'data-version="{version}"' in message
     assert sizes[-1] < len(message) / 4  # sent as little more than what changed
+
+
+# -- sections (web/sections.py): a part of a fragment is rendered only when what it names changes --
+
+def gm_roll(client, screens, label="ロール"):
+    response = client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.token("gm")),
+                           json={"expr": "2D6", "label": label})
+    assert response.status_code == 201, response.get_json()
+
+
+def section_renders(app, screens, name, template="phone/_live.html"):
+    """How many times the session has rendered a section so far."""
+    from gmtool.web.common import live_session
+    with app.test_request_context("/"):
+        return live_session(screens.sid).sections.renders[(template, name)]
+
+
+def test_phones_that_see_the_same_rolls_share_one_rendering_of_them(app, client, screens):
+    gm_roll(client, screens, "共有ロール")
+    path = f"/s/{screens.sid}/phone"
+    before = section_renders(app, screens, "rolls")
+    with renderings(app) as names:
+        bodies = [fragment(screens.seats[s], path) for s in ("s1", "s2", "s3")]
+    assert all("共有ロール" in body for body in bodies)
+    assert names.count("phone/_live.html") == 3  # each seat its own fragment …
+    assert section_renders(app, screens, "rolls") == before + 1  # … with one rendering of the rolls they all see
+
+
+def test_a_section_whose_inputs_did_not_change_is_not_rendered_again(app, client, screens):
+    gm_roll(client, screens)
+    path = f"/s/{screens.sid}/phone"
+    fragment(screens.seats["s2"], path)
+    rolls, others = section_renders(app, screens, "rolls"), section_renders(app, screens, "others")
+    change_counter(client, screens)  # a counter of s1: the rolls did not change
+    body = fragment(screens.seats["s2"], path)
+    assert section_renders(app, screens, "rolls") == rolls
+    assert section_renders(app, screens, "others") == others + 1
+    assert 'data-seat="s1" data-key="vp">1<' in body  # the counter that changed is shown
+    gm_roll(client, screens, "新しいロール")
+    body = fragment(screens.seats["s2"], path)
+    assert section_renders(app, screens, "rolls") == rolls + 1 and "新しいロール" in body
+
+
+def test_a_section_that_does_not_name_what_it_reads_fails_under_test(app):
+    from gmtool.runtime import SectionCache
+    from gmtool.web.sections import StaleSection
+    template = app.jinja_env.from_string('{% section "count" %}{{ value }}{% endsection %}')
+    with app.test_request_context("/"):
+        cache = SectionCache()
+        assert template.render(section_cache=cache, value=1) == "1"
+        with pytest.raises(StaleSection):  # `value` is read but not named: a stale screen, caught
+            template.render(section_cache=cache, value=2)
+        app.config["CHECK_SECTIONS"] = False
+        assert template.render(section_cache=cache, value=2) == "1"  # what a server would have shown
+    named = app.jinja_env.from_string('{% section "count", value %}{{ value }}{% endsection %}')
+    with app.test_request_context("/"):
+        app.config["CHECK_SECTIONS"] = True
+        cache = SectionCache()
+        assert [named.render(section_cache=cache, value=v) for v in (1, 2, 1)] == ["1", "2", "1"]
+        assert cache.hits == 1 and cache.misses == 2
+
+
+def test_languages_and_viewers_kept_apart_in_sections(app, client, screens):
+    path = f"/s/{screens.sid}/phone"
+    own = fragment(screens.seats["s1"], path)
+    other = fragment(screens.seats["s2"], path)
+    assert 'data-seat="s1" data-key="mana"' in own      # s1's private counter on its own phone …
+    assert 'data-seat="s1" data-key="mana"' not in other  # … never on another's
+    assert fragment(screens.seats["s2"], path + "?lang=en") != other
