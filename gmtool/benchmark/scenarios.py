@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 import statistics
 import threading
@@ -167,8 +168,9 @@ def first_load(server: ServerProcess) -> dict:
     status, page = client.request("GET", f"/s/{sid}/phone", headers=headers)
     if status != 200:
         raise RuntimeError(f"phone page failed: {status}")
-    total, assets = len(page), {}
-    for src in re.findall(rb'(?:src|href)="(/static/[^"]+)"', page):
+    total, assets = len(page), {}  # bytes on the wire (gzipped when the server compresses)
+    html = gzip.decompress(page) if page[:2] == b"\x1f\x8b" else page
+    for src in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
         status, body = client.request("GET", src.decode(), headers=headers)
         assets[src.decode()] = len(body)
         total += len(body)
