@@ -46,7 +46,7 @@ def test_the_scene_picker_steps_aside_for_a_whole_campaign_export(server, page):
     preview is never the server's refusal; choosing this session brings the picker back."""
     base, app = server
     manager = app.extensions["gmtool"]
-    live, tokens = manager.create("第1夜", "sugoroku", [{"name": "A"}, {"name": "B"}])
+    live, _tokens = manager.create("第1夜", "sugoroku", [{"name": "A"}, {"name": "B"}])
     following, new_tokens = manager.continue_from(live.state.session_id)
     ops.mark_scene(following, GM, {"title": "港"})
     sid = following.state.session_id
