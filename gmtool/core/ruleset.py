@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -348,8 +349,7 @@ class Ruleset:
 
     def upcast(self, event: Event) -> Event:
         """An event stored by an older version in the shape this version folds."""
-        from .events import CORE_UPCASTERS
-        fn = self.upcasters.get(event.type) or CORE_UPCASTERS.get(event.type)
+        fn = self.upcasters.get(event.type) or _core_upcasters().get(event.type)
         if fn is None:
             return event
         new_type, data = fn(event.data)
@@ -406,3 +406,10 @@ def reading_value(state: State, reading: Reading) -> Any:
 def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
     """The session's values of several readings, by key."""
     return {r.key: reading_value(state, r) for r in readings}
+
+
+@lru_cache(maxsize=1)
+def _core_upcasters() -> dict:
+    """Core's upcasters (imported once: upcast runs for every event of a fold)."""
+    from .events import CORE_UPCASTERS
+    return CORE_UPCASTERS
