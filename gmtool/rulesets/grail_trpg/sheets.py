@@ -133,8 +133,8 @@ def skill_from_form(p: Mapping) -> dict:
     raw = {}
     for k in FORM_FIELDS:
         v = p.get(k)
-        if isinstance(v, list):
-            v = v[-1] if v else None
+        if v is not None and not isinstance(v, (str, int)):
+            raise _bad(FORM_WHERE, f"{k} は値を1つだけ指定します", f"{k} takes a single value")
         if isinstance(v, str):
             v = unicodedata.normalize("NFKC", v).strip() or None
         raw[k] = v
