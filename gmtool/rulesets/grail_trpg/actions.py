@@ -556,7 +556,10 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
                                      "dice_next": ctx.dice.next_index})]
     if phase == "result":
         return _revise_result(state, ctx, combat, prompt, use)
-    if phase == "cleanup" and use.get("skill"):
+    if phase == "cleanup":
+        if not use.get("skill"):
+            raise Conflict("クリンナップで使えるのはシートのスキルです（逃走判定の修正は逃走判定のフォームで）[T-11]",
+                           "At cleanup only sheet skills are used (escape modifiers go in the escape form) [T-11]")
         return _cleanup_skill(state, combat, use)
     if phase != "battle" or use.get("value") is not None or use.get("win_rate") is None:
         raise Conflict("今使えるのは勝率のスキル（バトル）だけです。能力値のスキルはセットアップ・セレクトの回答で、"
