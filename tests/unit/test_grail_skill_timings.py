@@ -247,8 +247,8 @@ def test_t6_result_skill_is_offered_after_the_confirm_until_the_next_select(t):
     assert t.combat()["uses_left_by_faction"] == {"s1": {"skill": 1, "np": 2}, "s2": {"skill": 1, "np": 2}}
     t.act("next_step")  # the 2nd select opens: the 1st result phase is over
     chips = {k["name"]: k for k in RULESET.view(t.state, Viewer("seat", "s1"))["combat"]["skills"]["chips"]}
-    assert chips["怪力"]["reason"]["rule"] == "T-5" or chips["怪力"]["reason"]["rule"] == "T-1"
-    with pytest.raises(GmError):
+    assert chips["怪力"]["reason"]["rule"] == "T-1" and "リザルト" in chips["怪力"]["reason"]["ja"]
+    with pytest.raises(GmError, match="タイミングが違います"):
         t.act("use_skill", {"skill": A_RES}, who="s1")
 
 

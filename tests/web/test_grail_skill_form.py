@@ -104,6 +104,7 @@ def test_t11_a_faction_uses_its_cleanup_skill_from_its_phone(app, client, grail)
     assert combat["cleanup_skills"][0]["applied"][0]["applied"] == 10
     table = open_link(app, grail["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)
     assert 'id="grail-cleanup-skills"' in table and "スキル〈仕切り直し〉" in table
+    assert 'id="grail-stage-cleanup-skills"' in table and "アルトリア【敏捷】+10" in table
     log = client.get(f"/api/sessions/{sid}/log", headers=bearer(grail["tok"]["s2"])).get_json()
     assert any("クリンナップ [T-11]: セイバー陣営 スキル〈仕切り直し〉" in e["text"] for e in log["events"])
     r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"]))

@@ -509,10 +509,11 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
 
 
 def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
-    """T-8/T-9: a skill used after a reveal (result timing; setup skills the GM enters late) or at the battle,
-    from the faction's phone ({"skill": id}) or the GM's console: a sheet skill for a faction, or a labelled
-    modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through the
-    ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
+    """T-6/T-8/T-9/T-11: a skill used after a reveal (result timing; setup skills the GM enters late), after a
+    select's confirm until the next select (result timing: the result is computed again), at the battle or at
+    cleanup, from the faction's phone ({"skill": id}) or the GM's console: a sheet skill for a faction, or a
+    labelled modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through
+    the ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
     require_open(state)
     combat = require_combat(state, p)
     gm = ctx.viewer.is_gm
