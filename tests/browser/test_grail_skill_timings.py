@@ -11,7 +11,7 @@ ARCHER = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運3
 
 
 def test_t11_t6_a_faction_uses_its_result_and_cleanup_skills_from_its_phone(open_table, page):
-    live, tokens, table, phones = open_table("スキルのタイミング", "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
+    _live, _tokens, table, phones = open_table("スキルのタイミング", "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
     gm = page  # open_table opened the GM console on it
     form = gm.locator("#grail-characters")
     for seat_id, text in (("s1", SABER), ("s2", ARCHER)):
