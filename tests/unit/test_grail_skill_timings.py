@@ -240,6 +240,10 @@ def test_t6_result_skill_is_offered_after_the_confirm_until_the_next_select(t):
     assert "スキル〈心眼〉" in [x["label"]["ja"] for x in r["a"]["terms"]]
     assert t.combat()["advantages"]["a"] == {"adv": 0, "dis": 0}
     assert t.log()[-1].startswith("リザルトのスキル〈心眼〉で再計算 [T-6]: 1stリザルト [T-6/T-7]: ")
+    revised = visible_event(t.pure.events[-1], t.state, GM)
+    assert RULESET.event_type("grail.select_revised").export(revised, t.state, "ja") == (
+        "リザルトのスキル〈心眼〉で再計算 [T-6]: 1stセレクト [T-5/T-6/T-7]: セイバー陣営【筋力】30 vs アーチャー陣営【筋力】30"
+        "［修正 セイバー陣営: スキル〈心眼〉 -10[T-8]］ → 同値: 優位なし")
     # the winner's own result skill: 怪力 +20 → 50 vs 30, a wins again; both uses stay in the breakdown
     t.act("use_skill", {"skill": A_RES}, who="s1")
     r = t.combat()["selects"][0]["result"]
