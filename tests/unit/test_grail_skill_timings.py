@@ -284,3 +284,17 @@ def test_t6_gm_modifier_after_the_confirm_recomputes_the_result(t):
     t.act("use_skill", {"side": "b", "kind": "outside", "stat": "筋力", "value": 15, "label": "地形"})
     r = t.combat()["selects"][0]["result"]
     assert (r["b"]["value"], r["winner"]) == (45, "b")
+
+
+def test_t6_t13_result_skill_after_a_seal_4_swap_keeps_the_cast_the_result_was_compared_with(t):
+    t.act("set_characters", {"faction": "s1", "append": True, "text": "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10"})
+    t.act("start_combat", {"a": ["s1"], "b": ["s2"], "declarer": "a"})
+    t.act("answer", {"prompt": "c1-setup", "value": {"main": "s1/アルトリア", "sub": "s1/士郎"}}, who="s1")
+    t.act("answer", {"prompt": "c1-setup", "value": {"main": "s2/エミヤ"}}, who="s2")
+    t.confirm("c1-setup")
+    select(t, 1, {"stat": "筋力"}, {"stat": "筋力"})  # 40 + 士郎's sub part (20 → 10) = 50 vs 30
+    t.act("use_seal", {"faction": "s1", "effect": 4, "with": "士郎"})  # from now on 士郎 20 + アルトリア's 20 = 40
+    t.act("use_skill", {"skill": E_RES}, who="s2")  # 心眼 −10 on the 1st result's 50 → 40 (not 40 − 10 = 30, a tie)
+    r = t.combat()["selects"][0]["result"]
+    assert (r["a"]["value"], r["b"]["value"], r["winner"]) == (40, 30, "a")
+    assert t.combat()["forces"]["a"]["筋力"]["value"] == 40  # the swap stands for the selects to come

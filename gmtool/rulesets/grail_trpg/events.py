@@ -129,7 +129,7 @@ def _select_resolved(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
     c["before_select"] = copy.deepcopy({k: c[k] for k in ("caps", "uses", "faction_uses", "used_skills", "np_used",
-                                                          "carry") if k in c})
+                                                          "carry", "setup", "forces") if k in c})
     c["selects"].append({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]})
     c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"],
              step=f"result{d['select_no']}")

@@ -595,8 +595,9 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
 
 
 def before_select(combat: dict) -> dict:
-    """T-6: the combat as it stood before its last confirmed select (its caps, uses, carry), for a result
-    skill used after the confirm: the result is computed again from there with every use of that step."""
+    """T-6: the combat as it stood before its last confirmed select (its caps, uses, carry, and the cast and
+    戦力 it was compared with, whatever a seal 4 swapped since), for a result skill used after the confirm:
+    the result is computed again from there with every use of that step."""
     restored = {k: v for k, v in combat.items() if k != "faction_uses"}
     restored.update(copy.deepcopy(combat["before_select"]))
     return restored
