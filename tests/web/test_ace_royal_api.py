@@ -123,8 +123,8 @@ def test_a_whole_game_through_the_api(game):
     c = state("table")["ruleset"]["combat"]
     assert (c["attacker"], c["interceptor"], c["flipped"]) == ("s2", "s3", True)
     act("combat_choose", {"side": "attacker", "kind": "physical"})
-    act("combat_choose", {"side": "interceptor", "kind": "physical"})
     act("combat_modifier", {"side": "interceptor", "stat": "pdef", "value": 3, "label": "燕返し"})
+    act("combat_choose", {"side": "interceptor", "kind": "physical"})  # ends the attack process
     # s2 7 vs s3 3+3=6 → 1; s3 6 vs s2 5 → 1
     act("combat_resolve")
     view = state("table")["ruleset"]

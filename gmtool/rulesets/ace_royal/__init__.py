@@ -8,6 +8,7 @@ from gmtool.core.ruleset import Ruleset
 
 from .actions import ACTIONS
 from .events import EVENTS
+from .plan import counter_settle
 from .probe import PROBE
 from .readings import READINGS
 from .strings import STRINGS
@@ -38,6 +39,7 @@ RULESET = Ruleset(
     stylesheet="rulesets/ace_royal.css",
     docs="docs/rulesets/ace_royal.md",
     leak_probe=PROBE,
+    counter_settle=counter_settle,
 )
 
 __all__ = ["RULESET"]

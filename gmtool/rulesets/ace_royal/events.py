@@ -305,6 +305,9 @@ def combat_set_fold(state: State, e: Event) -> None:
     what = d["what"]
     if what == "kind":
         side["kind"] = d["kind"]
+        side["stats"] = copy.deepcopy(d.get("stats"))  # the stats the pick was made on
+        if d.get("strike"):  # the interceptor's pick ends the attack process
+            game(state)["combat"]["strike"] = copy.deepcopy(d["strike"])
     elif what == "modifier":
         side["modifiers"].append({"stat": d["stat"], "value": d["value"], "label": d["label"]})
     elif what == "proxy":

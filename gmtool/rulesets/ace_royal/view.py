@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .combat import combat_preview
+from .combat import combat_preview, combat_strike
 from .events import NAME
 
 
@@ -87,7 +87,12 @@ def view(state: State, viewer: Viewer) -> dict:
         "newest": newest, "over": g["over"], "winner": g["winner"],
     }
     if combat:
-        out["combat"] = {**combat, "preview": combat_preview(state)}
+        strike = combat_strike(state)
+        intercept_due = not (strike and strike["skipped"])
+        out["combat"] = {**combat, "preview": combat_preview(state), "strike_now": strike,
+                         "process": "intercept" if combat.get("strike") else "attack",
+                         "intercept_due": intercept_due,
+                         "ready": bool(combat["attacker_side"]["kind"]) and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
         out["me"] = next(p for p in out["players"] if p["seat"] == viewer.seat)
     return out
