@@ -327,7 +327,12 @@ def combat_set_text(e, state, lang):
     d = e["data"]
     who = _side_name(state, d["side"], lang, d.get("seat"))
     if d["what"] == "kind":
-        return _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+        line = _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+        k = d.get("strike")
+        if k:  # the interceptor's pick ended the attack process: the attacker's damage judgement (A-7)
+            line += _t(lang, f"（襲撃側ダメージ判定: {_lbl(KIND_LABELS, k['kind'], 'ja')} {k['atk']} 対 防御 {k['def']} ⇒ {k['damage']}ダメージ、A-7）",
+                       f" (attacker's damage judgement: {_lbl(KIND_LABELS, k['kind'], 'en')} {k['atk']} vs defence {k['def']} ⇒ {k['damage']} damage, A-7)")
+        return line
     if d["what"] == "modifier":
         stat = _t(lang, "全ステータス", "all stats") if d["stat"] == "all" else _lbl(STAT_LABELS, d["stat"], lang)
         return f"{who}: {stat} {d['value']:+d} <{d['label']}>"
