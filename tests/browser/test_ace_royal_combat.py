@@ -56,10 +56,10 @@ def test_one_combat_with_two_phones(page, open_table):
 
     # 9 vs 5 → 4 to s2; s1 has 先制 and dealt damage, so there is no interception (A-7): s1 took
     # nothing and steals a card from s2's hand, the server's die picking which.
-    result = table.locator(".ar-result")
+    result = table.locator("#stage .ar-result")
     expect(result).to_contain_text("9 vs 5")
     expect(result).to_contain_text("4")
     expect(table.locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("1")
     expect(table.locator(".ar-player[data-seat=s2] .ar-state")).to_contain_text("ダウン")
-    expect(table.locator(".ar-breakdown").first).to_be_visible()
+    expect(table.locator("#stage .ar-stage-terms").first).to_be_visible()
     expect(table.locator("#ar-newest")).to_contain_text("奪う")

@@ -6,6 +6,7 @@ are inside the viewport, inside the stage, and nothing needs scrolling."""
 from __future__ import annotations
 
 import os
+import re
 
 from gmtool_testing import bearer
 from playwright.sync_api import expect
@@ -171,4 +172,73 @@ def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
         if battles or state()["ruleset"]["round_over"]:
             break
     assert battles, "no battle in six phases"
+    table.close()
+
+
+def _act(post):
+    def act(name, body=None, who="gm", status=200):
+        return post(f"/actions/{name}", body, who=who, status=status)
+    return act
+
+
+def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
+    """A round of Fate/Ace Royal: the turns' steps, a reveal, an attack (the attacker's pick, the attacker's
+    damage judgement, the interceptor's pick, the result), an end step; each on the TV's stage in view."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("エースロイヤル卓", "ace_royal", [{"name": n} for n in ("凛", "ウェイバー", "キャスター陣営")])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        step = "over" if r["over"] else (r["step"] if r["phase"] == "play" else "setup")
+        table.check(now["session"]["version"], step, result, text)
+
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    check("#stage .ar-first", "6")
+    servants = {"s1": ("アルトリア", "6/5/3/3", "セイバー", "3/3/1/5"), "s2": ("イスカンダル", "5/3/5/3", "ライダー", "2/2/2/2"),
+                "s3": ("メディア", "1/2/6/5", "キャスター", "0/1/3/3")}
+    for seat, (hero, hs, cls, cs) in servants.items():
+        act("set_servant", {"hero": {"name": hero, "stats": hs}, "class": {"name": cls, "stats": cs}}, who=seat)
+    act("start_game")
+    check("#stage #ar-newest")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("reveal", {"what": "both"}, who="s1")
+    check("#stage #ar-newest", "アルトリア")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("encounter_roll", {"faces": [4]}, who="s1")
+    check("#stage #ar-newest", "4")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    # s2 attacks s1: the attacker picks first, the interceptor in the interception process (A-7).
+    act("step", who="s2")
+    act("step", who="s2")
+    act("declare_attack", {"target": "s1"}, who="s2")
+    check("#stage .ar-stage-side[data-side=attacker] .ar-stage-kind", "…")
+    act("combat_choose", {"kind": "magical"}, who="s2")
+    check("#stage .ar-strike", "7 vs 8")  # イスカンダル 魔術 5+2 vs アルトリア 3+5: no damage yet
+    act("combat_modifier", {"side": "attacker", "stat": "matk", "value": 2, "label": "令呪の加護"})
+    check("#stage .ar-strike", "9 vs 8")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    check("#stage .ar-stage-side[data-side=interceptor] .ar-stage-kind[data-kind=physical]")
+    act("combat_resolve", who="s1")  # 9 vs 8 → 1; back 9 vs 5 → 4: both damaged, nothing stolen
+    check("#stage .ar-result .ar-process", "9 vs 8")
+    act("step", who="s2")
+    check("#stage #ar-newest")
+    for _ in range(3):  # s3: rise, draw, ritual → end, end: the round is over, the coin passes
+        act("step", who="s3")
+        check("#stage #ar-newest")
+    act("step", who="s3")
+    check("#stage #ar-newest")
+    # the coin passed to ウェイバー (A-5), whose last 魔力 it cost: out at 0 (A-2), on the stage and in the summary
+    expect(table.pages[0].locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("0")
+    expect(table.pages[0].locator(".ar-player[data-seat=s2]")).to_have_class(re.compile("ar-out"))
     table.close()

@@ -52,7 +52,11 @@ def card_text(card: dict | None, lang: str) -> str:
 
 def _remember(state: State, e: Event) -> None:
     """Keep a public event as the newest result the table screen shows first."""
-    game(state)["last"] = {"seq": e.seq, "type": e.type, "actor": e.actor, "data": copy.deepcopy(e.data)}
+    g = game(state)
+    record = {"seq": e.seq, "type": e.type, "actor": e.actor, "action": e.action, "data": copy.deepcopy(e.data)}
+    before = g.get("last_action") or []
+    g["last_action"] = (before if before and before[-1].get("action") == e.action else []) + [record]  # the action's public results
+    g["last"] = record
 
 
 # -- setup ---------------------------------------------------------------------------------------
