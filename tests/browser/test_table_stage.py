@@ -242,3 +242,35 @@ def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
     expect(table.pages[0].locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("0")
     expect(table.pages[0].locator(".ar-player[data-seat=s2]")).to_have_class(re.compile("ar-out"))
     table.close()
+
+
+def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
+    """A round of Grail Succession (twelve turns, two takes): the newest move and the row on the stage, the
+    scores with their majorities in the summary; the current step and its result in view at every turn."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("サクセション卓", "succession", [{"name": "アルトリア"}, {"name": "ギルガメッシュ"}])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        table.check(now["session"]["version"], "finished" if r["finished"] else f"r{r['round']}-t{r['turn']}", result, text)
+
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    check("#stage #sc-row .sc-slot:last-child", "6")
+    for what in ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]:
+        act("take" if what == "take" else "play", {} if what == "take" else {"card": what})
+        check("#stage #sc-last", what.replace("-", "−") if what != "take" else "")
+    # round 2: the first player flipped; the summary shows how each score is made (G-2)
+    now = state()["ruleset"]
+    assert now["round"] == 2 and now["current"] == "s2"
+    tv = table.pages[0]
+    for p in now["players"]:
+        for f in p["score"]["factions"]:
+            expect(tv.locator(f"#table-summary .sc-majorities[data-seat={p['seat']}] [data-faction='{f['value']}'] .sc-maj-count")
+                   ).to_have_text(f"{f['mine']}:{f['theirs']}")
+        expect(tv.locator(f"#table-summary .sc-score-card[data-seat={p['seat']}] .sc-total")).to_have_text(str(p["score"]["total"]))
+    table.close()
