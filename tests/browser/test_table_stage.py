@@ -274,3 +274,56 @@ def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
                    ).to_have_text(f"{f['mine']}:{f['theirs']}")
         expect(tv.locator(f"#table-summary .sc-score-card[data-seat={p['seat']}] .sc-total")).to_have_text(str(p["score"]["total"]))
     table.close()
+
+
+def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
+    """The Illuminati opening (secret placements, I-2), the order roll (I-3) and a round of turns with an
+    attack (its breakdown as it is built, then its roll and verdict, I-4, I-5), each on the TV's stage in view."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("イルミナティ卓", "illuminati", [{"name": n} for n in ("A", "B", "C")])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        step = r["stage"] + (f"-{r['round']}-{r['current']}" if r["stage"] == "play" else "")
+        table.check(now["session"]["version"], step, result, text)
+
+    act("setup")
+    check("#stage #il-newest", "12")
+    act("opening_start")
+    prompt = state()["ruleset"]["placement"]["prompt"]
+    check("#stage #il-placement")
+    for seat, name in (("s1", "Bavarian Illuminati"), ("s2", "UFOs"), ("s3", "Network")):
+        post(f"/prompts/{prompt}/answer", {"value": name}, who=seat)
+        check(f"#stage #il-placement [data-seat={seat}].il-answered")
+    act("opening_next")
+    prompt = state()["ruleset"]["placement"]["prompt"]
+    for seat, name in (("s1", "CIA"), ("s2", "KGB"), ("s3", "IRS")):
+        post(f"/prompts/{prompt}/answer", {"value": name}, who=seat)
+    check("#stage #il-placement [data-seat=s3].il-answered")
+    act("opening_next")
+    check("#stage #il-newest", "IRS")
+    act("roll_order", {"faces": [6, 5, 4, 3, 2, 1]})  # A 11, B 7, C 3
+    check("#stage #il-newest", "11")
+    while state()["ruleset"]["round"] == 1:
+        seat = state()["ruleset"]["current"]
+        act("start_turn", who=seat)
+        check("#stage #il-newest")
+        if seat == "s1":
+            act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
+                           "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 5, "position": "child"}}, who="s1")
+            check("#stage #il-attack [data-stage-achieved]", "-5")  # 10 − (5 + 10 adjacent to its Illuminati)
+            act("modify", {"side": "attack", "amount": 1, "label": "Post Office"})
+            check("#stage #il-attack [data-stage-achieved]", "-4")
+            act("modify", {"side": "attack", "amount": 8, "label": "Mind Control"})
+            check("#stage #il-attack [data-stage-achieved]", "4")
+            act("roll_attack", {"faces": [1, 2]}, who="s1")  # 3 ≤ 4: B loses its only group and is out (I-7)
+            check("#stage #il-last-attack .il-roll", "3")
+            check("#stage #il-last-attack .il-stage-flag", "B")
+        act("end_turn", who=seat)
+        check("#stage #il-newest")
+    table.close()
