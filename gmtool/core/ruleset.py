@@ -269,6 +269,9 @@ class Ruleset:
     # values and drafts of this ruleset's own event types); None: every counter carries (core's default).
     carry_over: Callable[[State], "Carry"] | None = None
     demo: Demo | None = None  # the sample session of `gmtool serve --demo`
+    # Whether the GM is a combatant (state -> bool): the GM console then hides answers until the reveal by
+    # default (the GM's toggle overrides it). None: the GM only referees, answers show as they arrive.
+    gm_combatant: Callable[[State], bool] | None = None
 
     def __post_init__(self):
         from .events import CORE_EVENTS  # core's own event types are declared with this contract
