@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
 from .. import operations as ops
+from ..core.view import Viewer, answers_hidden
 from ..urls import gm_url
 from .common import act, check_csrf, export_options, export_text, form_payload, is_campaign_export, \
     is_htmx, live_session, login, manager, no_store, page_viewer, render
@@ -20,7 +21,10 @@ def console(session_id: str):
         return login(session_id, "gm", "gm.console")
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
-    ctx = context(live, viewer, token) | gm_extras(live)
+    hidden = answers_hidden(live.state)
+    if hidden:  # the console's prompts and log show who answered, not what, until the reveal
+        viewer = Viewer("gm", hide_answers=True)
+    ctx = context(live, viewer, token) | gm_extras(live) | {"hide_answers": hidden}
     return no_store(render("gm/console.html", "gm/_live.html", **ctx))
 
 
@@ -150,6 +154,12 @@ def close(session_id):
 def reading(session_id):
     """Switch one of the session's readings."""
     return _act(session_id, ops.set_reading, request.form.to_dict())
+
+
+@bp.post("/settings")
+def setting(session_id):
+    """Switch a console setting (hide answers until the reveal)."""
+    return _act(session_id, ops.set_setting, request.form.to_dict())
 
 
 @bp.post("/actions/<name>")
