@@ -3,6 +3,8 @@ console and the API; the GM console's 'hide answers until the reveal' toggle, re
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 
 from gmtool.web import create_app
@@ -154,3 +156,16 @@ def test_grail_console_hides_answers_by_default_when_the_gm_controls_a_faction(c
                            json={"faction": "gm", "text": "シャドウサーヴァント 筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40"})
     assert response.status_code == 200, response.get_json()
     assert 'id="hide-answers" aria-pressed="true"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+
+
+# -- the QR sheet ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, wifi, typed", [("ja", "GMのノートPCと同じWi-Fi", "このアドレスをブラウザに入力"),
+                                               ("en", "same Wi-Fi as the GM's laptop", "type this address")])
+def test_qr_sheet_has_a_typed_address_and_a_wifi_hint_under_each_code(screens, lang, wifi, typed):
+    html = unescape(screens.gm.get(f"/s/{screens.sid}/gm/qr?lang={lang}").get_data(as_text=True))
+    cards = html.split('class="qr-card"')[1:]
+    assert len(cards) == len(screens.data["seats"]) + 1  # every seat and the table screen
+    for card, url in zip(cards, [s["join_url"] for s in screens.data["seats"]] + [screens.data["table_url"]]):
+        assert wifi in card and typed in card
+        assert card.index("<svg") < card.index(f'<p class="typed-url"><code>{url}</code>')
