@@ -185,3 +185,26 @@ def test_every_ruleset_counter_has_an_upper_bound():
         for counter in rules.counters + rules.presets:
             assert counter.max is not None, f"{name}: {counter.key} has no upper bound"
             assert counter.min is None or counter.min <= counter.start <= counter.max
+
+
+def test_a_raised_bound_carries_into_the_next_session_of_a_campaign(manager, live):
+    live.execute("gm", commands.change_counter, "s1", "seals", value=5, reason="監督役の褒賞")
+    following, _tokens = manager.continue_from(live.state.session_id, "第2夜")
+    assert following.state.counters["s1"]["seals"] == 5 and following.state.bounds("s1", "seals") == (0, 5)
+    assert following.state.bounds("s2", "seals") == (0, 3)
+
+
+def test_grail_starting_seals_move_the_bound_with_the_start():
+    from gmtool.core.model import State
+    from gmtool.rulesets import get
+    from gmtool.rulesets.grail_trpg.actions import set_starting_seals
+    from gmtool_testing import Pure
+    from gmtool.core.commands import create_session, new_seat
+    rules = get("grail_trpg")
+    pure = Pure(State(rules=rules))
+    pure.write(create_session("abcd1234", "卓", "grail_trpg", [new_seat("s1", "A"), new_seat("s2", "B")],
+                              list(rules.counters), "0" * 64))
+    pure.write(set_starting_seals(pure.state, {"value": 5}, None))
+    assert pure.state.counters["s1"]["seals"] == 5 and pure.state.bounds("s1", "seals") == (0, 5)
+    with pytest.raises(GmError):
+        commands.change_counter(pure.state, "s1", "seals", delta=1)
