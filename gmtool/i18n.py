@@ -198,7 +198,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                             "The fingerprint is computed as below. The salt is a 32-digit random value gmtool chose for that answer."),
     "verify.help_json": ("回答のJSONは空白なしで、日本語はそのまま書きます。文字列は引用符つき（\"耐久\"）、数は数のまま（7）、複数選択はリスト（[\"a\",\"c\"]）です。",
                          "The answer's JSON has no spaces and keeps Japanese as it is: a text in quotes (\"DEX\"), a number as a number (7), several choices as a list ([\"a\",\"c\"])."),
-    "verify.help_python": ("Python で（この卓の最初の公開回答の値です）:", "In Python (the values of this table's first revealed answer):"),
+    "verify.help_python": ("Python で（この卓で公開された回答のひとつの値です）:", "In Python (the values of one of this table's revealed answers):"),
     "verify.help_python_sample": ("Python で（例の値です）:", "In Python (example values):"),
     "verify.help_shell": ("ターミナルで（文字列の回答は引用符ごと）:", "In a terminal (a text answer with its quotes):"),
     "verify.help_compare": ("結果を、公開前に表示されていた指紋（回答したときの受付表示やテーブル画面）とも比べてください。",

@@ -39,7 +39,7 @@ def verify_page(session_id: str):
 
 @bp.get("/verify/how")
 def verify_how(session_id: str):
-    """How to recompute a commitment by hand, with the values of the session's first revealed answer
+    """How to recompute a commitment by hand, with the values of one of the session's revealed answers
     (a page gmtool serves, so a phone can open it; any screen may)."""
     from ..core.commitments import canonical
     live = live_session(session_id)
