@@ -174,7 +174,9 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
                       f"{label.en} must be {en} (cannot become {new}){more_en}")
     if new == current:
         raise GmError(f"{label.ja}は既に{current}です", f"{label.en} is already {current}")
-    return counter_drafts(state, seat.id, definition.key, new, reason, bound=raised)
+    drafts = counter_drafts(state, seat.id, definition.key, new, reason, bound=raised)
+    settle = getattr(state.rules, "counter_settle", None)
+    return settle(state, drafts) if settle else drafts  # the ruleset's automatic checks apply at once
 
 
 def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",

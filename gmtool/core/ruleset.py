@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -276,6 +277,9 @@ class Ruleset:
     # Whether the GM is a combatant (state -> bool): the GM console then hides answers until the reveal by
     # default (the GM's toggle overrides it). None: the GM only referees, answers show as they arrive.
     gm_combatant: Callable[[State], bool] | None = None
+    # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
+    # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
+    counter_settle: Callable[[State, list], list] | None = None
 
     def __post_init__(self):
         from .events import CORE_EVENTS  # core's own event types are declared with this contract
@@ -351,8 +355,7 @@ class Ruleset:
 
     def upcast(self, event: Event) -> Event:
         """An event stored by an older version in the shape this version folds."""
-        from .events import CORE_UPCASTERS
-        fn = self.upcasters.get(event.type) or CORE_UPCASTERS.get(event.type)
+        fn = self.upcasters.get(event.type) or _core_upcasters().get(event.type)
         if fn is None:
             return event
         new_type, data = fn(event.data)
@@ -409,3 +412,10 @@ def reading_value(state: State, reading: Reading) -> Any:
 def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
     """The session's values of several readings, by key."""
     return {r.key: reading_value(state, r) for r in readings}
+
+
+@lru_cache(maxsize=1)
+def _core_upcasters() -> dict:
+    """Core's upcasters (imported once: upcast runs for every event of a fold)."""
+    from .events import CORE_UPCASTERS
+    return CORE_UPCASTERS

@@ -5,11 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
 from .. import operations as ops
-from ..core.view import Viewer, answers_hidden
 from ..urls import gm_url
 from .common import act, check_csrf, export_options, export_text, form_payload, is_campaign_export, \
-    is_htmx, live_session, login, manager, no_store, page_viewer, render
-from .screens import context, gm_extras
+    is_htmx, live_session, login, manager, no_store, page_viewer
+from .screens import context, gm_extras, live_fragment
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
 
@@ -21,11 +20,9 @@ def console(session_id: str):
         return login(session_id, "gm", "gm.console")
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
-    hidden = answers_hidden(live.state)
-    if hidden:  # the console's prompts and log show who answered, not what, until the reveal
-        viewer = Viewer("gm", hide_answers=True)
-    ctx = context(live, viewer, token) | gm_extras(live) | {"hide_answers": hidden}
-    return no_store(render("gm/console.html", "gm/_live.html", **ctx))
+    if is_htmx():  # the live fragment, shared by every GM screen (the console's fixed controls stay with the page)
+        return no_store(live_fragment(live, viewer, "gm/_live.html")[1])
+    return no_store(render_template("gm/console.html", **context(live, viewer, token), **gm_extras(live)))
 
 
 @bp.get("/qr")
