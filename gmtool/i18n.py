@@ -124,12 +124,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "export.standings.first": ("最初に", "At the top"),
     "export.preview_label": ("プレビュー（印刷されるとおり）", "Preview (as it will print)"),
     "campaign.title": ("キャンペーン", "Campaign"),
-    "campaign.hint": ("このキャンペーンのセッション（古い順）。次のセッションは、同じ席・名前・陣営とカウンターの現在値、"
-                      "ルールが引き継ぐもの（キャラクター・看破した真名・戦果など、ゲームごとに決まっています）で始まります。"
+    "campaign.hint": ("このキャンペーンのセッション（古い順）。次のセッションは、同じ席・名前・陣営と、"
+                      "ルールが引き継ぐもの（キャラクター・看破した真名・戦果など、ゲームごとに決まっています。"
+                      "何も引き継がないゲームもあります）で始まります。"
                       "参加用のQRコードは新しくなります（スマホで読み直してください）。",
                       "The sessions of this campaign, oldest first. The next session starts with the same seats, names "
-                      "and factions, the counters' current values and what the game's rules carry over (characters, "
-                      "true names seen through, victory points …: each game declares its own). "
+                      "and factions and what the game's rules carry over (characters, true names seen through, "
+                      "victory points …: each game declares its own; some carry nothing). "
                       "New join QR codes are issued (phones scan again)."),
     "campaign.number": ("回", "No."),
     "campaign.session": ("セッション", "Session"),
