@@ -140,7 +140,7 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     return counter_drafts(state, seat.id, definition.key, new, reason)
 
 
-def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",
+def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str | dict = "", rule: str = "",
                    current: int | None = None, flags: list[str] | None = None) -> list[Draft]:
     """The one counter change every action uses: the value moved into the counter's bounds, with the
     threshold flags it raises or lowers, upwards and downwards (none when nothing changes).

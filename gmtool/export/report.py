@@ -17,7 +17,7 @@ from typing import Any
 from ..core.engine import apply, fold
 from ..core.errors import GmError
 from ..core.logtext import describe, who_name
-from ..core.model import Event, State
+from ..core.model import Event, State, text_in
 from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, build_view, visible_event
 from ..i18n import pick
@@ -139,7 +139,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if skipped:
             continue
         if e.type == "scene.marked":
-            sections.append(Section(e.data["title"]))
+            sections.append(Section(text_in(e.data["title"], lang)))
             continue
         visible = visible_event(e, final, viewer_for_rolls if e.type == "dice.rolled" else TABLE)
         if visible is None:
@@ -154,17 +154,17 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if e.type == "dice.rolled":
             roll = e.data["roll"]
             item = Item("roll", time, text, {
-                "label": e.data.get("label", ""), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
+                "label": text_in(e.data.get("label", ""), lang), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
                 "text": roll["text"], "total": roll.get("total"), "choice": roll.get("choice"),
                 "success": roll.get("success"), "secret": bool(roll.get("secret"))}, e.action)
         elif e.type == "prompt.revealed":
             prompt = final.prompts[e.data["prompt"]]
-            rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final), a.salt, a.commitment]
+            rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final, lang), a.salt, a.commitment]
                     for who, a in prompt.answers.items()]
-            appendix.append(Appendix(prompt.title, rows))
+            appendix.append(Appendix(text_in(prompt.title, lang), rows))
             if prompt.kind in own_kinds:
                 continue  # the ruleset's own lines tell this decision
-            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": prompt.title}, e.action)
+            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": text_in(prompt.title, lang)}, e.action)
         else:
             item = Item("change" if e.type in JOINED else "line", time, text, {}, e.action)
         if last is not None:  # one action, one line: a roll and the move it makes, a result and what follows
@@ -182,7 +182,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
             (L(lang, "作成", "Created"), local_time(final.created, options.utc_offset)),
-            (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values()))]
+            (L(lang, "席", "Seats"), L(lang, "、", ", ").join(s.name for s in shown_final.seats.values()))]
     for key, ja, en in (("previous", "前回", "Previous session"), ("next", "次回", "Next session")):
         linked = final.campaign.get(key)
         if linked:
@@ -222,10 +222,11 @@ def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str)
         if prompt.status not in ("revealed", "resolved") or not prompt.answers:
             continue
         comma = ", " if lang == "en" else "、"
-        answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state)}"
+        answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state, lang)}"
                              for who, a in prompt.answers.items())
         mods = comma.join(f"{who_name(m['who'], state)} {m['amount']:+d}〈{m['label']}〉" for m in prompt.modifiers)
-        line = f"「{prompt.title}」: {answers}" if lang != "en" else f"'{prompt.title}': {answers}"
+        title = text_in(prompt.title, lang)
+        line = f"「{title}」: {answers}" if lang != "en" else f"'{title}': {answers}"
         if mods:
             line += f"［{L(lang, '修正', 'modifiers')}: {mods}］" if lang != "en" else f" [modifiers: {mods}]"
         if pid in resolved:
@@ -248,9 +249,9 @@ def _actor(actor: str, state: State) -> str:
     return state.seat_name(actor[5:]) if actor.startswith("seat:") else actor
 
 
-def _value(value, prompt, state: State) -> str:
+def _value(value, prompt, state: State, lang: str = "ja") -> str:
     names = {s: state.seat_name(s) for s in state.seats} if prompt.kind == "seat" else {}
-    return answer_text(state.rules, prompt.kind, value, names)
+    return answer_text(state.rules, prompt.kind, value, names, lang)
 
 
 def without_empty_columns(head: list[str], rows: list[list[str]], keep: int = 1) -> tuple[list[str], list[list[str]]]:
@@ -265,6 +266,6 @@ def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
     head = [L(lang, "席", "Seat")] + [pick(c["label"], lang) for c in public] + [L(lang, "状態", "Flags")]
     rows = []
     for seat in view["seats"]:
-        flags = "、".join(pick(f["label"], lang) for f in seat["flags"])
+        flags = L(lang, "、", ", ").join(pick(f["label"], lang) for f in seat["flags"])
         rows.append([seat["name"]] + [str(seat["counters"].get(c["key"], "")) for c in public] + [flags])
     return without_empty_columns(head, rows)

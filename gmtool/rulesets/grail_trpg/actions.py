@@ -13,7 +13,7 @@ from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, GmError, NotFound
-from gmtool.core.model import CounterDef, Label, State
+from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
@@ -225,10 +225,11 @@ def _prompt_ready(state: State, combat: dict) -> str:
         return "gone"
     if prompt.status in ("open", "locked"):
         waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
-        raise Conflict(f"「{prompt.title}」の回答待ちです（{'、'.join(waiting) or '公開待ち'}）",
-                       f"Waiting for answers to '{prompt.title}' ({', '.join(waiting) or 'reveal'})")
+        raise Conflict(f"「{text_in(prompt.title, 'ja')}」の回答待ちです（{'、'.join(waiting) or '公開待ち'}）",
+                       f"Waiting for answers to '{text_in(prompt.title, 'en')}' ({', '.join(waiting) or 'reveal'})")
     if not prompt.confirmed:
-        raise Conflict(f"「{prompt.title}」の結果を確認して確定してください", f"Confirm the result of '{prompt.title}' first")
+        raise Conflict(f"「{text_in(prompt.title, 'ja')}」の結果を確認して確定してください",
+                       f"Confirm the result of '{text_in(prompt.title, 'en')}' first")
     return "gone"
 
 
