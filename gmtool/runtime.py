@@ -168,11 +168,13 @@ class LiveSession:
             undone_events = self.store.action_events(action)
             # The summary is stored in the log: the GM's version may name secrets (a secret roll,
             # a private counter), so everyone else gets the version the table may see (view.py).
+            # Both languages are stored (summary / summary_en): the log reads in each viewer's language.
             gm_summary = {lang: "; ".join(self._describe(e, GM, lang) for e in undone_events) for lang in ("ja", "en")}
             summary = {lang: "; ".join(self._describe(e, TABLE, lang) for e in undone_events) for lang in ("ja", "en")}
             self.state = engine.fold(self.store.events(), self.ruleset, self.state.undone | {action})
             return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
-                                                  "summary": summary, "gm_summary": gm_summary})])
+                                                  "summary": summary["ja"], "gm_summary": gm_summary["ja"],
+                                                  "summary_en": summary["en"], "gm_summary_en": gm_summary["en"]})])
 
     def _describe(self, event: Event, viewer: Viewer, lang: str) -> str:
         from .core.logtext import describe

@@ -114,7 +114,8 @@ def scene_marked(e, state, lang):
 def undone(e, state, lang):
     """The log line of `undo`."""
     d = e["data"]
-    summary = text_in(d.get("gm_summary") or d.get("summary", ""), lang)
+    suffix = "_en" if lang == "en" and (d.get("gm_summary_en") or d.get("summary_en")) else ""
+    summary = d.get("gm_summary" + suffix) or d.get("summary" + suffix, "")
     return _ja(lang, f"取り消し: {summary}", f"Undo: {summary}")
 
 

@@ -82,9 +82,8 @@ def typed_strings(value, out: set[str]) -> None:
             out.add(line)
             out.update(part for part in re.split(r"[\s/]+", line) if part)
         out.update(part.strip() for part in value.split("/") if part.strip())
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            typed_strings(k, out)
+    elif isinstance(value, dict):  # its keys are the API's field names, not words anybody typed
+        for v in value.values():
             typed_strings(v, out)
     elif isinstance(value, (list, tuple)):
         for v in value:

@@ -126,7 +126,10 @@ def _prompt_id(state: State, base: str) -> str:
     return pid
 
 
-def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: str, kind: str, resolver: str,
+SETUP_TITLE = {"ja": "セットアップ: メイン・サブ・その他", "en": "Setup: main, sub and others"}
+
+
+def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: dict, kind: str, resolver: str,
           meta: dict, disabled: dict | None = None) -> list:
     resp = combat["respondents"]
     members = {f: s for s in SIDES for f in combat["sides"][s]}  # T-3: each allied faction answers for itself
@@ -172,7 +175,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
                "respondents": resp, "prompt": _prompt_id(state, f"{cid}-setup"), "readings": readings_of(state)}
     drafts = [("scene.marked", {"title": title}), ("grail.combat_started", started)]
     combat = {"id": cid, "respondents": resp, "sides": sides}
-    return drafts + _open(state, ctx, combat, started["prompt"], "セットアップ: メイン・サブ・その他", "grail_setup",
+    return drafts + _open(state, ctx, combat, started["prompt"], SETUP_TITLE, "grail_setup",
                           "grail_setup", {"step": "setup"})
 
 
@@ -250,14 +253,14 @@ def open_select(state: State, p: dict, ctx: ActionContext) -> list:
     disabled = {k: v for k, v in disabled.items() if v}
     pid = _prompt_id(state, f"{combat['id']}-s{n}")
     return [("grail.select_opened", {"combat": combat["id"], "select_no": n, "prompt": pid})] + \
-        _open(state, ctx, combat, pid, f"{ORDINALS[n]}セレクト", "grail_select", "grail_select",
+        _open(state, ctx, combat, pid, {"ja": f"{ORDINALS[n]}セレクト", "en": f"{ORDINALS[n]} select"}, "grail_select", "grail_select",
               {"step": "select", "select_no": n}, disabled)
 
 
 def _reopen_setup(state: State, ctx: ActionContext, combat: dict) -> list:
     pid = _prompt_id(state, f"{combat['id']}-setup")
     return [("grail.select_opened", {"combat": combat["id"], "select_no": 0, "prompt": pid})] + \
-        _open(state, ctx, combat, pid, "セットアップ: メイン・サブ・その他", "grail_setup", "grail_setup",
+        _open(state, ctx, combat, pid, SETUP_TITLE, "grail_setup", "grail_setup",
               {"step": "setup"})
 
 
