@@ -9,9 +9,10 @@ view.py shows. docs/rulesets/succession.md describes the API.
 from __future__ import annotations
 
 from gmtool.core.model import CounterDef, Label
-from gmtool.core.ruleset import Ruleset
+from gmtool.core.ruleset import Demo, Ruleset
 
 from .actions import ACTIONS
+from .demo import demo
 from .events import EVENTS
 from .state import READINGS
 from .strings import STRINGS
@@ -35,6 +36,7 @@ RULESET = Ruleset(
                "phone": "rulesets/succession/phone.html"},
     stylesheet="rulesets/succession.css",
     docs="docs/rulesets/succession.md",
+    demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
 )
 
 __all__ = ["RULESET"]
