@@ -104,7 +104,8 @@ def set_starting_seals(state: State, p: dict, ctx: ActionContext) -> list:
                        "Set the starting seals before the first combat (afterwards use the seat counters)")
     drafts = [("grail.starting_seals_set", {"value": value, "rule": "T-13"})]
     for seat in state.seats:
-        drafts += counter_drafts(state, seat, "seals", value, "令呪の初期値 [T-13]", "T-13")
+        drafts += counter_drafts(state, seat, "seals", value, {"ja": "令呪の初期値 [T-13]", "en": "starting Command Seals [T-13]"},
+                                 "T-13")
     return drafts
 
 
@@ -146,8 +147,8 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     busy = current_combat(state)
     if busy:
-        raise Conflict(f"進行中の戦闘があります（{busy['title']}）。先に終えるか end_combat で打ち切ってください",
-                       f"A combat is in progress ({busy['title']}); finish it or end_combat first")
+        raise Conflict(f"進行中の戦闘があります（{text_in(busy['title'], 'ja')}）。先に終えるか end_combat で打ち切ってください",
+                       f"A combat is in progress ({text_in(busy['title'], 'en')}); finish it or end_combat first")
     sides = {s: [_faction(state, f) for f in _ids(p.get(s))] for s in SIDES}
     out = grail_of(state)["out"]
     for s in SIDES:
@@ -169,7 +170,8 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
     names = {s: side_name(state, sides[s]) for s in SIDES}
-    title = clean_text(p.get("title") or f"戦闘: {names['a']} vs {names['b']}", "戦闘名", "combat title", limit=80)
+    title = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False) or \
+        {"ja": f"戦闘: {names['a']} vs {names['b']}", "en": f"Combat: {names['a']} vs {names['b']}"}
     resp = {s: sides[s][0] for s in SIDES}
     started = {"id": cid, "title": title, "sides": sides, "names": names, "declarer": declarer,
                "respondents": resp, "prompt": _prompt_id(state, f"{cid}-setup"), "readings": readings_of(state)}
@@ -315,7 +317,9 @@ def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
                     notes=after["notes"])
         for f in losers:
             now = state.counters[f].get("black_stars", 0)
-            drafts += counter_drafts(state, f, "black_stars", now + 1, f"{combat['title']}で敗北 [T-11]", "T-11")
+            drafts += counter_drafts(state, f, "black_stars", now + 1,
+                                     {"ja": f"{text_in(combat['title'], 'ja')}で敗北 [T-11]",
+                                      "en": f"lost {text_in(combat['title'], 'en')} [T-11]"}, "T-11")
     return [("grail.finished", data)] + drafts
 
 
@@ -379,7 +383,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     extra = []
     if effect == 5:
         now = state.counters[faction].get("mp", 0)
-        extra = counter_drafts(state, faction, "mp", now + 3, "令呪5 [T-13]", "T-13")
+        extra = counter_drafts(state, faction, "mp", now + 3, {"ja": "令呪5 [T-13]", "en": "Command Seal 5 [T-13]"}, "T-13")
         if combat:
             data["side"] = role_of(combat, faction)[0]
             data["combat"] = combat["id"] if data["side"] else None

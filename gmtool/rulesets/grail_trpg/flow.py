@@ -182,7 +182,8 @@ def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
     """T-13: the counter change that pays `cost` seals."""
     if cost <= 0:
         return []
-    return counter_drafts(state, faction, "seals", seals_of(state, faction) - cost, f"令呪{effect} [T-13]", "T-13")
+    return counter_drafts(state, faction, "seals", seals_of(state, faction) - cost,
+                          {"ja": f"令呪{effect} [T-13]", "en": f"Command Seal {effect} [T-13]"}, "T-13")
 
 
 # -- answers: the custom prompt kinds ------------------------------------------------
@@ -438,7 +439,8 @@ class Uses:
         """T-13: the MP the declared skills cost, as counter changes."""
         out = []
         for f, cost in self.mp.items():
-            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost), "スキルのMP [T-3]", "T-3")
+            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost),
+                                  {"ja": "スキルのMP [T-3]", "en": "skills' MP [T-3]"}, "T-3")
         return out
 
 
