@@ -315,7 +315,7 @@ def _d_select(e, state, lang):
     sp = " " if lang == "en" else ""
     rows = [f"{names[s]}{sp}{_stat(r[s]['stat'], lang)}{sp}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
     if r["winner"]:
-        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains 優位")
+        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains the advantage")
     else:
         verdict = _ja(lang, "同値: 優位なし", "tie: no advantage")
     extra = []
@@ -326,7 +326,7 @@ def _d_select(e, state, lang):
     if r.get("luck_void"):
         extra.append(_ja(lang, f"{names[r['luck_void']]}の宝具で相手の幸運ボーナス無効",
                          f"{names[r['luck_void']]}'s NP voids the opponent's LUK bonus"))
-    tail = f"（{'、'.join(extra)}）" if extra else ""
+    tail = (f" ({'; '.join(extra)})" if lang == "en" else f"（{'、'.join(extra)}）") if extra else ""
     return (_ja(lang, f"{ORDINALS[d['select_no']]}リザルト [T-6/T-7]: ", f"{ORDINALS[d['select_no']]} result [T-6/T-7]: ")
             + " vs ".join(rows) + f" → {verdict}{tail}")
 

@@ -574,13 +574,14 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
                          "force": combat["forces"][side][a["stat"]]["value"]}
         np_used[side] = np_used[side] or a["stat"] == "宝具"
         choices[side]["_choice"] = SideChoice(a["stat"], choices[side]["force"], tuple(mods))
-    res = compare(n, choices["a"].pop("_choice"), choices["b"].pop("_choice"), combat["carry"], readings)
+    res = compare(n, choices["a"].pop("_choice"), choices["b"].pop("_choice"), combat["carry"], readings,
+                  combat["names"])
     result = res.to_dict()
     result["notes"] = result["notes"] + notes + select_notes(n, readings)
     rows = [{"who": resp[s], "name": combat["names"][s], "value": result[s]["stat"], "terms": result[s]["terms"],
              "total": result[s]["value"]} for s in SIDES]
     names = combat["names"]
-    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains 優位") if res.winner else \
+    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains the advantage") if res.winner else \
         ("同値: 優位なし", "Tie: no advantage")
     line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in SIDES)
     line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in SIDES)

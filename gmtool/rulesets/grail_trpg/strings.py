@@ -62,7 +62,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.save': ('保存', 'Save'),
     'grail.append': ('追加（置き換えない）', 'append'),
     'grail.set_characters_one_per_line_or_j': ('キャラクターを登録（1行に1体・JSON可）', 'Set characters (one per line, or JSON)'),
-    'grail.readings': ('解釈（Reading）', 'Readings'),
+    'grail.readings': ('解釈（ハウスルール）', 'Readings (house rules)'),
     'grail.set': ('切替', 'Set'),
     'grail.you_answer_for_your_side': ('あなたがこの側の回答者です', 'You answer for your side'),
     'grail.your_characters': ('自陣営のキャラクター', 'Your characters'),

@@ -87,7 +87,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.square_name': ('マスの名前', 'Square name'),
     'sugoroku.card_example': ('力5', 'P5'),
     'sugoroku.card_hint': ('カード（力・魔・技とパワー）', 'Card (P power, M magic, T technique, and its power)'),
-    'sugoroku.readings': ('解釈（Reading）', 'Readings'),
+    'sugoroku.readings': ('解釈（ハウスルール）', 'Readings (house rules)'),
     'sugoroku.set': ('設定', 'Set'),
     'sugoroku.phase': ('フェイズ', 'phase'),
     'sugoroku.roll_1d6': ('🎲 1d6を振る', '🎲 Roll 1d6'),
