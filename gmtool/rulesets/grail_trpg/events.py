@@ -247,7 +247,7 @@ def _bracket(terms: list[dict], lang: str) -> str:
 
 def _d_chars(e, state, lang):
     d = e["data"]
-    names = "、".join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
+    names = _ja(lang, "、", ", ").join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
     verb = _ja(lang, "追加", "added") if d.get("append") else _ja(lang, "登録", "set")
     return _ja(lang, f"{faction_name(state, d['faction'])}のキャラクターを{verb}: {names}",
                f"Characters of {faction_name(state, d['faction'])} {verb}: {names}")
@@ -393,10 +393,10 @@ def _d_escape(e, state, lang):
 def _d_finished(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
-    stars = "、".join(faction_name(state, f) for f in d["black_stars"]) or "-"
-    out = "、".join(faction_name(state, f) for f in d["eliminated"]) or _ja(lang, "なし", "none")
+    stars = _ja(lang, "、", ", ").join(faction_name(state, f) for f in d["black_stars"]) or "-"
+    out = _ja(lang, "、", ", ").join(faction_name(state, f) for f in d["eliminated"]) or _ja(lang, "なし", "none")
     return _ja(lang, f"クリンナップ [T-11]: {names[d['winner']]}の勝利。黒星: {stars}。敗退: {out}",
-               f"Cleanup [T-11]: {names[d['winner']]} won. 黒星: {stars}. Eliminated: {out}")
+               f"Cleanup [T-11]: {names[d['winner']]} won. Black stars: {stars}. Eliminated: {out}")
 
 
 def _d_ended(e, state, lang):

@@ -12,6 +12,7 @@ from gmtool.core.model import CounterDef, Label
 from gmtool.core.ruleset import Demo, Ruleset
 
 from .actions import ACTIONS
+from .campaign import carry_over
 from .demo import demo
 from .events import EVENTS
 from .state import READINGS
@@ -36,6 +37,7 @@ RULESET = Ruleset(
                "phone": "rulesets/succession/phone.html"},
     stylesheet="rulesets/succession.css",
     docs="docs/rulesets/succession.md",
+    carry_over=carry_over,
     demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
 )
 
