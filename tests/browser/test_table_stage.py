@@ -149,7 +149,7 @@ def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
     battles = 0
     for _ in range(6):
         while (mover := state()["ruleset"]["current"]) is not None:
-            post("/actions/roll_move", {}, who=mover)
+            post("/actions/roll_move", {"faces": [3]}, who=mover)  # real dice: both land together, a battle (S-7)
             now = state()
             table.check(now["session"]["version"], f"{now['ruleset']['round']}-{now['ruleset']['phase']}", "#stage .sg-latest")
         if not state()["ruleset"]["current"] and not state()["ruleset"]["pending"]:
