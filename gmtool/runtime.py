@@ -242,8 +242,9 @@ class LiveSession:
                 undone_events = self.store.action_events(action)
                 # The summary is stored in the log: the GM's version may name secrets (a secret roll,
                 # a private counter), so everyone else gets the version the table may see (view.py).
-                gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
-                summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
+                # Both languages are stored (summary / summary_en): the log reads in each viewer's language.
+                gm_summary = {lang: "; ".join(self._describe(e, GM, lang) for e in undone_events) for lang in ("ja", "en")}
+                summary = {lang: "; ".join(self._describe(e, TABLE, lang) for e in undone_events) for lang in ("ja", "en")}
                 folded_to, undone = self.state.last_seq, self.state.undone | {action}
             try:
                 state = engine.fold(read_events(self.path, folded_to), self.ruleset, undone)
@@ -253,8 +254,10 @@ class LiveSession:
                         engine.apply(state, event)
                     previous, self.state = self.state, state
                     try:
-                        return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
-                                                              "summary": summary, "gm_summary": gm_summary})])
+                        return self._commit(actor, [("undo", {
+                            "action": action, "seqs": [e.seq for e in undone_events],
+                            "summary": summary["ja"], "gm_summary": gm_summary["ja"],
+                            "summary_en": summary["en"], "gm_summary_en": gm_summary["en"]})])
                     except BaseException:
                         if self.state is state:  # the undo was not written: memory stays as the log is
                             self.state = previous
@@ -265,11 +268,11 @@ class LiveSession:
                         self.undoable.append(action)  # not undone: it may be tried again
                 raise
 
-    def _describe(self, event: Event, viewer: Viewer) -> str:
+    def _describe(self, event: Event, viewer: Viewer, lang: str) -> str:
         from .core.logtext import describe
         from .core.view import visible_event
         visible = visible_event(event, self.state, viewer)
-        return describe(visible, self.state, "ja") if visible else "（非公開）"
+        return describe(visible, self.state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
 
     def reissue_token(self, seat_id: str, actor: str = "gm") -> str:
         """A new join token for a seat; the old one stops working at once."""
@@ -378,7 +381,7 @@ class SessionManager:
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
-    def continue_from(self, previous_id: str, title: str | None = None) -> tuple[LiveSession, dict]:
+    def continue_from(self, previous_id: str, title: str | None = None, lang: str = "ja") -> tuple[LiveSession, dict]:
         """The next session of a campaign (core/campaign.py): the same seats, counters and readings, what the
         ruleset carries over, new tokens (old phones re-scan); the previous session is linked to it."""
         from .core.campaign import continue_drafts, next_draft
@@ -390,7 +393,7 @@ class SessionManager:
             if following:
                 raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
                                f"This session is already continued in '{following['title']}' ({following['id']})")
-            title = (title or "").strip() or _next_title(state.title)
+            title = (title or "").strip() or next_title(state.title, lang)
             seats = [{"id": s.id, "name": s.name, "faction": s.faction} for s in state.seats.values()]
             live, tokens = self.create(title, state.ruleset, seats, list(state.counter_defs))
             try:
@@ -544,9 +547,10 @@ def fold_events(events: list[Event]) -> State:
 
 
 
-def _next_title(title: str) -> str:
-    """A default title for the next session: the previous one's with （続き） (within the 80-character limit)."""
-    suffix = "（続き）"
+def next_title(title: str, lang: str = "ja") -> str:
+    """A default title for the next session: the previous one's with （続き） / " (continued)" (within the
+    80-character limit)."""
+    suffix = " (continued)" if lang == "en" else "（続き）"
     return title[:80 - len(suffix)] + suffix
 
 

@@ -45,7 +45,7 @@ def continue_drafts(previous: State, fresh: State) -> list[Draft]:
         "rule": RULE})]
     values = {seat: dict(fresh.counters[seat]) for seat in fresh.seats}
     flags = {seat: list(fresh.flags.get(seat, [])) for seat in fresh.seats}
-    reason = f"前回（{previous.title}）から引き継ぎ"
+    reason = {"ja": f"前回（{previous.title}）から引き継ぎ", "en": f"carried over from '{previous.title}'"}
     for seat, counters in carry.counters.items():
         for key, value in counters.items():
             if seat not in values or fresh.counter_def(key) is None or values[seat][key] == value:

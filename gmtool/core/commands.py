@@ -179,7 +179,7 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     return settle(state, drafts) if settle else drafts  # the ruleset's automatic checks apply at once
 
 
-def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",
+def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str | dict = "", rule: str = "",
                    current: int | None = None, flags: list[str] | None = None,
                    bound: int | None = None) -> list[Draft]:
     """The one counter change every action uses: the value moved into the seat's bounds for the counter

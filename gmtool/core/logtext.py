@@ -7,7 +7,7 @@ it through the session's ruleset.
 from __future__ import annotations
 
 from .dice import localized_text
-from .model import State
+from .model import State, text_in
 from .prompts import answer_text
 
 GENERAL = "general"  # the rule code of gmtool's own readings (RULES.md's general principles): not shown
@@ -45,7 +45,7 @@ _ja = in_lang
 def session_created(e, state, lang):
     """The log line of `session.created`."""
     d = e["data"]
-    names = "、".join(s["name"] for s in d["seats"]) or "-"
+    names = ("、" if lang != "en" else ", ").join(s["name"] for s in d["seats"]) or "-"
     rules = state.rules.label.get(lang) if state.rules is not None else d["ruleset"]
     return _ja(lang, f"セッション「{d['title']}」を作成（ルール: {rules}、席: {names}）",
                f"Session '{d['title']}' created (ruleset {rules}, seats: {names})")
@@ -72,7 +72,8 @@ def counter_changed(e, state, lang):
     d = e["data"]
     definition = state.counter_def(d["key"])
     label = definition.label.get(lang) if definition else d["key"]
-    reason = f"（{d['reason']}）" if d.get("reason") else ""
+    reason = text_in(d.get("reason"), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
     bound = _ja(lang, f"［上限を{d['max']}に］", f" [limit now {d['max']}]") if d.get("max") is not None else ""
     return f"{state.seat_name(d['seat'])}: {label} {d['from']}→{d['to']} ({d['delta']:+d}){bound}{reason}"
 
@@ -107,7 +108,7 @@ def dice_rolled(e, state, lang):
     d = e["data"]
     secret = _ja(lang, "［秘密］", "[secret] ") if d["roll"].get("secret") else ""
     entered = _ja(lang, "［実ダイス］", "[real dice] ") if d["roll"].get("entered") else ""
-    label = f"{d['label']}: " if d.get("label") else ""
+    label = f"{text_in(d['label'], lang)}: " if d.get("label") else ""
     return f"{secret}{entered}{actor_name(e['actor'], state, lang)} {label}{localized_text(d['roll']['text'], lang)}"
 
 
@@ -118,13 +119,14 @@ def dice_revealed(e, state, lang):
 
 def scene_marked(e, state, lang):
     """The log line of `scene.marked`."""
-    return f"■ {e['data']['title']}"
+    return f"■ {text_in(e['data']['title'], lang)}"
 
 
 def undone(e, state, lang):
     """The log line of `undo`."""
     d = e["data"]
-    summary = d.get("gm_summary") or d.get("summary", "")
+    suffix = "_en" if lang == "en" and (d.get("gm_summary_en") or d.get("summary_en")) else ""
+    summary = d.get("gm_summary" + suffix) or d.get("summary" + suffix, "")
     return _ja(lang, f"取り消し: {summary}", f"Undo: {summary}")
 
 
@@ -155,71 +157,79 @@ def prompt_opened(e, state, lang):
     """The log line of `prompt.opened`."""
     d = e["data"]
     names = "、".join([state.seat_name(s) for s in d["seats"]] + (["GM"] if d["gm_submits"] else []))
-    return _ja(lang, f"秘密の質問「{d['title']}」（対象: {names}）", f"Secret prompt '{d['title']}' (for {names})")
+    names = ", ".join(names.split("、")) if lang == "en" else names
+    title = text_in(d["title"], lang)
+    return _ja(lang, f"秘密の質問「{title}」（対象: {names}）", f"Secret prompt '{title}' (for {names})")
 
 
 def prompt_answered(e, state, lang):
     """The log line of `prompt.answered`."""
     d = e["data"]
-    title = state.prompts[d["prompt"]].title if d["prompt"] in state.prompts else d["prompt"]
+    title = _prompt_title(d, state, lang)
     who = who_name(d["by"], state)
     verb = _ja(lang, "回答を変更", "changed the answer") if d.get("change") else _ja(lang, "回答", "answered")
     if "value" in d:
         prompt = state.prompts.get(d["prompt"])
         kind = prompt.kind if prompt is not None else ""
         names = {s: state.seat_name(s) for s in state.seats} if kind == "seat" else {}
-        return f"{who}: 「{title}」{verb} → {answer_text(state.rules, kind, d['value'], names)}（{d['commitment'][:12]}…）"
+        answer = answer_text(state.rules, kind, d["value"], names, lang)
+        if lang == "en":
+            return f"{who}: {verb} '{title}' → {answer} ({d['commitment'][:12]}…)"
+        return f"{who}: 「{title}」{verb} → {answer}（{d['commitment'][:12]}…）"
+    if lang == "en":
+        return f"{who}: {verb} '{title}' ({d['commitment'][:12]}…)"
     return f"{who}: 「{title}」{verb}（{d['commitment'][:12]}…）"
 
 
-def _prompt_title(d, state):
-    return state.prompts[d["prompt"]].title if d["prompt"] in state.prompts else d["prompt"]
+def _prompt_title(d, state, lang="ja"):
+    return text_in(state.prompts[d["prompt"]].title, lang) if d["prompt"] in state.prompts else d["prompt"]
 
 
 def prompt_locked(e, state, lang):
     """The log line of `prompt.locked`."""
-    return _ja(lang, f"「{_prompt_title(e['data'], state)}」の回答を締め切り", f"Answers to '{_prompt_title(e['data'], state)}' locked")
+    return _ja(lang, f"「{_prompt_title(e['data'], state, lang)}」の回答を締め切り", f"Answers to '{_prompt_title(e['data'], state, lang)}' locked")
 
 
 def prompt_revealed(e, state, lang):
     """The log line of `prompt.revealed`."""
     d = e["data"]
-    reason = _ja(lang, "全員が回答", "everyone answered") if d.get("auto") else d.get("reason", "")
-    reason = f"（{reason}）" if reason else ""
-    return _ja(lang, f"「{_prompt_title(d, state)}」を一斉公開{reason}", f"'{_prompt_title(d, state)}' revealed{reason}")
+    reason = _ja(lang, "全員が回答", "everyone answered") if d.get("auto") else text_in(d.get("reason", ""), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」を一斉公開{reason}", f"'{_prompt_title(d, state, lang)}' revealed{reason}")
 
 
 def prompt_resolved(e, state, lang):
     """The log line of `prompt.resolved`."""
     d = e["data"]
     summary = d["resolution"]["summary"]["en" if lang == "en" else "ja"]
-    return _ja(lang, f"「{_prompt_title(d, state)}」の結果: {summary}", f"Result of '{_prompt_title(d, state)}': {summary}")
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」の結果: {summary}", f"Result of '{_prompt_title(d, state, lang)}': {summary}")
 
 
 def prompt_extended(e, state, lang):
     """The log line of `prompt.extended`."""
     d = e["data"]
-    names = "、".join(state.seat_name(s) for s in d["seats"])
-    return _ja(lang, f"「{_prompt_title(d, state)}」に{names}を追加", f"{names} added to '{_prompt_title(d, state)}'")
+    names = ("、" if lang != "en" else ", ").join(state.seat_name(s) for s in d["seats"])
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」に{names}を追加", f"{names} added to '{_prompt_title(d, state, lang)}'")
 
 
 def prompt_cancelled(e, state, lang):
     """The log line of `prompt.cancelled`."""
     d = e["data"]
-    reason = f"（{d['reason']}）" if d.get("reason") else ""
-    return _ja(lang, f"「{_prompt_title(d, state)}」を取り消し{reason}", f"'{_prompt_title(d, state)}' cancelled{reason}")
+    reason = text_in(d.get("reason"), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」を取り消し{reason}", f"'{_prompt_title(d, state, lang)}' cancelled{reason}")
 
 
 def prompt_modified(e, state, lang):
     """The log line of `prompt.modified`."""
     d = e["data"]
-    return _ja(lang, f"「{_prompt_title(d, state)}」: {who_name(d['who'], state)}に修正 {d['amount']:+d}〈{d['label']}〉",
-               f"'{_prompt_title(d, state)}': modifier {d['amount']:+d} <{d['label']}> for {who_name(d['who'], state)}")
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」: {who_name(d['who'], state)}に修正 {d['amount']:+d}〈{d['label']}〉",
+               f"'{_prompt_title(d, state, lang)}': modifier {d['amount']:+d} <{d['label']}> for {who_name(d['who'], state)}")
 
 
 def prompt_confirmed(e, state, lang):
     """The log line of `prompt.confirmed`."""
-    return _ja(lang, f"「{_prompt_title(e['data'], state)}」の結果を確定", f"Result of '{_prompt_title(e['data'], state)}' confirmed")
+    return _ja(lang, f"「{_prompt_title(e['data'], state, lang)}」の結果を確定", f"Result of '{_prompt_title(e['data'], state, lang)}' confirmed")
 
 
 def reading_set(e, state, lang):

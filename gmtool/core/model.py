@@ -22,6 +22,14 @@ class Label:
         return {"ja": self.ja, "en": self.en}
 
 
+def text_in(value: Any, lang: str) -> str:
+    """A stored text in `lang`: a {"ja", "en"} pair (what a ruleset writes: reasons, titles, labels) or a
+    plain text (what a user typed, or what was stored before pairs), which reads the same in both."""
+    if isinstance(value, dict):
+        return str(value.get("en" if lang == "en" else "ja") or value.get("ja") or "")
+    return "" if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class Threshold:
     """A flag raised while a counter is at or above `at` (e.g. karma 9 -> 討伐令, S-12), or at or

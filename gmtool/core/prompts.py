@@ -23,11 +23,12 @@ def _kind(state: State, name: str):
     return state.rules.prompt_kind(name) if state.rules is not None else None
 
 
-def answer_text(rules: Any, kind: str, value: Any, names: dict | None = None) -> str:
-    """An answer as it reads in a sentence: seat names for votes, a ruleset's (`rules`) wording for its kinds."""
+def answer_text(rules: Any, kind: str, value: Any, names: dict | None = None, lang: str = "ja") -> str:
+    """An answer as it reads in a sentence: seat names for votes, a ruleset's (`rules`) wording for its kinds
+    (in `lang` when its wording takes the language: `text(value, lang)`)."""
     custom = rules.prompt_kind(kind) if rules is not None else None
     if custom is not None and custom.text is not None:
-        return custom.text(value)
+        return custom.text(value, lang) if custom.takes_lang() else custom.text(value)
     names = names or {}
     items = value if isinstance(value, list) else [value]
     return "・".join(str(names.get(str(v), v)) if not isinstance(v, (dict, list)) else canonical(v) for v in items)
@@ -49,7 +50,11 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     require_open(state)
     if not isinstance(spec, dict):
         raise GmError("質問の内容がありません", "The prompt has no content")
-    title = clean_text(spec.get("title"), "質問のタイトル", "prompt title", limit=80)
+    title = spec.get("title")
+    if isinstance(title, dict) and set(title) == {"ja", "en"}:  # a ruleset's title, in both languages
+        title = {lang: clean_text(title[lang], "質問のタイトル", "prompt title", limit=80) for lang in ("ja", "en")}
+    else:
+        title = clean_text(title, "質問のタイトル", "prompt title", limit=80)
     kind = spec.get("kind", "choice")
     if kind not in KINDS and not (custom and _kind(state, kind) is not None):
         raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")

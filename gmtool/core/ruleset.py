@@ -114,8 +114,16 @@ class PromptKind:
 
     name: str
     validate: Callable[[Prompt, str, Any, State], Any]  # -> the normalised answer, or GmError
-    text: Callable[[Any], str] | None = None  # how an answer reads in a sentence (cards, log, exports)
+    text: Callable[..., str] | None = None  # how an answer reads in a sentence: text(answer) or text(answer, lang)
     template: str = ""  # the answer form the phone shows (a template name)
+
+    def takes_lang(self) -> bool:
+        """Whether `text` words the answer in the viewer's language (it takes a second argument)."""
+        import inspect
+        try:
+            return len(inspect.signature(self.text).parameters) >= 2
+        except (TypeError, ValueError):  # a builtin such as str
+            return False
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,8 @@ def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict |
     """An undo's GM summary may name secrets; an undo written before it existed keeps no safe summary."""
     if viewer.is_gm:
         return data
-    return {k: v for k, v in data.items() if k != "gm_summary" and (k != "summary" or "gm_summary" in data)}
+    return {k: v for k, v in data.items() if k not in ("gm_summary", "gm_summary_en")
+            and (k not in ("summary", "summary_en") or "gm_summary" in data)}
 
 
 def resolution_view(resolution: dict | None, seq: int, state: State, viewer: Viewer) -> dict | None:

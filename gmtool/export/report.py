@@ -18,7 +18,7 @@ from typing import Any
 from ..core.engine import apply, fold
 from ..core.errors import GmError
 from ..core.logtext import describe, who_name
-from ..core.model import Event, State
+from ..core.model import Event, State, text_in
 from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, build_view, visible_event
 from ..i18n import pick
@@ -117,8 +117,10 @@ class Names:
             (r"(?<![A-Za-z0-9])" if w[0].isascii() and w[0].isalnum() else "") + re.escape(w)
             + (r"(?![A-Za-z0-9])" if w[-1].isascii() and w[-1].isalnum() else "") for w in words)) if words else None
 
-    def sentence(self, text: str) -> str:
-        """A stored sentence with every seat name shown as the option wants."""
+    def sentence(self, text: str | dict) -> str | dict:
+        """A stored sentence (or a {"ja", "en"} pair of them) with every seat name shown as the option wants."""
+        if isinstance(text, dict):
+            return {k: self.sentence(v) for k, v in text.items()}
         return self.pattern.sub(lambda m: self.table[m.group(0)], text) if self.pattern else text
 
     def exact(self, text: str) -> str:
@@ -202,7 +204,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if skipped:
             continue
         if e.type == "scene.marked":
-            sections.append(Section(renamer.sentence(e.data["title"])))
+            sections.append(Section(renamer.sentence(text_in(e.data["title"], lang))))
             continue
         visible = visible_event(e, final, viewer_for_rolls if e.type == "dice.rolled" else TABLE)
         if visible is None:
@@ -220,17 +222,17 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if e.type == "dice.rolled":
             roll = e.data["roll"]
             item = Item("roll", time, text, {
-                "label": e.data.get("label", ""), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
+                "label": text_in(e.data.get("label", ""), lang), "who": _actor(e.actor, shown_final), "expr": roll["expr"],
                 "text": roll["text"], "total": roll.get("total"), "choice": roll.get("choice"),
                 "success": roll.get("success"), "secret": bool(roll.get("secret"))}, e.action)
         elif e.type == "prompt.revealed":
             prompt = final.prompts[e.data["prompt"]]
-            rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final), a.salt, a.commitment]
+            rows = [[who_name(who, shown_final), _value(a.value, prompt, shown_final, lang), a.salt, a.commitment]
                     for who, a in prompt.answers.items()]
-            appendix.append(Appendix(prompt.title, rows))
+            appendix.append(Appendix(text_in(prompt.title, lang), rows))
             if prompt.kind in own_kinds:
                 continue  # the ruleset's own lines tell this decision
-            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": prompt.title}, e.action)
+            item = Item("prompt", time, outcome.get(prompt.id, text), {"title": text_in(prompt.title, lang)}, e.action)
         else:
             item = Item("change" if e.type in JOINED else "line", time, text, {}, e.action)
         if last is not None:  # one action, one line: a roll and the move it makes, a result and what follows
@@ -248,7 +250,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
             (L(lang, "作成", "Created"), local_time(final.created, options.utc_offset)),
-            (L(lang, "席", "Seats"), "、".join(s.name for s in shown_final.seats.values()))]
+            (L(lang, "席", "Seats"), L(lang, "、", ", ").join(s.name for s in shown_final.seats.values()))]
     for key, ja, en in (("previous", "前回", "Previous session"), ("next", "次回", "Next session")):
         linked = final.campaign.get(key)
         if linked:
@@ -288,10 +290,11 @@ def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str,
         if prompt.status not in ("revealed", "resolved") or not prompt.answers:
             continue
         comma = ", " if lang == "en" else "、"
-        answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state)}"
+        answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state, lang)}"
                              for who, a in prompt.answers.items())
         mods = comma.join(f"{who_name(m['who'], state)} {m['amount']:+d}〈{m['label']}〉" for m in prompt.modifiers)
-        line = f"「{prompt.title}」: {answers}" if lang != "en" else f"'{prompt.title}': {answers}"
+        title = text_in(prompt.title, lang)
+        line = f"「{title}」: {answers}" if lang != "en" else f"'{title}': {answers}"
         if mods:
             line += f"［{L(lang, '修正', 'modifiers')}: {mods}］" if lang != "en" else f" [modifiers: {mods}]"
         if pid in resolved:
@@ -314,9 +317,9 @@ def _actor(actor: str, state: State) -> str:
     return state.seat_name(actor[5:]) if actor.startswith("seat:") else actor
 
 
-def _value(value, prompt, state: State) -> str:
+def _value(value, prompt, state: State, lang: str = "ja") -> str:
     names = {s: state.seat_name(s) for s in state.seats} if prompt.kind == "seat" else {}
-    return answer_text(state.rules, prompt.kind, value, names)
+    return answer_text(state.rules, prompt.kind, value, names, lang)
 
 
 def without_empty_columns(head: list[str], rows: list[list[str]], keep: int = 1) -> tuple[list[str], list[list[str]]]:
@@ -331,6 +334,6 @@ def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
     head = [L(lang, "席", "Seat")] + [pick(c["label"], lang) for c in public] + [L(lang, "状態", "Flags")]
     rows = []
     for seat in view["seats"]:
-        flags = "、".join(pick(f["label"], lang) for f in seat["flags"])
+        flags = L(lang, "、", ", ").join(pick(f["label"], lang) for f in seat["flags"])
         rows.append([seat["name"]] + [str(seat["counters"].get(c["key"], "")) for c in public] + [flags])
     return without_empty_columns(head, rows)

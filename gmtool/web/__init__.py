@@ -85,7 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.template_filter("answer_text")
     def _answer_text(value, prompt: dict) -> str:
-        return answer_text(g.get("rules"), prompt["kind"], value, prompt.get("option_names"))
+        return answer_text(g.get("rules"), prompt["kind"], value, prompt.get("option_names"), g.get("lang", "ja"))
 
     @app.template_filter("reading_value")
     def _reading_value(value) -> str:

@@ -169,7 +169,7 @@ def export_options(args) -> tuple[str, Options, bool]:
         values = args.getlist(key)
         return (values[-1] if values else default) in ("1", "true", "on", "yes")
 
-    options = Options(lang=args.get("lang", "ja") if args.get("lang") in ("ja", "en") else "ja",
+    options = Options(lang=args["lang"] if args.get("lang") in ("ja", "en") else lang(),  # default: the reader's
                       utc_offset=local_utc_offset(),
                       times=flag("times", "1"), names=names, scene=scene_number,
                       secret_rolls=flag("secret_rolls", "0"), standings=standings)

@@ -72,8 +72,9 @@ def campaign_page(session_id: str):
     viewer, token = page_viewer(live, "gm")
     options = Options(lang=lang(), utc_offset=local_utc_offset())
     rows = session_rows(manager().campaign_logs(session_id), options)
+    from ..runtime import next_title
     return no_store(render_template("gm/campaign.html", sessions=rows, following=live.state.campaign.get("next"),
-                                    **context(live, viewer, token)))
+                                    next_title=next_title(live.state.title, lang()), **context(live, viewer, token)))
 
 
 @bp.post("/continue")
@@ -84,7 +85,8 @@ def continue_campaign(session_id: str):
     viewer, token = page_viewer(live, "gm")
     check_csrf(token)
     limits.check_value(request.form.to_dict(flat=False))
-    following, tokens = manager().continue_from(session_id, request.form.get("title"))
+    from .common import lang
+    following, tokens = manager().continue_from(session_id, request.form.get("title"), lang())
     target = gm_url("", following.state.session_id, tokens["gm"])
     if is_htmx():
         response = make_response("", 204)

@@ -35,7 +35,8 @@ def index():
     if not is_admin():  # the same bilingual refusal as every other page without its key
         raise Forbidden(translate("home.need_key", "ja"), translate("home.need_key", "en"))
     generic = get_ruleset("generic")
-    return no_store(render("home.html", sessions=manager().list(), rulesets=registry().values(),
+    labels = {name: r.label for name, r in registry().items()}  # the session list names each game, not its id
+    return no_store(render("home.html", sessions=manager().list(), rulesets=registry().values(), ruleset_labels=labels,
                            presets=generic.presets, csrf=csrf_for(current_app.config["ADMIN_KEY"])))
 
 

@@ -87,7 +87,7 @@ def test_grail_reads_like_a_replay(played, lang):
         assert "令呪2: 宝具+30[T-13]］ → アーチャー陣営が優位" in selects[2]  # the amount once, not "+30 +30"
     else:
         assert "セイバー陣営 STR 60 vs アーチャー陣営 END 25 [modifiers, " in first
-        assert "Skill <怪力> +10 [T-8]" in first and "-25 [T-7]] → セイバー陣営 gains 優位" in first
+        assert "Skill <怪力> +10 [T-8]" in first and "-25 [T-7]] → セイバー陣営 gains the advantage" in first
     battle = next(line for line in story.splitlines() if "[T-10]" in line and "1d100" in line)
     assert "72" in battle and "84" in battle  # both rolls and the winner
     assert "salt" not in story and "一斉公開" not in story and "revealed" not in story
@@ -101,7 +101,7 @@ def test_a_select_is_one_line_in_every_format(played, fmt, lang):
     events, rules = played["grail"]
     story = _story(export(events, rules, fmt, OPTIONS[lang]), lang)
     assert story.count("セレクト" if lang == "ja" else " select ") == 3
-    assert story.count("→ セイバー陣営が優位" if lang == "ja" else "→ セイバー陣営 gains 優位") == 2
+    assert story.count("→ セイバー陣営が優位" if lang == "ja" else "→ セイバー陣営 gains the advantage") == 2
 
 
 @pytest.mark.parametrize("lang", OPTIONS)

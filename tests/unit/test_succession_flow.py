@@ -248,4 +248,6 @@ def test_every_event_reads_in_both_languages_without_ids():
             assert "succession." not in line and "{" not in line
     assert any("took" in x for x in g.log(lang="en"))
     scenes = [e.data["title"] for e in g.events if e.type == "scene.marked"]
-    assert scenes == ["第1ゲーム 第1ラウンド / Game 1, round 1", "第1ゲーム 第2ラウンド / Game 1, round 2"]
+    assert scenes == [{"ja": "第1ゲーム 第1ラウンド", "en": "Game 1, round 1"},
+                      {"ja": "第1ゲーム 第2ラウンド", "en": "Game 1, round 2"}]  # each reader's language, not both
+    assert "■ 第1ゲーム 第2ラウンド" in g.log() and "■ Game 1, round 2" in g.log(lang="en")

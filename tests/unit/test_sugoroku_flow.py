@@ -66,7 +66,7 @@ def test_s1_s5_s14_setup_sets_mana_vp_and_commits_true_names():
     assert g.c("s1", "vp") == 2  # 5 unspent CP -> 2 VP
     # s2: 9 + 30 + 2 (3 traits) + 2 (神性) - 40 spent = 3 unspent -> 1 VP
     assert g.c("s2", "vp") == 1
-    assert g.state.scenes[-1]["title"] == "ラウンド1"
+    assert g.state.scenes[-1]["title"] == {"ja": "ラウンド1", "en": "Round 1"}  # shown in the viewer's language
     table = build_view(g.state, TABLE)
     text = repr(table) + "".join(g.log(TABLE))
     assert "アルトリア" not in text and "エミヤ" not in text
@@ -245,7 +245,7 @@ def test_s2_s9_s10_a_whole_round_goal_vp_recovery_elimination_and_the_vote():
     g.do(prompts.confirm, vote)
     assert "s1" in g.s["revealed"]
     g.act("start_round", {"board_length": 15})
-    assert g.s["round"] == "round2" and g.c("s1", "position") == 0 and g.state.scenes[-1]["title"] == "ラウンド2"
+    assert g.s["round"] == "round2" and g.c("s1", "position") == 0 and g.state.scenes[-1]["title"]["ja"] == "ラウンド2"
 
 
 def test_s13_vote_tie_opens_a_second_prompt_to_the_last_placed_player():

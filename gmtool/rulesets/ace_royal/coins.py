@@ -75,18 +75,21 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         done.append(eff)
     plan.add("ace_royal.seal_used", {"seat": seat, "effects": done, "version": g["version"], "rule": "A-3",
                                      **plan.dice_data()})
-    plan.counter(seat, "seals", plan.value(seat, "seals") - len(done), "令呪", "A-3")
+    plan.counter(seat, "seals", plan.value(seat, "seals") - len(done), ("令呪", "Command Seal"), "A-3")
     for item in later:
         if item[0] == "mana":
-            plan.counter(seat, "mana", plan.value(seat, "mana") + item[1], "令呪1", "A-3")
+            plan.counter(seat, "mana", plan.value(seat, "mana") + item[1], ("令呪1", "Command Seal 1"), "A-3")
         elif item[0] == "coin":
-            plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, "令呪3", "A-3")
+            plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, ("令呪3", "Command Seal 3"), "A-3")
         elif item[0] == "rise":
             plan.set_state(seat, "rise", "seal5", "A-3")
         elif item[0] == "reroll":
             plan.add("ace_royal.combat_set", {"side": item[1], "seat": seat, "what": "dice", "faces": item[2], "reroll": True,
                                               "rule": "A-8", **plan.dice_data()})
     return plan.done()
+
+
+HAND_REASONS = {"draw": ("ドロー", "draw"), "discard": ("捨て札", "discard")}  # the phone's hand buttons
 
 
 def adjust(state: State, p: dict, ctx: ActionContext) -> list:
@@ -101,7 +104,8 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     delta = parse_int(p.get("delta"), "増減", "change")
     if delta == 0:
         raise GmError("増減が0です", "The change is 0")
-    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False) or "手動"
+    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False)
+    reason = HAND_REASONS.get(reason, reason) or ("手動", "by hand")
     plan = Plan(state, ctx)
     new = plan.value(seat, key) + delta
     if new < 0:

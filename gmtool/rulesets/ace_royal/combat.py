@@ -188,13 +188,13 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
             can = flag(p.get(f"{side}_hand_code", hand > 0)) and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             if cost["discard_field_code"]:
-                plan.counter(seat, "codes", plan.value(seat, "codes") - 1, "代理戦闘のダメージ", "A-9")
+                plan.counter(seat, "codes", plan.value(seat, "codes") - 1, ("代理戦闘のダメージ", "proxy combat damage"), "A-9")
             if cost["discard_hand_code"]:
-                plan.counter(seat, "hand", hand - 1, "代理戦闘のダメージ", "A-9")
+                plan.counter(seat, "hand", hand - 1, ("代理戦闘のダメージ", "proxy combat damage"), "A-9")
             if cost["state"]:
                 plan.set_state(seat, cost["state"], "proxy", "A-9")
         elif dmg:
-            plan.lose_mana(seat, dmg, "戦闘ダメージ", "A-7")
+            plan.lose_mana(seat, dmg, ("戦闘ダメージ", "combat damage"), "A-7")
     for side in SIDES:  # withdrawal: a damaged survivor goes Down
         seat = c[side]
         if damage[side] and not c[f"{side}_side"]["proxy"] and plan.value(seat, "mana") > 0:
@@ -207,6 +207,6 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
             position = r.steal_position(hand, ctx.dice)
             plan.add("ace_royal.stolen", {"from": victim, "to": c[thief], "position": position, "hand": hand,
                                           "rule": "A-7", **plan.dice_data()})
-            plan.counter(victim, "hand", hand - 1, "撤退プロセスのカード奪取", "A-7")
-            plan.counter(c[thief], "hand", plan.value(c[thief], "hand") + 1, "撤退プロセスのカード奪取", "A-7")
+            plan.counter(victim, "hand", hand - 1, ("撤退プロセスのカード奪取", "card taken in the retreat process"), "A-7")
+            plan.counter(c[thief], "hand", plan.value(c[thief], "hand") + 1, ("撤退プロセスのカード奪取", "card taken in the retreat process"), "A-7")
     return plan.done()

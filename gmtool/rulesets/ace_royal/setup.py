@@ -70,9 +70,9 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
     plan = Plan(state, ctx)
     plan.add("ace_royal.setup", {"version": version, "order": order, "rule": "A-2"})
     for seat in order:
-        plan.counter(seat, "mana", r.START_MANA[version], "初期値", "A-2")
-        plan.counter(seat, "seals", r.START_SEALS, "初期値", "A-2")
-        plan.counter(seat, "hand", r.START_HAND, "初期値", "A-11")
+        plan.counter(seat, "mana", r.START_MANA[version], ("初期値", "starting value"), "A-2")
+        plan.counter(seat, "seals", r.START_SEALS, ("初期値", "starting value"), "A-2")
+        plan.counter(seat, "hand", r.START_HAND, ("初期値", "starting value"), "A-11")
     return plan.drafts
 
 

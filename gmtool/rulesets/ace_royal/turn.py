@@ -27,7 +27,7 @@ def step(state: State, p: dict, ctx: ActionContext) -> list:
             plan.set_state(seat, "rise", "rise_step", "A-4")
         plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "draw"})
     elif now == "draw":
-        plan.counter(seat, "hand", plan.value(seat, "hand") + 1, "ドローステップ", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") + 1, ("ドローステップ", "draw step"), "A-11")
         plan.add("ace_royal.step", {"seat": seat, "from": now, "to": "ritual"})
     elif now == "ritual":
         to = "encounter" if g["turn"]["placed"] or g["turn"]["revealed"] else "end"
@@ -46,7 +46,7 @@ def end_turn(plan: Plan, seat: str) -> None:
     g = plan.g
     discard = r.end_step_discard(plan.value(seat, "hand"))
     if discard:
-        plan.counter(seat, "hand", plan.value(seat, "hand") - discard, "終了ステップで4枚まで捨てる", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") - discard, ("終了ステップで4枚まで捨てる", "end step: discard down to 4"), "A-11")
     turns = Turns.from_dict(g["turns"])
     after = turns.next_player()
     round_ended = after.round > turns.round
@@ -58,7 +58,7 @@ def end_turn(plan: Plan, seat: str) -> None:
         if to != holder:
             plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5",
                                                  "reading": reading_value(plan.sim, AM_PASS)})
-            plan.lose_mana(to, 1, "アクティブマスターコインを受け取った", "A-5")
+            plan.lose_mana(to, 1, ("アクティブマスターコインを受け取った", "received the active master coin"), "A-5")
 
 
 def place_code(state: State, p: dict, ctx: ActionContext) -> list:
@@ -78,9 +78,9 @@ def place_code(state: State, p: dict, ctx: ActionContext) -> list:
     if replace and (reverse or plan.value(seat, "codes") == 0):
         raise GmError("入れ替えは場の礼装カードと行います", "A replacement needs a mystic code on the field")
     plan.add("ace_royal.code_placed", {"seat": seat, "reverse": reverse, "replace": replace})
-    plan.counter(seat, "hand", plan.value(seat, "hand") - 1, "礼装カードの配置", "A-11")
+    plan.counter(seat, "hand", plan.value(seat, "hand") - 1, ("礼装カードの配置", "mystic code placed"), "A-11")
     if not reverse and not replace:
-        plan.counter(seat, "codes", plan.value(seat, "codes") + 1, "礼装カードの配置")
+        plan.counter(seat, "codes", plan.value(seat, "codes") + 1, ("礼装カードの配置", "mystic code placed"))
     return plan.done()
 
 
@@ -92,7 +92,7 @@ def _reveal(plan: Plan, seat: str, what: list[str], reason: str, draw: bool) -> 
     n = r.REVEAL_DRAW * len(cards) if draw else 0
     plan.add("ace_royal.revealed", {"seat": seat, "cards": cards, "draw": n, "reason": reason, "rule": "A-11"})
     if n:
-        plan.counter(seat, "hand", plan.value(seat, "hand") + n, "サーヴァントの開示", "A-11")
+        plan.counter(seat, "hand", plan.value(seat, "hand") + n, ("サーヴァントの開示", "servant disclosed"), "A-11")
     if pl["state"] == "reverse":
         plan.set_state(seat, "rise", "revealed", "A-4")
 

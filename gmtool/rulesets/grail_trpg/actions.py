@@ -13,7 +13,7 @@ from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, GmError, NotFound
-from gmtool.core.model import CounterDef, Label, State
+from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
@@ -159,7 +159,8 @@ def set_starting_seals(state: State, p: dict, ctx: ActionContext) -> list:
                        "Set the starting seals before the first combat (afterwards use the seat counters)")
     drafts = [("grail.starting_seals_set", {"value": value, "rule": "T-13"})]
     for seat in state.seats:
-        drafts += counter_drafts(state, seat, "seals", value, "令呪の初期値 [T-13]", "T-13", bound=value)
+        drafts += counter_drafts(state, seat, "seals", value, {"ja": "令呪の初期値 [T-13]", "en": "starting Command Seals [T-13]"},
+                                 "T-13", bound=value)
     return drafts
 
 
@@ -181,7 +182,10 @@ def _prompt_id(state: State, base: str) -> str:
     return pid
 
 
-def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: str, kind: str, resolver: str,
+SETUP_TITLE = {"ja": "セットアップ: メイン・サブ・その他", "en": "Setup: main, sub and others"}
+
+
+def _open(state: State, ctx: ActionContext, combat: dict, pid: str, title: dict, kind: str, resolver: str,
           meta: dict, disabled: dict | None = None) -> list:
     resp = combat["respondents"]
     members = {f: s for s in SIDES for f in combat["sides"][s]}  # T-3: each allied faction answers for itself
@@ -198,8 +202,8 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     busy = current_combat(state)
     if busy:
-        raise Conflict(f"進行中の戦闘があります（{busy['title']}）。先に終えるか end_combat で打ち切ってください",
-                       f"A combat is in progress ({busy['title']}); finish it or end_combat first")
+        raise Conflict(f"進行中の戦闘があります（{text_in(busy['title'], 'ja')}）。先に終えるか end_combat で打ち切ってください",
+                       f"A combat is in progress ({text_in(busy['title'], 'en')}); finish it or end_combat first")
     sides = {s: [_faction(state, f) for f in _ids(p.get(s))] for s in SIDES}
     out = grail_of(state)["out"]
     for s in SIDES:
@@ -221,13 +225,14 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
     names = {s: side_name(state, sides[s]) for s in SIDES}
-    title = clean_text(p.get("title") or f"戦闘: {names['a']} vs {names['b']}", "戦闘名", "combat title", limit=80)
+    title = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False) or \
+        {"ja": f"戦闘: {names['a']} vs {names['b']}", "en": f"Combat: {names['a']} vs {names['b']}"}
     resp = {s: sides[s][0] for s in SIDES}
     started = {"id": cid, "title": title, "sides": sides, "names": names, "declarer": declarer,
                "respondents": resp, "prompt": _prompt_id(state, f"{cid}-setup"), "readings": readings_of(state)}
     drafts = [("scene.marked", {"title": title}), ("grail.combat_started", started)]
     combat = {"id": cid, "respondents": resp, "sides": sides}
-    return drafts + _open(state, ctx, combat, started["prompt"], "セットアップ: メイン・サブ・その他", "grail_setup",
+    return drafts + _open(state, ctx, combat, started["prompt"], SETUP_TITLE, "grail_setup",
                           "grail_setup", {"step": "setup"})
 
 
@@ -280,10 +285,11 @@ def _prompt_ready(state: State, combat: dict) -> str:
         return "gone"
     if prompt.status in ("open", "locked"):
         waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
-        raise Conflict(f"「{prompt.title}」の回答待ちです（{'、'.join(waiting) or '公開待ち'}）",
-                       f"Waiting for answers to '{prompt.title}' ({', '.join(waiting) or 'reveal'})")
+        raise Conflict(f"「{text_in(prompt.title, 'ja')}」の回答待ちです（{'、'.join(waiting) or '公開待ち'}）",
+                       f"Waiting for answers to '{text_in(prompt.title, 'en')}' ({', '.join(waiting) or 'reveal'})")
     if not prompt.confirmed:
-        raise Conflict(f"「{prompt.title}」の結果を確認して確定してください", f"Confirm the result of '{prompt.title}' first")
+        raise Conflict(f"「{text_in(prompt.title, 'ja')}」の結果を確認して確定してください",
+                       f"Confirm the result of '{text_in(prompt.title, 'en')}' first")
     return "gone"
 
 
@@ -304,14 +310,14 @@ def open_select(state: State, p: dict, ctx: ActionContext) -> list:
     disabled = {k: v for k, v in disabled.items() if v}
     pid = _prompt_id(state, f"{combat['id']}-s{n}")
     return [("grail.select_opened", {"combat": combat["id"], "select_no": n, "prompt": pid})] + \
-        _open(state, ctx, combat, pid, f"{ORDINALS[n]}セレクト", "grail_select", "grail_select",
+        _open(state, ctx, combat, pid, {"ja": f"{ORDINALS[n]}セレクト", "en": f"{ORDINALS[n]} select"}, "grail_select", "grail_select",
               {"step": "select", "select_no": n}, disabled)
 
 
 def _reopen_setup(state: State, ctx: ActionContext, combat: dict) -> list:
     pid = _prompt_id(state, f"{combat['id']}-setup")
     return [("grail.select_opened", {"combat": combat["id"], "select_no": 0, "prompt": pid})] + \
-        _open(state, ctx, combat, pid, "セットアップ: メイン・サブ・その他", "grail_setup", "grail_setup",
+        _open(state, ctx, combat, pid, SETUP_TITLE, "grail_setup", "grail_setup",
               {"step": "setup"})
 
 
@@ -366,7 +372,9 @@ def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
                     notes=after["notes"])
         for f in losers:
             now = state.counters[f].get("black_stars", 0)
-            drafts += counter_drafts(state, f, "black_stars", now + 1, f"{combat['title']}で敗北 [T-11]", "T-11")
+            drafts += counter_drafts(state, f, "black_stars", now + 1,
+                                     {"ja": f"{text_in(combat['title'], 'ja')}で敗北 [T-11]",
+                                      "en": f"lost {text_in(combat['title'], 'en')} [T-11]"}, "T-11")
     return [("grail.finished", data)] + drafts
 
 
@@ -430,7 +438,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     extra = []
     if effect == 5:
         now = state.counters[faction].get("mp", 0)
-        extra = counter_drafts(state, faction, "mp", now + 3, "令呪5 [T-13]", "T-13")
+        extra = counter_drafts(state, faction, "mp", now + 3, {"ja": "令呪5 [T-13]", "en": "Command Seal 5 [T-13]"}, "T-13")
         if combat:
             data["side"] = role_of(combat, faction)[0]
             data["combat"] = combat["id"] if data["side"] else None

@@ -300,7 +300,7 @@ def _bracket(terms: list[dict], lang: str) -> str:
 
 def _d_chars(e, state, lang):
     d = e["data"]
-    names = "、".join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
+    names = _ja(lang, "、", ", ").join(c["name"] + (f"({c['class_name']})" if c.get("class_name") else "") for c in d["characters"])
     verb = _ja(lang, "追加", "added") if d.get("append") else _ja(lang, "登録", "set")
     return _ja(lang, f"{faction_name(state, d['faction'])}のキャラクターを{verb}: {names}",
                f"Characters of {faction_name(state, d['faction'])} {verb}: {names}")
@@ -384,7 +384,7 @@ def _d_select(e, state, lang):
     sp = " " if lang == "en" else ""
     rows = [f"{names[s]}{sp}{_stat(r[s]['stat'], lang)}{sp}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
     if r["winner"]:
-        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains 優位")
+        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains the advantage")
     else:
         verdict = _ja(lang, "同値: 優位なし", "tie: no advantage")
     extra = []
@@ -395,7 +395,7 @@ def _d_select(e, state, lang):
     if r.get("luck_void"):
         extra.append(_ja(lang, f"{names[r['luck_void']]}の宝具で相手の幸運ボーナス無効",
                          f"{names[r['luck_void']]}'s NP voids the opponent's LUK bonus"))
-    tail = f"（{'、'.join(extra)}）" if extra else ""
+    tail = (f" ({'; '.join(extra)})" if lang == "en" else f"（{'、'.join(extra)}）") if extra else ""
     return (_ja(lang, f"{ORDINALS[d['select_no']]}リザルト [T-6/T-7]: ", f"{ORDINALS[d['select_no']]} result [T-6/T-7]: ")
             + " vs ".join(rows) + f" → {verdict}{tail}")
 
@@ -489,10 +489,10 @@ def _d_escape(e, state, lang):
 def _d_finished(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
-    stars = "、".join(faction_name(state, f) for f in d["black_stars"]) or "-"
-    out = "、".join(faction_name(state, f) for f in d["eliminated"]) or _ja(lang, "なし", "none")
+    stars = _ja(lang, "、", ", ").join(faction_name(state, f) for f in d["black_stars"]) or "-"
+    out = _ja(lang, "、", ", ").join(faction_name(state, f) for f in d["eliminated"]) or _ja(lang, "なし", "none")
     return _ja(lang, f"クリンナップ [T-11]: {names[d['winner']]}の勝利。黒星: {stars}。敗退: {out}",
-               f"Cleanup [T-11]: {names[d['winner']]} won. 黒星: {stars}. Eliminated: {out}")
+               f"Cleanup [T-11]: {names[d['winner']]} won. Black stars: {stars}. Eliminated: {out}")
 
 
 def _d_ended(e, state, lang):

@@ -17,7 +17,7 @@ from gmtool.core.model import Label, Prompt, State
 from gmtool.core.view import resolution_view
 
 from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
-from .rules import (STAT_EN, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
+from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import effect_text, skill_label, unavailable
 from .winrate import CapTracker, USE_LIMITS, pairings, win_rate
@@ -185,7 +185,8 @@ def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
     """T-13: the counter change that pays `cost` seals."""
     if cost <= 0:
         return []
-    return counter_drafts(state, faction, "seals", seals_of(state, faction) - cost, f"令呪{effect} [T-13]", "T-13")
+    return counter_drafts(state, faction, "seals", seals_of(state, faction) - cost,
+                          {"ja": f"令呪{effect} [T-13]", "en": f"Command Seal {effect} [T-13]"}, "T-13")
 
 
 # -- answers: the custom prompt kinds ------------------------------------------------
@@ -291,35 +292,37 @@ def _character_name(cid: Any) -> str:
     return str(cid).split("/", 1)[-1] if cid else ""
 
 
-def setup_text(value: Any) -> str:
-    """T-4: a side's setup as it reads in a sentence."""
+def setup_text(value: Any, lang: str = "ja") -> str:
+    """T-4: a side's setup as it reads in a sentence (in `lang`)."""
+    en = lang == "en"
     if not isinstance(value, dict):
         return str(value)
     if "main" not in value:
-        return " ".join(f"〈{u.get('name')}〉" for u in value.get("uses") or []) or "スキルなし"
-    parts = [f"メイン {_character_name(value.get('main'))}"]
+        return " ".join(f"〈{u.get('name')}〉" for u in value.get("uses") or []) or ("no skills" if en else "スキルなし")
+    parts = [f"{'Main' if en else 'メイン'} {_character_name(value.get('main'))}"]
     if value.get("sub"):
-        parts.append(f"サブ {_character_name(value['sub'])}")
+        parts.append(f"{'Sub' if en else 'サブ'} {_character_name(value['sub'])}")
     if value.get("others"):
-        parts.append("その他 " + "・".join(_character_name(o) for o in value["others"]))
+        parts.append(("Others " if en else "その他 ") + (", " if en else "・").join(_character_name(o) for o in value["others"]))
     if value.get("seal"):
-        parts.append("令呪1")
+        parts.append("Command Seal 1" if en else "令呪1")
     parts += [f"〈{u.get('name')}〉" for u in value.get("uses") or []]
     return " / ".join(parts)
 
 
-def select_text(value: Any) -> str:
-    """T-5: a select as it reads in a sentence: the stat, each declared skill / 宝具, seal 2."""
+def select_text(value: Any, lang: str = "ja") -> str:
+    """T-5: a select as it reads in a sentence (in `lang`): the stat, each declared skill / 宝具, seal 2."""
     if not isinstance(value, dict):
         return str(value)
-    text = str(value.get("stat", ""))
+    stat = str(value.get("stat", ""))
+    text = STAT_LABELS[stat].get(lang) if stat in STAT_LABELS else stat
     for m in value.get("mods") or []:
         text += f" 〈{m.get('label')} {int(m.get('value', 0)):+d}〉"
     for u in value.get("uses") or []:
         text += f" 〈{u.get('name')}〉"
     if value.get("seal"):
-        text += " 〈令呪2 +30〉"
-    return text
+        text += " 〈Command Seal 2 +30〉" if lang == "en" else " 〈令呪2 +30〉"
+    return text.strip()
 
 
 def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -> dict:
@@ -439,7 +442,8 @@ class Uses:
         """T-13: the MP the declared skills cost, as counter changes."""
         out = []
         for f, cost in self.mp.items():
-            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost), "スキルのMP [T-3]", "T-3")
+            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost),
+                                  {"ja": "スキルのMP [T-3]", "en": "skills' MP [T-3]"}, "T-3")
         return out
 
 
@@ -494,9 +498,7 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
             if cid:
                 chars[cid] = pool[cid]
         forces[side] = side_forces(setup[side], chars, readings)
-        name = lambda cid: chars[cid]["name"]  # noqa: E731
-        text = f"メイン{name(placed['main'])}" + (f" サブ{name(placed['sub'])}" if placed["sub"] else "") + \
-            (f" その他{'・'.join(name(o) for o in placed['others'])}" if placed["others"] else "")
+        text = {"main": placed["main"], "sub": placed["sub"], "others": list(placed["others"])}  # worded by setup_text
         rows.append({"who": resp[side], "name": combat["names"][side], "value": text, "terms": [], "total": None})
         if setup[side]["seal"] == 1:
             owner = chars[placed["main"]]["faction"]
@@ -523,13 +525,15 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
     notes += uses.notes + _gm_notes(prompt, combat)
     if any(setup[s]["sub"] for s in SIDES):
         notes.append(reading_note(readings, "sub_part"))
-    notes.append(note("セットアップのスキルは宣言された側から、次に宣言した側", "Setup skills: the side declared upon first, "
+    notes.append(note("セットアップのスキルは、宣言された側が先、宣言した側が後に使う", "Setup skills: the side declared upon first, "
                       "then the declarer", "T-4"))
-    summary = " / ".join(f"{combat['names'][s]}: " + " ".join(f"{k}{v['value']}" for k, v in forces[s].items())
-                         for s in SIDES)
+    summary = {lang: " / ".join(f"{combat['names'][s]}: " + " ".join(f"{STAT_LABELS[k].get(lang) if k in STAT_LABELS else k}"
+                                                                    f"{'' if lang == 'ja' else ' '}{v['value']}"
+                                                                    for k, v in forces[s].items()) for s in SIDES)
+               for lang in ("ja", "en")}
     events = [("grail.setup_done", {"combat": combat["id"], "setup": setup, "forces": forces, "chars": chars,
                                     "caps": tracker.to_dict(), **uses.data()})] + events + uses.events + uses.mp_drafts()
-    return {"summary": {"ja": f"戦力 {summary}", "en": f"Force {summary}"}, "winners": [], "rows": rows,
+    return {"summary": {"ja": f"戦力 {summary['ja']}", "en": f"Force {summary['en']}"}, "winners": [], "rows": rows,
             "notes": notes, "events": events}
 
 
@@ -574,13 +578,14 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
                          "force": combat["forces"][side][a["stat"]]["value"]}
         np_used[side] = np_used[side] or a["stat"] == "宝具"
         choices[side]["_choice"] = SideChoice(a["stat"], choices[side]["force"], tuple(mods))
-    res = compare(n, choices["a"].pop("_choice"), choices["b"].pop("_choice"), combat["carry"], readings)
+    res = compare(n, choices["a"].pop("_choice"), choices["b"].pop("_choice"), combat["carry"], readings,
+                  combat["names"])
     result = res.to_dict()
     result["notes"] = result["notes"] + notes + select_notes(n, readings)
     rows = [{"who": resp[s], "name": combat["names"][s], "value": result[s]["stat"], "terms": result[s]["terms"],
              "total": result[s]["value"]} for s in SIDES]
     names = combat["names"]
-    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains 優位") if res.winner else \
+    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains the advantage") if res.winner else \
         ("同値: 優位なし", "Tie: no advantage")
     line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in SIDES)
     line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in SIDES)
@@ -642,7 +647,7 @@ def disabled_stats(combat: dict, side: str, readings: dict) -> dict:
     prev = sel[-1]["choices"][side]["stat"] if sel else None
     before = sel[-2]["choices"][side]["stat"] if len(sel) >= 2 else None
     allowed = allowed_stats(prev, combat["np_used"][side], readings, before)
-    return {s: r["ja"] for s, r in allowed.items() if r}
+    return {s: {"ja": r["ja"], "en": r["en"]} for s, r in allowed.items() if r}
 
 
 def seen_count(state: State, combat: dict, side: str) -> int:
@@ -755,6 +760,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
     return {
         "id": c["id"], "title": c["title"], "names": c["names"], "sides": c["sides"], "declarer": c["declarer"],
         "step": step, "step_label": STEP_LABELS[step].to_dict(), "prompt": c["prompt"], "prompt_status": prompt_status,
+        "stat_labels": {s: label.to_dict() for s, label in STAT_LABELS.items()},
         "waiting": waiting, "pending": pending, "setup": setup, "forces": c.get("forces"),
         "selects": [{"select_no": s["select_no"], "choices": s["choices"], "result": s["result"]} for s in c["selects"]],
         "carry": c["carry"], "np_used": c["np_used"],

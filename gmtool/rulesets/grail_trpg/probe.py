@@ -43,7 +43,8 @@ PROBE = LeakProbe(plant, reveal)
 
 
 def demo(table) -> None:
-    """`gmtool serve --demo`: two factions with their characters, ready for a combat."""
+    """`gmtool serve --demo`: two factions with their characters in a combat, its setup answered and revealed
+    (the table shows the forces; the GM confirms the result to go on to the 1st select)."""
     a, b = table.seats[0], table.seats[1]
     table.act("set_characters", {"faction": a, "text": (
         "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
@@ -51,3 +52,6 @@ def demo(table) -> None:
     table.act("set_characters", {"faction": b, "text": (
         "ランサー/ランサー/ディルムッド 筋力50 耐久40 敏捷70 魔力30 幸運20 宝具50\n"
         "- スキル 心眼 セレクト 相手の筋力-20\n- スキル 愛の黒子 セットアップ 相手の魔力-10\nケイネス 筋力10 耐久20 敏捷20 魔力60 幸運20 宝具10")})
+    table.act("start_combat", {"a": [a], "b": [b]})
+    table.answer("c1-setup", {"main": f"{a}/セイバー", "sub": f"{a}/衛宮士郎"}, a)
+    table.answer("c1-setup", {"main": f"{b}/ランサー"}, b)

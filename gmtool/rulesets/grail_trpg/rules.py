@@ -471,7 +471,7 @@ def _affinity_term(kind: str, chooser: str, target: str, value: int) -> dict:
         return term(Label(f"相性: {chooser}が{target}を半減（{value}→{math.ceil(value / 2)}、切り上げ）",
                           f"Affinity: {ce} halves {te} ({value}→{math.ceil(value / 2)}, rounded up)"),
                     math.ceil(value / 2) - value, "T-7")
-    return term(Label(f"相性: {chooser}が{target}を-10", f"Affinity: {ce} gives {te} −10"), -10, "T-7")
+    return term(Label(f"相性: {chooser}により{target}が-10", f"Affinity: {ce} gives {te} −10"), -10, "T-7")
 
 
 def _side(key: str, me: SideChoice, opp: SideChoice, carry: str | None, order: str) -> dict:
@@ -491,8 +491,13 @@ def _side(key: str, me: SideChoice, opp: SideChoice, carry: str | None, order: s
 
 
 def compare(select_no: int, a: SideChoice, b: SideChoice, carry: str | None = None,
-            readings: Mapping | None = None) -> ResultBreakdown:
-    """T-6/T-7: compare two selects (own modifiers, then affinity); higher gains 優位."""
+            readings: Mapping | None = None, names: Mapping[str, str] | None = None) -> ResultBreakdown:
+    """T-6/T-7: compare two selects (own modifiers, then affinity); higher gains 優位; `names` names the sides."""
+    def ja(side: str) -> str:
+        return names[side] if names and side in names else f"{side}側"
+
+    def en(side: str) -> str:
+        return names[side] if names and side in names else f"Side {side}"
     if select_no not in (1, 2, 3):
         raise GmError(f"セレクトは1〜3です（{select_no}）", f"Select must be 1–3 ({select_no})")
     order = reading(readings, "affinity_order")
@@ -505,7 +510,7 @@ def compare(select_no: int, a: SideChoice, b: SideChoice, carry: str | None = No
         notes.append(reading_note(readings, "affinity_order"))
         notes.append(note("端数は切り上げ", "Fractions round up", "T-7"))
     if carry:
-        notes.append(note(f"{carry}側は前回【魔力】で勝ったため+10", f"Side {carry} won with MAG last time: +10", "T-7"))
+        notes.append(note(f"{ja(carry)}は前回【魔力】で勝ったため+10", f"{en(carry)} won with MAG last time: +10", "T-7"))
     winner = "a" if sa["value"] > sb["value"] else "b" if sb["value"] > sa["value"] else None
     res = ResultBreakdown(select_no, sa, sb, winner, notes=notes)
     if winner is None:
@@ -513,8 +518,10 @@ def compare(select_no: int, a: SideChoice, b: SideChoice, carry: str | None = No
         notes.append(reading_note(readings, "result_tie"))
         return res
     w, l_ = (a, b) if winner == "a" else (b, a)
-    notes.append(note(f"{winner}側が優位、相手が劣位。優位側から結果タイミングのスキルを使う",
-                      f"Side {winner} gains 優位, the other 劣位; the winner uses result-timing skills first", "T-6"))
+    loser = "b" if winner == "a" else "a"
+    notes.append(note(f"{ja(winner)}が優位、{ja(loser)}が劣位。優位側から結果タイミングのスキルを使う",
+                      f"{en(winner)} gains the advantage, {en(loser)} the disadvantage; the winner uses "
+                      "result-timing skills first", "T-6"))
     if w.stat == "魔力" and (reading(readings, "magic_carry_on") == "any_win" or affinity("魔力", l_.stat)):
         notes.append(reading_note(readings, "magic_carry_on"))
         if select_no < 3:

@@ -44,7 +44,7 @@ def select_line(e: dict, state: State, lang: str) -> str:
     if sides:
         bracket = f" [modifiers, {'; '.join(sides)}]" if lang == "en" else f"［修正 {'／'.join(sides)}］"
     if r["winner"]:
-        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains 優位")
+        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains the advantage")
     else:
         verdict = _ja(lang, "同値: 優位なし", "tie: no advantage")
     extra = []

@@ -17,6 +17,7 @@ from gmtool.core.turns import Turns
 from . import attack as atk
 from . import opening, rules
 from .alignments import parse_alignments
+from .events import PURPOSES as TOKEN_PURPOSES
 from .readings import PARENT_BONUS, TIES
 from .state import active, current, peek
 
@@ -60,10 +61,11 @@ def _player(g: dict, seat: str) -> None:
         raise Conflict("その席は脱落しています", "That player is out")
 
 
-def _changes(state, changes: list[tuple[str, str, int, str]], rule: str = "") -> list:
-    """Counter drafts for several changes; changes to the same counter are summed first (counter_drafts reads the state)."""
+def _changes(state, changes: list[tuple[str, str, int, tuple[str, str]]], rule: str = "") -> list:
+    """Counter drafts for several changes, each with its reason (Japanese, English); changes to the same
+    counter are summed first (counter_drafts reads the state)."""
     total: dict[tuple[str, str], int] = {}
-    reasons: dict[tuple[str, str], list[str]] = {}
+    reasons: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for seat, key, delta, reason in changes:
         total[(seat, key)] = total.get((seat, key), 0) + int(delta)
         reasons.setdefault((seat, key), []).append(reason)
@@ -71,7 +73,9 @@ def _changes(state, changes: list[tuple[str, str, int, str]], rule: str = "") ->
     for (seat, key), delta in total.items():
         if delta:
             new = state.counters[seat][key] + delta
-            drafts += counter_drafts(state, seat, key, new, " / ".join(reasons[(seat, key)]), rule)
+            reason = {"ja": "・".join(r[0] for r in reasons[(seat, key)]),
+                      "en": "; ".join(r[1] for r in reasons[(seat, key)])}
+            drafts += counter_drafts(state, seat, key, new, reason, rule)
     return drafts
 
 
@@ -139,9 +143,9 @@ def setup(state, payload: dict, ctx) -> list:
 def _open_placement(state, stage: str, seats: list[str], round_no: int, ctx) -> list:
     prompt_id = f"ill{len(state.prompts) + 1}"
     if stage == "illuminati":
-        title = "イルミナティを裏向きに配置 / Place your Illuminati"
+        title = {"ja": "イルミナティを裏向きに配置", "en": "Place your Illuminati"}
     else:
-        title = f"初期グループ 第{round_no}回 / Starting group, round {round_no}"
+        title = {"ja": f"初期グループ 第{round_no}回", "en": f"Starting group, round {round_no}"}
     spec = {"title": title, "kind": PLACEMENT_KIND, "seats": seats, "meta": {"illuminati": stage, "round": round_no}}
     return ([("illuminati.placement_opened", {"stage": stage, "prompt": prompt_id, "round": round_no,
                                               "seats": seats, "rule": "I-2"})]
@@ -181,7 +185,7 @@ def opening_next(state, payload: dict, ctx) -> list:
     settled = opening.settle_groups(choices)
     settled["again"] += missing
     drafts = [("illuminati.groups_revealed", {"round": g["round"], "choices": choices, "rule": "I-2", **settled})]
-    drafts += _changes(state, [(s, "groups", 1, "初期グループ / starting group") for s in settled["kept"]], "I-2")
+    drafts += _changes(state, [(s, "groups", 1, ("初期グループ", "starting group")) for s in settled["kept"]], "I-2")
     if settled["again"]:
         drafts += _open_placement(state, "groups", settled["again"], g["round"] + 1, ctx)
     return drafts
@@ -233,19 +237,19 @@ def start_turn(state, payload: dict, ctx) -> list:
         raise Conflict("手札にグループ・リソースがありません", "No group or resource card in the hand")
     changes = []
     if draw_plot:
-        changes.append((seat, "plot_hand", 1, "ターン開始のドロー / draw"))
+        changes.append((seat, "plot_hand", 1, ("ターン開始のドロー", "draw")))
     if draw_group:
-        changes.append((seat, "group_hand", 1, "ターン開始のドロー / draw"))
+        changes.append((seat, "group_hand", 1, ("ターン開始のドロー", "draw")))
     groups = c["groups"]
     if auto == "group":
-        changes += [(seat, "group_hand", -1, "自動支配 / automatic control"), (seat, "groups", 1, "自動支配 / automatic control")]
+        changes += [(seat, "group_hand", -1, ("自動支配", "automatic control")), (seat, "groups", 1, ("自動支配", "automatic control"))]
         groups += 1
     elif auto == "resource":
-        changes += [(seat, "group_hand", -1, "自動支配 / automatic control"), (seat, "resources", 1, "自動支配 / automatic control")]
+        changes += [(seat, "group_hand", -1, ("自動支配", "automatic control")), (seat, "resources", 1, ("自動支配", "automatic control"))]
     tokens = rules.turn_tokens(groups, c["tokens_illuminati"], c["tokens_groups"], auto != "none",
                                g["tournament"] and len(g["players"]) == 2)
-    changes += [(seat, "tokens_illuminati", tokens[0] - c["tokens_illuminati"], "トークン配置 / tokens placed"),
-                (seat, "tokens_groups", tokens[1] - c["tokens_groups"], "トークン配置 / tokens placed")]
+    changes += [(seat, "tokens_illuminati", tokens[0] - c["tokens_illuminati"], ("トークン配置", "tokens placed")),
+                (seat, "tokens_groups", tokens[1] - c["tokens_groups"], ("トークン配置", "tokens placed"))]
     return ([("illuminati.turn_started", {"seat": seat, "auto_control": auto, "draw_plot": draw_plot,
                                           "draw_group": draw_group, "tokens": list(tokens)})]
             + _changes(state, changes))
@@ -267,13 +271,13 @@ def spend(state, payload: dict, ctx) -> list:
     if purpose == "draw_group":
         if g["turn"]["group_draw"]:
             raise Conflict("グループのドローは1ターンに1回です", "Drawing a group card is once per turn")
-        changes.append((seat, "group_hand", 1, "トークンでドロー / drawn with a token"))
+        changes.append((seat, "group_hand", 1, ("トークンでドロー", "drawn with a token")))
     if purpose == "draw_plot":
         count = rules.plot_draw_cost(source)
-        changes.append((seat, "plot_hand", 1, "トークンでドロー / drawn with tokens"))
+        changes.append((seat, "plot_hand", 1, ("トークンでドロー", "drawn with tokens")))
     key = "tokens_illuminati" if source == "illuminati" else "tokens_groups"
     _need(state, seat, key, count)
-    changes.append((seat, key, -count, f"トークン消費 / token spent ({purpose})"))
+    changes.append((seat, key, -count, ("トークン消費（" + TOKEN_PURPOSES[purpose][0] + "）", f"token spent ({TOKEN_PURPOSES[purpose][1]})")))
     return ([("illuminati.token_spent", {"seat": seat, "purpose": purpose, "source": source, "count": count,
                                          "label": label})] + _changes(state, changes))
 
@@ -294,7 +298,7 @@ def place_agent(state, payload: dict, ctx) -> list:
         raise Conflict("そのエージェントは既に配置しています", "That agent is already placed")
     _need(state, seat, "plot_hand", 1)
     return ([("illuminati.agent_placed", {"seat": seat, "illuminati": others[key]})]
-            + _changes(state, [(seat, "plot_hand", -1, "エージェント配置 / agent placed")]))
+            + _changes(state, [(seat, "plot_hand", -1, ("エージェント配置", "agent placed"))]))
 
 
 # -- I-4 / I-5 the attack ---------------------------------------------------------------------------
@@ -362,14 +366,14 @@ def declare_attack(state, payload: dict, ctx) -> list:
     changes = []
     if pay == "plot":
         _need(state, seat, "plot_hand", 1)
-        changes.append((seat, "plot_hand", -1, "攻撃用プロット / attack plot"))
+        changes.append((seat, "plot_hand", -1, ("攻撃用プロット", "attack plot")))
     else:
         key = "tokens_illuminati" if kind == "illuminati" else "tokens_groups"
         _need(state, seat, key, 1)
-        changes.append((seat, key, -1, "攻撃のトークン / attack token"))
+        changes.append((seat, key, -1, ("攻撃のトークン", "attack token")))
     if owner is None:
         _need(state, seat, "group_hand", 1)
-        changes.append((seat, "group_hand", -1, "手札から攻撃対象 / target from the hand"))
+        changes.append((seat, "group_hand", -1, ("手札から攻撃対象", "target from the hand")))
     mine, theirs = g["illuminati"].get(seat, ""), g["illuminati"].get(owner, "") if owner else ""
     agents = {opening.card_key(x) for x in g["agents"].get(seat, [])}
     their_agents = {opening.card_key(x) for x in g["agents"].get(owner, [])} if owner else set()
@@ -415,11 +419,11 @@ def support(state, payload: dict, ctx) -> list:
             raise GmError("グループのエージェントは攻撃対象と同じカードです", "A group agent is the same card as the target")
         s["name"] = attack["target"]["name"]
         _need(state, seat, "group_hand", 1)
-        changes = [(seat, "group_hand", -1, "エージェント / agent")]
+        changes = [(seat, "group_hand", -1, ("エージェント", "agent"))]
     else:
         key = "tokens_illuminati" if source == "illuminati" else "tokens_groups"
         _need(state, seat, key, s["tokens"])
-        changes = [(seat, key, -s["tokens"], "支援のトークン / support token")]
+        changes = [(seat, key, -s["tokens"], ("支援のトークン", "support token"))]
     return ([("illuminati.attack_supported", {"support": s, "amount": atk.support_value(attack, s), "rule": "I-4"})]
             + _changes(state, changes, "I-4"))
 
@@ -470,7 +474,7 @@ def roll_attack(state, payload: dict, ctx) -> list:
     for s in g["players"]:  # a group holds at most one token: tokens go with lost groups
         extra = after[s]["tokens_groups"] - max(after[s]["groups"], 0)
         if extra > 0:
-            changes.append((s, "tokens_groups", -extra, "グループと共にトークンも失う / tokens go with the groups"))
+            changes.append((s, "tokens_groups", -extra, ("グループと共にトークンも失う", "tokens go with the groups")))
     drafts += _changes(state, changes, "I-4")
     out = [s for s in active(g) if after[s]["groups"] <= 0 and state.counters[s]["groups"] > 0]
     drafts += _outs(g, out, "no_groups")
@@ -521,7 +525,7 @@ def end_turn(state, payload: dict, ctx) -> list:
     plot = state.counters[seat]["plot_hand"]
     if plot > rules.PLOT_HAND_LIMIT:
         drafts += _changes(state, [(seat, "plot_hand", rules.hand_after_turn(plot) - plot,
-                                    "手札上限5枚（デッキの底へ）/ hand limit 5")])
+                                    ("手札上限5枚（デッキの底へ）", "hand limit 5 (to the bottom of the deck)"))])
     winner, lapsed = None, []
     for d in g["declared"]:
         still = d["kind"] != "basic" or rules.meets_goal(state.counters[d["seat"]]["groups"], g["goal"])

@@ -9,10 +9,11 @@ view.py shows. docs/rulesets/succession.md describes the API.
 from __future__ import annotations
 
 from gmtool.core.model import CounterDef, Label
-from gmtool.core.ruleset import Ruleset
+from gmtool.core.ruleset import Demo, Ruleset
 
 from .actions import ACTIONS
 from .campaign import carry_over
+from .demo import demo
 from .events import EVENTS
 from .state import READINGS
 from .strings import STRINGS
@@ -38,6 +39,7 @@ RULESET = Ruleset(
     stylesheet="rulesets/succession.css",
     docs="docs/rulesets/succession.md",
     carry_over=carry_over,
+    demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
 )
 
 __all__ = ["RULESET"]

@@ -38,7 +38,7 @@ class Tx:
         """A counter's value after the drafts so far."""
         return self.values.get((seat, key), self.state.counters[seat][key])
 
-    def counter(self, seat: str, key: str, new: int, reason: str, rule: str) -> None:
+    def counter(self, seat: str, key: str, new: int, reason: str | dict, rule: str) -> None:
         """Move a counter (core's counter_drafts, from its value after the drafts so far)."""
         proxy = copy.copy(self.state)
         proxy.counters = {**self.state.counters, seat: {**self.state.counters[seat], key: self.value(seat, key)}}
@@ -124,14 +124,14 @@ def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list
                                        "scores": _scores(S.score(t))})
     tx.emit("scene.marked", {"title": round_title(s["game"], s["round"] + 1)})
     for p in s["players"]:
-        tx.counter(p, HAND, R.HAND_SIZE, f"第{s['round'] + 1}ラウンド / Round {s['round'] + 1}", "G-1")
+        tx.counter(p, HAND, R.HAND_SIZE, {"ja": f"第{s['round'] + 1}ラウンド", "en": f"Round {s['round'] + 1}"}, "G-1")
 
 
 # -- actions --------------------------------------------------------------------------------------
 
-def round_title(number: int, round_no: int) -> str:
-    """The export's heading of one round (a core scene marker), in both languages."""
-    return f"第{number}ゲーム 第{round_no}ラウンド / Game {number}, round {round_no}"
+def round_title(number: int, round_no: int) -> dict:
+    """The export's heading of one round (a core scene marker), in both languages (shown in the reader's)."""
+    return {"ja": f"第{number}ゲーム 第{round_no}ラウンド", "en": f"Game {number}, round {round_no}"}
 
 
 def _players(state: State, payload: dict) -> list[str]:
@@ -174,9 +174,10 @@ def _setup_drafts(state: State, tx: Tx, players: list[str], first: str, how: str
     if rolls is not None:
         data.update({"rolls": rolls, "entered": entered, "dice_next": dice_next})
     tx.emit("succession.setup", data)
-    tx.emit("scene.marked", {"title": round_title(number, 1) if mode == "turns" else f"第{number}ゲーム 得点計算 / Game {number}, scoring"})
+    tx.emit("scene.marked", {"title": round_title(number, 1) if mode == "turns"
+                             else {"ja": f"第{number}ゲーム 得点計算", "en": f"Game {number}, scoring"}})
     for p in players:
-        tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, f"第{number}ゲーム / Game {number}", "G-1")
+        tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, {"ja": f"第{number}ゲーム", "en": f"Game {number}"}, "G-1")
 
 
 def setup(state: State, payload: dict, ctx: ActionContext) -> list:

@@ -43,9 +43,12 @@ def _open_vote(state: State, tx: F.Tx, remaining: list[str], ctx_resolvers: dict
     if not voters:
         return None
     pid = f"sg-vote-{sg(state)['round']}"
-    disabled = {v: {v: "自分には投票できません", **{r: "真名判明済み" for r in remaining if r != v and r not in unrevealed}}
-                for v in voters}
-    tx.drafts += P.open_prompt(state, pid, {"title": f"真名看破投票（{R.ROUND_LABELS[sg(state)['round']].ja}）",
+    own = {"ja": "自分には投票できません", "en": "You cannot vote for yourself"}
+    known = {"ja": "真名判明済み", "en": "True name already known"}
+    disabled = {v: {v: own, **{r: known for r in remaining if r != v and r not in unrevealed}} for v in voters}
+    round_label = R.ROUND_LABELS[sg(state)['round']]
+    tx.drafts += P.open_prompt(state, pid, {"title": {"ja": f"真名看破投票（{round_label.ja}）",
+                                                      "en": f"True name vote ({round_label.en})"},
                                             "kind": "seat", "options": remaining, "seats": voters,
                                             "disabled": disabled, "resolver": "sugoroku_vote"}, ctx_resolvers)
     return pid
@@ -70,7 +73,8 @@ def end_round(state: State, payload: dict, ctx) -> list:
     for seat in s["goal"]:
         turns = recoveries[seat] = max(0, ended_at - s["goal_phase"][seat])
         if turns:
-            tx.add(seat, "mana", R.goal_mana_recovery(turns)["value"], f"ゴール後の経過ターン{turns}×1", "S-9")
+            tx.add(seat, "mana", R.goal_mana_recovery(turns)["value"], (f"ゴール後の経過ターン{turns}×1",
+                                                                        f"{turns} turns after the goal × 1"), "S-9")
     final = s["round"] == "climax"
     players = F.active(state)
     elim = R.eliminated_after_round({p: tx.value(p, "vp") for p in players}, s["round"], F.readings(state))
@@ -79,7 +83,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
             "ja": f"次点との差{elim['gap']}（10以上）", "en": f"{elim['gap']} VP behind the next player (10 or more)",
             "rule": "S-10"}})
     for seat in players:
-        tx.set(seat, "uses", 0, "ラウンド終了：スキル・宝具の使用回数をリセット", "S-15")
+        tx.set(seat, "uses", 0, ("ラウンド終了：スキル・宝具の使用回数をリセット", "end of the round: skill / NP uses reset"), "S-15")
     remaining = [p for p in players if p not in elim["out"]]
     vote = None
     if not final and F.flag(payload.get("vote", True)):
@@ -116,10 +120,10 @@ def start_round(state: State, payload: dict, ctx) -> list:
     if not 5 <= length <= 60:
         raise GmError("盤面は5〜60マスです", "The board has 5 to 60 squares")
     tx = F.Tx(state)
-    tx.emit("scene.marked", {"title": R.ROUND_LABELS[nxt].ja})
+    tx.emit("scene.marked", {"title": R.ROUND_LABELS[nxt].to_dict()})
     tx.emit("sugoroku.round_started", {"round": nxt, "board_length": length, "order": s["order"]})
     for seat in F.active(state):
-        tx.set(seat, "position", 0, f"{R.ROUND_LABELS[nxt].ja}：スタートへ", "S-1")
+        tx.set(seat, "position", 0, (f"{R.ROUND_LABELS[nxt].ja}：スタートへ", f"{R.ROUND_LABELS[nxt].en}: back to the start"), "S-1")
     return tx.drafts
 
 
@@ -150,7 +154,8 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
         decider = deciders[0] if len(deciders) == 1 else None
         names = "・".join(state.seat_name(p) for p in top)
         tx.drafts += P.open_prompt(state, f"{prompt.id}-tb", {
-            "title": f"真名看破投票の同数決定（{names}）", "kind": "seat", "options": top,
+            "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({', '.join(state.seat_name(p) for p in top)})"},
+            "kind": "seat", "options": top,
             "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
             "meta": {"vote": prompt.id, "tied": top, "deciders": deciders}}, {**BUILTIN, **RESOLVERS})
         who = state.seat_name(decider) if decider else "GM"

@@ -25,7 +25,8 @@ from .flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, m
 
 KIND = "sugoroku_cards"
 # One way to split the spaces (no nested optional \s*): linear, and card texts are bounded (MAX_CARD_TEXT).
-CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*(?:([力魔技])\s*)?(\d+)", re.I)
+CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*(?:([力魔技pmt])\s*)?(\d+)", re.I)
+ATTRIBUTE_LETTERS = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
 MAX_CARD_TEXT = 40
 MAX_CARD_LIST = 20
 KIND_WORDS = {"スキル": "skill", "skill": "skill", "宝具": "np", "np": "np", "attack": "attack", "アタック": "attack"}
@@ -48,7 +49,8 @@ def card_text(card: Any) -> str:
     m = CARD_RE.fullmatch(text)
     if not m:
         raise GmError(f"カード「{text}」を読めません（例：力7、スキル魔3）", f"Cannot read card '{text}' (e.g. 力7, スキル魔3)")
-    return card_text({"kind": m.group(1) or "attack", "attribute": m.group(2), "power": int(m.group(3))})
+    attribute = ATTRIBUTE_LETTERS.get((m.group(2) or "").lower(), m.group(2))
+    return card_text({"kind": m.group(1) or "attack", "attribute": attribute, "power": int(m.group(3))})
 
 
 def card_dict(text: str, face: str = "up") -> dict:
@@ -123,9 +125,9 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | 
         result = R.battle_vp(battle["square_vp"], R.cards_played_by_others(played, winner), battle["vp_effects"],
                              battle["seals"].get(winner, 0))
         vp, terms = result["value"], result["terms"]
-        tx.add(winner, "vp", vp, f"マス{battle['square']}の戦闘に勝利", "S-8")
+        tx.add(winner, "vp", vp, (f"マス{battle['square']}の戦闘に勝利", f"won the battle on square {battle['square']}"), "S-8")
     for f in fighters(battle):
-        count_reveal(tx, f, "戦闘")
+        count_reveal(tx, f, ("戦闘", "battle"))
     losers = [f for f in fighters(battle) if winner and f != winner]
     subjugated = [f for f in losers if "subjugation" in tx.flags.get(f, [])]
     tx.drafts[at] = ("sugoroku.battle_ended", {
@@ -211,7 +213,8 @@ def start_battle(state: State, payload: dict, ctx) -> list:
     drafts = [("sugoroku.battle_started", {"id": pid, "square": pending["square"], "parent": fs[0], "children": fs[1:],
                                            "fighters": fs, "prompt": pid, "terrain": square_info.get("terrain", {}),
                                            "square_vp": square_vp, "challenge": pending["challenge"]})]
-    title = f"戦闘（マス{pending['square']}）：親は伏せ札1枚・子は1〜3枚"
+    title = {"ja": f"戦闘（マス{pending['square']}）：親は伏せ札1枚・子は1〜3枚",
+             "en": f"Battle (square {pending['square']}): the parent plays 1 card face down, children 1 to 3"}
     drafts += P.open_prompt(state, pid, {"title": title, "kind": KIND, "seats": fs, "resolver": "sugoroku_battle",
                                          "meta": {"battle": pid, "parent": fs[0]}}, ctx.resolvers, custom=True)
     return drafts
@@ -303,7 +306,7 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     if effect == "power":
         result = R.use_seal("power", left)
         tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
-        tx.add(seat, "seals", -1, "令呪：最終パワー+3", "S-11")
+        tx.add(seat, "seals", -1, ("令呪：最終パワー+3", "seal: final power +3"), "S-11")
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "seal": seat})
         changed["seals"][seat] = changed["seals"].get(seat, 0) + 1
         re_resolve(tx, changed)
@@ -311,7 +314,7 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     here = fighters(battle)
     result = R.use_seal("escape", left, players_on_square=len(here))
     tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
-    tx.add(seat, "seals", -1, "令呪：戦闘から離脱", "S-11")
+    tx.add(seat, "seals", -1, ("令呪：戦闘から離脱", "seal: escape the battle"), "S-11")
     tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "left": seat})
     frm = tx.value(seat, "position")
     move_to(tx, seat, frm, frm + result["move"], result["terms"], result["move"], False, "S-11")
@@ -319,7 +322,8 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     prompt = state.prompts[battle["prompt"]]
     if len(fighters(changed)) < 2:
         if prompt.status in ("open", "locked"):
-            tx.emit("prompt.cancelled", {"prompt": prompt.id, "reason": "令呪で離脱したため戦闘なし（S-11）"})
+            tx.emit("prompt.cancelled", {"prompt": prompt.id, "reason": {"ja": "令呪で離脱したため戦闘なし（S-11）",
+                                                                     "en": "no battle: escaped with a seal (S-11)"}})
         tx.emit("sugoroku.battle_ended", {"battle": battle["id"], "square": battle["square"], "winner": None, "vp": 0,
                                           "terms": [], "totals": {}, "subjugated": [], "escaped": seat})
     else:
@@ -346,10 +350,12 @@ def use_card(tx: Tx, seat: str, kind: str, cost: int, label: str = "", release: 
     result = R.use_skill(kind, cost, tx.value(seat, "mana"), tx.value(seat, "uses"))
     tx.emit("sugoroku.skill_used", {"seat": seat, "kind": kind, "cost": cost, "label": label, "uses": result["uses"],
                                     "true_name_release": release and kind == "np"})
-    tx.set(seat, "mana", result["mana"], f"{R.KIND_LABELS[kind].ja}{label}の消費魔力", "S-5")
-    tx.set(seat, "uses", result["uses"], f"{R.KIND_LABELS[kind].ja}の使用（ラウンド3回まで）", "S-15")
+    k = R.KIND_LABELS[kind]
+    named = f"「{label}」" if label else ""
+    tx.set(seat, "mana", result["mana"], (f"{k.ja}{named}の消費魔力", f"mana for the {k.en}{' ' + named if named else ''}"), "S-5")
+    tx.set(seat, "uses", result["uses"], (f"{k.ja}の使用（ラウンド3回まで）", f"{k.en} used (3 per round)"), "S-15")
     if kind == "skill" or flow_reading(tx.state, "reveal_counts_np"):
-        count_reveal(tx, seat, f"{R.KIND_LABELS[kind].ja}の使用")
+        count_reveal(tx, seat, (f"{k.ja}の使用", f"{k.en} used"))
     if release and kind == "np":
         reveal(tx, seat, {"ja": "《真名開放》の宝具を使用", "en": "used a 《真名開放》 Noble Phantasm", "rule": "S-13"})
 
@@ -376,9 +382,9 @@ def use_seal(state: State, payload: dict, ctx) -> list:
     else:
         result = R.use_seal(effect, left, mana=tx.value(seat, "mana"))
     tx.emit("sugoroku.seal_used", {"seat": seat, "effect": effect, "label": result["label"], "seals": left - 1})
-    tx.add(seat, "seals", -1, f"令呪：{result['label']['ja']}", "S-11")
+    tx.add(seat, "seals", -1, (f"令呪：{result['label']['ja']}", f"seal: {result['label']['en']}"), "S-11")
     if effect == "mana":
-        tx.add(seat, "mana", 3, "令呪：魔力+3", "S-11")
+        tx.add(seat, "mana", 3, ("令呪：魔力+3", "seal: mana +3"), "S-11")
     else:
         base = last["base"]
         move_to(tx, seat, tx.value(seat, "position"), base + result["move"],
@@ -401,8 +407,10 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
         result = R.karma_conversion(state.counters[target]["karma"], amount)
         terms = result["terms"]
         tx.emit("sugoroku.karma_converted", {"seat": seat, "target": target, "amount": amount, "terms": terms})
-        tx.set(target, "karma", result["karma"], f"討伐令：{state.seat_name(seat)}が戦果に変換", "S-12")
-        tx.add(seat, "vp", amount, f"討伐令：{state.seat_name(target)}のカルマを変換", "S-12")
+        tx.set(target, "karma", result["karma"], (f"討伐令：{state.seat_name(seat)}が戦果に変換",
+                                                   f"subjugation: converted to VP by {state.seat_name(seat)}"), "S-12")
+        tx.add(seat, "vp", amount, (f"討伐令：{state.seat_name(target)}のカルマを変換",
+                                    f"subjugation: {state.seat_name(target)}'s karma converted"), "S-12")
     else:
         tx.emit("sugoroku.karma_converted", {"seat": seat, "target": target, "amount": 0, "terms": []})
     return tx.drafts

@@ -272,7 +272,10 @@ def _d_challenged(e, state, lang):
 def _d_phase(e, state, lang):
     d = e["data"]
     order = "→".join(state.seat_name(s) for s in d["order"])
-    fights = "、".join(f"マス{b['square']}（{'・'.join(state.seat_name(s) for s in b['fighters'])}）" for b in d["battles"])
+    if lang == "en":
+        fights = "; ".join(f"square {b['square']} ({', '.join(state.seat_name(s) for s in b['fighters'])})" for b in d["battles"])
+    else:
+        fights = "、".join(f"マス{b['square']}（{'・'.join(state.seat_name(s) for s in b['fighters'])}）" for b in d["battles"])
     over = f" — {_label(d['round_over'], lang)}" if d.get("round_over") else ""
     return _ja(lang, f"行動フェイズ{d['phase']}終了。次の手番 {order} [S-3]{'。戦闘：' + fights + ' [S-7]' if fights else ''}{over}",
                f"Action phase {d['phase']} over. Next order {order} [S-3]"
@@ -281,8 +284,8 @@ def _d_phase(e, state, lang):
 
 def _d_battle(e, state, lang):
     d = e["data"]
-    kids = "・".join(state.seat_name(s) for s in d["children"])
-    terrain = "、".join(f"{a}{v:+d}" for a, v in d["terrain"].items())
+    kids = _ja(lang, "・", ", ").join(state.seat_name(s) for s in d["children"])
+    terrain = _ja(lang, "、", ", ").join(f"{a}{v:+d}" for a, v in d["terrain"].items())
     terrain = _ja(lang, f"、地の利 {terrain}", f", terrain {terrain}") if terrain else ""
     kind = _ja(lang, "挑戦 [S-6]", "challenge [S-6]") if d.get("challenge") else "[S-7]"
     return _ja(lang, f"戦闘開始（マス{d['square']}）：親 {state.seat_name(d['parent'])}、子 {kids}{terrain} {kind}",
@@ -291,7 +294,7 @@ def _d_battle(e, state, lang):
 
 def _d_battle_skipped(e, state, lang):
     d = e["data"]
-    who = "・".join(state.seat_name(s) for s in d["fighters"])
+    who = _ja(lang, "・", ", ").join(state.seat_name(s) for s in d["fighters"])
     return _ja(lang, f"マス{d['square']}の戦闘（{who}）は行わない（{d['reason'] or 'GM判断'}）",
                f"No battle on square {d['square']} ({who}): {d['reason'] or 'GM decision'}")
 

@@ -45,11 +45,14 @@ class Tx:
         """A counter's value after the drafts so far."""
         return self.counters[seat][key]
 
-    def set(self, seat: str, key: str, new: int, reason: str, rule: str = "") -> int:
-        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5) with its flags; returns the change."""
+    def set(self, seat: str, key: str, new: int, reason: str | tuple[str, str], rule: str = "") -> int:
+        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5) with its flags and its reason (Japanese,
+        English; a plain text is a label the GM typed); returns the change."""
         current = self.counters[seat][key]
         flags = self.flags.setdefault(seat, [])
-        drafts = counter_drafts(self.state, seat, key, new, f"{reason} [{rule}]" if rule else reason, rule,
+        code = f" [{rule}]" if rule else ""
+        why = {"ja": reason[0] + code, "en": reason[1] + code} if isinstance(reason, tuple) else reason + code
+        drafts = counter_drafts(self.state, seat, key, new, why, rule,
                                 current=current, flags=flags)
         for event_type, data in drafts:
             self.emit(event_type, data)
@@ -61,7 +64,7 @@ class Tx:
                 flags.remove(data["flag"])
         return self.counters[seat][key] - current
 
-    def add(self, seat: str, key: str, delta: int, reason: str, rule: str = "") -> int:
+    def add(self, seat: str, key: str, delta: int, reason: str | tuple[str, str], rule: str = "") -> int:
         """Change a counter by `delta` (clamped); returns the change actually made."""
         return self.set(seat, key, self.counters[seat][key] + delta, reason, rule)
 
@@ -155,10 +158,10 @@ def reveal(tx: Tx, seat: str, reason: dict, done: set | None = None) -> None:
     tx.emit("sugoroku.true_name_revealed", {"seat": seat, "reason": reason})
     pid = sg(state)["true_name_prompts"].get(seat)
     if pid and pid in state.prompts:
-        tx.emit("prompt.revealed", {"prompt": pid, "reason": reason["ja"], "auto": False})
+        tx.emit("prompt.revealed", {"prompt": pid, "reason": {"ja": reason["ja"], "en": reason["en"]}, "auto": False})
 
 
-def count_reveal(tx: Tx, seat: str, why: str) -> None:
+def count_reveal(tx: Tx, seat: str, why: tuple[str, str]) -> None:
     """S-13: one more skill use or battle; at 5 the true name is revealed."""
     tx.add(seat, "reveal_count", 1, why, "S-13")
     if R.reveal_by_count(tx.value(seat, "reveal_count")):
@@ -249,14 +252,15 @@ def setup(state: State, payload: dict, ctx) -> list:
                          "cp_terms": cp_terms, "vp_terms": vp_terms if vp else []}
         if secret:
             pid = prompt_ids[seat] = f"sg-tn-{seat}"
-            title = f"真名：{state.seat_name(seat)}"
+            title = {"ja": f"真名：{state.seat_name(seat)}", "en": f"True name: {state.seat_name(seat)}"}
             tx.drafts += P.open_prompt(state, pid, {"title": title, "kind": "text", "seats": [], "gm_submits": True,
                                               "meta": {"background": True}},
                                        ctx.resolvers)
             salt = ctx.salt()
             tx.emit("prompt.answered", {"prompt": pid, "by": "gm", "value": secret, "salt": salt,
                                         "commitment": commit(salt, secret), "change": False})
-            tx.emit("prompt.locked", {"prompt": pid, "reason": "真名は公開まで秘密（S-13）"})
+            tx.emit("prompt.locked", {"prompt": pid, "reason": {"ja": "真名は公開まで秘密（S-13）",
+                                                                "en": "the true name stays secret until revealed (S-13)"}})
     tx.drafts[0] = ("sugoroku.setup", {
         "round": first_round, "board_length": length, "order": order, "order_rolls": rolls, "players": players,
         "true_name_prompts": prompt_ids, "skip_to_climax": skip, "readings": rd, "dice_next": ctx.dice.next_index})
@@ -264,13 +268,13 @@ def setup(state: State, payload: dict, ctx) -> list:
         spec = specs.get(seat) or {}
         mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, "初期魔力", "starting mana")
         if mana:
-            tx.set(seat, "mana", mana, "初期魔力（キャラクターごと）", "S-5")
+            tx.set(seat, "mana", mana, ("初期魔力（キャラクターごと）", "starting mana (per character)"), "S-5")
         if skip:
-            tx.add(seat, "mana", R.SKIP_TO_CLIMAX_MANA, "クライマックスから開始：初期魔力+5", "S-1")
+            tx.add(seat, "mana", R.SKIP_TO_CLIMAX_MANA, ("クライマックスから開始：初期魔力+5", "starting at the climax: mana +5"), "S-1")
         vp = sum(t["value"] for t in players[seat]["vp_terms"])
         if vp:
-            tx.set(seat, "vp", vp, "初期戦果：余ったCP 2点につき1点", "S-14")
-    tx.emit("scene.marked", {"title": R.ROUND_LABELS[first_round].ja})
+            tx.set(seat, "vp", vp, ("初期戦果：余ったCP 2点につき1点", "starting VP: 1 per 2 unspent CP"), "S-14")
+    tx.emit("scene.marked", {"title": R.ROUND_LABELS[first_round].to_dict()})
     return tx.drafts
 
 
@@ -279,7 +283,8 @@ def parse_terrain(value: Any) -> dict:
     if isinstance(value, dict):
         items = value.items()
     else:
-        items = re.findall(r"([力魔技])\s*([+\-−]?\d+)", str(value or ""))
+        letters = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
+        items = [(letters.get(a.lower(), a), v) for a, v in re.findall(r"([力魔技pmtPMT])\s*([+\-−]?\d+)", str(value or ""))]
     out = {}
     for attr, v in items:
         if attr not in R.ATTRIBUTES:
@@ -310,7 +315,7 @@ def move_to(tx: Tx, seat: str, frm: int, to: int, terms: list, move: int, turn: 
     to = max(0, min(to, s["board_length"]))
     tx.emit("sugoroku.moved", {"seat": seat, "from": frm, "to": to, "move": move, "terms": terms, "turn": turn,
                                "rule": rule, **(extra or {})})
-    tx.set(seat, "position", to, f"移動 マス{frm}→{to}", rule)
+    tx.set(seat, "position", to, (f"移動 マス{frm}→{to}", f"move: square {frm}→{to}"), rule)
     if to == s["board_length"] and not at_goal(state, seat):
         place = len(s["goal"]) + 1
         terms = list(R.goal_vp(place)["terms"])
@@ -320,7 +325,8 @@ def move_to(tx: Tx, seat: str, frm: int, to: int, terms: list, move: int, turn: 
         over = round_check(state, goals=place)
         tx.emit("sugoroku.goal", {"seat": seat, "place": place, "phase": s["phase"], "vp": vp, "terms": terms,
                                   "round_over": note_text(over["reason"]) if over["over"] else None})
-        tx.add(seat, "vp", vp, f"ゴール{place}位" + ("＋令呪温存" if len(terms) > 1 else ""), "S-9")
+        tx.add(seat, "vp", vp, (f"ゴール{place}位" + ("＋令呪温存" if len(terms) > 1 else ""),
+                                f"goal, place {place}" + (" + seals kept" if len(terms) > 1 else "")), "S-9")
 
 
 def roll_move(state: State, payload: dict, ctx) -> list:
@@ -345,7 +351,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     tx = Tx(state)
     expr = "2D6" if seal else "1D6"
     roll = dicelib.roll(expr, ctx.dice)
-    tx.emit("dice.rolled", {"label": "移動（S-3）", "roll": roll.to_dict(),
+    tx.emit("dice.rolled", {"label": {"ja": "移動（S-3）", "en": "Move (S-3)"}, "roll": roll.to_dict(),
                             "dice_next": ctx.dice.next_index})
     faces = [d for t in roll.terms for d in t.get("rolls", [])] or [roll.total]
     terms = [{"label": {"ja": "出目", "en": "roll"}, "value": faces[0], "rule": "S-3"}]
@@ -355,7 +361,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
         terms.append({"label": {"ja": "令呪の追加ダイス", "en": "seal's extra die"}, "value": faces[1], "rule": "S-11"})
         tx.emit("sugoroku.seal_used", {"seat": seat, "effect": "extra_die", "label": R.SEAL_EFFECTS["extra_die"].to_dict(),
                                        "seals": left - 1})
-        tx.add(seat, "seals", -1, "令呪：サイコロを1つ追加", "S-11")
+        tx.add(seat, "seals", -1, ("令呪：サイコロを1つ追加", "seal: one more die"), "S-11")
     move = roll.total
     supply = flag(payload.get("supply"))
     if supply:
@@ -365,7 +371,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     frm = tx.value(seat, "position")
     move_to(tx, seat, frm, frm + move, terms, move, True, "S-4" if supply else "S-3", {"supply": supply, "base": frm})
     if supply:
-        tx.add(seat, "mana", 1, "魔力供給（出目半分）", "S-4")
+        tx.add(seat, "mana", 1, ("魔力供給（出目半分）", "mana supply (half the roll)"), "S-4")
     return tx.drafts
 
 
@@ -384,12 +390,14 @@ def square_event(state: State, payload: dict, ctx) -> list:
     """The GM applies a square's event (S-3): 魔力 / 戦果 / カルマ / 令呪 changes and a move, with its label."""
     started(state)
     seat = acting_seat(state, payload, ctx)
-    label = clean_text(payload.get("label"), "イベント名", "event label", 60, False) or "マスのイベント"
+    typed = clean_text(payload.get("label"), "イベント名", "event label", 60, False)
+    label = typed or {"ja": "マスのイベント", "en": "square event"}
     tx = Tx(state)
-    where = f"（マス{tx.value(seat, 'position')}）"
+    square = tx.value(seat, "position")
+    reason = (f"{typed or label['ja']}（マス{square}）", f"{typed or label['en']} (square {square})")
     for key, rule in (("mana", "S-5"), ("vp", "S-3"), ("karma", "S-12"), ("seals", "S-11")):
         if payload.get(key) not in (None, "", 0, "0"):
-            tx.add(seat, key, parse_int(payload[key], key, key), label + where, rule)
+            tx.add(seat, key, parse_int(payload[key], key, key), reason, rule)
     if payload.get("move") not in (None, "", 0, "0"):
         step = parse_int(payload["move"], "移動", "move")
         frm = tx.value(seat, "position")
@@ -418,7 +426,7 @@ def challenge(state: State, payload: dict, ctx) -> list:
         raise GmError(f"挑戦できる相手：{names}", f"You may challenge: {names}")
     tx = Tx(state)
     tx.emit("sugoroku.challenged", {"seat": seat, "target": target, "cost": check["cost"]})
-    tx.add(seat, "mana", -check["cost"], f"{state.seat_name(target)}に挑戦", "S-6")
+    tx.add(seat, "mana", -check["cost"], (f"{state.seat_name(target)}に挑戦", f"challenging {state.seat_name(target)}"), "S-6")
     return tx.drafts
 
 

@@ -1,0 +1,306 @@
+"""Both languages complete (issue 12): every screen of every ruleset is rendered in English and in Japanese.
+
+For every registered ruleset, the sessions its declaration scripts (its `demo` and its leak probe's plant
+and reveal) are driven through the JSON API; then the GM console and its fragment, the QR sheet, the export
+page, the campaign page, the verify page, the table screen and its fragment, every seat's phone page and
+fragment and the home page are read in both languages.
+
+- English: no kana or kanji in any visible text or accessible name (aria-label, title, placeholder, alt,
+  a button's value, a confirm dialog's text), once the texts the users typed are taken out (seat names and
+  factions, titles, character sheets, prompt titles and options, reasons: every string the scripts sent).
+- Japanese: no English word in the same places, except what Japanese players read as it is (GM, HP, QR,
+  dice expressions such as 2D6, rule codes such as [T-4], gmtool, SHA-256 …) and what the users typed.
+
+No per-game code: a new game is checked by declaring a demo or a leak probe.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.core.ruleset import has_japanese
+from gmtool.rulesets import registry
+
+RULESETS = sorted(registry())
+ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "hx-confirm", "data-second-tap", "data-pending",
+              "data-sent", "data-refused")
+SKIPPED = ("script", "style")
+
+
+class Texts(HTMLParser):
+    """What a person reads or hears of a page: its text nodes and accessible attributes, each separately."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[tuple[str, str]] = []  # (where, text)
+        self.skipping = 0
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for name in ATTRIBUTES:
+            if a.get(name):
+                self.texts.append((f"<{tag} {name}>", a[name]))
+        if a.get("value") and tag == "input" and a.get("type") in ("submit", "button"):
+            self.texts.append((f"<{tag} value>", a["value"]))
+        if tag in SKIPPED:
+            self.skipping += 1
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
+            self.tags.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in SKIPPED and self.skipping:
+            self.skipping -= 1
+        if tag in self.tags:
+            while self.tags and self.tags.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if not self.skipping and data.strip():
+            self.texts.append((f"<{self.tags[-1] if self.tags else ''}>", data.strip()))
+
+
+def texts_of(html: str) -> list[tuple[str, str]]:
+    """Every visible text and accessible name of an HTML page."""
+    parser = Texts()
+    parser.feed(html)
+    return parser.texts
+
+
+# -- what the users typed ----------------------------------------------------------------------------
+
+def typed_strings(value, out: set[str]) -> None:
+    """Every string inside a request body (the users' own words)."""
+    if isinstance(value, str):
+        out.add(value)
+        for line in value.splitlines():  # a character sheet is typed as lines of words
+            out.add(line)
+            out.update(part for part in re.split(r"[\s/]+", line) if part)
+        out.update(part.strip() for part in value.split("/") if part.strip())
+    elif isinstance(value, dict):  # its keys are the API's field names, not words anybody typed
+        for v in value.values():
+            typed_strings(v, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            typed_strings(v, out)
+
+
+def strip_typed(text: str, typed: list[str]) -> str:
+    """The text without the users' words (longest first, so a name inside a longer one goes with it; a word
+    of Latin letters only where it stands as a whole word)."""
+    for word in typed:
+        if not word or word not in text:
+            continue
+        if re.fullmatch(r"[\w ]+", word, re.ASCII):
+            text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", " ", text)
+        else:
+            text = text.replace(word, " ")
+    return text
+
+
+# -- the sessions ------------------------------------------------------------------------------------
+
+class Driver:
+    """The demo's and the probe's driver (as in tests/meta/test_contract.py), recording what was typed."""
+
+    def __init__(self, client, data: dict, typed: set[str]):
+        self.client, self.data, self.typed = client, data, typed
+        self.sid = data["session"]
+        self.seats = [s["id"] for s in data["seats"]]
+        self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
+                       **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
+        """POST /api/sessions/<id><path> as `who`; a refusal fails the test."""
+        typed_strings(body or {}, self.typed)
+        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
+        assert r.status_code in (200, 201), (path, who, r.get_json())
+        return r.get_json()
+
+    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
+        """A ruleset action."""
+        return self.post(f"/actions/{name}", payload, who)
+
+    def answer(self, prompt: str, value, who: str) -> dict:
+        """A secret answer."""
+        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
+
+    def state(self, who: str = "gm") -> dict:
+        """GET /state as `who`."""
+        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
+
+
+def _marker(kind: str, count=[0]) -> str:  # noqa: B006  (a counter shared by the probe's calls)
+    count[0] += 1
+    return f"MK{count[0]:03d}ZQ"
+
+
+def _create(client, name: str, title: str, seats: list[str], counters: list[str] | None, typed: set[str]) -> Driver:
+    body = {"title": title, "ruleset": name, "seats": seats}
+    if counters:
+        body["counters"] = counters
+    typed_strings([title, seats], typed)  # the ruleset's id and the counters' keys are no words anybody typed
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json=body)
+    assert r.status_code == 201, r.get_json()
+    return Driver(client, r.get_json(), typed)
+
+
+def scripted_sessions(client, name: str):
+    """(driver, stage) after every scripted step of the ruleset's demo and leak probe."""
+    ruleset = registry()[name]
+    typed: set[str] = set()
+    if ruleset.demo is not None:
+        demo = ruleset.demo
+        driver = _create(client, name, demo.title, list(demo.seats), list(demo.counters), typed)
+        if demo.play is not None:
+            demo.play(driver)
+        yield driver, "demo"
+    probe = ruleset.leak_probe
+    if probe is not None:
+        seats = [f"席{i + 1}" for i in range(probe.seats)]
+        driver = _create(client, name, "プローブ", seats, None, typed)
+        probe.plant(driver, _marker)
+        yield driver, "probe"
+        if probe.reveal is not None:
+            probe.reveal(driver)
+            yield driver, "reveal"
+
+
+def pages(app, driver: Driver, lang: str) -> dict[str, str]:
+    """Every screen of the session in `lang`, by name."""
+    data, sid, out = driver.data, driver.sid, {}
+    q = f"lang={lang}"
+
+    def read(browser, label, path, hx=False):
+        r = browser.get(f"{path}{'&' if '?' in path else '?'}{q}", headers={"HX-Request": "true"} if hx else {})
+        assert r.status_code == 200, (label, path, r.status_code)
+        out[label] = r.get_data(as_text=True)
+
+    gm = open_link(app, data["gm_url"])
+    read(gm, "gm console", f"/s/{sid}/gm")
+    read(gm, "gm fragment", f"/s/{sid}/gm", hx=True)
+    read(gm, "qr sheet", f"/s/{sid}/gm/qr")
+    read(gm, "export page", f"/s/{sid}/gm/export")
+    read(gm, "export page (html preview)", f"/s/{sid}/gm/export?format=html&lang={lang}")
+    read(gm, "campaign page", f"/s/{sid}/gm/campaign")
+    read(gm, "verify page (gm)", f"/s/{sid}/verify")
+    table = open_link(app, data["table_url"])
+    read(table, "table screen", f"/s/{sid}/table")
+    read(table, "table fragment", f"/s/{sid}/table", hx=True)
+    read(table, "verify page (table)", f"/s/{sid}/verify")
+    for seat in data["seats"]:
+        phone = open_link(app, seat["join_url"])
+        read(phone, f"phone {seat['id']}", f"/s/{sid}/phone")
+        read(phone, f"phone fragment {seat['id']}", f"/s/{sid}/phone", hx=True)
+    home = app.test_client()
+    home.get(f"/?k={ADMIN_KEY}")  # the GM key: a cookie, then a redirect
+    read(home, "home page", "/")
+    return out
+
+
+def user_words(driver: Driver) -> list[str]:
+    """What the users typed, plus every seat's name and faction as the session holds them; longest first."""
+    words = set(driver.typed)
+    for seat in driver.state("gm")["seats"]:
+        words.update(w for w in (seat.get("name"), seat.get("faction")) if w)
+    return sorted((w for w in words if len(w.strip()) > 0), key=len, reverse=True)
+
+
+# -- Japanese in English mode -------------------------------------------------------------------------
+
+JAPANESE_RUN = re.compile(r".{0,12}[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+.{0,12}")
+
+
+def japanese_in_english(screens: dict[str, str], words: list[str]) -> list[str]:
+    """Every text of the English screens that still holds kana or kanji once the users' words are out."""
+    found = []
+    for page, html in screens.items():
+        for where, text in texts_of(html):
+            rest = strip_typed(text, words)
+            if has_japanese(rest) and not (where in ("<a>", "<option>") and text == "日本語"):  # the switch
+                runs = [m.group(0) for m in JAPANESE_RUN.finditer(rest) if has_japanese(m.group(0))]
+                found.append(f"{page} {where}: {' | '.join(dict.fromkeys(runs))[:200]!r} in {text[:100]!r}")
+    return found
+
+
+# -- English in Japanese mode -------------------------------------------------------------------------
+
+ALLOWED = {
+    "gm", "hp", "mp", "vp", "qr", "pl", "pc", "npc", "gmtool", "sha", "json", "html", "markdown", "mediawiki",
+    "wiki", "pukiwiki", "atwiki", "seesaa", "url", "lan", "wi", "fi", "ok", "vs", "id", "kh", "kl", "choice",
+    "bcdice", "utf", "csv", "txt", "md", "ace", "royal", "np", "ap", "mk", "zq", "sp", "dp", "lv", "ex",
+    "en", "ja", "illuminati", "english", "fate", "trpg", "tcg",
+}
+WORD = re.compile(r"[A-Za-z]{2,}")
+NOT_WORDS = [
+    re.compile(r"https?://\S+|/s/\S+|/join/\S+|[\w/]+\.(?:md|css|js|html)\b"),  # addresses and files
+    re.compile(r"\bS?\d*D\d+(?:[A-Za-z]{1,2}\d+)?"),  # dice: 2D6, D66, 4D6KH3, S2D6
+    re.compile(r"\d+(?:st|nd|rd|th)(?![A-Za-z])"),  # 1stセレクト
+    re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b"),  # rule codes: T-4, S-10, G-2
+    re.compile(r"\b[0-9a-f]{8,}\b"),  # hashes, ids of sessions
+    re.compile(r"\bchoice\[[^\]]*\]"),
+]
+
+
+def _is_json(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except ValueError:
+        return False
+
+
+def english_in_japanese(screens: dict[str, str], words: list[str]) -> list[str]:
+    """Every text of the Japanese screens with an English word that is neither allowed nor the users' own."""
+    found = []
+    for page, html in screens.items():
+        if page.startswith("export page"):
+            continue  # the export's preview is in the export's own language, chosen on the page
+        for where, text in texts_of(html):
+            if where == "<code>" or _is_json(text):
+                continue  # hashes, salts and the canonical answers of the verify page are data, not words
+            rest = text
+            for pattern in NOT_WORDS:
+                rest = pattern.sub(" ", rest)
+            rest = strip_typed(rest, words)
+            bad = [w for w in WORD.findall(rest) if w.lower() not in ALLOWED]
+            if bad and not (where in ("<a>", "<option>") and text == "English"):  # the language switch
+                found.append(f"{page} {where}: {text[:160]!r} ({', '.join(bad[:5])})")
+    return found
+
+
+def _report(found: list[str]) -> str:
+    unique = list(dict.fromkeys(found))
+    return f"{len(unique)} texts:\n" + "\n".join(unique[:120])
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, client, name):
+    found, stages = [], []
+    for driver, stage in scripted_sessions(client, name):
+        stages.append(stage)
+        found += japanese_in_english(pages(app, driver, "en"), user_words(driver))
+    assert stages, f"{name} declares neither a demo nor a leak probe: its screens are not checked"
+    assert not found, _report(found)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_screen_in_japanese_holds_no_english_chrome(app, client, name):
+    found = []
+    for driver, _stage in scripted_sessions(client, name):
+        found += english_in_japanese(pages(app, driver, "ja"), user_words(driver))
+    assert not found, _report(found)
+
+
+def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
+    """Break one catalogue string: the English check must notice it, and a user's name must pass."""
+    html = '<button aria-label="衛宮の魔力+1">+1</button><p>Round 1</p><input placeholder="理由">'
+    found = japanese_in_english({"page": html}, ["衛宮"])
+    assert [f.split(":")[0] for f in found] == ["page <button aria-label>", "page <input placeholder>"]
+    assert not japanese_in_english({"page": '<button aria-label="衛宮 +1">'}, ["衛宮"])
+    assert english_in_japanese({"page": '<button aria-label="expr">2D6</button><p>GM [T-4] 2D6>=7</p>'}, []) \
+        == ["page <button aria-label>: 'expr' (expr)"]
