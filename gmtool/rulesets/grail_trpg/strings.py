@@ -117,7 +117,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.stat.幸運': ('幸運', 'LUK'),
     'grail.stat.宝具': ('宝具', 'NP'),
     'grail.skills_and_nps': ('スキル・宝具', 'skills and NPs'),
-    'grail.kind': ('種類', 'Kind'),
     'grail.timing': ('タイミング', 'Timing'),
     'grail.timing.setup': ('セットアップ', 'Setup'),
     'grail.timing.select': ('セレクト', 'Select'),
