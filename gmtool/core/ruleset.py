@@ -101,6 +101,10 @@ class EventType:
     describe: Describe
     visibility: Visibility
     undoable: bool = False  # an action that starts with this event can be undone by the GM
+    # Its line in a write-up (export/report.py), given the event as the table sees it and the session's final
+    # state: None (the default) uses the log line; a hook returning "" leaves the event out of the story
+    # because another line tells it (a select opened, then told whole by its result).
+    export: Describe | None = None
 
 
 @dataclass(frozen=True)
@@ -301,6 +305,8 @@ class Ruleset:
         for e in self.events:
             if not isinstance(e, EventType) or not callable(e.fold) or not callable(e.describe):
                 out.append(f"event type {getattr(e, 'name', e)} lacks its fold or its log line")
+            elif e.export is not None and not callable(e.export):
+                out.append(f"event type {e.name}: its export line is not a function")
             elif not isinstance(e.visibility, Visibility):
                 out.append(f"event type {e.name} declares no visibility")
             elif e.name in core_events:

@@ -40,8 +40,8 @@ def build_campaign_report(logs: list[tuple[list[Event], Any]], options: Options 
     if not logs:
         raise GmError("セッションがありません", "There are no sessions")
     if options.scene is not None:
-        raise GmError("キャンペーン全体のエクスポートではシーンを選べません",
-                      "A whole-campaign export cannot pick a scene")
+        raise GmError("キャンペーン全体のエクスポートではシーンを選べません（シーンはセッションごとに書き出します）",
+                      "A whole-campaign export cannot pick a scene (scenes are exported one session at a time)")
     lang = options.lang
     reports = [build_report(events, rules, replace(options, standings="last")) for events, rules in logs]
     sections: list[Section] = []

@@ -9,6 +9,7 @@ undo events themselves are left out: a write-up tells what stood.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
@@ -97,14 +98,75 @@ def _time(ts: str, offset: int) -> str:
         return ""
 
 
+class Names:
+    """The names option applied to what the log stored as text (DESIGN: every name in the body follows it).
+
+    Live lines name seats through the state, so a state whose seats carry their faction names is enough
+    for them; but a result's summary, a combat's side names and a ruleset's stored rows were written with
+    the seat names of their time. `walk` rewrites those: a string that is a seat name (or seat names joined
+    by ・, a side) becomes the shown name; inside a summary every seat name is replaced (a name made of
+    ASCII letters or digits only where it stands as a word, so seat "A" leaves "Attack" alone).
+    """
+
+    def __init__(self, state: State, names: str):
+        self.table = {s.name: s.faction for s in state.seats.values()
+                      if names == "faction" and s.faction and s.faction != s.name and s.name}
+        self.known = {s.name for s in state.seats.values()} | {s.faction for s in state.seats.values() if s.faction}
+        words = sorted(self.table, key=len, reverse=True)
+        self.pattern = re.compile("|".join(
+            (r"(?<![A-Za-z0-9])" if w[0].isascii() and w[0].isalnum() else "") + re.escape(w)
+            + (r"(?![A-Za-z0-9])" if w[-1].isascii() and w[-1].isalnum() else "") for w in words)) if words else None
+
+    def sentence(self, text: str) -> str:
+        """A stored sentence with every seat name shown as the option wants."""
+        return self.pattern.sub(lambda m: self.table[m.group(0)], text) if self.pattern else text
+
+    def exact(self, text: str) -> str:
+        """A stored name (or side: names joined by ・) shown as the option wants; any other text unchanged."""
+        if not self.table or not text:
+            return text
+        parts = text.split("・")
+        if all(p in self.known for p in parts) and any(p in self.table for p in parts):
+            return "・".join(self.table.get(p, p) for p in parts)
+        return text
+
+    def walk(self, value: Any, in_summary: bool = False) -> Any:
+        """A copy of stored data (an event's, a resolution's) with its names shown as the option wants."""
+        if not self.table:
+            return value
+        if isinstance(value, dict):
+            return {k: self.walk(v, in_summary or k == "summary") for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.walk(v, in_summary) for v in value]
+        if isinstance(value, str):
+            return self.sentence(value) if in_summary else self.exact(value)
+        return value
+
+
 def _display_state(state: State, names: str) -> State:
-    """A copy of the state whose seat names follow the names option."""
+    """A copy of the state whose seat names follow the names option, in the seats and in what the log
+    stored as text (a combat's side names, a result's summary, a prompt's title)."""
     if names != "faction":
         return state
+    renamer = Names(state, names)
     shown = copy.deepcopy(state)
     for seat in shown.seats.values():
         seat.name = seat.faction or seat.name
+    shown.extra = renamer.walk(shown.extra)
+    for prompt in shown.prompts.values():
+        prompt.title = renamer.sentence(prompt.title)
+        if prompt.resolution is not None:
+            prompt.resolution = renamer.walk(prompt.resolution)
     return shown
+
+
+def story_line(visible: dict, state: State, lang: str) -> str:
+    """An event's line in a write-up: its type's export line if it declares one ("" leaves it out), else its
+    log line."""
+    declared = state.rules.event_type(visible["type"]) if state.rules is not None else None
+    if declared is not None and declared.export is not None:
+        return declared.export(visible, state, lang)
+    return describe(visible, state, lang)
 
 
 def fold_all(events: list[Event], rules: Any) -> State:
@@ -123,9 +185,10 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     lang = options.lang
     final = fold_all(events, rules)
     shown_final = _display_state(final, options.names)
+    renamer = Names(final, options.names)
     viewer_for_rolls = GM if options.secret_rolls else TABLE
     own_kinds = {k.name for k in rules.prompt_kinds}  # the ruleset logs these decisions itself
-    outcome = _prompt_outcomes(events, final, shown_final, lang)
+    outcome = _prompt_outcomes(events, final, shown_final, lang, renamer)
     sections = [Section(L(lang, "開始", "Opening"))]
     appendix: list[Appendix] = []
     state = State(undone=set(final.undone), rules=rules)
@@ -139,18 +202,21 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if skipped:
             continue
         if e.type == "scene.marked":
-            sections.append(Section(e.data["title"]))
+            sections.append(Section(renamer.sentence(e.data["title"])))
             continue
         visible = visible_event(e, final, viewer_for_rolls if e.type == "dice.rolled" else TABLE)
         if visible is None:
             continue
+        visible = {**visible, "data": renamer.walk(visible["data"])}
         section = sections[-1]
         time = _time(e.ts, options.utc_offset) if options.times else ""
         last = section.items[-1] if section.items and section.items[-1].action == e.action else None
         if last is not None and e.type in JOINED and (last.kind != "change" or e.type != "counter.changed"):
             last.text += _gain(visible, shown_final, lang)  # who gained what, on the line of its decision
             continue
-        text = describe(visible, shown_final, lang)
+        text = story_line(visible, shown_final, lang)
+        if text == "":
+            continue  # another line of the story tells this event (its type's export line says so)
         if e.type == "dice.rolled":
             roll = e.data["roll"]
             item = Item("roll", time, text, {
@@ -208,7 +274,7 @@ def _gain(visible: dict, state: State, lang: str) -> str:
     return f"（{name}の{label}解除）" if lang != "en" else f" ({label} lifted from {name})"
 
 
-def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str) -> dict[str, str]:
+def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str, renamer: Names) -> dict[str, str]:
     """One line per revealed prompt: the answers, the modifiers in one bracket, and the result that stood
     (its last resolution the table may see)."""
     resolved: dict[str, dict] = {}
@@ -216,9 +282,9 @@ def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str)
         if e.type == "prompt.resolved" and e.action not in final.undone:
             visible = visible_event(e, final, TABLE)
             if visible is not None:
-                resolved[e.data["prompt"]] = visible["data"]["resolution"]
+                resolved[e.data["prompt"]] = renamer.walk(visible["data"]["resolution"])
     out = {}
-    for pid, prompt in final.prompts.items():
+    for pid, prompt in state.prompts.items():
         if prompt.status not in ("revealed", "resolved") or not prompt.answers:
             continue
         comma = ", " if lang == "en" else "、"

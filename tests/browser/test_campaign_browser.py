@@ -39,3 +39,29 @@ def test_gm_continues_the_campaign_from_the_console(server, page, phone_context)
     frame = page.frame_locator("#preview-frame")
     expect(frame.locator("h1")).to_have_text("第1夜（続き）")
     expect(frame.locator("h2").first).to_have_text("開始")
+
+
+def test_the_scene_picker_steps_aside_for_a_whole_campaign_export(server, page):
+    """A whole-campaign export covers every scene: choosing it disables and hides the scene picker, so the
+    preview is never the server's refusal; choosing this session brings the picker back."""
+    base, app = server
+    manager = app.extensions["gmtool"]
+    live, _tokens = manager.create("第1夜", "sugoroku", [{"name": "A"}, {"name": "B"}])
+    following, new_tokens = manager.continue_from(live.state.session_id)
+    ops.mark_scene(following, GM, {"title": "港"})
+    sid = following.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={new_tokens['gm']}")
+    page.goto(f"{base}/s/{sid}/gm/export?format=markdown")
+    scene = page.locator("select[name=scene]")
+    expect(scene).to_be_visible()
+    scene.select_option("0")
+    page.select_option("#export-scope", "1")
+    expect(scene).to_be_disabled()
+    expect(scene).to_be_hidden()
+    page.click("#export-form button.primary")
+    expect(page.locator("#preview")).to_contain_text("キャンペーン")  # the campaign's write-up, not a 400
+    assert "scene=" not in page.url
+    expect(page.locator("select[name=scene]")).to_be_disabled()  # rendered disabled while the campaign is chosen
+    page.select_option("#export-scope", "0")
+    expect(page.locator("select[name=scene]")).to_be_enabled()
+    expect(page.locator("select[name=scene]")).to_have_value("")

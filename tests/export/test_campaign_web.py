@@ -120,6 +120,28 @@ def test_a_whole_campaign_exports_in_one_file(web):
     assert "次回: リーグ第2戦" in one.get_data(as_text=True)
 
 
+def test_the_export_page_offers_no_scene_for_a_whole_campaign(web):
+    """The scene picker is disabled and hidden while the whole campaign is chosen (a disabled field is not
+    sent); the server still refuses a scene with campaign=1, saying why in both languages."""
+    app, browser, data = web
+    location = _continue(browser, data).headers["Location"]
+    new_sid = re.search(r"/s/(\w+)/gm", location).group(1)
+    assert browser.get(location).status_code == 302
+    one = browser.get(f"/s/{new_sid}/gm/export?format=markdown").get_data(as_text=True)
+    picker = re.search(r'<label id="scene-picker"([^>]*)>.*?<select name="scene"([^>]*)>', one, re.S)
+    assert picker and "hidden" not in picker.group(1) and "disabled" not in picker.group(2)
+    assert 'id="export-scope"' in one and "/static/export.js" in one
+    whole = browser.get(f"/s/{new_sid}/gm/export?format=markdown&campaign=1").get_data(as_text=True)
+    picker = re.search(r'<label id="scene-picker"([^>]*)>.*?<select name="scene"([^>]*)>', whole, re.S)
+    assert picker and "hidden" in picker.group(1) and "disabled" in picker.group(2)
+    refused = app.test_client().get(f"/api/sessions/{new_sid}/export?format=markdown&campaign=1&scene=0",
+                                    headers=bearer(ADMIN_KEY)).get_json()["error"]
+    assert refused["ja"] == "キャンペーン全体のエクスポートではシーンを選べません（シーンはセッションごとに書き出します）"
+    assert refused["en"] == "A whole-campaign export cannot pick a scene (scenes are exported one session at a time)"
+    page = browser.get(f"/s/{new_sid}/gm/export?format=markdown&campaign=1&scene=0")
+    assert page.status_code == 400 and "scenes are exported one session at a time" in page.get_data(as_text=True)
+
+
 def test_each_format_downloads_with_its_own_extension(web):
     _app, browser, data = web
     names = set()

@@ -123,3 +123,41 @@ def test_secret_rolls_option_in_the_json_export(script):
 
     assert rolls(Options()) == ["偵察", "魔術判定", "伏せ札"]
     assert rolls(Options(secret_rolls=True)) == ["偵察", "魔術判定", SECRET_ROLL_LABEL, "伏せ札"]
+
+
+def test_names_faction_reaches_stored_result_summaries(script):
+    """A result's summary was stored with the seat names of its time: the body follows the option anyway."""
+    for lang, wins, again in (("ja", "遠坂の勝ち（8）", "重複のため選び直し：衛宮・遠坂"),
+                              ("en", "遠坂 wins (8)", "Duplicates, choose again: 衛宮, 遠坂")):
+        for fmt in TEXT_FORMATS:
+            text = export(script.events, GENERIC, fmt, Options(times=False, lang=lang, names="faction"))
+            story = text[:text.index("付録" if lang == "ja" else "Appendix")]
+            assert wins in story and again in story, (fmt, lang)
+            assert "セイバー" not in story and "アーチャー" not in story, (fmt, lang)
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_names_faction_reaches_a_grail_combat(fmt, lang):
+    """A combat's side names (stored when it started) and its heading follow the option too."""
+    from replay_sessions import GRAIL, grail_combat
+    events = grail_combat().events
+    text = export(events, GRAIL, fmt, Options(times=False, lang=lang, names="faction"))
+    story = text[:text.index("付録" if lang == "ja" else "Appendix")]
+    assert "陣営" not in story.replace("各陣営", "")  # セイバー陣営 / アーチャー陣営 are the seat names
+    assert ("衛宮【筋力】60 vs 遠坂【耐久】25" if lang == "ja" else "衛宮 STR 60 vs 遠坂 END 25") in story
+    assert "衛宮 vs 遠坂" in story
+    player = export(events, GRAIL, fmt, Options(times=False, lang=lang))
+    assert "衛宮" not in player[:player.index("付録" if lang == "ja" else "Appendix")]
+
+
+def test_names_replace_whole_words_of_ascii_names():
+    """Seat "A" becomes its faction in "A wins" but leaves "Attack" and "AB" alone."""
+    from gmtool.core.model import Seat, State
+    from gmtool.export.report import Names
+    state = State(rules=GENERIC)
+    state.seats = {"s1": Seat("s1", "A", faction="遠坂"), "s2": Seat("s2", "B")}
+    names = Names(state, "faction")
+    assert names.sentence("A wins (Attack 8, AB 2)") == "遠坂 wins (Attack 8, AB 2)"
+    assert names.exact("A") == "遠坂" and names.exact("A・B") == "遠坂・B" and names.exact("Attack") == "Attack"
+    assert Names(state, "player").sentence("A wins") == "A wins"

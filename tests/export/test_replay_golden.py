@@ -75,15 +75,33 @@ def test_grail_reads_like_a_replay(played, lang):
     events, rules = played["grail"]
     text = export(events, rules, "text", OPTIONS[lang])
     story = _story(text, lang)
-    results = [line for line in story.splitlines() if ("リザルト [T-6/T-7]" if lang == "ja" else "result [T-6/T-7]") in line]
-    assert len(results) == 3  # one line per select: both stats with their values and brackets, and the winner
-    for line in results:
-        assert " vs " in line and ("が優位" in line or "gains" in line) and line.count("（" if lang == "ja" else " (") >= 2
+    selects = [line for line in story.splitlines() if ("セレクト [T-5/T-6/T-7]" if lang == "ja" else "select [T-5/T-6/T-7]")
+               in line]
+    assert len(selects) == 3  # one line per select: both stats with their values, one bracket, the winner
+    assert "秘密で戦力を選択" not in story and "chooses a stat in secret" not in story  # no second line per select
+    assert "リザルト [T-6/T-7]" not in story and "result [T-6/T-7]" not in story
+    first = selects[0]
+    if lang == "ja":
+        assert "セイバー陣営【筋力】60 vs アーチャー陣営【耐久】25［修正 " in first and first.count("［") == 1
+        assert "スキル〈怪力〉 +10[T-8]" in first and "-25[T-7]］ → セイバー陣営が優位" in first
+        assert "令呪2: 宝具+30[T-13]］ → アーチャー陣営が優位" in selects[2]  # the amount once, not "+30 +30"
+    else:
+        assert "セイバー陣営 STR 60 vs アーチャー陣営 END 25 [modifiers, " in first
+        assert "Skill <怪力> +10 [T-8]" in first and "-25 [T-7]] → セイバー陣営 gains 優位" in first
     battle = next(line for line in story.splitlines() if "[T-10]" in line and "1d100" in line)
     assert "72" in battle and "84" in battle  # both rolls and the winner
     assert "salt" not in story and "一斉公開" not in story and "revealed" not in story
     assert "salt0001" in text[len(story):]  # the commitments are kept, in the appendix
     assert ("黒星 0→1" if lang == "ja" else "Black stars 0→1") in story  # who gained what
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMAT_NAMES if f != "json"])
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_a_select_is_one_line_in_every_format(played, fmt, lang):
+    events, rules = played["grail"]
+    story = _story(export(events, rules, fmt, OPTIONS[lang]), lang)
+    assert story.count("セレクト" if lang == "ja" else " select ") == 3
+    assert story.count("→ セイバー陣営が優位" if lang == "ja" else "→ セイバー陣営 gains 優位") == 2
 
 
 @pytest.mark.parametrize("lang", OPTIONS)
@@ -92,6 +110,33 @@ def test_sugoroku_reads_like_a_replay(played, lang):
     story = _story(export(events, rules, "markdown", OPTIONS[lang]), lang)
     turns = [line for line in story.splitlines() if "1D6" in line]
     assert len(turns) == 4 and all(" — " in line for line in turns)  # roll and move on one line
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMAT_NAMES if f != "json"])
+@pytest.mark.parametrize("lang", OPTIONS)
+def test_a_sugoroku_battle_is_one_line_with_its_cards(played, fmt, lang):
+    events, rules = played["sugoroku"]
+    text = export(events, rules, fmt, OPTIONS[lang])
+    story = _story(text, lang)
+    battles = [line for line in story.splitlines() if ("戦闘（マス3）：" if lang == "ja" else "Battle on square 3:") in line]
+    assert len(battles) == 1, battles
+    line = battles[0]
+    if lang == "ja":  # both totals with the cards played (terrain applied), the winner and the VP
+        assert "セイバー（親） 12（伏せ札力7+1・力3+1） vs アーチャー（子） 8（魔5-1・技4） → セイバーの勝ち、戦果+4" in line
+    else:
+        assert "セイバー (parent) 12 (face-down 力7+1・力3+1) vs アーチャー (child) 8 (魔5-1・技4) → セイバー wins, VP +4" in line
+    assert "戦闘開始" not in story and "Battle on square 3: parent" not in story and "力3」を追加" not in story
+    appendix = text[len(story):]
+    assert "salt0005" in appendix and "salt0005" not in story  # the commitments stay in the appendix
+    assert "8f82f2860dfae7446599e902cb98c24fac48fc513961a72e10931a50eccc59a3" in appendix
+
+
+def test_a_battle_still_going_reads_as_its_log_lines(played):
+    events, rules = played["sugoroku"]
+    ended = next(e for e in events if e.type == "sugoroku.battle_ended")
+    before_end = [e for e in events if e.action < ended.action]
+    story = _story(export(before_end, rules, "markdown", OPTIONS["ja"]), "ja")
+    assert "戦闘開始（マス3）" in story and "カード「力3」を追加" in story and "戦闘（マス3）：" not in story
 
 
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)

@@ -7,6 +7,7 @@ from gmtool.core.model import CounterDef, Label, Threshold
 from gmtool.core.ruleset import Ruleset
 
 from .actions import ACTIONS
+from .campaign import carry_over
 from .events import EVENTS
 from .probe import PROBE
 from .readings import READINGS
@@ -37,6 +38,7 @@ RULESET = Ruleset(
                "phone": "rulesets/ace_royal/phone.html"},
     stylesheet="rulesets/ace_royal.css",
     docs="docs/rulesets/ace_royal.md",
+    carry_over=carry_over,
     leak_probe=PROBE,
 )
 

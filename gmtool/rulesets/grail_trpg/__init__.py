@@ -3,7 +3,7 @@
 Modules by concern: rules.py (stats, characters T-4, selects and affinity T-5..T-7, readings),
 winrate.py (caps and limits T-3/T-8, win rate T-9, battle T-10, cleanup and escape T-11/T-12,
 seals T-13, pairing T-14), flow.py (the secret setup and select prompts, their resolvers),
-events.py (folds, log lines, visibilities), actions.py, view in flow.py, strings.py.
+events.py (folds, log lines, visibilities), story.py (how a combat reads in a write-up), actions.py, view in flow.py, strings.py.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .flow import resolve_select, resolve_setup, select_text, setup_text, valida
     validate_setup_answer, view
 from .probe import PROBE, demo
 from .rules import declared_readings
+from .story import with_export_lines
 from .strings import STRINGS
 
 RULESET = Ruleset(
@@ -26,7 +27,7 @@ RULESET = Ruleset(
     label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
     seats=(1, 12),
     counters=COUNTERS,
-    events=EVENTS,
+    events=with_export_lines(EVENTS),
     prompt_kinds=(
         PromptKind("grail_setup", validate_setup_answer, setup_text, "rulesets/grail/setup_form.html"),
         PromptKind("grail_select", validate_select_answer, select_text, "rulesets/grail/select_form.html"),

@@ -9,6 +9,7 @@ from gmtool.core.model import CounterDef, Label
 from gmtool.core.ruleset import PromptKind, Ruleset
 
 from .actions import ACTIONS, PLACEMENT_KIND, validate_placement
+from .campaign import carry_over
 from .events import EVENTS
 from .probe import PROBE
 from .readings import READINGS
@@ -41,5 +42,6 @@ RULESET = Ruleset(
                "phone": "rulesets/illuminati/phone.html"},
     stylesheet="rulesets/illuminati.css",
     docs="docs/rulesets/illuminati.md",
+    carry_over=carry_over,
     leak_probe=PROBE,
 )

@@ -12,6 +12,7 @@ from gmtool.core.model import CounterDef, Label
 from gmtool.core.ruleset import Ruleset
 
 from .actions import ACTIONS
+from .campaign import carry_over
 from .events import EVENTS
 from .state import READINGS
 from .strings import STRINGS
@@ -35,6 +36,7 @@ RULESET = Ruleset(
                "phone": "rulesets/succession/phone.html"},
     stylesheet="rulesets/succession.css",
     docs="docs/rulesets/succession.md",
+    carry_over=carry_over,
 )
 
 __all__ = ["RULESET"]

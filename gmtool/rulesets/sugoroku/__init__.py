@@ -1,7 +1,7 @@
 """sugoroku: the Sugoroku Holy Grail War (RULES.md S, docs/rulesets/sugoroku.md), one declaration.
 
 Modules by concern: rules.py (the pure rules S-1..S-15), flow.py (setup, moves, phases, rounds),
-battle.py (battles and their secret cards S-6/S-7), events.py (folds, log lines, visibilities),
+battle.py (battles and their secret cards S-6/S-7), events.py (folds, log lines, visibilities), story.py (how a battle reads in a write-up),
 actions.py (rounds, the true-name vote and its resolvers, the action table), view.py, strings.py.
 """
 
@@ -16,6 +16,7 @@ from .campaign import carry_over
 from .view import view
 from .events import EVENTS, upcast_reading
 from .probe import PROBE, demo
+from .story import with_export_lines
 from .strings import STRINGS
 
 
@@ -51,7 +52,7 @@ RULESET = Ruleset(
     label=Label("双六聖杯戦争", "Sugoroku Holy Grail War"),
     seats=(2, 7),
     counters=COUNTERS,
-    events=EVENTS,
+    events=with_export_lines(EVENTS),
     prompt_kinds=(PromptKind(B.KIND, B.validate_cards, None, "rulesets/sugoroku/_cards_form.html"),),
     resolvers=RESOLVERS,
     readings=READINGS,
