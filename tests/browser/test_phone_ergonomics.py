@@ -41,7 +41,8 @@ PRIMARY = """() => {
   if (!el) return {marked: 0, found: false};
   const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 28));
-  return {marked: marked.length, found: true, top: r.top, bottom: r.bottom, height: r.height, vh: innerHeight,
+  return {marked: marked.length, found: true, top: r.top, bottom: r.bottom, height: r.height,
+          layout: [document.documentElement.scrollWidth, innerWidth, innerHeight],
           uncovered: !!hit && el.contains(hit), prompt: !!el.closest('.prompt-card'),
           what: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} ` +
                 (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40)};
@@ -54,7 +55,11 @@ def primary_problems(page, where: str, prompt: bool | None = None) -> list[str]:
     p = page.evaluate(PRIMARY)
     if not p["found"]:
         return [f"{where}: no primary action"]
+    screen = page.viewport_size
+    p["vh"] = screen["height"]
     out = []
+    if p["layout"] != [screen["width"], screen["width"], screen["height"]]:  # wider: the phone zooms out, the dock leaves the screen
+        out.append(f"{where}: the page is {p['layout'][0]} px wide, the layout viewport {p['layout'][1]}×{p['layout'][2]}")
     if p["marked"] > 1:
         out.append(f"{where}: {p['marked']} primary actions")
     if p["height"] <= 0 or p["top"] < p["vh"] / 2 - 0.5 or p["bottom"] > p["vh"] + 0.5:
