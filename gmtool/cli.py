@@ -335,10 +335,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a full backup: keep its links and tokens (default: issue new ones)")
     imp.set_defaults(func=cmd_import)
 
-    bench = sub.add_parser("bench", help="measure fan-out, overhead, growth, memory (docs/performance.md)")
+    bench = sub.add_parser("bench", help="measure latency to every screen, CPU per action, capacity, bytes, overhead, undo, resume (docs/performance.md)")
     bench.add_argument("--tables", type=int, default=20, help="tables for the many-tables fan-out (default 20)")
     bench.add_argument("--phones", type=int, default=8, help="phones per table (default 8)")
-    bench.add_argument("--rounds", type=int, default=6, help="rounds of five actions per table (default 6)")
+    bench.add_argument("--seconds", type=float, default=20.0, help="seconds measured at each pace (default 20)")
+    bench.add_argument("--warmup", type=float, default=5.0, help="seconds of warm-up before each measure (default 5)")
+    bench.add_argument("--skip-capacity", action="store_true", help="skip stepping the pace to find the capacity")
     bench.add_argument("--pace", type=float, default=1.0,
                        help="seconds between two actions at one table (default 1.0: a brisk table)")
     bench.add_argument("--minutes", type=float, default=0.0, help="also soak one table for M minutes")

@@ -14,7 +14,7 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,12 +25,82 @@ from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset
-from .store import SUFFIX, Store, read_meta
+from .store import SUFFIX, Store, read_events, read_meta
 
 UNDO_DEPTH = 50
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
+SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
+
+
+class Rendered:
+    """Live fragments rendered at the session's latest version, keyed by (template, viewer, language).
+
+    Only one version is kept: a rendering of an older version is never served or stored, so a
+    screen can never be handed a fragment older than the version it asked at."""
+
+    def __init__(self):
+        self.version = -1
+        self.html: dict[tuple, str] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, version: int) -> str | None:
+        """The rendering of `key` at `version`, if one was made."""
+        with self.lock:
+            return self.html.get(key) if version == self.version else None
+
+    def put(self, key: tuple, version: int, html: str) -> None:
+        """Keep a rendering made at `version` (dropping every older one)."""
+        with self.lock:
+            if version > self.version:
+                self.version = version
+                self.html = {}
+            if version == self.version:
+                self.html[key] = html
+
+    def clear(self) -> None:
+        """Forget every rendering (the state changed without a new version, e.g. a token reissue)."""
+        with self.lock:
+            self.version = -1
+            self.html = {}
+
+
+class SectionCache:
+    """Rendered sections of one session's live fragments, kept by (template, section, language, digest of
+    their inputs) (web/sections.py); least recently used dropped first."""
+
+    def __init__(self, size: int = SECTIONS_KEPT):
+        self.size = size
+        self.html: OrderedDict[tuple, object] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+        self.renders: Counter[tuple] = Counter()  # (template, section) -> renderings made (for tests and the bench)
+
+    def get(self, key: tuple):
+        """The kept rendering of `key`, if any."""
+        with self.lock:
+            html = self.html.get(key)
+            if html is None:
+                self.misses += 1
+                self.renders[key[:2]] += 1
+            else:
+                self.hits += 1
+                self.html.move_to_end(key)
+            return html
+
+    def put(self, key: tuple, html) -> None:
+        """Keep a rendering."""
+        with self.lock:
+            self.html[key] = html
+            self.html.move_to_end(key)
+            while len(self.html) > self.size:
+                self.html.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every rendering."""
+        with self.lock:
+            self.html.clear()
 
 
 def new_token() -> str:
@@ -51,11 +121,14 @@ class LiveSession:
         self.store = Store(path, synchronous)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
+        self.undo_lock = threading.Lock()  # one undo at a time (its fold runs outside self.lock)
         self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
+        self.rendered = Rendered()  # live fragments of the current version (web/screens.py)
+        self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self._load()
 
     # -- loading ----------------------------------------------------------
@@ -155,24 +228,42 @@ class LiveSession:
     def undo(self, actor: str = "gm") -> list[Event]:
         """Undo the latest undoable action that is not undone yet (undo is itself an event).
 
-        The state is folded again from the log without that action: undo is rare, a fold of
-        100,000 events takes about a second, and no action has to pay for a snapshot.
-        """
-        with self.lock:
-            require_open(self.state)
-            while self.undoable and self.undoable[-1] in self.state.undone:
-                self.undoable.pop()
-            if not self.undoable:
-                raise Conflict("取り消せる操作がありません", "There is nothing to undo")
-            action = self.undoable.pop()
-            undone_events = self.store.action_events(action)
-            # The summary is stored in the log: the GM's version may name secrets (a secret roll,
-            # a private counter), so everyone else gets the version the table may see (view.py).
-            gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
-            summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
-            self.state = engine.fold(self.store.events(), self.ruleset, self.state.undone | {action})
-            return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
-                                                  "summary": summary, "gm_summary": gm_summary})])
+        The state is folded again from the log without that action, on a read-only connection and
+        without holding the session: the table's other actions go on meanwhile, and the events they
+        wrote are folded in under the lock before the undo is committed. One undo at a time."""
+        with self.undo_lock:
+            with self.lock:
+                require_open(self.state)
+                while self.undoable and self.undoable[-1] in self.state.undone:
+                    self.undoable.pop()
+                if not self.undoable:
+                    raise Conflict("取り消せる操作がありません", "There is nothing to undo")
+                action = self.undoable.pop()
+                undone_events = self.store.action_events(action)
+                # The summary is stored in the log: the GM's version may name secrets (a secret roll,
+                # a private counter), so everyone else gets the version the table may see (view.py).
+                gm_summary = "; ".join(self._describe(e, GM) for e in undone_events)
+                summary = "; ".join(self._describe(e, TABLE) for e in undone_events)
+                folded_to, undone = self.state.last_seq, self.state.undone | {action}
+            try:
+                state = engine.fold(read_events(self.path, folded_to), self.ruleset, undone)
+                with self.lock:
+                    require_open(self.state)
+                    for event in self.store.events(after_seq=folded_to):  # what the table did meanwhile
+                        engine.apply(state, event)
+                    previous, self.state = self.state, state
+                    try:
+                        return self._commit(actor, [("undo", {"action": action, "seqs": [e.seq for e in undone_events],
+                                                              "summary": summary, "gm_summary": gm_summary})])
+                    except BaseException:
+                        if self.state is state:  # the undo was not written: memory stays as the log is
+                            self.state = previous
+                        raise
+            except BaseException:
+                with self.lock:
+                    if action not in self.state.undone:
+                        self.undoable.append(action)  # not undone: it may be tried again
+                raise
 
     def _describe(self, event: Event, viewer: Viewer) -> str:
         from .core.logtext import describe

@@ -1,7 +1,7 @@
-// Live updates for every gmtool screen: one SSE stream of "changed, version N" notices.
-// On a new version the page re-fetches its own fragment (built for this viewer by the
-// server) and morphs it in, so typed input survives. If the stream is refused (503:
-// the server's stream cap) the page polls /version instead. Offline is shown.
+// Live updates for every gmtool screen: one SSE stream (push=1) that brings each new version's
+// fragment, rendered for this viewer by the server, which the page morphs in, so typed input
+// survives; a bare "changed" notice makes the page re-fetch its fragment. If the stream is
+// refused (503: the server's stream cap) the page polls /version instead. Offline is shown.
 (function () {
   "use strict";
   const body = document.body;
@@ -178,30 +178,50 @@
     }
   }
 
+  // Swap a new fragment in (fetched or pushed) and do what follows every change: changed counters
+  // flash, a new moment on the stage plays its entrance, the history stays as the viewer left it.
+  async function show(swap) {
+    const before = counterValues();
+    const stageBefore = stageKey();
+    await swap();
+    flashChanged(before);
+    const item = document.querySelector("#stage .stage-item");
+    if (item && stageKey() !== stageBefore) {
+      item.style.animation = "none";
+      void item.offsetWidth;
+      item.style.animation = "";
+    }
+    keepHistory();
+    const root = document.querySelector("#live .live-root");
+    if (root) body.dataset.shownVersion = root.dataset.version;
+    promptsChanged();
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const before = counterValues();
-      const stageBefore = stageKey();
-      await htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" });
-      flashChanged(before);
-      const item = document.querySelector("#stage .stage-item");
-      if (item && stageKey() !== stageBefore) {  // a new moment on the stage: play its entrance again
-        item.style.animation = "none";
-        void item.offsetWidth;
-        item.style.animation = "";
-      }
-      keepHistory();
-      const root = document.querySelector("#live .live-root");
-      if (root) body.dataset.shownVersion = root.dataset.version;
-      promptsChanged();
+      await show(function () { return htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" }); });
       flushQueue();
     } catch (e) {
       setOffline(true);
+      version = -1;  // not shown: the next notice or heartbeat fetches again
     }
     busy = false;
     if (again) { again = false; refresh(); }
+  }
+
+  async function pushed(e) {  // "<version>\n<fragment>" from the stream: no round trip
+    const cut = e.data.indexOf("\n");
+    const v = Number(e.data.slice(0, cut));
+    lastSeen = Date.now();
+    setOffline(false);
+    if (v === version && body.dataset.shownVersion === String(v)) return;
+    version = v;
+    await show(function () {
+      return htmx.swap({ text: e.data.slice(cut + 1), target: document.getElementById("live"), swap: "innerMorph" });
+    });
+    body.dataset.shownVersion = String(v);
   }
 
   function seen(v) {
@@ -226,10 +246,13 @@
     if (!window.EventSource) { startPolling(); return; }
     if (source) source.close();
     lastSeen = Date.now();
-    source = new EventSource(cfg.liveEvents);
+    source = new EventSource(cfg.liveEvents + "&push=1&v=" + body.dataset.shownVersion);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
+    source.addEventListener("fragment", pushed);
     source.addEventListener("hb", function (e) { seen(Number(e.data)); });
-    source.onopen = function () { setOffline(false); flushQueue(); refresh(); };  // catch up after a drop
+    // The stream's first message names the current version (or brings the fragment if the page is
+    // behind), so a first load does not fetch the fragment it holds; queued actions go out on open.
+    source.onopen = function () { setOffline(false); flushQueue(); };
     source.onerror = function () {
       if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
       else { setOffline(true); }
@@ -239,7 +262,8 @@
   // After one of our own actions (a POST), refresh at once instead of waiting for the stream.
   document.addEventListener("htmx:after:request", function (e) {
     const method = e.detail && e.detail.ctx && e.detail.ctx.request && e.detail.ctx.request.method;
-    if (method && method !== "GET") refresh();
+    const streaming = source && source.readyState === EventSource.OPEN;  // the stream brings it
+    if (method && method !== "GET" && !streaming) refresh();
     const form = e.target && e.target.closest && e.target.closest("form[data-reset]");
     const status = e.detail && e.detail.ctx && e.detail.ctx.response && e.detail.ctx.response.status;
     if (form && status && status < 400) form.reset();  // a form that creates something starts empty again
@@ -249,7 +273,10 @@
     if (pollTimer || !source) return;
     if (Date.now() - lastSeen > 2.5 * heartbeatMs) { setOffline(true); startStream(); }
   }, 1000);
-  window.addEventListener("offline", function () { setOffline(true); });
+  window.addEventListener("offline", function () {  // the stream is dead too: reopened when back online
+    setOffline(true);
+    if (source) { source.close(); source = null; }
+  });
   window.addEventListener("online", function () { if (!pollTimer) startStream(); refresh(); });
   body.dataset.shownVersion = String(version);
   showQueue();

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -84,6 +85,14 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server process has used so far, user + system (Linux /proc; None elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def memory_kb(self) -> dict:
         """Resident and peak memory of the server (Linux /proc; empty elsewhere)."""
         try:
@@ -145,12 +154,16 @@ class Client:
 
 
 class Screen(threading.Thread):
-    """A simulated open screen: one SSE stream; on each notice it re-fetches its own fragment."""
+    """A simulated open screen that behaves as static/live.js: one SSE stream (push=1) that brings its
+    fragments; on a bare notice of a version it does not show it re-fetches its own fragment. It records
+    what it showed, when, and the bytes it received for it."""
 
     def __init__(self, base: str, sid: str, kind: str, token: str):
         super().__init__(daemon=True)
         self.base, self.sid, self.kind, self.token = base, sid, kind, token
         self.shown: list[tuple[int, float]] = []  # (version shown, perf_counter time)
+        self.received: list[tuple[float, int]] = []  # (perf_counter time, bytes of a fragment response body)
+        self.version = -1
         self.connected = threading.Event()
         self.stopped = threading.Event()
         self.errors = 0
@@ -161,38 +174,69 @@ class Screen(threading.Thread):
     def _fetch_fragment(self) -> None:
         status, raw = self.client.request("GET", PAGE[self.kind].format(sid=self.sid),
                                           headers={**self.headers, "HX-Request": "true"})
+        now = time.perf_counter()
+        self.received.append((now, len(raw)))
         match = VERSION_RE.search(raw) if status == 200 else None
         if match is None:
             self.errors += 1
             return
-        self.shown.append((int(match.group(1)), time.perf_counter()))
+        self.version = int(match.group(1))
+        self.shown.append((self.version, now))
+
+    def _message(self, event: bytes | None, data: list[bytes], size: int) -> None:
+        """One SSE message, handled as live.js handles it."""
+        now = time.perf_counter()
+        if event == b"fragment":  # the pushed fragment: shown without a round trip
+            self.connected.set()
+            self.received.append((now, size))
+            self.version = int(data[0])
+            self.shown.append((self.version, now))
+        elif event == b"changed" and data:
+            self.connected.set()
+            if int(data[0]) != self.version:  # only a version the screen does not show
+                self._fetch_fragment()
+
+    def bytes_between(self, start: float, end: float) -> int:
+        """Fragment bytes this screen received between two perf_counter times."""
+        return sum(size for at, size in list(self.received) if start <= at < end)
 
     def run(self) -> None:
         """Load the page, then follow the stream (or poll when the server refuses a stream)."""
         try:
-            self.client.request("GET", PAGE[self.kind].format(sid=self.sid), headers=self.headers)
+            status, page = self.client.request("GET", PAGE[self.kind].format(sid=self.sid), headers=self.headers)
+            match = VERSION_RE.search(page) if status == 200 else None
+            if match:
+                self.version = int(match.group(1))
             parts = urlsplit(self.base)
             conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-            conn.request("GET", f"/s/{self.sid}/events?as={self.kind}", headers=self.headers)
+            conn.request("GET", f"/s/{self.sid}/events?as={self.kind}&push=1&v={self.version}",
+                         headers={**self.headers, "Accept-Encoding": "gzip"})
             resp = conn.getresponse()
             if resp.status == 503:
                 self.polling = True
                 self.connected.set()
                 self._poll()
                 return
-            event = None
+            unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if resp.getheader("Content-Encoding") == "gzip" else None
+            text, wire = b"", 0
             while not self.stopped.is_set():
-                line = resp.readline()
-                if not line:
+                raw = resp.read1(65536)
+                if not raw:
                     break
-                line = line.strip()
-                if line.startswith(b"event:"):
-                    event = line[6:].strip()
-                elif line.startswith(b"data:") and event == b"changed":
-                    self.connected.set()
-                    self._fetch_fragment()
+                wire += len(raw)  # the bytes on the wire (compressed when the server gzips)
+                text += unzip.decompress(raw) if unzip else raw
+                while b"\n\n" in text:
+                    message, text = text.split(b"\n\n", 1)
+                    event, data = None, []
+                    for line in message.split(b"\n"):
+                        if line.startswith(b"event:"):
+                            event = line[6:].strip()
+                        elif line.startswith(b"data:"):
+                            data.append(line[6:] if line.startswith(b"data: ") else line[5:])
+                    self._message(event, data, wire)
+                    wire = 0
             conn.close()
-        except OSError:
+        except (OSError, http.client.HTTPException):  # the server went away (at the end of a run)
             if not self.stopped.is_set():
                 self.errors += 1
 

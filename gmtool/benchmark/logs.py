@@ -10,6 +10,7 @@ from ..core.dice import SeededDice, seed_hash
 from ..core.engine import apply
 from ..core.model import Event, State
 from ..core.resolvers import BUILTIN
+from ..rulesets import get as get_ruleset
 from ..rulesets.generic import PRESETS
 from ..runtime import new_token, token_hash
 from ..store import SUFFIX, Store, now_iso
@@ -22,7 +23,7 @@ def write_session(data: Path, n_events: int) -> tuple[str, str]:
     sid = f"bench{n_events}-{secrets.token_hex(2)}"
     seed = secrets.token_bytes(32)
     gm = new_token()
-    state = State()
+    state = State(rules=get_ruleset("generic"))
     events: list[Event] = []
     ts = now_iso()
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 import statistics
 import threading
 import time
 from pathlib import Path
 
-from .harness import Client, Screen, ServerProcess, percentiles
+from .harness import COOKIE_PREFIX, Client, Screen, ServerProcess, percentiles
 
 
 def create_table(client: Client, admin_key: str, phones: int, title: str = "bench") -> dict:
@@ -32,78 +34,148 @@ def open_screens(base: str, table: dict) -> list[Screen]:
     return screens
 
 
-def drive_table(base: str, table: dict, rounds: int, pause: float, acks: list, failures: list) -> None:
-    """Per round: a counter change, a roll, a prompt, a secret answer, a reveal; records (version, t_ack)."""
-    client = Client(base)
+def table_steps(table: dict, r: int):
+    """One round of a table's five actions: a counter change, a roll, a prompt, a secret answer, a reveal."""
     sid, gm, seat = table["session"], table["gm_token"], table["seats"][0]["token"]
     seat2 = table["seats"][1]["id"] if len(table["seats"]) > 1 else table["seats"][0]["id"]
-    for r in range(rounds):
-        steps = [
-            ("counter", gm, f"/api/sessions/{sid}/counters",
-             {"seat": table["seats"][0]["id"], "key": "vp", "delta": 1, "reason": f"r{r}"}),
-            ("roll", gm, f"/api/sessions/{sid}/rolls", {"expr": "2D6+1", "label": f"r{r}"}),
-            ("prompt", gm, f"/api/sessions/{sid}/prompts",
-             {"title": f"select {r}", "kind": "choice", "options": ["筋力", "耐久", "敏捷"],
-              "seats": [table["seats"][0]["id"], seat2]}),
-        ]
+    yield "counter", gm, f"/api/sessions/{sid}/counters", {"seat": table["seats"][0]["id"], "key": "vp", "delta": 1,
+                                                          "reason": f"r{r}"}
+    yield "roll", gm, f"/api/sessions/{sid}/rolls", {"expr": "2D6+1", "label": f"r{r}"}
+    yield "prompt", gm, f"/api/sessions/{sid}/prompts", {"title": f"select {r}", "kind": "choice",
+                                                         "options": ["筋力", "耐久", "敏捷"],
+                                                         "seats": [table["seats"][0]["id"], seat2]}
+    yield "answer", seat, f"/api/sessions/{sid}/prompts/{{prompt}}/answer", {"value": "筋力"}
+    yield "reveal", gm, f"/api/sessions/{sid}/prompts/{{prompt}}/reveal", {}
+
+
+def drive_table(base: str, table: dict, rounds: int, pause: float, acks: list, failures: list,
+                until: float | None = None) -> None:
+    """A table's actions, one every `pause` seconds (a fixed rate: a slow answer does not slow the table),
+    for `rounds` rounds or until the perf_counter time `until`; records (kind, version, request start)."""
+    client = Client(base)
+    due = time.perf_counter()
+    r = 0
+    while (until is None and r < rounds) or (until is not None and time.perf_counter() < until):
         prompt = None
-        for kind, token, path, body in steps:
-            answer = _act(client, kind, token, path, body, acks, failures)
+        for kind, token, path, body in table_steps(table, r):
+            due += pause
+            answer = _act(client, kind, token, path.replace("{prompt}", str(prompt)), body, acks, failures)
             prompt = answer.get("id", prompt)
-            time.sleep(pause)
-        _act(client, "answer", seat, f"/api/sessions/{sid}/prompts/{prompt}/answer", {"value": "筋力"}, acks, failures)
-        time.sleep(pause)
-        _act(client, "reveal", gm, f"/api/sessions/{sid}/prompts/{prompt}/reveal", {}, acks, failures)
-        time.sleep(pause)
+            time.sleep(max(0.0, due - time.perf_counter()))
+        r += 1
     client.close()
 
 
 def _act(client: Client, kind: str, token: str, path: str, body: dict, acks: list, failures: list) -> dict:
+    t_start = time.perf_counter()
     status, answer = client.json("POST", path, token, body)
-    t_ack = time.perf_counter()
     if status >= 300 or "version" not in answer:
         failures.append((kind, status, answer))
         return {}
-    acks.append((kind, answer["version"], t_ack))
+    acks.append((kind, answer["version"], t_start))
     return answer
 
 
-def fanout(server: ServerProcess, tables: int, phones: int, rounds: int, pause: float = 1.0) -> dict:
-    """Time from an action's response until each open screen shows it, per screen kind."""
+class Room:
+    """A convention room on one server: `tables` sessions, each with its phones, table screen and GM
+    console open (every screen its own stream and fragments, as the pages behave)."""
+
+    def __init__(self, server: ServerProcess, tables: int, phones: int):
+        self.server = server
+        client = Client(server.base)
+        self.tables = [create_table(client, server.admin_key, phones, f"room {i}") for i in range(tables)]
+        client.close()
+        self.screens = {t["session"]: open_screens(server.base, t) for t in self.tables}
+        time.sleep(0.3)
+
+    def run(self, pause: float, warmup: float, seconds: float) -> dict:
+        """Every table acts once every `pause` seconds; after `warmup` s, `seconds` s are measured: from each
+        action's request start to each screen showing it, the server's CPU and the bytes sent to screens."""
+        acks: dict[str, list] = {t["session"]: [] for t in self.tables}
+        failures: list = []
+        begin = time.perf_counter()
+        window = (begin + warmup, begin + warmup + seconds)
+        drivers = [threading.Thread(target=drive_table, args=(self.server.base, t, 0, pause, acks[t["session"]],
+                                                                 failures, window[1]))
+                   for t in self.tables]
+        for d in drivers:
+            d.start()
+            time.sleep(pause / max(1, len(drivers)))  # tables act independently, not in lockstep
+        time.sleep(max(0.0, window[0] - time.perf_counter()))
+        cpu_start = self.server.cpu_seconds()
+        time.sleep(max(0.0, window[1] - time.perf_counter()))
+        cpu_end = self.server.cpu_seconds()
+        for d in drivers:
+            d.join()
+        time.sleep(1.0)  # let the last fan-outs land
+        latencies: dict[str, list[float]] = {"seat": [], "table": [], "gm": []}
+        sent: dict[str, int] = {"seat": 0, "table": 0, "gm": 0}
+        count: dict[str, int] = {"seat": 0, "table": 0, "gm": 0}
+        missing, measured = 0, 0
+        for sid, table_screens in self.screens.items():
+            inside = [(k, v, t) for k, v, t in acks[sid] if window[0] <= t < window[1]]
+            measured += len(inside)
+            for screen in table_screens:
+                count[screen.kind] += 1
+                sent[screen.kind] += screen.bytes_between(*window)
+                for _kind, version, t_start in inside:
+                    shown = screen.first_shown_at(version)
+                    if shown is None:
+                        missing += 1
+                    else:
+                        latencies[screen.kind].append(shown - t_start)
+        per_table = measured / max(1, len(self.tables))
+        cpu = None if cpu_start is None or cpu_end is None or not measured else (cpu_end - cpu_start) / measured
+        return {"pause_s": pause, "seconds": seconds, "actions": measured,
+                "actions_per_s": round(measured / seconds, 1), "failed_requests": len(failures),
+                "missing_updates": missing,
+                "cpu_ms_per_action": None if cpu is None else round(cpu * 1000, 2),
+                "bytes_per_action": {kind: round(sent[kind] / max(1, count[kind]) / max(1, per_table))
+                                     for kind in sent},
+                "phone": percentiles(latencies["seat"]), "table": percentiles(latencies["table"]),
+                "gm": percentiles(latencies["gm"]),
+                "all": percentiles(latencies["seat"] + latencies["table"] + latencies["gm"])}
+
+    def close(self) -> None:
+        """Close every screen's stream."""
+        for table_screens in self.screens.values():
+            for screen in table_screens:
+                screen.stopped.set()
+
+
+def capacity(room: Room, start_pause: float, warmup: float, seconds: float, limit_ms: float = 100.0,
+             factors=(1, 2, 5, 10, 15, 20, 30, 40)) -> dict:
+    """Step the pace up (each table acting `factor` times as often) until the p95 from request start to
+    every screen passes `limit_ms`; the capacity is the highest measured actions/s that stayed within it."""
+    steps, best = [], 0.0
+    for factor in factors:
+        result = room.run(start_pause / factor, warmup, seconds)
+        p95 = result["all"]["p95"]
+        steps.append({"factor": factor, "actions_per_s": result["actions_per_s"], "p95_ms": p95,
+                      "cpu_ms_per_action": result["cpu_ms_per_action"], "missing_updates": result["missing_updates"]})
+        if p95 is None or p95 > limit_ms or result["missing_updates"]:
+            break
+        best = max(best, result["actions_per_s"])
+    return {"capacity_actions_per_s": best, "steps": steps}
+
+
+def first_load(server: ServerProcess) -> dict:
+    """The bytes a phone downloads on its first load: the page and every asset it links (no cache)."""
     client = Client(server.base)
-    made = [create_table(client, server.admin_key, phones, f"fanout {i}") for i in range(tables)]
-    screens = {t["session"]: open_screens(server.base, t) for t in made}
-    time.sleep(0.3)
-    acks: dict[str, list] = {t["session"]: [] for t in made}
-    failures: list = []
-    drivers = [threading.Thread(target=drive_table, args=(server.base, t, rounds, pause, acks[t["session"]], failures))
-               for t in made]
-    for i, d in enumerate(drivers):
-        d.start()
-        time.sleep(pause / max(1, tables))  # tables act independently, not in lockstep
-    for d in drivers:
-        d.join()
-    time.sleep(1.0)  # let the last fan-outs land
-    latencies: dict[str, list[float]] = {"seat": [], "table": [], "gm": []}
-    missing = 0
-    for sid, table_screens in screens.items():
-        for screen in table_screens:
-            for _kind, version, t_ack in acks[sid]:
-                shown = screen.first_shown_at(version)
-                if shown is None:
-                    missing += 1
-                else:
-                    latencies[screen.kind].append(max(0.0, shown - t_ack))
-            screen.stopped.set()
-    errors = sum(s.errors for ss in screens.values() for s in ss)
-    polling = sum(s.polling for ss in screens.values() for s in ss)
+    table = create_table(client, server.admin_key, 2, "first load")
+    sid, token = table["session"], table["seats"][0]["token"]
+    headers = {"Cookie": f"{COOKIE_PREFIX['seat']}{sid}={token}", "Accept-Encoding": "gzip, br"}
+    status, page = client.request("GET", f"/s/{sid}/phone", headers=headers)
+    if status != 200:
+        raise RuntimeError(f"phone page failed: {status}")
+    total, assets = len(page), {}  # bytes on the wire (gzipped when the server compresses)
+    html = gzip.decompress(page) if page[:2] == b"\x1f\x8b" else page
+    for src in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
+        status, body = client.request("GET", src.decode(), headers=headers)
+        assets[src.decode()] = len(body)
+        total += len(body)
     client.close()
-    return {"tables": tables, "screens": tables * (phones + 2),
-            "actions": sum(len(a) for a in acks.values()), "failed_requests": len(failures),
-            "missing_updates": missing, "screen_errors": errors, "polling_screens": polling,
-            "phone": percentiles(latencies["seat"]), "table": percentiles(latencies["table"]),
-            "gm": percentiles(latencies["gm"]),
-            "all": percentiles(latencies["seat"] + latencies["table"] + latencies["gm"])}
+    return {"page_bytes": len(page), "assets": assets, "total_bytes": total}
 
 
 def overhead(server: ServerProcess, samples: int = 300) -> dict:
@@ -144,7 +216,8 @@ def request_latency(client: Client, sid: str, gm: str, samples: int) -> float:
 
 
 def growth(data: Path, small: int = 100, large: int = 100_000, samples: int = 200) -> dict:
-    """Request latency with `small` and `large` events in a session, and the resume time of the large one."""
+    """Request latency with `small` and `large` events in a session, the resume time of the large one
+    (its first request after a start) and the time of an undo in it."""
     from .logs import write_session
     small_sid, small_gm = write_session(data, small)
     large_sid, large_gm = write_session(data, large)
@@ -159,12 +232,20 @@ def growth(data: Path, small: int = 100, large: int = 100_000, samples: int = 20
         client.json("GET", f"/api/sessions/{small_sid}/state", small_gm)
         lat_small = request_latency(client, small_sid, small_gm, samples)
         lat_large = request_latency(client, large_sid, large_gm, samples)
+        undo = []
+        for _ in range(5):  # a change, then its undo (the median of five)
+            client.request("POST", f"/api/sessions/{large_sid}/counters", large_gm, {"seat": "s1", "key": "vp", "delta": 1})
+            t0 = time.perf_counter()
+            status, _ = client.request("POST", f"/api/sessions/{large_sid}/undo", large_gm, {})
+            undo.append(time.perf_counter() - t0)
+            if status != 200:
+                raise RuntimeError(f"undo failed: {status}")
         client.close()
     finally:
         server.stop()
     return {"events_small": small, "events_large": large, "latency_small_ms": round(lat_small * 1000, 3),
             "latency_large_ms": round(lat_large * 1000, 3), "ratio": round(lat_large / lat_small, 2),
-            "resume_s": round(resume, 3)}
+            "resume_s": round(resume, 3), "undo_ms": round(statistics.median(undo) * 1000, 1)}
 
 
 def soak(server: ServerProcess, minutes: float, phones: int, pause: float = 0.2) -> dict:

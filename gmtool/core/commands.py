@@ -137,7 +137,9 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
                       f"{definition.label.en} must stay within {lo}..{hi} (cannot become {new})")
     if new == current:
         raise GmError(f"{definition.label.ja}は既に{current}です", f"{definition.label.en} is already {current}")
-    return counter_drafts(state, seat.id, definition.key, new, reason)
+    drafts = counter_drafts(state, seat.id, definition.key, new, reason)
+    settle = getattr(state.rules, "counter_settle", None)
+    return settle(state, drafts) if settle else drafts  # the ruleset's automatic checks apply at once
 
 
 def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +274,9 @@ class Ruleset:
     # values and drafts of this ruleset's own event types); None: every counter carries (core's default).
     carry_over: Callable[[State], "Carry"] | None = None
     demo: Demo | None = None  # the sample session of `gmtool serve --demo`
+    # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
+    # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
+    counter_settle: Callable[[State, list], list] | None = None
 
     def __post_init__(self):
         from .events import CORE_EVENTS  # core's own event types are declared with this contract
@@ -348,8 +352,7 @@ class Ruleset:
 
     def upcast(self, event: Event) -> Event:
         """An event stored by an older version in the shape this version folds."""
-        from .events import CORE_UPCASTERS
-        fn = self.upcasters.get(event.type) or CORE_UPCASTERS.get(event.type)
+        fn = self.upcasters.get(event.type) or _core_upcasters().get(event.type)
         if fn is None:
             return event
         new_type, data = fn(event.data)
@@ -406,3 +409,10 @@ def reading_value(state: State, reading: Reading) -> Any:
 def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
     """The session's values of several readings, by key."""
     return {r.key: reading_value(state, r) for r in readings}
+
+
+@lru_cache(maxsize=1)
+def _core_upcasters() -> dict:
+    """Core's upcasters (imported once: upcast runs for every event of a fold)."""
+    from .events import CORE_UPCASTERS
+    return CORE_UPCASTERS

@@ -15,6 +15,8 @@ Every page, fragment, API response and export is built from `build_view` or
 
 from __future__ import annotations
 
+from itertools import islice
+
 from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: F401  (the viewers are used from here)
 from .ruleset import readings_view
 
@@ -81,8 +83,11 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     return view
 
 
-def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict:
-    """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any)."""
+def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: int | None = None) -> dict:
+    """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any).
+
+    `rolls` keeps only that many of the newest rolls (visible and secret each): the screens show a
+    few, so their view costs the same however long the session has run; the API's view has them all."""
     rules = state.rules
     seats = []
     for seat in state.seats.values():
@@ -106,8 +111,10 @@ def build_view(state: State, viewer: Viewer, version: int | None = None) -> dict
                       "start": d.start}
                      for d in state.counter_defs],
         "seats": seats,
-        "rolls": [roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r)],
-        "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)],
+        "rolls": [roll_view(r, state) for r in islice(
+            (r for r in reversed(state.rolls) if can_see_roll(state, viewer, r)), rolls)],
+        "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in islice(
+            (r for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)), rolls)],
         "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
         "readings": readings_view(rules, state) if rules is not None else [],
         **({"ruleset": rules.view(state, viewer)} if rules is not None and rules.view else {}),

@@ -17,6 +17,8 @@ from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, translate
 from ..runtime import SessionManager, admin_key
 from .. import limits
+from . import compression
+from .sections import SectionExtension
 
 RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -38,6 +40,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=limits.MAX_BODY, MAX_FORM_MEMORY_SIZE=limits.MAX_FORM_MEMORY,
                       MAX_FORM_PARTS=limits.MAX_FORM_PARTS)
     app.config.update(config or {})
+    app.jinja_env.add_extension(SectionExtension)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     data_dir = Path(app.config["DATA_DIR"])
@@ -49,6 +52,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (home, gm, table, phone, live, api):
         app.register_blueprint(module.bp)
     _serve_ruleset_assets(app)
+    compression.install(app)
 
     @app.before_request
     def _language():
@@ -180,7 +184,7 @@ def stylesheet_url(ruleset) -> str:
         return ""
     if ruleset.static_dir is not None:
         return url_for("ruleset_static", name=ruleset.name, filename=ruleset.stylesheet)
-    return url_for("static", filename=ruleset.stylesheet)
+    return compression.asset_url(ruleset.stylesheet)
 
 
 def error_response(status: int, ja: str, en: str):

@@ -7,8 +7,8 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from .. import operations as ops
 from ..urls import gm_url
 from .common import act, check_csrf, export_options, export_text, form_payload, is_campaign_export, \
-    is_htmx, live_session, login, manager, no_store, page_viewer, render
-from .screens import context, gm_extras
+    is_htmx, live_session, login, manager, no_store, page_viewer
+from .screens import context, gm_extras, live_fragment
 
 bp = Blueprint("gm", __name__, url_prefix="/s/<session_id>/gm")
 
@@ -20,8 +20,9 @@ def console(session_id: str):
         return login(session_id, "gm", "gm.console")
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
-    ctx = context(live, viewer, token) | gm_extras(live)
-    return no_store(render("gm/console.html", "gm/_live.html", **ctx))
+    if is_htmx():  # the live fragment, shared by every GM screen (the console's fixed controls stay with the page)
+        return no_store(live_fragment(live, viewer, "gm/_live.html")[1])
+    return no_store(render_template("gm/console.html", **context(live, viewer, token), **gm_extras(live)))
 
 
 @bp.get("/qr")

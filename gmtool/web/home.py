@@ -11,6 +11,7 @@ from ..i18n import translate
 from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
+from .compression import asset_url
 from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, manager, no_store, render, same_secret
 
 bp = Blueprint("home", __name__)
@@ -33,10 +34,10 @@ def manifest():
         "display": "standalone", "orientation": "portrait",
         "background_color": "#121318", "theme_color": "#0c0d11",
         "icons": [
-            {"src": url_for("static", filename="icons/gmtool.svg"), "sizes": "any", "type": "image/svg+xml"},
-            {"src": url_for("static", filename="icons/gmtool-192.png"), "sizes": "192x192", "type": "image/png"},
-            {"src": url_for("static", filename="icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": url_for("static", filename="icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png",
+            {"src": asset_url("icons/gmtool.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": asset_url("icons/gmtool-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": asset_url("icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": asset_url("icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png",
              "purpose": "maskable"},
         ],
     }

@@ -1,17 +1,29 @@
-"""Live updates: one SSE stream per open screen, a bare "changed, version N" notice.
+"""Live updates: one SSE stream per open screen, authenticated as its viewer.
 
-The page re-fetches its own fragment, built from its own filtered view, so nothing secret
-travels on the stream and a reconnect catches up at once. Beyond MAX_STREAMS the server
-answers 503 and the page falls back to polling /version.
+With `push=1` (what static/live.js asks for) each new version arrives as the viewer's own live
+fragment (`event: fragment`, `id:` the version, data: the version then the HTML), rendered once per
+viewer and version (screens.live_fragment) and swapped in by the page without a round trip. The
+first message is that fragment only when the page does not show the current version yet (its `v`
+argument, or the `Last-Event-ID` of a reconnect); otherwise a bare `changed` notice. Without `push`
+the stream carries only "changed, version N" notices and the page re-fetches its fragment. Either
+way nothing but the viewer's own view travels, and a reconnect catches up at once. Beyond
+MAX_STREAMS the server answers 503 and the page falls back to polling /version.
 """
 
 from __future__ import annotations
 
 import threading
+import time
+import zlib
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from .common import live_session, page_viewer
+from .screens import FRAGMENTS, live_fragment
+
+GZIP_WINDOW_BITS = 16 + 13  # a gzip stream with an 8 KiB window: a fragment is compressed against the previous one
+GZIP_MEM_LEVEL = 5          # about 48 KiB of compressor state per open stream
+DISCONNECT_CHECK = 1.0  # seconds between checks of waitress's client_disconnected on a quiet stream
 
 bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
 
@@ -49,8 +61,8 @@ def open_streams() -> int:
 
 @bp.get("/events")
 def events(session_id: str):
-    """The SSE stream of version notices for one screen; it ends when its token is reissued, the
-    session is closed (after the closing notice) or the server shuts the session."""
+    """The SSE stream of one screen (its fragments with `push=1`, else version notices); it ends when its
+    token is reissued, the session is closed (after the closing message) or the server shuts the session."""
     live = live_session(session_id)
     viewer, token = page_viewer(live, request.args.get("as", "seat"))
     if live.state.closed:  # nothing more will change: 204 tells EventSource not to reconnect (the page polls)
@@ -65,27 +77,56 @@ def events(session_id: str):
     def allowed() -> bool:  # the token still belongs to this viewer (a reissue revokes it at once)
         return not live.shut and (token == admin_key or live.viewer_for(token) == viewer)
 
+    push = request.args.get("push") == "1"
+    since = request.headers.get("Last-Event-ID") or request.args.get("v", "")
+
+    def fragment() -> str:  # the viewer's own fragment as one SSE message
+        version, html = live_fragment(live, viewer, FRAGMENTS[viewer.kind])
+        return f"id: {version}\nevent: fragment\ndata: {version}\n" + "".join(
+            f"data: {line}\n" for line in html.splitlines()) + "\n"
+
     def stream():
         try:
             version = live.version
-            yield f"retry: 1000\nevent: changed\ndata: {version}\n\n"
-            while not disconnected():
-                new = live.wait(version, heartbeat)
+            if push and since != str(version):
+                yield "retry: 1000\n" + fragment()
+            else:
+                yield f"retry: 1000\n{'id: ' + str(version) + chr(10) if push else ''}event: changed\ndata: {version}\n\n"
+            wrote = time.monotonic()
+            while not disconnected():  # checked every DISCONNECT_CHECK s: a closed screen frees its slot at once
+                new = live.wait(version, min(heartbeat, DISCONNECT_CHECK))
                 if not allowed():
                     yield "event: revoked\ndata: 0\n\n"
                     return
                 if new != version:
                     version = new
-                    yield f"event: changed\ndata: {version}\n\n"
+                    yield fragment() if push else f"event: changed\ndata: {version}\n\n"
+                    wrote = time.monotonic()
                     if live.state.closed:
                         return
-                else:  # an event, not a comment, so the page can tell a dead connection
+                elif time.monotonic() - wrote >= heartbeat:  # an event, not a comment, so the page can tell a dead connection
                     yield f"event: hb\ndata: {version}\n\n"
+                    wrote = time.monotonic()
         finally:
             streams.give_back()
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    body = stream()
+    if push and "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        body = gzipped(body)
+    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
+
+
+def gzipped(messages):
+    """An SSE stream as one gzip stream, flushed after every message: each fragment is sent as what
+    changed since the previous one, in effect (the compressor's window holds it)."""
+    z = zlib.compressobj(6, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
+    try:
+        for message in messages:
+            yield z.compress(message.encode()) + z.flush(zlib.Z_SYNC_FLUSH)
+    finally:
+        messages.close()
 
 
 @bp.get("/version")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, render_template, request
 
 from .. import operations as ops
-from .common import act, form_payload, live_session, login, no_store, page_viewer, render
-from .screens import context
+from .common import act, form_payload, is_htmx, live_session, login, no_store, page_viewer
+from .screens import context, live_fragment
 
 bp = Blueprint("phone", __name__)
 
@@ -24,7 +24,9 @@ def phone(session_id: str):
     """The seat's own page (or its live fragment)."""
     live = live_session(session_id)
     viewer, token = page_viewer(live, "seat")
-    return no_store(render("phone/page.html", "phone/_live.html", **context(live, viewer, token)))
+    if is_htmx():  # the live fragment, rendered once per viewer and version
+        return no_store(live_fragment(live, viewer, "phone/_live.html")[1])
+    return no_store(render_template("phone/page.html", **context(live, viewer, token)))
 
 
 def _act(session_id: str, operation, *args):

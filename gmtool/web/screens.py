@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 
-from flask import current_app, g
+from flask import current_app, g, render_template
 
 from ..core.logtext import describe
 from ..core.view import Viewer, build_view, visible_event
@@ -13,9 +14,12 @@ from ..urls import join_url, table_url
 from . import stylesheet_url
 from .common import base_url, csrf_for, lang, qr_svg
 
-LOG_LINES = 60
+LOG_LINES = 60     # the GM console's log
+TABLE_LOG_LINES = 30  # the table's stage (its newest line) and history
+SCREEN_ROLLS = 20     # the most rolls a screen lists (the table's history)
 
 
+@lru_cache(maxsize=8192)
 def clock(ts: str) -> str:
     """An event time as local HH:MM:SS."""
     try:
@@ -39,18 +43,42 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
 
 
 def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
-    """What every screen's template gets."""
+    """What every screen's template gets (log lines only for the GM console and the table, the screens
+    that show them; a phone shows none)."""
     g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
-        view = build_view(live.state, viewer, live.version)
-        log = log_lines(live, viewer)
+        view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
+        log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    return {"view": view, "log": log, "seats_by_id": seats, "csrf": csrf_for(token), "sid": view["session"]["id"],
+    return {"view": view, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+            "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
             "ruleset_css": stylesheet_url(live.ruleset),
             "counter_defs": {c["key"]: c for c in view["counters"]}}
+
+
+FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
+
+
+def live_fragment(live: LiveSession, viewer: Viewer, template: str) -> tuple[int, str]:
+    """(version, html) of a screen's live fragment, rendered once per (template, viewer, language, version)
+    and shared by every screen of that viewer: the table's and the GM's screens share one rendering, each
+    seat has its own.
+
+    Fragments hold nothing of the request but the viewer and the language (no CSRF token, no host), so
+    the cache key is complete; a new version makes the older renderings unreachable (runtime.Rendered)."""
+    key = (template, viewer, lang())
+    with live.lock:
+        version = live.version
+        html = live.rendered.get(key, version)
+        if html is not None:
+            return version, html
+        ctx = context(live, viewer, "")
+    html = render_template(template, **ctx)
+    live.rendered.put(key, version, html)
+    return version, html
 
 
 def gm_extras(live: LiveSession) -> dict:

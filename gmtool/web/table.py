@@ -6,8 +6,8 @@ from flask import Blueprint, render_template, request
 
 from ..core.commitments import verify
 from ..core.errors import Forbidden
-from .common import live_session, login, no_store, page_viewer, render
-from .screens import context
+from .common import is_htmx, live_session, login, no_store, page_viewer
+from .screens import context, live_fragment
 
 bp = Blueprint("table", __name__, url_prefix="/s/<session_id>")
 
@@ -19,7 +19,9 @@ def screen(session_id: str):
         return login(session_id, "table", "table.screen")
     live = live_session(session_id)
     viewer, token = page_viewer(live, "table")
-    return no_store(render("table/screen.html", "table/_live.html", **context(live, viewer, token)))
+    if is_htmx():  # the live fragment, rendered once per viewer and version
+        return no_store(live_fragment(live, viewer, "table/_live.html")[1])
+    return no_store(render_template("table/screen.html", **context(live, viewer, token)))
 
 
 @bp.get("/verify")

@@ -1,5 +1,5 @@
 """Issue 13 at a real table: two phones enter their secret servants, one attacks the other, both pick
-physical / magical on their phones, and the table shows the combat with its breakdown."""
+physical / magical on their phones (the attacker first, A-7), and the table shows the combat with its breakdown."""
 
 from __future__ import annotations
 
@@ -49,16 +49,17 @@ def test_one_combat_with_two_phones(page, open_table):
     expect(table.locator(".ar-players")).to_contain_text("アルトリア")
     phones["s1"].locator(".ar-kind[data-kind=physical]").click()
     expect(phones["s1"].locator(".ar-kind[data-kind=physical].primary")).to_be_visible()
-    phones["s2"].locator(".ar-kind[data-kind=magical]").click()
+    # s1's 先制 deals damage: there is no interception process, so s2 has nothing to pick (A-7).
+    expect(phones["s2"].locator(".ar-kind")).to_have_count(0)
     expect(phones["s2"].locator("#ar-resolve")).to_be_visible()
     phones["s2"].locator("#ar-resolve").click()
 
     # 9 vs 5 → 4 to s2; s1 has 先制 and dealt damage, so there is no interception (A-7): s1 took
     # nothing and steals a card from s2's hand, the server's die picking which.
-    result = table.locator(".ar-result")
+    result = table.locator("#stage .ar-result")
     expect(result).to_contain_text("9 vs 5")
     expect(result).to_contain_text("4")
     expect(table.locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("1")
     expect(table.locator(".ar-player[data-seat=s2] .ar-state")).to_contain_text("ダウン")
-    expect(table.locator(".ar-breakdown").first).to_be_visible()
+    expect(table.locator("#stage .ar-stage-terms").first).to_be_visible()
     expect(table.locator("#ar-newest")).to_contain_text("奪う")

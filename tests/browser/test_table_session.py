@@ -49,6 +49,8 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     expect(phones[0].locator(karma)).to_have_text("4")
     expect(phones[1].locator(karma)).to_have_text("4")
     expect(table.locator(karma)).to_have_text("4")
+    expect(table.locator(karma)).to_have_class(re.compile(r"\bflash-change\b"))  # the TV shows what changed
+    expect(phones[1].locator(karma)).to_have_class(re.compile(r"\bflash-change\b"))
 
     # A typed value crossing 9 raises 討伐令 everywhere.
     form = page.locator("#seat-s1 [data-counter=karma] form.set")

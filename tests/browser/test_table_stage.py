@@ -6,6 +6,7 @@ are inside the viewport, inside the stage, and nothing needs scrolling."""
 from __future__ import annotations
 
 import os
+import re
 
 from gmtool_testing import bearer
 from playwright.sync_api import expect
@@ -148,7 +149,7 @@ def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
     battles = 0
     for _ in range(6):
         while (mover := state()["ruleset"]["current"]) is not None:
-            post("/actions/roll_move", {}, who=mover)
+            post("/actions/roll_move", {"faces": [3]}, who=mover)  # real dice: both land together, a battle (S-7)
             now = state()
             table.check(now["session"]["version"], f"{now['ruleset']['round']}-{now['ruleset']['phase']}", "#stage .sg-latest")
         if not state()["ruleset"]["current"] and not state()["ruleset"]["pending"]:
@@ -171,4 +172,158 @@ def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
         if battles or state()["ruleset"]["round_over"]:
             break
     assert battles, "no battle in six phases"
+    table.close()
+
+
+def _act(post):
+    def act(name, body=None, who="gm", status=200):
+        return post(f"/actions/{name}", body, who=who, status=status)
+    return act
+
+
+def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
+    """A round of Fate/Ace Royal: the turns' steps, a reveal, an attack (the attacker's pick, the attacker's
+    damage judgement, the interceptor's pick, the result), an end step; each on the TV's stage in view."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("エースロイヤル卓", "ace_royal", [{"name": n} for n in ("凛", "ウェイバー", "キャスター陣営")])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        step = "over" if r["over"] else (r["step"] if r["phase"] == "play" else "setup")
+        table.check(now["session"]["version"], step, result, text)
+
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    check("#stage .ar-first", "6")
+    servants = {"s1": ("アルトリア", "6/5/3/3", "セイバー", "3/3/1/5"), "s2": ("イスカンダル", "5/3/5/3", "ライダー", "2/2/2/2"),
+                "s3": ("メディア", "1/2/6/5", "キャスター", "0/1/3/3")}
+    for seat, (hero, hs, cls, cs) in servants.items():
+        act("set_servant", {"hero": {"name": hero, "stats": hs}, "class": {"name": cls, "stats": cs}}, who=seat)
+    act("start_game")
+    check("#stage #ar-newest")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("reveal", {"what": "both"}, who="s1")
+    check("#stage #ar-newest", "アルトリア")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    act("encounter_roll", {"faces": [4]}, who="s1")
+    check("#stage #ar-newest", "4")
+    act("step", who="s1")
+    check("#stage #ar-newest")
+    # s2 attacks s1: the attacker picks first, the interceptor in the interception process (A-7).
+    act("step", who="s2")
+    act("step", who="s2")
+    act("declare_attack", {"target": "s1"}, who="s2")
+    check("#stage .ar-stage-side[data-side=attacker] .ar-stage-kind", "…")
+    act("combat_choose", {"kind": "magical"}, who="s2")
+    check("#stage .ar-strike", "7 vs 8")  # イスカンダル 魔術 5+2 vs アルトリア 3+5: no damage yet
+    act("combat_modifier", {"side": "attacker", "stat": "matk", "value": 2, "label": "令呪の加護"})
+    check("#stage .ar-strike", "9 vs 8")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    check("#stage .ar-stage-side[data-side=interceptor] .ar-stage-kind[data-kind=physical]")
+    act("combat_resolve", who="s1")  # 9 vs 8 → 1; back 9 vs 5 → 4: both damaged, nothing stolen
+    check("#stage .ar-result .ar-process", "9 vs 8")
+    act("step", who="s2")
+    check("#stage #ar-newest")
+    for _ in range(3):  # s3: rise, draw, ritual → end, end: the round is over, the coin passes
+        act("step", who="s3")
+        check("#stage #ar-newest")
+    act("step", who="s3")
+    check("#stage #ar-newest")
+    # the coin passed to ウェイバー (A-5), whose last 魔力 it cost: out at 0 (A-2), on the stage and in the summary
+    expect(table.pages[0].locator(".ar-player[data-seat=s2] .ar-mana")).to_have_text("0")
+    expect(table.pages[0].locator(".ar-player[data-seat=s2]")).to_have_class(re.compile("ar-out"))
+    table.close()
+
+
+def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
+    """A round of Grail Succession (twelve turns, two takes): the newest move and the row on the stage, the
+    scores with their majorities in the summary; the current step and its result in view at every turn."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("サクセション卓", "succession", [{"name": "アルトリア"}, {"name": "ギルガメッシュ"}])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        table.check(now["session"]["version"], "finished" if r["finished"] else f"r{r['round']}-t{r['turn']}", result, text)
+
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    check("#stage #sc-row .sc-slot:last-child", "6")
+    for what in ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]:
+        act("take" if what == "take" else "play", {} if what == "take" else {"card": what})
+        check("#stage #sc-last", what.replace("-", "−") if what != "take" else "")
+    # round 2: the first player flipped; the summary shows how each score is made (G-2)
+    now = state()["ruleset"]
+    assert now["round"] == 2 and now["current"] == "s2"
+    tv = table.pages[0]
+    for p in now["players"]:
+        for f in p["score"]["factions"]:
+            expect(tv.locator(f"#table-summary .sc-majorities[data-seat={p['seat']}] [data-faction='{f['value']}'] .sc-maj-count")
+                   ).to_have_text(f"{f['mine']}:{f['theirs']}")
+        expect(tv.locator(f"#table-summary .sc-score-card[data-seat={p['seat']}] .sc-total")).to_have_text(str(p["score"]["total"]))
+    table.close()
+
+
+def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
+    """The Illuminati opening (secret placements, I-2), the order roll (I-3) and a round of turns with an
+    attack (its breakdown as it is built, then its roll and verdict, I-4, I-5), each on the TV's stage in view."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("イルミナティ卓", "illuminati", [{"name": n} for n in ("A", "B", "C")])
+    sid, tokens = live.state.session_id, _tokens(raw)
+    post, state = _api(app, sid, tokens)
+    act = _act(post)
+    table = Table(browser, base, sid, tokens["table"])
+
+    def check(result, text=""):
+        now = state()
+        r = now["ruleset"]
+        step = r["stage"] + (f"-{r['round']}-{r['current']}" if r["stage"] == "play" else "")
+        table.check(now["session"]["version"], step, result, text)
+
+    act("setup")
+    check("#stage #il-newest", "12")
+    act("opening_start")
+    prompt = state()["ruleset"]["placement"]["prompt"]
+    check("#stage #il-placement")
+    for seat, name in (("s1", "Bavarian Illuminati"), ("s2", "UFOs"), ("s3", "Network")):
+        post(f"/prompts/{prompt}/answer", {"value": name}, who=seat)
+        check(f"#stage #il-placement [data-seat={seat}].il-answered")
+    act("opening_next")
+    prompt = state()["ruleset"]["placement"]["prompt"]
+    for seat, name in (("s1", "CIA"), ("s2", "KGB"), ("s3", "IRS")):
+        post(f"/prompts/{prompt}/answer", {"value": name}, who=seat)
+    check("#stage #il-placement [data-seat=s3].il-answered")
+    act("opening_next")
+    check("#stage #il-newest", "IRS")
+    act("roll_order", {"faces": [6, 5, 4, 3, 2, 1]})  # A 11, B 7, C 3
+    check("#stage #il-newest", "11")
+    while state()["ruleset"]["round"] == 1:
+        seat = state()["ruleset"]["current"]
+        act("start_turn", who=seat)
+        check("#stage #il-newest")
+        if seat == "s1":
+            act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
+                           "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 5, "position": "child"}}, who="s1")
+            check("#stage #il-attack [data-stage-achieved]", "-5")  # 10 − (5 + 10 adjacent to its Illuminati)
+            act("modify", {"side": "attack", "amount": 1, "label": "Post Office"})
+            check("#stage #il-attack [data-stage-achieved]", "-4")
+            act("modify", {"side": "attack", "amount": 8, "label": "Mind Control"})
+            check("#stage #il-attack [data-stage-achieved]", "4")
+            act("roll_attack", {"faces": [1, 2]}, who="s1")  # 3 ≤ 4: B loses its only group and is out (I-7)
+            check("#stage #il-last-attack .il-roll", "3")
+            check("#stage #il-last-attack .il-stage-flag", "B")
+        act("end_turn", who=seat)
+        check("#stage #il-newest")
     table.close()

@@ -6,7 +6,7 @@ import pytest
 
 from gmtool.core import commands, engine
 from gmtool.core.dice import EnteredDice, FixedDice
-from gmtool.core.errors import Forbidden, GmError
+from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import GM, TABLE, Event, State, Viewer
 from gmtool.core.ruleset import ActionContext
 from gmtool.core.view import build_view, visible_event
@@ -253,10 +253,15 @@ def test_a6_gatekeeper_flips_roles():
     assert (c["attacker"], c["interceptor"], c["flipped"]) == ("b", "a", True)
 
 
-def _combat(game, target="b", att="physical", dfn="physical"):
+def _combat(game, target="b", att="physical"):
+    """An attack declared and the attacker's pick made (the attack process, A-7)."""
     to_step(game, "ritual")
     game.act("declare_attack", {"target": target})
     game.act("combat_choose", {"side": "attacker", "kind": att})
+
+
+def _intercept(game, dfn="physical"):
+    """The interceptor's pick: the attack process is over (A-7)."""
     game.act("combat_choose", {"side": "interceptor", "kind": dfn})
 
 
@@ -264,6 +269,7 @@ def test_a7_combat_damage_down_and_steal():
     game = started()  # both 9/8/4/8
     _combat(game)
     game.act("combat_modifier", {"side": "attacker", "stat": "patk", "value": 2, "label": "礼装"}, who="a")
+    _intercept(game)
     game.act("combat_resolve", {})  # a: 11 vs 8 → 3; b: 9 vs 8 → 1: both damaged, no steal
     assert game.c("b", "mana") == 2 and game.c("a", "mana") == 4
     assert game.g["players"]["a"]["state"] == "down" and game.g["players"]["b"]["state"] == "down"
@@ -271,11 +277,67 @@ def test_a7_combat_damage_down_and_steal():
     assert "内訳" not in game.view()["newest"]["text"]["ja"]
 
 
+def test_a7_the_attacker_picks_first_the_interceptor_in_the_interception_process():
+    game = started()  # both 9/8/4/8
+    to_step(game, "ritual")
+    game.act("declare_attack", {"target": "b"})
+    with pytest.raises(Conflict, match="襲撃側が攻撃手段を選んだ後"):
+        game.act("combat_choose", {"kind": "magical"}, who="b")  # the interceptor cannot pick first
+    with pytest.raises(Conflict):
+        game.act("combat_resolve", {})
+    game.act("combat_choose", {"kind": "physical"}, who="a")
+    game.act("combat_choose", {"kind": "magical"}, who="b")  # the attack process is over
+    assert game.g["combat"]["strike"] == {"kind": "physical", "atk": 9, "def": 8, "damage": 1, "skipped": False}
+    with pytest.raises(Conflict, match="襲撃プロセスは終わりました"):
+        game.act("combat_choose", {"kind": "magical"}, who="a")
+
+
+def test_a7_a_pick_changes_only_after_a_card_changed_the_stats():
+    game = started()
+    _combat(game)
+    with pytest.raises(Conflict, match="ステータスが変わった後だけ"):
+        game.act("combat_choose", {"kind": "magical"}, who="a")
+    game.act("combat_modifier", {"side": "attacker", "stat": "matk", "value": 6, "label": "シーンカード"}, who="a")
+    game.act("combat_choose", {"kind": "magical"}, who="a")  # a card changed the stats: the attacker may switch
+    assert game.g["combat"]["attacker_side"]["kind"] == "magical"
+    _intercept(game)
+    with pytest.raises(Conflict, match="ステータスが変わった後だけ"):
+        game.act("combat_choose", {"kind": "magical"}, who="b")
+
+
+def test_a7_the_strike_is_judged_when_the_attack_process_ends():
+    game = started()  # both 9/8/4/8
+    _combat(game)
+    _intercept(game)  # the attacker's damage judgement: 9 vs 8 → 1
+    game.act("combat_modifier", {"side": "attacker", "stat": "patk", "value": 5, "label": "遅れた礼装"}, who="a")
+    game.act("combat_resolve", {})  # the late card counts in the interception only: b 9 vs 8 → 1
+    res = game.g["last_combat"]["result"]["result"]
+    assert res["attack"]["atk"] == 9 and res["attack"]["damage"] == 1
+    assert game.c("b", "mana") == 4 and game.c("a", "mana") == 4
+
+
+def test_a2_a_counter_set_on_the_core_panel_eliminates_at_once():
+    game = started()
+    game._write(commands.change_counter(game.state, "b", "mana", value=0), "gm")
+    assert game.g["players"]["b"]["out"] == "mana"
+    game._write(commands.change_counter(game.state, "c", "assassin", delta=5), "gm")
+    assert game.g["players"]["c"]["out"] == "assassin"
+    assert game.g["over"] and game.g["winner"] == "a"
+
+
+def test_a4_mana_lost_on_the_core_panel_in_danger_goes_down():
+    game = started()
+    game.act("set_state", {"seat": "b", "state": "danger"})
+    game._write(commands.change_counter(game.state, "b", "mana", delta=-1), "gm")
+    assert game.g["players"]["b"]["state"] == "down" and not game.g["players"]["b"]["out"]
+
+
 def test_a7_one_sided_damage_steals_a_card():
     weak = {"hero": {"name": "弱", "stats": [0, 6, 0, 0]}, "class": {"name": "キャスター", "stats": [0, 0, 0, 0]}}
     game = started(servants={"b": weak})
     _combat(game)
     hand_a = game.c("a", "hand")
+    _intercept(game)
     game.act("combat_resolve", {}, dice=[2])
     assert game.c("b", "hand") == 3 and game.c("a", "hand") == hand_a + 1
     stolen = [e for e in game.events if e.type == "ace_royal.stolen"][0]
@@ -286,6 +348,8 @@ def test_a7_first_strike_skips_the_interception():
     fast = {"hero": {"name": "速", "stats": [9, 1, 0, 0], "skills": ["先制"]}, "class": {"name": "ランサー", "stats": [0, 0, 0, 0]}}
     game = started(servants={"a": fast})
     _combat(game)
+    with pytest.raises(Conflict):  # 先制 dealt damage: no interception process, nothing to pick
+        _intercept(game)
     game.act("combat_resolve", {}, dice=[1])
     res = game.g["last_combat"]["result"]["result"]
     assert res["intercept"] is None and game.c("a", "mana") == 5 and game.c("b", "mana") == 4
@@ -295,6 +359,7 @@ def test_a7_out_at_zero_and_last_servant_wins():
     strong = {"hero": {"name": "強", "stats": [20, 20, 0, 0]}, "class": {"name": "セイバー", "stats": [0, 0, 0, 0]}}
     game = started(2, servants={"a": strong})
     _combat(game)
+    _intercept(game)
     types = game.act("combat_resolve", {})  # b is out: nothing is stolen from a player who left
     assert "ace_royal.out" in types and "ace_royal.stolen" not in types
     assert game.g["players"]["b"]["out"] == "mana"
@@ -305,6 +370,7 @@ def test_a7_mutual_knock_out_has_no_winner():
     glass = {"hero": {"name": "硝子", "stats": [20, 0, 0, 0]}, "class": {"name": "セイバー", "stats": [0, 0, 0, 0]}}
     game = started(2, servants={"a": glass, "b": glass})
     _combat(game)
+    _intercept(game)
     game.act("combat_resolve", {})
     assert game.g["players"]["a"]["out"] and game.g["players"]["b"]["out"]
     assert game.g["over"] and game.g["winner"] is None
@@ -322,6 +388,7 @@ def test_a8_quick_combat_dice_and_reroll_with_a_seal():
     assert game.g["combat"]["interceptor_side"]["faces"] == [2]
     preview = game.view()["combat"]["preview"]
     assert preview["attacker"]["stats"] == [14, 13, 9, 13] and preview["interceptor"]["stats"] == [11, 10, 6, 10]
+    _intercept(game)
     game.act("combat_resolve", {}, dice=[1])  # 14 vs 10 → 4; interceptor 11 vs 13 → 0; steal
     assert game.c("b", "mana") == 4 and game.c("a", "mana") == 8
 
@@ -335,6 +402,7 @@ def test_a9_proxy_with_charisma_and_legion_from_a_hero_card():
                               "source": "hero"}, who="a")
     assert game.view()["combat"]["preview"]["attacker"]["stats"] == [11, 10, 11, 6]
     hand = game.c("a", "hand")
+    _intercept(game)
     game.act("combat_resolve", {}, dice=[4])  # 11 vs 8 → 3; back 9 vs 10 → 0: a steals card 4
     assert game.c("b", "mana") == 2 and game.c("a", "hand") == hand + 1
 
@@ -347,8 +415,8 @@ def test_a9_proxy_from_a_mystic_code_discards_the_code_not_mana():
     game.act("adjust", {"seat": "a", "key": "codes", "delta": 1})
     game.act("declare_attack", {"target": "b"})
     game.act("combat_choose", {"side": "attacker", "kind": "physical"})
-    game.act("combat_choose", {"side": "interceptor", "kind": "physical"})
     game.act("combat_proxy", {"side": "attacker", "name": "使い魔", "stats": [1, 1, 1, 1], "source": "code"})
+    game.act("combat_choose", {"side": "interceptor", "kind": "physical"})
     game.act("combat_resolve", {}, dice=[1])
     assert game.c("a", "mana") == 5 and game.c("a", "codes") == 0
 
@@ -358,6 +426,7 @@ def test_a9_proxy_from_a_hero_without_a_code_in_hand_goes_danger():
     game = started(servants={"b": tough})
     _combat(game)
     game.act("combat_proxy", {"side": "attacker", "name": "影", "stats": [1, 1, 1, 1], "source": "hero"})
+    _intercept(game)
     game.act("combat_resolve", {"attacker_hand_code": False}, dice=[1])
     assert game.c("a", "mana") == 5 and game.g["players"]["a"]["state"] == "danger"
 

@@ -112,6 +112,24 @@ def test_i1_tournament_and_agreed_goal():
         Game(4).act("setup", {"players": ["s1"]})
 
 
+@pytest.mark.parametrize("seats,offered", [(2, True), (3, False), (4, False), (6, False)])
+def test_i1_the_tournament_goal_is_offered_and_accepted_only_with_two_players(seats, offered):
+    game = Game(seats)
+    assert game.view()["tournament_allowed"] is offered
+    if offered:
+        game.act("setup", {"tournament": True})
+        assert (game.g["goal"], game.g["goal_basis"]) == (12, "tournament")
+        return
+    with pytest.raises(GmError) as refused:
+        game.act("setup", {"tournament": True})
+    assert f"{seats}人" in refused.value.ja and f"{seats} players" in refused.value.en
+    assert game.view()["goal"] is None  # nothing written
+    game.act("setup", {"players": ["s1", "s2"]})  # two of the seats play: now the tournament is offered
+    assert game.view()["tournament_allowed"]
+    game.act("setup", {"players": ["s1", "s2"], "tournament": True})
+    assert game.g["goal"] == 12
+
+
 # -- I-2 opening -----------------------------------------------------------------------------------
 
 def test_i2_placements_stay_secret_until_all_revealed_then_duplicates_choose_again():

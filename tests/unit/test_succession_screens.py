@@ -25,7 +25,7 @@ def test_every_string_the_screens_use_is_declared_in_japanese_and_english():
 
 
 def test_the_declaration_names_its_screens_docs_and_readings_with_rule_codes():
-    assert set(RULESET.templates) == {"gm", "table", "phone"}
+    assert set(RULESET.templates) == {"gm", "stage", "table", "history", "phone"}
     for name in RULESET.templates.values():
         assert (TEMPLATES.parent.parent / name).is_file()
     assert Path(__file__).resolve().parents[2].joinpath(RULESET.docs).is_file()

@@ -123,8 +123,8 @@ def test_a_whole_game_through_the_api(game):
     c = state("table")["ruleset"]["combat"]
     assert (c["attacker"], c["interceptor"], c["flipped"]) == ("s2", "s3", True)
     act("combat_choose", {"side": "attacker", "kind": "physical"})
-    act("combat_choose", {"side": "interceptor", "kind": "physical"})
     act("combat_modifier", {"side": "interceptor", "stat": "pdef", "value": 3, "label": "燕返し"})
+    act("combat_choose", {"side": "interceptor", "kind": "physical"})  # ends the attack process (A-7)
     # s2 7 vs s3 3+3=6 → 1; s3 6 vs s2 5 → 1
     act("combat_resolve")
     view = state("table")["ruleset"]
@@ -167,3 +167,24 @@ def test_readings_switch_through_core(game):
     act("setup")
     act("roll_first", {"faces": [4, 4, 1]})  # a tie, broken by the seating order: no re-roll
     assert state("table")["ruleset"]["first"] == "s1"
+
+
+def test_a2_a10_counters_set_on_the_core_panel_apply_the_checks_at_once(game):
+    """Core's generic counter panel (POST /counters) runs ace_royal's automatic checks in the same action."""
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    _setup(act)
+    act("start_game")
+    r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
+                    json={"seat": "s2", "key": "mana", "value": 0, "reason": "カード効果"})
+    assert r.status_code == 200, r.get_json()
+    view = state("table")["ruleset"]
+    assert view["players"][1]["out"] == "mana" and view["newest"]["type"] == "ace_royal.out"
+    r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
+                    json={"seat": "s3", "key": "depletion", "delta": 5})
+    assert r.status_code == 200
+    view = state("table")["ruleset"]
+    assert view["players"][2]["out"] == "depletion" and view["over"] and view["winner"] == "s1"
+    # one action: the GM's undo takes the elimination back with the counter
+    assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
+    view = state("table")["ruleset"]
+    assert not view["players"][2]["out"] and not view["over"] and view["players"][2]["depletion"] == 0

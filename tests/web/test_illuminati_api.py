@@ -305,3 +305,24 @@ def test_the_phone_and_console_forms_post_flat_fields(app, game):
     form("s1", "roll_attack", [("faces", "3 3")])
     assert state()["ruleset"]["last_attack"]["result"]["success"]
     form("gm", "setup", [("goal", "")], status=409)  # the game is on
+
+
+@pytest.mark.parametrize("seats,offered", [(["アリス", "ボブ"], True), (["アリス", "ボブ", "キャロル"], False)])
+def test_i1_the_gm_console_offers_the_tournament_goal_only_to_two_players(client, seats, offered):
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY),
+                       json={"title": "大会", "ruleset": "illuminati", "seats": seats}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    browser = client.application.test_client()
+    assert browser.get(f"/s/{sid}/gm?k={gm}").status_code in (200, 302)
+    console = browser.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'id="il-setup"' in console
+    assert ('name="tournament"' in console) is offered
+    r = client.post(f"/api/sessions/{sid}/actions/setup", headers=bearer(gm), json={"tournament": True})
+    if offered:
+        assert r.status_code == 200 and r.get_json()["ruleset"]["goal"] == 12
+    else:
+        assert r.status_code == 400
+        error = r.get_json()["error"]
+        assert "2人対戦だけ" in error["ja"] and "3人" in error["ja"]
+        assert "two-player rule only" in error["en"] and "3 players" in error["en"]
+        assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["goal"] is None

@@ -9,6 +9,7 @@ from gmtool.core.ruleset import Ruleset
 from .actions import ACTIONS
 from .campaign import carry_over
 from .events import EVENTS
+from .plan import counter_settle
 from .probe import PROBE
 from .readings import READINGS
 from .strings import STRINGS
@@ -34,12 +35,14 @@ RULESET = Ruleset(
     actions=ACTIONS,
     view=view,
     strings=STRINGS,
-    templates={"gm": "rulesets/ace_royal/gm.html", "table": "rulesets/ace_royal/table.html",
+    templates={"gm": "rulesets/ace_royal/gm.html", "stage": "rulesets/ace_royal/stage.html",
+               "table": "rulesets/ace_royal/table.html", "history": "rulesets/ace_royal/history.html",
                "phone": "rulesets/ace_royal/phone.html"},
     stylesheet="rulesets/ace_royal.css",
     docs="docs/rulesets/ace_royal.md",
     carry_over=carry_over,
     leak_probe=PROBE,
+    counter_settle=counter_settle,
 )
 
 __all__ = ["RULESET"]

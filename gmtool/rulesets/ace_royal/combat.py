@@ -10,7 +10,7 @@ from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 
 from . import rules as r
-from .events import NAME
+from .events import NAME, game
 from .plan import Plan, flag, playing
 
 
@@ -36,14 +36,49 @@ def _combat_side(state: State, p: dict, ctx: ActionContext) -> tuple[dict, str]:
 
 
 def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
-    """A-7: a side picks physical or magical (the attacker may change after modifiers)."""
+    """A-7: the attacker picks physical or magical in the attack process; the interceptor picks its
+    counter-attack in the interception process, once the attacker has picked (its pick ends the attack
+    process and fixes the attacker's damage judgement). A side changes its pick only after a card changed
+    the stats (a modifier, a proxy, a die), and the attacker not after the attack process has ended."""
     c, side = _combat_side(state, p, ctx)
     kind = str(p.get("kind") or "")
     if kind not in r.KINDS:
         raise GmError("攻撃手段は physical（物理）か magical（魔術）です", "The attack is 'physical' or 'magical'")
-    if c[f"{side}_side"]["kind"] == kind:
+    mine = c[f"{side}_side"]
+    if mine["kind"] == kind:
         raise Conflict("既にその攻撃手段です", "That attack is already chosen")
-    return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "kind", "kind": kind})]
+    g = game(state)
+    now = {s: _side_result(g, state, c, s)["stats"] for s in SIDES}
+    data = {"side": side, "seat": c[side], "what": "kind", "kind": kind, "stats": now, "rule": "A-7"}
+    if side == "attacker" and c.get("strike"):
+        raise Conflict("襲撃プロセスは終わりました: 襲撃側の攻撃手段はもう変えられません（A-7）",
+                       "The attack process is over: the attacker's attack can no longer change (A-7)")
+    if side == "interceptor":
+        if not c["attacker_side"]["kind"]:
+            raise Conflict("迎撃側は、襲撃側が攻撃手段を選んだ後の迎撃プロセスで選びます（A-7）",
+                           "The interceptor picks in the interception process, after the attacker has picked (A-7)")
+        strike = c.get("strike") or _strike(g, state, c)
+        if strike["skipped"]:
+            raise Conflict("先制でダメージを与えたので、迎撃プロセスはありません（A-7）",
+                           "First strike dealt damage: there is no interception process (A-7)")
+        if not c.get("strike"):
+            data["strike"] = strike
+    if mine["kind"] and mine.get("stats") == now:
+        raise Conflict("攻撃手段を変えられるのは、カードでステータスが変わった後だけです（A-7）",
+                       "A side changes its attack only after a card changed the stats (A-7)")
+    return [("ace_royal.combat_set", data)]
+
+
+def _strike(g: dict, state: State, c: dict) -> dict:
+    """A-7: the attacker's damage judgement as the stats stand, and whether 先制 skips the interception."""
+    cards = {s: (g["players"][c[s]]["hero"], g["players"][c[s]]["class"]) for s in SIDES}
+    first = {s: r.has_skill(cards[s], "first_strike") for s in SIDES}
+    att, dfn = _side_result(g, state, c, "attacker"), _side_result(g, state, c, "interceptor")
+    kind = c["attacker_side"]["kind"]
+    atk, df = att["stats"][r.STATS.index(r.KINDS[kind][0])], dfn["stats"][r.STATS.index(r.KINDS[kind][1])]
+    dealt = r.attacker_damage(atk, df)
+    return {"kind": kind, "atk": atk, "def": df, "damage": dealt,
+            "skipped": r.interception_skipped(first["attacker"], first["interceptor"], dealt)}
 
 
 def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
@@ -107,6 +142,16 @@ def combat_preview(state: State) -> dict | None:
     return {side: _side_result(g, state, c, side) for side in SIDES}
 
 
+def combat_strike(state: State) -> dict | None:
+    """A-7: the attacker's damage judgement: fixed once the interceptor picked, else as the stats stand now
+    (None before the attacker picks)."""
+    g = state.extra.get(NAME) or {}
+    c = g.get("combat")
+    if not c or not c["attacker_side"]["kind"]:
+        return None
+    return c.get("strike") or _strike(g, state, c)
+
+
 def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     """A-7: both damage processes, damage paid in 魔力 (or by the proxy, A-9), Down, the steal, eliminations."""
     g = playing(state)
@@ -116,17 +161,19 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     if not ctx.viewer.is_gm and ctx.viewer.seat not in (c["attacker"], c["interceptor"]):
         raise Forbidden("戦闘の当事者かGMだけが解決できます", "Only the two sides or the GM resolve a combat")
     for side in SIDES:
-        if not c[f"{side}_side"]["kind"]:
-            raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が物理か魔術を選んでいません",
-                           f"The {side} has not chosen physical or magical")
         if g["version"] == "quick" and not c[f"{side}_side"]["faces"]:
             raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が戦闘ダイスを振っていません（A-8）",
                            f"The {side} has not rolled the combat die (A-8)")
+    if not c["attacker_side"]["kind"]:
+        raise Conflict("襲撃側が物理か魔術を選んでいません", "The attacker has not chosen physical or magical")
+    strike = c.get("strike") or _strike(g, state, c)  # fixed when the interceptor picked (A-7)
+    if not strike["skipped"] and not c["interceptor_side"]["kind"]:
+        raise Conflict("迎撃側が物理か魔術を選んでいません", "The interceptor has not chosen physical or magical")
     sides = {side: _side_result(g, state, c, side) for side in SIDES}
     cards = {side: (g["players"][c[side]]["hero"], g["players"][c[side]]["class"]) for side in SIDES}
     first = {side: r.has_skill(cards[side], "first_strike") for side in SIDES}
     result = r.resolve_combat(sides["attacker"], sides["interceptor"], c["attacker_side"]["kind"],
-                              c["interceptor_side"]["kind"], first["attacker"], first["interceptor"])
+                              c["interceptor_side"]["kind"], first["attacker"], first["interceptor"], strike)
     result["mind_eye"] = r.mind_eye_note(r.has_skill(cards["attacker"], "mind_eye"), r.has_skill(cards["interceptor"], "mind_eye"))
     plan = Plan(state, ctx)
     plan.add("ace_royal.combat_resolved", {"attacker": c["attacker"], "interceptor": c["interceptor"], "sides": sides,

@@ -52,7 +52,11 @@ def card_text(card: dict | None, lang: str) -> str:
 
 def _remember(state: State, e: Event) -> None:
     """Keep a public event as the newest result the table screen shows first."""
-    game(state)["last"] = {"seq": e.seq, "type": e.type, "actor": e.actor, "data": copy.deepcopy(e.data)}
+    g = game(state)
+    record = {"seq": e.seq, "type": e.type, "actor": e.actor, "action": e.action, "data": copy.deepcopy(e.data)}
+    before = g.get("last_action") or []
+    g["last_action"] = (before if before and before[-1].get("action") == e.action else []) + [record]  # the action's public results
+    g["last"] = record
 
 
 # -- setup ---------------------------------------------------------------------------------------
@@ -305,6 +309,9 @@ def combat_set_fold(state: State, e: Event) -> None:
     what = d["what"]
     if what == "kind":
         side["kind"] = d["kind"]
+        side["stats"] = copy.deepcopy(d.get("stats"))  # A-7: the stats the pick was made on
+        if d.get("strike"):  # the interceptor's pick ends the attack process (A-7)
+            game(state)["combat"]["strike"] = copy.deepcopy(d["strike"])
     elif what == "modifier":
         side["modifiers"].append({"stat": d["stat"], "value": d["value"], "label": d["label"]})
     elif what == "proxy":
@@ -324,7 +331,12 @@ def combat_set_text(e, state, lang):
     d = e["data"]
     who = _side_name(state, d["side"], lang, d.get("seat"))
     if d["what"] == "kind":
-        return _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+        line = _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+        k = d.get("strike")
+        if k:  # the interceptor's pick ended the attack process: the attacker's damage judgement (A-7)
+            line += _t(lang, f"（襲撃側ダメージ判定: {_lbl(KIND_LABELS, k['kind'], 'ja')} {k['atk']} 対 防御 {k['def']} ⇒ {k['damage']}ダメージ、A-7）",
+                       f" (attacker's damage judgement: {_lbl(KIND_LABELS, k['kind'], 'en')} {k['atk']} vs defence {k['def']} ⇒ {k['damage']} damage, A-7)")
+        return line
     if d["what"] == "modifier":
         stat = _t(lang, "全ステータス", "all stats") if d["stat"] == "all" else _lbl(STAT_LABELS, d["stat"], lang)
         return f"{who}: {stat} {d['value']:+d} <{d['label']}>"

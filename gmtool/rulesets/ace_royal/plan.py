@@ -88,6 +88,23 @@ class Plan:
         return self.drafts
 
 
+def counter_settle(state: State, drafts: list) -> list:
+    """A counter changed on core's counter panel: the same automatic checks as after an action (A-2, A-4,
+    A-10, A-7), at once. Losing 魔力 in Danger turns the servant Down (A-4)."""
+    g = state.extra.get(NAME)
+    if not g or g.get("phase") != "play" or g.get("over"):
+        return drafts
+    plan = Plan(state)
+    for draft in drafts:
+        plan.add(*draft)
+        d = draft[1]
+        if (draft[0] == "counter.changed" and d["key"] == "mana" and d["delta"] < 0
+                and plan.g["players"][d["seat"]]["state"] == "danger" and not plan.g["players"][d["seat"]]["out"]):
+            plan.set_state(d["seat"], "down", "danger_loss", "A-4")
+    settle(plan)
+    return plan.drafts
+
+
 def settle(plan: Plan) -> None:
     """Automatic consequences, each an event with its rule code: eliminations (A-2, A-10), the winner (A-7)."""
     g = plan.g

@@ -190,15 +190,18 @@ def side_stats(base: Sequence[int], modifiers: Iterable[dict] = (), quick_faces:
     return {"stats": stats, "lines": lines}
 
 
-def resolve_combat(att: dict, dfn: dict, att_kind: str, dfn_kind: str, att_first: bool, dfn_first: bool) -> dict:
+def resolve_combat(att: dict, dfn: dict, att_kind: str, dfn_kind: str | None, att_first: bool, dfn_first: bool,
+                   strike: dict | None = None) -> dict:
     """A-7: both damage processes: the attacker's strike, then the interception unless 先制 skips it.
 
-    `att` / `dfn` are side_stats() results. Returns the numbers of every process.
+    `att` / `dfn` are side_stats() results; `strike` ({atk, def}) is the attacker's damage judgement
+    when the attack process ended earlier (the stats as they stood then). Returns every process's numbers.
     """
-    a_atk_key, _ = KINDS[att_kind]
-    d_def_key = KINDS[att_kind][1]
-    a_atk = att["stats"][STATS.index(a_atk_key)]
-    d_def = dfn["stats"][STATS.index(d_def_key)]
+    if strike:
+        a_atk, d_def = strike["atk"], strike["def"]
+    else:
+        a_atk = att["stats"][STATS.index(KINDS[att_kind][0])]
+        d_def = dfn["stats"][STATS.index(KINDS[att_kind][1])]
     dealt = attacker_damage(a_atk, d_def)
     out = {"attack": {"kind": att_kind, "atk": a_atk, "def": d_def, "damage": dealt}}
     skipped = interception_skipped(att_first, dfn_first, dealt)

@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .combat import combat_preview
+from .combat import combat_preview, combat_strike
 from .events import NAME
 
 
@@ -70,6 +70,12 @@ def view(state: State, viewer: Viewer) -> dict:
         text = {"ja": declared.describe(event, state, "ja"), "en": declared.describe(event, state, "en")}
         newest = {"type": last["type"], "seq": last["seq"], "text": text,
                   "plain": {lang: plain(line) for lang, line in text.items()}}
+    action_lines = []
+    for rec in (g.get("last_action") or [])[:8]:  # every public result of the newest action, the main one first
+        declared = rules.event_type(rec["type"])
+        event = {"seq": rec["seq"], "type": rec["type"], "actor": rec["actor"], "data": rec["data"]}
+        action_lines.append({"type": rec["type"], "seq": rec["seq"],
+                             "plain": {lang: plain(declared.describe(event, state, lang)) for lang in ("ja", "en")}})
     combat = g.get("combat")
     ex = g.get("exchange")
     out = {
@@ -84,10 +90,15 @@ def view(state: State, viewer: Viewer) -> dict:
         "exchange": ({"pool": [_card(c) for c in ex["pool"]], "queue": list(ex["queue"]),
                       "next": ex["queue"][0] if ex["queue"] else None} if ex else None),
         "combat": None, "last_combat": g.get("last_combat"),
-        "newest": newest, "over": g["over"], "winner": g["winner"],
+        "newest": newest, "newest_action": action_lines, "over": g["over"], "winner": g["winner"],
     }
     if combat:
-        out["combat"] = {**combat, "preview": combat_preview(state)}
+        strike = combat_strike(state)
+        intercept_due = not (strike and strike["skipped"])
+        out["combat"] = {**combat, "preview": combat_preview(state), "strike_now": strike,
+                         "process": "intercept" if combat.get("strike") else "attack",
+                         "intercept_due": intercept_due,
+                         "ready": bool(combat["attacker_side"]["kind"]) and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
         out["me"] = next(p for p in out["players"] if p["seat"] == viewer.seat)
     return out

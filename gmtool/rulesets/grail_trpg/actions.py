@@ -17,10 +17,10 @@ from gmtool.core.model import CounterDef, Label, State
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, current_combat, disabled_stats, free_use, need_seals, other,
+from .flow import (PHASE_OF_STEP, SIDES, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
                    phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_of, uses_left, win_rates, mp_of, pairing_now)
-from .sheets import unavailable
+from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
 from .rules import STATS, parse_characters
 from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
 
@@ -77,6 +77,58 @@ def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
         c.id, c.faction = cid, faction
         out.append(c.to_dict())
     return [("grail.characters_set", {"faction": faction, "characters": out, "append": append})]
+
+
+def _sheet_character(state: State, ref, faction=None) -> tuple[str, dict]:
+    """(faction, character) of a character named by id (or by display name within `faction`), or 404."""
+    ref = str(ref or "").strip()
+    if not ref:
+        raise GmError("キャラクターを選んでください", "Choose the character")
+    chars = grail_of(state)["characters"]
+    for f, cs in chars.items():
+        for c in cs:
+            if c["id"] == ref:
+                return f, c
+    if faction:
+        f = _faction(state, faction)
+        named = [c for c in chars.get(f, []) if c["name"] == ref]
+        if len(named) == 1:
+            return f, named[0]
+    raise NotFound(f"キャラクター「{ref}」はいません", f"There is no character '{ref}'")
+
+
+def _sheet_skill(state: State, skill_id) -> tuple[str, dict, dict]:
+    """(faction, character, skill) of a skill on a sheet by its id, or 404."""
+    for f, cs in grail_of(state)["characters"].items():
+        for c in cs:
+            for k in c.get("skills", []):
+                if k["id"] == str(skill_id):
+                    return f, c, k
+    raise NotFound(f"スキル「{skill_id}」はありません", f"There is no skill '{skill_id}'")
+
+
+def set_skill(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-3/T-8: add a skill or 宝具 to a character's sheet field by field, or change one (`skill`: its id)."""
+    require_open(state)
+    if p.get("skill"):
+        faction, ch, old = _sheet_skill(state, p.get("skill"))
+        skill, op = {**skill_from_form(p), "id": old["id"]}, "edit"
+    else:
+        faction, ch = _sheet_character(state, p.get("character"), p.get("faction"))
+        if len(ch.get("skills", [])) >= MAX_SKILLS:
+            raise GmError(f"1体のスキル・宝具は{MAX_SKILLS}個までです（{ch['name']}）",
+                          f"At most {MAX_SKILLS} skills / NPs per character ({ch['name']})")
+        skill = skill_from_form(p)
+        taken = {i for c in grail_of(state)["combats"] for i in c.get("used_skills", [])}
+        skill["id"], op = next_skill_id(ch["id"], ch.get("skills", []), taken), "add"
+    return [("grail.skill_set", {"faction": faction, "character": ch["id"], "op": op, "skill": skill})]
+
+
+def remove_skill(state: State, p: dict, ctx: ActionContext) -> list:
+    """T-3: remove one skill or 宝具 from a sheet (the others keep their ids)."""
+    require_open(state)
+    faction, ch, old = _sheet_skill(state, p.get("skill"))
+    return [("grail.skill_set", {"faction": faction, "character": ch["id"], "op": "remove", "skill": old})]
 
 
 def set_seen(state: State, p: dict, ctx: ActionContext) -> list:
@@ -457,10 +509,11 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
 
 
 def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
-    """T-8/T-9: a skill used after a reveal (result timing; setup skills the GM enters late) or at the battle,
-    from the faction's phone ({"skill": id}) or the GM's console: a sheet skill for a faction, or a labelled
-    modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through the
-    ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
+    """T-6/T-8/T-9/T-11: a skill used after a reveal (result timing; setup skills the GM enters late), after a
+    select's confirm until the next select (result timing: the result is computed again), at the battle or at
+    cleanup, from the faction's phone ({"skill": id}) or the GM's console: a sheet skill for a faction, or a
+    labelled modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through
+    the ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
     require_open(state)
     combat = require_combat(state, p)
     gm = ctx.viewer.is_gm
@@ -502,6 +555,13 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         return [("grail.step_modifier", {"combat": combat["id"], "prompt": prompt.id, "use": use}),
                 ("prompt.resolved", {"prompt": prompt.id, "resolution": {"resolver": prompt.resolver, **result},
                                      "dice_next": ctx.dice.next_index})]
+    if phase == "result":
+        return _revise_result(state, ctx, combat, prompt, use)
+    if phase == "cleanup":
+        if not use.get("skill"):
+            raise Conflict("クリンナップで使えるのはシートのスキルです（逃走判定の修正は逃走判定のフォームで）[T-11]",
+                           "At cleanup only sheet skills are used (escape modifiers go in the escape form) [T-11]")
+        return _cleanup_skill(state, combat, use)
     if phase != "battle" or use.get("value") is not None or use.get("win_rate") is None:
         raise Conflict("今使えるのは勝率のスキル（バトル）だけです。能力値のスキルはセットアップ・セレクトの回答で、"
                        "またはリザルトの公開後・確定前に使います",
@@ -514,6 +574,35 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         drafts += counter_drafts(state, use["faction"], "mp", mp_of(state, use["faction"]) - use["mp"],
                                  f"{use['name']} [T-3]", "T-3")
     return drafts
+
+
+def _mp_drafts(state: State, use: dict) -> list:
+    if not use.get("mp") or use.get("faction") in (None, GM_SIDE):
+        return []
+    return counter_drafts(state, use["faction"], "mp", max(0, mp_of(state, use["faction"]) - use["mp"]),
+                          f"{use['name']} [T-3]", "T-3")
+
+
+def _revise_result(state: State, ctx: ActionContext, combat: dict, prompt, use: dict) -> list:
+    """T-6: a result-timing skill after the GM confirmed the comparison, before the next select: the result
+    is computed again from the combat as it stood before the select, with every use of that step."""
+    if prompt is None or prompt.kind != "grail_select" or "before_select" not in combat:
+        raise Conflict("このリザルトは再計算できません", "This result cannot be computed again")
+    answers = {w: a.value for w, a in prompt.answers.items()}
+    result = resolve_select(prompt, answers, state, ctx.dice, (use,), combat=before_select(combat))
+    data = dict(result["events"][0][1])
+    drafts = [("grail.step_modifier", {"combat": combat["id"], "prompt": prompt.id, "use": use}),
+              ("grail.select_revised", {**data, "use": use})]
+    if use.get("win_rate") is not None:
+        drafts.append(("grail.modifier_added", {"combat": combat["id"], "side": use["side"], "label": use["name"],
+                                                "value": use["win_rate"], "kind": use["kind"],
+                                                "faction": use.get("faction"), "skill": use.get("skill")}))
+    return drafts + _mp_drafts(state, use)
+
+
+def _cleanup_skill(state: State, combat: dict, use: dict) -> list:
+    """T-11: a cleanup-timing skill declared openly after the battle roll (its MP spent)."""
+    return [("grail.skill_used", cleanup_use(state, combat, use))] + _mp_drafts(state, use)
 
 
 def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
@@ -544,6 +633,8 @@ def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
 
 ACTIONS = dict((
     action("set_characters", "キャラクター登録", "Set characters", set_characters),
+    action("set_skill", "スキルの追加・変更", "Add / change a skill", set_skill),
+    action("remove_skill", "スキルの削除", "Remove a skill", remove_skill),
     action("set_seen", "真名看破", "True names seen", set_seen),
     action("set_starting_seals", "令呪の初期値", "Starting seals", set_starting_seals),
     action("set_priority", "優先順位", "Priority order", set_priority),

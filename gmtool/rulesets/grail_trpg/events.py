@@ -13,6 +13,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
 from .rules import STAT_EN
+from .sheets import effect_text, skill_label
 from .winrate import USE_LIMITS
 
 GM_SIDE = "gm"
@@ -68,6 +69,20 @@ def _characters_set(state: State, e) -> None:
     chars[e.data["faction"]] = (chars.get(e.data["faction"], []) + new) if e.data.get("append") else new
 
 
+def _skill_set(state: State, e) -> None:
+    d = copy.deepcopy(e.data)
+    for c in _g(state)["characters"].get(d["faction"], []):
+        if c["id"] != d["character"]:
+            continue
+        skills = c.setdefault("skills", [])
+        if d["op"] == "add":
+            skills.append(d["skill"])
+        elif d["op"] == "edit":
+            c["skills"] = [d["skill"] if k["id"] == d["skill"]["id"] else k for k in skills]
+        else:
+            c["skills"] = [k for k in skills if k["id"] != d["skill"]["id"]]
+
+
 def _seen_set(state: State, e) -> None:
     _g(state)["seen"][e.data["faction"]] = list(e.data["seen"])
 
@@ -113,12 +128,41 @@ def _setup_done(state: State, e) -> None:
 def _select_resolved(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
+    c["before_select"] = copy.deepcopy({k: c[k] for k in ("caps", "uses", "faction_uses", "used_skills", "np_used",
+                                                          "carry", "setup", "forces") if k in c})
     c["selects"].append({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]})
     c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"],
              step=f"result{d['select_no']}")
     c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
     for side in ("a", "b"):
         c["seals"][side] += d.get("seals", {}).get(side, [])
+
+
+def _select_revised(state: State, e) -> None:
+    """T-6: a result skill used after the confirm: the last result computed again replaces it."""
+    d = copy.deepcopy(e.data)
+    c = _combat(state, d["combat"])
+    c["selects"] = [({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]}
+                     if s["select_no"] == d["select_no"] else s) for s in c["selects"]]
+    c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"])
+    c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
+
+
+def _skill_used(state: State, e) -> None:
+    """T-11/T-3: a cleanup skill: its faction's T-3 use, its 宝具 spent, its stat change in the cap tracker."""
+    d = copy.deepcopy(e.data)
+    c = _combat(state, d["combat"])
+    u = d["use"]
+    if "faction_uses" not in c:
+        c["faction_uses"] = {c["sides"][s][0]: dict(c["uses"][s]) for s in ("a", "b")}
+    if u.get("faction") and u["kind"] in USE_LIMITS:
+        f = c["faction_uses"].setdefault(u["faction"], {k: 0 for k in USE_LIMITS})
+        f[u["kind"]] = f.get(u["kind"], 0) + 1
+        c["uses"][u["side"]][u["kind"]] += 1
+    if u.get("skill"):
+        c.setdefault("used_skills", []).append(u["skill"])
+    c["caps"] = d["caps"]
+    c.setdefault("cleanup_skills", []).append({k: d[k] for k in ("use", "applied", "by_hand", "notes")})
 
 
 def _final(state: State, e) -> None:
@@ -253,6 +297,22 @@ def _d_chars(e, state, lang):
                f"Characters of {faction_name(state, d['faction'])} {verb}: {names}")
 
 
+def _character_display(state: State, faction: str, cid: str) -> str:
+    c = next((c for c in grail_of(state)["characters"].get(faction, []) if c["id"] == cid), None)
+    return c["name"] if c else str(cid).split("/", 1)[-1]
+
+
+def _d_skill_set(e, state, lang):
+    d = e["data"]
+    who = f"{faction_name(state, d['faction'])} {_character_display(state, d['faction'], d['character'])}"
+    verb = {"add": ("を追加", "added"), "edit": ("を変更", "changed"), "remove": ("を削除", "removed")}[d["op"]]
+    k = d.get("skill")
+    if not k:  # the sheet is not this viewer's to see (T-9)
+        return _ja(lang, f"{who}: スキル・宝具{verb[0]}", f"{who}: a skill / NP {verb[1]}")
+    label, eff = skill_label(k), effect_text(k)
+    return _ja(lang, f"{who}: {label.ja}{verb[0]}（{eff.ja}）", f"{who}: {label.en} {verb[1]} ({eff.en})")
+
+
 def _d_seen(e, state, lang):
     d = e["data"]
     n = d.get("count", len(d.get("seen", [])))
@@ -329,6 +389,33 @@ def _d_select(e, state, lang):
     tail = f"（{'、'.join(extra)}）" if extra else ""
     return (_ja(lang, f"{ORDINALS[d['select_no']]}リザルト [T-6/T-7]: ", f"{ORDINALS[d['select_no']]} result [T-6/T-7]: ")
             + " vs ".join(rows) + f" → {verdict}{tail}")
+
+
+def _d_select_revised(e, state, lang):
+    u = e["data"].get("use") or {}
+    head = _ja(lang, f"リザルトのスキル〈{u.get('name', '')}〉で再計算 [T-6]: ",
+               f"Computed again with the result skill <{u.get('name', '')}> [T-6]: ")
+    return head + _d_select(e, state, lang)
+
+
+def _d_skill_used(e, state, lang):
+    d = e["data"]
+    u = d["use"]
+    who = _names(state, d["combat"])[u["side"]]
+    if u.get("faction") and u["faction"] != GM_SIDE:
+        who = faction_name(state, u["faction"])
+    label = skill_label({"kind": u["kind"], "name": u["name"]})
+    parts = []
+    for a in d["applied"]:
+        moved = f"{a['requested']:+d}" + (f" → {a['applied']:+d}" if a["clipped"] else "")
+        parts.append(f"{a['name']}{_stat(a['stat'], lang)}{moved} [{a['rule']}]" if lang != "en" else
+                     f"{a['name']} {_stat(a['stat'], lang)} {moved} [{a['rule']}]")
+    if d.get("by_hand"):
+        parts.append(_ja(lang, "GMが適用", "applied by the GM"))
+    if u.get("mp"):
+        parts.append(f"MP-{u['mp']}")
+    return _ja(lang, f"クリンナップ [T-11]: {who} {label.ja}（{'、'.join(parts)}）",
+               f"Cleanup [T-11]: {who} {label.en} ({', '.join(parts)})")
 
 
 def _d_final(e, state, lang):
@@ -430,6 +517,13 @@ def _characters(data: dict, event, state: State, viewer: Viewer) -> dict:
     return {**data, "characters": shown}
 
 
+def _skill_sheet(data: dict, event, state: State, viewer: Viewer) -> dict:
+    """T-9: a sheet's skill is seen as the sheet is: by the GM, its faction and those that saw through it."""
+    if can_see_character(state, viewer, {"faction": data["faction"], "id": data["character"]}):
+        return data
+    return {k: data[k] for k in ("faction", "character", "op")}
+
+
 def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
     if viewer.is_gm or viewer.seat == data["faction"]:
         return data
@@ -461,6 +555,7 @@ def upcast_reading(data: dict) -> tuple[str, dict]:
 
 EVENTS: tuple[EventType, ...] = (
     EventType("grail.characters_set", _characters_set, _d_chars, custom(_characters), undoable=True),
+    EventType("grail.skill_set", _skill_set, _d_skill_set, custom(_skill_sheet), undoable=True),
     EventType("grail.seen_set", _seen_set, _d_seen, custom(_seen), undoable=True),
     EventType("grail.starting_seals_set", _starting_seals_set, _d_starting_seals, PUBLIC, undoable=True),
     EventType("grail.priority_set", _priority_set, _d_priority, PUBLIC, undoable=True),
@@ -468,6 +563,8 @@ EVENTS: tuple[EventType, ...] = (
     EventType("grail.select_opened", _select_opened, _d_select_opened, PUBLIC, undoable=True),
     EventType("grail.setup_done", _setup_done, _d_setup, custom(_without_caps), undoable=True),
     EventType("grail.select_resolved", _select_resolved, _d_select, custom(_without_caps), undoable=True),
+    EventType("grail.select_revised", _select_revised, _d_select_revised, custom(_without_caps), undoable=True),
+    EventType("grail.skill_used", _skill_used, _d_skill_used, custom(_without_caps), undoable=True),
     EventType("grail.final", _final, _d_final, PUBLIC, undoable=True),
     EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
     EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True),

@@ -7,6 +7,7 @@ events that the GM's confirm applies. The actions themselves are in grail_trpg.p
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -129,7 +130,9 @@ def phase_now(state: State, combat: dict, who: str | None = None) -> str | None:
         if prompt.status in ("open", "locked"):
             return "setup" if step == "setup" else "select"
         return "setup" if step == "setup" else "result"
-    return {"final": "battle", "battle": "battle", "cleanup": "cleanup"}.get(step)
+    # T-6: each result phase lasts from the comparison until the next select opens (or the final result)
+    return {"final": "battle", "battle": "battle", "cleanup": "cleanup", "result1": "result", "result2": "result",
+            "result3": "result"}.get(step)
 
 
 def _obj(value: Any) -> dict:
@@ -530,11 +533,12 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
             "notes": notes, "events": events}
 
 
-def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra: tuple = ()) -> dict:
+def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra: tuple = (),
+                   combat: dict | None = None) -> dict:
     """T-6/T-7/T-8: compare both selects (own skills, the opponent's debuffs, caps, seal 2, GM modifiers,
-    affinity last)."""
+    affinity last); `combat` (the combat as it stood before this select) recomputes a confirmed result."""
     missing = _missing(prompt, answers)
-    combat = combat_of(state, prompt.meta["combat"])
+    combat = combat or combat_of(state, prompt.meta["combat"])
     if missing or combat is None:
         return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
                            "notes": [], "events": []}
@@ -588,6 +592,46 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
                         "en": f"{ORDINALS[n]} result: {line_en} → {verdict[1]}"},
             "winners": [resp[res.winner]] if res.winner else [], "rows": rows, "notes": result["notes"],
             "events": events, "result": result}
+
+
+def before_select(combat: dict) -> dict:
+    """T-6: the combat as it stood before its last confirmed select (its caps, uses, carry, and the cast and
+    戦力 it was compared with, whatever a seal 4 swapped since), for a result skill used after the confirm:
+    the result is computed again from there with every use of that step."""
+    restored = {k: v for k, v in combat.items() if k != "faction_uses"}
+    restored.update(copy.deepcopy(combat["before_select"]))
+    return restored
+
+
+def cleanup_use(state: State, combat: dict, use: dict) -> dict:
+    """T-11/T-8: a cleanup-timing skill, declared openly after the battle roll: a stat change goes through
+    the scene's cap tracker onto the side's main (or the opposing main for a debuff); a win-rate change or a
+    skill without numbers is listed for the GM to apply by hand (the battle is already decided)."""
+    tracker = CapTracker.from_dict(combat["caps"])
+    side, applied, notes = use["side"], [], []
+    label = skill_label({"kind": use["kind"], "name": use["name"]})
+    if use.get("value") is not None:
+        target = other(side) if use.get("target") == "opponent" else side
+        cid = combat["setup"][target]["main"]
+        if use.get("stat"):
+            r = tracker.apply(cid, use["stat"], use["value"], use["kind"], label)
+            applied.append({"character": cid, "name": combat["chars"][cid]["name"], "stat": use["stat"],
+                            "requested": use["value"], "applied": r["applied"], "clipped": r["clipped"],
+                            "rule": "T-8"})
+            notes += r["notes"]
+        else:
+            notes.append(note(f"〈{use['name']}〉は選んだ能力値への効果ですが、クリンナップでは能力値を選びません（GMが適用）",
+                              f"<{use['name']}> acts on the chosen stat, but none is chosen at cleanup (the GM "
+                              "applies it)", "T-11"))
+    if use.get("win_rate") is not None:
+        notes.append(note(f"〈{use['name']}〉の勝率{use['win_rate']:+d}: 勝敗判定は済んでいます（GMが適用）",
+                          f"<{use['name']}> win rate {use['win_rate']:+d}: the battle roll is over (the GM applies "
+                          "it)", "T-11"))
+    if use.get("value") is None and use.get("win_rate") is None:
+        notes.append(note(f"〈{use['name']}〉: 数値の効果はありません（GMが適用します）",
+                          f"<{use['name']}>: no numeric effect (the GM applies it)", "T-11"))
+    return {"combat": combat["id"], "phase": "cleanup", "use": use, "applied": applied,
+            "by_hand": not applied or use.get("win_rate") is not None, "notes": notes, "caps": tracker.to_dict()}
 
 
 # -- numbers shown between the steps --------------------------------------------------
@@ -718,6 +762,9 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "uses_left_by_faction": {f: uses_left(c, f) for s in SIDES for f in c["sides"][s]},
         "used_skills": list(c.get("used_skills", [])), "phase": phase_now(state, c),
         "skills": skill_chips(state, c, mine) if mine and step != "done" else None,
+        "skills_by_faction": {f: skill_chips(state, c, f) for s in SIDES for f in c["sides"][s]}
+        if viewer.is_gm and step != "done" else None,
+        "cleanup_skills": list(c.get("cleanup_skills", [])),
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
         "battle": c["battle"], "winner": c["winner"], "escapes": c["escapes"], "result": c["result"],

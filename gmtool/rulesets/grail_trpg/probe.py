@@ -19,6 +19,9 @@ def plant(table, marker) -> list[Secret]:
          "skills": [{"name": skill_a, "timing": "select", "stat": "筋力", "value": 10, "note": note_a}]},
         {"name": "相棒", "true_name": name_sub, "stats": STATS,
          "skills": [{"name": skill_sub, "kind": "np", "timing": "setup", "stat": "宝具", "value": 20}]}]})
+    skill_form, note_form = marker("skill"), marker("skill note")  # a skill entered field by field (set_skill)
+    table.act("set_skill", {"character": f"{a}/剣士", "name": skill_form, "timing": "cleanup", "stat": "敏捷",
+                            "value": "10", "note": note_form})
     table.act("set_characters", {"faction": b, "characters": [
         {"name": "弓兵", "class_name": "アーチャー", "true_name": name_b, "stats": STATS}]})
     table.act("start_combat", {"a": [a], "b": [b]})
@@ -26,7 +29,8 @@ def plant(table, marker) -> list[Secret]:
     table.answer("c1-setup", {"main": f"{b}/弓兵"}, b)
     return [Secret(name_a, frozenset({"gm", a}), frozenset({b})), Secret(name_sub, frozenset({"gm", a})),
             Secret(name_b, frozenset({"gm", b})), Secret(skill_a, frozenset({"gm", a}), frozenset({b})),
-            Secret(note_a, frozenset({"gm", a}), frozenset({b})), Secret(skill_sub, frozenset({"gm", a}))]
+            Secret(note_a, frozenset({"gm", a}), frozenset({b})), Secret(skill_sub, frozenset({"gm", a})),
+            Secret(skill_form, frozenset({"gm", a}), frozenset({b})), Secret(note_form, frozenset({"gm", a}), frozenset({b}))]
 
 
 def reveal(table) -> None:

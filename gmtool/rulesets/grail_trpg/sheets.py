@@ -123,6 +123,36 @@ def number_skills(cid: str, skills: list[dict]) -> list[dict]:
     return [{**s, "id": f"{cid}:{n}"} for n, s in enumerate(skills, 1)]
 
 
+FORM_WHERE = ("スキル", "Skill")
+FORM_FIELDS = ("name", "kind", "timing", "stat", "value", "target", "win_rate", "mp", "note")
+
+
+def skill_from_form(p: Mapping) -> dict:
+    """T-3/T-8: one skill from the GM's field-by-field form (or the same fields as JSON), checked as
+    make_skill checks it; a stat or "on the opponent" without a value is refused rather than dropped."""
+    raw = {}
+    for k in FORM_FIELDS:
+        v = p.get(k)
+        if v is not None and not isinstance(v, (str, int)):
+            raise _bad(FORM_WHERE, f"{k} は値を1つだけ指定します", f"{k} takes a single value")
+        if isinstance(v, str):
+            v = unicodedata.normalize("NFKC", v).strip() or None
+        raw[k] = v
+    if raw["target"] in ("1", "on", "true", True):
+        raw["target"] = "opponent"
+    if raw["value"] is None and (raw["stat"] is not None or raw["target"] == "opponent"):
+        raise _bad(FORM_WHERE, "能力値の効果には値を入れてください（例: +10）。効果がなければ能力値を空に",
+                   "give the value of the stat effect (e.g. +10), or leave the stat empty")
+    return make_skill(raw, FORM_WHERE)
+
+
+def next_skill_id(cid: str, skills: list[Mapping], taken: set) -> str:
+    """T-3: the id of a skill added later: the next number after every one the character has had in use."""
+    nums = [int(i.rsplit(":", 1)[1]) for i in [k["id"] for k in skills] + [t for t in taken if t.startswith(cid + ":")]
+            if i.rsplit(":", 1)[1].isdigit()]
+    return f"{cid}:{max(nums, default=0) + 1}"
+
+
 def skill_label(skill: Mapping) -> Label:
     """T-8: how a skill is named in a breakdown: スキル〈怪力〉 / 宝具〈…〉."""
     k = KINDS.get(skill.get("kind", "skill"), KINDS["skill"])

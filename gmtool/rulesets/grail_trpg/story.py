@@ -70,7 +70,15 @@ def select_opened_line(e: dict, state: State, lang: str) -> str:
     return _d_select_opened(e, state, lang)
 
 
-EXPORT_LINES = {"grail.select_resolved": select_line, "grail.select_opened": select_opened_line}
+def select_revised_line(e: dict, state: State, lang: str) -> str:
+    """T-6: a result computed again by a result skill after the confirm: the skill, then the select's one line."""
+    name = (e["data"].get("use") or {}).get("name", "")
+    return _ja(lang, f"リザルトのスキル〈{name}〉で再計算 [T-6]: ", f"Computed again with the result skill <{name}> [T-6]: ") \
+        + select_line(e, state, lang)
+
+
+EXPORT_LINES = {"grail.select_resolved": select_line, "grail.select_opened": select_opened_line,
+                "grail.select_revised": select_revised_line}
 
 
 def with_export_lines(events: tuple[EventType, ...]) -> tuple[EventType, ...]:

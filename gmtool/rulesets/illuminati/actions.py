@@ -118,8 +118,12 @@ def setup(state, payload: dict, ctx) -> list:
         raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
     players = list(dict.fromkeys(seat_of(state, p).id for p in players))
     tournament = _flag(payload.get("tournament"))
-    if tournament and len(players) != 2:
-        raise GmError("大会ルール（ゴール12）は2人対戦のときだけです", "The tournament goal (12) is for two players only")
+    if tournament and len(players) != rules.TOURNAMENT_PLAYERS:
+        n = len(players)
+        raise GmError(f"大会ルール（ゴール12）は2人対戦だけのルールです。プレイヤーが{n}人なので選べません"
+                      f"（{n}人の基本ゴールは{rules.basic_goal(n)}組織）",
+                      f"The tournament goal (12) is a two-player rule only: it cannot be chosen with {n} players "
+                      f"(the basic goal for {n} is {rules.basic_goal(n)} groups)")
     goal = rules.basic_goal(len(players), tournament)
     basis = "tournament" if tournament else "players"
     if payload.get("goal") not in (None, ""):

@@ -7,6 +7,7 @@ from gmtool.core.errors import GmError
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PLOT_HAND_LIMIT = 5  # the plot hand is cut to 5 at the end of the turn
 TOURNAMENT_GOAL = 12  # I-1: two-player tournaments
+TOURNAMENT_PLAYERS = 2  # I-1: the tournament goal exists for two players only
 
 
 def basic_goal(players: int, tournament: bool = False) -> int:

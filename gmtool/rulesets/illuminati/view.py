@@ -70,6 +70,8 @@ def view(state: State, viewer: Viewer) -> dict:
     return {
         "stage": g["stage"], "stage_label": _label(STAGES[g["stage"]]),
         "goal": goal, "goal_basis": g["goal_basis"], "tournament": g["tournament"],
+        # I-1: the goals the seat count allows (the two-player tournament goal only with two players)
+        "tournament_allowed": len(g["players"] or state.seats) == rules.TOURNAMENT_PLAYERS,
         "players": players, "order": list(g["order"]), "current": now,
         "current_name": state.seat_name(now) if now else "", "round": turns.get("round"),
         "round_label": {"ja": f"{turns['round']}巡目", "en": f"round {turns['round']}"} if turns else None,

@@ -1,0 +1,75 @@
+"""Sections of the live fragments, each rendered only when its inputs change (issue 11).
+
+A screen's live fragment is a few sections (the seats' counters, the open prompts, the rolls, the
+ruleset's panel, the log …). In a template a section names what it reads:
+
+    {% section "rolls", view.rolls[:5], seats_by_id %} … {% endsection %}
+
+and its HTML is kept in the session's `SectionCache` under (template, section, language, a digest of
+those inputs; runtime.SectionCache). The next rendering of any screen whose inputs are equal (the same viewer after a
+change elsewhere, or another viewer who sees the same thing: the public rolls on every phone) takes
+the kept HTML instead of rendering the body again. A section must name every value its body reads
+that can change during a session; what cannot (the session id, the viewer's kind, the ruleset's
+templates) may be left out. With CHECK_SECTIONS set (the default under TESTING; the browser tests' server sets it) every cache hit renders
+the body as well and fails when the two differ, so a forgotten input shows up as a failing test,
+not as a stale screen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+from flask import current_app, g
+from jinja2 import nodes
+from jinja2.ext import Extension
+from markupsafe import Markup
+
+
+class StaleSection(AssertionError):
+    """A kept section differs from a fresh rendering: the section's inputs are incomplete."""
+
+
+def _plain(value):
+    """orjson's fallback for values it does not know: sets in order, anything else as its text."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
+
+
+def digest(inputs) -> bytes:
+    """A short, stable digest of a section's inputs."""
+    data = orjson.dumps(inputs, default=_plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class SectionExtension(Extension):
+    """The `{% section name, input, … %}…{% endsection %}` tag."""
+
+    tags = {"section"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        name = parser.parse_expression()
+        inputs = []
+        while parser.stream.skip_if("comma"):
+            inputs.append(parser.parse_expression())
+        body = parser.parse_statements(("name:endsection",), drop_needle=True)
+        call = self.call_method("_section", [nodes.ContextReference(), name, nodes.List(inputs)])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    @staticmethod
+    def _section(context, name: str, inputs: list, caller) -> Markup:
+        cache = context.get("section_cache")  # the session's runtime.SectionCache
+        if cache is None:  # a whole page, or a rendering outside a live session: nothing kept
+            return caller()
+        key = (context.name, name, g.get("lang", "ja"), digest(inputs))
+        html = cache.get(key)
+        if html is None:
+            html = caller()
+            cache.put(key, html)
+        elif current_app.config.get("CHECK_SECTIONS", current_app.testing):
+            fresh = caller()
+            if fresh != html:
+                raise StaleSection(f"section {name!r} of {context.name} changed without a change of its inputs")
+        return html

@@ -1,0 +1,131 @@
+"""grail_trpg, issue 16's rest through the screens and the JSON API: the GM's field-by-field skill form
+(set_skill / remove_skill, clear 4xx, never 500), cleanup skills from a phone (T-11) and a result skill
+after the confirm (T-6)."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import bearer, open_link
+from test_grail_api import call, grail  # noqa: F401  (the fixture)
+
+from gmtool.web.common import csrf_for
+
+SABER = ("アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
+         "- スキル 仕切り直し クリンナップ 敏捷+10\n- スキル 怪力 リザルト 筋力+20")
+ARCHER = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"
+
+
+def htmx(client, grail, seat):  # noqa: F811
+    return {"X-CSRF-Token": csrf_for(grail["tok"][seat]), "HX-Request": "true"}
+
+
+def state(client, grail, who="gm"):  # noqa: F811
+    token = grail["table_token"] if who == "table" else grail["tok"][who]
+    return client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(token)).get_json()
+
+
+def test_t8_gm_console_form_adds_changes_and_removes_a_skill(app, client, grail):  # noqa: F811
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    gm = open_link(app, grail["gm_url"])
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'data-skill-form="new-s1/アルトリア"' in html and 'data-skill-form="s1/アルトリア:1"' in html
+    r = gm.post(f"/s/{sid}/gm/actions/set_skill", headers=htmx(client, grail, "gm"), data={
+        "character": "s1/アルトリア", "name": "約束された勝利の剣", "kind": "np", "timing": "select", "stat": "宝具",
+        "value": "+20", "target": "", "win_rate": "", "mp": "3", "note": ""})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    r = gm.post(f"/s/{sid}/gm/actions/set_skill", headers=htmx(client, grail, "gm"), data={
+        "skill": "s1/アルトリア:2", "name": "怪力", "kind": "skill", "timing": "result", "stat": "筋力",
+        "value": "-10", "target": "opponent", "win_rate": "", "mp": "", "note": "相手を弱らせる"})
+    assert r.status_code == 200
+    r = gm.post(f"/s/{sid}/gm/actions/remove_skill", headers=htmx(client, grail, "gm"), data={"skill": "s1/アルトリア:1"})
+    assert r.status_code == 200
+    skills = state(client, grail)["ruleset"]["factions"][0]["characters"][0]["skills"]
+    assert [(k["id"], k["name"], k["stat"], k["value"], k["target"], k["mp"]) for k in skills] == [
+        ("s1/アルトリア:2", "怪力", "筋力", -10, "opponent", 0), ("s1/アルトリア:3", "約束された勝利の剣", "宝具", 20, "self", 3)]
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert "宝具〈約束された勝利の剣〉" in html and "リザルト・相手の筋力-10" in html
+
+
+@pytest.mark.parametrize("body, status, ja, en", [
+    ({"character": "s1/アルトリア", "name": "x", "stat": "筋力", "value": "強い"}, 400, "効果の値は", "The value must be"),
+    ({"character": "s1/アルトリア", "name": "x", "timing": "朝"}, 400, "タイミング「朝」はありません", "unknown timing"),
+    ({"character": "s1/アルトリア", "name": ""}, 400, "スキル名は1〜30文字です", "a skill name is 1–30 characters"),
+    ({"character": "s1/アルトリア", "name": "x", "target": "opponent"}, 400, "値を入れてください", "give the value"),
+    ({"character": "s1/誰か", "name": "x"}, 404, "キャラクター「s1/誰か」はいません", "There is no character"),
+    ({"skill": "s1/アルトリア:9", "name": "x"}, 404, "スキル「s1/アルトリア:9」はありません", "There is no skill"),
+    ({"character": ["a", "b"], "name": ["x"], "value": {"n": 1}}, 404, "キャラクター", "character"),
+    ({"character": "s1/アルトリア", "name": ["x"], "value": 1}, 400, "name は値を1つだけ指定します", "name takes a single value"),
+    ({"character": "s1/アルトリア", "name": "x", "value": [1, 2]}, 400, "value は値を1つだけ指定します", "value takes a single"),
+    ({"character": "s1/アルトリア", "name": "x", "mp": {"a": 1}}, 400, "mp は値を1つだけ指定します", "mp takes a single"),
+])
+def test_t8_skill_form_errors_are_clear_4xx_and_change_nothing(client, grail, body, status, ja, en):  # noqa: F811
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    before = state(client, grail)["session"]["version"]
+    err = call(client, grail, "set_skill", body, status=status)["error"]
+    assert ja in err["ja"] and en in err["en"] and err["status"] == status
+    assert state(client, grail)["session"]["version"] == before
+    assert call(client, grail, "remove_skill", {"skill": ""}, status=404)["error"]["status"] == 404
+    call(client, grail, "set_skill", {"character": "s1/アルトリア", "name": "x"}, who="s1", status=403)
+
+
+def to_cleanup(client, grail):  # noqa: F811
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "text": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    sid = grail["session"]
+    for pid, a, b in (("c1-setup", {"main": "s1/アルトリア"}, {"main": "s2/エミヤ"}), ("c1-s1", {"stat": "筋力"}, {"stat": "筋力"}),
+                      ("c1-s2", {"stat": "魔力"}, {"stat": "敏捷"}), ("c1-s3", {"stat": "筋力"}, {"stat": "幸運"})):
+        if pid != "c1-setup":
+            call(client, grail, "next_step")
+        for seat, v in (("s1", a), ("s2", b)):
+            r = client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(grail["tok"][seat]), json={"value": v})
+            assert r.status_code == 200, r.get_json()
+        r = client.post(f"/api/sessions/{sid}/prompts/{pid}/confirm", headers=bearer(grail["tok"]["gm"]))
+        assert r.status_code == 200
+
+
+def test_t11_a_faction_uses_its_cleanup_skill_from_its_phone(app, client, grail):  # noqa: F811
+    sid = grail["session"]
+    to_cleanup(client, grail)
+    call(client, grail, "next_step")  # final result
+    phone = open_link(app, grail["seats"][0]["join_url"])
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'data-skill="仕切り直し"' in html and "タイミングが違います（クリンナップ）" in html  # not yet: battle
+    call(client, grail, "roll_battle", {"faces": [90, 1]})
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'id="grail-skill-panel"' in html and "クリンナップ・敏捷+10" in html
+    assert "タイミングが違います（クリンナップ）" not in html
+    gm = open_link(app, grail["gm_url"])
+    assert 'id="grail-gm-skills"' in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    r = phone.post(f"/s/{sid}/phone/actions/use_skill", headers=htmx(client, grail, "s1"), data={"skill": "s1/アルトリア:1"})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    combat = state(client, grail, "table")["ruleset"]["combat"]
+    assert combat["cleanup_skills"][0]["applied"][0]["applied"] == 10
+    table = open_link(app, grail["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)
+    assert 'id="grail-cleanup-skills"' in table and "スキル〈仕切り直し〉" in table
+    assert 'id="grail-stage-cleanup-skills"' in table and "アルトリア【敏捷】+10" in table
+    log = client.get(f"/api/sessions/{sid}/log", headers=bearer(grail["tok"]["s2"])).get_json()
+    assert any("クリンナップ [T-11]: セイバー陣営 スキル〈仕切り直し〉" in e["text"] for e in log["events"])
+    r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"]))
+    assert r.status_code == 200 and state(client, grail)["ruleset"]["combat"]["cleanup_skills"] == []
+
+
+def test_t6_a_result_skill_from_the_phone_after_the_confirm(app, client, grail):  # noqa: F811
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "text": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    for seat, v in (("s1", {"main": "s1/アルトリア"}), ("s2", {"main": "s2/エミヤ"})):
+        client.post(f"/api/sessions/{sid}/prompts/c1-setup/answer", headers=bearer(grail["tok"][seat]), json={"value": v})
+    client.post(f"/api/sessions/{sid}/prompts/c1-setup/confirm", headers=bearer(grail["tok"]["gm"]))
+    call(client, grail, "next_step")
+    for seat, v in (("s1", {"stat": "筋力"}), ("s2", {"stat": "耐久"})):
+        client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"][seat]), json={"value": v})
+    client.post(f"/api/sessions/{sid}/prompts/c1-s1/confirm", headers=bearer(grail["tok"]["gm"]))
+    phone = open_link(app, grail["seats"][0]["join_url"])
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'id="grail-skill-panel"' in html and "リザルト・筋力+20" in html
+    out = call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
+    assert [e["type"] for e in out["events"]] == ["grail.step_modifier", "grail.select_revised"]
+    assert out["ruleset"]["combat"]["selects"][0]["result"]["a"]["value"] == 60  # 40 + 20

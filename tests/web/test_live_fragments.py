@@ -1,0 +1,258 @@
+"""Live fragments are rendered once per (viewer, language, version) and shared (issue 11):
+screens of one viewer share a rendering, each seat keeps its own, a change is always shown."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from flask import template_rendered
+
+from gmtool_testing import bearer, open_link
+
+HX = {"HX-Request": "true"}
+MARKER = "FRAGMARKER5150"
+
+
+@contextmanager
+def renderings(app):
+    """The names of the templates rendered (top level and included) while the block runs."""
+    names: list[str] = []
+
+    def record(sender, template, context, **extra):
+        names.append(template.name)
+
+    template_rendered.connect(record, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(record, app)
+
+
+def fragment(client, path):
+    """A screen's live fragment as htmx fetches it."""
+    response = client.get(path, headers=HX)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    return response.get_data(as_text=True)
+
+
+def change_counter(client, screens, delta=1):
+    """A public counter change through the API."""
+    response = client.post(f"/api/sessions/{screens.sid}/counters", headers=bearer(screens.token("gm")),
+                           json={"seat": "s1", "key": "vp", "delta": delta})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["version"]
+
+
+def test_table_screens_share_one_rendering_per_version(app, client, screens, created):
+    second_table = open_link(app, created["table_url"])
+    path = f"/s/{screens.sid}/table"
+    with renderings(app) as names:
+        first = fragment(screens.table, path)
+        again = fragment(second_table, path)
+    assert first == again
+    assert names.count("table/_live.html") == 1
+    version = change_counter(client, screens)
+    with renderings(app) as names:
+        after = fragment(second_table, path)
+        assert fragment(screens.table, path) == after
+    assert names.count("table/_live.html") == 1
+    assert f'data-version="{version}"' in after and f'data-version="{version}"' not in first
+
+
+def test_gm_fragment_shared_by_console_screens_and_shows_every_change(app, client, screens, created):
+    other_console = open_link(app, created["gm_url"])
+    path = f"/s/{screens.sid}/gm"
+    for delta in (1, 1, -1):
+        version = change_counter(client, screens, delta)
+        with renderings(app) as names:
+            mine, theirs = fragment(screens.gm, path), fragment(other_console, path)
+        assert mine == theirs and f'data-version="{version}"' in mine
+        assert names.count("gm/_live.html") == 1
+
+
+def test_each_seat_gets_its_own_rendering(app, client, screens):
+    response = client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                           json={"title": "秘話", "kind": "text", "seats": ["s1", "s2"]})
+    pid = response.get_json()["id"]
+    response = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")),
+                           json={"value": MARKER})
+    assert response.status_code == 200
+    path = f"/s/{screens.sid}/phone"
+    with renderings(app) as names:
+        own = fragment(screens.seats["s1"], path)  # rendered first: in the cache when the others ask
+        others = [fragment(screens.seats[s], path) for s in ("s2", "s3")]
+        table = fragment(screens.table, f"/s/{screens.sid}/table")
+    assert MARKER in own
+    for body in others + [table]:
+        assert MARKER not in body
+    assert names.count("phone/_live.html") == 3
+
+
+def test_languages_are_rendered_apart(app, screens):
+    path = f"/s/{screens.sid}/table"
+    japanese = fragment(screens.table, path + "?lang=ja")
+    english = fragment(screens.table, path + "?lang=en")
+    assert japanese != english
+    assert fragment(screens.table, path + "?lang=ja") == japanese
+
+
+def test_only_the_screens_that_show_the_log_build_it(app, client, screens):
+    from gmtool.core.view import GM, TABLE, Viewer
+    from gmtool.web.common import live_session
+    from gmtool.web.screens import context
+    change_counter(client, screens)
+    with app.test_request_context():
+        live = live_session(screens.sid)
+        assert context(live, Viewer("seat", "s1"), "")["log"] == []  # a phone shows no log
+        assert len(context(live, GM, "")["log"]) >= 2
+        assert len(context(live, TABLE, "")["log"]) >= 1  # the stage's newest line and the history
+
+
+def first_message(client, path, headers=None):
+    """The first SSE message of a stream (then the stream is closed)."""
+    response = client.get(path, headers=headers or {}, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    chunk = next(iter(response.response))
+    response.close()
+    return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def fragment_html(message):
+    """The HTML of an `event: fragment` message (its data lines after the version)."""
+    data = [line[6:] for line in message.split("\n") if line.startswith("data: ")]
+    return "\n".join(data[1:])
+
+
+def test_pushed_fragment_is_the_viewers_own_and_matches_a_fetch(app, client, screens):
+    response = client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                           json={"title": "秘話", "kind": "text", "seats": ["s1", "s2"]})
+    pid = response.get_json()["id"]
+    answered = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")),
+                           json={"value": MARKER}).get_json()
+    version = answered["version"]
+    events = f"/s/{screens.sid}/events?push=1&as="
+    own = first_message(screens.seats["s1"], events + "seat&v=0")
+    assert "event: fragment" in own and f"id: {version}" in own
+    assert MARKER in own and fragment_html(own) == fragment(screens.seats["s1"], f"/s/{screens.sid}/phone").rstrip("\n")
+    for who, client_of, kind in (("s2", screens.seats["s2"], "seat"), ("s3", screens.seats["s3"], "seat"),
+                                 ("table", screens.table, "table")):
+        message = first_message(client_of, events + kind)  # no v: the stream sends the fragment
+        assert "event: fragment" in message, who
+        assert MARKER not in message and answered["salt"] not in message, who
+
+
+def test_a_screen_that_shows_the_current_version_gets_only_a_notice(app, client, screens):
+    version = change_counter(client, screens)
+    events = f"/s/{screens.sid}/events?push=1&as=table"
+    first_load = first_message(screens.table, events + f"&v={version}")
+    assert "event: changed" in first_load and "event: fragment" not in first_load
+    reconnect = first_message(screens.table, events + "&v=0", {"Last-Event-ID": str(version)})
+    assert "event: changed" in reconnect and "event: fragment" not in reconnect
+    behind = first_message(screens.table, events + "&v=0", {"Last-Event-ID": str(version - 1)})
+    assert "event: fragment" in behind and f'data-version="{version}"' in behind
+
+
+def test_a_pushed_stream_brings_every_change(app, client, screens):
+    app.config["HEARTBEAT"] = 0.05
+    version = change_counter(client, screens)
+    response = screens.table.get(f"/s/{screens.sid}/events?push=1&as=table&v={version}", buffered=False)
+    chunks = iter(response.response)
+    assert b"event: changed" in next(chunks)
+    for delta in (1, 2):
+        version = change_counter(client, screens, delta)
+        message = b""
+        while b"event: fragment" not in message:  # heartbeats may come first
+            message = next(chunks)
+        assert f"id: {version}".encode() in message and f'data-version="{version}"'.encode() in message
+    response.close()
+
+
+def test_a_gzip_stream_decodes_message_by_message(app, client, screens):
+    import zlib
+    app.config["HEARTBEAT"] = 0.05
+    response = screens.table.get(f"/s/{screens.sid}/events?push=1&as=table&v=0",
+                                 headers={"Accept-Encoding": "gzip"}, buffered=False)
+    assert response.headers["Content-Encoding"] == "gzip"
+    chunks, unzip = iter(response.response), zlib.decompressobj(16 + zlib.MAX_WBITS)
+    first = unzip.decompress(next(chunks)).decode()
+    assert "event: fragment" in first and first.endswith("\n\n")  # each message is flushed whole
+    version = change_counter(client, screens)
+    message, sizes = "", []
+    while "event: fragment" not in message:
+        chunk = next(chunks)
+        sizes.append(len(chunk))
+        message = unzip.decompress(chunk).decode()
+    response.close()
+    assert f'data-version="{version}"' in message
+    assert sizes[-1] < len(message) / 4  # sent as little more than what changed
+
+
+# -- sections (web/sections.py): a part of a fragment is rendered only when what it names changes --
+
+def gm_roll(client, screens, label="ロール"):
+    response = client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.token("gm")),
+                           json={"expr": "2D6", "label": label})
+    assert response.status_code == 201, response.get_json()
+
+
+def section_renders(app, screens, name, template="phone/_live.html"):
+    """How many times the session has rendered a section so far."""
+    from gmtool.web.common import live_session
+    with app.test_request_context("/"):
+        return live_session(screens.sid).sections.renders[(template, name)]
+
+
+def test_phones_that_see_the_same_rolls_share_one_rendering_of_them(app, client, screens):
+    gm_roll(client, screens, "共有ロール")
+    path = f"/s/{screens.sid}/phone"
+    before = section_renders(app, screens, "rolls")
+    with renderings(app) as names:
+        bodies = [fragment(screens.seats[s], path) for s in ("s1", "s2", "s3")]
+    assert all("共有ロール" in body for body in bodies)
+    assert names.count("phone/_live.html") == 3  # each seat its own fragment …
+    assert section_renders(app, screens, "rolls") == before + 1  # … with one rendering of the rolls they all see
+
+
+def test_a_section_whose_inputs_did_not_change_is_not_rendered_again(app, client, screens):
+    gm_roll(client, screens)
+    path = f"/s/{screens.sid}/phone"
+    fragment(screens.seats["s2"], path)
+    rolls, others = section_renders(app, screens, "rolls"), section_renders(app, screens, "others")
+    change_counter(client, screens)  # a counter of s1: the rolls did not change
+    body = fragment(screens.seats["s2"], path)
+    assert section_renders(app, screens, "rolls") == rolls
+    assert section_renders(app, screens, "others") == others + 1
+    assert 'data-seat="s1" data-key="vp">1<' in body  # the counter that changed is shown
+    gm_roll(client, screens, "新しいロール")
+    body = fragment(screens.seats["s2"], path)
+    assert section_renders(app, screens, "rolls") == rolls + 1 and "新しいロール" in body
+
+
+def test_a_section_that_does_not_name_what_it_reads_fails_under_test(app):
+    from gmtool.runtime import SectionCache
+    from gmtool.web.sections import StaleSection
+    template = app.jinja_env.from_string('{% section "count" %}{{ value }}{% endsection %}')
+    with app.test_request_context("/"):
+        cache = SectionCache()
+        assert template.render(section_cache=cache, value=1) == "1"
+        with pytest.raises(StaleSection):  # `value` is read but not named: a stale screen, caught
+            template.render(section_cache=cache, value=2)
+        app.config["CHECK_SECTIONS"] = False
+        assert template.render(section_cache=cache, value=2) == "1"  # what a server would have shown
+    named = app.jinja_env.from_string('{% section "count", value %}{{ value }}{% endsection %}')
+    with app.test_request_context("/"):
+        app.config["CHECK_SECTIONS"] = True
+        cache = SectionCache()
+        assert [named.render(section_cache=cache, value=v) for v in (1, 2, 1)] == ["1", "2", "1"]
+        assert cache.hits == 1 and cache.misses == 2
+
+
+def test_languages_and_viewers_kept_apart_in_sections(app, client, screens):
+    path = f"/s/{screens.sid}/phone"
+    own = fragment(screens.seats["s1"], path)
+    other = fragment(screens.seats["s2"], path)
+    assert 'data-seat="s1" data-key="mana"' in own      # s1's private counter on its own phone …
+    assert 'data-seat="s1" data-key="mana"' not in other  # … never on another's
+    assert fragment(screens.seats["s2"], path + "?lang=en") != other
