@@ -14,7 +14,7 @@ from .core.dice import dice_for, is_entered, parse
 from .core.errors import Forbidden, GmError
 from .core.events import DICE_READING
 from .core.ruleset import ActionContext, reading_value, readings_view
-from .core.view import Viewer, prompt_view, roll_view
+from .core.view import Viewer, answers_hidden, prompt_view, roll_view
 from .runtime import LiveSession
 
 
@@ -114,6 +114,13 @@ def set_reading(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     require_gm(viewer)
     live.execute("gm", commands.set_reading, p.get("key"), p.get("value"))
     return {"readings": readings_view(live.ruleset, live.state)}
+
+
+def set_setting(live: LiveSession, viewer: Viewer, p: dict) -> dict:
+    """GM: switch one of the GM console's session settings (e.g. hide_answers), kept in the session's log."""
+    require_gm(viewer)
+    live.execute("gm", commands.set_setting, p.get("key"), p.get("value"))
+    return {"hide_answers": answers_hidden(live.state)}
 
 
 def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) -> dict:

@@ -50,7 +50,9 @@ def continue_drafts(previous: State, fresh: State) -> list[Draft]:
         for key, value in counters.items():
             if seat not in values or fresh.counter_def(key) is None or values[seat][key] == value:
                 continue
-            for draft in counter_drafts(fresh, seat, key, value, reason, RULE, values[seat][key], flags[seat]):
+            hi = fresh.bounds(seat, key)[1]
+            bound = value if hi is not None and value > hi else None  # a bound raised last time stays raised
+            for draft in counter_drafts(fresh, seat, key, value, reason, RULE, values[seat][key], flags[seat], bound):
                 drafts.append(draft)
                 if draft[0] == "flag.raised":
                     flags[seat].append(draft[1]["flag"])

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import dice as dicelib
 from .errors import Conflict, GmError, NotFound
+from .engine import clamp
 from .model import CounterDef, State
 
 Draft = tuple[str, dict]
@@ -114,9 +115,34 @@ def add_seat(state: State, seat: dict) -> list[Draft]:
     return [("seat.added", seat)]
 
 
+SIGNS = ("+", "-", "＋", "−", "ー", "－")
+
+
+def parse_set(value: Any) -> tuple[int, bool]:
+    """A counter's set box: `(number, relative)`. Text starting with + or − (`"+2"`, `"-1"`, full-width
+    too) is a change from the current value (CCFOLIA habit); a plain number (or a JSON integer) sets."""
+    relative = isinstance(value, str) and value.strip().startswith(SIGNS)
+    return parse_int(value, "値", "value"), relative
+
+
+def range_words(lo: int | None, hi: int | None) -> tuple[str, str]:
+    """A counter's range in words, Japanese and English (never with ∞)."""
+    if lo is not None and hi is not None:
+        return f"{lo}から{hi}までの範囲", f"from {lo} to {hi}"
+    if lo is not None:
+        return f"{lo}以上", f"at least {lo}"
+    if hi is not None:
+        return f"{hi}以下", f"at most {hi}"
+    return "制限なし", "unbounded"
+
+
 def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, value: Any = None,
                    reason: Any = "") -> list[Draft]:
-    """Change a seat's counter by `delta` or to `value` (the GM's request), within its bounds."""
+    """Change a seat's counter by `delta` or to `value` (the GM's request), within its bounds.
+
+    `value` given as `"+N"` / `"-N"` is a change by N (parse_set). Going above the counter's upper bound
+    needs a reason: the bound for this seat is then raised to the new value (the event carries `max`).
+    """
     require_open(state)
     seat = seat_of(state, seat_id)
     definition = state.counter_def(str(key))
@@ -126,39 +152,61 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     current = state.counters[seat.id][definition.key]
     if (delta is None) == (value is None):
         raise GmError("増減か新しい値のどちらかを指定してください", "Give either a change (delta) or a new value")
-    new = parse_int(value, "値", "value") if value is not None else current + parse_int(delta, "増減", "change")
+    if value is not None:
+        number, relative = parse_set(value)
+        new = current + number if relative else number
+    else:
+        new = current + parse_int(delta, "増減", "change")
+    label = definition.label
     if abs(new) > MAX_COUNTER_VALUE:
-        raise GmError(f"{definition.label.ja}は±{MAX_COUNTER_VALUE:,}までです",
-                      f"{definition.label.en} must stay within ±{MAX_COUNTER_VALUE:,}")
-    if not definition.is_in_range(new):
-        lo = "−∞" if definition.min is None else definition.min
-        hi = "∞" if definition.max is None else definition.max
-        raise GmError(f"{definition.label.ja}は{lo}〜{hi}の範囲です（{new}にはできません）",
-                      f"{definition.label.en} must stay within {lo}..{hi} (cannot become {new})")
+        raise GmError(f"{label.ja}は±{MAX_COUNTER_VALUE:,}までです", f"{label.en} must stay within ±{MAX_COUNTER_VALUE:,}")
+    lo, hi = state.bounds(seat.id, definition.key)
+    raised = None
+    if hi is not None and new > hi and reason:
+        raised, hi = new, new  # the GM raises this seat's bound, with the reason in the log
+    if (lo is not None and new < lo) or (hi is not None and new > hi):
+        ja, en = range_words(lo, hi)
+        more_ja = more_en = ""
+        if hi is not None and new > hi:
+            more_ja = f"。{hi}より上にするには理由を書いてください（上限を上げます）"
+            more_en = f". To go above {hi}, give a reason (it raises the limit)"
+        raise GmError(f"{label.ja}は{ja}です（{new}にはできません）{more_ja}",
+                      f"{label.en} must be {en} (cannot become {new}){more_en}")
     if new == current:
-        raise GmError(f"{definition.label.ja}は既に{current}です", f"{definition.label.en} is already {current}")
-    drafts = counter_drafts(state, seat.id, definition.key, new, reason)
+        raise GmError(f"{label.ja}は既に{current}です", f"{label.en} is already {current}")
+    drafts = counter_drafts(state, seat.id, definition.key, new, reason, bound=raised)
     settle = getattr(state.rules, "counter_settle", None)
     return settle(state, drafts) if settle else drafts  # the ruleset's automatic checks apply at once
 
 
 def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str = "", rule: str = "",
-                   current: int | None = None, flags: list[str] | None = None) -> list[Draft]:
-    """The one counter change every action uses: the value moved into the counter's bounds, with the
-    threshold flags it raises or lowers, upwards and downwards (none when nothing changes).
+                   current: int | None = None, flags: list[str] | None = None,
+                   bound: int | None = None) -> list[Draft]:
+    """The one counter change every action uses: the value moved into the seat's bounds for the counter
+    (its definition's, or the upper bound raised for this seat), with the threshold flags it raises or
+    lowers, upwards and downwards (none when nothing changes).
 
     `current` and `flags` are the seat's value and flags as earlier drafts of the same action left
-    them (default: the state's).
+    them (default: the state's). `bound` sets this seat's upper bound for the counter first (a GM's
+    raise with a reason, a ruleset's new starting value); the event carries it as `max`.
     """
     definition = state.counter_def(key)
     if definition is None:
         raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
     current = state.counters[seat_id][key] if current is None else current
-    new = definition.clamp(int(new))
+    lo, hi = state.bounds(seat_id, key)
+    if bound is not None:
+        hi = bound
+    new = clamp(int(new), lo, hi)
     if new == current:
         return []
+    extra: dict = {}
+    if rule:
+        extra["rule"] = rule
+    if bound is not None and bound != state.bounds(seat_id, key)[1]:
+        extra["max"] = bound
     drafts: list[Draft] = [("counter.changed", {"seat": seat_id, "key": key, "delta": new - current, "from": current,
-                                                "to": new, "reason": reason, **({"rule": rule} if rule else {})})]
+                                                "to": new, "reason": reason, **extra})]
     standing = state.flags.get(seat_id, []) if flags is None else flags
     for t in definition.thresholds:
         data = {"seat": seat_id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key, "at": t.at}
@@ -167,6 +215,19 @@ def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str =
         elif not t.is_met(new) and t.flag in standing:
             drafts.append(("flag.lowered", data))
     return drafts
+
+
+def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
+    """Switch one of the GM's session settings (SETTINGS), remembered in the session's log."""
+    require_open(state)
+    if key not in SETTINGS:
+        raise NotFound(f"設定「{key}」はありません", f"There is no setting '{key}'")
+    if value not in (True, False, 0, 1, "0", "1", "true", "false", "on", "off", "yes", "no"):
+        raise GmError("設定はオンかオフです", "A setting is on or off")
+    return [("setting.set", {"key": key, "value": value in (True, 1, "1", "true", "on", "yes")})]
+
+
+SETTINGS = ("hide_answers",)
 
 
 def set_reading(state: State, key: Any, value: Any) -> list[Draft]:

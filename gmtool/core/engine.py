@@ -92,10 +92,26 @@ def seat_token_reissued(state: State, e: Event) -> None:
 def counter_changed(state: State, e: Event) -> None:
     """Fold `counter.changed`."""
     d = e.data
-    definition = state.counter_def(d["key"])
+    if d.get("max") is not None:  # the GM raised this seat's upper bound (with a reason), or a ruleset's start did
+        state.counter_max.setdefault(d["seat"], {})[d["key"]] = int(d["max"])
     values = state.counters[d["seat"]]
     value = values.get(d["key"], 0) + int(d["delta"])
-    values[d["key"]] = definition.clamp(value) if definition else value
+    lo, hi = state.bounds(d["seat"], d["key"])
+    values[d["key"]] = clamp(value, lo, hi)
+
+
+def clamp(value: int, lo: int | None, hi: int | None) -> int:
+    """`value` moved into the bounds (None: unbounded on that side)."""
+    if lo is not None:
+        value = max(lo, value)
+    if hi is not None:
+        value = min(hi, value)
+    return value
+
+
+def setting_set(state: State, e: Event) -> None:
+    """Fold `setting.set`: one of the GM's session settings (e.g. hide_answers)."""
+    state.settings[e.data["key"]] = e.data["value"]
 
 
 def flag_raised(state: State, e: Event) -> None:

@@ -24,6 +24,7 @@ CORE_EVENTS: tuple[EventType, ...] = (
     EventType("dice.revealed", engine.dice_revealed, logtext.dice_revealed, PUBLIC, undoable=True),
     EventType("scene.marked", engine.scene_marked, logtext.scene_marked, PUBLIC, undoable=True),
     EventType("reading.set", engine.reading_set, logtext.reading_set, PUBLIC, undoable=True),
+    EventType("setting.set", engine.setting_set, logtext.setting_set, GM_ONLY),
     EventType("undo", engine.undone, logtext.undone, custom(view.undo_event)),
     EventType("session.imported", engine.session_imported, logtext.session_imported, PUBLIC),
     EventType("campaign.continued", campaign.campaign_continued, logtext.campaign_continued, PUBLIC),

@@ -73,7 +73,18 @@ def counter_changed(e, state, lang):
     definition = state.counter_def(d["key"])
     label = definition.label.get(lang) if definition else d["key"]
     reason = f"（{d['reason']}）" if d.get("reason") else ""
-    return f"{state.seat_name(d['seat'])}: {label} {d['from']}→{d['to']} ({d['delta']:+d}){reason}"
+    bound = _ja(lang, f"［上限を{d['max']}に］", f" [limit now {d['max']}]") if d.get("max") is not None else ""
+    return f"{state.seat_name(d['seat'])}: {label} {d['from']}→{d['to']} ({d['delta']:+d}){bound}{reason}"
+
+
+def setting_set(e, state, lang):
+    """The log line of `setting.set` (the GM's console settings; GM only)."""
+    d = e["data"]
+    if d["key"] == "hide_answers":
+        return (_ja(lang, "GM画面: 回答を公開まで隠す", "GM console: answers hidden until the reveal") if d["value"]
+                else _ja(lang, "GM画面: 回答を届いたときに表示", "GM console: answers shown as they arrive"))
+    return _ja(lang, f"GM画面の設定「{d['key']}」を{'オン' if d['value'] else 'オフ'}に",
+               f"GM console setting '{d['key']}' {'on' if d['value'] else 'off'}")
 
 
 def flag_raised(e, state, lang):

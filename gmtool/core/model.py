@@ -199,6 +199,7 @@ class State:
     seats: dict[str, Seat] = field(default_factory=dict)
     counter_defs: list[CounterDef] = field(default_factory=list)
     counters: dict[str, dict[str, int]] = field(default_factory=dict)
+    counter_max: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> key -> upper bound the GM raised
     flags: dict[str, list[str]] = field(default_factory=dict)
     rolls: list[RollRecord] = field(default_factory=list)
     revealed_rolls: set[int] = field(default_factory=set)
@@ -211,6 +212,7 @@ class State:
     dice_next: int = 0  # index of the next die drawn from the session seed
     extra: dict = field(default_factory=dict)  # ruleset-owned state
     readings: dict = field(default_factory=dict)  # reading key -> the value the GM switched it to
+    settings: dict = field(default_factory=dict)  # the GM's session settings (e.g. hide_answers), core's events
     campaign: dict = field(default_factory=dict)  # {"id", "previous", "next"} once continued (core/campaign.py)
     rules: Any = field(default=None, repr=False, compare=False)  # the session's Ruleset (engine.apply)
 
@@ -220,6 +222,13 @@ class State:
             if d.key == key:
                 return d
         return None
+
+    def bounds(self, seat_id: str, key: str) -> tuple[int | None, int | None]:
+        """A seat's counter bounds: the definition's, with the upper bound the GM raised for this seat."""
+        definition = self.counter_def(key)
+        if definition is None:
+            return None, None
+        return definition.min, self.counter_max.get(seat_id, {}).get(key, definition.max)
 
     def seat_name(self, seat_id: str) -> str:
         """A seat's display name (or the id if unknown)."""
@@ -233,6 +242,7 @@ class Viewer:
 
     kind: str  # "gm" | "table" | "seat"
     seat: str | None = None
+    hide_answers: bool = False  # the GM console with answers hidden until the reveal (the GM's setting)
 
     @property
     def is_gm(self) -> bool:

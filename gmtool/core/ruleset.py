@@ -274,6 +274,9 @@ class Ruleset:
     # values and drafts of this ruleset's own event types); None: every counter carries (core's default).
     carry_over: Callable[[State], "Carry"] | None = None
     demo: Demo | None = None  # the sample session of `gmtool serve --demo`
+    # Whether the GM is a combatant (state -> bool): the GM console then hides answers until the reveal by
+    # default (the GM's toggle overrides it). None: the GM only referees, answers show as they arrive.
+    gm_combatant: Callable[[State], bool] | None = None
     # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
     # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
     counter_settle: Callable[[State, list], list] | None = None

@@ -29,7 +29,16 @@ def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
         return True
     if prompt.status == "cancelled":
         return False
-    return viewer.is_gm and not prompt.gm_submits
+    return viewer.is_gm and not prompt.gm_submits and not viewer.hide_answers
+
+
+def answers_hidden(state: State) -> bool:
+    """Whether the GM console hides answers until the reveal: the GM's setting, else the ruleset's default
+    (on while the GM is a combatant, `Ruleset.gm_combatant`)."""
+    if "hide_answers" in state.settings:
+        return bool(state.settings["hide_answers"])
+    combatant = getattr(state.rules, "gm_combatant", None)
+    return bool(combatant(state)) if combatant is not None else False
 
 
 def can_see_roll(state: State, viewer: Viewer, record: RollRecord) -> bool:

@@ -3,14 +3,19 @@
 from gmtool.core.model import CounterDef, Label, Threshold
 from gmtool.core.ruleset import Demo, Ruleset
 
+# Upper bounds are sanity limits a GM can raise for one seat with a reason (core/commands.py):
+# 令呪 never above the 3 a master starts with (T-13, S-11, A-2); 魔力 / MP sheets stop at 99 (sugoroku's
+# own 魔力 stops at 14); coins are counted in ones (Ace Royal starts at 5 or 8); カルマ: 討伐令 at 9 and a
+# defeat takes up to 10 away (S-12), 30 leaves room for a whole campaign of bad deeds; 黒星 one per lost
+# combat; 戦果 a whole sugoroku game stays far below 999 (S-8, S-9, S-11).
 PRESETS = (
-    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=None),
-    CounterDef("mana", Label("魔力", "Mana"), start=0, min=0, max=None),
-    CounterDef("coins", Label("コイン", "Coins"), start=0, min=0, max=None),
-    CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=None,
+    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=3),
+    CounterDef("mana", Label("魔力", "Mana"), start=0, min=0, max=99),
+    CounterDef("coins", Label("コイン", "Coins"), start=0, min=0, max=99),
+    CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=30,
                thresholds=(Threshold(9, "subjugation", Label("討伐令", "Subjugation order")),)),
-    CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=None),
-    CounterDef("vp", Label("戦果", "Victory points"), start=0, min=None, max=None),
+    CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=10),
+    CounterDef("vp", Label("戦果", "Victory points"), start=0, min=None, max=999),
 )
 
 def _demo(table) -> None:

@@ -153,6 +153,12 @@ def reading(session_id):
     return _act(session_id, ops.set_reading, request.form.to_dict())
 
 
+@bp.post("/settings")
+def setting(session_id):
+    """Switch a console setting (hide answers until the reveal)."""
+    return _act(session_id, ops.set_setting, request.form.to_dict())
+
+
 @bp.post("/actions/<name>")
 def ruleset_action(session_id, name):
     """A ruleset step from the console's ruleset panel."""

@@ -8,7 +8,7 @@ from functools import lru_cache
 from flask import current_app, g, render_template
 
 from ..core.logtext import describe
-from ..core.view import Viewer, build_view, visible_event
+from ..core.view import Viewer, answers_hidden, build_view, visible_event
 from ..runtime import LiveSession
 from ..urls import join_url, table_url
 from . import stylesheet_url
@@ -47,6 +47,8 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     that show them; a phone shows none)."""
     g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
+        if viewer.is_gm and not viewer.hide_answers and answers_hidden(live.state):
+            viewer = Viewer("gm", hide_answers=True)  # the GM's setting: prompts and log say who answered, not what
         view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}

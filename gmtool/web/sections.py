@@ -51,19 +51,21 @@ class SectionExtension(Extension):
     def parse(self, parser):
         lineno = next(parser.stream).lineno
         name = parser.parse_expression()
+        shared = parser.stream.skip_if("name:shared")
         inputs = []
         while parser.stream.skip_if("comma"):
             inputs.append(parser.parse_expression())
         body = parser.parse_statements(("name:endsection",), drop_needle=True)
-        call = self.call_method("_section", [nodes.ContextReference(), name, nodes.List(inputs)])
+        call = self.call_method("_section", [nodes.ContextReference(), name, nodes.Const(shared), nodes.List(inputs)])
         return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
 
     @staticmethod
-    def _section(context, name: str, inputs: list, caller) -> Markup:
+    def _section(context, name: str, shared: bool, inputs: list, caller) -> Markup:
         cache = context.get("section_cache")  # the session's runtime.SectionCache
         if cache is None:  # a whole page, or a rendering outside a live session: nothing kept
             return caller()
-        key = (context.name, name, g.get("lang", "ja"), digest(inputs))
+        viewer = None if shared else context.get("viewer")
+        key = (context.name, name, g.get("lang", "ja"), viewer, digest(inputs))
         html = cache.get(key)
         if html is None:
             html = caller()

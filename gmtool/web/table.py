@@ -39,6 +39,25 @@ def verify_page(session_id: str):
     return no_store(render_template("verify.html", checks=checks, **ctx))
 
 
+@bp.get("/verify/how")
+def verify_how(session_id: str):
+    """How to recompute a commitment by hand, with the values of one of the session's revealed answers
+    (a page gmtool serves, so a phone can open it; any screen may)."""
+    from ..core.commitments import canonical
+    live = live_session(session_id)
+    viewer, token = _any_viewer(live)
+    ctx = context(live, viewer, token)
+    example = {"real": False, "salt": "03661000c252912d40a5d9f3eae433b3", "json": '"DEX"',
+               "commitment": "3caa85a25e46f80b2bba710b7529aa0f67a5609c6b0dc7e56c54fcd559564e94"}
+    for prompt in ctx["view"]["prompts"]:
+        answers = list(prompt["answers"].values()) if prompt["revealed"] else []
+        if answers:
+            a = answers[0]
+            example = {"real": True, "salt": a["salt"], "json": canonical(a["value"]), "commitment": a["commitment"]}
+            break
+    return no_store(render_template("verify_how.html", example=example, **ctx))
+
+
 def _any_viewer(live):
     """The viewer of whichever screen cookie this browser holds."""
     for kind in ("table", "seat", "gm"):

@@ -65,9 +65,9 @@ def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, br
 
     # A player checks their own commitment by hand, from what the verify page shows.
     table.goto(f"{base}/s/{sid}/verify")
-    row = table.locator("tr[data-prompt=p1]").first
+    row = table.locator("[data-prompt=p1]").first
     expect(row).to_contain_text("一致")
-    cells = row.locator("td").all_inner_texts()
+    cells = row.locator("dd code").all_inner_texts()  # the value hashed (JSON), the salt, the commitment
     value, salt, commitment = json.loads(cells[0]), cells[1], cells[2]
     assert hashlib.sha256(f"{salt}:{json.dumps(value, ensure_ascii=False)}".encode()).hexdigest() == commitment
     assert re.fullmatch(r"[0-9a-f]{32,}", salt)

@@ -61,9 +61,9 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     expect(phones[1].locator(".other .flag")).to_have_text("討伐令")
 
     # Out of range: a clear error, nothing changes.
-    form.locator("input[name=value]").fill("-3")
+    form.locator("input[name=value]").fill("-30")  # a change (CCFOLIA habit): 9 - 30 = -21
     form.locator("button").click()
-    expect(page.locator("#flash .flash-error")).to_contain_text("範囲")
+    expect(page.locator("#flash .flash-error")).to_contain_text("0から30までの範囲")
     expect(table.locator(karma)).to_have_text("9")
 
     # The GM rolls; the roll appears on the table screen and the phones.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmtool.core import commands
+from gmtool.core import commands, engine
 from gmtool.core.errors import Conflict, GmError, NotFound
 
 
@@ -33,7 +33,9 @@ def test_out_of_range_is_rejected_in_japanese_and_english(pure, kwargs):
     error = caught.value
     assert error.status == 400
     assert "令呪" in error.ja and "範囲" in error.ja
-    assert "Command Seals" in error.en and "within 0..∞" in error.en
+    assert error.ja.startswith("令呪は0から3までの範囲です（")
+    assert error.en.startswith("Command Seals must be from 0 to 3 (cannot become ")
+    assert "∞" not in error.ja + error.en
     assert pure.state.counters["s1"]["seals"] == 3
     assert len(pure.events) == 1  # only session.created
 
@@ -109,3 +111,100 @@ def test_changes_on_a_closed_session_conflict(pure):
     with pytest.raises(Conflict) as caught:
         commands.change_counter(pure.state, "s1", "seals", delta=1)
     assert caught.value.status == 409
+
+
+# -- the set box: +N / -N is relative (CCFOLIA habit), a plain number sets ------------------------------
+
+@pytest.mark.parametrize("typed, expected", [("+2", 12), ("-3", 7), ("＋1", 11), ("−4", 6), ("ー2", 8), (" +0005 ", 15),
+                                             ("2", 2), ("0", 0), (" 7 ", 7), (2, 2), (-3, -3)])
+def test_set_box_sign_means_a_change_a_plain_number_sets(pure, typed, expected):
+    pure.do(commands.change_counter, "s1", "vp", value=10)
+    pure.do(commands.change_counter, "s1", "vp", value=typed)
+    assert pure.state.counters["s1"]["vp"] == expected
+
+
+def test_relative_set_records_the_change_it_made(pure):
+    events = pure.do(commands.change_counter, "s1", "seals", value="-2", reason="令呪で強化")
+    assert events[0].data == {"seat": "s1", "key": "seals", "delta": -2, "from": 3, "to": 1, "reason": "令呪で強化"}
+
+
+@pytest.mark.parametrize("bad", ["+", "-", "++2", "+2.5", "2+", "abc", "+ x", "１e3"])
+def test_bad_set_box_text_is_a_readable_error_and_changes_nothing(pure, bad):
+    with pytest.raises(GmError) as caught:
+        pure.do(commands.change_counter, "s1", "vp", value=bad)
+    assert caught.value.status == 400
+    assert "整数" in caught.value.ja and "whole number" in caught.value.en
+    assert len(pure.events) == 1
+
+
+@pytest.mark.parametrize("value", ["+1", "4", 10])
+def test_seals_stay_at_most_their_start_without_a_reason(pure, value):
+    with pytest.raises(GmError) as caught:
+        pure.do(commands.change_counter, "s1", "seals", value=value)
+    error = caught.value
+    assert error.ja.startswith("令呪は0から3までの範囲です（") and "理由" in error.ja
+    assert error.en.startswith("Command Seals must be from 0 to 3 (cannot become ") and "reason" in error.en
+    assert "∞" not in error.ja + error.en
+    assert pure.state.counters["s1"]["seals"] == 3 and len(pure.events) == 1
+
+
+def test_a_reason_raises_the_seats_upper_bound_and_undo_takes_it_back(pure):
+    events = pure.do(commands.change_counter, "s1", "seals", value="+2", reason="監督役の褒賞")
+    assert events[0].data["max"] == 5 and events[0].data["to"] == 5
+    assert pure.state.counters["s1"]["seals"] == 5 and pure.state.bounds("s1", "seals") == (0, 5)
+    assert pure.state.bounds("s2", "seals") == (0, 3)  # only that seat
+    with pytest.raises(GmError):  # the raised bound is the new limit
+        commands.change_counter(pure.state, "s1", "seals", delta=1)
+    undone = engine.fold(pure.events, pure.state.rules, undone=[events[0].action])
+    assert undone.counters["s1"]["seals"] == 3 and undone.bounds("s1", "seals") == (0, 3)
+
+
+def test_raised_bound_shows_in_the_log_line(pure):
+    from gmtool.core.logtext import describe
+    event = pure.do(commands.change_counter, "s1", "seals", value=4, reason="褒賞")[0]
+    assert "上限を4に" in describe(event.to_dict() | {"undone": False}, pure.state, "ja")
+    assert "limit now 4" in describe(event.to_dict() | {"undone": False}, pure.state, "en")
+
+
+def test_lower_bounds_are_not_raised_by_a_reason(pure):
+    with pytest.raises(GmError) as caught:
+        pure.do(commands.change_counter, "s1", "seals", value="-4", reason="なんとなく")
+    assert "0から3まで" in caught.value.ja
+
+
+@pytest.mark.parametrize("lo, hi, ja, en", [(0, 3, "0から3までの範囲", "from 0 to 3"), (0, None, "0以上", "at least 0"),
+                                            (None, 999, "999以下", "at most 999")])
+def test_range_in_words(lo, hi, ja, en):
+    assert commands.range_words(lo, hi) == (ja, en)
+
+
+def test_every_ruleset_counter_has_an_upper_bound():
+    from gmtool.rulesets import get
+    for name in ("generic", "grail_trpg", "sugoroku", "ace_royal", "succession", "illuminati"):
+        rules = get(name)
+        for counter in rules.counters + rules.presets:
+            assert counter.max is not None, f"{name}: {counter.key} has no upper bound"
+            assert counter.min is None or counter.min <= counter.start <= counter.max
+
+
+def test_a_raised_bound_carries_into_the_next_session_of_a_campaign(manager, live):
+    live.execute("gm", commands.change_counter, "s1", "seals", value=5, reason="監督役の褒賞")
+    following, _tokens = manager.continue_from(live.state.session_id, "第2夜")
+    assert following.state.counters["s1"]["seals"] == 5 and following.state.bounds("s1", "seals") == (0, 5)
+    assert following.state.bounds("s2", "seals") == (0, 3)
+
+
+def test_grail_starting_seals_move_the_bound_with_the_start():
+    from gmtool.core.model import State
+    from gmtool.rulesets import get
+    from gmtool.rulesets.grail_trpg.actions import set_starting_seals
+    from gmtool_testing import Pure
+    from gmtool.core.commands import create_session, new_seat
+    rules = get("grail_trpg")
+    pure = Pure(State(rules=rules))
+    pure.write(create_session("abcd1234", "卓", "grail_trpg", [new_seat("s1", "A"), new_seat("s2", "B")],
+                              list(rules.counters), "0" * 64))
+    pure.write(set_starting_seals(pure.state, {"value": 5}, None))
+    assert pure.state.counters["s1"]["seals"] == 5 and pure.state.bounds("s1", "seals") == (0, 5)
+    with pytest.raises(GmError):
+        commands.change_counter(pure.state, "s1", "seals", delta=1)

@@ -41,7 +41,7 @@ def test_each_command_is_one_action_with_consecutive_seqs(pure):
 
 def test_commands_are_pure_they_do_not_change_the_state(pure):
     before = build_view(pure.state, GM)
-    drafts = commands.change_counter(pure.state, "s1", "seals", delta=2)
+    drafts = commands.change_counter(pure.state, "s1", "seals", delta=-2)
     assert drafts and drafts[0][0] == "counter.changed"
     assert build_view(pure.state, GM) == before
 
@@ -76,7 +76,7 @@ def test_undone_roll_keeps_its_dice_drawn(pure):
 
 def test_refold_clamps_a_counter_into_its_bounds(pure):
     """After an earlier change is undone, a later delta that would cross the bound is clamped."""
-    up = pure.do(commands.change_counter, "s1", "seals", value=10)
+    up = pure.do(commands.change_counter, "s1", "seals", value=10, reason="褒賞")
     pure.do(commands.change_counter, "s1", "seals", delta=-9)  # 10 -> 1
     state = engine.fold(pure.events, pure.state.rules, undone={up[0].action})  # 3 - 9 would be -6
     assert state.counters["s1"]["seals"] == 0

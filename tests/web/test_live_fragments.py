@@ -256,3 +256,20 @@ def test_languages_and_viewers_kept_apart_in_sections(app, client, screens):
     assert 'data-seat="s1" data-key="mana"' in own      # s1's private counter on its own phone …
     assert 'data-seat="s1" data-key="mana"' not in other  # … never on another's
     assert fragment(screens.seats["s2"], path + "?lang=en") != other
+
+
+def test_a_section_is_its_viewers_own_unless_it_says_shared(app):
+    from gmtool.core.view import Viewer
+    from gmtool.runtime import SectionCache
+    private = app.jinja_env.from_string('{% section "hand" %}{{ hand }}{% endsection %}')
+    shared = app.jinja_env.from_string('{% section "hand" shared %}{{ hand }}{% endsection %}')
+    app.config["CHECK_SECTIONS"] = False  # what a running server does
+    with app.test_request_context("/"):
+        cache = SectionCache()
+        s1, s2 = Viewer("seat", "s1"), Viewer("seat", "s2")
+        assert private.render(section_cache=cache, viewer=s1, hand="s1のカード") == "s1のカード"
+        # A section that forgot an input still never hands one seat another's HTML …
+        assert private.render(section_cache=cache, viewer=s2, hand="s2のカード") == "s2のカード"
+        # … a shared one would (which is why one says so only when all its viewers see it alike)
+        assert shared.render(section_cache=cache, viewer=s1, hand="s1のカード") == "s1のカード"
+        assert shared.render(section_cache=cache, viewer=s2, hand="s2のカード") == "s1のカード"

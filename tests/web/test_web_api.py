@@ -104,7 +104,7 @@ def test_counter_out_of_range_is_400_with_ja_and_en_and_state_unchanged(client, 
     sid, gm = created["session"], bearer(created["gm_token"])
     before = state_of(client, sid, created["gm_token"])
     response = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -4})
-    error = assert_error(response, 400, "within 0..")
+    error = assert_error(response, 400, "must be from 0 to 3")
     assert "令呪" in error["ja"] and "範囲" in error["ja"]
     assert error["message"] == f"{error['ja']} / {error['en']}"
     assert state_of(client, sid, created["gm_token"]) == before

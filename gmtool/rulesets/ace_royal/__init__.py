@@ -15,14 +15,17 @@ from .readings import READINGS
 from .strings import STRINGS
 from .view import view
 
+# Upper bounds, sanity limits the GM raises for one seat with a reason: 魔力 coins 30 (5, or 8
+# in the quick version, and recovered one at a time), 令呪 the 3 coins a player gets, a hand of 30 cards,
+# 20 mystic codes on the field, 暗殺 / 枯渇 coins 30 (the master dies once either exceeds the hand).
 COUNTERS = (
-    CounterDef("mana", Label("魔力", "Mana"), start=5, min=0,
+    CounterDef("mana", Label("魔力", "Mana"), start=5, min=0, max=30,
                thresholds=(Threshold(0, "ace_royal_out", Label("魔力切れ（脱落）", "Out of mana (out)"), "A-2", below=True),)),
     CounterDef("seals", Label("令呪", "Command seals"), start=3, min=0, max=3),
-    CounterDef("hand", Label("手札", "Hand"), start=4, min=0),
-    CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0),
-    CounterDef("assassin", Label("暗殺コイン", "Assassination coins"), start=0, min=0),
-    CounterDef("depletion", Label("枯渇コイン", "Depletion coins"), start=0, min=0),
+    CounterDef("hand", Label("手札", "Hand"), start=4, min=0, max=30),
+    CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0, max=20),
+    CounterDef("assassin", Label("暗殺コイン", "Assassination coins"), start=0, min=0, max=30),
+    CounterDef("depletion", Label("枯渇コイン", "Depletion coins"), start=0, min=0, max=30),
 )
 
 RULESET = Ruleset(

@@ -14,7 +14,7 @@ from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 
 from .actions import ACTIONS, COUNTERS
 from .campaign import carry_over
-from .events import EVENTS, upcast_reading
+from .events import EVENTS, gm_combatant, upcast_reading
 from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
     validate_setup_answer, view
 from .probe import PROBE, demo
@@ -49,5 +49,6 @@ RULESET = Ruleset(
     docs="docs/rulesets/grail_trpg.md",
     leak_probe=PROBE,
     carry_over=carry_over,
+    gm_combatant=gm_combatant,
     demo=Demo("デモ：聖杯戦争TRPG 戦闘", ("セイバー陣営 / 衛宮", "ランサー陣営 / ケイネス"), play=demo),
 )

@@ -26,10 +26,13 @@ from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_us
 
 MAX_CHARACTERS = 20
 MAX_STARTING_SEALS = 30
+MAX_MP, MAX_BLACK_STARS = 99, 10
+# 令呪: at most the starting number (T-13; set_starting_seals moves the bound with the start, the GM raises
+# one faction's with a reason); MP: a sheet's MP is 0–99 (sheets.py); 黒星: one per lost combat (T-11).
 COUNTERS = (
-    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=None),
-    CounterDef("mp", Label("MP", "MP"), start=0, min=0, max=None),
-    CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=None),
+    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=3),
+    CounterDef("mp", Label("MP", "MP"), start=0, min=0, max=MAX_MP),
+    CounterDef("black_stars", Label("黒星", "Black stars"), start=0, min=0, max=MAX_BLACK_STARS),
 )
 
 
@@ -156,7 +159,7 @@ def set_starting_seals(state: State, p: dict, ctx: ActionContext) -> list:
                        "Set the starting seals before the first combat (afterwards use the seat counters)")
     drafts = [("grail.starting_seals_set", {"value": value, "rule": "T-13"})]
     for seat in state.seats:
-        drafts += counter_drafts(state, seat, "seals", value, "令呪の初期値 [T-13]", "T-13")
+        drafts += counter_drafts(state, seat, "seals", value, "令呪の初期値 [T-13]", "T-13", bound=value)
     return drafts
 
 

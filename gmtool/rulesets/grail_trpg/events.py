@@ -30,6 +30,15 @@ def grail_of(state: State) -> dict:
     return state.extra.get("grail") or empty()
 
 
+def gm_combatant(state: State) -> bool:
+    """T-2: the GM is a combatant (PL対GM) when it controls a faction: the GM side has characters or fights."""
+    g = grail_of(state)
+    if g["characters"].get(GM_SIDE):
+        return True
+    return any(GM_SIDE in (members if isinstance(members, list) else [members])
+               for c in g["combats"] for members in c.get("sides", {}).values())
+
+
 def _g(state: State) -> dict:
     if "grail" not in state.extra:
         state.extra["grail"] = empty()

@@ -16,14 +16,16 @@ from .readings import READINGS
 from .strings import STRINGS
 from .view import view
 
+# Upper bounds, sanity limits the GM raises for one seat with a reason: the goal is 10 to 12 groups (I-1),
+# so 60 groups leaves room for special goals; tokens, piles, hands and resources are counted in tens at most.
 COUNTERS = (
-    CounterDef("groups", Label("支配グループ", "Groups controlled")),
-    CounterDef("tokens_illuminati", Label("イルミナティのトークン", "Tokens on the Illuminati")),
-    CounterDef("tokens_groups", Label("グループのトークン", "Tokens on groups")),
-    CounterDef("destroyed", Label("破壊の山", "Destroyed pile")),
-    CounterDef("plot_hand", Label("プロット手札", "Plot hand"), start=3),
-    CounterDef("group_hand", Label("グループ手札", "Group hand"), start=6),
-    CounterDef("resources", Label("リソース", "Resources")),
+    CounterDef("groups", Label("支配グループ", "Groups controlled"), max=60),
+    CounterDef("tokens_illuminati", Label("イルミナティのトークン", "Tokens on the Illuminati"), max=99),
+    CounterDef("tokens_groups", Label("グループのトークン", "Tokens on groups"), max=99),
+    CounterDef("destroyed", Label("破壊の山", "Destroyed pile"), max=99),
+    CounterDef("plot_hand", Label("プロット手札", "Plot hand"), start=3, max=60),
+    CounterDef("group_hand", Label("グループ手札", "Group hand"), start=6, max=60),
+    CounterDef("resources", Label("リソース", "Resources"), max=99),
 )
 
 RULESET = Ruleset(

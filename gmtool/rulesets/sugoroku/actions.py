@@ -23,14 +23,14 @@ from . import rules as R
 from .events import is_revealed, sg
 
 COUNTERS = (
-    CounterDef("position", Label("位置", "Square"), start=0, min=0, max=None),
+    CounterDef("position", Label("位置", "Square"), start=0, min=0, max=R.MAX_BOARD),
     CounterDef("mana", Label("魔力", "Mana"), start=0, min=R.MANA_MIN, max=R.MANA_MAX),
-    CounterDef("vp", Label("戦果", "VP"), start=0, min=None, max=None),
-    CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=None,
+    CounterDef("vp", Label("戦果", "VP"), start=0, min=None, max=R.VP_MAX),
+    CounterDef("karma", Label("カルマ", "Karma"), start=0, min=0, max=R.KARMA_MAX,
                thresholds=(Threshold(R.SUBJUGATION_AT, "subjugation", Label("討伐令", "Subjugation order"), "S-12"),)),
     CounterDef("seals", Label("令呪", "Command Seals"), start=R.SEALS_PER_PLAYER, min=0, max=R.SEALS_PER_PLAYER),
     CounterDef("uses", Label("スキル・宝具使用", "Skill/NP uses"), start=0, min=0, max=R.SKILL_USES_PER_ROUND),
-    CounterDef("reveal_count", Label("スキル使用＋戦闘", "Skill uses + battles"), start=0, min=0, max=None),
+    CounterDef("reveal_count", Label("スキル使用＋戦闘", "Skill uses + battles"), start=0, min=0, max=R.REVEAL_COUNT_MAX),
 )
 
 

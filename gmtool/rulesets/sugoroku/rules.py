@@ -35,6 +35,10 @@ SEAL_EFFECTS: dict[str, Label] = {
     "extra_die": Label("振る前にサイコロを1つ足し合計で移動", "Before rolling, add a die and move the total"),
 }
 SUBJUGATION_AT, KARMA_CONVERSION_MAX, REVEAL_AT = 9, 10, 5  # S-12, S-13
+# Sanity bounds of the counters (the GM raises one seat's with a reason): カルマ 30 (討伐令 at 9, a defeat
+# takes up to 10), 戦果 999 (a whole game: goals 14 per round, battles, seals 6 each: far below), skill uses +
+# battles 99 (the true name is revealed at 5; the count goes on).
+KARMA_MAX, VP_MAX, REVEAL_COUNT_MAX = 30, 999, 99
 MASTER_CP, SERVANT_BASE_CP, TRAIT_BONUS_MAX = 9, 30, 6  # S-14
 STRONG_TRAITS = ("神性", "竜", "鬼", "妖精", "怪物")
 
