@@ -173,7 +173,7 @@ def answer(live: LiveSession, viewer: Viewer, prompt_id: str, p: dict) -> dict:
         prompt = live.state.prompts[str(prompt_id)]
         mine = prompt.answers[who]
         return {"prompt": prompt.id, "commitment": mine.commitment, "status": prompt.status,
-                "value": mine.value, "salt": mine.salt}
+                "value": mine.value, "salt": mine.salt, "at": mine.at}
 
 
 def prompt_action(live: LiveSession, viewer: Viewer, prompt_id: str, op: str, p: dict) -> dict:

@@ -140,6 +140,7 @@ class Answer:
     salt: str
     commitment: str
     seq: int
+    at: str = ""  # when it was sent (its event's time, ISO 8601): the phone's receipt says so
 
 
 @dataclass(slots=True)

@@ -264,7 +264,7 @@ def prompt_answered(state: State, e: Event) -> None:
     """Fold `prompt.answered`."""
     d = e.data
     # A public export carries unrevealed answers without value and salt.
-    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq)
+    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq, e.ts)
 
 
 def prompt_locked(state: State, e: Event) -> None:

@@ -77,7 +77,7 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         "commitments": {who: a.commitment for who, a in prompt.answers.items()},
         "for_you": me in prompt.respondents(),
         "disabled": dict(prompt.per_seat.get(me, {})) if me else {},
-        "your_answer": answers.get(me) if me else None,
+        "your_answer": {**answers[me], "at": prompt.answers[me].at} if me in answers else None,  # with when it was sent
         "answers": answers if (prompt.status == "revealed" or viewer.is_gm) else {},
         "resolution": resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
         if prompt.status == "revealed" else None,

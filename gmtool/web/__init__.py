@@ -100,6 +100,9 @@ def create_app(config: dict | None = None) -> Flask:
         except (TypeError, ValueError):
             return ts or ""
 
+    from .common import clock_hm
+    app.add_template_filter(clock_hm, "clock_hm")
+
     @app.template_filter("rules")
     def _rules(text: str) -> Markup:
         """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows."""

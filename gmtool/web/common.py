@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 import hmac
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -12,6 +13,8 @@ import qrcode.image.svg
 from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
 from ..core.errors import Forbidden, GmError
+from ..core.prompts import answer_text
+from ..i18n import translate
 from ..export import Options
 from ..core.view import GM, Viewer
 from ..runtime import LiveSession, SessionManager
@@ -217,14 +220,31 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
         return redirect(url_for(endpoint, session_id=session_id))
     if "text" in result:  # a roll
         message = result["text"]
-    elif "commitment" in result:  # an answer: its commitment is the receipt
-        message = "✓ " + result["commitment"][:16] + "…"
+    elif "commitment" in result:  # an answer: what was sent and when, in words (the commitment is on its card)
+        message = sent_receipt(live, result)
     else:
         message = "OK"
     response = make_response(render_template("_flash.html", error=False, message=message))
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response
+
+
+def clock_hm(ts: str) -> str:
+    """An event time as the server's local HH:MM (an answer's receipt)."""
+    try:
+        return datetime.fromisoformat(ts).astimezone().strftime("%H:%M")
+    except (TypeError, ValueError):
+        return ts or ""
+
+
+def sent_receipt(live: LiveSession, result: dict) -> str:
+    """「送信しました: 3 (21:04)」 / "Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
+    prompt = live.state.prompts.get(str(result["prompt"]))
+    names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
+    text = answer_text(live.ruleset, prompt.kind, result["value"], names) if prompt is not None else str(result["value"])
+    when = f" ({clock_hm(result['at'])})" if result.get("at") else ""
+    return f"✓ {translate('prompt.sent', lang())}: {text}{when}"
 
 
 def login(session_id: str, kind: str, endpoint: str):

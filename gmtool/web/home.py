@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, request, url_for
+import json
+
+from flask import Blueprint, current_app, g, make_response, redirect, request, url_for
 
 from ..core.errors import Forbidden
 from ..i18n import translate
 from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
+from .compression import asset_url
 from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, manager, no_store, render, same_secret
 
 bp = Blueprint("home", __name__)
@@ -18,6 +21,30 @@ bp = Blueprint("home", __name__)
 def health():
     """A bare liveness check."""
     return {"ok": True}
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: a phone adds gmtool to its home screen. No start_url: a screen installed from a
+    seat's page opens that page again (the browser takes the page's own address), logged in by its cookie."""
+    lang = g.get("lang", "ja")
+    body = {
+        "name": "gmtool", "short_name": "gmtool", "lang": lang,
+        "description": translate("manifest.description", lang),
+        "display": "standalone", "orientation": "portrait",
+        "background_color": "#121318", "theme_color": "#0c0d11",
+        "icons": [
+            {"src": asset_url("icons/gmtool.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": asset_url("icons/gmtool-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": asset_url("icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": asset_url("icons/gmtool-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+        ],
+    }
+    response = make_response(json.dumps(body, ensure_ascii=False))
+    response.headers["Content-Type"] = "application/manifest+json; charset=utf-8"
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 @bp.get("/")

@@ -1,8 +1,10 @@
 """Issue 12: phones are used one-handed. Every control of every phone screen of every registered ruleset
 is at least 44×44 CSS px (a checkbox or radio counts by the label around it), measured in Chromium at
 390×844 in both languages, with the ruleset's own scripted scene (its leak probe) and open core prompts
-of every kind, so a ruleset added later is measured without new test code. The same scene on the table
-screen fits a TV and a laptop without scrolling."""
+of every kind, so a ruleset added later is measured without new test code. Each of those screens has one
+primary action (data-primary: the oldest unanswered prompt, else the ruleset's step for this seat such as
+the sugoroku roll, else the dice) and it sits in the bottom half of the viewport, in the thumb's reach,
+with nothing over it. The same scene on the table screen fits a TV and a laptop without scrolling."""
 
 from __future__ import annotations
 
@@ -30,6 +32,43 @@ SMALL = """(min) => {
   }
   return out;
 }"""
+
+
+# The screen's primary action: the one marked in the live fragment, else the page's fallback (the dice).
+PRIMARY = """() => {
+  const marked = [...document.querySelectorAll('#live [data-primary]')];
+  const el = marked[0] || document.querySelector('[data-primary=fallback]');
+  if (!el) return {marked: 0, found: false};
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 28));
+  return {marked: marked.length, found: true, top: r.top, bottom: r.bottom, height: r.height,
+          layout: [document.documentElement.scrollWidth, innerWidth, innerHeight],
+          uncovered: !!hit && el.contains(hit), prompt: !!el.closest('.prompt-card'),
+          what: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} ` +
+                (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40)};
+}"""
+
+
+def primary_problems(page, where: str, prompt: bool | None = None) -> list[str]:
+    """What is wrong with the screen's primary action: none or several marked, outside the bottom half,
+    covered by something else, or (`prompt`) not the open prompt's when one waits for this seat."""
+    p = page.evaluate(PRIMARY)
+    if not p["found"]:
+        return [f"{where}: no primary action"]
+    screen = page.viewport_size
+    p["vh"] = screen["height"]
+    out = []
+    if p["layout"] != [screen["width"], screen["width"], screen["height"]]:  # wider: the phone zooms out, the dock leaves the screen
+        out.append(f"{where}: the page is {p['layout'][0]} px wide, the layout viewport {p['layout'][1]}×{p['layout'][2]}")
+    if p["marked"] > 1:
+        out.append(f"{where}: {p['marked']} primary actions")
+    if p["height"] <= 0 or p["top"] < p["vh"] / 2 - 0.5 or p["bottom"] > p["vh"] + 0.5:
+        out.append(f"{where}: {p['what']} at y={p['top']:.0f}..{p['bottom']:.0f}, not in the bottom half of {p['vh']}")
+    if not p["uncovered"]:
+        out.append(f"{where}: {p['what']} is covered")
+    if prompt is not None and p["prompt"] != prompt:
+        out.append(f"{where}: {p['what']} is {'not ' if prompt else ''}an open prompt's")
+    return out
 
 
 class Driver:
@@ -74,11 +113,19 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
     count = itertools.count(1)
     if probe:
         probe.plant(table, lambda kind: f"mark{next(count)}")
+    problems = []
+    # The ruleset's own scene: each seat's primary action (its step, or the dice) within the thumb's reach.
+    for i, seat in enumerate(table.seats):
+        phone = phone_context().new_page()
+        phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
+        phone.goto(f"{base}/s/{table.sid}/phone?lang={('ja', 'en')[i % 2]}")
+        expect(phone.locator("#live .live-root")).to_be_attached()
+        problems += primary_problems(phone, f"{name} {seat} (its own scene)")
+        phone.close()
     table.post("/prompts", {"title": "どれ", "kind": "choice", "options": ["赤", "青", "緑"]})
     table.post("/prompts", {"title": "いくつ", "kind": "multi", "options": ["剣", "弓", "槍"]})
     table.post("/prompts", {"title": "数", "kind": "number", "min": 0, "max": 9})
     table.post("/prompts", {"title": "投票", "kind": "seat"})
-    problems = []
     for i, seat in enumerate(table.seats):
         for lang in (("ja", "en") if i == 0 else (("en", "ja")[i % 2],)):  # both languages, every seat
             phone = phone_context().new_page()
@@ -86,8 +133,9 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
             problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN)]
+            problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
             phone.close()
-    assert not problems, "controls under 44×44 px:\n" + "\n".join(sorted(set(problems)))
+    assert not problems, "controls under 44×44 px or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
     # The same scene on the TV: the stage's step in view and nothing scrolls.
     for width, height in ((1920, 1080), (1280, 720)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()

@@ -99,7 +99,8 @@ def prompt_of(view, pid):
 def test_before_reveal_only_the_author_sees_value_and_salt(pure, gm_submits):
     pid, event = _answered(pure, gm_submits)
     own = prompt_of(build_view(pure.state, S1), pid)
-    assert own["your_answer"] == {"value": "WOMBAT9", "salt": "SALT-FF00", "commitment": event.data["commitment"]}
+    assert own["your_answer"] == {"value": "WOMBAT9", "salt": "SALT-FF00", "commitment": event.data["commitment"],
+                                  "at": event.ts}  # when it was sent: the phone's receipt
     assert visible_event(event, pure.state, S1)["data"]["value"] == "WOMBAT9"
     for viewer in (TABLE, S2, S3):
         view = build_view(pure.state, viewer)

@@ -9,7 +9,7 @@ import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of
 
 JA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-PUBLIC_ENDPOINTS = {"static", "ruleset_static", "home.health", "api.health"}  # static files hold no session data
+PUBLIC_ENDPOINTS = {"static", "ruleset_static", "home.health", "api.health", "home.manifest"}  # no session data
 PARAMS = {"seat_id": "s1", "prompt_id": "p1", "op": "lock", "seq": "1", "name": "start_combat"}
 
 

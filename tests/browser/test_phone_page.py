@@ -1,0 +1,149 @@
+"""Issue 12, the phone page in Chromium at 390×844: a number prompt shows its bounds and the answer's receipt
+says what was sent and when, in words (the commitment stays behind a details toggle); an error flash sits
+clear of the controls and closes with its ✕; the page is installable (a manifest Chromium accepts, icons
+served from the package) and keeps the screen awake where the Wake Lock API exists (127.0.0.1 is a secure
+context), degrading silently where it does not (a plain-HTTP LAN address); a new prompt still vibrates."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from gmtool_testing import bearer
+from playwright.sync_api import expect
+
+# Every visible control whose box meets the flash's box (the flash's own ✕ aside).
+UNDER_FLASH = """() => {
+  const flash = document.querySelector('#flash .flash');
+  const f = flash.getBoundingClientRect(), bar = document.querySelector('body > .bar').getBoundingClientRect();
+  const out = [];
+  if (f.top < bar.bottom - 0.5) out.push('the header');
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href], summary')) {
+    if (flash.contains(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left < f.right && r.right > f.left && r.top < f.bottom && r.bottom > f.top)
+      out.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.value || '').trim().slice(0, 20)}"`);
+  }
+  return out;
+}"""
+
+
+def _session(app, title, seats=("A", "B")):
+    """A generic session made through the API: (client, session id, tokens by seat, GM token)."""
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
+                    json={"title": title, "ruleset": "generic", "seats": list(seats), "counters": ["seals"]})
+    data = r.get_json()
+    return client, data["session"], {s["id"]: s["token"] for s in data["seats"]}, data["gm_token"]
+
+
+def _phone(phone_context, base, sid, token, lang="ja"):
+    page = phone_context().new_page()
+    page.goto(f"{base}/join/{sid}?k={token}")
+    page.goto(f"{base}/s/{sid}/phone?lang={lang}")
+    expect(page.locator("#live .live-root")).to_be_attached()
+    return page
+
+
+def test_a_number_prompt_shows_its_bounds_and_the_receipt_says_what_and_when(server, phone_context):
+    base, app = server
+    client, sid, seats, gm = _session(app, "数の質問", ("A", "B", "C"))  # C never answers: the prompt stays open
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm),
+                    json={"title": "いくつ賭ける", "kind": "number", "min": 1, "max": 6})
+    assert r.status_code == 201, r.get_json()
+    for seat, lang, value, bounds, sent in (("s1", "ja", "3", "1〜6 の数", "送信しました: 3"),
+                                            ("s2", "en", "4", "A number from 1 to 6", "Sent: 4")):
+        phone = _phone(phone_context, base, sid, seats[seat], lang)
+        card = phone.locator(".prompt-card")
+        expect(card.locator("[data-bounds]")).to_have_text(bounds)
+        card.locator("input[name=value]").fill(value)
+        card.locator("button.primary").click()
+        receipt = card.locator("[data-sent]")
+        expect(receipt).to_contain_text(sent)
+        at = client.get(f"/api/sessions/{sid}/state", headers=bearer(seats[seat])).get_json()
+        at = next(p for p in at["prompts"] if p["kind"] == "number")["your_answer"]["at"]
+        when = datetime.fromisoformat(at).astimezone().strftime("%H:%M")
+        expect(receipt).to_contain_text(f"{sent} ({when})")
+        expect(phone.locator("#flash")).to_contain_text(f"{sent} ({when})")
+        # In words, not a hash: the commitment only behind the receipt's details toggle.
+        assert not re.search(r"[0-9a-f]{12}", card.inner_text()), card.inner_text()
+        assert not re.search(r"[0-9a-f]{12}", phone.locator("#flash").inner_text())
+        card.locator("details.receipt summary").click()
+        expect(card.locator("details.receipt code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+
+
+def test_an_error_flash_sits_clear_of_the_controls_and_closes(server, phone_context):
+    base, app = server
+    _, sid, seats, _ = _session(app, "エラー")
+    for lang in ("ja", "en"):
+        phone = _phone(phone_context, base, sid, seats["s1"], lang)
+        phone.locator("input[name=expr]").fill("2X9")  # not dice notation: the server refuses it
+        phone.locator("input[name=expr]").press("Enter")
+        flash = phone.locator("#flash .flash-error")
+        expect(flash).to_be_visible()
+        expect(flash).to_have_attribute("role", "alert")
+        assert phone.evaluate(UNDER_FLASH) == []
+        # The docked dice stay uncovered and usable while the error shows.
+        dice = phone.locator("#phone-dice")
+        box = dice.bounding_box()
+        assert box["y"] >= 844 / 2
+        hit = phone.evaluate("([x, y]) => document.getElementById('phone-dice').contains(document.elementFromPoint(x, y))",
+                             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit
+        # Scrolled to the bottom, the error is still in view (under the header).
+        phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert phone.evaluate("document.querySelector('#flash .flash').getBoundingClientRect().top") >= 0
+        expect(flash).to_be_in_viewport()
+        flash.locator(".flash-close").click()
+        expect(phone.locator("#flash .flash")).to_have_count(0)
+        phone.close()
+
+
+def test_the_phone_is_installable_and_keeps_the_screen_awake(server, phone_context):
+    base, app = server
+    client, sid, seats, _ = _session(app, "常時点灯")
+    phone = _phone(phone_context, base, sid, seats["s1"], "en")
+    # 127.0.0.1 is a secure context: the lock is taken for the session.
+    expect(phone.locator("html")).to_have_attribute("data-wake-lock", "on")
+    # The manifest as Chromium reads it: no errors, the page's own address as the start, icons that load.
+    cdp = phone.context.new_cdp_session(phone)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert manifest["url"].startswith(f"{base}/manifest.webmanifest")
+    assert '"display": "standalone"' in manifest["data"] and "A GM assistant" in manifest["data"]  # in the page's language
+    icons = client.get("/manifest.webmanifest?lang=en").get_json()["icons"]
+    sizes = {i["sizes"] for i in icons}
+    assert {"192x192", "512x512"} <= sizes and any(i.get("purpose") == "maskable" for i in icons)
+    for icon in icons:
+        r = phone.request.get(base + icon["src"])
+        assert r.ok and r.headers["content-type"].split(";")[0] == icon["type"], icon
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(r.body()[16:20], "big"), int.from_bytes(r.body()[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"], icon
+    phone.close()
+    # A plain-HTTP LAN address has no navigator.wakeLock: nothing breaks and nothing is shown.
+    errors = []
+    context = phone_context()
+    context.add_init_script("delete Navigator.prototype.wakeLock")
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/join/{sid}?k={seats['s2']}")
+    expect(page.locator("html")).to_have_attribute("data-wake-lock", "unavailable")
+    page.locator("#phone-dice button[value='1D6']").click()
+    expect(page.locator(".rolls li")).to_have_count(1)
+    expect(page.locator("#flash .flash-error")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_new_prompt_still_vibrates_the_phone(server, phone_context):
+    base, app = server
+    client, sid, seats, gm = _session(app, "振動")
+    context = phone_context()
+    context.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
+    phone = context.new_page()
+    phone.goto(f"{base}/join/{sid}?k={seats['s1']}")
+    expect(phone.locator("#live .live-root")).to_be_attached()
+    client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": "どれ", "kind": "choice", "options": ["赤", "青"]})
+    expect(phone.locator(".prompt-card")).to_have_count(1)
+    phone.wait_for_function("window.__buzz.length > 0")
