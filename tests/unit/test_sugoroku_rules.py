@@ -511,3 +511,12 @@ def test_s13_vote_tie_with_ranking_list_and_tied_last_place():
 def test_s13_no_votes_reveals_nobody():
     r = S.true_name_vote({}, ["A", "B"])
     assert r["revealed"] is None and r["tied"] == []
+
+
+def test_s7_a_tie_note_names_the_reading_in_words_not_its_key():
+    gm = S.battle_winner({"A": 9, "B": 9}, parent="A")["notes"][0]
+    assert gm["ja"] == "解釈（戦闘の最高値が同点）：勝者なし・GMが裁定" and gm["rule"] == "S-7"
+    parent = S.battle_winner({"A": 9, "B": 9}, parent="A", readings={"battle_tie": "parent"})["notes"][0]
+    assert parent["en"] == "Reading (Tied highest battle power): The parent wins if among the tied"
+    for note in (gm, parent):
+        assert "battle_tie" not in note["ja"] + note["en"] and "=" not in note["ja"] + note["en"]

@@ -75,9 +75,14 @@ def reading(readings: Mapping[str, Any] | None, key: str) -> Any:
 
 
 def _reading_note(key: str, value: Any) -> dict:
-    spec = READINGS[key]
-    return {"ja": f"解釈（{key}={value}）：{spec['ja']}", "en": f"Reading ({key}={value}): {spec['en']}",
-            "rule": spec["rule"]}
+    """A result's note naming the reading applied, in words (its label and the chosen choice's, as declared)."""
+    from . import READINGS as DECLARED  # the declaration core serves (import here: the package imports this module)
+    declared = next(r for r in DECLARED if r.key == key)
+    choice = next((c.label for c in declared.choices if c.value == value), None)
+    ja = choice.ja if choice else str(value)
+    en = choice.en if choice else str(value)
+    return {"ja": f"解釈（{declared.label.ja}）：{ja}", "en": f"Reading ({declared.label.en}): {en}",
+            "rule": READINGS[key]["rule"]}
 
 
 def _term(ja: str, en: str, value: int, rule: str, **extra: Any) -> dict:
