@@ -52,7 +52,8 @@ def test_every_public_function_has_a_one_line_docstring_with_its_rule():
 def test_readings_have_defaults_choices_and_both_languages():
     for key, spec in S.READINGS.items():
         assert spec["default"] in spec["choices"], key
-        assert spec["ja"] and spec["en"] and spec["rule"].startswith("S-")
+        assert spec["label"][0] and spec["label"][1] and spec["rule"].startswith("S-")
+        assert all(ja and en for _value, ja, en in spec["words"]), key
         assert S.reading(None, key) == spec["default"]
 
 
@@ -223,7 +224,7 @@ def test_s2_round_over_after_eighth_action_phase(round_name):
 
 def test_s2_reading_all_players_at_goal_ends_round():
     r = S.round_over("round1", 3, 4, n_players=4)
-    assert r["over"] is True and "round_end_all_at_goal" in r["reason"]["en"]
+    assert r["over"] is True and "Round end when everyone is at the goal" in r["reason"]["en"]
     assert S.round_over("round1", 3, 4, n_players=4, readings={"round_end_all_at_goal": False})["over"] is False
     assert S.round_over("round1", 3, 3, n_players=4)["over"] is False
 
@@ -274,7 +275,7 @@ def test_s10_next_player_tied_above_last():
 def test_s10_tie_at_the_bottom_default_nobody_out():
     r = S.eliminated_after_round({"A": 30, "B": 5, "C": 5})
     assert r["out"] == [] and r["last"] == ["B", "C"] and r["gap"] == 0
-    assert any("elimination_tie=none" in n["en"] for n in r["notes"])
+    assert any(n["en"] == "Reading (Tied last place): A gap of 0: nobody is out" for n in r["notes"])
 
 
 def test_s10_tie_at_the_bottom_other_readings():
@@ -343,7 +344,7 @@ def test_s7_terrain_strengthens_and_weakens_attributes():
     assert [t["value"] for t in r["terms"]] == [5, 2, 3]
     assert [t["terrain"] for t in r["terms"]] == [2, -1, 0]
     assert total_of(r, "total") == 10
-    assert any("terrain_applies_to" in n["en"] for n in r["notes"])
+    assert any(n["en"] == "Reading (What terrain modifies): Attack cards only" for n in r["notes"])
 
 
 def test_s7_terrain_reading_and_power_floor():
@@ -391,7 +392,7 @@ def test_s7_three_player_battle_highest_wins():
 def test_s7_tied_highest_no_winner_gm_decides():
     r = S.battle_winner({"A": 9, "B": 9, "C": 4}, parent="A")
     assert r["winner"] is None and r["tied"] == ["A", "B"] and r["gm_decides"] is True
-    assert r["notes"][0]["rule"] == "S-7" and "battle_tie=gm" in r["notes"][0]["en"]
+    assert r["notes"][0]["rule"] == "S-7" and r["notes"][0]["en"] == "Reading (Tied highest battle power): No winner; the GM decides"
     r = S.battle_winner({"A": 9, "B": 9, "C": 4}, parent="A", readings={"battle_tie": "parent"})
     assert r["winner"] == "A" and r["gm_decides"] is False
     r = S.battle_winner({"A": 4, "B": 9, "C": 9}, parent="A", readings={"battle_tie": "parent"})
@@ -511,3 +512,12 @@ def test_s13_vote_tie_with_ranking_list_and_tied_last_place():
 def test_s13_no_votes_reveals_nobody():
     r = S.true_name_vote({}, ["A", "B"])
     assert r["revealed"] is None and r["tied"] == []
+
+
+def test_s7_a_tie_note_names_the_reading_in_words_not_its_key():
+    gm = S.battle_winner({"A": 9, "B": 9}, parent="A")["notes"][0]
+    assert gm["ja"] == "解釈（戦闘の最高値が同点）：勝者なし・GMが裁定" and gm["rule"] == "S-7"
+    parent = S.battle_winner({"A": 9, "B": 9}, parent="A", readings={"battle_tie": "parent"})["notes"][0]
+    assert parent["en"] == "Reading (Tied highest battle power): The parent wins if among the tied"
+    for note in (gm, parent):
+        assert "battle_tie" not in note["ja"] + note["en"] and "=" not in note["ja"] + note["en"]

@@ -707,7 +707,7 @@ NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
                "result2": Label("3rdセレクトへ", "Open the 3rd select"),
                "result3": Label("ファイナルリザルト（勝率）", "Final result (win rates)"),
                "final": Label("勝敗判定（1d100 + 勝率）", "Battle roll (1d100 + win rate)"),
-               "cleanup": Label("クリンナップ（黒星・敗退）", "Cleanup (黒星, elimination)")}
+               "cleanup": Label("クリンナップ（黒星・敗退）", "Cleanup (black stars, elimination)")}
 
 
 def _character_view(c: dict, full: bool) -> dict:

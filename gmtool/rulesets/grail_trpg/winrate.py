@@ -37,10 +37,10 @@ SEAL_EFFECTS: dict[int, dict] = {
         "users": ("main",), "public": False},
     5: {"label": Label("MP+3（即座に、公開可）", "MP +3 (at once, may be public)"), "timing": _ALL,
         "effect": {"mp": 3}, "cap_exempt": True, "may_exceed_100": False, "users": ("main",), "public": True},
-    6: {"label": Label("逃走判定（黒星と同じ数の令呪）", "Escape check (seals = 黒星)"), "timing": ("setup",),
+    6: {"label": Label("逃走判定（黒星と同じ数の令呪）", "Escape check (as many seals as black stars)"), "timing": ("setup",),
         "effect": {"escape": 1}, "cap_exempt": True, "may_exceed_100": False, "users": ("main",), "public": False},
     7: {"label": Label("敗北後の逃走判定（黒星+1の令呪、さらに+1で自動成功）",
-                       "Escape check after losing (seals = 黒星 + 1; one more: automatic)"),
+                       "Escape check after losing (black stars + 1 seals; one more: automatic)"),
         "timing": ("cleanup",), "effect": {"escape": 1}, "cap_exempt": True, "may_exceed_100": False,
         "users": ("main",), "public": False},
 }
@@ -81,7 +81,7 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
     _effect(effect)
     stars = [black_stars] if isinstance(black_stars, int) else list(black_stars)
     if not stars or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in stars):
-        raise GmError("黒星の数は0以上の整数です", "黒星 counts must be integers ≥ 0")
+        raise GmError("黒星の数は0以上の整数です", "Black star counts must be integers ≥ 0")
     notes, allied = [], len(stars) > 1
     if automatic and effect != 7:
         raise GmError("自動成功にできるのは令呪7だけです", "Only seal 7 can be made automatic")
@@ -90,8 +90,8 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
     if effect == 7 and allied and reading(readings, "seal7_alliance") == "own":
         stars = stars[:1]
     n = max(stars)
-    lab = Label(f"黒星{n}（同盟内で最多）", f"{n} 黒星 (most among the allies)") if allied and len(stars) > 1 \
-        else Label(f"黒星{n}", f"{n} 黒星")
+    lab = Label("黒星の数（同盟内で最多）", "black stars (most among the allies)") if allied and len(stars) > 1 \
+        else Label("黒星の数", "black stars")
     terms = [term(lab, n, "T-13")]
     if allied:
         notes.append(note("同盟内で令呪の消費を分担してよい", "The allies may decide who pays the seals", "T-13"))
@@ -99,12 +99,12 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
             notes.append(reading_note(readings, "seal7_alliance"))
     if effect == 6 and n == 0:
         notes.append(note("黒星0なら令呪0画（セットアップの逃走判定はもともと可能）",
-                          "With 0 黒星 it costs 0 seals (a setup escape check is allowed anyway)", "T-13"))
+                          "With no black stars it costs no seal (a setup escape check is allowed anyway)", "T-13"))
     if effect == 7:
         notes.append(reading_note(readings, "seal7_black_stars"))
         if reading(readings, "seal7_black_stars") == "after_this_loss":
-            terms.append(term(Label("今回の敗北の黒星", "This loss's 黒星"), 1, "T-11"))
-        terms.append(term(Label("+1", "+1"), 1, "T-13"))
+            terms.append(term(Label("今回の敗北の黒星", "this loss's black star"), 1, "T-11"))
+        terms.append(term(Label("さらに1画", "one seal more"), 1, "T-13"))
         if automatic:
             terms.append(term(Label("自動成功の追加1画", "One more for automatic success"), 1, "T-13"))
     return {"effect": effect, "cost": sum(t["value"] for t in terms), "terms": terms, "notes": notes}
@@ -372,7 +372,7 @@ def black_stars_after(loser_side_factions: Sequence[str], escaped: Iterable[str]
     if not losers:
         raise GmError("敗北した陣営がありません", "No losing faction given")
     esc = set(escaped)
-    notes = [note("同盟の敗北: 全陣営に黒星1", "Alliance lost: every allied faction gains one 黒星", "T-11")] \
+    notes = [note("同盟の敗北: 全陣営に黒星1", "Alliance lost: every allied faction gains a black star", "T-11")] \
         if len(losers) > 1 else []
     if esc & set(losers):
         notes.append(note("逃走に成功しても戦ったことになる（黒星は付く）",

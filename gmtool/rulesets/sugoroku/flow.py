@@ -23,8 +23,9 @@ from .events import is_revealed, sg
 COUNTERS = ("position", "mana", "vp", "karma", "seals", "uses", "reveal_count")
 FLOW_READINGS: dict[str, dict[str, Any]] = {
     "reveal_counts_np": {"default": True, "choices": (True, False), "rule": "S-13",
-                         "ja": "宝具の使用も真名判明の回数（スキル使用＋戦闘）に数える",
-                         "en": "NP uses also count toward the true-name count (skill uses + battles)"},
+                         "label": ("真名判明の回数と宝具", "NP uses and the true-name count"),
+                         "words": ((True, "宝具の使用も数える（スキル使用＋戦闘＋宝具）", "NP uses count (with skill uses and battles)"),
+                                   (False, "スキル使用と戦闘のみ数える", "Only skill uses and battles count"))},
 }
 
 

@@ -42,26 +42,33 @@ KARMA_MAX, VP_MAX, REVEAL_COUNT_MAX = 30, 999, 99
 MASTER_CP, SERVANT_BASE_CP, TRAIT_BONUS_MAX = 9, 30, 6  # S-14
 STRONG_TRAITS = ("神性", "竜", "鬼", "妖精", "怪物")
 
+# Each reading: its default, its rule, its label and its choices in words (value, ja, en). The ruleset's
+# declaration (__init__.READINGS) is made from this table, so the words are written once.
 READINGS: dict[str, dict[str, Any]] = {
-    "battle_tie": {"default": "gm", "choices": ("gm", "parent"), "rule": "S-7",
-                   "ja": "最高値が同点：gm=勝者なし・GMが裁定／parent=同点に親がいれば親の勝ち",
-                   "en": "Tied highest: gm = no winner, the GM decides / parent = the parent wins if tied"},
-    "elimination_tie": {"default": "none", "choices": ("none", "all", "gm"), "rule": "S-10",
-                        "ja": "最下位が同点：none=差0で脱落なし／all=次点と10以上差なら全員脱落／gm=GMが決める",
-                        "en": "Tied last place: none = gap 0, nobody out / all = all out if ≥ 10 behind / gm = GM"},
-    "terrain_applies_to": {"default": "attack", "choices": ("attack", "all"), "rule": "S-7",
-                           "ja": "地の利はアタックカードにのみ（all=属性を持つ全カード）",
-                           "en": "Terrain modifies attack cards only (all = every card with an attribute)"},
-    "card_power_floor": {"default": 0, "choices": (0, None), "rule": "S-7",
-                         "ja": "弱化されたカードのパワーは0未満にならない（None=下限なし）",
-                         "en": "A weakened card contributes at least 0 power (None = no floor)"},
-    "strong_traits_count": {"default": True, "choices": (True, False), "rule": "S-14",
-                            "ja": "強特性も特性数（3個につき2点）に数える",
-                            "en": "Strong traits also count toward the number of traits (2 per 3)"},
-    "round_end_all_at_goal": {"default": True, "choices": (True, False), "rule": "S-2",
-                              "ja": "規定人数に満たなくても全員ゴールしたらラウンド終了",
-                              "en": "The round also ends when every player is at the goal"},
+    "battle_tie": {"default": "gm", "rule": "S-7", "label": ("戦闘の最高値が同点", "Tied highest battle power"),
+                   "words": (("gm", "勝者なし・GMが裁定", "No winner; the GM decides"),
+                             ("parent", "同点に親がいれば親の勝ち", "The parent wins if among the tied"))},
+    "elimination_tie": {"default": "none", "rule": "S-10", "label": ("最下位が同点", "Tied last place"),
+                        "words": (("none", "差0で脱落なし", "A gap of 0: nobody is out"),
+                                  ("all", "次点と10以上差なら全員脱落", "All are out if 10 or more behind the next"),
+                                  ("gm", "GMが決める", "The GM decides"))},
+    "terrain_applies_to": {"default": "attack", "rule": "S-7", "label": ("地の利の対象", "What terrain modifies"),
+                           "words": (("attack", "アタックカードのみ", "Attack cards only"),
+                                     ("all", "属性を持つ全カード", "Every card with an attribute"))},
+    "card_power_floor": {"default": 0, "rule": "S-7", "label": ("弱化されたカードのパワー", "A weakened card's power"),
+                         "words": ((0, "0未満にならない", "Never below 0"), (None, "下限なし", "No floor"))},
+    "strong_traits_count": {"default": True, "rule": "S-14",
+                            "label": ("強特性と特性数（3個につき2点）", "Strong traits and the trait count"),
+                            "words": ((True, "強特性も特性数に数える", "Strong traits count"),
+                                      (False, "強特性は数えない", "Strong traits do not count"))},
+    "round_end_all_at_goal": {"default": True, "rule": "S-2",
+                              "label": ("全員ゴールでのラウンド終了", "Round end when everyone is at the goal"),
+                              "words": ((True, "規定人数に満たなくても全員ゴールで終了",
+                                         "Ends when everyone is at the goal, below the goal count too"),
+                                        (False, "規定人数がゴールするまで続ける", "Goes on until the goal count is reached"))},
 }
+for _spec in READINGS.values():
+    _spec["choices"] = tuple(value for value, _ja, _en in _spec["words"])
 
 
 def reading(readings: Mapping[str, Any] | None, key: str) -> Any:
@@ -75,9 +82,10 @@ def reading(readings: Mapping[str, Any] | None, key: str) -> Any:
 
 
 def _reading_note(key: str, value: Any) -> dict:
+    """A result's note naming the reading applied and its choice, in words."""
     spec = READINGS[key]
-    return {"ja": f"解釈（{key}={value}）：{spec['ja']}", "en": f"Reading ({key}={value}): {spec['en']}",
-            "rule": spec["rule"]}
+    ja, en = next(((j, e) for v, j, e in spec["words"] if v == value and type(v) is type(value)), (str(value), str(value)))
+    return {"ja": f"解釈（{spec['label'][0]}）：{ja}", "en": f"Reading ({spec['label'][1]}): {en}", "rule": spec["rule"]}
 
 
 def _term(ja: str, en: str, value: int, rule: str, **extra: Any) -> dict:
