@@ -63,11 +63,20 @@ def _as_before(now, before):
     return now
 
 
+def _without_labels(view: dict) -> dict:
+    """A view without the grail seal effects' fixed names (menu words a later version put better: their
+    English no longer says 黒星); what was played must be the same, not how a menu is worded."""
+    view = json.loads(json.dumps(view))
+    for effect in view.get("ruleset", {}).get("seal_effects", []):
+        effect.pop("label", None)
+    return view
+
+
 @pytest.mark.parametrize("name", sorted(TOKENS))
 def test_an_old_session_opens_with_the_state_it_had(old_app, name):
     client = old_app.test_client()
-    now = _rolls_without_entered(_without_readings(_state(client, name)))
-    before = _without_readings(VIEWS[name])
+    now = _without_labels(_rolls_without_entered(_without_readings(_state(client, name))))
+    before = _without_labels(_without_readings(VIEWS[name]))
     assert _as_before(now, before) == before
 
 
