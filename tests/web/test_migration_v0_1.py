@@ -67,8 +67,9 @@ def _without_labels(view: dict) -> dict:
     """A view without the grail seal effects' fixed names (menu words a later version put better: their
     English no longer says 黒星); what was played must be the same, not how a menu is worded."""
     view = json.loads(json.dumps(view))
-    for effect in view.get("ruleset", {}).get("seal_effects", []):
-        effect.pop("label", None)
+    if view.get("session", {}).get("ruleset") == "grail_trpg":
+        for effect in view["ruleset"]["seal_effects"]:
+            effect.pop("label", None)
     return view
 
 
