@@ -22,7 +22,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.force': ('強制', 'force'),
     'sugoroku.end_the_round': ('ラウンド終了', 'End the round'),
     'sugoroku.pending_battle': ('戦闘待ち', 'Pending battle'),
-    'sugoroku.square': ('マス', 'square'),
+    'sugoroku.square': ('マス', 'square '),  # the number follows directly (マス3 / square 3)
     'sugoroku.challenge': ('挑戦', 'challenge'),
     'sugoroku.start_battle': ('戦闘開始', 'Start battle'),
     'sugoroku.skip_2': ('行わない', 'Skip'),
