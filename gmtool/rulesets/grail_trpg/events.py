@@ -383,6 +383,12 @@ def _d_select(e, state, lang):
     r = d["result"]
     sp = " " if lang == "en" else ""
     rows = [f"{names[s]}{sp}{_stat(r[s]['stat'], lang)}{sp}{r[s]['value']}{_bracket(r[s]['terms'], lang)}" for s in "ab"]
+    return (_ja(lang, f"{ORDINALS[d['select_no']]}リザルト [T-6/T-7]: ", f"{ORDINALS[d['select_no']]} result [T-6/T-7]: ")
+            + " vs ".join(rows) + select_outcome(r, names, lang))
+
+
+def select_outcome(r: dict, names: dict, lang: str) -> str:
+    """T-6/T-7: " → who gains the advantage (and what carries to the next select)" of a select's result."""
     if r["winner"]:
         verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains the advantage")
     else:
@@ -396,8 +402,7 @@ def _d_select(e, state, lang):
         extra.append(_ja(lang, f"{names[r['luck_void']]}の宝具で相手の幸運ボーナス無効",
                          f"{names[r['luck_void']]}'s NP voids the opponent's LUK bonus"))
     tail = (f" ({'; '.join(extra)})" if lang == "en" else f"（{'、'.join(extra)}）") if extra else ""
-    return (_ja(lang, f"{ORDINALS[d['select_no']]}リザルト [T-6/T-7]: ", f"{ORDINALS[d['select_no']]} result [T-6/T-7]: ")
-            + " vs ".join(rows) + f" → {verdict}{tail}")
+    return f" → {verdict}{tail}"
 
 
 def _d_select_revised(e, state, lang):

@@ -13,7 +13,7 @@ from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import State
 from gmtool.core.ruleset import EventType
 
-from .events import ORDINALS, _d_select_opened, _names, _stat, combat_of
+from .events import ORDINALS, _d_select_opened, _names, _stat, combat_of, select_outcome
 
 
 def _label(term: dict, lang: str) -> str:
@@ -43,22 +43,9 @@ def select_line(e: dict, state: State, lang: str) -> str:
     bracket = ""
     if sides:
         bracket = f" [modifiers, {'; '.join(sides)}]" if lang == "en" else f"［修正 {'／'.join(sides)}］"
-    if r["winner"]:
-        verdict = _ja(lang, f"{names[r['winner']]}が優位", f"{names[r['winner']]} gains the advantage")
-    else:
-        verdict = _ja(lang, "同値: 優位なし", "tie: no advantage")
-    extra = []
-    if r.get("magic_carry"):
-        extra.append(_ja(lang, f"{names[r['magic_carry']]}は次の提出に魔力+10", f"{names[r['magic_carry']]}: MAG +10 next"))
-    if r.get("luck_bonus"):
-        extra.append(_ja(lang, f"{names[r['luck_bonus']]}に幸運ボーナス", f"LUK bonus for {names[r['luck_bonus']]}"))
-    if r.get("luck_void"):
-        extra.append(_ja(lang, f"{names[r['luck_void']]}の宝具で相手の幸運ボーナス無効",
-                         f"{names[r['luck_void']]}'s NP voids the opponent's LUK bonus"))
-    tail = (f" ({', '.join(extra)})" if lang == "en" else f"（{'、'.join(extra)}）") if extra else ""
     head = _ja(lang, f"{ORDINALS[d['select_no']]}セレクト [T-5/T-6/T-7]: ",
                f"{ORDINALS[d['select_no']]} select [T-5/T-6/T-7]: ")
-    return f"{head}{stats}{bracket} → {verdict}{tail}"
+    return f"{head}{stats}{bracket}{select_outcome(r, names, lang)}"
 
 
 def select_opened_line(e: dict, state: State, lang: str) -> str:
