@@ -6,6 +6,7 @@ import shutil
 import threading
 
 import pytest
+from playwright.sync_api import expect
 from waitress import create_server
 
 from gmtool.web import create_app
@@ -80,3 +81,20 @@ def open_table(server, page, browser, phone_context):
         return live, tokens, table, phones
 
     return make
+
+
+@pytest.fixture
+def paste_sheets(page):
+    """The grail GM console on `page` pastes each faction's characters (the text format: a character per
+    line, its skills on "- " lines under it) and sees them listed: paste_sheets({"s1": SABER, "s2": ARCHER})."""
+
+    def paste(sheets: dict[str, str]):
+        form = page.locator("#grail-characters")
+        for seat_id, text in sheets.items():
+            form.locator("select[name=faction]").select_option(seat_id)
+            form.locator("textarea[name=text]").fill(text)
+            form.locator("button").click()
+            expect(page.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(
+                sum(1 for line in text.splitlines() if not line.lstrip().startswith("-")))
+
+    return paste

@@ -10,15 +10,10 @@ SABER = """アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸
 ARCHER = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"
 
 
-def test_t11_t6_a_faction_uses_its_result_and_cleanup_skills_from_its_phone(open_table, page):
+def test_t11_t6_a_faction_uses_its_result_and_cleanup_skills_from_its_phone(open_table, page, paste_sheets):
     _live, _tokens, table, phones = open_table("スキルのタイミング", "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
     gm = page  # open_table opened the GM console on it
-    form = gm.locator("#grail-characters")
-    for seat_id, text in (("s1", SABER), ("s2", ARCHER)):
-        form.locator("select[name=faction]").select_option(seat_id)
-        form.locator("textarea[name=text]").fill(text)
-        form.locator("button").click()
-        expect(gm.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(1)
+    paste_sheets({"s1": SABER, "s2": ARCHER})
 
     # The GM adds a cleanup skill to アルトリア field by field.
     add = gm.locator("#grail-sheets-s1 .g-add-skill")

@@ -15,27 +15,12 @@ ARCHER = """エミヤ(アーチャー)/エミヤ 筋力30 耐久40 敏捷40 魔�
 凛 筋力20 耐久20 敏捷30 魔力55 幸運40 宝具20"""
 
 
-def test_full_three_select_combat_with_two_phones(server, page, browser, phone_context):
-    base, app = server
-    live, tokens = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg",
-                                                   [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
-    sid = live.state.session_id
-    gm = page
-    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
-    table = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    phones = {}
-    for seat_id, token in tokens["seats"].items():
-        phones[seat_id] = phone_context().new_page()
-        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
+def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets):
+    _live, _tokens, table, phones = open_table("第五次聖杯戦争", "grail_trpg", ["セイバー陣営", "アーチャー陣営"], 900)
+    gm = page  # open_table opened the GM console on it
 
     # The GM pastes each faction's characters and marks エミヤ as seen through by the Saber faction.
-    form = gm.locator("#grail-characters")
-    for seat_id, text in (("s1", SABER), ("s2", ARCHER)):
-        form.locator("select[name=faction]").select_option(seat_id)
-        form.locator("textarea[name=text]").fill(text)
-        form.locator("button").click()
-        expect(gm.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(3 if seat_id == "s1" else 2)
+    paste_sheets({"s1": SABER, "s2": ARCHER})
     seen = gm.locator("#grail-faction-s1 form")
     seen.locator("input[value='s2/エミヤ']").check()
     seen.locator("button").click()
@@ -139,26 +124,11 @@ ALLY_B = """メドゥーサ(ライダー) 筋力40 耐久30 敏捷50 魔力30 �
 ENEMY = """ヘラクレス(バーサーカー) 筋力90 耐久80 敏捷50 魔力30 幸運20 宝具60"""
 
 
-def test_two_allied_factions_each_use_their_own_skills_from_their_own_phones(server, page, browser, phone_context):
+def test_two_allied_factions_each_use_their_own_skills_from_their_own_phones(open_table, page, paste_sheets):
     """Issue 16: s1 and s2 fight as allies against s3; each ally taps its own skill chips on its own phone."""
-    base, app = server
-    live, tokens = app.extensions["gmtool"].create("同盟戦", "grail_trpg",
-                                                   [{"name": "セイバー陣営"}, {"name": "ライダー陣営"}, {"name": "バーサーカー陣営"}])
-    sid = live.state.session_id
+    _live, _tokens, table, phones = open_table("同盟戦", "grail_trpg", ["セイバー陣営", "ライダー陣営", "バーサーカー陣営"], 900)
     gm = page
-    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
-    table = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    phones = {}
-    for seat_id, token in tokens["seats"].items():
-        phones[seat_id] = phone_context().new_page()
-        phones[seat_id].goto(f"{base}/join/{sid}?k={token}")
-    form = gm.locator("#grail-characters")
-    for seat_id, text in (("s1", ALLY_A), ("s2", ALLY_B), ("s3", ENEMY)):
-        form.locator("select[name=faction]").select_option(seat_id)
-        form.locator("textarea[name=text]").fill(text)
-        form.locator("button").click()
-        expect(gm.locator(f"#grail-faction-{seat_id} .g-chars li")).to_have_count(1)
+    paste_sheets({"s1": ALLY_A, "s2": ALLY_B, "s3": ENEMY})
     start = gm.locator("#grail-start")
     start.locator("input[name=a][value=s1]").check()
     start.locator("input[name=a][value=s2]").check()

@@ -73,17 +73,21 @@ def _api(app, sid, tokens):
     return post, state
 
 
-def _tokens(raw):
-    return {"gm": raw["gm"], "table": raw["table"], **raw["seats"]}
+def _game(server, browser, title, ruleset, names):
+    """A session of `ruleset` made on the server, its API (post, state, act) and its TV on three screens."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create(title, ruleset, [{"name": n} for n in names])
+    sid = live.state.session_id
+    tokens = {"gm": raw["gm"], "table": raw["table"], **raw["seats"]}
+    post, state = _api(app, sid, tokens)
+
+    def act(name, body=None, who="gm", status=200):
+        return post(f"/actions/{name}", body, who=who, status=status)
+    return post, state, act, Table(browser, base, sid, tokens["table"])
 
 
 def test_a_grail_combat_follows_the_game_on_the_tv(server, browser):
-    base, app = server
-    live, raw = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg",
-                                                [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}, {"name": "ランサー陣営"}])
-    sid, tokens = live.state.session_id, _tokens(raw)
-    post, state = _api(app, sid, tokens)
-    table = Table(browser, base, sid, tokens["table"])
+    post, state, _, table = _game(server, browser, "第五次聖杯戦争", "grail_trpg", ("セイバー陣営", "アーチャー陣営", "ランサー陣営"))
 
     def step(out):
         combat = out["ruleset"]["combat"]
@@ -139,11 +143,7 @@ def test_a_grail_combat_follows_the_game_on_the_tv(server, browser):
 
 
 def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
-    base, app = server
-    live, raw = app.extensions["gmtool"].create("双六卓", "sugoroku", [{"name": n} for n in ("セイバー", "アーチャー", "ランサー", "ライダー")])
-    sid, tokens = live.state.session_id, _tokens(raw)
-    post, state = _api(app, sid, tokens)
-    table = Table(browser, base, sid, tokens["table"])
+    post, state, _, table = _game(server, browser, "双六卓", "sugoroku", ("セイバー", "アーチャー", "ランサー", "ライダー"))
     post("/actions/setup", {"players": {"s1": {"servant": "セイバー", "true_name": "アルトリア", "mana": 4},
                                          "s2": {"servant": "アーチャー", "true_name": "エミヤ", "mana": 3}}})
     battles = 0
@@ -175,21 +175,10 @@ def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
     table.close()
 
 
-def _act(post):
-    def act(name, body=None, who="gm", status=200):
-        return post(f"/actions/{name}", body, who=who, status=status)
-    return act
-
-
 def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
     """A round of Fate/Ace Royal: the turns' steps, a reveal, an attack (the attacker's pick, the attacker's
     damage judgement, the interceptor's pick, the result), an end step; each on the TV's stage in view."""
-    base, app = server
-    live, raw = app.extensions["gmtool"].create("エースロイヤル卓", "ace_royal", [{"name": n} for n in ("凛", "ウェイバー", "キャスター陣営")])
-    sid, tokens = live.state.session_id, _tokens(raw)
-    post, state = _api(app, sid, tokens)
-    act = _act(post)
-    table = Table(browser, base, sid, tokens["table"])
+    post, state, act, table = _game(server, browser, "エースロイヤル卓", "ace_royal", ("凛", "ウェイバー", "キャスター陣営"))
 
     def check(result, text=""):
         now = state()
@@ -247,12 +236,7 @@ def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
 def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
     """A round of Grail Succession (twelve turns, two takes): the newest move and the row on the stage, the
     scores with their majorities in the summary; the current step and its result in view at every turn."""
-    base, app = server
-    live, raw = app.extensions["gmtool"].create("サクセション卓", "succession", [{"name": "アルトリア"}, {"name": "ギルガメッシュ"}])
-    sid, tokens = live.state.session_id, _tokens(raw)
-    post, state = _api(app, sid, tokens)
-    act = _act(post)
-    table = Table(browser, base, sid, tokens["table"])
+    post, state, act, table = _game(server, browser, "サクセション卓", "succession", ("アルトリア", "ギルガメッシュ"))
 
     def check(result, text=""):
         now = state()
@@ -279,12 +263,7 @@ def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
 def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
     """The Illuminati opening (secret placements, I-2), the order roll (I-3) and a round of turns with an
     attack (its breakdown as it is built, then its roll and verdict, I-4, I-5), each on the TV's stage in view."""
-    base, app = server
-    live, raw = app.extensions["gmtool"].create("イルミナティ卓", "illuminati", [{"name": n} for n in ("A", "B", "C")])
-    sid, tokens = live.state.session_id, _tokens(raw)
-    post, state = _api(app, sid, tokens)
-    act = _act(post)
-    table = Table(browser, base, sid, tokens["table"])
+    post, state, act, table = _game(server, browser, "イルミナティ卓", "illuminati", ("A", "B", "C"))
 
     def check(result, text=""):
         now = state()
