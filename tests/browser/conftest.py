@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -98,3 +100,19 @@ def paste_sheets(page):
                 sum(1 for line in text.splitlines() if not line.lstrip().startswith("-")))
 
     return paste
+
+
+@pytest.fixture
+def api_post(server):
+    """A POST to the server's JSON API over the wire, as another device would send it:
+    api_post(sid, token, "counters", {...}) -> the decoded answer."""
+    base, _app = server
+
+    def post(sid: str, token: str, path: str, body: dict) -> dict:
+        request = urllib.request.Request(f"{base}/api/sessions/{sid}/{path}", data=json.dumps(body).encode(),
+                                         method="POST", headers={"Authorization": f"Bearer {token}",
+                                                                 "Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read())
+
+    return post

@@ -3,21 +3,10 @@ and a first load does not fetch the fragment the page already holds."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 from playwright.sync_api import expect
 
 
-def _api(base, sid, token, path, body):
-    req = urllib.request.Request(f"{base}/api/sessions/{sid}/{path}", data=json.dumps(body).encode(),
-                                 method="POST", headers={"Authorization": f"Bearer {token}",
-                                                         "Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as resp:
-        return json.loads(resp.read())
-
-
-def test_changes_arrive_over_the_stream_without_a_refetch(server, phone_context):
+def test_changes_arrive_over_the_stream_without_a_refetch(server, api_post, phone_context):
     base, app = server
     live, tokens = app.extensions["gmtool"].create("押し出し卓", "generic", [{"name": "A"}, {"name": "B"}])
     sid = live.state.session_id
@@ -29,7 +18,7 @@ def test_changes_arrive_over_the_stream_without_a_refetch(server, phone_context)
     expect(value).to_have_text("0")
     phone.wait_for_timeout(500)  # the stream is open and said the page is current
     for n in (3, 5):
-        _api(base, sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "value": n})
+        api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "value": n})
         expect(value).to_have_text(str(n), timeout=10000)
     assert phone.evaluate("document.body.dataset.shownVersion") == str(live.version)
     assert fetched == []  # neither the first load nor the changes fetched the fragment

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 from playwright.sync_api import expect
 
 
-def _api(base, sid, token, path, body):
-    req = urllib.request.Request(f"{base}/api/sessions/{sid}/{path}", data=json.dumps(body).encode(),
-                                 method="POST", headers={"Authorization": f"Bearer {token}",
-                                                         "Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as resp:
-        return json.loads(resp.read())
-
-
-def test_phone_shows_offline_and_catches_up_after_wifi_drop(server, phone_context):
+def test_phone_shows_offline_and_catches_up_after_wifi_drop(server, api_post, phone_context):
     base, app = server
     live, tokens = app.extensions["gmtool"].create("Wi-Fi卓", "generic", [{"name": "A"}, {"name": "B"}])
     sid = live.state.session_id
@@ -28,7 +17,7 @@ def test_phone_shows_offline_and_catches_up_after_wifi_drop(server, phone_contex
 
     ctx.set_offline(True)
     expect(phone.locator("#offline")).to_be_visible()
-    _api(base, sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "value": 7, "reason": "offline"})
+    api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "value": 7, "reason": "offline"})
     phone.wait_for_timeout(500)
     expect(value).to_have_text("0")
 
@@ -37,7 +26,7 @@ def test_phone_shows_offline_and_catches_up_after_wifi_drop(server, phone_contex
     expect(phone.locator("#offline")).to_be_hidden()
 
 
-def test_screens_beyond_the_stream_cap_fall_back_to_polling(server, phone_context):
+def test_screens_beyond_the_stream_cap_fall_back_to_polling(server, api_post, phone_context):
     base, app = server
     app.config["MAX_STREAMS"] = 0
     live, tokens = app.extensions["gmtool"].create("満員卓", "generic", [{"name": "A"}])
@@ -45,5 +34,5 @@ def test_screens_beyond_the_stream_cap_fall_back_to_polling(server, phone_contex
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
     expect(phone.locator(".polling-badge")).to_be_visible()
-    _api(base, sid, tokens["gm"], "counters", {"seat": "s1", "key": "seals", "delta": -1})
+    api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "seals", "delta": -1})
     expect(phone.locator("#live .mine-card .value[data-key=seals]")).to_have_text("2", timeout=10000)
