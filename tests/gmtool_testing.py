@@ -103,3 +103,38 @@ class Screens:
     def csrf(self, who: str = "gm") -> str:
         """The CSRF value that goes with a screen's cookie."""
         return csrf_for(self.token(who))
+
+
+class ApiTable:
+    """One session driven through its JSON API as docs/api.md describes it (the drivers that a ruleset's
+    demo and leak probe are handed by the meta tests); `posted` is told of every action made."""
+
+    def __init__(self, client, data: dict):
+        self.client = client
+        self.data = data
+        self.sid = data["session"]
+        self.seats = [s["id"] for s in data["seats"]]
+        self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
+                       **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def posted(self, who: str, body: dict | None, response) -> None:
+        """A hook for what a subclass records of each action."""
+
+    def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
+        """POST /api/sessions/<id><path> as `who`; a refusal fails the test."""
+        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
+        assert r.status_code in (200, 201), (path, who, r.get_json())
+        self.posted(who, body, r)
+        return r.get_json()
+
+    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
+        """A ruleset action."""
+        return self.post(f"/actions/{name}", payload, who)
+
+    def answer(self, prompt: str, value, who: str) -> dict:
+        """A secret answer."""
+        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
+
+    def state(self, who: str = "gm") -> dict:
+        """GET /state as `who`."""
+        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()

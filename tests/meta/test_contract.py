@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
 
 from gmtool.core.logtext import describe
 from gmtool.core.ruleset import EventType, Secret, Visibility
@@ -35,36 +35,15 @@ RULESETS = sorted(registry())
 VIEWERS = ("table", "none", "wrong", "old")  # besides the seats
 
 
-class Table:
-    """The probe's driver: the JSON API of one session, as docs/api.md describes it."""
+class Table(ApiTable):
+    """The probe's driver, keeping every action's response (they are crawled for leaks too)."""
 
     def __init__(self, client, data: dict):
-        self.client = client
-        self.data = data
-        self.sid = data["session"]
-        self.seats = [s["id"] for s in data["seats"]]
-        self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
-                       **{s["id"]: s["token"] for s in data["seats"]}}
+        super().__init__(client, data)
         self.responses: list[tuple[str, str]] = []  # (who, body) of every action the probe made
 
-    def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
-        """POST /api/sessions/<id><path> as `who`; a refusal fails the probe."""
-        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
-        assert r.status_code in (200, 201), (path, who, r.get_json())
-        self.responses.append((who, r.get_data(as_text=True)))
-        return r.get_json()
-
-    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
-        """A ruleset action."""
-        return self.post(f"/actions/{name}", payload, who)
-
-    def answer(self, prompt: str, value, who: str) -> dict:
-        """A secret answer."""
-        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
-
-    def state(self, who: str = "gm") -> dict:
-        """GET /state as `who`."""
-        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
+    def posted(self, who: str, body: dict | None, response) -> None:
+        self.responses.append((who, response.get_data(as_text=True)))
 
 
 def _marker_factory():

@@ -21,7 +21,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.rulesets import registry
@@ -105,34 +105,15 @@ def strip_typed(text: str, typed: list[str]) -> str:
 
 # -- the sessions ------------------------------------------------------------------------------------
 
-class Driver:
+class Driver(ApiTable):
     """The demo's and the probe's driver (as in tests/meta/test_contract.py), recording what was typed."""
 
     def __init__(self, client, data: dict, typed: set[str]):
-        self.client, self.data, self.typed = client, data, typed
-        self.sid = data["session"]
-        self.seats = [s["id"] for s in data["seats"]]
-        self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
-                       **{s["id"]: s["token"] for s in data["seats"]}}
+        super().__init__(client, data)
+        self.typed = typed
 
-    def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
-        """POST /api/sessions/<id><path> as `who`; a refusal fails the test."""
+    def posted(self, who: str, body: dict | None, response) -> None:
         typed_strings(body or {}, self.typed)
-        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
-        assert r.status_code in (200, 201), (path, who, r.get_json())
-        return r.get_json()
-
-    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
-        """A ruleset action."""
-        return self.post(f"/actions/{name}", payload, who)
-
-    def answer(self, prompt: str, value, who: str) -> dict:
-        """A secret answer."""
-        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
-
-    def state(self, who: str = "gm") -> dict:
-        """GET /state as `who`."""
-        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
 
 
 def _marker(kind: str, count=[0]) -> str:  # noqa: B006  (a counter shared by the probe's calls)
