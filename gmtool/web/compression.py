@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
+from functools import lru_cache
 from pathlib import Path
 
-from flask import Flask, request, url_for
+from flask import Flask, current_app, request, url_for
 
 MIN_SIZE = 512
 LEVEL = 6
@@ -23,31 +23,34 @@ COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascr
                 "image/svg+xml", "application/manifest+json")
 YEAR = 365 * 24 * 3600
 
-_lock = threading.Lock()
-_versions: dict[tuple[str, float], str] = {}     # (path, mtime) -> content digest
-_compressed: dict[tuple[str, float], bytes] = {}  # (path, mtime) -> gzip of the file
+
+@lru_cache(maxsize=256)
+def _digest(path: str, _mtime: float) -> str:
+    """A short digest of a file's content (the modification time in the key: a changed file is read again)."""
+    return hashlib.blake2b(Path(path).read_bytes(), digest_size=6).hexdigest()
+
+
+@lru_cache(maxsize=64)
+def _gzipped(path: str, _mtime: float) -> bytes:
+    """A file's gzip, made once per version of the file."""
+    return gzip.compress(Path(path).read_bytes(), LEVEL, mtime=0)
 
 
 def _version(path: Path) -> str:
-    """A short digest of a file's content (recomputed when the file changes)."""
-    key = (str(path), path.stat().st_mtime)
-    with _lock:
-        known = _versions.get(key)
-    if known is None:
-        known = hashlib.blake2b(path.read_bytes(), digest_size=6).hexdigest()
-        with _lock:
-            _versions[key] = known
-    return known
+    return _digest(str(path), path.stat().st_mtime)
 
 
 def asset_url(filename: str) -> str:
     """The URL of a file in static/, versioned by its content."""
-    from flask import current_app
     return url_for("static", filename=filename, v=_version(Path(current_app.static_folder) / filename))
 
 
-def _accepts_gzip() -> bool:
-    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+def _static_file(app: Flask) -> Path | None:
+    """The file in static/ this request is served, if it is one."""
+    if request.endpoint != "static":
+        return None
+    path = Path(app.static_folder) / (request.view_args or {}).get("filename", "")
+    return path if path.is_file() else None
 
 
 def install(app: Flask) -> None:
@@ -56,32 +59,24 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def _compress(response):
-        if request.endpoint == "static" and response.status_code == 200 and request.args.get("v"):
-            path = Path(app.static_folder) / (request.view_args or {}).get("filename", "")
-            if path.is_file() and request.args["v"] == _version(path):
-                response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
-        if (response.status_code != 200 or response.is_streamed and not response.direct_passthrough
+        if response.status_code != 200:
+            return response
+        static = _static_file(app)
+        if static is not None and request.args.get("v") == _version(static):
+            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        if (response.is_streamed and not response.direct_passthrough
                 or "Content-Encoding" in response.headers or response.mimetype not in COMPRESSIBLE):
             return response
         response.vary.add("Accept-Encoding")
-        if not _accepts_gzip():
+        if "gzip" not in request.headers.get("Accept-Encoding", "").lower():
             return response
-        if response.direct_passthrough:  # a file (static/): compressed once per version of it
-            path = Path(app.static_folder if request.endpoint == "static" else "") / \
-                (request.view_args or {}).get("filename", "")
-            if request.endpoint != "static" or not path.is_file():
+        if response.direct_passthrough:  # a file: only static/'s, compressed once per version of it
+            if static is None:
                 return response
-            key = (str(path), path.stat().st_mtime)
-            with _lock:
-                body = _compressed.get(key)
-            if body is None:
-                body = gzip.compress(path.read_bytes(), LEVEL, mtime=0)
-                with _lock:
-                    _compressed[key] = body
             if hasattr(response.response, "close"):
                 response.response.close()  # the file the plain response would have sent
             response.direct_passthrough = False
-            response.set_data(body)
+            response.set_data(_gzipped(str(static), static.stat().st_mtime))
             response.headers.pop("ETag", None)  # the file's tag names the plain bytes; Last-Modified still validates
         else:
             data = response.get_data()
