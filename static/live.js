@@ -220,8 +220,7 @@
     version = v;
     await show(function () {
       return htmx.swap({ text: e.data.slice(cut + 1), target: document.getElementById("live"), swap: "innerMorph" });
-    });
-    body.dataset.shownVersion = String(v);
+    });  // show() notes the version the fragment carries
   }
 
   function seen(v) {
