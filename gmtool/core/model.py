@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+import itertools
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 
@@ -165,6 +167,12 @@ class Prompt:
     modifiers: list[dict] = field(default_factory=list)
     confirmed: bool = False
     meta: dict = field(default_factory=dict)
+    owner: int = field(default=0, compare=False, repr=False)  # the State.prompt_owner that may change it in place
+
+    def copy(self) -> "Prompt":
+        """A copy whose lists and dicts are its own (what a fold changes in place; their items are never changed)."""
+        return replace(self, options=list(self.options), seats=list(self.seats), per_seat=dict(self.per_seat),
+                       answers=dict(self.answers), modifiers=list(self.modifiers), meta=dict(self.meta))
 
     @property
     def is_open(self) -> bool:
@@ -223,6 +231,28 @@ class State:
     settings: dict = field(default_factory=dict)  # the GM's session settings (e.g. hide_answers), core's events
     campaign: dict = field(default_factory=dict)  # {"id", "previous", "next"} once continued (core/campaign.py)
     rules: Any = field(default=None, repr=False, compare=False)  # the session's Ruleset (engine.apply)
+    prompt_owner: int = field(default=0, repr=False, compare=False)  # the Prompt.owner of prompts this state owns
+
+    def copy(self) -> "State":
+        """A copy that folds on apart from this state, made without copying every prompt (a long session holds
+        thousands): the two share their prompts, and each copies one before a fold changes it
+        (`writable_prompt`); what a fold only ever appends (rolls, scenes) is shared item by item. Everything
+        else is copied deeply, so a field added later is safe by default."""
+        twin = State.__new__(State)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            copier = _FIELD_COPIES.get(f.name)
+            setattr(twin, f.name, copier(value) if copier else copy.deepcopy(value))
+        self.prompt_owner, twin.prompt_owner = next(_owners), next(_owners)  # every prompt is shared from now on
+        return twin
+
+    def writable_prompt(self, prompt_id: str) -> Prompt:
+        """The prompt `prompt_id`, made this state's own first if a copy shares it (what a fold may change)."""
+        prompt = self.prompts[prompt_id]
+        if prompt.owner != self.prompt_owner:
+            prompt = self.prompts[prompt_id] = prompt.copy()
+            prompt.owner = self.prompt_owner
+        return prompt
 
     def counter_def(self, key: str) -> CounterDef | None:
         """The counter definition named `key`."""
@@ -242,6 +272,20 @@ class State:
         """A seat's display name (or the id if unknown)."""
         seat = self.seats.get(seat_id)
         return seat.name if seat else seat_id
+
+
+_owners = itertools.count(1)  # State.copy gives each side a new owner of its prompts
+_FIELD_COPIES = {  # how State.copy copies a field (the rest: deepcopy)
+    "prompts": dict,  # each Prompt is copied on write (State.writable_prompt)
+    "rolls": list,  # RollRecords and scene marks are never changed once folded
+    "scenes": list,
+    "counter_defs": list,  # frozen
+    "revealed_rolls": set,  # sets of numbers
+    "secret_rolls": set,
+    "undone": set,
+    "rules": lambda rules: rules,  # the declaration (immutable)
+    "prompt_owner": int,  # set anew by State.copy
+}
 
 
 @dataclass(frozen=True)

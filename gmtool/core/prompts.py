@@ -250,6 +250,7 @@ def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], di
 
 
 # -- fold ---------------------------------------------------------------------
+# A fold changes a prompt only through `state.writable_prompt`: a copied state shares its prompts (State.copy).
 
 def prompt_opened(state: State, e: Event) -> None:
     """Fold `prompt.opened`."""
@@ -257,41 +258,41 @@ def prompt_opened(state: State, e: Event) -> None:
     state.prompts[d["id"]] = Prompt(
         id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
         gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=dict(d.get("disabled") or {}),
-        resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}))
+        resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}), owner=state.prompt_owner)
 
 
 def prompt_answered(state: State, e: Event) -> None:
     """Fold `prompt.answered`."""
     d = e.data
     # A public export carries unrevealed answers without value and salt.
-    state.prompts[d["prompt"]].answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq, e.ts)
+    state.writable_prompt(d["prompt"]).answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq, e.ts)
 
 
 def prompt_locked(state: State, e: Event) -> None:
     """Fold `prompt.locked`."""
-    state.prompts[e.data["prompt"]].status = "locked"
+    state.writable_prompt(e.data["prompt"]).status = "locked"
 
 
 def prompt_revealed(state: State, e: Event) -> None:
     """Fold `prompt.revealed`."""
-    prompt = state.prompts[e.data["prompt"]]
+    prompt = state.writable_prompt(e.data["prompt"])
     prompt.status = "revealed"
     prompt.reason = e.data.get("reason", "")
 
 
 def prompt_resolved(state: State, e: Event) -> None:
     """Fold `prompt.resolved`."""
-    state.prompts[e.data["prompt"]].resolution = e.data["resolution"]
+    state.writable_prompt(e.data["prompt"]).resolution = e.data["resolution"]
 
 
 def prompt_extended(state: State, e: Event) -> None:
     """Fold `prompt.extended`."""
-    state.prompts[e.data["prompt"]].seats.extend(e.data["seats"])
+    state.writable_prompt(e.data["prompt"]).seats.extend(e.data["seats"])
 
 
 def prompt_cancelled(state: State, e: Event) -> None:
     """Fold `prompt.cancelled`."""
-    prompt = state.prompts[e.data["prompt"]]
+    prompt = state.writable_prompt(e.data["prompt"])
     prompt.status = "cancelled"
     prompt.reason = e.data.get("reason", "")
 
@@ -299,9 +300,9 @@ def prompt_cancelled(state: State, e: Event) -> None:
 def prompt_modified(state: State, e: Event) -> None:
     """Fold `prompt.modified`."""
     d = e.data
-    state.prompts[d["prompt"]].modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
+    state.writable_prompt(d["prompt"]).modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
 
 
 def prompt_confirmed(state: State, e: Event) -> None:
     """Fold `prompt.confirmed`."""
-    state.prompts[e.data["prompt"]].confirmed = True
+    state.writable_prompt(e.data["prompt"]).confirmed = True
