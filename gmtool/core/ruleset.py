@@ -17,7 +17,6 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -290,13 +289,14 @@ class Ruleset:
     counter_settle: Callable[[State, list], list] | None = None
 
     def __post_init__(self):
-        from .events import CORE_EVENTS  # core's own event types are declared with this contract
+        from .events import CORE_EVENTS, CORE_UPCASTERS  # core's own event types are declared with this contract
         table = {e.name: e for e in CORE_EVENTS}
         problems = self.problems(set(table))
         if problems:
             raise ValueError(f"ruleset {self.name}: " + "; ".join(problems))
         table.update({e.name: e for e in self.events})
         object.__setattr__(self, "_event_table", table)
+        object.__setattr__(self, "_upcaster_table", {**CORE_UPCASTERS, **self.upcasters})  # looked up per event
 
     def problems(self, core_events: set[str]) -> list[str]:
         """What is wrong with this declaration (empty when it is whole)."""
@@ -363,7 +363,7 @@ class Ruleset:
 
     def upcast(self, event: Event) -> Event:
         """An event stored by an older version in the shape this version folds."""
-        fn = self.upcasters.get(event.type) or _core_upcasters().get(event.type)
+        fn = self._upcaster_table.get(event.type)
         if fn is None:
             return event
         new_type, data = fn(event.data)
@@ -420,10 +420,3 @@ def reading_value(state: State, reading: Reading) -> Any:
 def reading_values(state: State, readings: tuple[Reading, ...]) -> dict[str, Any]:
     """The session's values of several readings, by key."""
     return {r.key: reading_value(state, r) for r in readings}
-
-
-@lru_cache(maxsize=1)
-def _core_upcasters() -> dict:
-    """Core's upcasters (imported once: upcast runs for every event of a fold)."""
-    from .events import CORE_UPCASTERS
-    return CORE_UPCASTERS
