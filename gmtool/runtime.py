@@ -3,19 +3,28 @@
 One `LiveSession` per session file. Every action runs under the session's lock:
 validate (a pure command) -> append to SQLite durably -> fold into memory -> wake listeners.
 Nothing is acknowledged before it is on disk, and a request never replays the whole log.
+
+Undo folds only the last few hundred events: beside its state, a session keeps an undo base, the fold of
+the log before the oldest action that can still be undone (UNDO_DEPTH actions back). An undo is a copy of
+the base (State.copy, cheap: the prompts are shared and copied on write) with the events after it folded
+in, the undone action skipped. The base is folded on from the store as the window moves, a few hundred
+events at a time, never with the Event objects the live state folded (a fold may keep their data).
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import json
+import logging
 import os
 import secrets
 import threading
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .core import engine
@@ -25,9 +34,13 @@ from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
 from .rulesets import get as get_ruleset
-from .store import SUFFIX, Store, read_events, read_meta
+from .store import SUFFIX, LogReader, Store, read_meta
+
+log = logging.getLogger(__name__)
 
 UNDO_DEPTH = 50
+BASE_LAG = 512  # events the undo base may trail the live state by before an action folds it on
+NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base may fold everything
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
@@ -121,8 +134,9 @@ class LiveSession:
         self.store = Store(path, synchronous)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
-        self.undo_lock = threading.Lock()  # one undo at a time (its fold runs outside self.lock)
+        self.undo_lock = threading.Lock()  # one undo at a time (its fold runs outside self.lock); guards self.base
         self.undoable: deque[int] = deque(maxlen=UNDO_DEPTH)  # the latest undoable actions
+        self.base: State | None = None  # the fold of the log before the undo window (None: to be folded again)
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
@@ -148,16 +162,23 @@ class LiveSession:
             elif key.startswith("seat:"):
                 self.tokens[value] = Viewer("seat", key[5:])
         self.ruleset = get_ruleset(self.store.get_meta().get("ruleset", "generic"))
-        state = self.state = State(undone=self.store.undone_actions(), rules=self.ruleset)
-        first_of_action = 0
-        for event in self.store.events():
-            if event.action != first_of_action:
-                first_of_action = event.action
-                if self.ruleset.is_undoable(self.ruleset.upcast(event).type):
-                    self.undoable.append(event.action)
-            engine.apply(state, event)
+        for head in self.store.action_heads():  # the undo window first: the newest undoable actions
+            if self.ruleset.is_undoable(self.ruleset.upcast(head).type):
+                self.undoable.appendleft(head.action)
+                if len(self.undoable) == UNDO_DEPTH:
+                    break
+        base = State(undone=self.store.undone_actions(), rules=self.ruleset)
+        with gc_paused():
+            fold_into(base, self.store.events(before_action=self._window_start()))
+            state = base.copy()
+            fold_into(state, self.store.events(after_seq=base.last_seq))
+        self.base, self.state = base, state
         self.version = state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
+
+    def _window_start(self) -> int:
+        """The oldest action that can still be undone (the base stays before it)."""
+        return min(self.undoable, default=NO_ACTION)
 
     # -- reading ----------------------------------------------------------
     def viewer_for(self, token: str | None) -> Viewer | None:
@@ -218,7 +239,31 @@ class LiveSession:
             self.undoable.append(events[0].action)
         self.recent.extend(events)
         self._notify()
+        self._follow_base()
         return events
+
+    def _follow_base(self) -> None:
+        """Fold the undo base on (at most BASE_LAG events) once it trails the live state by BASE_LAG, so that an
+        undo folds a few hundred events; left to the undo while one runs."""
+        if self.base is None or self.state.last_seq - self.base.last_seq < BASE_LAG:
+            return
+        if self.undo_lock.acquire(blocking=False):
+            try:
+                self._fold_base(self.store.events(after_seq=self.base.last_seq, before_action=self._window_start(),
+                                                  limit=BASE_LAG))
+            except Exception:  # the action itself is done and must not fail; the next undo folds a new base
+                log.exception("the undo base of %s failed to fold", self.path.name)
+            finally:
+                self.undo_lock.release()
+
+    def _fold_base(self, events: Iterable[Event]) -> None:
+        """Fold events into the undo base (under undo_lock); a fold that fails leaves no base, and the next
+        undo folds one from the start."""
+        try:
+            fold_into(self.base, events)
+        except Exception:
+            self.base = None
+            raise
 
     def _notify(self) -> None:
         with self.changed:
@@ -228,9 +273,10 @@ class LiveSession:
     def undo(self, actor: str = "gm") -> list[Event]:
         """Undo the latest undoable action that is not undone yet (undo is itself an event).
 
-        The state is folded again from the log without that action, on a read-only connection and
-        without holding the session: the table's other actions go on meanwhile, and the events they
-        wrote are folded in under the lock before the undo is committed. One undo at a time."""
+        The state is folded again without that action from the undo base (the module's docstring), on a
+        read-only connection and without holding the session: the table's other actions go on meanwhile,
+        and the events they wrote are folded in under the lock before the undo is committed. One undo at a
+        time."""
         with self.undo_lock:
             with self.lock:
                 require_open(self.state)
@@ -245,19 +291,23 @@ class LiveSession:
                 # Both languages are stored (summary / summary_en): the log reads in each viewer's language.
                 gm_summary = {lang: "; ".join(self._describe(e, GM, lang) for e in undone_events) for lang in ("ja", "en")}
                 summary = {lang: "; ".join(self._describe(e, TABLE, lang) for e in undone_events) for lang in ("ja", "en")}
-                folded_to, undone = self.state.last_seq, self.state.undone | {action}
+                folded_to, undone = self.state.last_seq, set(self.state.undone)
+                start = min(self._window_start(), action)
             try:
-                state = engine.fold(read_events(self.path, folded_to), self.ruleset, undone)
+                state = self._refold(folded_to, undone, action, start)
                 with self.lock:
                     require_open(self.state)
                     for event in self.store.events(after_seq=folded_to):  # what the table did meanwhile
                         engine.apply(state, event)
                     previous, self.state = self.state, state
                     try:
-                        return self._commit(actor, [("undo", {
+                        events = self._commit(actor, [("undo", {
                             "action": action, "seqs": [e.seq for e in undone_events],
                             "summary": summary["ja"], "gm_summary": gm_summary["ja"],
                             "summary_en": summary["en"], "gm_summary_en": gm_summary["en"]})])
+                        if self.base is not None:
+                            self.base.undone.add(action)  # before the base reaches it
+                        return events
                     except BaseException:
                         if self.state is state:  # the undo was not written: memory stays as the log is
                             self.state = previous
@@ -267,6 +317,19 @@ class LiveSession:
                     if action not in self.state.undone:
                         self.undoable.append(action)  # not undone: it may be tried again
                 raise
+
+    def _refold(self, folded_to: int, undone: set[int], action: int, start: int) -> State:
+        """The state up to `folded_to` without `action` (and the actions in `undone`): the undo base folded on
+        to the window's `start`, copied, and the events after it folded into the copy (under undo_lock)."""
+        with LogReader(self.path) as log_reader:
+            if self.base is None:  # a fold of the base failed: one from the start
+                self.base = State(undone=set(undone), rules=self.ruleset)
+            with gc_paused():
+                self._fold_base(log_reader.events(after_seq=self.base.last_seq, before_action=start))
+                state = self.base.copy()
+                state.undone = undone | {action}
+                fold_into(state, log_reader.events(after_seq=self.base.last_seq, up_to_seq=folded_to))
+        return state
 
     def _describe(self, event: Event, viewer: Viewer, lang: str) -> str:
         from .core.logtext import describe
@@ -529,6 +592,25 @@ def _rehearse(events: list[Event]) -> State:
         raise GmError("イベントを読み込めません（壊れたエクスポートです）",
                       f"The events cannot be replayed (a damaged export: {type(e).__name__})") from None
     return state
+
+
+def fold_into(state: State, events: Iterable[Event]) -> None:
+    """Apply events to a state in place."""
+    for event in events:
+        engine.apply(state, event)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while a long log is folded (reference counting still frees what
+    is dropped): its passes over the millions of objects a fold makes doubled the time of a resume."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def remove_session_files(path: Path) -> None:

@@ -42,7 +42,7 @@ def m001_initial(db: Database) -> None:
     db["events"].create_index(["type"])
 
 
-def load_json(text: str):
+def load_json(text: str | bytes):
     """A stored event's data: orjson (several times faster: a resume parses every event), the
     standard library for what orjson refuses (e.g. an integer beyond 64 bits in an old file)."""
     try:
@@ -74,7 +74,58 @@ def local_utc_offset() -> int:
     return int(offset.total_seconds() // 60) if offset else 0
 
 
-class Store:
+class EventLog:
+    """Reading a session file's event log (through `self.conn`)."""
+
+    conn: sqlite3.Connection
+
+    def events(self, after_seq: int = 0, up_to_seq: int | None = None, types: tuple[str, ...] = (),
+               before_action: int | None = None, limit: int = -1) -> Iterator[Event]:
+        """Events in log order after `after_seq` (optionally: up to `up_to_seq`, only some types, only those of
+        the actions before `before_action`, at most `limit`)."""
+        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE seq > ?"
+        params: list = [_sql_int(after_seq)]
+        if up_to_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(_sql_int(up_to_seq))
+        if types:
+            sql += f" AND type IN ({','.join('?' * len(types))})"
+            params += list(types)
+        if before_action is not None:  # actions are numbered in log order: the seqs before the action's first
+            sql += " AND seq < COALESCE((SELECT MIN(seq) FROM events WHERE action = ?), 9223372036854775807)"
+            params.append(_sql_int(before_action))
+        return _events(self.conn.execute(sql + " ORDER BY seq LIMIT ?", [*params, int(limit)]))
+
+    def recent_events(self, limit: int) -> list[Event]:
+        """The last `limit` events, oldest first."""
+        rows = self.conn.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq DESC LIMIT ?", (limit,)).fetchall()
+        return list(_events(reversed(rows)))
+
+    def action_events(self, action: int) -> list[Event]:
+        """The events of one action."""
+        return list(_events(self.conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE action = ? ORDER BY seq",
+                                              (action,))))
+
+    def action_heads(self) -> Iterator[Event]:
+        """The first event of each action, newest action first (what decides whether it can be undone)."""
+        head = None
+        for row in self.conn.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq DESC"):
+            if head is not None and row[3] != head[3]:
+                yield next(_events((head,)))
+            head = row
+        if head is not None:
+            yield next(_events((head,)))
+
+    def undone_actions(self) -> set[int]:
+        """Actions named by undo events."""
+        return {int(e.data["action"]) for e in self.events(types=("undo",))}
+
+    def count_events(self) -> int:
+        """How many events the log holds."""
+        return self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+class Store(EventLog):
     """One session's SQLite file. Not thread-safe: the runtime serialises access."""
 
     def __init__(self, path: Path, synchronous: str = "NORMAL"):
@@ -82,7 +133,7 @@ class Store:
             raise ValueError("synchronous must be NORMAL or FULL")
         self.path = Path(path)
         create_private(self.path)
-        conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        conn = self.conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
@@ -164,48 +215,33 @@ class Store:
         self._last_seq, self._last_action = conn.execute(
             "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
 
-    def events(self, after_seq: int = 0, types: tuple[str, ...] = ()) -> Iterator[Event]:
-        """Events in log order after `after_seq` (optionally only some types)."""
-        sql = "SELECT seq, ts, actor, action, type, data FROM events WHERE seq > ?"
-        params: list = [max(0, min(int(after_seq), 2**63 - 1))]  # SQLite integers are 64-bit
-        if types:
-            sql += f" AND type IN ({','.join('?' * len(types))})"
-            params += list(types)
-        for row in self.db.conn.execute(sql + " ORDER BY seq", params):
-            yield Event(row[0], row[1], row[2], row[3], row[4], load_json(row[5]))
+class LogReader(EventLog):
+    """A session file's event log through a read-only connection of its own, used in a `with` block: under WAL
+    it reads while the session's Store writes (an undo folds this way without holding the session)."""
 
-    def recent_events(self, limit: int) -> list[Event]:
-        """The last `limit` events, oldest first."""
-        rows = self.db.conn.execute(
-            "SELECT seq, ts, actor, action, type, data FROM events ORDER BY seq DESC LIMIT ?", (limit,)
-        ).fetchall()
-        return [Event(r[0], r[1], r[2], r[3], r[4], load_json(r[5])) for r in reversed(rows)]
+    def __init__(self, path: Path):
+        self.conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
 
-    def action_events(self, action: int) -> list[Event]:
-        """The events of one action."""
-        rows = self.db.conn.execute("SELECT seq, ts, actor, action, type, data FROM events WHERE action = ? ORDER BY seq",
-                                    (action,)).fetchall()
-        return [Event(r[0], r[1], r[2], r[3], r[4], load_json(r[5])) for r in rows]
+    def __enter__(self) -> "LogReader":
+        return self
 
-    def undone_actions(self) -> set[int]:
-        """Actions named by undo events."""
-        return {int(e.data["action"]) for e in self.events(types=("undo",))}
-
-    def count_events(self) -> int:
-        """How many events the log holds."""
-        return self.db.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    def __exit__(self, *exc) -> None:
+        self.conn.close()
 
 
-def read_events(path: Path, up_to_seq: int) -> Iterator[Event]:
-    """The events up to `up_to_seq`, through a read-only connection of their own: under WAL it reads
-    while the session's own Store writes (an undo folds this way without holding the session)."""
-    conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
-    try:
-        for row in conn.execute("SELECT seq, ts, actor, action, type, data FROM events WHERE seq <= ? ORDER BY seq",
-                                (int(up_to_seq),)):
-            yield Event(row[0], row[1], row[2], row[3], row[4], load_json(row[5]))
-    finally:
-        conn.close()
+# The data as bytes: orjson parses them without the UTF-8 text SQLite would decode first.
+EVENT_COLUMNS = "seq, ts, actor, action, type, CAST(data AS BLOB)"
+
+
+def _events(rows) -> Iterator[Event]:
+    """Events from rows of EVENT_COLUMNS."""
+    for seq, ts, actor, action, event_type, data in rows:
+        yield Event(seq, ts, actor, action, event_type, load_json(data))
+
+
+def _sql_int(value: int) -> int:
+    """A number within SQLite's 64-bit integers."""
+    return max(-2**63, min(int(value), 2**63 - 1))
 
 
 def read_meta(path: Path) -> dict[str, str]:
