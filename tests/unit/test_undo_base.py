@@ -30,7 +30,7 @@ from gmtool.runtime import SessionManager
 from gmtool.setup import counters_for, parse_seats
 
 RULESETS = sorted(registry())
-EXAMPLES = settings(max_examples=8, deadline=None, derandomize=True, database=None, print_blob=True,
+EXAMPLES = settings(max_examples=15, deadline=None, derandomize=True, database=None, print_blob=True,
                     suppress_health_check=list(HealthCheck))
 OPS = ("undo", "undo", "counter", "roll", "prompt", "modify", "confirm", "restart")
 
