@@ -245,12 +245,14 @@ class LiveSession:
     def _follow_base(self) -> None:
         """Fold the undo base on (at most BASE_LAG events) once it trails the live state by BASE_LAG, so that an
         undo folds a few hundred events; left to the undo while one runs."""
-        if self.base is None or self.state.last_seq - self.base.last_seq < BASE_LAG:
-            return
+        base = self.base
+        if base is None or self.state.last_seq - base.last_seq < BASE_LAG:
+            return  # (a base that failed to fold is folded again by the next undo)
         if self.undo_lock.acquire(blocking=False):
             try:
-                self._fold_base(self.store.events(after_seq=self.base.last_seq, before_action=self._window_start(),
-                                                  limit=BASE_LAG))
+                if self.base is base:  # not dropped by an undo meanwhile
+                    self._fold_base(self.store.events(after_seq=base.last_seq, before_action=self._window_start(),
+                                                      limit=BASE_LAG))
             except Exception:  # the action itself is done and must not fail; the next undo folds a new base
                 log.exception("the undo base of %s failed to fold", self.path.name)
             finally:
