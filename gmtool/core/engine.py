@@ -25,15 +25,18 @@ def apply(state: State, event: Event, rules: Any = None) -> State:
         if rules is None:
             raise ValueError("the first event of a state needs the session's ruleset")
         state.rules = rules
-    event = state.rules.upcast(event)
+    rules = state.rules  # (a resume applies every event of the log: each lookup here counts)
+    event = rules.upcast(event)
     dice_next = event.data.get("dice_next")
     if dice_next is not None:  # dice stay drawn even when their action is undone
         state.dice_next = max(state.dice_next, int(dice_next))
     state.last_seq = event.seq
-    state.last_action = max(state.last_action, event.action)
-    if event.action in state.undone:
+    action = event.action
+    if action > state.last_action:
+        state.last_action = action
+    if action in state.undone:
         return state
-    declared = state.rules.event_type(event.type)
+    declared = rules.event_type(event.type)
     if declared is None:
         raise ValueError(f"unknown event type {event.type!r}")
     declared.fold(state, event)
