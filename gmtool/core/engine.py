@@ -47,6 +47,11 @@ def fold(events: Iterable[Event], rules: Any, undone: Iterable[int] = ()) -> Sta
     """The state after `events` under the session's ruleset, skipping the actions in `undone`."""
     state = State(rules=rules)
     state.undone.update(undone)
+    return fold_on(state, events)
+
+
+def fold_on(state: State, events: Iterable[Event]) -> State:
+    """Apply `events` to `state` in place (a state folded further) and return it."""
     for event in events:
         apply(state, event)
     return state

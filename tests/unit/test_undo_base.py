@@ -208,10 +208,10 @@ def test_a_copied_state_and_its_original_fold_on_apart(name, manager):
     for cut in range(1, len(events), max(1, len(events) // 40)):
         original = engine.fold(fresh(events[:cut]), rules, undone)
         twin = original.copy()
-        runtime.fold_into(twin, fresh(events[cut:]))
+        engine.fold_on(twin, fresh(events[cut:]))
         assert original == engine.fold(fresh(events[:cut]), rules, undone), cut
         assert twin == whole, cut
-        runtime.fold_into(original, fresh(events[cut:]))
+        engine.fold_on(original, fresh(events[cut:]))
         assert twin == whole and original == whole, cut
 
 
