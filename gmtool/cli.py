@@ -212,7 +212,7 @@ def is_loopback(host: str) -> bool:
 
 def cmd_serve(args) -> int:
     """Serve the GM console, table screen and phones on the LAN with waitress."""
-    from waitress import create_server
+    from .serving import make_server
 
     from .netaddr import choose_lan_address
     from .web import create_app
@@ -235,7 +235,7 @@ def cmd_serve(args) -> int:
         return 2
     settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
     raise_file_limit(settings["connection_limit"] + args.threads + 64)
-    server = create_server(app, host=host, port=args.port, **settings)
+    server = make_server(app, host=host, port=args.port, **settings)
     port = server.effective_port
     if public and port != args.port:  # --port 0: the OS chose the port
         public = public.rsplit(":", 1)[0] + f":{port}"
