@@ -1,7 +1,7 @@
 """The reverse proxy in front of several gmtool workers: a Caddyfile for Caddy (https://caddyserver.com).
 
-Caddy is one static binary for Windows, macOS and Linux, streams event streams as they are written
-and passes the Host header through unchanged, so the links and QR codes a worker prints carry the
+Caddy is one static binary for Windows, macOS and Linux, sends an event stream (`text/event-stream`)
+on as each message is written, without buffering it, and passes the Host header through unchanged, so the links and QR codes a worker prints carry the
 proxy's address. The configuration is static: a request that names a session (`/s/<id>/…`,
 `/join/<id>`, `/api/sessions/<id>/…`) goes to the worker that owns the id (gmtool/ownership.py);
 everything else (the home page, new sessions, imports, the session list, static files) to any worker,
@@ -36,6 +36,11 @@ def session_paths() -> str:
     return _session_path("[^/]+")
 
 
+# No `flush_interval -1`: Caddy flushes event streams by their content type anyway, and a negative interval
+# makes Caddy 2.6 keep the worker's stream open after the screen has gone (its ignoreClientGoneContext), so a
+# closed screen would hold its stream slot (tests/integration/test_workers.py checks that it is freed).
+
+
 def caddyfile(ports: Sequence[int], port: int, bind: str | None = None) -> str:
     """The Caddyfile of a proxy listening on `port` (all interfaces, or `bind`) in front of workers 1..N
     listening on 127.0.0.1 at `ports` (in worker order)."""
@@ -54,7 +59,6 @@ def caddyfile(ports: Sequence[int], port: int, bind: str | None = None) -> str:
         "}",
         "",
         "(gmtool_upstream) {",
-        "\tflush_interval -1",  # every write of an event stream goes out at once
         "\ttransport http {",
         "\t\tcompression off",  # the client's own Accept-Encoding reaches the worker (gzip streams as asked)
         "\t}",
