@@ -80,7 +80,7 @@ class ServerProcess:
             self._reap()
 
     def stop(self) -> None:
-        """A normal stop."""
+        """A normal stop (or, when the server has already ended, closing its output)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -88,6 +88,8 @@ class ServerProcess:
                 self._reap()
             except subprocess.TimeoutExpired:
                 self.kill()
+        elif self.proc and not self.proc.stdout.closed:
+            self._reap()
 
     def pids(self) -> list[int]:
         """The server's process and its descendants (workers, Caddy) (Linux /proc; the server alone elsewhere)."""

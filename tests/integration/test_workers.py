@@ -329,6 +329,7 @@ def _alive(pid: int) -> bool:
 
 def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(tmp_path):
     running = Cluster(tmp_path / "sessions")
+    pids: list[int] = []
     try:
         table, worker = running.create("restart-0001")
         pids = running.server.pids()
@@ -348,7 +349,13 @@ def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(
         assert state is not None and state.status == 200 and state.headers[WORKER_HEADER] == str(worker)
         pids = running.server.pids()
         assert len(pids) == 4 and victim not in pids
+        running.server.proc.send_signal(signal.SIGTERM)
+        assert running.server.proc.wait(timeout=20) == 0
+        deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
+        while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in pids if _alive(pid)] == []
     finally:
-        running.stop()  # SIGTERM to the parent
-    assert running.server.proc.returncode == 0
-    assert [pid for pid in pids if _alive(pid)] == []
+        for pid in running.server.pids()[1:] + [pid for pid in pids if _alive(pid)]:  # nothing left behind a failure
+            os.kill(pid, signal.SIGKILL)
+        running.stop()
