@@ -3,7 +3,7 @@
 Every request of a session reaches the worker that owns it, links carry the proxy's address, a live
 stream through the proxy brings a change and frees its slot when it closes, secrets stay with their
 viewer, a worker never opens a session another owns, a stopped worker is started again, and stopping
-the parent stops every process. Needs the `caddy` program (CI installs it; README, Development): without
+the parent stops every process. Needs the `caddy` program (CI and the README's test command install it): without
 it these tests fail, unless GMTOOL_SKIP_CADDY_TESTS=1 says to skip them. Bounded waits are failure
 guards, not measurements.
 """
