@@ -423,6 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--skip-growth", action="store_true", help="skip the 100,000-event growth test")
     bench.add_argument("--crash", type=int, default=0, help="instead: kill -9 the server N times mid-session")
     bench.add_argument("--seed", type=int, default=20261122, help="random seed of the crash points")
+    bench.add_argument("--workers", type=int, default=1,
+                       help="serve the room with gmtool serve --workers N behind Caddy (default 1: one process)")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=lambda args: __import__("gmtool.benchmark", fromlist=["main"]).main(args))
 
