@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 LANGS = ("ja", "en")
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -254,3 +256,10 @@ def pick(label: dict | str | None, lang: str) -> str:
     if isinstance(label, str):
         return label
     return label.get("en" if lang == "en" else "ja") or label.get("ja", "")
+
+
+@lru_cache(maxsize=None)
+def template_words(lang: str) -> dict:
+    """What every template gets for its language: `t` (a UI string by key), `pick` (a stored {"ja", "en"}
+    text) and `lang`; one set per language, made once."""
+    return {"t": lambda key: translate(key, lang), "pick": lambda label: pick(label, lang), "lang": lang}

@@ -36,7 +36,8 @@ SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × 
 
 
 class Rendered:
-    """Live fragments rendered at the session's latest version, keyed by (template, viewer, language).
+    """What the screens made at the session's latest version: live fragments, keyed by (template, viewer,
+    language), and the viewers' views they were rendered from, keyed by ("view", viewer).
 
     Only one version is kept: a rendering of an older version is never served or stored, so a
     screen can never be handed a fragment older than the version it asked at."""
@@ -128,7 +129,7 @@ class LiveSession:
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
-        self.rendered = Rendered()  # live fragments of the current version (web/screens.py)
+        self.rendered = Rendered()  # live fragments and views of the current version (web/screens.py)
         self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self._load()
 

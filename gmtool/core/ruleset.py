@@ -406,8 +406,22 @@ def _label_problems(label: Label, where: str) -> list[str]:
 
 
 def readings_view(ruleset: Ruleset, state: State) -> list[dict]:
-    """Every reading of the session with its current value (core serves them the same for every game)."""
-    return [r.to_dict(state.readings.get(r.key, r.default)) for r in ruleset.all_readings()]
+    """Every reading of the session with its current value (core serves them the same for every game).
+    Every view has them (each screen, each change): each reading's dict is made once per value and shared,
+    so callers only read it."""
+    return [_reading_dict(r, state.readings.get(r.key, r.default)) for r in ruleset.all_readings()]
+
+
+def _reading_dict(reading: Reading, value: Any) -> dict:
+    try:
+        return _kept_reading_dict(reading, value)
+    except TypeError:  # an unhashable value (only a foreign log could hold one): made each time
+        return reading.to_dict(value)
+
+
+@lru_cache(maxsize=1024, typed=True)  # typed: True and 1 are different values of a reading
+def _kept_reading_dict(reading: Reading, value: Any) -> dict:
+    return reading.to_dict(value)
 
 
 def reading_value(state: State, reading: Reading) -> Any:

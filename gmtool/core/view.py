@@ -92,11 +92,13 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     return view
 
 
-def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: int | None = None) -> dict:
+def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: int | None = None,
+               finished: int | None = None) -> dict:
     """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any).
 
-    `rolls` keeps only that many of the newest rolls (visible and secret each): the screens show a
-    few, so their view costs the same however long the session has run; the API's view has them all."""
+    `rolls` keeps only that many of the newest rolls (visible and secret each), `finished` that many
+    of the newest finished prompts (RECENT_FINISHED when not given): the screens show a few, so their
+    view costs the same however long the session has run; the API's view has every roll."""
     rules = state.rules
     seats = []
     for seat in state.seats.values():
@@ -124,7 +126,8 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
             (r for r in reversed(state.rolls) if can_see_roll(state, viewer, r)), rolls)],
         "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in islice(
             (r for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)), rolls)],
-        "prompts": [prompt_view(p, state, viewer) for p in recent_prompts(state, viewer)],
+        "prompts": [prompt_view(p, state, viewer)
+                    for p in recent_prompts(state, viewer, RECENT_FINISHED if finished is None else finished)],
         "readings": readings_view(rules, state) if rules is not None else [],
         **({"ruleset": rules.view(state, viewer)} if rules is not None and rules.view else {}),
     }
@@ -134,8 +137,8 @@ RECENT_FINISHED = 10
 SCAN_PROMPTS = 200
 
 
-def recent_prompts(state: State, viewer: Viewer) -> list[Prompt]:
-    """Newest first: every open or locked prompt and the last few finished ones (older ones by id).
+def recent_prompts(state: State, viewer: Viewer, finished_kept: int = RECENT_FINISHED) -> list[Prompt]:
+    """Newest first: every open or locked prompt and the last `finished_kept` finished ones (older ones by id).
 
     Only the newest SCAN_PROMPTS prompts are looked at, so a view costs the same in a long session.
     """
@@ -147,7 +150,7 @@ def recent_prompts(state: State, viewer: Viewer) -> list[Prompt]:
             continue
         if prompt.status in ("open", "locked"):
             out.append(prompt)
-        elif finished < RECENT_FINISHED:
+        elif finished < finished_kept:
             out.append(prompt)
             finished += 1
     return out

@@ -14,7 +14,7 @@ from ..core.commitments import canonical
 from ..core.dice import localized_text
 from ..core.errors import GmError
 from ..core.prompts import answer_text
-from ..i18n import LANGS, pick, translate
+from ..i18n import LANGS, template_words, translate
 from ..ownership import Ownership
 from ..runtime import SessionManager, admin_key
 from .. import limits
@@ -86,8 +86,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.context_processor
     def _i18n():
-        lang = g.get("lang", "ja")
-        return {"t": lambda key: translate(key, lang), "pick": lambda label: pick(label, lang), "lang": lang}
+        return template_words(g.get("lang", "ja"))
 
     @app.template_filter("answer_text")
     def _answer_text(value, prompt: dict) -> str:

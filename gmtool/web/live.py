@@ -18,10 +18,15 @@ import zlib
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from ..runtime import token_hash
 from .common import live_session, page_viewer
 from .screens import FRAGMENTS, live_fragment
 
 GZIP_WINDOW_BITS = 16 + 13  # a gzip stream with an 8 KiB window: a fragment is compressed against the previous one
+# A phone's small fragment compresses best at level 6 (what reaches it over the Wi-Fi is about a hundred bytes
+# per change); the GM's and the table's are several times larger and go to the laptop and the TV: level 1
+# costs a third of the CPU for some more bytes.
+GZIP_LEVEL = {"seat": 6, "table": 1, "gm": 1}
 GZIP_MEM_LEVEL = 5          # about 48 KiB of compressor state per open stream
 DISCONNECT_CHECK = 1.0  # seconds between checks of waitress's client_disconnected on a quiet stream
 
@@ -72,18 +77,19 @@ def events(session_id: str):
         return Response("busy: poll /version\n", status=503, mimetype="text/plain", headers={"Retry-After": "10"})
     heartbeat = float(current_app.config["HEARTBEAT"])
     disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
-    admin_key = current_app.config["ADMIN_KEY"]
+    by_admin_key = token == current_app.config["ADMIN_KEY"]
+    hashed = token_hash(token or "")  # hashed once: the check runs at every change
 
     def allowed() -> bool:  # the token still belongs to this viewer (a reissue revokes it at once)
-        return not live.shut and (token == admin_key or live.viewer_for(token) == viewer)
+        return not live.shut and (by_admin_key or live.tokens.get(hashed) == viewer)
 
     push = request.args.get("push") == "1"
     since = request.headers.get("Last-Event-ID") or request.args.get("v", "")
 
     def fragment() -> str:  # the viewer's own fragment as one SSE message
         version, html = live_fragment(live, viewer, FRAGMENTS[viewer.kind])
-        return f"id: {version}\nevent: fragment\ndata: {version}\n" + "".join(
-            f"data: {line}\n" for line in html.splitlines()) + "\n"
+        lines = html.replace("\r\n", "\n").replace("\r", "\n")  # an SSE line ends at CR, LF or CRLF
+        return f"id: {version}\nevent: fragment\ndata: {version}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
 
     def stream():
         try:
@@ -114,14 +120,14 @@ def events(session_id: str):
     body = stream()
     if push and "gzip" in request.headers.get("Accept-Encoding", ""):
         headers["Content-Encoding"] = "gzip"
-        body = gzipped(body)
+        body = gzipped(body, GZIP_LEVEL[viewer.kind])
     return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
 
 
-def gzipped(messages):
+def gzipped(messages, level: int):
     """An SSE stream as one gzip stream, flushed after every message: each fragment is sent as what
     changed since the previous one, in effect (the compressor's window holds it)."""
-    z = zlib.compressobj(6, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
+    z = zlib.compressobj(level, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
     try:
         for message in messages:
             yield z.compress(message.encode()) + z.flush(zlib.Z_SYNC_FLUSH)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 
-from flask import current_app, g, render_template
+from flask import current_app, g, template_rendered
 
 from ..core.logtext import describe
-from ..core.view import Viewer, answers_hidden, build_view, visible_event
+from ..i18n import template_words
+from ..core.view import TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..runtime import LiveSession
 from ..urls import join_url, table_url
 from . import stylesheet_url
@@ -17,6 +18,7 @@ from .common import base_url, csrf_for, lang, qr_svg
 LOG_LINES = 60     # the GM console's log
 TABLE_LOG_LINES = 30  # the table's stage (its newest line) and history
 SCREEN_ROLLS = 20     # the most rolls a screen lists (the table's history)
+PHONE_ROLLS = 5       # a phone lists five; its revealed prompts come from the table's view (phone/_live.html)
 
 
 @lru_cache(maxsize=8192)
@@ -49,16 +51,33 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     with live.lock:
         if viewer.is_gm and not viewer.hide_answers and answers_hidden(live.state):
             viewer = Viewer("gm", hide_answers=True)  # the GM's setting: prompts and log say who answered, not what
-        view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
+        view = screen_view(live, viewer)
+        # What every phone shows alike is rendered from the table's view, once for all of them (a seat's own
+        # view of a revealed prompt holds its own marks, which would make each phone's rendering its own).
+        public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    return {"view": view, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+    return {"view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
             "ruleset_css": stylesheet_url(live.ruleset),
             "counter_defs": {c["key"]: c for c in view["counters"]}}
+
+
+def screen_view(live: LiveSession, viewer: Viewer) -> dict:
+    """`viewer`'s view of the session at its current version, built once per version (the caller holds the
+    session's lock) and shared by that version's renderings; templates only read it."""
+    key = ("view", viewer)
+    view = live.rendered.get(key, live.version)
+    if view is None:
+        if viewer.kind == "seat":  # a phone shows its open prompts and a few rolls of its own view
+            view = build_view(live.state, viewer, live.version, rolls=PHONE_ROLLS, finished=0)
+        else:
+            view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
+        live.rendered.put(key, live.version, view)
+    return view
 
 
 FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
@@ -78,7 +97,12 @@ def live_fragment(live: LiveSession, viewer: Viewer, template: str) -> tuple[int
         if html is not None:
             return version, html
         ctx = context(live, viewer, "")
-    html = render_template(template, **ctx)
+    # Straight to Jinja: a fragment reads only its context and the language's words (Flask's context
+    # processors would add the request, which a fragment shared by many screens must not read).
+    app = current_app._get_current_object()
+    jinja_template, ctx = app.jinja_env.get_template(template), {**template_words(key[2]), **ctx}
+    html = jinja_template.render(ctx)
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=jinja_template, context=ctx)
     live.rendered.put(key, version, html)
     return version, html
 

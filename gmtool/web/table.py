@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from ..core.commitments import verify
+from ..core.view import prompt_view, recent_prompts
 from ..core.errors import Forbidden
 from .common import is_htmx, live_session, login, no_store, page_viewer
 from .screens import context, live_fragment
@@ -31,7 +32,7 @@ def verify_page(session_id: str):
     viewer, token = _any_viewer(live)
     ctx = context(live, viewer, token)
     checks = []
-    for prompt in ctx["view"]["prompts"]:
+    for prompt in recent_prompt_views(live, viewer):
         if not prompt["revealed"]:
             continue
         for who, a in prompt["answers"].items():
@@ -49,13 +50,19 @@ def verify_how(session_id: str):
     ctx = context(live, viewer, token)
     example = {"real": False, "salt": "03661000c252912d40a5d9f3eae433b3", "json": '"DEX"',
                "commitment": "3caa85a25e46f80b2bba710b7529aa0f67a5609c6b0dc7e56c54fcd559564e94"}
-    for prompt in ctx["view"]["prompts"]:
+    for prompt in recent_prompt_views(live, viewer):
         answers = list(prompt["answers"].values()) if prompt["revealed"] else []
         if answers:
             a = answers[0]
             example = {"real": True, "salt": a["salt"], "json": canonical(a["value"]), "commitment": a["commitment"]}
             break
     return no_store(render_template("verify_how.html", example=example, **ctx))
+
+
+def recent_prompt_views(live, viewer) -> list[dict]:
+    """The newest prompts as `viewer` sees them (with the finished ones a phone's screen view leaves out)."""
+    with live.lock:
+        return [prompt_view(p, live.state, viewer) for p in recent_prompts(live.state, viewer)]
 
 
 def _any_viewer(live):

@@ -215,6 +215,25 @@ def test_phones_that_see_the_same_rolls_share_one_rendering_of_them(app, client,
     assert section_renders(app, screens, "rolls") == before + 1  # … with one rendering of the rolls they all see
 
 
+def test_a_revealed_prompt_is_rendered_once_for_every_screen_that_shows_it(app, client, screens):
+    gm = bearer(screens.token("gm"))
+    pid = client.post(f"/api/sessions/{screens.sid}/prompts", headers=gm,
+                      json={"title": "決戦", "kind": "text", "seats": ["s1", "s2"]}).get_json()["id"]
+    for seat, value in (("s1", "右の道"), ("s2", "左の道")):
+        answered = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)),
+                               json={"value": value})
+        assert answered.status_code == 200  # the last answer reveals the prompt
+    revealed, cards = section_renders(app, screens, "revealed"), section_renders(app, screens, "card", "_prompt.html")
+    phones = [fragment(screens.seats[s], f"/s/{screens.sid}/phone") for s in ("s1", "s2", "s3")]
+    table = fragment(screens.table, f"/s/{screens.sid}/table")
+    for body in phones + [table]:  # every phone, the one that answered or not, and the table show both answers
+        assert "右の道" in body and "左の道" in body
+    # The phones see the same revealed prompt: one rendering of their section and of its card for all three,
+    # and the table's stage and history show that same card again without rendering it.
+    assert section_renders(app, screens, "revealed") == revealed + 1
+    assert section_renders(app, screens, "card", "_prompt.html") == cards + 2  # the phones' card, the history's id prefix
+
+
 def test_a_section_whose_inputs_did_not_change_is_not_rendered_again(app, client, screens):
     gm_roll(client, screens)
     path = f"/s/{screens.sid}/phone"
