@@ -287,7 +287,10 @@ def cmd_serve(args) -> int:
     from .web import create_app
 
     host = args.host
-    public, lan, candidates = public_base(args, args.port)
+    if ownership.is_single:
+        public, lan, candidates = public_base(args, args.port)
+    else:  # behind a proxy: its address as given, else the Host header the proxy passes on (README, Many tables)
+        public, lan, candidates = args.public_base, None, []
     app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams,
                       "SYNCHRONOUS": args.sync.upper(), "OWNERSHIP": ownership})
     manager = app.extensions["gmtool"]
