@@ -282,7 +282,7 @@ def cmd_serve(args) -> int:
         print(str(GmError(f"--worker は1から--workers（{args.workers}）までです",
                           f"--worker must be between 1 and --workers ({args.workers})")), file=sys.stderr)
         return 2
-    from waitress import create_server
+    from .serving import make_server
 
     from .web import create_app
 
@@ -302,7 +302,7 @@ def cmd_serve(args) -> int:
         return 2
     settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
     raise_file_limit(settings["connection_limit"] + args.threads + 64)
-    server = create_server(app, host=host, port=args.port, **settings)
+    server = make_server(app, host=host, port=args.port, **settings)
     port = server.effective_port
     if public and port != args.port and not args.public_base:  # --port 0: the OS chose the port
         public = public.rsplit(":", 1)[0] + f":{port}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 import re
 from pathlib import Path
 
@@ -108,10 +109,8 @@ def create_app(config: dict | None = None) -> Flask:
     from .common import clock_hm
     app.add_template_filter(clock_hm, "clock_hm")
 
-    @app.template_filter("rules")
-    def _rules(text: str) -> Markup:
-        """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows."""
-        return Markup(RULE_CODE.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
+    app.add_template_filter(rule_marked, "rules")
+    app.jinja_env.globals["log_items"] = log_items
 
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:
@@ -161,6 +160,24 @@ def create_app(config: dict | None = None) -> Flask:
                               "Internal server error (nothing was changed)")
 
     return app
+
+
+def rule_marked(text: str) -> Markup:
+    """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows."""
+    return Markup(RULE_CODE.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
+
+
+def log_items(lines: list[dict], rules: bool = False) -> Markup:
+    """The `<li>` of each log line (screens.log_lines), for the GM console's log and the table's history
+    (`rules`: with its rule codes marked). A line's markup is made once: each change adds a line to
+    logs that show the last 30 or 60."""
+    return Markup("\n").join(_log_item(line["time"], line["text"], line["undone"], rules) for line in lines)
+
+
+@lru_cache(maxsize=8192)
+def _log_item(time: str, text: str, undone: bool, rules: bool) -> Markup:
+    shown = rule_marked(text) if rules else escape(text)
+    return Markup('<li class="{}"><time>{}</time> {}</li>').format("undone" if undone else "", time, shown)
 
 
 def _serve_ruleset_assets(app: Flask) -> None:

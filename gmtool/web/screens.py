@@ -32,13 +32,13 @@ def clock(ts: str) -> str:
 
 def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list[dict]:
     """The latest log lines `viewer` may see, newest first."""
-    lines = []
+    lines, language = [], lang()
     for event in reversed(live.recent):
         visible = visible_event(event, live.state, viewer)
         if visible is None:
             continue
         lines.append({"seq": event.seq, "time": clock(event.ts), "type": event.type,
-                      "text": describe(visible, live.state, lang()), "undone": visible["undone"]})
+                      "text": describe(visible, live.state, language), "undone": visible["undone"]})
         if len(lines) >= limit:
             break
     return lines

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 from playwright.sync_api import expect
-from waitress import create_server
 
+from gmtool.serving import make_server
 from gmtool.web import create_app
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -28,8 +28,8 @@ def browser_type_launch_args(browser_type_launch_args):
 def server(tmp_path):
     """A live gmtool server on loopback; yields its base URL and app."""
     app = create_app({"DATA_DIR": str(tmp_path / "sessions"), "HEARTBEAT": 2.0, "CHECK_SECTIONS": True})
-    srv = create_server(app, host="127.0.0.1", port=0, threads=24, connection_limit=100,
-                        channel_request_lookahead=1)
+    srv = make_server(app, host="127.0.0.1", port=0, threads=24, connection_limit=100,
+                      channel_request_lookahead=1)
     base = f"http://127.0.0.1:{srv.effective_port}"
     app.config["PUBLIC_BASE"] = base
     closing = threading.Event()

@@ -1,0 +1,142 @@
+"""The HTTP server (gmtool/serving.py): waitress's main loop stays quiet while request threads write
+to live streams, and what a thread cannot send at once still goes out.
+
+Real waitress on loopback; counts of the main loop's rounds, never times; a socket timeout is a
+failure guard, not a measurement.
+"""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import time
+
+from gmtool.serving import StreamingChannel, make_server
+from gmtool.web import create_app
+
+ADMIN = "k" * 32
+
+
+class CountingMap(dict):
+    """waitress's socket map, counting the rounds of its main loop (each round lists the map's items)."""
+
+    rounds = 0
+
+    def items(self):
+        self.rounds += 1
+        return super().items()
+
+
+def request(port: int, method: str, path: str, token: str, body: str | None = None) -> dict:
+    import json
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    conn.request(method, path, body=body, headers=headers)
+    response = conn.getresponse()
+    data = json.loads(response.read() or b"{}")
+    conn.close()
+    assert response.status < 300, data
+    return data
+
+
+def open_stream(port: int, sid: str, kind: str, token: str) -> socket.socket:
+    """A screen's pushed live stream (what static/live.js opens), its first message read."""
+    cookie = {"gm": "gmtool_gm_", "table": "gmtool_table_", "seat": "gmtool_seat_"}[kind] + sid
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(f"GET /s/{sid}/events?push=1&as={kind}&v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 f"Cookie: {cookie}={token}\r\n\r\n".encode())
+    assert b"event: fragment" in sock.recv(65536) or b"event: fragment" in sock.recv(65536)
+    return sock
+
+
+def test_the_main_loop_does_not_go_round_while_streams_are_written(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    sockets = CountingMap()
+    server = make_server(app, map=sockets, host="127.0.0.1", port=0, threads=24, channel_request_lookahead=1)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    streams: list[socket.socket] = []
+    try:
+        created = request(port, "POST", "/api/sessions", ADMIN,
+                          '{"title": "t", "seats": ["A", "B", "C", "D", "E", "F"], "counters": ["vp"]}')
+        sid = created["session"]
+        streams += [open_stream(port, sid, "seat", s["token"]) for s in created["seats"]]
+        streams += [open_stream(port, sid, "table", created["table_token"]), open_stream(port, sid, "gm", created["gm_token"])]
+        time.sleep(0.3)
+        before, changes = sockets.rounds, 20
+        for i in range(changes):
+            version = request(port, "POST", f"/api/sessions/{sid}/counters", created["gm_token"],
+                              f'{{"seat": "s1", "key": "vp", "delta": {1 if i % 2 == 0 else -1}}}')["version"]
+            time.sleep(0.02)
+        rounds = (sockets.rounds - before) / changes
+        for stream in streams:  # every screen got the last change
+            seen = b""
+            while f"id: {version}".encode() not in seen:
+                data = stream.recv(65536)
+                assert data, "the stream ended"
+                seen += data
+        # A change is read, answered and pushed to eight streams: a handful of rounds. While the loop went
+        # round as long as a thread was sending, it took about 70 here.
+        assert rounds < 15, rounds
+    finally:
+        for stream in streams:
+            stream.close()
+        server.close()
+
+
+def test_what_a_thread_cannot_send_at_once_goes_out_while_its_request_still_runs(tmp_path):
+    size, done = 8 << 20, threading.Event()  # 8 MiB: more than the socket buffers hold
+
+    def stream(environ, start_response):  # a live stream: a big message, then it waits for the next one
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        yield b"x" * size
+        done.wait(30)
+
+    # The main loop wakes on its own only once a minute here: what is left must be sent because the
+    # thread woke it, not because the loop came round.
+    server = make_server(stream, host="127.0.0.1", port=0, threads=4, asyncore_loop_timeout=60)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            time.sleep(0.5)  # a slow phone: the thread's sends fill the buffers, the rest waits in waitress
+            received = 0
+            while received < size:
+                data = sock.recv(1 << 20)
+                assert data, "the stream ended"
+                received += len(data)
+    finally:
+        done.set()
+        server.close()
+
+
+def test_a_connection_is_left_to_the_thread_that_is_sending_on_it(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    server = make_server(app, host="127.0.0.1", port=0)
+    ours, theirs = socket.socketpair()
+    try:
+        channel = StreamingChannel(server, ours, ("127.0.0.1", 0), server.adj, map={})
+        channel.requests.append(object())  # a request thread runs on it …
+        channel.total_outbufs_len = 10     # … and has written bytes not sent yet
+        holding, release = threading.Event(), threading.Event()
+
+        def sending():
+            with channel.outbuf_lock:
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=sending)
+        thread.start()
+        holding.wait(10)
+        assert not channel.writable()  # the thread is sending: nothing for the main loop to do
+        release.set()
+        thread.join(10)
+        assert channel.writable()      # it let go with bytes left: the main loop sends them
+        channel.requests.clear()
+        channel.total_outbufs_len = 0
+        assert not channel.writable()
+    finally:
+        theirs.close()
+        ours.close()
+        server.close()
