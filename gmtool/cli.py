@@ -1,4 +1,4 @@
-"""The command line: gmtool serve | new | list | export | import | bench."""
+"""The command line: gmtool serve | proxy-config | new | list | export | import | bench."""
 
 from __future__ import annotations
 
@@ -210,40 +210,25 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def cmd_serve(args) -> int:
-    """Serve the GM console, table screen and phones on the LAN with waitress."""
-    from .serving import make_server
-
+def public_base(args, port: int) -> tuple[str | None, str | None, list[str]]:
+    """(the base URL phones use, the LAN address, every candidate) for a server listening on `port`."""
     from .netaddr import choose_lan_address
-    from .web import create_app
-
+    if getattr(args, "public_base", None):
+        return args.public_base.rstrip("/"), None, []
     lan, candidates = choose_lan_address(args.lan_ip)
+    if args.host in ("0.0.0.0", "::", ""):
+        return (f"http://{lan}:{port}" if lan else None), lan, candidates
+    return f"http://{args.host}:{port}", lan, candidates
+
+
+def print_banner(args, port: int, key: str, public: str | None, lan: str | None, candidates: list[str],
+                 demo: str = "") -> str:
+    """Print where the GM console and phones reach the server (one process or a proxy); returns the console URL."""
     host = args.host
-    if host in ("0.0.0.0", "::", ""):
-        public = f"http://{lan}:{args.port}" if lan else None
-    else:
-        public = f"http://{host}:{args.port}"
-    app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams,
-                      "SYNCHRONOUS": args.sync.upper()})
-    manager = app.extensions["gmtool"]
-    key = app.config["ADMIN_KEY"]
-    problem = _port_problem(host, args.port)
-    if problem:
-        print(f"ポート{args.port}で待ち受けできません（使用中？ --port で別の番号を）/ "
-              f"Cannot listen on port {args.port} (in use? pick another with --port): {problem}", file=sys.stderr)
-        manager.close_all()
-        return 2
-    settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
-    raise_file_limit(settings["connection_limit"] + args.threads + 64)
-    server = make_server(app, host=host, port=args.port, **settings)
-    port = server.effective_port
-    if public and port != args.port:  # --port 0: the OS chose the port
-        public = public.rsplit(":", 1)[0] + f":{port}"
-        app.config["PUBLIC_BASE"] = public
     local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
     console = f"{local}/?k={key}"
-    if args.demo:
-        console += f"&next=/s/{_demo(manager)}/gm"
+    if demo:
+        console += f"&next=/s/{demo}/gm"
     print("gmtool — GM assistant", flush=True)
     print(f"  GM console (this computer): {console}", flush=True)
     if is_loopback(host):
@@ -262,12 +247,91 @@ def cmd_serve(args) -> int:
     print(f"  data: {Path(args.data).resolve()}   (Ctrl+C to stop)", flush=True)
     if not args.no_browser:
         webbrowser.open(console)
+    return console
+
+
+def port_refused(port: int, problem: str) -> None:
+    """Say (in both languages) that the server cannot listen on `port`."""
+    print(f"ポート{port}で待ち受けできません（使用中？ --port で別の番号を）/ "
+          f"Cannot listen on port {port} (in use? pick another with --port): {problem}", file=sys.stderr)
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM stop the server as Ctrl+C does (its sessions are closed; its workers and proxy stopped)."""
+    import signal
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGTERM
+        pass
+
+
+def cmd_serve(args) -> int:
+    """Serve the GM console, table screen and phones on the LAN with waitress (several worker processes behind
+    Caddy with --workers N: gmtool/workers.py)."""
+    from .core.errors import GmError
+    from .ownership import Ownership
+    if args.worker is None and args.workers > 1:
+        from .workers import serve_workers
+        return serve_workers(args)
+    try:
+        ownership = Ownership(args.worker, args.workers) if args.worker is not None else Ownership()
+    except ValueError:
+        print(str(GmError(f"--worker は1から--workers（{args.workers}）までです",
+                          f"--worker must be between 1 and --workers ({args.workers})")), file=sys.stderr)
+        return 2
+    from .serving import make_server
+
+    from .web import create_app
+
+    host = args.host
+    if ownership.is_single:
+        public, lan, candidates = public_base(args, args.port)
+    else:  # behind a proxy: its address as given, else the Host header the proxy passes on (README, Many tables)
+        public, lan, candidates = args.public_base, None, []
+    app = create_app({"DATA_DIR": args.data, "PUBLIC_BASE": public, "MAX_STREAMS": args.max_streams,
+                      "SYNCHRONOUS": args.sync.upper(), "OWNERSHIP": ownership})
+    manager = app.extensions["gmtool"]
+    key = app.config["ADMIN_KEY"]
+    problem = _port_problem(host, args.port)
+    if problem:
+        port_refused(args.port, problem)
+        manager.close_all()
+        return 2
+    settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
+    raise_file_limit(settings["connection_limit"] + args.threads + 64)
+    server = make_server(app, host=host, port=args.port, **settings)
+    port = server.effective_port
+    if public and port != args.port and not args.public_base:  # --port 0: the OS chose the port
+        public = public.rsplit(":", 1)[0] + f":{port}"
+        app.config["PUBLIC_BASE"] = public
+    if ownership.is_single:
+        print_banner(args, port, key, public, lan, candidates, _demo(manager) if args.demo else "")
+    else:
+        print(f"  worker {ownership.worker}/{ownership.workers}: http://{host}:{port}  (links: {public or 'request host'})",
+              flush=True)
+    stop_on_sigterm()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         manager.close_all()
+    return 0
+
+
+def cmd_proxy_config(args) -> int:
+    """Print the Caddyfile that puts one address in front of N workers run by hand (README, Many tables)."""
+    from .proxy import caddyfile
+    ports = [args.first_port + k for k in range(args.workers)]
+    bind = None if args.host in ("0.0.0.0", "::", "") else args.host
+    sys.stdout.write(caddyfile(ports, args.port, bind))
+    print("# Start the workers (each in its own terminal or service), with the address phones use:")
+    for k, p in enumerate(ports, 1):
+        print(f"#   gmtool serve --workers {args.workers} --worker {k} --host 127.0.0.1 --port {p} "
+              f"--data {args.data} --public-base http://LAN-ADDRESS:{args.port} --no-browser")
     return 0
 
 
@@ -294,7 +358,22 @@ def build_parser() -> argparse.ArgumentParser:
                             f"(default {CHANNEL_TIMEOUT})")
     serve.add_argument("--sync", choices=["normal", "full"], default="normal",
                        help="normal: no action lost when the process is killed; full: also on power loss (slower)")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="run N worker processes behind one address (needs caddy; README, Many tables)")
+    serve.add_argument("--worker", type=int, default=None,
+                       help="be worker K of --workers N only (for your own proxy: gmtool proxy-config)")
+    serve.add_argument("--public-base", help="the base URL of links and QR codes (behind a proxy: the proxy's)")
+    serve.add_argument("--caddy", help="the caddy program for --workers (default: caddy on PATH)")
     serve.set_defaults(func=cmd_serve)
+
+    proxy = sub.add_parser("proxy-config", help="print a Caddyfile for N workers behind one address")
+    proxy.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    proxy.add_argument("--port", type=int, default=DEFAULT_PORT, help="the proxy's port (default 8000)")
+    proxy.add_argument("--host", default="0.0.0.0", help="address the proxy listens on (default: all)")
+    proxy.add_argument("--first-port", type=int, default=DEFAULT_PORT + 1,
+                       help="worker 1's port on 127.0.0.1; worker k listens on first-port + k - 1 (default 8001)")
+    proxy.add_argument("--data", default="sessions", help="the data folder the workers share (for the commands)")
+    proxy.set_defaults(func=cmd_proxy_config)
 
     new = sub.add_parser("new", help="create a session")
     new.add_argument("--ruleset", help="the game (default: generic)")
@@ -347,6 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--skip-growth", action="store_true", help="skip the 100,000-event growth test")
     bench.add_argument("--crash", type=int, default=0, help="instead: kill -9 the server N times mid-session")
     bench.add_argument("--seed", type=int, default=20261122, help="random seed of the crash points")
+    bench.add_argument("--workers", type=int, default=1,
+                       help="serve the room with gmtool serve --workers N behind Caddy (default 1: one process)")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=lambda args: __import__("gmtool.benchmark", fromlist=["main"]).main(args))
 

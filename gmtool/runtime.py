@@ -33,6 +33,7 @@ from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
 from .core.view import GM, TABLE, Viewer
+from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
 from .store import SUFFIX, LogReader, Store, read_meta
 
@@ -377,11 +378,12 @@ class LiveSession:
 
 
 class SessionManager:
-    """All sessions under one data folder."""
+    """All sessions under one data folder; this process opens only those it owns (gmtool/ownership.py)."""
 
-    def __init__(self, data_dir: Path, synchronous: str = "NORMAL"):
+    def __init__(self, data_dir: Path, synchronous: str = "NORMAL", ownership: Ownership = Ownership()):
         self.data_dir = Path(data_dir)
         self.synchronous = synchronous
+        self.ownership = ownership
         private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
@@ -392,10 +394,11 @@ class SessionManager:
         return self.data_dir / f"{session_id}{SUFFIX}"
 
     def get(self, session_id: str) -> LiveSession:
-        """An open session, loaded on first use."""
+        """An open session, loaded on first use (421 for a session another worker owns)."""
         live = self.sessions.get(session_id)  # the common case needs no lock
         if live is not None:
             return live
+        self.ownership.check(session_id)
         with self.lock:
             live = self.sessions.get(session_id)
             if live is None:
@@ -424,9 +427,9 @@ class SessionManager:
                       for i, s in enumerate(seats)]
         check_seat_count(rs, len(seat_dicts))
         with self.lock:
-            session_id = secrets.token_hex(4)
+            session_id = self.ownership.new_id()
             while self.path_of(session_id).exists():
-                session_id = secrets.token_hex(4)
+                session_id = self.ownership.new_id()
             seed = secrets.token_bytes(32)
             drafts = create_session(session_id, title, ruleset, seat_dicts, counters, seed_hash(seed), extra)
             tokens = {"gm": new_token(), "table": new_token(),
@@ -482,13 +485,13 @@ class SessionManager:
         while (prev := chain[0].state.campaign.get("previous")) and prev["id"] not in seen:
             try:
                 chain.insert(0, self.get(prev["id"]))
-            except NotFound:  # a session deleted or left on another laptop ends the chain
+            except (NotFound, NotOwned):  # a session deleted, left on another laptop or owned by another worker
                 break
             seen.add(prev["id"])
         while (nxt := chain[-1].state.campaign.get("next")) and nxt["id"] not in seen:
             try:
                 chain.append(self.get(nxt["id"]))
-            except NotFound:
+            except (NotFound, NotOwned):
                 break
             seen.add(nxt["id"])
         return chain
@@ -505,13 +508,13 @@ class SessionManager:
         """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
         seed and, only when `restore_tokens` is asked for, its tokens (then None is returned for them).
         Every event is folded, viewed and described in a scratch state first: a log that does not replay
-        is a 400 and leaves no file. A session id already in use gets a new id."""
+        is a 400 and leaves no file. A session id already in use, or one another worker owns, gets a new id."""
         from .export import parse_export
         header, events, secret_values = parse_export(text, get_ruleset)
         with self.lock:
             session_id = str(events[0].data.get("id", ""))
-            if not _valid_id(session_id) or self.path_of(session_id).exists():
-                session_id = secrets.token_hex(4)
+            if not _valid_id(session_id) or not self.ownership.owns(session_id) or self.path_of(session_id).exists():
+                session_id = self.ownership.new_id()
             events[0].data["id"] = session_id
             folded = _rehearse(events)
             tokens = None
@@ -655,7 +658,14 @@ def admin_key(data_dir: Path) -> str:
         return path.read_text().strip()
     key = new_token()
     private_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process sharing the folder (a worker) made it first: use that one
+        for _ in range(50):
+            if key := path.read_text().strip():
+                return key
+            time.sleep(0.02)  # it is being written
+        raise
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key

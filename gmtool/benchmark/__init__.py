@@ -38,8 +38,9 @@ def targets(figures: dict) -> list[dict]:
 
 
 def run(tables: int = 20, phones: int = 8, seconds: float = 20.0, warmup: float = 5.0, minutes: float = 0.0,
-        skip_growth: bool = False, skip_capacity: bool = False, log=print, pace: float = 1.0) -> dict:
-    """Run the benchmark; returns {"figures", "targets", "details"}."""
+        skip_growth: bool = False, skip_capacity: bool = False, log=print, pace: float = 1.0, workers: int = 1) -> dict:
+    """Run the benchmark; returns {"figures", "targets", "details"}. With `workers` > 1 the room is served by
+    `gmtool serve --workers N` (Caddy in front, each worker with the whole room's limits)."""
     figures: dict = {}
     details: dict = {}
     with tempfile.TemporaryDirectory(prefix="gmtool-bench-") as tmp:
@@ -52,9 +53,9 @@ def run(tables: int = 20, phones: int = 8, seconds: float = 20.0, warmup: float 
             fresh.stop()
         streams = tables * (phones + 2) + 20
         server = ServerProcess(Path(tmp) / "sessions", threads=streams + 40, max_streams=streams,
-                               connection_limit=streams * 3 + 100).start()
+                               connection_limit=streams * 3 + 100, workers=workers).start()
         try:
-            log(f"a room of {tables} tables × {phones + 2} screens …")
+            log(f"a room of {tables} tables × {phones + 2} screens{f' on {workers} workers' if workers > 1 else ''} …")
             room = Room(server, tables, phones)
             log(f"brisk pace (an action every {pace} s per table), {warmup} s warm-up, {seconds} s measured …")
             brisk = details["room_1x"] = room.run(pace, warmup, seconds)
@@ -77,6 +78,7 @@ def run(tables: int = 20, phones: int = 8, seconds: float = 20.0, warmup: float 
         if not skip_growth:
             log("growth (100 vs 100,000 events), resume and undo …")
             details["growth"] = growth(Path(tmp) / "growth")
+    figures["room_workers"] = workers
     figures["room_tables"] = tables
     figures["room_screens"] = tables * (phones + 2)
     figures["room_pace_s"] = pace
@@ -143,7 +145,8 @@ def main(args) -> int:
               f"lost: {len(result['lost'])}  replay equal: {result['replay_equal']}")
         return 0 if not result["lost"] and result["replay_equal"] else 1
     result = run(args.tables, args.phones, args.seconds, args.warmup, args.minutes, args.skip_growth,
-                 args.skip_capacity, log=(lambda *a: None) if args.json else print, pace=args.pace)
+                 args.skip_capacity, log=(lambda *a: None) if args.json else print, pace=args.pace,
+                 workers=args.workers)
     if args.json:
         print(json.dumps({"figures": result["figures"], "targets": result["targets"],
                           "capacity_steps": result["details"].get("capacity", {}).get("steps")}, ensure_ascii=False))

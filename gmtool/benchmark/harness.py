@@ -21,15 +21,18 @@ VERSION_RE = re.compile(rb'data-version="(\d+)"')
 
 
 class ServerProcess:
-    """`gmtool serve` on loopback as a separate process (the production server)."""
+    """`gmtool serve` on loopback as a separate process (the production server); with `workers` > 1 that many
+    worker processes behind Caddy (`gmtool serve --workers N`), each with the given limits."""
 
-    def __init__(self, data: Path, threads: int = 48, max_streams: int = 40, connection_limit: int = 200):
+    def __init__(self, data: Path, threads: int = 48, max_streams: int = 40, connection_limit: int = 200,
+                 workers: int = 1):
         self.data = Path(data)
         self.args = ["--threads", str(threads), "--max-streams", str(max_streams),
-                     "--connection-limit", str(connection_limit)]
+                     "--connection-limit", str(connection_limit)] + (["--workers", str(workers)] if workers > 1 else [])
         self.proc: subprocess.Popen | None = None
         self.base = ""
         self.started_at = 0.0
+        self.lines: list[str] = []  # what it printed until it gave its address
 
     def start(self, timeout: float = 30) -> "ServerProcess":
         """Start the server and wait until it prints its address."""
@@ -43,6 +46,7 @@ class ServerProcess:
             line = self.proc.stdout.readline()
             if not line and self.proc.poll() is not None:
                 break
+            self.lines.append(line)
             match = re.search(r"(http://127\.0\.0\.1:\d+)/\?k=", line)
             if match:
                 self.base = match.group(1)
@@ -76,7 +80,7 @@ class ServerProcess:
             self._reap()
 
     def stop(self) -> None:
-        """A normal stop."""
+        """A normal stop (or, when the server has already ended, closing its output)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -84,26 +88,47 @@ class ServerProcess:
                 self._reap()
             except subprocess.TimeoutExpired:
                 self.kill()
+        elif self.proc and not self.proc.stdout.closed:
+            self._reap()
+
+    def pids(self) -> list[int]:
+        """The server's process and its descendants (workers, Caddy) (Linux /proc; the server alone elsewhere)."""
+        found, queue = [], [self.proc.pid]
+        while queue:
+            pid = queue.pop()
+            found.append(pid)
+            for children in Path(f"/proc/{pid}/task").glob("*/children"):
+                try:
+                    queue += [int(c) for c in children.read_text().split()]
+                except OSError:
+                    pass
+        return found
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the server process has used so far, user + system (Linux /proc; None elsewhere)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU time the server's processes have used so far, user + system (Linux /proc; None elsewhere)."""
+        total = 0.0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                if pid == self.proc.pid:
+                    return None
+                continue
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
 
     def memory_kb(self) -> dict:
-        """Resident and peak memory of the server (Linux /proc; empty elsewhere)."""
-        try:
-            text = Path(f"/proc/{self.proc.pid}/status").read_text()
-        except OSError:
-            return {}
-        out = {}
-        for key in ("VmRSS", "VmHWM"):
-            match = re.search(rf"{key}:\s+(\d+) kB", text)
-            if match:
-                out[key] = int(match.group(1))
+        """Resident and peak memory of the server's processes, summed (Linux /proc; empty elsewhere)."""
+        out: dict[str, int] = {}
+        for pid in self.pids():
+            try:
+                text = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for key in ("VmRSS", "VmHWM"):
+                match = re.search(rf"{key}:\s+(\d+) kB", text)
+                if match:
+                    out[key] = out.get(key, 0) + int(match.group(1))
         return out
 
 

@@ -16,6 +16,7 @@ from ..core.dice import localized_text
 from ..core.errors import GmError
 from ..core.prompts import answer_text
 from ..i18n import LANGS, template_words, translate
+from ..ownership import Ownership
 from ..runtime import SessionManager, admin_key
 from .. import limits
 from . import compression
@@ -23,6 +24,7 @@ from .sections import SectionExtension
 
 RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
 PACKAGE = Path(__file__).resolve().parent.parent
+WORKER_HEADER = "X-Gmtool-Worker"
 
 
 def _asset_dir(name: str) -> str:
@@ -32,7 +34,8 @@ def _asset_dir(name: str) -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY, SYNCHRONOUS."""
+    """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY, SYNCHRONOUS, OWNERSHIP
+    (the sessions this process owns when it is one of several workers: gmtool/ownership.py)."""
     app = Flask("gmtool", template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
     app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
                       JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
@@ -45,7 +48,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     data_dir = Path(app.config["DATA_DIR"])
-    app.extensions["gmtool"] = SessionManager(data_dir, app.config.get("SYNCHRONOUS", "NORMAL"))
+    ownership = app.config.setdefault("OWNERSHIP", Ownership())
+    app.extensions["gmtool"] = SessionManager(data_dir, app.config.get("SYNCHRONOUS", "NORMAL"), ownership)
     if not app.config.get("ADMIN_KEY"):
         app.config["ADMIN_KEY"] = admin_key(data_dir)
 
@@ -75,6 +79,8 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        if not ownership.is_single:  # which worker answered (docs/api.md): a proxy's routing can be checked
+            response.headers[WORKER_HEADER] = str(ownership.worker)
         if request.args.get("lang") in LANGS:
             response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax")
         return response

@@ -7,6 +7,7 @@ No timed assertions: every guard is shown by bounding the input and asserting th
 from __future__ import annotations
 
 import copy
+import io
 import json
 import logging
 import os
@@ -319,6 +320,13 @@ def test_f5_overflow_nesting_and_huge_numbers_answer_json(client, created):
         response = client.post(f"/api/sessions/{sid}/{path}", headers=token, data=body,
                                content_type="application/json")
         assert_json_error(response, 400)
+    # A form is not JSON, whether urlencoded or multipart, with fields or a file.
+    for body, content_type in (("seat=s1&key=vp&delta=1", "application/x-www-form-urlencoded"),
+                               ({"seat": "s1", "key": "vp", "delta": "1"}, "multipart/form-data"),
+                               ({"file": (io.BytesIO(b'{"delta": 1}'), "a.json")}, "multipart/form-data"),
+                               ('{"seat": "s1", "key": "vp", "delta": 1}', "text/plain")):
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm, data=body, content_type=content_type)
+        assert_json_error(response, 400, "Send a JSON object")
     # A counter can not be driven past the bound step by step either.
     for _ in range(2):
         response = client.post(f"/api/sessions/{sid}/counters", headers=gm,

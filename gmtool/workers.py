@@ -1,0 +1,213 @@
+"""`gmtool serve --workers N`: N gmtool processes, each owning a share of the sessions (gmtool/ownership.py),
+behind one address served by Caddy (gmtool/proxy.py). One process uses one core; sessions are independent,
+so a convention's tables spread over the cores.
+
+This process starts the workers on free ports of 127.0.0.1 (sharing the data folder and its GM key), writes
+the Caddyfile, runs `caddy run` on the public port, prints the same addresses a single server prints, and
+then watches: a worker that stops is reported and started again on its port (its sessions are reloaded
+from their files on the next request); Caddy stopping ends everything. Ctrl+C or SIGTERM stops Caddy and
+every worker.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+WATCH_INTERVAL = 0.5     # seconds between two looks at the processes
+START_TIMEOUT = 30.0     # seconds the workers and Caddy have to start listening
+STOP_TIMEOUT = 10.0      # seconds a process has to stop after SIGTERM before it is killed
+QUICK_FAILURE = 10.0     # a worker that stops within this many seconds of its start failed to start
+QUICK_FAILURES = 3       # ... and after this many such failures in a row it is not started again
+
+CADDY_MISSING = (
+    "caddy が見つかりません。--workers には Caddy（無料の単体プログラム）が必要です。インストール方法:\n"
+    "  Windows: winget install CaddyServer.Caddy （または scoop install caddy）\n"
+    "  macOS:   brew install caddy\n"
+    "  Debian / Ubuntu: sudo apt install caddy\n"
+    "PATH にない場合は --caddy でプログラムの場所を指定してください。自分のプロキシを使う場合は gmtool proxy-config。\n"
+    "caddy was not found: --workers needs Caddy (a free single-file program). Install it with:\n"
+    "  Windows: winget install CaddyServer.Caddy  (or: scoop install caddy)\n"
+    "  macOS:   brew install caddy\n"
+    "  Debian / Ubuntu: sudo apt install caddy\n"
+    "If it is not on PATH, give its location with --caddy. To use your own proxy: gmtool proxy-config."
+)
+
+
+@dataclass
+class Worker:
+    """One gmtool worker process and how to start it again."""
+
+    index: int
+    port: int
+    command: list[str]
+    proc: subprocess.Popen | None = None
+    started: float = 0.0
+    quick_failures: int = 0
+    given_up: bool = False
+
+    def start(self) -> None:
+        """Start (or restart) the process."""
+        self.proc = subprocess.Popen(self.command)
+        self.started = time.monotonic()
+
+
+@dataclass
+class Cluster:
+    """The workers and the proxy in front of them."""
+
+    workers: list[Worker]
+    caddy_command: list[str]
+    caddy: subprocess.Popen | None = None
+    config_dir: Path | None = None
+
+    def processes(self) -> list[subprocess.Popen]:
+        """Every process started, the proxy first."""
+        return [p for p in [self.caddy, *(w.proc for w in self.workers)] if p is not None]
+
+    def stop(self) -> None:
+        """Stop the proxy (new requests end) and then every worker; kill what does not stop in time."""
+        for proc in self.processes():
+            if proc.poll() is None:
+                proc.terminate()
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for proc in self.processes():
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self.config_dir is not None:
+            shutil.rmtree(self.config_dir, ignore_errors=True)
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def is_listening(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:`port`."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def worker_command(args, worker: int, port: int, public: str | None) -> list[str]:
+    """The command line of worker `worker`: the parent's server settings, on 127.0.0.1:`port`."""
+    command = [sys.executable, "-m", "gmtool", "serve", "--workers", str(args.workers), "--worker", str(worker),
+               "--host", "127.0.0.1", "--port", str(port), "--data", str(args.data), "--no-browser",
+               "--threads", str(args.threads), "--max-streams", str(args.max_streams),
+               "--channel-timeout", str(args.channel_timeout), "--sync", args.sync]
+    if args.connection_limit:
+        command += ["--connection-limit", str(args.connection_limit)]
+    if public:
+        command += ["--public-base", public]
+    return command
+
+
+def say(ja: str, en: str) -> None:
+    """A message about the processes, in both languages."""
+    print(f"  {ja}\n  {en}", file=sys.stderr, flush=True)
+
+
+def wait_until_listening(cluster: Cluster, proxy_port: int) -> bool:
+    """Wait until every worker and the proxy listen; False (after saying which) if one stopped or timed out."""
+    deadline = time.monotonic() + START_TIMEOUT
+    waiting = {f"worker {w.index}": (w.proc, w.port) for w in cluster.workers}
+    waiting["caddy"] = (cluster.caddy, proxy_port)
+    while waiting and time.monotonic() < deadline:
+        for name, (proc, port) in list(waiting.items()):
+            if proc.poll() is not None:
+                say(f"{name} が起動できませんでした（終了コード {proc.returncode}）",
+                    f"{name} could not start (exit code {proc.returncode})")
+                return False
+            if is_listening(port):
+                del waiting[name]
+        time.sleep(0.1)
+    if waiting:
+        say(f"{', '.join(waiting)} が{START_TIMEOUT:.0f}秒以内に起動しませんでした",
+            f"{', '.join(waiting)} did not start within {START_TIMEOUT:.0f} s")
+    return not waiting
+
+
+def watch(cluster: Cluster) -> int:
+    """Until Caddy stops: report every worker that stops and start it again (not after repeated quick failures)."""
+    while True:
+        time.sleep(WATCH_INTERVAL)
+        if cluster.caddy.poll() is not None:
+            say(f"Caddy が終了しました（終了コード {cluster.caddy.returncode}）。すべて停止します",
+                f"Caddy stopped (exit code {cluster.caddy.returncode}); stopping everything")
+            return 1
+        for worker in cluster.workers:
+            if worker.given_up or worker.proc.poll() is None:
+                continue
+            code = worker.proc.returncode
+            quick = time.monotonic() - worker.started < QUICK_FAILURE
+            worker.quick_failures = worker.quick_failures + 1 if quick else 0
+            if worker.quick_failures >= QUICK_FAILURES:
+                worker.given_up = True
+                say(f"ワーカー{worker.index}が起動直後に繰り返し終了しました（終了コード {code}）。再起動しません。"
+                    "このワーカーのセッションは gmtool を起動し直すまで使えません",
+                    f"Worker {worker.index} keeps stopping right after it starts (exit code {code}); not restarting it. "
+                    "Its sessions are unavailable until gmtool is restarted")
+                continue
+            say(f"ワーカー{worker.index}が終了しました（終了コード {code}）。再起動します",
+                f"Worker {worker.index} stopped (exit code {code}); restarting it")
+            worker.start()
+
+
+def serve_workers(args) -> int:
+    """Run `args.workers` gmtool workers behind Caddy on args.host:args.port until Ctrl+C / SIGTERM."""
+    from .cli import _demo, _port_problem, port_refused, print_banner, public_base, stop_on_sigterm
+    from .proxy import caddyfile
+    from .runtime import SessionManager, admin_key
+
+    caddy = shutil.which(args.caddy or "caddy")
+    if not caddy:
+        print(CADDY_MISSING, file=sys.stderr)
+        return 2
+    port = args.port or free_port()  # --port 0: a free port, chosen here since Caddy needs a number
+    problem = _port_problem(args.host, port)
+    if problem:
+        port_refused(port, problem)
+        return 2
+    public, lan, candidates = public_base(args, port)
+    key = admin_key(Path(args.data))  # made once here, before the workers read it
+    demo = ""
+    if args.demo:  # made here with ids no worker marks: worker 1 owns them
+        manager = SessionManager(Path(args.data))
+        demo = _demo(manager)
+        manager.close_all()
+    ports = [free_port() for _ in range(args.workers)]
+    workers = [Worker(k, p, worker_command(args, k, p, public)) for k, p in enumerate(ports, 1)]
+    config_dir = Path(tempfile.mkdtemp(prefix="gmtool-caddy-"))
+    config = config_dir / "Caddyfile"
+    bind = None if args.host in ("0.0.0.0", "::", "") else args.host
+    config.write_text(caddyfile(ports, port, bind), encoding="utf-8")
+    cluster = Cluster(workers, [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+                      config_dir=config_dir)
+    stop_on_sigterm()
+    try:
+        for worker in workers:
+            worker.start()
+        cluster.caddy = subprocess.Popen(cluster.caddy_command)
+        if not wait_until_listening(cluster, port):
+            return 1
+        print_banner(args, port, key, public, lan, candidates, demo)
+        print(f"  proxy: {caddy} (Caddy) on port {port}, {args.workers} workers", flush=True)
+        return watch(cluster)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        cluster.stop()
