@@ -128,6 +128,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class CannotUndo(Conflict):
+    """An undo refused because the log does not fold without its action (409)."""
+
+
 class LiveSession:
     """One session in memory: state, store, token index and change notification."""
 
@@ -298,10 +302,16 @@ class LiveSession:
                 folded_to, undone = self.state.last_seq, set(self.state.undone)
                 start = min(self._window_start(), action)
             try:
-                state = self._refold(folded_to, undone, action, start)
+                try:
+                    state = self._refold(folded_to, undone, action, start)
+                except Exception:  # noqa: BLE001  the log does not fold without the action
+                    raise self._cannot_undo(action, gm_summary) from None
                 with self.lock:
                     require_open(self.state)
-                    engine.fold_on(state, self.store.events(after_seq=folded_to))  # what the table did meanwhile
+                    try:
+                        engine.fold_on(state, self.store.events(after_seq=folded_to))  # what the table did meanwhile
+                    except Exception:  # noqa: BLE001  an action made during the undo builds on it
+                        raise self._cannot_undo(action, gm_summary) from None
                     previous, self.state = self.state, state
                     try:
                         events = self._commit(actor, [("undo", {
@@ -315,11 +325,23 @@ class LiveSession:
                         if self.state is state:  # the undo was not written: memory stays as the log is
                             self.state = previous
                         raise
+            except CannotUndo:
+                raise  # off the list: the next undo takes the action before it
             except BaseException:
                 with self.lock:
                     if action not in self.state.undone:
                         self.undoable.append(action)  # not undone: it may be tried again
                 raise
+
+    @staticmethod
+    def _cannot_undo(action: int, gm_summary: dict) -> "CannotUndo":
+        """The refusal of an undo whose action later events build on (e.g. the answers to the prompt it
+        opened): the log does not fold without it. It stays done and leaves the undo list."""
+        log.warning("undo of action %s refused: the log does not fold without it", action, exc_info=True)
+        return CannotUndo(f"「{gm_summary['ja']}」は取り消せません。後の操作（その回答など）がこの操作に基づいています。"
+                          "取り消しの対象から外しました（もう一度押すと、その前の操作を取り消します）",
+                          f"'{gm_summary['en']}' cannot be undone: later actions (such as the answers to it) build on it. "
+                          "It is no longer offered for undo (undo again to undo the action before it).")
 
     def _refold(self, folded_to: int, undone: set[int], action: int, start: int) -> State:
         """The state up to `folded_to` without `action` (and the actions in `undone`): the undo base folded on

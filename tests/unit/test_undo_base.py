@@ -131,8 +131,8 @@ def run_op(op: str, live, manager):
         if op == "undo":
             try:
                 live.undo()
-            except KeyError:  # a later event needs the action (e.g. an answer to the prompt it opened): the
-                assert live.store.undone_actions() == undone  # log cannot be folded without it, nothing is undone
+            except runtime.CannotUndo:  # a later event needs the action (e.g. an answer to the prompt it opened):
+                assert live.store.undone_actions() == undone  # the log cannot be folded without it, nothing is undone
         elif op == "counter" and live.state.counter_defs:
             ops.change_counter(live, GM, {"seat": seat, "key": live.state.counter_defs[0].key, "delta": 1})
         elif op == "roll":

@@ -185,3 +185,23 @@ def test_the_battle_roll_takes_real_dice(client, grail):
     log = client.get(f"/api/sessions/{grail['session']}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()
     line = next(e for e in log["events"] if e["type"] == "grail.battle_rolled")
     assert line["data"]["entered"] is True and line["text"].startswith("［実ダイス］勝敗判定")
+
+
+def test_an_undo_that_later_actions_build_on_is_a_clear_409_and_the_next_undo_goes_on(client, grail):
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")  # answers are not undone
+    before = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
+    r = client.post(f"/api/sessions/{sid}/undo", headers=gm)  # the combat start: its setup prompt has an answer
+    assert r.status_code == 409, r.get_json()
+    error = r.get_json()["error"]
+    assert "取り消せません" in error["ja"] and "cannot be undone" in error["en"] and "undo again" in error["en"]
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json() == before  # nothing changed
+    # The GM is not stuck: the next undo takes the action before it (the archers' characters).
+    r = client.post(f"/api/sessions/{sid}/undo", headers=gm)
+    assert r.status_code == 200, r.get_json()
+    state = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
+    assert state["ruleset"]["combat"]["prompt"] == "c1-setup"  # the combat stands
+    assert "エミヤ" in str(before["ruleset"]["factions"]) and "エミヤ" not in str(state["ruleset"]["factions"])
