@@ -8,8 +8,8 @@ from functools import lru_cache
 from flask import current_app, g, template_rendered
 
 from ..core.logtext import describe
+from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..i18n import template_words
-from ..core.view import TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..runtime import LiveSession
 from ..urls import join_url, table_url
 from . import stylesheet_url
@@ -129,7 +129,6 @@ def rehearse_screens(live: LiveSession) -> None:
     """Render every screen of a session once, for the GM, the table and each seat (an import is shown
     before it is kept: a log that folds may still hold values the templates cannot show)."""
     from flask import render_template
-    from ..core.view import GM, TABLE
     viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in live.state.seats)]
     for viewer in viewers:
         ctx = context(live, viewer, "rehearsal")
