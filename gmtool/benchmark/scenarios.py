@@ -144,7 +144,7 @@ class Room:
 
 
 def capacity(room: Room, start_pause: float, warmup: float, seconds: float, limit_ms: float = 100.0,
-             factors=(1, 2, 5, 10, 15, 20, 30, 40)) -> dict:
+             factors=(1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 40)) -> dict:
     """Step the pace up (each table acting `factor` times as often) until the p95 from request start to
     every screen passes `limit_ms`; the capacity is the highest measured actions/s that stayed within it."""
     steps, best = [], 0.0
