@@ -256,16 +256,19 @@ def port_refused(port: int, problem: str) -> None:
           f"Cannot listen on port {port} (in use? pick another with --port): {problem}", file=sys.stderr)
 
 
-def stop_on_sigterm() -> None:
-    """Make SIGTERM stop the server as Ctrl+C does (its sessions are closed; its workers and proxy stopped)."""
+def stop_on_signals() -> None:
+    """Make SIGTERM, and SIGHUP where there is one (the terminal window closed), stop the server as Ctrl+C
+    does: its sessions are closed, its workers and proxy stopped (Caddy ignores SIGHUP: left alone it would
+    keep the port after its terminal closed)."""
     import signal
 
     def interrupt(_signum, _frame):
         raise KeyboardInterrupt
-    try:
-        signal.signal(signal.SIGTERM, interrupt)
-    except (ValueError, AttributeError):  # not the main thread, or no SIGTERM
-        pass
+    for name in ("SIGTERM", "SIGHUP"):
+        try:
+            signal.signal(getattr(signal, name), interrupt)
+        except (ValueError, AttributeError):  # not the main thread, or no such signal (Windows has no SIGHUP)
+            pass
 
 
 def cmd_serve(args) -> int:
@@ -312,7 +315,7 @@ def cmd_serve(args) -> int:
     else:
         print(f"  worker {ownership.worker}/{ownership.workers}: http://{host}:{port}  (links: {public or 'request host'})",
               flush=True)
-    stop_on_sigterm()
+    stop_on_signals()
     try:
         server.run()
     except KeyboardInterrupt:

@@ -5,8 +5,8 @@ so a convention's tables spread over the cores.
 This process starts the workers on free ports of 127.0.0.1 (sharing the data folder and its GM key), writes
 the Caddyfile, runs `caddy run` on the public port, prints the same addresses a single server prints, and
 then watches: a worker that stops is reported and started again on its port (its sessions are reloaded
-from their files on the next request); Caddy stopping ends everything. Ctrl+C or SIGTERM stops Caddy and
-every worker.
+from their files on the next request); Caddy stopping ends everything. Ctrl+C, SIGTERM or closing the
+terminal (SIGHUP) stops Caddy and every worker.
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def watch(cluster: Cluster) -> int:
 
 def serve_workers(args) -> int:
     """Run `args.workers` gmtool workers behind Caddy on args.host:args.port until Ctrl+C / SIGTERM."""
-    from .cli import _demo, _port_problem, port_refused, print_banner, public_base, stop_on_sigterm
+    from .cli import _demo, _port_problem, port_refused, print_banner, public_base, stop_on_signals
     from .proxy import caddyfile
     from .runtime import SessionManager, admin_key
 
@@ -197,7 +197,7 @@ def serve_workers(args) -> int:
     config.write_text(caddyfile(ports, port, bind), encoding="utf-8")
     cluster = Cluster(workers, [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
                       config_dir=config_dir)
-    stop_on_sigterm()
+    stop_on_signals()
     try:
         for worker in workers:
             worker.start()

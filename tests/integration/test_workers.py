@@ -359,3 +359,22 @@ def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(
         for pid in running.server.pids()[1:] + [pid for pid in pids if _alive(pid)]:  # nothing left behind a failure
             os.kill(pid, signal.SIGKILL)
         running.stop()
+
+
+def test_closing_the_terminal_stops_caddy_and_the_workers(tmp_path):
+    """A terminal window closed sends SIGHUP; Caddy ignores it, so the parent must stop it (or it keeps the port)."""
+    running = Cluster(tmp_path / "sessions")
+    pids: list[int] = []
+    try:
+        pids = running.server.pids()
+        assert len(pids) == 4  # the parent, two workers and Caddy
+        running.server.proc.send_signal(signal.SIGHUP)  # to the parent alone: it stops the others itself
+        assert running.server.proc.wait(timeout=20) == 0
+        deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
+        while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in pids if _alive(pid)] == []
+    finally:
+        for pid in [pid for pid in pids[1:] if _alive(pid)]:  # nothing left behind a failure
+            os.kill(pid, signal.SIGKILL)
+        running.stop()
