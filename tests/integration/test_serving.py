@@ -46,7 +46,11 @@ def open_stream(port: int, sid: str, kind: str, token: str) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     sock.sendall(f"GET /s/{sid}/events?push=1&as={kind}&v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                  f"Cookie: {cookie}={token}\r\n\r\n".encode())
-    assert b"event: fragment" in sock.recv(65536) or b"event: fragment" in sock.recv(65536)
+    first = b""
+    while b"event: fragment" not in first:
+        data = sock.recv(65536)
+        assert data, "the stream ended"
+        first += data
     return sock
 
 
