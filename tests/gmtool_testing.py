@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -138,3 +140,24 @@ class ApiTable:
     def state(self, who: str = "gm") -> dict:
         """GET /state as `who`."""
         return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
+
+
+@contextmanager
+def running_in_thread(server):
+    """A waitress server (gmtool.serving.make_server) serving in a thread until the block ends; then closed.
+    Its loop may be in select() on the sockets being closed (EBADF): that end is expected, any other is not."""
+    closing = threading.Event()
+
+    def run():
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not closing.is_set():
+                raise
+
+    threading.Thread(target=run, daemon=True).start()
+    try:
+        yield server
+    finally:
+        closing.set()
+        server.close()

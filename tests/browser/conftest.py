@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 import urllib.request
 
 import pytest
+from gmtool_testing import running_in_thread
 from playwright.sync_api import expect
 
 from gmtool.serving import make_server
@@ -32,20 +32,8 @@ def server(tmp_path):
                       channel_request_lookahead=1)
     base = f"http://127.0.0.1:{srv.effective_port}"
     app.config["PUBLIC_BASE"] = base
-    closing = threading.Event()
-
-    def run():
-        try:
-            srv.run()
-        except (OSError, ValueError):  # its sockets closed under its select() at teardown (EBADF)
-            if not closing.is_set():
-                raise
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield base, app
-    closing.set()
-    srv.close()
+    with running_in_thread(srv):
+        yield base, app
     app.extensions["gmtool"].close_all()
 
 

@@ -12,6 +12,8 @@ import socket
 import threading
 import time
 
+from gmtool_testing import running_in_thread
+
 from gmtool.serving import StreamingChannel, make_server
 from gmtool.web import create_app
 
@@ -58,35 +60,35 @@ def test_the_main_loop_does_not_go_round_while_streams_are_written(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
     sockets = CountingMap()
     server = make_server(app, map=sockets, host="127.0.0.1", port=0, threads=24, channel_request_lookahead=1)
-    threading.Thread(target=server.run, daemon=True).start()
     port = server.effective_port
     streams: list[socket.socket] = []
-    try:
-        created = request(port, "POST", "/api/sessions", ADMIN,
-                          '{"title": "t", "seats": ["A", "B", "C", "D", "E", "F"], "counters": ["vp"]}')
-        sid = created["session"]
-        streams += [open_stream(port, sid, "seat", s["token"]) for s in created["seats"]]
-        streams += [open_stream(port, sid, "table", created["table_token"]), open_stream(port, sid, "gm", created["gm_token"])]
-        time.sleep(0.3)
-        before, changes = sockets.rounds, 20
-        for i in range(changes):
-            version = request(port, "POST", f"/api/sessions/{sid}/counters", created["gm_token"],
-                              f'{{"seat": "s1", "key": "vp", "delta": {1 if i % 2 == 0 else -1}}}')["version"]
-            time.sleep(0.02)
-        rounds = (sockets.rounds - before) / changes
-        for stream in streams:  # every screen got the last change
-            seen = b""
-            while f"id: {version}".encode() not in seen:
-                data = stream.recv(65536)
-                assert data, "the stream ended"
-                seen += data
-        # A change is read, answered and pushed to eight streams: a handful of rounds. While the loop went
-        # round as long as a thread was sending, it took about 70 here.
-        assert rounds < 15, rounds
-    finally:
-        for stream in streams:
-            stream.close()
-        server.close()
+    with running_in_thread(server):
+        try:
+            created = request(port, "POST", "/api/sessions", ADMIN,
+                              '{"title": "t", "seats": ["A", "B", "C", "D", "E", "F"], "counters": ["vp"]}')
+            sid = created["session"]
+            streams += [open_stream(port, sid, "seat", s["token"]) for s in created["seats"]]
+            streams += [open_stream(port, sid, "table", created["table_token"]), open_stream(port, sid, "gm", created["gm_token"])]
+            time.sleep(0.3)
+            before, changes = sockets.rounds, 20
+            for i in range(changes):
+                version = request(port, "POST", f"/api/sessions/{sid}/counters", created["gm_token"],
+                                  f'{{"seat": "s1", "key": "vp", "delta": {1 if i % 2 == 0 else -1}}}')["version"]
+                time.sleep(0.02)
+            rounds = (sockets.rounds - before) / changes
+            for stream in streams:  # every screen got the last change
+                seen = b""
+                while f"id: {version}".encode() not in seen:
+                    data = stream.recv(65536)
+                    assert data, "the stream ended"
+                    seen += data
+            # A change is read, answered and pushed to eight streams: a handful of rounds. While the loop went
+            # round as long as a thread was sending, it took about 70 here.
+            assert rounds < 15, rounds
+        finally:
+            for stream in streams:
+                stream.close()
+            app.extensions["gmtool"].close_all()
 
 
 def test_what_a_thread_cannot_send_at_once_goes_out_while_its_request_still_runs(tmp_path):
@@ -100,9 +102,8 @@ def test_what_a_thread_cannot_send_at_once_goes_out_while_its_request_still_runs
     # The main loop wakes on its own only once a minute here: what is left must be sent because the
     # thread woke it, not because the loop came round.
     server = make_server(stream, host="127.0.0.1", port=0, threads=4, asyncore_loop_timeout=60)
-    threading.Thread(target=server.run, daemon=True).start()
     try:
-        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+        with running_in_thread(server), socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
             sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             time.sleep(0.5)  # a slow phone: the thread's sends fill the buffers, the rest waits in waitress
             received = 0
@@ -112,7 +113,6 @@ def test_what_a_thread_cannot_send_at_once_goes_out_while_its_request_still_runs
                 received += len(data)
     finally:
         done.set()
-        server.close()
 
 
 def test_a_connection_is_left_to_the_thread_that_is_sending_on_it(tmp_path):
