@@ -327,6 +327,16 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has stopped (it waits for its parent to read its status)
 
 
+def assert_parent_stops_all(running, pids: list[int], signum: int) -> None:
+    """`signum` to the parent: it ends cleanly, and every process of `pids` has ended with it."""
+    running.server.proc.send_signal(signum)
+    assert running.server.proc.wait(timeout=20) == 0
+    deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
+    while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in pids if _alive(pid)] == []
+
+
 def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(tmp_path):
     running = Cluster(tmp_path / "sessions")
     pids: list[int] = []
@@ -349,12 +359,7 @@ def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(
         assert state is not None and state.status == 200 and state.headers[WORKER_HEADER] == str(worker)
         pids = running.server.pids()
         assert len(pids) == 4 and victim not in pids
-        running.server.proc.send_signal(signal.SIGTERM)
-        assert running.server.proc.wait(timeout=20) == 0
-        deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
-        while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in pids if _alive(pid)] == []
+        assert_parent_stops_all(running, pids, signal.SIGTERM)
     finally:
         for pid in running.server.pids()[1:] + [pid for pid in pids if _alive(pid)]:  # nothing left behind a failure
             os.kill(pid, signal.SIGKILL)
@@ -368,12 +373,7 @@ def test_closing_the_terminal_stops_caddy_and_the_workers(tmp_path):
     try:
         pids = running.server.pids()
         assert len(pids) == 4  # the parent, two workers and Caddy
-        running.server.proc.send_signal(signal.SIGHUP)  # to the parent alone: it stops the others itself
-        assert running.server.proc.wait(timeout=20) == 0
-        deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
-        while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in pids if _alive(pid)] == []
+        assert_parent_stops_all(running, pids, signal.SIGHUP)  # to the parent alone: it stops the others itself
     finally:
         for pid in [pid for pid in pids[1:] if _alive(pid)]:  # nothing left behind a failure
             os.kill(pid, signal.SIGKILL)
