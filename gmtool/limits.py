@@ -78,12 +78,15 @@ def _constant(name: str):
     raise GmError(f"JSONの数値 {name} は使えません", f"The JSON value {name} is not allowed")
 
 
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)  # made once, not per request
+
+
 def loads(text: str, max_depth: int = MAX_DEPTH) -> Any:
     """JSON text to a value, refusing deep nesting, NaN/Infinity and huge number literals (GmError)."""
     if nesting_depth(text) > max_depth:
         raise _too_deep(max_depth)
     try:
-        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        return _DECODER.decode(text)
     except GmError:
         raise
     except (ValueError, RecursionError):
