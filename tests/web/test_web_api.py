@@ -119,6 +119,18 @@ def test_counter_same_value_and_unknowns(client, created):
     assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals"}), 400)
 
 
+def test_counter_request_without_seat_or_key_names_the_missing_field(client, created):
+    """docs/api.md, section 7: a missing `seat` or `key` is a 400 naming the field (not a 404 about 'None')."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    url = f"/api/sessions/{sid}/counters"
+    before = state_of(client, sid, created["gm_token"])
+    assert_error(client.post(url, headers=gm, json={"key": "seals", "delta": 1}), 400, "Give the seat")
+    for body in ({"seat": "s1", "delta": 1}, {"seat": "s1", "key": "", "delta": 1}):
+        error = assert_error(client.post(url, headers=gm, json=body), 400, "Give the counter")
+        assert "None" not in error["message"]
+    assert state_of(client, sid, created["gm_token"]) == before
+
+
 def test_seat_cannot_change_counters(client, created):
     sid = created["session"]
     response = client.post(f"/api/sessions/{sid}/counters", headers=bearer(created["seats"][0]["token"]),
