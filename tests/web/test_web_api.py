@@ -322,3 +322,18 @@ def test_a_game_is_created_only_with_the_seats_it_is_played_with(client, admin, 
                                                          "seats": [f"P{i}" for i in range(seats)]})
     assert r.status_code == 400 and message in r.get_json()["error"]["ja"] and "seats" in r.get_json()["error"]["en"]
     assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []
+
+
+def test_a_disabled_option_is_refused_with_its_reason_in_each_language(client, created):
+    """docs/api.md 12.1: `disabled` maps a respondent to {option: reason}; a reason may be a plain text or, as
+    the rulesets write them, {"ja", "en"}: the refusal carries the reason of its own language."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "Pick", "options": ["STR", "DEX", "INT"], "seats": ["s1", "s2"],
+        "disabled": {"s1": {"INT": "cursed"}, "s2": {"INT": {"ja": "呪い", "en": "cursed"}}}})
+    assert opened.status_code == 201, opened.get_json()
+    url = f"/api/sessions/{sid}/prompts/p1/answer"
+    plain = assert_error(client.post(url, headers=bearer(created["seats"][0]["token"]), json={"value": "INT"}), 400)
+    assert plain["en"] == "'INT' is not allowed: cursed"
+    both = assert_error(client.post(url, headers=bearer(created["seats"][1]["token"]), json={"value": "INT"}), 400)
+    assert both["ja"] == "「INT」は選べません：呪い" and both["en"] == "'INT' is not allowed: cursed"
