@@ -337,3 +337,27 @@ def test_a_disabled_option_is_refused_with_its_reason_in_each_language(client, c
     assert plain["en"] == "'INT' is not allowed: cursed"
     both = assert_error(client.post(url, headers=bearer(created["seats"][1]["token"]), json={"value": "INT"}), 400)
     assert both["ja"] == "「INT」は選べません：呪い" and both["en"] == "'INT' is not allowed: cursed"
+
+
+def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
+    """docs/api.md 12.2 / verify.md: after the reveal everyone sees the final answer; the replaced one keeps
+    only its commitment in the log for everyone but its author."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    s1, s2 = created["seats"][0]["token"], created["seats"][1]["token"]
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "Bid", "kind": "number",
+                                                                   "seats": ["s1", "s2"]})
+    url = f"/api/sessions/{sid}/prompts/p1/answer"
+    first = client.post(url, headers=bearer(s1), json={"value": 777}).get_json()
+    client.post(url, headers=bearer(s1), json={"value": 778})
+    assert client.post(url, headers=bearer(s2), json={"value": 3}).get_json()["status"] == "revealed"
+
+    def answered(token):
+        events = client.get(f"/api/sessions/{sid}/log", headers=bearer(token)).get_json()["events"]
+        return [e["data"] for e in events if e["type"] == "prompt.answered" and e["data"]["by"] == "s1"]
+
+    for token in (s2, created["table_token"], created["gm_token"]):
+        earlier, final = answered(token)
+        assert earlier == {"prompt": "p1", "by": "s1", "commitment": first["commitment"], "change": False}
+        assert final["value"] == 778 and final["change"] is True
+    assert [d["value"] for d in answered(s1)] == [777, 778]
+    assert client.get(f"/api/sessions/{sid}/prompts/p1", headers=bearer(s2)).get_json()["answers"]["s1"]["value"] == 778
