@@ -166,6 +166,8 @@ def _port_problem(host: str, port: int) -> str | None:
 
 
 STREAM_HEADROOM = 400  # connections beyond the stream cap: page loads, actions, polling, half-open sockets
+DEFAULT_THREADS = 24    # threads serving requests (live streams are written by one more: web/streams.py)
+DEFAULT_MAX_STREAMS = 250  # live streams (open screens) before the next ones poll
 CHANNEL_TIMEOUT = 20    # seconds a connection may sit idle or half-sent before it is closed
 
 
@@ -182,6 +184,9 @@ def server_settings(threads: int, max_streams: int, connection_limit: int | None
             "max_request_body_size": MAX_BODY,
             "max_request_header_size": 64 * 1024,
             "channel_request_lookahead": 1,
+            # poll(), not select(): the live streams' sockets (web/streams.py) count towards the process's file
+            # descriptors, and select() cannot watch one numbered 1024 or more (Windows has no poll: select there)
+            "asyncore_use_poll": True,
             "ident": "gmtool"}
 
 
@@ -304,7 +309,7 @@ def cmd_serve(args) -> int:
         manager.close_all()
         return 2
     settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
-    raise_file_limit(settings["connection_limit"] + args.threads + 64)
+    raise_file_limit(settings["connection_limit"] + args.max_streams + args.threads + 64)  # streams leave waitress
     server = make_server(app, host=host, port=args.port, **settings)
     port = server.effective_port
     if public and port != args.port and not args.public_base:  # --port 0: the OS chose the port
@@ -350,10 +355,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--lan-ip", help="the address phones use (default: chosen automatically)")
     serve.add_argument("--no-browser", action="store_true", help="do not open the GM console")
     serve.add_argument("--demo", action="store_true", help="open the sample sessions (made once per data folder, then reused)")
-    serve.add_argument("--threads", type=int, default=48,
-                       help="worker threads; each open screen holds one (default 48: about 4 tables)")
-    serve.add_argument("--max-streams", type=int, default=40,
-                       help="live streams before screens fall back to polling (keep below --threads)")
+    serve.add_argument("--threads", type=int, default=DEFAULT_THREADS,
+                       help=f"threads serving requests (default {DEFAULT_THREADS}); live streams need none of them")
+    serve.add_argument("--max-streams", type=int, default=DEFAULT_MAX_STREAMS,
+                       help=f"live streams before screens fall back to polling (default {DEFAULT_MAX_STREAMS}: "
+                            f"25 tables of ten screens)")
     serve.add_argument("--connection-limit", type=int, default=None,
                        help=f"open connections at most (default: --max-streams + {STREAM_HEADROOM})")
     serve.add_argument("--channel-timeout", type=int, default=CHANNEL_TIMEOUT,

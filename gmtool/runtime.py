@@ -147,6 +147,9 @@ class LiveSession:
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
+        # Called with this session after each new version and at close(), possibly under the session's lock, so
+        # a listener must not wait (web/streams.py's StreamHub, the thread that writes the server's live streams).
+        self.listeners: list[Callable[["LiveSession"], None]] = []
         self.rendered = Rendered()  # live fragments and views of the current version (web/screens.py)
         self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self._load()
@@ -277,6 +280,11 @@ class LiveSession:
         with self.changed:
             self.version = self.state.last_seq
             self.changed.notify_all()
+        self._tell_listeners()
+
+    def _tell_listeners(self) -> None:
+        for listener in list(self.listeners):
+            listener(self)
 
     def undo(self, actor: str = "gm") -> list[Event]:
         """Undo the latest undoable action that is not undone yet (undo is itself an event).
@@ -396,6 +404,7 @@ class LiveSession:
         with self.changed:
             self.shut = True
             self.changed.notify_all()
+        self._tell_listeners()
         self.store.close()
 
 

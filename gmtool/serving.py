@@ -15,9 +15,16 @@ everything (a full socket buffer: a slow phone) wakes the loop once it has let g
 
 from __future__ import annotations
 
+import time
+
 from waitress import create_server
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
+from waitress.task import WSGITask
+
+from .web.streams import StreamHub
+
+HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
 
 
 class StreamingChannel(HTTPChannel):
@@ -40,12 +47,61 @@ class StreamingChannel(HTTPChannel):
         return written
 
 
+class StreamingTask(WSGITask):
+    """A request on a StreamingChannel. Its WSGI environment carries the server's StreamHub
+    (`gmtool.streams`) and `gmtool.hand_over`, with which a live stream gives its connection to the hub
+    after its first message (web/live.py)."""
+
+    def get_environment(self):
+        environ = super().get_environment()
+        environ["gmtool.streams"] = self.channel.server.stream_hub
+        environ["gmtool.hand_over"] = self.hand_over
+        return environ
+
+    def hand_over(self):
+        """This connection's socket (a duplicate, non-blocking) for the hub to write the rest of the response,
+        once what waitress has been given of it is sent; waitress then ends the response without its last chunk
+        and closes its own descriptor (the connection stays open: the hub holds the other). None if what was
+        written did not leave in time or the client is gone."""
+        channel = self.channel
+        deadline = time.monotonic() + HAND_OVER_TIMEOUT
+        while channel.total_outbufs_len:  # the main loop sends it (StreamingChannel.writable: the lock is free)
+            if not channel.connected or time.monotonic() > deadline:
+                return None
+            channel.server.pull_trigger()
+            time.sleep(0.005)
+        try:
+            if not channel.connected:
+                return None
+            sock = channel.socket.dup()
+        except (OSError, AttributeError):  # closed meanwhile by the main loop (the client went away)
+            return None
+        sock.setblocking(False)
+        self.chunked_response = False  # the hub goes on with the chunked body: waitress must not end it
+        self.close_on_finish = True
+        return sock
+
+
+StreamingChannel.task_class = StreamingTask
+
+
 def make_server(app, map: dict | None = None, **settings):  # noqa: A002  waitress's name for its socket map
-    """A waitress server for `app` (not yet running) whose connections are StreamingChannels; `map` is
-    waitress's socket map (every listening socket and connection), a new one if not given."""
+    """A waitress server for `app` (not yet running) whose connections are StreamingChannels and whose live
+    streams are written by one StreamHub; `map` is waitress's socket map (every listening socket and
+    connection), a new one if not given. Closing the server ends its streams."""
     sockets = {} if map is None else map
     server = create_server(app, map=sockets, **settings)
+    hub = StreamHub()
     for dispatcher in sockets.values():  # one listening server per address
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = StreamingChannel
+            dispatcher.stream_hub = hub
+    close = server.close
+
+    def close_with_streams():
+        hub.stop()
+        close()
+
+    server.close = close_with_streams
+    server.stream_hub = hub
     return server

@@ -19,8 +19,9 @@ import zlib
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from ..runtime import token_hash
-from .common import live_session, page_viewer
+from .common import lang, live_session, page_viewer
 from .screens import FRAGMENTS, live_fragment
+from .streams import Stream
 
 GZIP_WINDOW_BITS = 16 + 13  # a gzip stream with an 8 KiB window: a fragment is compressed against the previous one
 # Level 1 costs half the CPU of level 6 (a phone's fragment: 20 µs instead of 38; the GM's: 141 instead of 328)
@@ -66,7 +67,9 @@ def open_streams() -> int:
 @bp.get("/events")
 def events(session_id: str):
     """The SSE stream of one screen (its fragments with `push=1`, else version notices); it ends when its
-    token is reissued, the session is closed (after the closing message) or the server shuts the session."""
+    token is reissued, the session is closed (after the closing message) or the server shuts the session.
+    Under `gmtool serve` the first message goes out from this request and the server's StreamHub writes
+    the rest (web/streams.py); elsewhere this request's thread writes them all."""
     live = live_session(session_id)
     viewer, token = page_viewer(live, request.args.get("as", "seat"))
     if live.state.closed:  # nothing more will change: 204 tells EventSource not to reconnect (the page polls)
@@ -75,7 +78,6 @@ def events(session_id: str):
     if not streams.take(current_app.config["MAX_STREAMS"]):
         return Response("busy: poll /version\n", status=503, mimetype="text/plain", headers={"Retry-After": "10"})
     heartbeat = float(current_app.config["HEARTBEAT"])
-    disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
     by_admin_key = token == current_app.config["ADMIN_KEY"]
     hashed = token_hash(token or "")  # hashed once: the check runs at every change
 
@@ -85,53 +87,75 @@ def events(session_id: str):
     push = request.args.get("push") == "1"
     since = request.headers.get("Last-Event-ID") or request.args.get("v", "")
 
-    def fragment() -> str:  # the viewer's own fragment as one SSE message
+    def message() -> tuple[int, str]:
+        """(version, the SSE message of the session's current version): the viewer's own fragment, or a notice."""
+        if not push:
+            version = live.version
+            return version, f"event: changed\ndata: {version}\n\n"
         version, html = live_fragment(live, viewer, FRAGMENTS[viewer.kind])
         lines = html.replace("\r\n", "\n").replace("\r", "\n")  # an SSE line ends at CR, LF or CRLF
-        return f"id: {version}\nevent: fragment\ndata: {version}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
+        return version, f"id: {version}\nevent: fragment\ndata: {version}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
 
-    def stream():
+    version = live.version
+    if push and since != str(version):
+        version, first = message()
+    else:
+        first = f"{'id: ' + str(version) + chr(10) if push else ''}event: changed\ndata: {version}\n\n"
+    first = "retry: 1000\n" + first
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    compressor = None
+    if push and "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
+
+    def encoded(text: str) -> bytes:
+        data = text.encode()
+        return data if compressor is None else compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+    hub, hand_over = request.environ.get("gmtool.streams"), request.environ.get("gmtool.hand_over")
+    if hub is not None and hand_over is not None:
+        stream = Stream(None, current_app._get_current_object(), live, lang(), version, heartbeat, allowed, message,
+                        compressor, streams.give_back)
+
+        def handed_over():
+            adopted = False
+            try:
+                yield encoded(first)
+                stream.sock = hand_over()
+                if stream.sock is not None:
+                    hub.adopt(stream)
+                    adopted = True
+            finally:
+                if not adopted:
+                    streams.give_back()
+
+        return Response(handed_over(), mimetype="text/event-stream", headers=headers)
+
+    disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
+
+    def written_here():
+        nonlocal version
         try:
-            version = live.version
-            if push and since != str(version):
-                yield "retry: 1000\n" + fragment()
-            else:
-                yield f"retry: 1000\n{'id: ' + str(version) + chr(10) if push else ''}event: changed\ndata: {version}\n\n"
+            yield encoded(first)
             wrote = time.monotonic()
             while not disconnected():  # checked every DISCONNECT_CHECK s: a closed screen frees its slot at once
                 new = live.wait(version, min(heartbeat, DISCONNECT_CHECK))
                 if not allowed():
-                    yield "event: revoked\ndata: 0\n\n"
+                    yield encoded("event: revoked\ndata: 0\n\n")
                     return
                 if new != version:
-                    version = new
-                    yield fragment() if push else f"event: changed\ndata: {version}\n\n"
+                    version, text = message()
+                    yield encoded(text)
                     wrote = time.monotonic()
                     if live.state.closed:
                         return
                 elif time.monotonic() - wrote >= heartbeat:  # an event, not a comment, so the page can tell a dead connection
-                    yield f"event: hb\ndata: {version}\n\n"
+                    yield encoded(f"event: hb\ndata: {version}\n\n")
                     wrote = time.monotonic()
         finally:
             streams.give_back()
 
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-    body = stream()
-    if push and "gzip" in request.headers.get("Accept-Encoding", ""):
-        headers["Content-Encoding"] = "gzip"
-        body = gzipped(body, GZIP_LEVEL)
-    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
-
-
-def gzipped(messages, level: int):
-    """An SSE stream as one gzip stream, flushed after every message: each fragment is sent as what
-    changed since the previous one, in effect (the compressor's window holds it)."""
-    z = zlib.compressobj(level, zlib.DEFLATED, GZIP_WINDOW_BITS, GZIP_MEM_LEVEL)
-    try:
-        for message in messages:
-            yield z.compress(message.encode()) + z.flush(zlib.Z_SYNC_FLUSH)
-    finally:
-        messages.close()
+    return Response(stream_with_context(written_here()), mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/version")

@@ -16,15 +16,17 @@ from gmtool.benchmark.scenarios import create_table
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX CI")
 
 
-def open_stream(server: ServerProcess, sid: str, token: str) -> tuple[http.client.HTTPConnection, int]:
-    """A table screen's stream: the connection and its status."""
+def open_stream(server: ServerProcess, sid: str, token: str) -> tuple[http.client.HTTPResponse, int]:
+    """A table screen's stream: the response (it holds the connection: the stream's answer closes it at its
+    end, so http.client leaves the socket to the response alone) and its status."""
     parts = urlsplit(server.base)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     conn.request("GET", f"/s/{sid}/events?as=table&push=1", headers={"Cookie": f"gmtool_table_{sid}={token}"})
     response = conn.getresponse()
     if response.status == 200:
         response.fp.readline()  # the stream is open and serving
-    return conn, response.status
+    conn.close()  # the response keeps the socket
+    return response, response.status
 
 
 def test_a_closed_screen_frees_its_stream_slot_at_once(tmp_path):

@@ -1,0 +1,315 @@
+"""Live streams written by one thread (issue 11).
+
+Under `gmtool serve` a live stream's request answers its first message through waitress as usual, then
+hands its connection over (gmtool/serving.py, `gmtool.hand_over` in the WSGI environment) to the
+server's `StreamHub`: one thread that owns every live stream's socket from then on. When a session
+changes, the hub renders each of its screens' messages (screens.live_fragment: once per viewer and
+version, shared by the screens of that viewer), compresses and sends them without blocking, and keeps
+what a slow screen has not taken yet. A screen that closes is seen at once (its socket becomes readable
+and reads nothing); a stream whose viewer's token was reissued, or whose session was shut, ends with
+`revoked`; a quiet stream gets a heartbeat.
+
+Before, each stream held a waitress thread that woke at every change of its session, and its connection
+stayed in waitress's main loop, which asks every connection whether it wants to read or write on every
+round: in a room of 200 screens those were a large share of an action's cost. The hub's selector (epoll
+on Linux, kqueue on macOS) looks only at sockets that are ready.
+
+Without waitress (Flask's test client, another WSGI server) web/live.py serves the stream from its
+request thread, as before; the messages are the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import selectors
+import socket
+import threading
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from flask import g
+
+log = logging.getLogger(__name__)
+
+MAX_BACKLOG = 4 * 1024 * 1024  # bytes a screen may leave unread before its stream is dropped (it reconnects)
+SEND_BUFFER = 128 * 1024       # bytes of a stream the kernel holds (fixed, not grown to megabytes per socket)
+ENDING_GRACE = 5.0             # seconds an ending stream has to take its last bytes before its socket is closed
+END_OF_BODY = b"0\r\n\r\n"     # the chunked response's end (waitress began the response chunked)
+
+
+def chunk(data: bytes) -> bytes:
+    """`data` as one chunk of a chunked HTTP/1.1 body."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
+
+
+@dataclass(eq=False)
+class Stream:
+    """One screen's live stream, handed over to the hub after its first message."""
+
+    sock: socket.socket
+    app: Any                              # the Flask app whose context renders the messages
+    live: Any                             # runtime.LiveSession
+    lang: str
+    version: int                          # the version the screen has been sent
+    heartbeat: float                      # seconds of quiet before a heartbeat
+    allowed: Callable[[], bool]           # the token still belongs to this viewer and the session is open
+    message: Callable[[], tuple[int, str]]  # (version, SSE message) of the session's current version
+    compressor: Any = None                # the stream's zlib compressor (gzip), or None
+    on_close: Callable[[], None] = lambda: None
+    out: bytearray = field(default_factory=bytearray)
+    wrote: float = field(default_factory=time.monotonic)
+    ending: float = 0.0                   # when the stream was ended (0: still live)
+    closed: bool = False
+
+    def encode(self, text: str) -> bytes:
+        data = text.encode()
+        if self.compressor is not None:
+            data = self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+        return chunk(data)
+
+
+class StreamHub:
+    """The thread that writes a server's live streams (started with the first stream)."""
+
+    def __init__(self):
+        self.selector: selectors.BaseSelector | None = None  # made with the thread (a server may never stream)
+        self.wake_r = self.wake_w = None                       # a socket pair that wakes the thread
+        self.lock = threading.Lock()
+        self.arrived: list[Stream] = []          # handed over, not registered yet (only the hub thread registers)
+        self.dirty: set = set()                  # sessions changed since the hub last looked
+        self.by_session: dict[Any, set[Stream]] = {}
+        self.thread: threading.Thread | None = None
+        self.stopping = False
+        self.contexts: dict[int, Any] = {}       # a request context per app, pushed in the hub thread
+        self.next_tend = 0.0                     # when heartbeats and ending streams are looked at next
+
+    # -- from other threads -------------------------------------------------------------------------
+    def adopt(self, stream: Stream) -> None:
+        """Take over a stream whose first message has been sent."""
+        with self.lock:
+            if self.stopping:
+                stream.sock.close()
+                stream.on_close()
+                return
+            self.arrived.append(stream)
+            if self.thread is None:
+                self.selector = selectors.DefaultSelector()
+                self.wake_r, self.wake_w = socket.socketpair()
+                for end in (self.wake_r, self.wake_w):
+                    end.setblocking(False)
+                self.selector.register(self.wake_r, selectors.EVENT_READ, None)
+                self.thread = threading.Thread(target=self._run, name="gmtool-streams", daemon=True)
+                self.thread.start()
+        self._wake()
+
+    def changed(self, live) -> None:
+        """A session's listener: it has a new version, or was shut."""
+        with self.lock:
+            self.dirty.add(live)
+        self._wake()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every stream (what they have been sent stays sent) and the thread."""
+        with self.lock:
+            self.stopping = True
+            thread = self.thread
+        self._wake()
+        if thread is not None:
+            thread.join(timeout)
+
+    def open_streams(self) -> int:
+        """How many streams the hub holds."""
+        with self.lock:
+            return len(self.arrived) + sum(len(s) for s in self.by_session.values())
+
+    def _wake(self) -> None:
+        wake = self.wake_w
+        if wake is None:  # no thread yet
+            return
+        try:
+            wake.send(b"\0")
+        except (BlockingIOError, OSError):  # full: the hub is woken already; closed: it has stopped
+            pass
+
+    # -- the hub thread -----------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            while True:
+                with self.lock:
+                    arrived, self.arrived = self.arrived, []
+                    dirty, self.dirty = self.dirty, set()
+                    stopping = self.stopping
+                for stream in arrived:
+                    self._register(stream)
+                    dirty.add(stream.live)  # what changed between its first message and now
+                if stopping:
+                    break
+                for live in dirty:
+                    for stream in list(self.by_session.get(live, ())):
+                        self._update(stream)
+                now = time.monotonic()
+                if now >= self.next_tend:
+                    self._tend(now)
+                    self.next_tend = now + self._timeout()
+                for key, mask in self.selector.select(self._timeout()):
+                    if key.data is None:
+                        self._drain_wake()
+                        continue
+                    stream = key.data
+                    if mask & selectors.EVENT_READ:
+                        self._read(stream)
+                    if mask & selectors.EVENT_WRITE and not stream.closed:
+                        self._flush(stream)
+        except Exception:  # noqa: BLE001  a bug here must not leave screens hanging: they reconnect
+            log.exception("the live stream thread failed")
+        finally:
+            for streams in list(self.by_session.values()):
+                for stream in list(streams):
+                    self._close(stream)
+            with self.lock:
+                self.stopping = True
+                for stream in self.arrived:
+                    stream.sock.close()
+                    stream.on_close()
+                self.arrived = []
+            for ctx in reversed(list(self.contexts.values())):
+                ctx.pop()
+            self.contexts = {}
+            self.selector.close()
+            self.wake_r.close()
+            with self.lock:
+                wake, self.wake_w = self.wake_w, None
+            wake.close()
+
+    def _timeout(self) -> float:
+        streams = [s for group in self.by_session.values() for s in group]
+        if not streams:
+            return 5.0
+        return max(0.05, min(1.0, min(s.heartbeat for s in streams) / 4))
+
+    def _drain_wake(self) -> None:
+        try:
+            while self.wake_r.recv(4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    def _register(self, stream: Stream) -> None:
+        if stream.live not in self.by_session:
+            self.by_session[stream.live] = set()
+            if self.changed not in stream.live.listeners:
+                stream.live.listeners.append(self.changed)
+        self.by_session[stream.live].add(stream)
+        try:
+            stream.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        except OSError:
+            pass
+        self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+
+    def _in_context(self, stream: Stream) -> None:
+        """The stream's app's request context is the current one, with the stream's language."""
+        key = id(stream.app)
+        if key not in self.contexts:
+            ctx = self.contexts[key] = stream.app.test_request_context("/")
+            ctx.push()
+        g.lang = stream.lang
+
+    def _update(self, stream: Stream) -> None:
+        """Send the stream its session's new version (or end it, revoked, if its viewer may no longer see it)."""
+        if stream.closed or stream.ending:
+            return
+        if not stream.allowed():
+            self._send(stream, "event: revoked\ndata: 0\n\n")
+            self._end(stream)
+            return
+        live = stream.live
+        if live.version == stream.version:
+            return
+        try:
+            self._in_context(stream)
+            stream.version, text = stream.message()
+        except Exception:  # noqa: BLE001  the screen reconnects, and its request shows the failure
+            log.exception("a live message could not be made")
+            self._close(stream)
+            return
+        self._send(stream, text)
+        if live.state.closed:
+            self._end(stream)
+
+    def _tend(self, now: float) -> None:
+        """Heartbeats for quiet streams; ending streams that did not take their last bytes are closed."""
+        for streams in list(self.by_session.values()):
+            for stream in list(streams):
+                if stream.ending:
+                    if now - stream.ending > ENDING_GRACE:
+                        self._close(stream)
+                elif now - stream.wrote >= stream.heartbeat:  # an event, not a comment: the page can tell a dead connection
+                    if not stream.allowed():
+                        self._send(stream, "event: revoked\ndata: 0\n\n")
+                        self._end(stream)
+                    else:
+                        self._send(stream, f"event: hb\ndata: {stream.version}\n\n")
+
+    def _send(self, stream: Stream, text: str) -> None:
+        stream.out += stream.encode(text)
+        stream.wrote = time.monotonic()
+        self._flush(stream)
+
+    def _end(self, stream: Stream) -> None:
+        """End the response (the page reconnects, or stops on a closed session's 204)."""
+        stream.out += END_OF_BODY
+        stream.ending = time.monotonic()
+        self._flush(stream)
+
+    def _flush(self, stream: Stream) -> None:
+        if stream.closed:
+            return
+        while stream.out:
+            try:
+                sent = stream.sock.send(stream.out)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                self._close(stream)
+                return
+            del stream.out[:sent]
+        if stream.out and len(stream.out) > MAX_BACKLOG:  # a screen that does not read: it reconnects later
+            self._close(stream)
+            return
+        if not stream.out and stream.ending:
+            self._close(stream)
+            return
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.out else 0)
+        if self.selector.get_key(stream.sock).events != events:
+            self.selector.modify(stream.sock, events, stream)
+
+    def _read(self, stream: Stream) -> None:
+        """The screen sent something (a stream's client sends nothing) or closed its end."""
+        try:
+            data = stream.sock.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._close(stream)
+
+    def _close(self, stream: Stream) -> None:
+        if stream.closed:
+            return
+        stream.closed = True
+        try:
+            self.selector.unregister(stream.sock)
+        except (KeyError, ValueError):
+            pass
+        stream.sock.close()
+        group = self.by_session.get(stream.live)
+        if group is not None:
+            group.discard(stream)
+            if not group:
+                del self.by_session[stream.live]
+                if self.changed in stream.live.listeners:
+                    stream.live.listeners.remove(self.changed)
+        stream.on_close()

@@ -1,0 +1,169 @@
+"""The live streams' own thread (gmtool/web/streams.py): after its first message a stream leaves waitress and
+one thread writes it. Real waitress on loopback, raw sockets as the screens; timeouts are failure guards."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+from gmtool_testing import running_in_thread
+
+import gmtool.web.streams as streams_module
+from gmtool.serving import StreamingChannel, make_server
+from gmtool.web import create_app
+
+ADMIN = "k" * 32
+
+
+def api(port: int, path: str, token: str, body: dict | None = None) -> dict:
+    data = json.dumps(body or {}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data)
+        raw = b""
+        while chunk := sock.recv(65536):
+            raw += chunk
+    head, _, body_bytes = raw.partition(b"\r\n\r\n")
+    assert b" 20" in head.split(b"\r\n")[0], raw[:300]
+    return json.loads(body_bytes)
+
+
+def open_stream(port: int, sid: str, kind: str, token: str, rcvbuf: int | None = None) -> socket.socket:
+    """A screen's pushed stream (no gzip: the messages read as text), its first message read."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    cookie = {"gm": "gmtool_gm_", "table": "gmtool_table_", "seat": "gmtool_seat_"}[kind] + sid
+    sock.sendall(f"GET /s/{sid}/events?push=1&as={kind}&v=0 HTTP/1.1\r\nHost: x\r\nCookie: {cookie}={token}\r\n\r\n".encode())
+    read_until(sock, b"event: fragment")
+    return sock
+
+
+def read_until(sock: socket.socket, wanted: bytes, seen: bytes = b"") -> bytes:
+    while wanted not in seen:
+        data = sock.recv(65536)
+        assert data, f"the stream ended before {wanted!r}"
+        seen += data
+    return seen
+
+
+def read_to_end(sock: socket.socket) -> bytes:
+    seen = b""
+    while data := sock.recv(65536):
+        seen += data
+    return seen
+
+
+def wait_for(check, what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def session(tmp_path, **config):
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN, **config})
+    server = make_server(app, host="127.0.0.1", port=0, threads=8, channel_request_lookahead=1)
+    return app, server
+
+
+def test_streams_leave_waitress_and_every_screen_gets_every_change(tmp_path):
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A", "B", "C", "D"], "counters": ["vp"]})
+        sid = created["session"]
+        screens = [open_stream(port, sid, "seat", s["token"]) for s in created["seats"]]
+        screens += [open_stream(port, sid, "table", created["table_token"]), open_stream(port, sid, "gm", created["gm_token"])]
+        try:
+            wait_for(lambda: hub.open_streams() == 6, "the six streams were handed to the stream thread")
+            # waitress keeps none of their connections: its loop looks only at requests
+            wait_for(lambda: not [c for c in server._map.values() if isinstance(c, StreamingChannel)],
+                     "waitress closed its side of the handed-over connections")
+            for i in range(5):
+                version = api(port, f"/api/sessions/{sid}/counters", created["gm_token"],
+                              {"seat": "s1", "key": "vp", "delta": 1})["version"]
+            for screen in screens:  # the last change reached every screen, its value on every one
+                seen = read_until(screen, f"id: {version}\n".encode())
+                assert b'data-key="vp">5<' in seen.split(f"id: {version}\n".encode())[1]
+            assert app.extensions["gmtool_streams"].open == 6
+        finally:
+            for screen in screens:
+                screen.close()
+        # a screen that closes frees its slot at once: its socket reads nothing
+        wait_for(lambda: hub.open_streams() == 0 and app.extensions["gmtool_streams"].open == 0, "slots freed")
+
+
+def test_a_screen_that_does_not_read_holds_up_no_one_and_is_dropped(tmp_path, monkeypatch):
+    monkeypatch.setattr(streams_module, "MAX_BACKLOG", 128 * 1024)
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A", "B"], "counters": ["vp"]})
+        sid, gm = created["session"], created["gm_token"]
+        slow = open_stream(port, sid, "gm", gm, rcvbuf=4096)  # reads nothing from here on
+        fast = open_stream(port, sid, "table", created["table_token"])
+        try:
+            version = 0
+            for i in range(120):  # each change sends the GM console's whole fragment (kilobytes) to the slow one
+                version = api(port, f"/api/sessions/{sid}/counters", gm,
+                              {"seat": "s1", "key": "vp", "delta": 1 if i % 2 == 0 else -1, "reason": "x" * 200})["version"]
+                read_until(fast, f"id: {version}\n".encode())  # the table screen keeps up, change by change
+            wait_for(lambda: hub.open_streams() == 1, "the screen that does not read was dropped")
+            assert app.extensions["gmtool_streams"].open == 1
+        finally:
+            slow.close()
+            fast.close()
+
+
+def test_a_reissued_token_ends_its_stream_with_revoked(tmp_path):
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A", "B"], "counters": ["vp"]})
+        sid = created["session"]
+        phone = open_stream(port, sid, "seat", created["seats"][0]["token"])
+        other = open_stream(port, sid, "seat", created["seats"][1]["token"])
+        try:
+            api(port, f"/api/sessions/{sid}/seats/s1/token", created["gm_token"])
+            rest = read_to_end(phone)  # the response ends: the page's EventSource reconnects, and is refused
+            assert b"event: revoked" in rest and rest.endswith(b"0\r\n\r\n")
+            assert b"event: revoked" not in read_until(other, b"id: ")  # the other seat goes on
+            wait_for(lambda: hub.open_streams() == 1 and app.extensions["gmtool_streams"].open == 1, "one stream left")
+        finally:
+            phone.close()
+            other.close()
+
+
+def test_a_quiet_stream_gets_heartbeats_and_a_closed_session_ends_it(tmp_path):
+    app, server = session(tmp_path, HEARTBEAT=0.2)
+    port = int(server.effective_port)
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        sid = created["session"]
+        table = open_stream(port, sid, "table", created["table_token"])
+        try:
+            read_until(table, b"event: hb\n")
+            version = api(port, f"/api/sessions/{sid}/close", created["gm_token"])["version"]
+            rest = read_to_end(table)  # the closing version's fragment, then the end of the response
+            assert f"id: {version}\n".encode() in rest and rest.endswith(b"0\r\n\r\n")
+        finally:
+            table.close()
+
+
+def test_closing_the_server_ends_its_streams(tmp_path):
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        table = open_stream(port, created["session"], "table", created["table_token"])
+        wait_for(lambda: hub.open_streams() == 1, "handed over")
+    try:
+        read_to_end(table)  # the server's stream thread closed it
+        assert hub.thread is not None and not hub.thread.is_alive()
+        assert app.extensions["gmtool_streams"].open == 0
+    finally:
+        table.close()
