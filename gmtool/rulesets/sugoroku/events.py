@@ -243,7 +243,7 @@ def _d_moved(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
     how = _terms(d.get("terms", []), lang)
-    how = f"（{how}）" if how else ""
+    how = _ja(lang, f"（{how}）", f" ({how})") if how else ""
     return _ja(lang, f"{n}：{d['move']}マス進む{how} マス{d['from']}→{d['to']}{_rule(d)}",
                f"{n}: moves {d['move']}{how}, square {d['from']}→{d['to']}{_rule(d)}")
 
@@ -336,7 +336,7 @@ def _d_skill(e, state, lang):
     d = e["data"]
     kind = R.KIND_LABELS[d["kind"]].get(lang)
     tn = _ja(lang, "《真名開放》", " (true name release)") if d.get("true_name_release") else ""
-    label = f"「{d['label']}」" if d.get("label") else ""
+    label = _ja(lang, f"「{d['label']}」", f" '{d['label']}'") if d.get("label") else ""
     return _ja(lang, f"{state.seat_name(d['seat'])}：{kind}{label}{tn}を使用（魔力-{d['cost']}、今ラウンド{d['uses']}/3回） [S-5/S-15]",
                f"{state.seat_name(d['seat'])}: uses {kind}{label}{tn} (mana -{d['cost']}, {d['uses']}/3 this round) [S-5/S-15]")
 
@@ -358,7 +358,7 @@ def _d_revealed(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
     tn = true_name(state, d["seat"])
-    shown = f"「{tn}」" if tn else ""
+    shown = _ja(lang, f"「{tn}」", f"'{tn}'") if tn else ""
     return _ja(lang, f"{n}の真名{shown}が判明：{_label(d['reason'], lang)} [S-13]",
                f"True name of {n}{(' ' + shown) if shown else ''} revealed: {_label(d['reason'], lang)} [S-13]")
 
