@@ -145,6 +145,8 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     """
     require_open(state)
     seat = seat_of(state, seat_id)
+    if key in (None, ""):
+        raise GmError("カウンターを指定してください", "Give the counter")
     definition = state.counter_def(str(key))
     if definition is None:
         raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")

@@ -205,3 +205,27 @@ def test_an_undo_that_later_actions_build_on_is_a_clear_409_and_the_next_undo_go
     state = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
     assert state["ruleset"]["combat"]["prompt"] == "c1-setup"  # the combat stands
     assert "エミヤ" in str(before["ruleset"]["factions"]) and "エミヤ" not in str(state["ruleset"]["factions"])
+
+
+def test_a_barred_stat_is_refused_in_words_in_both_languages(client, grail):
+    """docs/rulesets/grail_trpg.md §3: the stat of the previous select is refused with its reason (T-5) — the
+    reason itself in each language, never the text of a Python dict."""
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    confirm(client, grail, "c1-s1")
+    call(client, grail, "next_step")
+    r = client.post(f"/api/sessions/{sid}/prompts/c1-s2/answer", headers=bearer(grail["tok"]["s1"]),
+                    json={"value": {"stat": "筋力"}})
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error["ja"] == "筋力は選べません: 筋力は直前のセレクトで選んだため選べません"
+    assert error["en"] == "STR cannot be chosen in this select [T-5]"
+    assert error["message"] == f"{error['ja']} / {error['en']}"

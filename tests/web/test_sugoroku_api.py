@@ -144,3 +144,14 @@ def test_a_move_takes_the_faces_of_a_real_die(game):
     act("roll_move", {}, who=mover, status=400)  # the session takes real dice: the face is asked for
     act("roll_move", {"dice": "server"}, who=mover)
     assert state()["rolls"][0]["entered"] is False
+
+
+def test_a_vote_for_yourself_is_refused_in_words(game):
+    """docs/rulesets/sugoroku.md, the true-name vote: a vote for yourself is 400 「「s3」は選べません：自分には投票
+    できません」 — the reason in the message's own language, not the text of a {ja, en} dict."""
+    act, answer = game["act"], game["answer"]
+    out = act("end_round", {"force": True})
+    vote = out["ruleset"]["vote"]
+    error = answer(vote, "s1", "s1", status=400)["error"]
+    assert error["ja"] == "「s1」は選べません：自分には投票できません"
+    assert error["en"] == "'s1' is not allowed: You cannot vote for yourself"

@@ -119,6 +119,18 @@ def test_counter_same_value_and_unknowns(client, created):
     assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals"}), 400)
 
 
+def test_counter_request_without_seat_or_key_names_the_missing_field(client, created):
+    """docs/api.md, section 7: a missing `seat` or `key` is a 400 naming the field (not a 404 about 'None')."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    url = f"/api/sessions/{sid}/counters"
+    before = state_of(client, sid, created["gm_token"])
+    assert_error(client.post(url, headers=gm, json={"key": "seals", "delta": 1}), 400, "Give the seat")
+    for body in ({"seat": "s1", "delta": 1}, {"seat": "s1", "key": "", "delta": 1}):
+        error = assert_error(client.post(url, headers=gm, json=body), 400, "Give the counter")
+        assert "None" not in error["message"]
+    assert state_of(client, sid, created["gm_token"]) == before
+
+
 def test_seat_cannot_change_counters(client, created):
     sid = created["session"]
     response = client.post(f"/api/sessions/{sid}/counters", headers=bearer(created["seats"][0]["token"]),
@@ -310,3 +322,42 @@ def test_a_game_is_created_only_with_the_seats_it_is_played_with(client, admin, 
                                                          "seats": [f"P{i}" for i in range(seats)]})
     assert r.status_code == 400 and message in r.get_json()["error"]["ja"] and "seats" in r.get_json()["error"]["en"]
     assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []
+
+
+def test_a_disabled_option_is_refused_with_its_reason_in_each_language(client, created):
+    """docs/api.md 12.1: `disabled` maps a respondent to {option: reason}; a reason may be a plain text or, as
+    the rulesets write them, {"ja", "en"}: the refusal carries the reason of its own language."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "Pick", "options": ["STR", "DEX", "INT"], "seats": ["s1", "s2"],
+        "disabled": {"s1": {"INT": "cursed"}, "s2": {"INT": {"ja": "呪い", "en": "cursed"}}}})
+    assert opened.status_code == 201, opened.get_json()
+    url = f"/api/sessions/{sid}/prompts/p1/answer"
+    plain = assert_error(client.post(url, headers=bearer(created["seats"][0]["token"]), json={"value": "INT"}), 400)
+    assert plain["en"] == "'INT' is not allowed: cursed"
+    both = assert_error(client.post(url, headers=bearer(created["seats"][1]["token"]), json={"value": "INT"}), 400)
+    assert both["ja"] == "「INT」は選べません：呪い" and both["en"] == "'INT' is not allowed: cursed"
+
+
+def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
+    """docs/api.md 12.2 / verify.md: after the reveal everyone sees the final answer; the replaced one keeps
+    only its commitment in the log for everyone but its author."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    s1, s2 = created["seats"][0]["token"], created["seats"][1]["token"]
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "Bid", "kind": "number",
+                                                                   "seats": ["s1", "s2"]})
+    url = f"/api/sessions/{sid}/prompts/p1/answer"
+    first = client.post(url, headers=bearer(s1), json={"value": 777}).get_json()
+    client.post(url, headers=bearer(s1), json={"value": 778})
+    assert client.post(url, headers=bearer(s2), json={"value": 3}).get_json()["status"] == "revealed"
+
+    def answered(token):
+        events = client.get(f"/api/sessions/{sid}/log", headers=bearer(token)).get_json()["events"]
+        return [e["data"] for e in events if e["type"] == "prompt.answered" and e["data"]["by"] == "s1"]
+
+    for token in (s2, created["table_token"], created["gm_token"]):
+        earlier, final = answered(token)
+        assert earlier == {"prompt": "p1", "by": "s1", "commitment": first["commitment"], "change": False}
+        assert final["value"] == 778 and final["change"] is True
+    assert [d["value"] for d in answered(s1)] == [777, 778]
+    assert client.get(f"/api/sessions/{sid}/prompts/p1", headers=bearer(s2)).get_json()["answers"]["s1"]["value"] == 778

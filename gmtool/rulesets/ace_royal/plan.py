@@ -34,7 +34,9 @@ class Plan:
 
     def __init__(self, state: State, ctx: ActionContext | None = None):
         self.before = state
-        self.sim = copy.deepcopy(state, {id(state.rules): state.rules})
+        # State.copy, not a deep copy: the prompts (a long session holds hundreds) are shared and copied only
+        # if a draft's fold changes one; a deep copy of the whole state cost milliseconds per action.
+        self.sim = state.copy()
         self.drafts: list[tuple[str, dict]] = []
         self.ctx = ctx
 

@@ -338,7 +338,8 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     check_stat(str(stat))
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
-        raise GmError(f"{stat}は選べません: {reason}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
+        reason_ja = reason.get("ja", "") if isinstance(reason, dict) else str(reason)
+        raise GmError(f"{stat}は選べません: {reason_ja}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
     uses = declared_uses(state, combat, who, v, "select", stat)
     seal = v.get("seal")
     if seal in (None, "", False, 0, "0"):
