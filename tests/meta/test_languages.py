@@ -196,7 +196,7 @@ def user_words(driver: Driver) -> list[str]:
 
 JAPANESE_RUN = re.compile(r".{0,12}[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+.{0,12}")
 # Japanese punctuation has no kana or kanji, but an English sentence has none of it either: 「6、5」, 「（missing 12）」.
-JAPANESE_PUNCTUATION = re.compile(r"[、。「」『』【】〈〉《》（）：]")
+JAPANESE_PUNCTUATION = re.compile(r"[、。「」『』【】〈〉《》（）：？！]")
 
 
 def japanese_in_english(screens: dict[str, str], words: list[str]) -> list[str]:
