@@ -93,6 +93,17 @@ def create_app(config: dict | None = None) -> Flask:
     def _answer_text(value, prompt: dict) -> str:
         return answer_text(g.get("rules"), prompt["kind"], value, prompt.get("option_names"), g.get("lang", "ja"))
 
+    @app.template_filter("term_label")
+    def _term_label(term: dict, prompt: dict) -> str:
+        """A resolution term's label in the viewer's language; a card's term (one with a `power`, such as
+        sugoroku's "attack (力7)") words its card as the prompt kind words answers ("attack (Power 7)")."""
+        lang = g.get("lang", "ja")
+        text = template_words(lang)["pick"](term.get("label"))
+        card = re.fullmatch(r"(.*\()([^()]+)\)", text) if lang == "en" and "power" in term else None
+        if card:
+            text = f"{card[1]}{answer_text(g.get('rules'), prompt['kind'], card[2], None, lang)})"
+        return text
+
     @app.template_filter("reading_value")
     def _reading_value(value) -> str:
         return str(value).lower() if isinstance(value, bool) or value is None else str(value)

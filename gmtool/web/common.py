@@ -242,7 +242,7 @@ def sent_receipt(live: LiveSession, result: dict) -> str:
     """「送信しました: 3 (21:04)」 / "Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
     prompt = live.state.prompts.get(str(result["prompt"]))
     names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
-    text = answer_text(live.ruleset, prompt.kind, result["value"], names) if prompt is not None else str(result["value"])
+    text = answer_text(live.ruleset, prompt.kind, result["value"], names, lang()) if prompt is not None else str(result["value"])
     when = f" ({clock_hm(result['at'])})" if result.get("at") else ""
     return f"✓ {translate('prompt.sent', lang())}: {text}{when}"
 

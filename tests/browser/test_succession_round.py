@@ -50,6 +50,13 @@ def test_a_game_with_two_phones_then_a_rematch_won_by_the_grails(server, page, o
     setup.locator("#sc-setup-go").click()
     expect(table.locator("#sc-row .sc-slot")).to_have_count(2)
     expect(table.locator("#sc-status .sc-current")).to_have_text("アルトリア")
+    # The first player's moves are docked at the bottom of the phone (390×844) in at most 40% of its height,
+    # every card in view without scrolling the dock, none of their names broken inside (マイナ / ス−1).
+    dock = phones["s1"].locator(".sc-moves[data-primary]")
+    expect(dock).to_be_visible()
+    fit = dock.evaluate("""d => ({height: d.getBoundingClientRect().height, scrolls: d.scrollHeight > d.clientHeight + 1,
+        broken: [...d.querySelectorAll('.sc-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent)})""")
+    assert fit["height"] <= 0.4 * 844 and not fit["scrolls"] and not fit["broken"], fit
 
     # Round 1 on the phones: twelve turns; the row marks its end and the five cards a take would get.
     for i, what in enumerate(ROUND):

@@ -65,3 +65,29 @@ def test_a_turn_with_a_battle_between_two_phones(page, open_table):
     expect(table.locator(".sg-last-battle")).to_contain_text("セイバー")
     expect(table.locator("tr[data-seat=s1] .sg-vp")).to_have_text("2")  # 0 square VP + 2 cards the child played
     assert "アルトリア" not in table.locator("#live").inner_text()
+
+
+def test_the_table_summary_shows_whole_rolls_on_one_line_at_1280x720(open_table, api_post):
+    """Four players with long faction names: the summary's roll strip (newest first) shows only whole rolls, each
+    on one line, inside the summary; the rolls that do not fit are left out, never cut or broken over two lines."""
+    names = ["セイバー陣営", "アーチャー陣営", "ランサー陣営", "ライダー陣営"]
+    live, tokens, table, _phones = open_table("双六卓", "sugoroku", names, table_height=720)
+    sid = live.state.session_id
+    api_post(sid, tokens["gm"], "actions/setup", {"board_length": 20, "order": ["s1", "s2", "s3", "s4"]})
+    for seat in ("s1", "s2", "s3", "s4"):
+        api_post(sid, tokens["seats"][seat], "actions/roll_move", {})
+    expect(table.locator(".summary-rolls .roll")).to_have_count(3)
+    for lang in ("ja", "en"):
+        table.goto(f"{table.url.split('?')[0]}?lang={lang}")
+        strip = table.locator(".summary-rolls .rolls")
+        expect(strip.locator(".roll").first).to_contain_text(names[3])
+        shown = strip.evaluate("""ol => { const box = ol.getBoundingClientRect();
+            const summary = document.querySelector('#table-summary').getBoundingClientRect();
+            return [...ol.querySelectorAll('.roll')].map(li => { const r = li.getBoundingClientRect();
+              const inside = r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1;
+              const outside = r.top >= box.bottom - 1;
+              return {text: li.innerText.replace(/\\s+/g, ' '), inside, outside, height: r.height,
+                      in_summary: r.bottom <= summary.bottom + 1}; }); }""")
+        visible = [r for r in shown if r["inside"]]
+        assert visible and all(r["inside"] or r["outside"] for r in shown), (lang, shown)
+        assert all(r["in_summary"] and r["height"] <= 48 for r in visible), (lang, shown)

@@ -5,7 +5,7 @@ and reveal) are driven through the JSON API; then the GM console and its fragmen
 page, the campaign page, the verify page, the table screen and its fragment, every seat's phone page and
 fragment and the home page are read in both languages.
 
-- English: no kana or kanji in any visible text or accessible name (aria-label, title, placeholder, alt,
+- English: no kana, kanji or Japanese punctuation (、「」（）【】〈〉…) in any visible text or accessible name (aria-label, title, placeholder, alt,
   a button's value, a confirm dialog's text), once the texts the users typed are taken out (seat names and
   factions, titles, character sheets, prompt titles and options, reasons: every string the scripts sent).
 - Japanese: no English word in the same places, except what Japanese players read as it is (GM, HP, QR,
@@ -195,6 +195,8 @@ def user_words(driver: Driver) -> list[str]:
 # -- Japanese in English mode -------------------------------------------------------------------------
 
 JAPANESE_RUN = re.compile(r".{0,12}[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+.{0,12}")
+# Japanese punctuation has no kana or kanji, but an English sentence has none of it either: 「6、5」, 「（missing 12）」.
+JAPANESE_PUNCTUATION = re.compile(r"[、。「」『』【】〈〉《》（）：？！]")
 
 
 def japanese_in_english(screens: dict[str, str], words: list[str]) -> list[str]:
@@ -203,8 +205,9 @@ def japanese_in_english(screens: dict[str, str], words: list[str]) -> list[str]:
     for page, html in screens.items():
         for where, text in texts_of(html):
             rest = strip_typed(text, words)
-            if has_japanese(rest) and not (where in ("<a>", "<option>") and text == "日本語"):  # the switch
-                runs = [m.group(0) for m in JAPANESE_RUN.finditer(rest) if has_japanese(m.group(0))]
+            if (has_japanese(rest) or JAPANESE_PUNCTUATION.search(rest)) and not (where in ("<a>", "<option>") and text == "日本語"):  # the switch
+                runs = [m.group(0) for m in JAPANESE_RUN.finditer(rest)
+                        if has_japanese(m.group(0)) or JAPANESE_PUNCTUATION.search(m.group(0))]
                 found.append(f"{page} {where}: {' | '.join(dict.fromkeys(runs))[:200]!r} in {text[:100]!r}")
     return found
 
@@ -283,5 +286,7 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
     found = japanese_in_english({"page": html}, ["衛宮"])
     assert [f.split(":")[0] for f in found] == ["page <button aria-label>", "page <input placeholder>"]
     assert not japanese_in_english({"page": '<button aria-label="衛宮 +1">'}, ["衛宮"])
+    assert japanese_in_english({"page": "<p>Alice 6、Bob 5 (missing 2）</p>"}, ["Alice", "Bob"])  # Japanese punctuation
+    assert not japanese_in_english({"page": "<p>Alice（衛宮）</p>"}, ["Alice（衛宮）"])  # inside what a user typed
     assert english_in_japanese({"page": '<button aria-label="expr">2D6</button><p>GM [T-4] 2D6>=7</p>'}, []) \
         == ["page <button aria-label>: 'expr' (expr)"]

@@ -94,7 +94,7 @@ def first_fold(state: State, e: Event) -> None:
 def first_text(e, state, lang):
     """The log line of ace_royal.first_rolled (Japanese, or English when lang is "en")."""
     d = e["data"]
-    rolls = "、".join(f"{_name(state, s)} {'→'.join(map(str, r))}" for s, r in d["rolls"].items())
+    rolls = _t(lang, "、", ", ").join(f"{_name(state, s)} {'→'.join(map(str, r))}" for s, r in d["rolls"].items())
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
     top = max(r[0] for r in d["rolls"].values())
     tie = ""
@@ -130,7 +130,7 @@ def leftover_fold(state: State, e: Event) -> None:
 def leftover_text(e, state, lang):
     """The log line of ace_royal.leftover_classes (Japanese, or English when lang is "en")."""
     d = e["data"]
-    pool = "、".join(card_text(c, lang) for c in d["classes"]) or "-"
+    pool = _t(lang, "、", ", ").join(card_text(c, lang) for c in d["classes"]) or "-"
     queue = " → ".join(_name(state, s) for s in d["queue"])
     return _t(lang, f"残ったクラスカードを公開: {pool}。交換の順（反時計回り）: {queue}",
               f"Leftover class cards revealed: {pool}. Exchange order (counter-clockwise): {queue}")
@@ -254,7 +254,7 @@ def revealed_fold(state: State, e: Event) -> None:
 def revealed_text(e, state, lang):
     """The log line of ace_royal.revealed (Japanese, or English when lang is "en")."""
     d = e["data"]
-    cards = "、".join(f"{_t(lang, '英霊' if w == 'hero' else 'クラス', 'hero' if w == 'hero' else 'class')} {card_text(c, lang)}"
+    cards = _t(lang, "、", ", ").join(f"{_t(lang, '英霊' if w == 'hero' else 'クラス', 'hero' if w == 'hero' else 'class')} {card_text(c, lang)}"
                      for w, c in d["cards"].items())
     draw = _t(lang, f"、{d['draw']}枚引く（A-11）", f", draws {d['draw']} (A-11)") if d.get("draw") else ""
     why = _t(lang, "開示プロセス: ", "Disclosure: ") if d.get("reason") == "combat" else ""
@@ -275,7 +275,7 @@ def encounter_text(e, state, lang):
     if not d["encounter"]:
         return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = {d['face']}: 何も起こらない（A-6）",
                   f"{real}{who}'s encounter roll 1d6 = {d['face']}: nothing happens (A-6)")
-    nums = "、".join(f"{i + 1}={_name(state, s)}" for i, s in enumerate(d["numbers"]))
+    nums = _t(lang, "、", ", ").join(f"{i + 1}={_name(state, s)}" for i, s in enumerate(d["numbers"]))
     faces = "→".join(map(str, d["faces"]))
     return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = 1: 遭遇戦！ 相手の決定（{nums}）1d6 = {faces} ⇒ {_name(state, d['target'])}（A-6）",
               f"{real}{who}'s encounter roll 1d6 = 1: encounter! Opponent ({nums}) 1d6 = {faces} ⇒ {_name(state, d['target'])} (A-6)")

@@ -53,6 +53,13 @@ def card_text(card: Any) -> str:
     return card_text({"kind": m.group(1) or "attack", "attribute": attribute, "power": int(m.group(3))})
 
 
+def cards_text(value: Any, lang: str = "ja") -> str:
+    """A battle answer (its cards, or their texts joined by ・) as the viewer reads it: 力7・スキル魔3 /
+    Power 7, Skill Magic 3 (what is stored and committed stays the Japanese card text)."""
+    items = value if isinstance(value, list) else str(value).split("・")
+    return ("・" if lang != "en" else ", ").join(R.card_words(c, lang) for c in items)
+
+
 def card_dict(text: str, face: str = "up") -> dict:
     """A card text as sugoroku_rules wants it."""
     m = CARD_RE.fullmatch(text)
@@ -105,7 +112,10 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | 
         result = R.battle_total(cards, battle["terrain"], battle["seals"].get(f, 0), mods, True, rd)
         totals[f], played[f] = result["total"], len(cards)
         role = "親" if f == battle["parent"] else "子"
-        rows.append({"who": f, "name": f"{state.seat_name(f)}（{role}）", "value": "・".join(
+        en_role = "parent" if f == battle["parent"] else "child"
+        rows.append({"who": f, "name": f"{state.seat_name(f)}（{role}）",
+                     "label": {"ja": f"{state.seat_name(f)}（{role}）", "en": f"{state.seat_name(f)} ({en_role})"},
+                     "value": "・".join(
             own + [a["card"] for a in battle["added"] if a["seat"] == f]), "terms": result["terms"],
             "total": result["total"], "notes": result["notes"]})
     notes = [n for r in rows for n in r.pop("notes")]

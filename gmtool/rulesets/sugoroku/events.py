@@ -51,7 +51,7 @@ def _terms(terms: list, lang: str) -> str:
     for t in terms or []:
         label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
         out.append(f"{label} {t['value']:+d}")
-    return "、".join(out)
+    return _ja(lang, "、", ", ").join(out)
 
 
 def _rule(d: dict) -> str:
@@ -234,7 +234,7 @@ def _d_setup(e, state, lang):
 
 def _d_square(e, state, lang):
     d = e["data"]
-    terrain = "、".join(f"{a}{v:+d}" for a, v in d["terrain"].items()) or _ja(lang, "なし", "none")
+    terrain = R.attribute_words(d["terrain"], lang) or _ja(lang, "なし", "none")
     return _ja(lang, f"マス{d['square']}：地の利 {terrain}、勝利時戦果 {d['vp']}{('（' + d['label'] + '）') if d['label'] else ''}",
                f"Square {d['square']}: terrain {terrain}, battle VP {d['vp']}{(' (' + d['label'] + ')') if d['label'] else ''}")
 
@@ -243,7 +243,7 @@ def _d_moved(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
     how = _terms(d.get("terms", []), lang)
-    how = f"（{how}）" if how else ""
+    how = _ja(lang, f"（{how}）", f" ({how})") if how else ""
     return _ja(lang, f"{n}：{d['move']}マス進む{how} マス{d['from']}→{d['to']}{_rule(d)}",
                f"{n}: moves {d['move']}{how}, square {d['from']}→{d['to']}{_rule(d)}")
 
@@ -285,7 +285,7 @@ def _d_phase(e, state, lang):
 def _d_battle(e, state, lang):
     d = e["data"]
     kids = _ja(lang, "・", ", ").join(state.seat_name(s) for s in d["children"])
-    terrain = _ja(lang, "、", ", ").join(f"{a}{v:+d}" for a, v in d["terrain"].items())
+    terrain = R.attribute_words(d["terrain"], lang)
     terrain = _ja(lang, f"、地の利 {terrain}", f", terrain {terrain}") if terrain else ""
     kind = _ja(lang, "挑戦 [S-6]", "challenge [S-6]") if d.get("challenge") else "[S-7]"
     return _ja(lang, f"戦闘開始（マス{d['square']}）：親 {state.seat_name(d['parent'])}、子 {kids}{terrain} {kind}",
@@ -304,7 +304,7 @@ def _d_card(e, state, lang):
     when = _ja(lang, "公開後に", "after the reveal, ") if d["after_reveal"] else _ja(lang, "表向きで", "face up, ")
     cost = _ja(lang, f"（魔力-{d['cost']}）", f" (mana -{d['cost']})") if d.get("cost") else ""
     return _ja(lang, f"{state.seat_name(d['seat'])}：{when}カード「{d['card']}」を追加{cost} [S-7]",
-               f"{state.seat_name(d['seat'])}: {when}adds card '{d['card']}'{cost} [S-7]")
+               f"{state.seat_name(d['seat'])}: {when}adds card '{R.card_words(d['card'], lang)}'{cost} [S-7]")
 
 
 def _d_adjusted(e, state, lang):
@@ -325,7 +325,7 @@ def _d_adjusted(e, state, lang):
 
 def _d_battle_ended(e, state, lang):
     d = e["data"]
-    totals = "、".join(f"{state.seat_name(s)} {t}" for s, t in d.get("totals", {}).items())
+    totals = _ja(lang, "、", ", ").join(f"{state.seat_name(s)} {t}" for s, t in d.get("totals", {}).items())
     if not d.get("winner"):
         return _ja(lang, f"戦闘終了：勝者なし（{totals}） [S-7]", f"Battle over: no winner ({totals}) [S-7]")
     return _ja(lang, f"戦闘終了：{state.seat_name(d['winner'])}の勝ち（{totals}）、戦果+{d['vp']}（{_terms(d['terms'], lang)}） [S-7/S-8]",
@@ -336,7 +336,7 @@ def _d_skill(e, state, lang):
     d = e["data"]
     kind = R.KIND_LABELS[d["kind"]].get(lang)
     tn = _ja(lang, "《真名開放》", " (true name release)") if d.get("true_name_release") else ""
-    label = f"「{d['label']}」" if d.get("label") else ""
+    label = _ja(lang, f"「{d['label']}」", f" '{d['label']}'") if d.get("label") else ""
     return _ja(lang, f"{state.seat_name(d['seat'])}：{kind}{label}{tn}を使用（魔力-{d['cost']}、今ラウンド{d['uses']}/3回） [S-5/S-15]",
                f"{state.seat_name(d['seat'])}: uses {kind}{label}{tn} (mana -{d['cost']}, {d['uses']}/3 this round) [S-5/S-15]")
 
@@ -358,7 +358,7 @@ def _d_revealed(e, state, lang):
     d = e["data"]
     n = state.seat_name(d["seat"])
     tn = true_name(state, d["seat"])
-    shown = f"「{tn}」" if tn else ""
+    shown = _ja(lang, f"「{tn}」", f"'{tn}'") if tn else ""
     return _ja(lang, f"{n}の真名{shown}が判明：{_label(d['reason'], lang)} [S-13]",
                f"True name of {n}{(' ' + shown) if shown else ''} revealed: {_label(d['reason'], lang)} [S-13]")
 

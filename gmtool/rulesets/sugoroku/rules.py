@@ -25,6 +25,8 @@ ACTION_PHASES_PER_ROUND, GOAL_COUNT_TO_END = 8, {"round1": 6, "round2": 4, "clim
 GOAL_VP, GOAL_VP_LATER, ELIMINATION_GAP = (14, 11, 9, 7), 3, 10  # S-9, S-10
 ATTRIBUTES, CARD_KINDS, CHALLENGE_COST, FIELD_CARD_LIMIT = ("力", "魔", "技"), ("attack", "skill", "np"), 1, 3  # S-6/7
 KIND_LABELS = {"attack": Label("アタック", "attack"), "skill": Label("スキル", "skill"), "np": Label("宝具", "NP")}
+ATTRIBUTE_WORDS = {"力": "Power", "魔": "Magic", "技": "Technique"}  # how an English reader reads 力 / 魔 / 技
+CARD_WORDS = {"スキル": "Skill", "宝具": "NP"}
 SEALS_PER_PLAYER, SEAL_POWER_BONUS, SEAL_WIN_VP, SEAL_CLIMAX_VP, SEAL_FREE_MOVE_MAX = 3, 3, 3, 6, 4  # S-11
 SEAL_EFFECTS: dict[str, Label] = {
     "mana": Label("魔力を3点アップ", "Mana +3"),
@@ -292,6 +294,29 @@ def battle_parent_and_children(arrivals: Iterable[Any]) -> dict:
         "親：1枚伏せ（+表1枚可）→ 子：1〜3枚表 → 親：公開し1枚追加可。マスのイベントは起きない",
         "Parent: 1 face down (+1 face up) → children: 1–3 face up → parent reveals, may add 1. "
         "The square's event does not happen", "S-7")]}
+
+
+def card_words(text: str, lang: str) -> str:
+    """S-7: a card as stored (力7, スキル魔3, 宝具8, 力7+1) as read: so in Japanese, Power 7, Skill Magic 3, NP 8 in English."""
+    text, words = str(text), []
+    rest = text
+    kind = next((k for k in CARD_WORDS if rest.startswith(k)), "")
+    if kind:
+        words.append(CARD_WORDS[kind])
+        rest = rest[len(kind):]
+    if rest[:1] in ATTRIBUTE_WORDS:
+        words.append(ATTRIBUTE_WORDS[rest[0]])
+        rest = rest[1:]
+    if lang != "en" or not rest[:1].isdigit() or not all(c.isdigit() or c in "+-" for c in rest):
+        return text  # Japanese, or not a card's text: as it is
+    return " ".join(words + [rest])
+
+
+def attribute_words(terrain: Mapping[str, int], lang: str) -> str:
+    """S-7: terrain (地の利) as read: 力+1、魔-1 in Japanese, Power +1, Magic -1 in English."""
+    if lang == "en":
+        return ", ".join(f"{ATTRIBUTE_WORDS.get(a, a)} {v:+d}" for a, v in terrain.items())
+    return "、".join(f"{a}{v:+d}" for a, v in terrain.items())
 
 
 def _card(card: Mapping[str, Any]) -> dict:

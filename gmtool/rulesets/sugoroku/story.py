@@ -16,6 +16,7 @@ from gmtool.core.model import TABLE, State
 from gmtool.core.ruleset import EventType
 from gmtool.core.view import can_see_answer
 
+from . import rules as R
 from .events import _d_battle, _d_battle_ended, _d_card, _terms, sg
 
 
@@ -39,6 +40,14 @@ def _label(term: dict, lang: str) -> str:
     return term["label"] if isinstance(term["label"], str) else term["label"]["en" if lang == "en" else "ja"]
 
 
+def _card_label(label: str, lang: str) -> str:
+    """A skill or NP card's term label (skill (魔3)) with its card in the reader's language (skill (Magic 3))."""
+    if lang == "en" and label.endswith(")") and "(" in label:
+        head, inner = label[:-1].rsplit("(", 1)
+        return f"{head}({R.card_words(inner, lang)})"
+    return label
+
+
 def _played(row: dict, lang: str) -> str:
     """S-7: the cards one fighter played, terrain applied (伏せ札力7+1・力3+1), then seals and modifiers."""
     cards, extra = [], []
@@ -47,12 +56,12 @@ def _played(row: dict, lang: str) -> str:
         if "power" in t:  # a card: its text with the terrain (アタック（力7+1） → 力7+1)
             inner = label[label.find("（") + 1:-1] if label.endswith("）") else \
                 label[label.find("(") + 1:-1] if label.endswith(")") else label
-            card = inner if label.startswith(("アタック", "attack")) else label
+            card = R.card_words(inner, lang) if label.startswith(("アタック", "attack")) else _card_label(label, lang)
             cards.append(_ja(lang, f"伏せ札{card}", f"face-down {card}") if t.get("face") == "down" else card)
         else:
             extra.append(f"{label} {t['value']:+d}")
     sep = ", " if lang == "en" else "、"
-    return "・".join(cards) + (sep + sep.join(extra) if extra and cards else sep.join(extra))
+    return ("・" if lang != "en" else sep).join(cards) + (sep + sep.join(extra) if extra and cards else sep.join(extra))
 
 
 def battle_line(e: dict, state: State, lang: str) -> str:

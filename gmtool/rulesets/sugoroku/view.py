@@ -41,6 +41,7 @@ def _battle_view(state: State, s: dict) -> dict | None:
     return {**b, "fighters": B.fighters(b), "status": prompt.status if prompt else "missing",
             "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
             "terrain_text": "、".join(f"{a}{v:+d}" for a, v in b["terrain"].items()),
+            "terrain_words": {"ja": R.attribute_words(b["terrain"], "ja"), "en": R.attribute_words(b["terrain"], "en")},
             "result": prompt.resolution if revealed else None,
             "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
 

@@ -1,0 +1,45 @@
+"""Grail (T) screens in English show the ruleset's own words in English: stats (筋力 → STR), a skill or NP's kind
+and its 〈 〉 / 【 】 brackets, lists joined with ", ". The character sheets are typed in Japanese, so
+tests/meta/test_languages.py counts these words as the users' own and cannot see them; this test runs the
+ruleset's demo (a combat with its setup revealed) into its 1st select and looks for them on every English screen."""
+
+from __future__ import annotations
+
+import re
+
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
+
+from gmtool.rulesets.grail_trpg.probe import demo
+
+RULESET_JAPANESE = re.compile(r"(?:筋力|耐久|敏捷|幸運)\s*\d|スキル|[【】〈〉、]")
+
+
+def visible(html: str) -> str:
+    """The page without scripts, styles, <code> (ids) and <textarea> (typed sheets)."""
+    return re.sub(r"<(script|style|code|textarea)\b.*?</\1>", " ", html, flags=re.S)
+
+
+def test_the_demo_combat_reads_in_english(app, client):
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Demo", "ruleset": "grail_trpg", "seats": ["Saber side / Emiya", "Lancer side / Kayneth"]})
+    data = r.get_json()
+    table = ApiTable(client, data)
+    demo(table)  # the setup answered and revealed; on to the 1st select, both sides choosing 筋力, a GM skill on side a
+    a, b = table.seats[:2]
+    table.post("/prompts/c1-setup/confirm")
+    table.act("next_step")
+    table.answer("c1-s1", {"stat": "筋力"}, a)
+    table.answer("c1-s1", {"stat": "筋力"}, b)
+    table.act("use_skill", {"side": "a", "label": "軍略", "value": 10, "kind": "skill", "stat": "筋力"})
+    sid = data["session"]
+    screens = {"gm": (data["gm_url"], f"/s/{sid}/gm"), "table": (data["table_url"], f"/s/{sid}/table"),
+               **{s["id"]: (s["join_url"], f"/s/{sid}/phone") for s in data["seats"]}}
+    leaks, pages = [], {}
+    for who, (link, path) in screens.items():
+        for lang in ("en", "ja"):
+            html = open_link(app, link).get(f"{path}?lang={lang}").get_data(as_text=True)
+            pages[who, lang] = html
+        leaks += [f"{who}: {m.string[max(0, m.start() - 40):m.end() + 30]!r}"
+                  for m in RULESET_JAPANESE.finditer(visible(pages[who, "en"]))]
+    assert not leaks, leaks[:10]
+    assert "STR 40" in pages["s1", "en"] and "筋力40" in pages["s1", "ja"]  # a character's stats, in each language

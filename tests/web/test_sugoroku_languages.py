@@ -1,0 +1,87 @@
+"""Sugoroku's cards and terrain in the viewer's language: cards are stored and committed as 力7 / スキル魔3 /
+宝具8 (a phone on an English keyboard types p7, skill m3), and every English screen words them "Power 7",
+"Skill Magic 3"; the fighters' roles read "(parent)" / "(child)". Typed here in ASCII, so that no Japanese
+on the English screens is a word the users typed (tests/meta/test_languages.py takes typed words out)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+# What a card, the terrain or a fighter's role leaves on a page when it is shown as stored.
+CARD_JAPANESE = re.compile(r"[力魔技]|スキル|宝具|（親）|（子）|、")
+
+
+def visible(html: str) -> str:
+    """The page without its scripts, styles and <code> (the verify page's canonical JSON is hashed data)."""
+    return re.sub(r"<(script|style|code)\b.*?</\1>", " ", html, flags=re.S)
+
+
+@pytest.fixture
+def battle(app, client):
+    """Two fighters on square 3 (terrain Power +1, Magic -1) with their cards revealed and one card added."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Cards", "ruleset": "sugoroku", "seats": ["Alice", "Bob"]})
+    data = r.get_json()
+    sid, tokens = data["session"], {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def act(name, payload=None, who="gm"):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert response.status_code == 200, (name, response.get_json())
+        return response.get_json()
+
+    def answer(prompt, who, value):
+        response = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[who]),
+                               json={"value": value})
+        assert response.status_code == 200, response.get_json()
+
+    def state():
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()
+
+    act("setup", {"board_length": 8, "order": ["s1", "s2"], "players": {
+        "s1": {"servant": "Saber", "true_name": "Arthur", "mana": 4},
+        "s2": {"servant": "Archer", "true_name": "Emiya", "mana": 5}}})
+    act("set_square", {"square": 3, "terrain": "p+1 m-1", "vp": 2})
+    act("roll_move", {"faces": [3]}, who="s1")
+    act("roll_move", {"faces": [3]}, who="s2")
+    act("end_phase")
+    act("start_battle")
+    b = state()["ruleset"]["battle"]
+    for seat in b["fighters"]:
+        answer(b["prompt"], seat, "p7" if seat == b["parent"] else ["skill m3", "t2"])
+    act("battle_card", {"card": "p4"}, who=b["parent"])
+    screens = {"gm": open_link(app, data["gm_url"]), "table": open_link(app, data["table_url"]),
+               **{s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}}
+
+    def pages(lang):
+        out = {}
+        for who, browser in screens.items():
+            path = {"gm": f"/s/{sid}/gm", "table": f"/s/{sid}/table"}.get(who, f"/s/{sid}/phone")
+            for p in (path, f"/s/{sid}/verify", f"/s/{sid}/gm/export?format=markdown" if who == "gm" else path):
+                response = browser.get(f"{p}{'&' if '?' in p else '?'}lang={lang}")
+                assert response.status_code == 200, (who, p)
+                out[f"{who} {p}"] = response.get_data(as_text=True)
+        return out
+
+    return {"act": act, "state": state, "pages": pages}
+
+
+def _leaks(pages: dict[str, str]) -> list[str]:
+    return [f"{page}: {m.string[max(0, m.start() - 40):m.end() + 40]!r}"
+            for page, html in pages.items() for m in CARD_JAPANESE.finditer(visible(html))]
+
+
+def test_cards_terrain_and_roles_read_in_english_and_are_stored_as_typed_cards(battle):
+    stored = battle["state"]()["ruleset"]["battle"]
+    assert stored["added"][0]["card"] == "力4" and stored["terrain"] == {"力": 1, "魔": -1}  # the API is unchanged
+    for stage in ("revealed", "ended"):
+        en = battle["pages"]("en")
+        assert not _leaks(en), (stage, _leaks(en)[:10])
+        table = en["table /s/" + next(k.split("/s/")[1] for k in en if k.startswith("table "))]
+        assert "Power 7" in table and "Skill Magic 3" in table and "Power +1, Magic -1" in table
+        ja = "".join(battle["pages"]("ja").values())
+        assert "力7" in ja and "スキル魔3" in ja and "Power 7" not in ja
+        if stage == "revealed":
+            battle["act"]("end_battle")
