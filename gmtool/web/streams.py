@@ -84,6 +84,8 @@ class StreamHub:
         self.stopping = False
         self.contexts: dict[int, Any] = {}       # a request context per app, pushed in the hub thread
         self.next_tend = 0.0                     # when heartbeats and ending streams are looked at next
+        self.held = 0                            # streams registered with the selector
+        self.tick = 5.0                          # seconds between two looks at heartbeats (a quarter of the shortest)
 
     # -- from other threads -------------------------------------------------------------------------
     def adopt(self, stream: Stream) -> None:
@@ -122,7 +124,7 @@ class StreamHub:
     def open_streams(self) -> int:
         """How many streams the hub holds."""
         with self.lock:
-            return len(self.arrived) + sum(len(s) for s in self.by_session.values())
+            return len(self.arrived) + self.held
 
     def _wake(self) -> None:
         wake = self.wake_w
@@ -165,29 +167,30 @@ class StreamHub:
         except Exception:  # noqa: BLE001  a bug here must not leave screens hanging: they reconnect
             log.exception("the live stream thread failed")
         finally:
-            for streams in list(self.by_session.values()):
-                for stream in list(streams):
-                    self._close(stream)
-            with self.lock:
-                self.stopping = True
-                for stream in self.arrived:
-                    stream.sock.close()
-                    stream.on_close()
-                self.arrived = []
-            for ctx in reversed(list(self.contexts.values())):
-                ctx.pop()
-            self.contexts = {}
-            self.selector.close()
-            self.wake_r.close()
-            with self.lock:
-                wake, self.wake_w = self.wake_w, None
-            wake.close()
+            self._shut_down()
+
+    def _shut_down(self) -> None:
+        """Close every stream (their screens reconnect, or poll) and what the thread made. After a failure the
+        next stream handed over starts a new thread; after stop() none does."""
+        for streams in list(self.by_session.values()):
+            for stream in list(streams):
+                self._close(stream)
+        for ctx in reversed(list(self.contexts.values())):
+            ctx.pop()
+        self.contexts = {}
+        with self.lock:
+            for stream in self.arrived:
+                stream.sock.close()
+                stream.on_close()
+            self.arrived, self.dirty = [], set()
+            selector, wake_r, wake_w = self.selector, self.wake_r, self.wake_w
+            self.selector = self.wake_r = self.wake_w = self.thread = None
+        selector.close()
+        wake_r.close()
+        wake_w.close()
 
     def _timeout(self) -> float:
-        streams = [s for group in self.by_session.values() for s in group]
-        if not streams:
-            return 5.0
-        return max(0.05, min(1.0, min(s.heartbeat for s in streams) / 4))
+        return self.tick if self.held else 5.0
 
     def _drain_wake(self) -> None:
         try:
@@ -202,11 +205,13 @@ class StreamHub:
             if self.changed not in stream.live.listeners:
                 stream.live.listeners.append(self.changed)
         self.by_session[stream.live].add(stream)
+        self.held += 1
+        self.tick = max(0.05, min(self.tick, 1.0, stream.heartbeat / 4))
         try:
             stream.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-        except OSError:
-            pass
-        self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+            self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+        except (OSError, ValueError):  # the socket is gone already
+            self._close(stream)
 
     def _in_context(self, stream: Stream) -> None:
         """The stream's app's request context is the current one, with the stream's language."""
@@ -300,6 +305,7 @@ class StreamHub:
         if stream.closed:
             return
         stream.closed = True
+        self.held -= 1
         try:
             self.selector.unregister(stream.sock)
         except (KeyError, ValueError):

@@ -161,9 +161,36 @@ def test_closing_the_server_ends_its_streams(tmp_path):
         created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
         table = open_stream(port, created["session"], "table", created["table_token"])
         wait_for(lambda: hub.open_streams() == 1, "handed over")
+        thread = hub.thread
     try:
         read_to_end(table)  # the server's stream thread closed it
-        assert hub.thread is not None and not hub.thread.is_alive()
+        assert not thread.is_alive()
         assert app.extensions["gmtool_streams"].open == 0
     finally:
         table.close()
+
+
+def test_after_a_failure_of_the_stream_thread_the_screens_reconnect_to_a_new_one(tmp_path, monkeypatch):
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        sid = created["session"]
+        table = open_stream(port, sid, "table", created["table_token"])
+        wait_for(lambda: hub.open_streams() == 1, "handed over")
+        first = hub.thread
+        monkeypatch.setattr(hub, "_tend", lambda now: 1 / 0)  # a bug in the thread
+        api(port, f"/api/sessions/{sid}/counters", created["gm_token"], {"seat": "s1", "key": "vp", "delta": 1})
+        read_to_end(table)  # its stream is closed, not left hanging: the page reconnects
+        table.close()
+        monkeypatch.undo()
+        wait_for(lambda: app.extensions["gmtool_streams"].open == 0, "its slot freed")
+        table = open_stream(port, sid, "table", created["table_token"])  # the page's reconnect
+        try:
+            wait_for(lambda: hub.open_streams() == 1, "handed over to a new thread")
+            assert hub.thread is not first and hub.thread.is_alive()
+            version = api(port, f"/api/sessions/{sid}/counters", created["gm_token"],
+                          {"seat": "s1", "key": "vp", "delta": 1})["version"]
+            read_until(table, f"id: {version}\n".encode())
+        finally:
+            table.close()
