@@ -87,12 +87,16 @@ def events(session_id: str):
     push = request.args.get("push") == "1"
     since = request.headers.get("Last-Event-ID") or request.args.get("v", "")
 
-    def message() -> tuple[int, str]:
-        """(version, the SSE message of the session's current version): the viewer's own fragment, or a notice."""
+    def message(wait: bool = True) -> tuple[int, str] | None:
+        """(version, the SSE message of the session's current version): the viewer's own fragment, or a notice;
+        with `wait=False` None while another thread holds the session (web/streams.py tries again)."""
         if not push:
             version = live.version
             return version, f"event: changed\ndata: {version}\n\n"
-        version, html = live_fragment(live, viewer, FRAGMENTS[viewer.kind])
+        made = live_fragment(live, viewer, FRAGMENTS[viewer.kind], wait)
+        if made is None:
+            return None
+        version, html = made
         lines = html.replace("\r\n", "\n").replace("\r", "\n")  # an SSE line ends at CR, LF or CRLF
         return version, f"id: {version}\nevent: fragment\ndata: {version}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
 

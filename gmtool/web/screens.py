@@ -83,20 +83,25 @@ def screen_view(live: LiveSession, viewer: Viewer) -> dict:
 FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
 
 
-def live_fragment(live: LiveSession, viewer: Viewer, template: str) -> tuple[int, str]:
+def live_fragment(live: LiveSession, viewer: Viewer, template: str, wait: bool = True) -> tuple[int, str] | None:
     """(version, html) of a screen's live fragment, rendered once per (template, viewer, language, version)
     and shared by every screen of that viewer: the table's and the GM's screens share one rendering, each
-    seat has its own.
+    seat has its own. With `wait=False`, None while another thread holds the session (the stream thread
+    does not wait on one session's export while the others' screens wait for their changes).
 
     Fragments hold nothing of the request but the viewer and the language (no CSRF token, no host), so
     the cache key is complete; a new version makes the older renderings unreachable (runtime.Rendered)."""
     key = (template, viewer, lang())
-    with live.lock:
+    if not live.lock.acquire(blocking=wait):
+        return None
+    try:
         version = live.version
         html = live.rendered.get(key, version)
         if html is not None:
             return version, html
         ctx = context(live, viewer, "")
+    finally:
+        live.lock.release()
     # Straight to Jinja: a fragment reads only its context and the language's words (Flask's context
     # processors would add the request, which a fragment shared by many screens must not read).
     app = current_app._get_current_object()

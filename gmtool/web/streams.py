@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_BACKLOG = 4 * 1024 * 1024  # bytes a screen may leave unread before its stream is dropped (it reconnects)
 SEND_BUFFER = 128 * 1024       # bytes of a stream the kernel holds (fixed, not grown to megabytes per socket)
+BUSY_RETRY = 0.01              # seconds before a session held by another thread is tried again
 ENDING_GRACE = 5.0             # seconds an ending stream has to take its last bytes before its socket is closed
 END_OF_BODY = b"0\r\n\r\n"     # the chunked response's end (waitress began the response chunked)
 
@@ -55,7 +56,8 @@ class Stream:
     version: int                          # the version the screen has been sent
     heartbeat: float                      # seconds of quiet before a heartbeat
     allowed: Callable[[], bool]           # the token still belongs to this viewer and the session is open
-    message: Callable[[], tuple[int, str]]  # (version, SSE message) of the session's current version
+    message: Callable[[bool], tuple[int, str] | None]  # (version, SSE message) of the session's current version;
+                                                        # message(False): None while the session is held
     compressor: Any = None                # the stream's zlib compressor (gzip), or None
     on_close: Callable[[], None] = lambda: None
     out: bytearray = field(default_factory=bytearray)
@@ -85,6 +87,7 @@ class StreamHub:
         self.contexts: dict[int, Any] = {}       # a request context per app, pushed in the hub thread
         self.next_tend = 0.0                     # when heartbeats and ending streams are looked at next
         self.held = 0                            # streams registered with the selector
+        self.busy: set = set()                   # sessions that were held by another thread: tried again soon
         self.tick = 5.0                          # seconds between two looks at heartbeats (a quarter of the shortest)
 
     # -- from other threads -------------------------------------------------------------------------
@@ -146,6 +149,8 @@ class StreamHub:
                 for stream in arrived:
                     self._register(stream)
                     dirty.add(stream.live)  # what changed between its first message and now
+                dirty |= self.busy
+                self.busy = set()
                 if stopping:
                     break
                 for live in dirty:
@@ -154,7 +159,7 @@ class StreamHub:
                 now = time.monotonic()
                 if now >= self.next_tend:
                     self._tend(now)
-                    self.next_tend = now + self._timeout()
+                    self.next_tend = now + (self.tick if self.held else 5.0)
                 for key, mask in self.selector.select(self._timeout()):
                     if key.data is None:
                         self._drain_wake()
@@ -190,6 +195,8 @@ class StreamHub:
         wake_w.close()
 
     def _timeout(self) -> float:
+        if self.busy:
+            return BUSY_RETRY
         return self.tick if self.held else 5.0
 
     def _drain_wake(self) -> None:
@@ -234,11 +241,15 @@ class StreamHub:
             return
         try:
             self._in_context(stream)
-            stream.version, text = stream.message()
+            made = stream.message(False)
         except Exception:  # noqa: BLE001  the screen reconnects, and its request shows the failure
             log.exception("a live message could not be made")
             self._close(stream)
             return
+        if made is None:  # another thread holds the session (an export, a long log page): the others go on
+            self.busy.add(live)
+            return
+        stream.version, text = made
         self._send(stream, text)
         if live.state.closed:
             self._end(stream)

@@ -194,3 +194,44 @@ def test_after_a_failure_of_the_stream_thread_the_screens_reconnect_to_a_new_one
             read_until(table, f"id: {version}\n".encode())
         finally:
             table.close()
+
+
+def test_a_session_held_by_another_thread_holds_up_no_other_session(tmp_path):
+    """An export or a long log page holds its session for a while: the stream thread renders the other
+    sessions' changes meanwhile, and that session's once it is free."""
+    import threading
+
+    from gmtool.core import commands
+    app, server = session(tmp_path)
+    port = int(server.effective_port)
+    with running_in_thread(server):
+        a = api(port, "/api/sessions", ADMIN, {"title": "a", "seats": ["A"], "counters": ["vp"]})
+        b = api(port, "/api/sessions", ADMIN, {"title": "b", "seats": ["B"], "counters": ["vp"]})
+        table_a = open_stream(port, a["session"], "table", a["table_token"])
+        table_b = open_stream(port, b["session"], "table", b["table_token"])
+        live_a = app.extensions["gmtool"].get(a["session"])
+        holding, release, changed = threading.Event(), threading.Event(), []
+
+        def hold():  # a change, then the session stays held (as by an export right after an action)
+            with live_a.lock:
+                changed.append(live_a.execute("gm", commands.change_counter, "s1", "vp", 1)[-1].seq)
+                holding.set()
+                release.wait(30)
+
+        holder = threading.Thread(target=hold)
+        try:
+            version_a = api(port, f"/api/sessions/{a['session']}/counters", a["gm_token"],
+                            {"seat": "s1", "key": "vp", "delta": 1})["version"]
+            read_until(table_a, f"id: {version_a}\n".encode())
+            holder.start()
+            assert holding.wait(10)
+            version_b = api(port, f"/api/sessions/{b['session']}/counters", b["gm_token"],
+                            {"seat": "s1", "key": "vp", "delta": 1})["version"]
+            read_until(table_b, f"id: {version_b}\n".encode())  # session b's screen is served meanwhile
+            assert holder.is_alive()
+        finally:
+            release.set()
+            holder.join(10)
+        read_until(table_a, f"id: {changed[0]}\n".encode())  # and a's once it is free
+        table_a.close()
+        table_b.close()
