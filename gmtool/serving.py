@@ -15,6 +15,7 @@ everything (a full socket buffer: a slow phone) wakes the loop once it has let g
 
 from __future__ import annotations
 
+import threading
 import time
 
 from waitress import create_server
@@ -62,24 +63,43 @@ class StreamingTask(WSGITask):
         """This connection's socket (a duplicate, non-blocking) for the hub to write the rest of the response,
         once what waitress has been given of it is sent; waitress then ends the response without its last chunk
         and closes its own descriptor (the connection stays open: the hub holds the other). None if what was
-        written did not leave in time or the client is gone."""
+        written did not leave in time, the client is gone, or the server is stopping.
+
+        The duplicate is made in waitress's main loop (a trigger thunk): that loop is the only thread that
+        closes a connection's socket, so the descriptor cannot be closed, and its number given to another
+        file, between the look and the dup."""
         channel = self.channel
         deadline = time.monotonic() + HAND_OVER_TIMEOUT
-        while channel.total_outbufs_len:  # the main loop sends it (StreamingChannel.writable: the lock is free)
-            if not channel.connected or time.monotonic() > deadline:
-                return None
-            channel.server.pull_trigger()
-            time.sleep(0.005)
-        try:
+        while time.monotonic() < deadline:
+            done, lock, taken = threading.Event(), threading.Lock(), []
+
+            def take():  # in the main loop
+                with lock:
+                    if done.is_set():  # the request gave up waiting
+                        return
+                    try:
+                        if channel.connected and channel.socket is not None and not channel.total_outbufs_len:
+                            taken.append(channel.socket.dup())
+                    except OSError:
+                        pass
+                    done.set()
+
+            channel.server.trigger.pull_trigger(take)
+            finished = done.wait(max(0.0, deadline - time.monotonic()))
+            with lock:
+                if not finished and not done.is_set():
+                    done.set()  # too late for the thunk: it takes nothing
+                    return None
+            if taken:
+                sock = taken[0]
+                sock.setblocking(False)
+                self.chunked_response = False  # the hub goes on with the chunked body: waitress must not end it
+                self.close_on_finish = True
+                return sock
             if not channel.connected:
                 return None
-            sock = channel.socket.dup()
-        except (OSError, AttributeError):  # closed meanwhile by the main loop (the client went away)
-            return None
-        sock.setblocking(False)
-        self.chunked_response = False  # the hub goes on with the chunked body: waitress must not end it
-        self.close_on_finish = True
-        return sock
+            time.sleep(0.005)  # what was written is still being sent by the main loop
+        return None
 
 
 StreamingChannel.task_class = StreamingTask

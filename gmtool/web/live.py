@@ -91,7 +91,10 @@ def events(session_id: str):
         """(version, the SSE message of the session's current version): the viewer's own fragment, or a notice;
         with `wait=False` None while another thread holds the session (web/streams.py tries again)."""
         if not push:
+            if not live.lock.acquire(blocking=wait):  # taken, so what a change under it did is complete
+                return None
             version = live.version
+            live.lock.release()
             return version, f"event: changed\ndata: {version}\n\n"
         made = live_fragment(live, viewer, FRAGMENTS[viewer.kind], wait)
         if made is None:

@@ -107,20 +107,20 @@ class StreamHub:
                 self.selector.register(self.wake_r, selectors.EVENT_READ, None)
                 self.thread = threading.Thread(target=self._run, name="gmtool-streams", daemon=True)
                 self.thread.start()
-        self._wake()
+            self._wake()
 
     def changed(self, live) -> None:
         """A session's listener: it has a new version, or was shut."""
         with self.lock:
             self.dirty.add(live)
-        self._wake()
+            self._wake()
 
     def stop(self, timeout: float = 5.0) -> None:
         """End every stream (what they have been sent stays sent) and the thread."""
         with self.lock:
             self.stopping = True
             thread = self.thread
-        self._wake()
+            self._wake()
         if thread is not None:
             thread.join(timeout)
 
@@ -130,12 +130,13 @@ class StreamHub:
             return len(self.arrived) + self.held
 
     def _wake(self) -> None:
-        wake = self.wake_w
-        if wake is None:  # no thread yet
+        """Wake the thread (the caller holds self.lock: the wake socket is closed under it too, so a send never
+        reaches a descriptor number the system has given to another file meanwhile)."""
+        if self.wake_w is None:  # no thread
             return
         try:
-            wake.send(b"\0")
-        except (BlockingIOError, OSError):  # full: the hub is woken already; closed: it has stopped
+            self.wake_w.send(b"\0")
+        except (BlockingIOError, OSError):  # full: the thread is woken already
             pass
 
     # -- the hub thread -----------------------------------------------------------------------------
@@ -188,11 +189,11 @@ class StreamHub:
                 stream.sock.close()
                 stream.on_close()
             self.arrived, self.dirty = [], set()
-            selector, wake_r, wake_w = self.selector, self.wake_r, self.wake_w
+            selector, wake_r = self.selector, self.wake_r
+            self.wake_w.close()
             self.selector = self.wake_r = self.wake_w = self.thread = None
         selector.close()
         wake_r.close()
-        wake_w.close()
 
     def _timeout(self) -> float:
         if self.busy:
@@ -232,12 +233,8 @@ class StreamHub:
         """Send the stream its session's new version (or end it, revoked, if its viewer may no longer see it)."""
         if stream.closed or stream.ending:
             return
-        if not stream.allowed():
-            self._send(stream, "event: revoked\ndata: 0\n\n")
-            self._end(stream)
-            return
         live = stream.live
-        if live.version == stream.version:
+        if live.version == stream.version and stream.allowed():  # nothing new (a change's listener sees its new version)
             return
         try:
             self._in_context(stream)
@@ -248,6 +245,14 @@ class StreamHub:
             return
         if made is None:  # another thread holds the session (an export, a long log page): the others go on
             self.busy.add(live)
+            return
+        # Asked after the message, which took the session: a change made under it (a token reissued, then the
+        # old token dropped) is complete by now.
+        if not stream.allowed():
+            self._send(stream, "event: revoked\ndata: 0\n\n")
+            self._end(stream)
+            return
+        if made[0] == stream.version:
             return
         stream.version, text = made
         self._send(stream, text)
