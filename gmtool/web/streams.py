@@ -307,15 +307,15 @@ class StreamHub:
             self.selector.modify(stream.sock, events, stream)
 
     def _read(self, stream: Stream) -> None:
-        """The screen sent something (a stream's client sends nothing) or closed its end."""
+        """The screen closed its end, or sent something: a browser's EventSource sends nothing after its
+        request, so whatever sends is not one (and is not read on and on): either way the stream ends."""
         try:
-            data = stream.sock.recv(4096)
+            stream.sock.recv(1)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
-            data = b""
-        if not data:
-            self._close(stream)
+            pass
+        self._close(stream)
 
     def _close(self, stream: Stream) -> None:
         if stream.closed:

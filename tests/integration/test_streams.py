@@ -95,6 +95,16 @@ def test_streams_leave_waitress_and_every_screen_gets_every_change(tmp_path):
                 screen.close()
         # a screen that closes frees its slot at once: its socket reads nothing
         wait_for(lambda: hub.open_streams() == 0 and app.extensions["gmtool_streams"].open == 0, "slots freed")
+        # a client that sends on its stream is not a page's EventSource: its stream ends (not read on and on)
+        talker = open_stream(port, sid, "table", created["table_token"])
+        wait_for(lambda: hub.open_streams() == 1, "handed over")
+        talker.sendall(b"x" * 10000)
+        try:
+            read_to_end(talker)
+        except ConnectionResetError:  # the server closed with bytes unread: a reset, as good as an end
+            pass
+        talker.close()
+        wait_for(lambda: hub.open_streams() == 0 and app.extensions["gmtool_streams"].open == 0, "its slot freed")
 
 
 def test_a_screen_that_does_not_read_holds_up_no_one_and_is_dropped(tmp_path, monkeypatch):
