@@ -6,6 +6,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from flask import current_app, g, template_rendered
+from markupsafe import Markup
 
 from ..core.logtext import describe
 from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
@@ -57,7 +58,8 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
         public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    return {"view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+    public_part = phone_public(live, public) if public is not None else None
+    return {"view": view, "public": public, "public_part": public_part, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
@@ -81,6 +83,33 @@ def screen_view(live: LiveSession, viewer: Viewer) -> dict:
 
 
 FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
+PHONE_PUBLIC = "phone/_public.html"
+
+
+def render_fragment(template: str, ctx: dict, language: str) -> str:
+    """A template rendered straight through Jinja with `language`'s words: a fragment reads only its context
+    (Flask's context processors would add the request, which a fragment shared by many screens must not read)."""
+    app = current_app._get_current_object()
+    jinja_template, ctx = app.jinja_env.get_template(template), {**template_words(language), **ctx}
+    html = jinja_template.render(ctx)
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=jinja_template, context=ctx)
+    return html
+
+
+def phone_public(live: LiveSession, public: dict) -> Markup:
+    """What every phone shows alike (phone/_public.html) at the version of the table's view `public`,
+    rendered once per version and language for all of them."""
+    version, language = public["session"]["version"], lang()
+    key = (PHONE_PUBLIC, language)
+    html = live.rendered.get(key, version)
+    if html is None:
+        seats = {s["id"]: s for s in public["seats"]}
+        html = render_fragment(PHONE_PUBLIC, {"public": public, "viewer": TABLE, "sid": public["session"]["id"],
+                                              "seats_by_id": seats,
+                                              "seat_names": {i: s["name"] for i, s in seats.items()},
+                                              "section_cache": live.sections}, language)
+        live.rendered.put(key, version, html)
+    return Markup(html)
 
 
 def live_fragment(live: LiveSession, viewer: Viewer, template: str, wait: bool = True) -> tuple[int, str] | None:
@@ -102,12 +131,7 @@ def live_fragment(live: LiveSession, viewer: Viewer, template: str, wait: bool =
         ctx = context(live, viewer, "")
     finally:
         live.lock.release()
-    # Straight to Jinja: a fragment reads only its context and the language's words (Flask's context
-    # processors would add the request, which a fragment shared by many screens must not read).
-    app = current_app._get_current_object()
-    jinja_template, ctx = app.jinja_env.get_template(template), {**template_words(key[2]), **ctx}
-    html = jinja_template.render(ctx)
-    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=jinja_template, context=ctx)
+    html = render_fragment(template, ctx, key[2])
     live.rendered.put(key, version, html)
     return version, html
 

@@ -207,12 +207,13 @@ def section_renders(app, screens, name, template="phone/_live.html"):
 def test_phones_that_see_the_same_rolls_share_one_rendering_of_them(app, client, screens):
     gm_roll(client, screens, "共有ロール")
     path = f"/s/{screens.sid}/phone"
-    before = section_renders(app, screens, "rolls")
+    before = section_renders(app, screens, "rolls", "phone/_public.html")
     with renderings(app) as names:
         bodies = [fragment(screens.seats[s], path) for s in ("s1", "s2", "s3")]
     assert all("共有ロール" in body for body in bodies)
     assert names.count("phone/_live.html") == 3  # each seat its own fragment …
-    assert section_renders(app, screens, "rolls") == before + 1  # … with one rendering of the rolls they all see
+    assert names.count("phone/_public.html") == 1  # … around one rendering of what every phone shows alike …
+    assert section_renders(app, screens, "rolls", "phone/_public.html") == before + 1  # … with the rolls they all see
 
 
 def test_a_revealed_prompt_is_rendered_once_for_every_screen_that_shows_it(app, client, screens):
@@ -223,14 +224,15 @@ def test_a_revealed_prompt_is_rendered_once_for_every_screen_that_shows_it(app, 
         answered = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)),
                                json={"value": value})
         assert answered.status_code == 200  # the last answer reveals the prompt
-    revealed, cards = section_renders(app, screens, "revealed"), section_renders(app, screens, "card", "_prompt.html")
+    revealed = section_renders(app, screens, "revealed", "phone/_public.html")
+    cards = section_renders(app, screens, "card", "_prompt.html")
     phones = [fragment(screens.seats[s], f"/s/{screens.sid}/phone") for s in ("s1", "s2", "s3")]
     table = fragment(screens.table, f"/s/{screens.sid}/table")
     for body in phones + [table]:  # every phone, the one that answered or not, and the table show both answers
         assert "右の道" in body and "左の道" in body
     # The phones see the same revealed prompt: one rendering of their section and of its card for all three,
     # and the table's stage and history show that same card again without rendering it.
-    assert section_renders(app, screens, "revealed") == revealed + 1
+    assert section_renders(app, screens, "revealed", "phone/_public.html") == revealed + 1
     assert section_renders(app, screens, "card", "_prompt.html") == cards + 2  # the phones' card, the history's id prefix
 
 
@@ -238,15 +240,15 @@ def test_a_section_whose_inputs_did_not_change_is_not_rendered_again(app, client
     gm_roll(client, screens)
     path = f"/s/{screens.sid}/phone"
     fragment(screens.seats["s2"], path)
-    rolls, others = section_renders(app, screens, "rolls"), section_renders(app, screens, "others")
+    rolls, others = section_renders(app, screens, "rolls", "phone/_public.html"), section_renders(app, screens, "others")
     change_counter(client, screens)  # a counter of s1: the rolls did not change
     body = fragment(screens.seats["s2"], path)
-    assert section_renders(app, screens, "rolls") == rolls
+    assert section_renders(app, screens, "rolls", "phone/_public.html") == rolls
     assert section_renders(app, screens, "others") == others + 1
     assert 'data-seat="s1" data-key="vp">1<' in body  # the counter that changed is shown
     gm_roll(client, screens, "新しいロール")
     body = fragment(screens.seats["s2"], path)
-    assert section_renders(app, screens, "rolls") == rolls + 1 and "新しいロール" in body
+    assert section_renders(app, screens, "rolls", "phone/_public.html") == rolls + 1 and "新しいロール" in body
 
 
 def test_a_section_that_does_not_name_what_it_reads_fails_under_test(app):
