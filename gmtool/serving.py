@@ -48,6 +48,29 @@ class StreamingChannel(HTTPChannel):
         return written
 
 
+def guard_trigger(trigger) -> None:
+    """Make waitress's trigger (the pipe its request threads write to, to wake the main loop) write nothing once
+    it is closed. waitress writes to the pipe's descriptor number even after closing it; a thread finishing a
+    request, or a stream being handed over, as the server closes could then write into whatever file the
+    system gave that number next (another server's session file, in the test suite: "file is not a
+    database"). The write and the close are made one at a time."""
+    if getattr(trigger, "guarded", False):
+        return
+    lock = threading.Lock()
+    pull, close = trigger._physical_pull, trigger._close
+
+    def guarded_pull():
+        with lock:
+            if not trigger._closed:  # set by close() before it closes the descriptors
+                pull()
+
+    def guarded_close():
+        with lock:
+            close()
+
+    trigger._physical_pull, trigger._close, trigger.guarded = guarded_pull, guarded_close, True
+
+
 class StreamingTask(WSGITask):
     """A request on a StreamingChannel. Its WSGI environment carries the server's StreamHub
     (`gmtool.streams`) and `gmtool.hand_over`, with which a live stream gives its connection to the hub
@@ -116,6 +139,7 @@ def make_server(app, map: dict | None = None, **settings):  # noqa: A002  waitre
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = StreamingChannel
             dispatcher.stream_hub = hub
+            guard_trigger(dispatcher.trigger)
     close = server.close
 
     def close_with_streams():

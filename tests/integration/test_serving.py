@@ -144,3 +144,25 @@ def test_a_connection_is_left_to_the_thread_that_is_sending_on_it(tmp_path):
         theirs.close()
         ours.close()
         server.close()
+
+
+def test_a_closed_server_writes_nothing_into_a_file_that_took_its_trigger_number(tmp_path):
+    """waitress writes to its trigger pipe's descriptor number even after closing it: a request thread
+    finishing as the server closed could write into the next file opened (seen in the suite as a new
+    session file that 'is not a database'). gmtool.serving guards the trigger."""
+    import os
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    server = make_server(app, host="127.0.0.1", port=0)
+    number = server.trigger.trigger  # the pipe's write end
+    server.close()
+    files = []
+    try:
+        while not files or files[-1][0] != number:  # the lowest free numbers are taken first: it comes soon
+            path = tmp_path / f"f{len(files)}"
+            files.append((os.open(path, os.O_RDWR | os.O_CREAT), path))
+            assert len(files) < 64, "the trigger's number was not given out again"
+        server.pull_trigger()  # what a request thread does when it finishes
+        assert files[-1][1].read_bytes() == b""
+    finally:
+        for fd, _ in files:
+            os.close(fd)
