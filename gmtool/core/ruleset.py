@@ -116,6 +116,8 @@ class PromptKind:
     validate: Callable[[Prompt, str, Any, State], Any]  # -> the normalised answer, or GmError
     text: Callable[..., str] | None = None  # how an answer reads in a sentence: text(answer) or text(answer, lang)
     template: str = ""  # the answer form the phone shows (a template name)
+    term_text: Callable[[dict, str], str] | None = None  # how a term of its resolution reads in a language
+                                                          # (default: the term's label in that language)
 
     def takes_lang(self) -> bool:
         """Whether `text` words the answer in the viewer's language (it takes a second argument)."""

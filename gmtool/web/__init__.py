@@ -15,7 +15,7 @@ from ..core.commitments import canonical
 from ..core.dice import localized_text
 from ..core.errors import GmError
 from ..core.prompts import answer_text
-from ..i18n import LANGS, template_words, translate
+from ..i18n import LANGS, pick, template_words, translate
 from ..ownership import Ownership
 from ..runtime import SessionManager, admin_key
 from .. import limits
@@ -95,14 +95,13 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.template_filter("term_label")
     def _term_label(term: dict, prompt: dict) -> str:
-        """A resolution term's label in the viewer's language; a card's term (one with a `power`, such as
-        sugoroku's "attack (力7)") words its card as the prompt kind words answers ("attack (Power 7)")."""
-        lang = g.get("lang", "ja")
-        text = template_words(lang)["pick"](term.get("label"))
-        card = re.fullmatch(r"(.*\()([^()]+)\)", text) if lang == "en" and "power" in term else None
-        if card:
-            text = f"{card[1]}{answer_text(g.get('rules'), prompt['kind'], card[2], None, lang)})"
-        return text
+        """A resolution term in the viewer's language: as its prompt's kind words its terms (a ruleset's
+        PromptKind.term_text), else its label."""
+        lang, rules = g.get("lang", "ja"), g.get("rules")
+        kind = rules.prompt_kind(prompt["kind"]) if rules is not None else None
+        if kind is not None and kind.term_text is not None:
+            return kind.term_text(term, lang)
+        return pick(term.get("label"), lang)
 
     @app.template_filter("reading_value")
     def _reading_value(value) -> str:

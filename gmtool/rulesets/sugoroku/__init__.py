@@ -16,7 +16,7 @@ from .campaign import carry_over
 from .view import view
 from .events import EVENTS, upcast_reading
 from .probe import PROBE, demo
-from .story import with_export_lines
+from .story import term_text, with_export_lines
 from .strings import STRINGS
 
 
@@ -33,7 +33,7 @@ RULESET = Ruleset(
     seats=(2, 7),
     counters=COUNTERS,
     events=with_export_lines(EVENTS),
-    prompt_kinds=(PromptKind(B.KIND, B.validate_cards, B.cards_text, "rulesets/sugoroku/_cards_form.html"),),
+    prompt_kinds=(PromptKind(B.KIND, B.validate_cards, B.cards_text, "rulesets/sugoroku/_cards_form.html", term_text),),
     resolvers=RESOLVERS,
     readings=READINGS,
     actions=ACTIONS,

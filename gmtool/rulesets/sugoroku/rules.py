@@ -312,6 +312,14 @@ def card_words(text: str, lang: str) -> str:
     return " ".join(words + [rest])
 
 
+def card_label(label: str, lang: str) -> str:
+    """S-7: a card's term label (attack (力7)) with its card in the reader's language (attack (Power 7))."""
+    if lang == "en" and label.endswith(")") and "(" in label:
+        head, inner = label[:-1].rsplit("(", 1)
+        return f"{head}({card_words(inner, lang)})"
+    return label
+
+
 def attribute_words(terrain: Mapping[str, int], lang: str) -> str:
     """S-7: terrain (地の利) as read: 力+1、魔-1 in Japanese, Power +1, Magic -1 in English."""
     if lang == "en":

@@ -40,12 +40,10 @@ def _label(term: dict, lang: str) -> str:
     return term["label"] if isinstance(term["label"], str) else term["label"]["en" if lang == "en" else "ja"]
 
 
-def _card_label(label: str, lang: str) -> str:
-    """A skill or NP card's term label (skill (魔3)) with its card in the reader's language (skill (Magic 3))."""
-    if lang == "en" and label.endswith(")") and "(" in label:
-        head, inner = label[:-1].rsplit("(", 1)
-        return f"{head}({R.card_words(inner, lang)})"
-    return label
+def term_text(term: dict, lang: str) -> str:
+    """S-7: a battle resolution's term as the reader reads it: a card's with its card worded (attack (Power 7))."""
+    label = _label(term, lang)
+    return R.card_label(label, lang) if "power" in term else label
 
 
 def _played(row: dict, lang: str) -> str:
@@ -56,7 +54,7 @@ def _played(row: dict, lang: str) -> str:
         if "power" in t:  # a card: its text with the terrain (アタック（力7+1） → 力7+1)
             inner = label[label.find("（") + 1:-1] if label.endswith("）") else \
                 label[label.find("(") + 1:-1] if label.endswith(")") else label
-            card = R.card_words(inner, lang) if label.startswith(("アタック", "attack")) else _card_label(label, lang)
+            card = R.card_words(inner, lang) if label.startswith(("アタック", "attack")) else R.card_label(label, lang)
             cards.append(_ja(lang, f"伏せ札{card}", f"face-down {card}") if t.get("face") == "down" else card)
         else:
             extra.append(f"{label} {t['value']:+d}")
