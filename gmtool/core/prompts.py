@@ -12,7 +12,7 @@ from typing import Any
 from .commands import Draft, clean_text, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound
-from .model import Answer, Event, Prompt, State
+from .model import Answer, Event, Prompt, State, text_in
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
@@ -104,13 +104,6 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     })]
 
 
-def _reason(reason: Any, lang: str) -> str:
-    """A disabled option's reason in one language: the GM's plain text, or a ruleset's {"ja", "en"}."""
-    if isinstance(reason, dict):
-        return str(reason.get(lang) or reason.get("ja") or "")
-    return str(reason)
-
-
 def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
     """The answer normalised, or a readable error if it breaks the prompt's rules."""
     custom = _kind(state, prompt.kind)
@@ -122,8 +115,8 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
         if value not in prompt.options:
             raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
         if value in disabled:
-            raise GmError(f"「{value}」は選べません：{_reason(disabled[value], 'ja')}",
-                          f"'{value}' is not allowed: {_reason(disabled[value], 'en')}")
+            raise GmError(f"「{value}」は選べません：{text_in(disabled[value], 'ja')}",
+                          f"'{value}' is not allowed: {text_in(disabled[value], 'en')}")
         return value
     if prompt.kind == "multi":
         if not isinstance(value, list):
@@ -133,8 +126,8 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
             raise GmError("選択肢から重複なく選んでください", "Choose from the options, each at most once")
         for v in value:
             if v in disabled:
-                raise GmError(f"「{v}」は選べません：{_reason(disabled[v], 'ja')}",
-                              f"'{v}' is not allowed: {_reason(disabled[v], 'en')}")
+                raise GmError(f"「{v}」は選べません：{text_in(disabled[v], 'ja')}",
+                              f"'{v}' is not allowed: {text_in(disabled[v], 'en')}")
         lo, hi = prompt.min or 1, prompt.max or len(prompt.options)
         if not lo <= len(value) <= hi:
             raise GmError(f"{lo}〜{hi}個選んでください", f"Choose {lo} to {hi} options")

@@ -13,7 +13,7 @@ from typing import Any
 
 from gmtool.core.commands import clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError
-from gmtool.core.model import Label, Prompt, State
+from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import resolution_view
 
 from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
@@ -338,8 +338,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     check_stat(str(stat))
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
-        reason_ja = reason.get("ja", "") if isinstance(reason, dict) else str(reason)
-        raise GmError(f"{stat}は選べません: {reason_ja}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
+        raise GmError(f"{stat}は選べません: {text_in(reason, 'ja')}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
     uses = declared_uses(state, combat, who, v, "select", stat)
     seal = v.get("seal")
     if seal in (None, "", False, 0, "0"):

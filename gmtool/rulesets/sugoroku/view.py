@@ -40,8 +40,8 @@ def _battle_view(state: State, s: dict) -> dict | None:
     revealed = prompt is not None and prompt.status == "revealed"
     return {**b, "fighters": B.fighters(b), "status": prompt.status if prompt else "missing",
             "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
-            "terrain_text": "、".join(f"{a}{v:+d}" for a, v in b["terrain"].items()),
-            "terrain_words": {"ja": R.attribute_words(b["terrain"], "ja"), "en": R.attribute_words(b["terrain"], "en")},
+            "terrain_text": R.attribute_words(b["terrain"], "ja"),
+            "terrain_words": {lang: R.attribute_words(b["terrain"], lang) for lang in ("ja", "en")},
             "result": prompt.resolution if revealed else None,
             "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
 
