@@ -45,6 +45,13 @@ def chunk(data: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data)
 
 
+def compressed(text: str, compressor) -> bytes:
+    """One SSE message as it goes on the wire: through the stream's gzip compressor (flushed, so the screen
+    gets it whole now), or as it is when the screen did not ask for gzip (`compressor` None)."""
+    data = text.encode()
+    return data if compressor is None else compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+
 @dataclass(eq=False)
 class Stream:
     """One screen's live stream, handed over to the hub after its first message."""
@@ -66,10 +73,7 @@ class Stream:
     closed: bool = False
 
     def encode(self, text: str) -> bytes:
-        data = text.encode()
-        if self.compressor is not None:
-            data = self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
-        return chunk(data)
+        return chunk(compressed(text, self.compressor))
 
 
 class StreamHub:
