@@ -1,5 +1,6 @@
 """The HTTP server gmtool runs: waitress, with a connection that its main loop leaves alone while the
-request thread writing to it is sending (issue 11).
+request thread writing to it is sending, and a main loop that leaves idle connections alone (QuietLoop;
+issue 11).
 
 waitress serves each request in a thread of its pool and watches every open connection from one main
 loop. A request thread sends what it writes itself (waitress's `send_bytes` is 1), holding the
@@ -15,10 +16,13 @@ everything (a full socket buffer: a slow phone) wakes the loop once it has let g
 
 from __future__ import annotations
 
+import errno
+import select
 import threading
 import time
+from types import SimpleNamespace
 
-from waitress import create_server
+from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
@@ -30,6 +34,7 @@ HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before 
 
 class StreamingChannel(HTTPChannel):
     """waitress's connection, not writable to the main loop while a request thread sends on it."""
+
 
     def writable(self):
         if not super().writable():
@@ -128,6 +133,97 @@ class StreamingTask(WSGITask):
 StreamingChannel.task_class = StreamingTask
 
 
+class QuietLoop:
+    """waitress's main loop (wasyncore.loop on poll()) that does not ask idle connections what they want
+    on every round.
+
+    waitress asks each open connection, on every round of its loop, whether it wants to read or write,
+    and builds a new poll set from the answers. A phone that loaded a page keeps its connection open
+    (keep-alive) for the next tap; in a room of 200 screens those idle connections were most of what the
+    loop did (about 1 ms a round, 2.6 rounds an action on the bench). A connection with no request, nothing
+    to send and no close pending wants only to read its next request, and only the main loop can change
+    that (it reads the request); so it is *parked*: kept in the poll set as a reader and not asked again
+    until it becomes readable. Everything else is asked every round, as waitress does. Parked connections
+    are asked again after waitress's idle-timeout check (which closes them), and every REVIEW seconds anyway
+    (for what no one tells the loop about: a request thread's "100 Continue" that did not go out whole)."""
+
+    REVIEW = 1.0  # seconds: every connection is asked again at least this often
+    READ = select.POLLIN | select.POLLPRI if hasattr(select, "poll") else 0
+
+    def __init__(self):
+        self.pollster = select.poll()
+        self.registered: dict[int, int] = {}  # descriptor -> the events it is polled for
+        self.parked: dict[int, object] = {}   # descriptor -> an idle connection, polled for reading only
+        self.review_at = 0.0
+
+    def review(self) -> None:
+        """Ask every connection again on the next round (after waitress's idle-timeout check)."""
+        self.review_at = 0.0
+
+    def loop(self, timeout=30.0, use_poll=True, map=None, count=None):  # noqa: A002  wasyncore.loop's signature
+        while map and (count is None or count > 0):
+            self.round(timeout, map)
+            count = None if count is None else count - 1
+
+    def round(self, timeout: float, map: dict) -> None:  # noqa: A002
+        now = time.monotonic()
+        parked, registered = self.parked, self.registered
+        if now >= self.review_at:
+            parked.clear()
+            self.review_at = now + self.REVIEW
+        for fd, obj in list(map.items()):
+            if parked.get(fd) is obj:
+                continue
+            idle = isinstance(obj, HTTPChannel) and not obj.requests  # asked first: a finishing request thread
+            flags = 0                                                  # writes before it drops its request
+            if obj.readable():
+                flags |= self.READ
+            if obj.writable() and not obj.accepting:
+                flags |= select.POLLOUT
+            if idle and flags == self.READ:
+                parked[fd] = obj
+            if registered.get(fd, 0) != flags:
+                if flags:
+                    self.pollster.register(fd, flags)  # registers, or modifies a registration
+                    registered[fd] = flags
+                else:
+                    self.pollster.unregister(fd)
+                    del registered[fd]
+        for fd in [fd for fd in registered if fd not in map]:  # closed connections
+            self.pollster.unregister(fd)
+            del registered[fd]
+            parked.pop(fd, None)
+        try:
+            ready = self.pollster.poll(None if timeout is None else int(timeout * 1000))
+        except OSError as err:
+            if err.args[0] != errno.EINTR:
+                raise
+            ready = []
+        for fd, flags in ready:
+            parked.pop(fd, None)
+            obj = map.get(fd)
+            if obj is not None:
+                wasyncore.readwrite(obj, flags)
+
+
+def run_quietly(server, sockets: dict) -> None:
+    """Run `server`'s main loop as a QuietLoop over its socket map `sockets` where the system has poll()
+    (elsewhere, as on Windows, waitress's own select() loop)."""
+    if not hasattr(select, "poll"):
+        return
+    quiet = QuietLoop()
+    server.asyncore = SimpleNamespace(loop=quiet.loop)
+    for dispatcher in list(sockets.values()):
+        if isinstance(dispatcher, BaseWSGIServer):
+            maintenance = dispatcher.maintenance
+
+            def maintained(now, maintenance=maintenance):
+                maintenance(now)  # may have marked idle connections to be closed
+                quiet.review()
+
+            dispatcher.maintenance = maintained
+
+
 def make_server(app, map: dict | None = None, **settings):  # noqa: A002  waitress's name for its socket map
     """A waitress server for `app` (not yet running) whose connections are StreamingChannels and whose live
     streams are written by one StreamHub; `map` is waitress's socket map (every listening socket and
@@ -140,6 +236,7 @@ def make_server(app, map: dict | None = None, **settings):  # noqa: A002  waitre
             dispatcher.channel_class = StreamingChannel
             dispatcher.stream_hub = hub
             guard_trigger(dispatcher.trigger)
+    run_quietly(server, sockets)
     close = server.close
 
     def close_with_streams():

@@ -166,3 +166,70 @@ def test_a_closed_server_writes_nothing_into_a_file_that_took_its_trigger_number
     finally:
         for fd, _ in files:
             os.close(fd)
+
+
+# -- idle connections (serving.QuietLoop): a phone's kept-alive connection waits for its next tap without being
+# asked, on every round of the main loop, whether it wants anything --
+
+def health(sock: socket.socket) -> None:
+    """GET /api/health on a kept-alive connection, its whole answer read."""
+    sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        data = sock.recv(65536)
+        assert data, "the connection closed"
+        answer += data
+    head, body = answer.split(b"\r\n\r\n", 1)
+    length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")).split(b":")[1])
+    while len(body) < length:
+        body += sock.recv(65536)
+    assert head.startswith(b"HTTP/1.1 200"), head
+
+
+def keep_alive(port: int) -> socket.socket:
+    """A connection that made one request and stays open for the next (what a browser keeps)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    health(sock)
+    return sock
+
+
+class CountingChannel(StreamingChannel):
+    asked = 0
+
+    def readable(self):
+        CountingChannel.asked += 1
+        return super().readable()
+
+
+def test_idle_connections_are_not_asked_on_every_round(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    sockets = CountingMap()
+    server = make_server(app, map=sockets, host="127.0.0.1", port=0, threads=4)
+    server.channel_class = CountingChannel
+    port, idle = server.effective_port, []
+    with running_in_thread(server):
+        try:
+            idle += [keep_alive(port) for _ in range(30)]
+            time.sleep(0.2)
+            asked, rounds = CountingChannel.asked, sockets.rounds
+            busy = keep_alive(port)
+            for _ in range(20):  # requests on one connection while thirty wait
+                health(busy)
+            per_round = (CountingChannel.asked - asked) / (sockets.rounds - rounds)
+            busy.close()
+            assert per_round < 5, per_round  # waitress's own loop asks all 31 every round
+            for sock in idle:  # each is still served when it sends again
+                health(sock)
+        finally:
+            for sock in idle:
+                sock.close()
+
+
+def test_an_idle_connection_is_still_closed_after_the_channel_timeout(tmp_path, monkeypatch):
+    from gmtool.serving import QuietLoop
+    monkeypatch.setattr(QuietLoop, "REVIEW", 1000.0)  # only waitress's idle check may bring it back
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    server = make_server(app, host="127.0.0.1", port=0, channel_timeout=1, cleanup_interval=1)
+    with running_in_thread(server), keep_alive(server.effective_port) as sock:
+        sock.settimeout(10)
+        assert sock.recv(1) == b""  # closed by the server (a timeout here: the idle connection was forgotten)
