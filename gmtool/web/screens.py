@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -15,6 +16,7 @@ from ..runtime import LiveSession
 from ..urls import join_url, table_url
 from . import stylesheet_url
 from .common import base_url, csrf_for, lang, qr_svg
+from .sections import kept
 
 LOG_LINES = 60     # the GM console's log
 TABLE_LOG_LINES = 30  # the table's stage (its newest line) and history
@@ -58,8 +60,8 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
         public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    public_part = phone_public(live, public) if public is not None else None
-    return {"view": view, "public": public, "public_part": public_part, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+    phone = phone_context(view, viewer, live, public) if viewer.kind == "seat" else {}
+    return {**phone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "heartbeat": current_app.config["HEARTBEAT"],
@@ -84,6 +86,7 @@ def screen_view(live: LiveSession, viewer: Viewer) -> dict:
 
 FRAGMENTS = {"gm": "gm/_live.html", "table": "table/_live.html", "seat": "phone/_live.html"}
 PHONE_PUBLIC = "phone/_public.html"
+PHONE_OTHER = "phone/_other.html"
 
 
 def render_fragment(template: str, ctx: dict, language: str) -> str:
@@ -96,20 +99,51 @@ def render_fragment(template: str, ctx: dict, language: str) -> str:
     return html
 
 
-def phone_public(live: LiveSession, public: dict) -> Markup:
-    """What every phone shows alike (phone/_public.html) at the version of the table's view `public`,
-    rendered once per version and language for all of them."""
+def phone_context(view: dict, viewer: Viewer, live: LiveSession, public: dict) -> dict:
+    """What a phone's template reads besides its view (phone/_live.html): the open prompts for this seat, the
+    titles of the others, the one it should answer first, and what every phone shows alike."""
+    mine_open = [p for p in view["prompts"] if p["status"] == "open" and p["for_you"]]
+    todo = [p for p in mine_open if not p["your_answer"]]
+    return {"mine_open": mine_open, "me": next(s for s in view["seats"] if s["id"] == viewer.seat),
+            "others_open": [p["title"] for p in view["prompts"]
+                            if p["status"] == "open" and not p["for_you"] and not p["background"]],
+            "primary_prompt": todo[-1]["id"] if todo else None,  # the oldest: answered in the order asked
+            "primary_free": not todo, "public_part": phone_public(live, public)}
+
+
+@dataclass(frozen=True)
+class PhonePublic:
+    """What every phone shows alike at one version: the revealed prompts and the newest rolls (`shared`), and
+    each seat's line of the others card (`lines`, by seat id: a phone lists every seat's but its own)."""
+
+    shared: Markup
+    lines: dict[str, Markup]
+
+    def others(self, seat_id: str) -> Markup:
+        """The others card's lines for `seat_id`'s phone."""
+        return Markup("").join(html for other, html in self.lines.items() if other != seat_id)
+
+
+def phone_public(live: LiveSession, public: dict) -> PhonePublic:
+    """What every phone shows alike (phone/_public.html, phone/_other.html) at the version of the table's view
+    `public`, rendered once per version and language for all of them."""
     version, language = public["session"]["version"], lang()
     key = (PHONE_PUBLIC, language)
-    html = live.rendered.get(key, version)
-    if html is None:
+    made = live.rendered.get(key, version)
+    if made is None:
         seats = {s["id"]: s for s in public["seats"]}
-        html = render_fragment(PHONE_PUBLIC, {"public": public, "viewer": TABLE, "sid": public["session"]["id"],
-                                              "seats_by_id": seats,
-                                              "seat_names": {i: s["name"] for i, s in seats.items()},
-                                              "section_cache": live.sections}, language)
-        live.rendered.put(key, version, html)
-    return Markup(html)
+        shared = render_fragment(PHONE_PUBLIC, {"public": public, "viewer": TABLE, "sid": public["session"]["id"],
+                                                "seats_by_id": seats,
+                                                "seat_names": {i: s["name"] for i, s in seats.items()},
+                                                "section_cache": live.sections}, language)
+        counter_defs = {c["key"]: c for c in public["counters"]}
+        lines = {seat_id: Markup(kept(live.sections, PHONE_OTHER, "other", None, [seat, counter_defs],
+                                      lambda seat=seat: render_fragment(PHONE_OTHER, {"s": seat, "counter_defs": counter_defs},
+                                                                        language)))
+                 for seat_id, seat in seats.items()}
+        made = PhonePublic(Markup(shared), lines)
+        live.rendered.put(key, version, made)
+    return made
 
 
 def live_fragment(live: LiveSession, viewer: Viewer, template: str, wait: bool = True) -> tuple[int, str] | None:

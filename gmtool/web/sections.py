@@ -18,6 +18,7 @@ not as a stale screen.
 from __future__ import annotations
 
 import hashlib
+from typing import Callable
 
 import orjson
 from flask import current_app, g
@@ -66,13 +67,20 @@ class SectionExtension(Extension):
         if cache is None:  # a whole page, or a rendering outside a live session: nothing kept
             return caller()
         viewer = None if shared else context.get("viewer")
-        key = (context.name, name, g.get("lang", "ja"), viewer, digest(inputs))
-        html = cache.get(key)
-        if html is None:
-            html = caller()
-            cache.put(key, html)
-        elif current_app.config.get("CHECK_SECTIONS", current_app.testing):
-            fresh = caller()
-            if fresh != html:
-                raise StaleSection(f"section {name!r} of {context.name} changed without a change of its inputs")
-        return html
+        return kept(cache, context.name, name, viewer, inputs, caller)
+
+
+def kept(cache, template: str, name: str, viewer, inputs, render: Callable[[], str]):
+    """Section `name` of `template` for `viewer` (None: the same for every viewer) from the session's
+    runtime.SectionCache if a rendering from equal `inputs` is kept, else `render()`ed and kept. Under
+    CHECK_SECTIONS a kept rendering is compared with a fresh one (StaleSection when they differ)."""
+    key = (template, name, g.get("lang", "ja"), viewer, digest(inputs))
+    html = cache.get(key)
+    if html is None:
+        html = render()
+        cache.put(key, html)
+    elif current_app.config.get("CHECK_SECTIONS", current_app.testing):
+        fresh = render()
+        if fresh != html:
+            raise StaleSection(f"section {name!r} of {template} changed without a change of its inputs")
+    return html

@@ -240,11 +240,11 @@ def test_a_section_whose_inputs_did_not_change_is_not_rendered_again(app, client
     gm_roll(client, screens)
     path = f"/s/{screens.sid}/phone"
     fragment(screens.seats["s2"], path)
-    rolls, others = section_renders(app, screens, "rolls", "phone/_public.html"), section_renders(app, screens, "others")
+    rolls, others = section_renders(app, screens, "rolls", "phone/_public.html"), section_renders(app, screens, "other", "phone/_other.html")
     change_counter(client, screens)  # a counter of s1: the rolls did not change
     body = fragment(screens.seats["s2"], path)
     assert section_renders(app, screens, "rolls", "phone/_public.html") == rolls
-    assert section_renders(app, screens, "others") == others + 1
+    assert section_renders(app, screens, "other", "phone/_other.html") == others + 1  # s1's line, for every phone
     assert 'data-seat="s1" data-key="vp">1<' in body  # the counter that changed is shown
     gm_roll(client, screens, "新しいロール")
     body = fragment(screens.seats["s2"], path)
