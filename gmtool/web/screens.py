@@ -64,6 +64,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     return {**phone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
+            "controls": False,  # the GM console's counter controls: with the page only (gm/_live.html)
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
             "ruleset_css": stylesheet_url(live.ruleset),
@@ -196,7 +197,7 @@ def rehearse_screens(live: LiveSession) -> None:
     for viewer in viewers:
         ctx = context(live, viewer, "rehearsal")
         if viewer.is_gm:
-            ctx |= gm_extras(live)
+            ctx |= gm_extras(live) | {"controls": True}
         for template in SCREEN_TEMPLATES[viewer.kind]:
             render_template(template, **ctx)
 

@@ -294,3 +294,17 @@ def test_a_section_is_its_viewers_own_unless_it_says_shared(app):
         # … a shared one would (which is why one says so only when all its viewers see it alike)
         assert shared.render(section_cache=cache, viewer=s1, hand="s1のカード") == "s1のカード"
         assert shared.render(section_cache=cache, viewer=s2, hand="s2のカード") == "s1のカード"
+
+
+def test_the_gm_consoles_counter_controls_come_with_the_page_not_with_each_change(client, screens):
+    path = f"/s/{screens.sid}/gm"
+    page = screens.gm.get(path).get_data(as_text=True)
+    live = fragment(screens.gm, path)
+    with_controls = fragment(screens.gm, f"{path}?controls=1")
+    buttons = f'hx-post="/s/{screens.sid}/gm/counter"'
+    assert page.count(buttons) == with_controls.count(buttons) > 0  # every seat's −, ＋ and set form
+    assert buttons not in live  # a change carries each control's empty placeholder (the page keeps its own)
+    assert 'id="up-s1-vp" data-placeholder hidden' in live and 'id="up-s1-vp" hx-morph-skip' in page
+    assert len(live) < len(page) / 2
+    change_counter(client, screens)
+    assert 'data-seat="s1" data-key="vp">1<' in fragment(screens.gm, path)  # the values still travel
