@@ -152,6 +152,7 @@ class LiveSession:
         self.listeners: list[Callable[["LiveSession"], None]] = []
         self.rendered = Rendered()  # live fragments and views of the current version (web/screens.py)
         self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
+        self.lines: dict = {}  # log lines the screens show, kept by what each depends on (web/screens.log_lines)
         self._load()
 
     # -- loading ----------------------------------------------------------

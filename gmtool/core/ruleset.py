@@ -106,6 +106,10 @@ class EventType:
     # state: None (the default) uses the log line; a hook returning "" leaves the event out of the story
     # because another line tells it (a select opened, then told whole by its result).
     export: Describe | None = None
+    # What else its log line for a viewer (visibility and text) depends on besides the event, the viewer, the
+    # language, the seats' names and its undone mark: line_key(event, state) -> a hashable token, under which the
+    # screens keep the line (web/screens.log_lines). None (the default): the line is made again at every change.
+    line_key: Callable[[Event, State], Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -244,3 +244,30 @@ def answer_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict
             not final and viewer.respondent != data["by"]):
         return {k: v for k, v in data.items() if k not in ("value", "salt")}
     return data
+
+
+# -- what a core event's log line depends on besides the event (EventType.line_key; web/screens.log_lines) ---------
+
+def fixed_line(event: Event, state: State):
+    """A line made from the event's own data (and the seats' names, which the screens' key holds already)."""
+    return ()
+
+
+def roll_line(event: Event, state: State):
+    """A secret roll's line shows once the roll is revealed."""
+    return event.seq in state.revealed_rolls
+
+
+def prompt_line(event: Event, state: State):
+    """A prompt's line names its title while the prompt is in the state."""
+    return event.data.get("prompt") in state.prompts
+
+
+def answer_line(event: Event, state: State):
+    """An answer's value shows by its prompt's status and whether it is the respondent's final answer
+    (answer_event); its text by the prompt's kind and title."""
+    prompt = state.prompts.get(event.data["prompt"])
+    if prompt is None:
+        return None
+    answer = prompt.answers.get(event.data["by"])
+    return prompt.status, answer is not None and answer.seq == event.seq

@@ -33,15 +33,49 @@ def clock(ts: str) -> str:
         return ts
 
 
+LINES_KEPT = 4096  # log lines kept per session (all are dropped when there are more: a few changes remake them)
+
+
+class StaleLogLine(AssertionError):
+    """A kept log line differs from a fresh one: its event type's line_key misses something the line reads."""
+
+
+def log_line(event, state, viewer: Viewer, language: str) -> dict | None:
+    """One log line as `viewer` sees it in `language`, or None when the event is hidden from them."""
+    visible = visible_event(event, state, viewer)
+    if visible is None:
+        return None
+    return {"seq": event.seq, "time": clock(event.ts), "type": event.type,
+            "text": describe(visible, state, language), "undone": visible["undone"]}
+
+
 def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list[dict]:
-    """The latest log lines `viewer` may see, newest first."""
-    lines, language = [], lang()
+    """The latest log lines `viewer` may see, newest first (the caller holds the session's lock).
+
+    A line is made once and kept under (event, viewer, language, undone mark, the seats' names, its type's
+    `line_key`: what else it depends on, e.g. whether its prompt is revealed); a type without a line_key (a
+    ruleset's, unless it declares one) is made again each time. Under CHECK_SECTIONS every kept line is made
+    again and compared (StaleLogLine), so a line_key that misses something fails the suite."""
+    lines, language, state, kept = [], lang(), live.state, live.lines
+    names = tuple(seat.name for seat in state.seats.values())
+    check = current_app.config.get("CHECK_SECTIONS", current_app.testing)
+    if len(kept) > LINES_KEPT:
+        kept.clear()
     for event in reversed(live.recent):
-        visible = visible_event(event, live.state, viewer)
-        if visible is None:
+        declared = state.rules.event_type(event.type) if state.rules is not None else None
+        token = declared.line_key(event, state) if declared is not None and declared.line_key is not None else None
+        if token is None:
+            line = log_line(event, state, viewer, language)
+        else:
+            key = (event.seq, viewer, language, event.action in state.undone, names, token)
+            line = kept.get(key, kept)
+            if line is kept:
+                line = kept[key] = log_line(event, state, viewer, language)
+            elif check and line != log_line(event, state, viewer, language):
+                raise StaleLogLine(f"the log line of {event.type} #{event.seq} changed without a change of its key")
+        if line is None:
             continue
-        lines.append({"seq": event.seq, "time": clock(event.ts), "type": event.type,
-                      "text": describe(visible, live.state, language), "undone": visible["undone"]})
+        lines.append(line)
         if len(lines) >= limit:
             break
     return lines

@@ -308,3 +308,32 @@ def test_the_gm_consoles_counter_controls_come_with_the_page_not_with_each_chang
     assert len(live) < len(page) / 2
     change_counter(client, screens)
     assert 'data-seat="s1" data-key="vp">1<' in fragment(screens.gm, path)  # the values still travel
+
+
+# -- log lines (screens.log_lines): made once, kept by what each depends on (EventType.line_key) --
+
+def test_a_kept_log_line_follows_a_reveal_and_a_stale_one_fails_under_test(app, client, screens):
+    from gmtool.web.common import live_session
+    gm = bearer(screens.token("gm"))
+    pid = client.post(f"/api/sessions/{screens.sid}/prompts", headers=gm,
+                      json={"title": "密談", "kind": "text", "seats": ["s1", "s2"]}).get_json()["id"]
+    client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")),
+                json={"value": "LOGSECRET"})
+    table = f"/s/{screens.sid}/table"
+    assert "LOGSECRET" not in fragment(screens.table, table)  # the table's history: the answer line, kept, hidden
+    with app.test_request_context("/"):
+        kept = len(live_session(screens.sid).lines)
+    assert kept > 0
+    client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/answer", headers=bearer(screens.token("s2")),
+                json={"value": "ANOTHER"})  # the last answer reveals the prompt
+    assert "LOGSECRET" in fragment(screens.table, table)  # the same event's line, made again: the prompt's status is its key
+    # A kept line that no longer matches a fresh one (what a line_key missing an input would leave) fails under test.
+    from gmtool.web.screens import StaleLogLine
+    with app.test_request_context("/"):
+        lines = live_session(screens.sid).lines
+        key = max(k for k, line in lines.items() if line is not None and line["type"] == "session.created")
+        lines[key] = {**lines[key], "text": "stale"}
+    from gmtool.core.view import TABLE
+    from gmtool.web.screens import log_lines
+    with app.test_request_context("/"), pytest.raises(StaleLogLine):
+        log_lines(live_session(screens.sid), TABLE, 30)
