@@ -35,7 +35,6 @@ HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before 
 class StreamingChannel(HTTPChannel):
     """waitress's connection, not writable to the main loop while a request thread sends on it."""
 
-
     def writable(self):
         if not super().writable():
             return False

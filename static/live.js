@@ -195,7 +195,8 @@
     // The GM console's counter controls come with the page; a live fragment holds placeholders for them.
     // One that no page control took (a seat added since the page loaded) brings the controls, once.
     if (cfg.liveControls && document.querySelector("#live [data-placeholder]")) {
-      await htmx.ajax("GET", cfg.liveControls, { target: "#live", swap: "innerMorph" });
+      try { await htmx.ajax("GET", cfg.liveControls, { target: "#live", swap: "innerMorph" }); }
+      catch (e) { /* offline: the next change tries again */ }
     }
     const root = document.querySelector("#live .live-root");
     if (root) body.dataset.shownVersion = root.dataset.version;

@@ -94,7 +94,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
         public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
     seats = {s["id"]: s for s in view["seats"]}
-    phone = phone_context(view, viewer, live, public) if viewer.kind == "seat" else {}
+    phone = phone_context(view, seats[viewer.seat], live, public) if viewer.kind == "seat" else {}
     return {**phone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
@@ -134,12 +134,12 @@ def render_fragment(template: str, ctx: dict, language: str) -> str:
     return html
 
 
-def phone_context(view: dict, viewer: Viewer, live: LiveSession, public: dict) -> dict:
-    """What a phone's template reads besides its view (phone/_live.html): the open prompts for this seat, the
-    titles of the others, the one it should answer first, and what every phone shows alike."""
+def phone_context(view: dict, me: dict, live: LiveSession, public: dict) -> dict:
+    """What a phone's template reads besides its view (phone/_live.html): its own seat `me`, the open prompts for
+    it, the titles of the others, the one it should answer first, and what every phone shows alike."""
     mine_open = [p for p in view["prompts"] if p["status"] == "open" and p["for_you"]]
     todo = [p for p in mine_open if not p["your_answer"]]
-    return {"mine_open": mine_open, "me": next(s for s in view["seats"] if s["id"] == viewer.seat),
+    return {"mine_open": mine_open, "me": me,
             "others_open": [p["title"] for p in view["prompts"]
                             if p["status"] == "open" and not p["for_you"] and not p["background"]],
             "primary_prompt": todo[-1]["id"] if todo else None,  # the oldest: answered in the order asked
