@@ -181,7 +181,7 @@ def log_items(lines: list[dict], rules: bool = False) -> Markup:
     """The `<li>` of each log line (screens.log_lines), for the GM console's log and the table's history
     (`rules`: with its rule codes marked). A line's markup is made once: each change adds a line to
     logs that show the last 30 or 60."""
-    return Markup("\n").join(_log_item(line["time"], line["text"], line["undone"], rules) for line in lines)
+    return Markup("\n".join([_log_item(line["time"], line["text"], line["undone"], rules) for line in lines]))  # each is Markup
 
 
 @lru_cache(maxsize=8192)

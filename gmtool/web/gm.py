@@ -22,7 +22,7 @@ def console(session_id: str):
     viewer, token = page_viewer(live, "gm")
     if is_htmx():  # the live fragment, shared by every GM screen (the console's fixed controls stay with the page) …
         if request.args.get("controls") != "1":
-            return no_store(live_fragment(live, viewer, "gm/_live.html")[1])
+            return no_store(live_fragment(live, viewer)[1])
         # … or, for a console that lacks some (a seat added since it loaded), with them
         return no_store(render_template("gm/_live.html", **(context(live, viewer, token) | {"controls": True})))
     return no_store(render_template("gm/console.html", **(context(live, viewer, token) | gm_extras(live) | {"controls": True})))

@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from ..runtime import token_hash
 from .common import lang, live_session, page_viewer
-from .screens import FRAGMENTS, live_fragment
+from .screens import live_fragment
 from .streams import Stream, compressed
 
 GZIP_WINDOW_BITS = 16 + 13  # a gzip stream with an 8 KiB window: a fragment is compressed against the previous one
@@ -96,7 +96,7 @@ def events(session_id: str):
             version = live.version
             live.lock.release()
             return version, f"event: changed\ndata: {version}\n\n"
-        made = live_fragment(live, viewer, FRAGMENTS[viewer.kind], wait)
+        made = live_fragment(live, viewer, wait)
         if made is None:
             return None
         version, html = made

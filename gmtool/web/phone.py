@@ -6,7 +6,7 @@ from flask import Blueprint, render_template, request
 
 from .. import operations as ops
 from .common import act, form_payload, is_htmx, live_session, login, no_store, page_viewer
-from .screens import context, live_fragment
+from .screens import context, live_fragment, phone_fragment
 
 bp = Blueprint("phone", __name__)
 
@@ -25,8 +25,9 @@ def phone(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "seat")
     if is_htmx():  # the live fragment, rendered once per viewer and version
-        return no_store(live_fragment(live, viewer, "phone/_live.html")[1])
-    return no_store(render_template("phone/page.html", **context(live, viewer, token)))
+        return no_store(live_fragment(live, viewer)[1])
+    ctx = context(live, viewer, token)
+    return no_store(render_template("phone/page.html", **ctx, live_html=phone_fragment(ctx)))
 
 
 def _act(session_id: str, operation, *args):

@@ -21,7 +21,7 @@ def screen(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "table")
     if is_htmx():  # the live fragment, rendered once per viewer and version
-        return no_store(live_fragment(live, viewer, "table/_live.html")[1])
+        return no_store(live_fragment(live, viewer)[1])
     return no_store(render_template("table/screen.html", **context(live, viewer, token)))
 
 
