@@ -91,6 +91,14 @@ class SectionCache:
         self.lock = threading.Lock()
         self.hits = self.misses = 0
         self.renders: Counter[tuple] = Counter()  # (template, section) -> renderings made (for tests and the bench)
+        self.check: bool | None = None  # whether a kept rendering is compared with a fresh one (the app's CHECK_SECTIONS)
+
+    def checked(self, app) -> bool:
+        """Whether kept renderings are checked (web/sections.py): the app's CHECK_SECTIONS (on under TESTING),
+        read once."""
+        if self.check is None:
+            self.check = bool(app.config.get("CHECK_SECTIONS", app.testing))
+        return self.check
 
     def get(self, key: tuple):
         """The kept rendering of `key`, if any."""

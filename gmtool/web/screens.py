@@ -159,7 +159,7 @@ def phone_personal(live: LiveSession, ctx: dict) -> Markup:
               ctx["primary_free"], ctx["me"]]
     language = lang()
     return Markup(kept(live.sections, PHONE_PERSONAL, "personal", ctx["viewer"], inputs,
-                       lambda: render_fragment(PHONE_PERSONAL, ctx, language)))
+                       lambda: render_fragment(PHONE_PERSONAL, ctx, language), language))
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ def phone_public(live: LiveSession, public: dict) -> PhonePublic:
         counter_defs = {c["key"]: c for c in public["counters"]}
         lines = {seat_id: Markup(kept(live.sections, PHONE_OTHER, "other", None, [seat, counter_defs],
                                       lambda seat=seat: render_fragment(PHONE_OTHER, {"s": seat, "counter_defs": counter_defs},
-                                                                        language)))
+                                                                        language), language))
                  for seat_id, seat in seats.items()}
         made = PhonePublic(Markup(shared), lines)
         live.rendered.put(key, version, made)

@@ -21,7 +21,7 @@ import hashlib
 from typing import Callable
 
 import orjson
-from flask import current_app, g
+from flask import current_app
 from jinja2 import nodes
 from jinja2.ext import Extension
 from markupsafe import Markup
@@ -67,19 +67,19 @@ class SectionExtension(Extension):
         if cache is None:  # a whole page, or a rendering outside a live session: nothing kept
             return caller()
         viewer = None if shared else context.get("viewer")
-        return kept(cache, context.name, name, viewer, inputs, caller)
+        return kept(cache, context.name, name, viewer, inputs, caller, context.get("lang", "ja"))
 
 
-def kept(cache, template: str, name: str, viewer, inputs, render: Callable[[], str]):
-    """Section `name` of `template` for `viewer` (None: the same for every viewer) from the session's
+def kept(cache, template: str, name: str, viewer, inputs, render: Callable[[], str], language: str):
+    """Section `name` of `template` for `viewer` (None: the same for every viewer) in `language` from the session's
     runtime.SectionCache if a rendering from equal `inputs` is kept, else `render()`ed and kept. Under
     CHECK_SECTIONS a kept rendering is compared with a fresh one (StaleSection when they differ)."""
-    key = (template, name, g.get("lang", "ja"), viewer, digest(inputs))
+    key = (template, name, language, viewer, digest(inputs))
     html = cache.get(key)
     if html is None:
         html = render()
         cache.put(key, html)
-    elif current_app.config.get("CHECK_SECTIONS", current_app.testing):
+    elif cache.checked(current_app):
         fresh = render()
         if fresh != html:
             raise StaleSection(f"section {name!r} of {template} changed without a change of its inputs")
