@@ -321,6 +321,9 @@ def cmd_serve(args) -> int:
         print(f"  worker {ownership.worker}/{ownership.workers}: http://{host}:{port}  (links: {public or 'request host'})",
               flush=True)
     stop_on_signals()
+    if args.watch_parent:  # a worker of `gmtool serve --workers N`: it ends with its parent
+        from .workers import watch_parent
+        watch_parent()
     try:
         server.run()
     except KeyboardInterrupt:
@@ -371,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run N worker processes behind one address (needs caddy; README, Many tables)")
     serve.add_argument("--worker", type=int, default=None,
                        help="be worker K of --workers N only (for your own proxy: gmtool proxy-config)")
+    serve.add_argument("--watch-parent", action="store_true", help=argparse.SUPPRESS)  # workers.watch_parent
     serve.add_argument("--public-base", help="the base URL of links and QR codes (behind a proxy: the proxy's)")
     serve.add_argument("--caddy", help="the caddy program for --workers (default: caddy on PATH)")
     serve.set_defaults(func=cmd_serve)

@@ -7,6 +7,11 @@ the Caddyfile, runs `caddy run` on the public port, prints the same addresses a 
 then watches: a worker that stops is reported and started again on its port (its sessions are reloaded
 from their files on the next request); Caddy stopping ends everything. Ctrl+C, SIGTERM or closing the
 terminal (SIGHUP) stops Caddy and every worker.
+
+If this process is killed outright (SIGKILL, the task manager's "end task", out of memory) it cannot stop
+the others: each worker holds the read end of a pipe from it (its stdin, `--watch-parent`), told Caddy's
+process id through it; when the pipe ends, which the system does when this process ends however it ends,
+the worker stops Caddy and then itself (`watch_parent`), so no orphan keeps the port or the session files.
 """
 
 from __future__ import annotations
@@ -52,10 +57,22 @@ class Worker:
     quick_failures: int = 0
     given_up: bool = False
 
-    def start(self) -> None:
-        """Start (or restart) the process."""
-        self.proc = subprocess.Popen(self.command)
+    def start(self, proxy_pid: int | None = None) -> None:
+        """Start (or restart) the process, with a pipe it watches (`watch_parent`) and, when known, Caddy's pid."""
+        if self.proc is not None and self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE)
         self.started = time.monotonic()
+        if proxy_pid is not None:
+            self.tell_proxy(proxy_pid)
+
+    def tell_proxy(self, pid: int) -> None:
+        """Tell the worker Caddy's process id (it stops Caddy if this process ends without doing so)."""
+        try:
+            self.proc.stdin.write(b"%d\n" % pid)
+            self.proc.stdin.flush()
+        except OSError:  # the worker has stopped already: it is started again and told then
+            pass
 
 
 @dataclass
@@ -106,6 +123,7 @@ def is_listening(port: int) -> bool:
 def worker_command(args, worker: int, port: int, public: str | None) -> list[str]:
     """The command line of worker `worker`: the parent's server settings, on 127.0.0.1:`port`."""
     command = [sys.executable, "-m", "gmtool", "serve", "--workers", str(args.workers), "--worker", str(worker),
+               "--watch-parent",
                "--host", "127.0.0.1", "--port", str(port), "--data", str(args.data), "--no-browser",
                "--threads", str(args.threads), "--max-streams", str(args.max_streams),
                "--channel-timeout", str(args.channel_timeout), "--sync", args.sync]
@@ -164,7 +182,7 @@ def watch(cluster: Cluster) -> int:
                 continue
             say(f"ワーカー{worker.index}が終了しました（終了コード {code}）。再起動します",
                 f"Worker {worker.index} stopped (exit code {code}); restarting it")
-            worker.start()
+            worker.start(cluster.caddy.pid)
 
 
 def serve_workers(args) -> int:
@@ -202,6 +220,8 @@ def serve_workers(args) -> int:
         for worker in workers:
             worker.start()
         cluster.caddy = subprocess.Popen(cluster.caddy_command)
+        for worker in workers:
+            worker.tell_proxy(cluster.caddy.pid)
         if not wait_until_listening(cluster, port):
             return 1
         print_banner(args, port, key, public, lan, candidates, demo)
@@ -211,3 +231,29 @@ def serve_workers(args) -> int:
         return 0
     finally:
         cluster.stop()
+
+
+def watch_parent(stdin=None) -> None:
+    """In a worker started with --watch-parent: a thread that reads the parent's pipe (Caddy's process id, one
+    line each time it is told) until it ends, which means the parent has ended; then it stops Caddy, if the
+    parent could not, and this worker as Ctrl+C would (its sessions closed)."""
+    import _thread
+    import os
+    import signal
+    import threading
+
+    pipe = stdin if stdin is not None else sys.stdin.buffer
+
+    def watch() -> None:
+        proxy = None
+        for line in pipe:
+            if line.strip().isdigit():
+                proxy = int(line)
+        if proxy is not None:
+            try:
+                os.kill(proxy, signal.SIGTERM)  # on Windows: TerminateProcess
+            except OSError:  # stopped already (by the parent, or by another worker)
+                pass
+        _thread.interrupt_main()  # KeyboardInterrupt in the main thread, within waitress's loop timeout
+
+    threading.Thread(target=watch, name="gmtool-parent-watch", daemon=True).start()

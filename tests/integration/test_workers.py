@@ -378,3 +378,27 @@ def test_closing_the_terminal_stops_caddy_and_the_workers(tmp_path):
         for pid in [pid for pid in pids[1:] if _alive(pid)]:  # nothing left behind a failure
             os.kill(pid, signal.SIGKILL)
         running.stop()
+
+
+def test_a_killed_parent_leaves_no_worker_or_caddy_behind(tmp_path):
+    """SIGKILL to the parent (the task manager's "end task", out of memory) gives it no chance to stop the others:
+    the workers notice its pipe end, stop Caddy and themselves, so the port and the sessions are free again."""
+    running = Cluster(tmp_path / "sessions")
+    pids: list[int] = []
+    try:
+        table, _ = running.create("orphan-0001")
+        pids = running.server.pids()
+        assert len(pids) == 4  # the parent, two workers and Caddy
+        running.server.proc.send_signal(signal.SIGKILL)
+        running.server.proc.wait(timeout=20)
+        deadline = time.monotonic() + 15  # a failure guard: waitress's loop looks up within a second
+        while [pid for pid in pids[1:] if _alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in pids[1:] if _alive(pid)] == []
+        # The public port is free again: a new server could start on it.
+        with pytest.raises(OSError):
+            running.request("GET", "/api/health")
+    finally:
+        for pid in [pid for pid in pids[1:] if _alive(pid)]:  # nothing left behind a failure
+            os.kill(pid, signal.SIGKILL)
+        running.stop()
