@@ -188,10 +188,14 @@ def phone_public(live: LiveSession, public: dict) -> PhonePublic:
                                                 "seat_names": {i: s["name"] for i, s in seats.items()},
                                                 "section_cache": live.sections}, language)
         counter_defs = {c["key"]: c for c in public["counters"]}
-        lines = {seat_id: Markup(kept(live.sections, PHONE_OTHER, "other", None, [seat, counter_defs],
-                                      lambda seat=seat: render_fragment(PHONE_OTHER, {"s": seat, "counter_defs": counter_defs},
-                                                                        language), language))
-                 for seat_id, seat in seats.items()}
+
+        def line(seat: dict) -> Markup:  # one seat's line, kept by that seat's part of the view
+            return Markup(kept(live.sections, PHONE_OTHER, "other", None, [seat, counter_defs],
+                               lambda: render_fragment(PHONE_OTHER, {"s": seat, "counter_defs": counter_defs}, language),
+                               language))
+        # Every seat's line at once when no seat changed (most changes), else each seat's
+        lines = kept(live.sections, PHONE_OTHER, "others", None, [public["seats"], counter_defs],
+                     lambda: {seat_id: line(seat) for seat_id, seat in seats.items()}, language)
         made = PhonePublic(Markup(shared), lines)
         live.rendered.put(key, version, made)
     return made

@@ -72,7 +72,8 @@ class SectionExtension(Extension):
 
 def kept(cache, template: str, name: str, viewer, inputs, render: Callable[[], str], language: str):
     """Section `name` of `template` for `viewer` (None: the same for every viewer) in `language` from the session's
-    runtime.SectionCache if a rendering from equal `inputs` is kept, else `render()`ed and kept. Under
+    runtime.SectionCache if a rendering from equal `inputs` is kept, else `render()`ed and kept (a rendering is its
+    HTML, or what a caller puts together from such, e.g. web/screens.phone_public's lines by seat). Under
     CHECK_SECTIONS a kept rendering is compared with a fresh one (StaleSection when they differ)."""
     key = (template, name, language, viewer, digest(inputs))
     html = cache.get(key)
