@@ -62,6 +62,7 @@ def roll_view(record: RollRecord, state: State) -> dict:
 def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     """A prompt as `viewer` may see it."""
     me = viewer.respondent
+    respondents = prompt.respondents()
     answers = {}
     for who, a in prompt.answers.items():
         if can_see_answer(prompt, viewer, who):
@@ -72,10 +73,10 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         "seats": list(prompt.seats), "gm_submits": prompt.gm_submits, "min": prompt.min, "max": prompt.max,
         "status": prompt.status, "revealed": prompt.status == "revealed", "reason": prompt.reason,
         "resolver": prompt.resolver,
-        "respondents": prompt.respondents(),
-        "answered": [who for who in prompt.respondents() if who in prompt.answers],
+        "respondents": respondents,
+        "answered": [who for who in respondents if who in prompt.answers],
         "commitments": {who: a.commitment for who, a in prompt.answers.items()},
-        "for_you": me in prompt.respondents(),
+        "for_you": me in respondents,
         "disabled": dict(prompt.per_seat.get(me, {})) if me else {},
         "your_answer": {**answers[me], "at": prompt.answers[me].at} if me in answers else None,  # with when it was sent
         "answers": answers if (prompt.status == "revealed" or viewer.is_gm) else {},
@@ -100,14 +101,21 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
     of the newest finished prompts (RECENT_FINISHED when not given): the screens show a few, so their
     view costs the same however long the session has run; the API's view has every roll."""
     rules = state.rules
+    # can_see_counter for every seat at once: a seat sees its own counters, the GM all, the others the public ones
+    private = {d.key for d in state.counter_defs if not d.public}
+    owners: dict[str, tuple] = {}  # a threshold flag -> (its counter's definition, the threshold): the first declared
+    for d in reversed(state.counter_defs):
+        for t in reversed(d.thresholds):
+            owners[t.flag] = (d, t)
     seats = []
     for seat in state.seats.values():
-        counters = {k: v for k, v in state.counters.get(seat.id, {}).items()
-                    if can_see_counter(state, viewer, seat.id, k)}
+        sees_all = viewer.is_gm or viewer.seat == seat.id
+        own = state.counters.get(seat.id, {})
+        counters = dict(own) if sees_all or not private else {k: v for k, v in own.items() if k not in private}
         flags = []
         for flag in state.flags.get(seat.id, []):
-            owner = next(((d, t) for d in state.counter_defs for t in d.thresholds if t.flag == flag), None)
-            if owner is not None and not can_see_counter(state, viewer, seat.id, owner[0].key):
+            owner = owners.get(flag)
+            if owner is not None and not sees_all and owner[0].key in private:
                 continue  # a private counter's flag would tell its value
             label = owner[1].label.to_dict() if owner else {"ja": flag, "en": flag}
             flags.append({"flag": flag, "label": label})
