@@ -54,7 +54,8 @@ CORE_EVENTS: tuple[EventType, ...] = (
               line_key=view.prompt_line),
     EventType("prompt.revealed", prompts.prompt_revealed, logtext.prompt_revealed, PUBLIC,
               line_key=view.prompt_line),
-    EventType("prompt.resolved", prompts.prompt_resolved, logtext.prompt_resolved, custom(view.resolved_event)),
+    EventType("prompt.resolved", prompts.prompt_resolved, logtext.prompt_resolved, custom(view.resolved_event),
+              line_key=view.prompt_line),  # seen by all; its line reads the summary and the prompt's title only
     EventType("prompt.extended", prompts.prompt_extended, logtext.prompt_extended, PUBLIC,
               line_key=view.prompt_line),
     EventType("prompt.cancelled", prompts.prompt_cancelled, logtext.prompt_cancelled, PUBLIC,
