@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
+from gmtool.core.view import fixed_line
 
 from .state import HISTORY, game
 
@@ -379,7 +380,7 @@ def describe_attack_cancelled(e, state, lang):
 
 
 def _et(name, fold, describe):
-    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True)
+    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line)
 
 
 EVENTS: tuple[EventType, ...] = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
+from gmtool.core.view import fixed_line
 
 from . import cards as C
 from .state import KEY, sx
@@ -199,12 +200,12 @@ def describe_counts(ev: dict, state: State, lang: str) -> str:
 
 
 EVENTS = (
-    EventType("succession.setup", setup, describe_setup, PUBLIC, undoable=True),
-    EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undoable=True),
-    EventType("succession.played", played, describe_played, PUBLIC, undoable=True),
-    EventType("succession.taken", taken, describe_taken, PUBLIC, undoable=True),
-    EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undoable=True),
-    EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC),
-    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC),
-    EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undoable=True),
+    EventType("succession.setup", setup, describe_setup, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.played", played, describe_played, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.taken", taken, describe_taken, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC, line_key=fixed_line),
+    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, line_key=fixed_line),
+    EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undoable=True, line_key=fixed_line),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import TABLE, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType
-from gmtool.core.view import can_see_answer
+from gmtool.core.view import can_see_answer, fixed_line
 
 from . import rules as R
 
@@ -388,25 +388,26 @@ def _d_round_started(e, state, lang):
 # -- the declarations ---------------------------------------------------------------------------
 
 EVENTS: tuple[EventType, ...] = (
-    EventType("sugoroku.setup", _setup, _d_setup, PUBLIC, undoable=True),
-    EventType("sugoroku.square_set", _square_set, _d_square, PUBLIC, undoable=True),
-    EventType("sugoroku.moved", _moved, _d_moved, PUBLIC, undoable=True),
-    EventType("sugoroku.turn_skipped", _skipped, _d_skipped, PUBLIC, undoable=True),
-    EventType("sugoroku.goal", _goal, _d_goal, PUBLIC),
-    EventType("sugoroku.challenged", _challenged, _d_challenged, PUBLIC, undoable=True),
-    EventType("sugoroku.phase_ended", _phase_ended, _d_phase, PUBLIC, undoable=True),
-    EventType("sugoroku.battle_started", _battle_started, _d_battle, PUBLIC, undoable=True),
-    EventType("sugoroku.battle_skipped", _battle_skipped, _d_battle_skipped, PUBLIC, undoable=True),
-    EventType("sugoroku.battle_card", _battle_card, _d_card, PUBLIC, undoable=True),
-    EventType("sugoroku.battle_adjusted", _battle_adjusted, _d_adjusted, PUBLIC, undoable=True),
-    EventType("sugoroku.battle_ended", _battle_ended, _d_battle_ended, PUBLIC, undoable=True),
-    EventType("sugoroku.skill_used", _skill_used, _d_skill, PUBLIC, undoable=True),
-    EventType("sugoroku.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
-    EventType("sugoroku.karma_converted", _karma_converted, _d_karma, PUBLIC, undoable=True),
-    EventType("sugoroku.true_name_revealed", _revealed, _d_revealed, PUBLIC, undoable=True),
-    EventType("sugoroku.eliminated", _eliminated, _d_eliminated, PUBLIC, undoable=True),
-    EventType("sugoroku.round_ended", _round_ended, _d_round_ended, PUBLIC, undoable=True),
-    EventType("sugoroku.round_started", _round_started, _d_round_started, PUBLIC),
+    EventType("sugoroku.setup", _setup, _d_setup, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.square_set", _square_set, _d_square, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.moved", _moved, _d_moved, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.turn_skipped", _skipped, _d_skipped, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.goal", _goal, _d_goal, PUBLIC, line_key=fixed_line),
+    EventType("sugoroku.challenged", _challenged, _d_challenged, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.phase_ended", _phase_ended, _d_phase, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.battle_started", _battle_started, _d_battle, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.battle_skipped", _battle_skipped, _d_battle_skipped, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.battle_card", _battle_card, _d_card, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.battle_adjusted", _battle_adjusted, _d_adjusted, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.battle_ended", _battle_ended, _d_battle_ended, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.skill_used", _skill_used, _d_skill, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.karma_converted", _karma_converted, _d_karma, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.true_name_revealed", _revealed, _d_revealed, PUBLIC, undoable=True,
+              line_key=lambda e, state: (true_name(state, e.data["seat"]),)),  # its line names the true name once shown
+    EventType("sugoroku.eliminated", _eliminated, _d_eliminated, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.round_ended", _round_ended, _d_round_ended, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.round_started", _round_started, _d_round_started, PUBLIC, line_key=fixed_line),
 )
 
 
