@@ -8,6 +8,7 @@ import copy
 
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType, own_seat
+from gmtool.core.view import fixed_line
 
 from .rules import KIND_LABELS, SERVANT_STATES, SKILLS, STAT_LABELS, STEP_LABELS, VERSIONS
 
@@ -326,6 +327,12 @@ def _side_name(state, side, lang, seat=None):
     return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'attacker' if side == 'attacker' else 'interceptor')} {_name(state, seat or c.get(side))}"
 
 
+def combat_set_line(e: Event, state: State) -> tuple:
+    """What combat_set's log line reads besides the event's data (core/view.py line_key): its side's seat, the
+    event's or else the current combat's (`_side_name`)."""
+    return (e.data.get("seat") or (game(state).get("combat") or {}).get(e.data.get("side")),)
+
+
 def combat_set_text(e, state, lang):
     """The log line of ace_royal.combat_set (Japanese, or English when lang is "en")."""
     d = e["data"]
@@ -523,25 +530,25 @@ def finished_text(e, state, lang):
 
 
 EVENTS: tuple[EventType, ...] = (
-    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True),
-    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True),
-    EventType("ace_royal.servant_set", servant_fold, servant_text, own_seat("seat"), undoable=True),
-    EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True),
-    EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True),
-    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undoable=True),
-    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undoable=True),
-    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undoable=True),
-    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undoable=True),
-    EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undoable=True),
-    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True),
-    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True),
-    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True),
-    EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True),
-    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True),
-    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True),
-    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True),
-    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undoable=True),
-    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True),
-    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undoable=True),
-    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undoable=True),
+    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.servant_set", servant_fold, servant_text, own_seat("seat"), undoable=True, line_key=fixed_line),
+    EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line),
+    EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undoable=True, line_key=fixed_line),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 from gmtool.core.logtext import in_lang as _ja
-from gmtool.core.model import State, Viewer
+from gmtool.core.model import Event, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
 from .rules import STAT_EN
@@ -273,6 +273,14 @@ def _combat_ended(state: State, e) -> None:
 def _names(state: State, combat_id: str) -> dict:
     c = combat_of(state, combat_id)
     return c["names"] if c else {"a": "A", "b": "B"}
+
+
+def combat_line(e: Event, state: State) -> tuple:
+    """What a grail log line reads besides the event's data and the seats' names (core/view.py line_key): the names
+    of its combat's sides as the combat started (`_names`). The lines of sheets, seen-through characters and true
+    names (characters_set, skill_set, seen_set) declare none: they are made again each change."""
+    combat = e.data.get("combat")
+    return tuple(_names(state, combat).items()) if combat else ()
 
 
 def _stat(s: str, lang: str) -> str:
@@ -571,22 +579,22 @@ EVENTS: tuple[EventType, ...] = (
     EventType("grail.characters_set", _characters_set, _d_chars, custom(_characters), undoable=True),
     EventType("grail.skill_set", _skill_set, _d_skill_set, custom(_skill_sheet), undoable=True),
     EventType("grail.seen_set", _seen_set, _d_seen, custom(_seen), undoable=True),
-    EventType("grail.starting_seals_set", _starting_seals_set, _d_starting_seals, PUBLIC, undoable=True),
-    EventType("grail.priority_set", _priority_set, _d_priority, PUBLIC, undoable=True),
-    EventType("grail.combat_started", _combat_started, _d_started, PUBLIC, undoable=True),
-    EventType("grail.select_opened", _select_opened, _d_select_opened, PUBLIC, undoable=True),
-    EventType("grail.setup_done", _setup_done, _d_setup, custom(_without_caps), undoable=True),
-    EventType("grail.select_resolved", _select_resolved, _d_select, custom(_without_caps), undoable=True),
-    EventType("grail.select_revised", _select_revised, _d_select_revised, custom(_without_caps), undoable=True),
-    EventType("grail.skill_used", _skill_used, _d_skill_used, custom(_without_caps), undoable=True),
-    EventType("grail.final", _final, _d_final, PUBLIC, undoable=True),
-    EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True),
-    EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True),
-    EventType("grail.step_modifier", _step_modifier, _d_step_modifier, PUBLIC, undoable=True),
-    EventType("grail.pick_passed", _pick_passed, _d_pick_passed, PUBLIC, undoable=True),
-    EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True),
-    EventType("grail.battle_decided", _battle_decided, _d_decided, PUBLIC, undoable=True),
-    EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True),
-    EventType("grail.finished", _finished, _d_finished, PUBLIC, undoable=True),
-    EventType("grail.combat_ended", _combat_ended, _d_ended, PUBLIC, undoable=True),
+    EventType("grail.starting_seals_set", _starting_seals_set, _d_starting_seals, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.priority_set", _priority_set, _d_priority, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.combat_started", _combat_started, _d_started, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.select_opened", _select_opened, _d_select_opened, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.setup_done", _setup_done, _d_setup, custom(_without_caps), undoable=True, line_key=combat_line),
+    EventType("grail.select_resolved", _select_resolved, _d_select, custom(_without_caps), undoable=True, line_key=combat_line),
+    EventType("grail.select_revised", _select_revised, _d_select_revised, custom(_without_caps), undoable=True, line_key=combat_line),
+    EventType("grail.skill_used", _skill_used, _d_skill_used, custom(_without_caps), undoable=True, line_key=combat_line),
+    EventType("grail.final", _final, _d_final, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.step_modifier", _step_modifier, _d_step_modifier, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.pick_passed", _pick_passed, _d_pick_passed, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.battle_decided", _battle_decided, _d_decided, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.finished", _finished, _d_finished, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.combat_ended", _combat_ended, _d_ended, PUBLIC, undoable=True, line_key=combat_line),
 )
