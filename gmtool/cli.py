@@ -321,10 +321,10 @@ def cmd_serve(args) -> int:
         print(f"  worker {ownership.worker}/{ownership.workers}: http://{host}:{port}  (links: {public or 'request host'})",
               flush=True)
     stop_on_signals()
-    if args.watch_parent:  # a worker of `gmtool serve --workers N`: it ends with its parent
-        from .workers import watch_parent
-        watch_parent()
     try:
+        if args.watch_parent:  # a worker of `gmtool serve --workers N`: it ends with its parent
+            from .workers import watch_parent
+            watch_parent()
         server.run()
     except KeyboardInterrupt:
         pass

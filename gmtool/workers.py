@@ -233,27 +233,38 @@ def serve_workers(args) -> int:
         cluster.stop()
 
 
-def watch_parent(stdin=None) -> None:
-    """In a worker started with --watch-parent: a thread that reads the parent's pipe (Caddy's process id, one
-    line each time it is told) until it ends, which means the parent has ended; then it stops Caddy, if the
-    parent could not, and this worker as Ctrl+C would (its sessions closed)."""
+def watch_parent(fd: int = 0) -> None:
+    """In a worker started with --watch-parent: a thread that reads the parent's pipe (descriptor `fd`, its stdin:
+    Caddy's process id, one line each time it is told) until it ends, which means the parent has ended; then it
+    stops Caddy, if the parent could not, and this worker as SIGTERM would (its sessions closed). The pipe is read
+    raw (os.read), not through sys.stdin: a thread blocked in a buffered read would hold its lock when the worker
+    exits normally and abort the interpreter's shutdown."""
     import _thread
     import os
     import signal
     import threading
 
-    pipe = stdin if stdin is not None else sys.stdin.buffer
-
     def watch() -> None:
-        proxy = None
-        for line in pipe:
-            if line.strip().isdigit():
-                proxy = int(line)
+        proxy, pending = None, b""
+        while True:
+            try:
+                data = os.read(fd, 64)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                if line.strip().isdigit():
+                    proxy = int(line)
         if proxy is not None:
             try:
                 os.kill(proxy, signal.SIGTERM)  # on Windows: TerminateProcess
             except OSError:  # stopped already (by the parent, or by another worker)
                 pass
-        _thread.interrupt_main()  # KeyboardInterrupt in the main thread, within waitress's loop timeout
+        # SIGTERM, not SIGINT: a worker started in the background may ignore SIGINT (stop_on_signals turns SIGTERM
+        # into KeyboardInterrupt in the main thread, within waitress's loop timeout)
+        _thread.interrupt_main(signal.SIGTERM)
 
     threading.Thread(target=watch, name="gmtool-parent-watch", daemon=True).start()
