@@ -211,7 +211,9 @@ def test_phones_that_see_the_same_rolls_share_one_rendering_of_them(app, client,
     with renderings(app) as names:
         bodies = [fragment(screens.seats[s], path) for s in ("s1", "s2", "s3")]
     assert all("共有ロール" in body for body in bodies)
-    assert len(set(bodies)) == 3  # each seat its own fragment …
+    for seat, body in zip(("s1", "s2", "s3"), bodies):  # each seat its own fragment, with its own card …
+        mine = body.split('class="card mine-card"', 1)[1].split("</section>", 1)[0]
+        assert f'data-seat="{seat}"' in mine and all(f'data-seat="{o}"' not in mine for o in {"s1", "s2", "s3"} - {seat})
     assert names.count("phone/_public.html") == 1  # … around one rendering of what every phone shows alike …
     assert section_renders(app, screens, "rolls", "phone/_public.html") == before + 1  # … with the rolls they all see
 
