@@ -224,6 +224,9 @@ def serve_workers(args) -> int:
             worker.tell_proxy(cluster.caddy.pid)
         if not wait_until_listening(cluster, port):
             return 1
+        # Caddy has read its configuration: nothing is left in the temporary folder even if this process is
+        # killed outright later (the workers then stop Caddy, but cannot know the folder)
+        shutil.rmtree(config_dir, ignore_errors=True)
         print_banner(args, port, key, public, lan, candidates, demo)
         print(f"  proxy: {caddy} (Caddy) on port {port}, {args.workers} workers", flush=True)
         return watch(cluster)

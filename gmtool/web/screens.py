@@ -57,7 +57,7 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
     again and compared (StaleLogLine), so a line_key that misses something fails the suite."""
     lines, language, state, kept = [], lang(), live.state, live.lines
     names = tuple(seat.name for seat in state.seats.values())
-    check = current_app.config.get("CHECK_SECTIONS", current_app.testing)
+    check = live.sections.checked(current_app)  # the sections' setting: kept lines are checked alike
     if len(kept) > LINES_KEPT:
         kept.clear()
     for event in reversed(live.recent):

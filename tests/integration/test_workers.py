@@ -327,14 +327,19 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has stopped (it waits for its parent to read its status)
 
 
+def assert_all_end(pids: list[int], within: float) -> None:
+    """Every process of `pids` ends within `within` seconds (a failure guard, not a measurement)."""
+    deadline = time.monotonic() + within
+    while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in pids if _alive(pid)] == []
+
+
 def assert_parent_stops_all(running, pids: list[int], signum: int) -> None:
     """`signum` to the parent: it ends cleanly, and every process of `pids` has ended with it."""
     running.server.proc.send_signal(signum)
     assert running.server.proc.wait(timeout=20) == 0
-    deadline = time.monotonic() + 5  # a failure guard: they were stopped before the parent ended
-    while [pid for pid in pids if _alive(pid)] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert [pid for pid in pids if _alive(pid)] == []
+    assert_all_end(pids, 5)  # they were stopped before the parent ended
 
 
 def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(tmp_path):
@@ -386,15 +391,16 @@ def test_a_killed_parent_leaves_no_worker_or_caddy_behind(tmp_path):
     running = Cluster(tmp_path / "sessions")
     pids: list[int] = []
     try:
-        table, _ = running.create("orphan-0001")
+        running.create("orphan-0001")
         pids = running.server.pids()
         assert len(pids) == 4  # the parent, two workers and Caddy
+        caddy = next(pid for pid in pids if "caddy" in Path(f"/proc/{pid}/cmdline").read_text())
+        argv = Path(f"/proc/{caddy}/cmdline").read_text().split("\0")
+        config = Path(argv[argv.index("--config") + 1])
+        assert not config.parent.exists()  # Caddy's configuration folder is gone once it serves: no leftover
         running.server.proc.send_signal(signal.SIGKILL)
         running.server.proc.wait(timeout=20)
-        deadline = time.monotonic() + 15  # a failure guard: waitress's loop looks up within a second
-        while [pid for pid in pids[1:] if _alive(pid)] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in pids[1:] if _alive(pid)] == []
+        assert_all_end(pids[1:], 15)  # waitress's loop looks up within a second
         # The public port is free again: a new server could start on it.
         with pytest.raises(OSError):
             running.request("GET", "/api/health")
