@@ -45,10 +45,9 @@ def chunk(data: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data)
 
 
-def compressed(text: str, compressor) -> bytes:
+def compressed(data: bytes, compressor) -> bytes:
     """One SSE message as it goes on the wire: through the stream's gzip compressor (flushed, so the screen
     gets it whole now), or as it is when the screen did not ask for gzip (`compressor` None)."""
-    data = text.encode()
     return data if compressor is None else compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
@@ -63,7 +62,7 @@ class Stream:
     version: int                          # the version the screen has been sent
     heartbeat: float                      # seconds of quiet before a heartbeat
     allowed: Callable[[], bool]           # the token still belongs to this viewer and the session is open
-    message: Callable[[bool], tuple[int, str] | None]  # (version, SSE message) of the session's current version;
+    message: Callable[[bool], tuple[int, bytes] | None]  # (version, SSE message) of the session's current version;
                                                         # message(False): None while the session is held
     compressor: Any = None                # the stream's zlib compressor (gzip), or None
     on_close: Callable[[], None] = lambda: None
@@ -72,8 +71,8 @@ class Stream:
     ending: float = 0.0                   # when the stream was ended (0: still live)
     closed: bool = False
 
-    def encode(self, text: str) -> bytes:
-        return chunk(compressed(text, self.compressor))
+    def encode(self, data: bytes) -> bytes:
+        return chunk(compressed(data, self.compressor))
 
 
 class StreamHub:
@@ -253,13 +252,13 @@ class StreamHub:
         # Asked after the message, which took the session: a change made under it (a token reissued, then the
         # old token dropped) is complete by now.
         if not stream.allowed():
-            self._send(stream, "event: revoked\ndata: 0\n\n")
+            self._send(stream, b"event: revoked\ndata: 0\n\n")
             self._end(stream)
             return
         if made[0] == stream.version:
             return
-        stream.version, text = made
-        self._send(stream, text)
+        stream.version, data = made
+        self._send(stream, data)
         if live.state.closed:
             self._end(stream)
 
@@ -272,13 +271,13 @@ class StreamHub:
                         self._close(stream)
                 elif now - stream.wrote >= stream.heartbeat:  # an event, not a comment: the page can tell a dead connection
                     if not stream.allowed():
-                        self._send(stream, "event: revoked\ndata: 0\n\n")
+                        self._send(stream, b"event: revoked\ndata: 0\n\n")
                         self._end(stream)
                     else:
-                        self._send(stream, f"event: hb\ndata: {stream.version}\n\n")
+                        self._send(stream, b"event: hb\ndata: %d\n\n" % stream.version)
 
-    def _send(self, stream: Stream, text: str) -> None:
-        stream.out += stream.encode(text)
+    def _send(self, stream: Stream, data: bytes) -> None:
+        stream.out += stream.encode(data)
         stream.wrote = time.monotonic()
         self._flush(stream)
 

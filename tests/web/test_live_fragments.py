@@ -341,3 +341,19 @@ def test_a_kept_log_line_follows_a_reveal_and_a_stale_one_fails_under_test(app, 
     from gmtool.web.screens import log_lines
     with app.test_request_context("/"), pytest.raises(StaleLogLine):
         log_lines(live_session(screens.sid), TABLE, 30)
+
+
+@pytest.mark.parametrize("html", ["<p>a\r\nb</p>", "<p>a\rb</p>", "<p>騎士\nc</p>\n", "<p>一行</p>"])
+def test_fragment_message_frames_every_line_ending(html):
+    """A fragment holding CR, LF or CRLF (a textarea's text) is one SSE message whose data is the fragment with
+    its lines kept: a bare CR framed as it is would end the data line early and lose the rest to the parser."""
+    import re
+
+    from gmtool.web.live import fragment_message
+
+    message = fragment_message(7, html).decode()
+    assert message.endswith("\n\n") and "\n\n" not in message[:-2]  # one message
+    fields = [line.split(": ", 1) if ": " in line else [line, ""] for line in re.split(r"\r\n|\r|\n", message[:-2])]
+    assert fields[:3] == [["id", "7"], ["event", "fragment"], ["data", "7"]]
+    assert all(name == "data" for name, _ in fields[2:])  # nothing outside a data line
+    assert "\n".join(value for _, value in fields[3:]) == re.sub(r"\r\n|\r", "\n", html)
