@@ -642,13 +642,20 @@ def _rehearse(events: list[Event]) -> State:
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector held off while a long log is folded (reference counting still frees what
-    is dropped): its passes over the millions of objects a fold makes cost about a fifth of a resume."""
+    is dropped): its passes over the millions of objects a fold makes cost about a fifth of a resume.
+
+    What the fold made then goes straight to the oldest generation (gc.freeze, then gc.unfreeze: the frozen
+    objects are put back there), where the young collections never look. Left young, the first allocation
+    after the pause went over all of them at once: 145–233 ms of a 100,000-event resume (side by side: a
+    median of 1.07 s before, 0.83 s after), and once more at the next older collection, in some request."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 

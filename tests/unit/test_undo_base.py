@@ -334,3 +334,23 @@ def test_actions_during_an_undo_leave_the_base_to_it(live, monkeypatch):
     monkeypatch.setattr(runtime, "LogReader", LogReader)
     check(live)
     assert live.state.counters["s1"]["vp"] == 4 and live.state.counters["s2"]["vp"] == runtime.UNDO_DEPTH + 10
+
+
+def test_a_resumed_state_is_not_left_to_the_young_collections(tmp_path):
+    """A resume folds the log with the cyclic collector paused; what it made is then put in the oldest
+    generation, so no young collection goes over a long log's millions of objects at the next allocation."""
+    import gc
+
+    from gmtool.benchmark.logs import write_session
+
+    sid, _gm = write_session(tmp_path, 2_000)
+    manager = SessionManager(tmp_path)
+    try:
+        gc.collect()
+        live = manager.get(sid)
+        [[] for _ in range(1_500)]  # a later request allocates: a young collection runs
+        oldest = {id(o) for o in gc.get_objects(generation=2)}
+        prompts = [p for p in live.state.prompts.values() if gc.is_tracked(p)]
+        assert prompts and all(id(p) in oldest for p in prompts)
+    finally:
+        manager.close_all()
