@@ -165,14 +165,15 @@ class Store(EventLog):
         conn.execute("BEGIN IMMEDIATE")
         try:
             seq, action = self._last_seq, self._last_action + 1
-            events = []
+            events, rows = [], []
             for event_type, data in drafts:
                 seq += 1
-                events.append(Event(seq, ts, actor, action, event_type, data))
-            conn.executemany(
-                "INSERT INTO events (seq, ts, actor, action, type, data) VALUES (?, ?, ?, ?, ?, ?)",
-                [(e.seq, e.ts, e.actor, e.action, e.type, json.dumps(e.data, ensure_ascii=False)) for e in events],
-            )
+                text = json.dumps(data, ensure_ascii=False)
+                rows.append((seq, ts, actor, action, event_type, text))
+                # The event as it is stored, not the command's objects: the live fold sees what a resume will
+                # (lists, not tuples; string keys), and nothing the command keeps can change it afterwards.
+                events.append(Event(seq, ts, actor, action, event_type, load_json(text)))
+            conn.executemany("INSERT INTO events (seq, ts, actor, action, type, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
             for table, values in (("meta", meta), ("secrets", secrets)):
                 for key, value in (values or {}).items():
                     conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))

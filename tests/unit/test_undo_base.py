@@ -354,3 +354,19 @@ def test_a_resumed_state_is_not_left_to_the_young_collections(tmp_path):
         assert prompts and all(id(p) in oldest for p in prompts)
     finally:
         manager.close_all()
+
+
+def test_an_appended_event_is_what_a_resume_reads(tmp_path):
+    """The live fold gets each event as stored (a tuple comes back a list, a number key a string), so the state
+    a table plays on is the state a restart folds; and a command's objects changed later change no event."""
+    from gmtool.store import Store
+
+    store = Store(tmp_path / "s.sqlite")
+    try:
+        draft = {"terms": (1, (2, 3)), 4: "four", "nested": {"seats": ("s1", "s2")}}
+        [event] = store.append("gm", [("test.event", draft)])
+        draft["nested"]["seats"] = ("changed",)
+        [stored] = store.events()
+        assert event.data == stored.data == {"terms": [1, [2, 3]], "4": "four", "nested": {"seats": ["s1", "s2"]}}
+    finally:
+        store.close()
