@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import itertools
 import json
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -336,6 +337,7 @@ def test_actions_during_an_undo_leave_the_base_to_it(live, monkeypatch):
     assert live.state.counters["s1"]["vp"] == 4 and live.state.counters["s2"]["vp"] == runtime.UNDO_DEPTH + 10
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="CPython 3.14's incremental collector has no third generation")
 def test_a_resumed_state_is_not_left_to_the_young_collections(tmp_path):
     """A resume folds the log with the cyclic collector paused; what it made is then put in the oldest
     generation, so no young collection goes over a long log's millions of objects at the next allocation."""
@@ -370,3 +372,26 @@ def test_an_appended_event_is_what_a_resume_reads(tmp_path):
         assert event.data == stored.data == {"terms": [1, [2, 3]], "4": "four", "nested": {"seats": ["s1", "s2"]}}
     finally:
         store.close()
+
+
+def test_folds_in_two_threads_share_one_pause_of_the_collector():
+    """A resume and another session's undo fold at once: the collector stays off until both are done (the first
+    to start ending first must not turn it back on under the other's fold)."""
+    import gc
+
+    inside, first_done, results = threading.Event(), threading.Event(), {}
+
+    def later_fold():  # starts while the first fold runs, ends after it
+        with runtime.gc_paused():
+            inside.set()
+            first_done.wait(10)
+            results["during"] = gc.isenabled()
+
+    assert gc.isenabled()
+    other = threading.Thread(target=later_fold)
+    with runtime.gc_paused():
+        other.start()
+        assert inside.wait(10)
+    first_done.set()
+    other.join(10)
+    assert results["during"] is False and gc.isenabled()
