@@ -42,6 +42,11 @@ def m001_initial(db: Database) -> None:
     db["events"].create_index(["type"])
 
 
+def dump_json(data) -> str:
+    """A stored event's data as written to the file (load_json reads it back)."""
+    return json.dumps(data, ensure_ascii=False)
+
+
 def load_json(text: str | bytes):
     """A stored event's data: orjson (several times faster: a resume parses every event), the
     standard library for what orjson refuses (e.g. an integer beyond 64 bits in an old file)."""
@@ -168,7 +173,7 @@ class Store(EventLog):
             events, rows = [], []
             for event_type, data in drafts:
                 seq += 1
-                text = json.dumps(data, ensure_ascii=False)
+                text = dump_json(data)
                 rows.append((seq, ts, actor, action, event_type, text))
                 # The event as it is stored, not the command's objects: the live fold sees what a resume will
                 # (lists, not tuples; string keys), and nothing the command keeps can change it afterwards.
@@ -193,7 +198,7 @@ class Store(EventLog):
                 raise ValueError("import into a non-empty session")
             conn.executemany(
                 "INSERT INTO events (seq, ts, actor, action, type, data) VALUES (?, ?, ?, ?, ?, ?)",
-                [(e.seq, e.ts, e.actor, e.action, e.type, json.dumps(e.data, ensure_ascii=False)) for e in events])
+                [(e.seq, e.ts, e.actor, e.action, e.type, dump_json(e.data)) for e in events])
             for table, values in (("meta", meta), ("secrets", secrets)):
                 for key, value in values.items():
                     conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))

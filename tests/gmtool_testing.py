@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from gmtool.core import engine, prompts  # noqa: F401  (prompts registers its fo
 from gmtool.core.dice import FixedDice
 from gmtool.core.model import Event, State
 from gmtool.core.resolvers import BUILTIN
-from gmtool.store import load_json
+from gmtool.store import dump_json, load_json
 from gmtool.web.common import csrf_for
 
 ADMIN_KEY = "k" * 32
@@ -41,7 +40,7 @@ class Pure:
         written = []
         for event_type, data in drafts:
             seq += 1
-            data = load_json(json.dumps(data, ensure_ascii=False))  # as a Store gives it: as stored (lists, string keys)
+            data = load_json(dump_json(data))  # as a Store gives it: as stored (lists, string keys)
             event = Event(seq, "2026-01-01T00:00:00.000+00:00", actor, action, event_type, data)
             written.append(event)
             self.events.append(event)
