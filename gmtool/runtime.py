@@ -462,7 +462,7 @@ class SessionManager:
         """Create a session; returns it and its tokens {"gm", "table", "seats": {seat id: token}}."""
         rs = get_ruleset(ruleset)
         if counters is None:
-            counters = list(rs.counters) + [p for p in rs.presets if p.key in rs.default_presets]
+            counters = rs.default_counters()
         seat_dicts = [new_seat(s.get("id") or f"s{i + 1}", s.get("name"), s.get("faction", ""))
                       for i, s in enumerate(seats)]
         check_seat_count(rs, len(seat_dicts))

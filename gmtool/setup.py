@@ -90,21 +90,32 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     return counter
 
 
-def counters_for(ruleset: Ruleset, specs: list | None, private: list | None = None) -> list[CounterDef] | None:
-    """The session's counters: preset keys or custom specs (None: the ruleset's defaults)."""
-    if specs is None:
+def counters_for(ruleset: Ruleset, specs: list | None, private: Any = None) -> list[CounterDef] | None:
+    """The session's counters: preset keys or custom specs (None: the ruleset's defaults), those whose keys are
+    listed in `private` made private (only their seat and the GM see them), the defaults' too. A `private` that is
+    not a list of keys, or names a counter the session will not have, is refused: a counter the GM meant to hide
+    must never be shown because of a typo."""
+    if private is not None and not (isinstance(private, list) and all(isinstance(k, str) for k in private)):
+        raise GmError("private はカウンターのキーのリストで指定してください", "'private' must be a list of counter keys")
+    private = set(private or [])
+    if specs is None and not private:
         return None
     if not ruleset.custom_counters:
         raise GmError("このルールのカウンターは決まっています", "This ruleset defines its own counters")
-    private = set(private or [])
     out: list[CounterDef] = []
-    for i, spec in enumerate(specs):
-        preset = ruleset.preset(spec) if isinstance(spec, str) else None
-        counter = preset or custom_counter(spec, i + 1)
+    for i, spec in enumerate(ruleset.default_counters() if specs is None else specs):
+        if isinstance(spec, CounterDef):
+            counter = spec
+        else:
+            counter = (ruleset.preset(spec) if isinstance(spec, str) else None) or custom_counter(spec, i + 1)
         if counter.key in private:
             counter = CounterDef(counter.key, counter.label, counter.start, counter.min, counter.max, False,
                                  counter.thresholds)
         if any(c.key == counter.key for c in out):
             raise GmError(f"カウンター「{counter.label.ja}」が重複しています", f"Counter '{counter.label.en}' is listed twice")
         out.append(counter)
+    unknown = sorted(private - {c.key for c in out})
+    if unknown:
+        raise GmError(f"private のカウンター「{unknown[0]}」はこのセッションにありません",
+                      f"'private' names a counter this session does not have: '{unknown[0]}'")
     return out

@@ -393,6 +393,10 @@ class Ruleset:
         """The built-in resolvers plus this ruleset's own."""
         return {**BUILTIN, **self.resolvers}
 
+    def default_counters(self) -> list[CounterDef]:
+        """A new session's counters when the GM names none: the ruleset's own, then its default presets."""
+        return list(self.counters) + [p for p in self.presets if p.key in self.default_presets]
+
     def preset(self, key: str) -> CounterDef | None:
         """The preset counter named `key`."""
         return next((c for c in self.presets if c.key == key), None)

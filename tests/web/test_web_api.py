@@ -64,8 +64,28 @@ def test_private_counters_from_the_create_request(client, created):
         ("seals", True), ("mana", False), ("karma", True), ("vp", True)]
 
 
+def test_private_applies_to_the_default_counters_and_hides_their_values(client, admin):
+    """`private` without `counters` makes the generic defaults' counter private (it was ignored: everyone saw it)."""
+    made = client.post("/api/sessions", headers=admin,
+                       json={"title": "x", "seats": ["甲", "乙"], "private": ["mana"]}).get_json()
+    sid, gm = made["session"], made["gm_token"]
+    assert [(c["key"], c["public"]) for c in state_of(client, sid, gm)["counters"]] == [
+        ("seals", True), ("mana", False), ("vp", True)]
+    s1 = made["seats"][0]["id"]
+    assert client.post(f"/api/sessions/{sid}/counters", headers=bearer(gm),
+                       json={"seat": s1, "key": "mana", "value": 7}).status_code == 200
+    other = state_of(client, sid, made["seats"][1]["token"])
+    assert "mana" not in seat_counters(other, s1)
+    assert seat_counters(state_of(client, sid, made["seats"][0]["token"]), s1)["mana"] == 7
+
+
 @pytest.mark.parametrize("body, en", [
     ({"title": ""}, "title"),
+    ({"title": "x", "private": ["nope"]}, "does not have: 'nope'"),
+    ({"title": "x", "counters": ["seals"], "private": ["mana"]}, "does not have: 'mana'"),
+    ({"title": "x", "private": "mana"}, "must be a list of counter keys"),
+    ({"title": "x", "private": [5]}, "must be a list of counter keys"),
+    ({"title": "x", "ruleset": "succession", "seats": ["a", "b"], "private": ["vp"]}, "defines its own counters"),
     ({"title": "x", "ruleset": "nope"}, "Unknown ruleset"),
     ({"title": "x", "seats": ["甲", "甲"]}, "same name"),
     ({"title": "x", "seats": [f"p{i}" for i in range(13)]}, "At most 12"),
