@@ -616,10 +616,7 @@ def _rehearse(events: list[Event]) -> State:
     from .core.logtext import describe
     from .core.view import build_view, visible_event
     from .export import FORMAT_NAMES, Options, export
-    try:
-        rules = get_ruleset(str(events[0].data.get("ruleset", "generic")))
-    except GmError as e:
-        raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
+    rules = get_ruleset(str(events[0].data.get("ruleset", "generic")))  # known: parse_export looked it up
     try:
         state = fold_events(events)
         viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in state.seats)]

@@ -34,8 +34,9 @@ def clean_text(value: Any, what_ja: str, what_en: str, limit: int = MAX_NAME, re
 
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:
     """An integer from a form or JSON value (at most ±MAX_INT), or a readable error."""
-    if isinstance(value, bool):
-        raise GmError(f"{what_ja}は整数で入力してください", f"The {what_en} must be a whole number")
+    if isinstance(value, bool):  # JSON true/false is no number (Python would count it as 1/0)
+        shown = "true" if value else "false"
+        raise GmError(f"{what_ja}は整数で入力してください（「{shown}」）", f"The {what_en} must be a whole number (got '{shown}')")
     if isinstance(value, int):
         number = value
     else:

@@ -208,7 +208,7 @@ def cancel(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):
-        raise Conflict("公開済みか取り消し済みの質問です", "This prompt was already revealed or cancelled")
+        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
     return [("prompt.cancelled", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False)})]
 
 

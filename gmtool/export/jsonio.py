@@ -80,8 +80,12 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
     secrets = doc.get("secrets") if doc.get("full") else None
     if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
+    try:
+        rules = rules_named(str(events[0].data.get("ruleset", "")))
+    except GmError as e:
+        raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
     try:  # an import is written to disk before it is loaded: a log that does not fold must stop here
-        fold_all(events, rules_named(str(events[0].data.get("ruleset", ""))))
+        fold_all(events, rules)
     except GmError:
         raise
     except Exception:  # noqa: BLE001  any failure of a foreign log is the file's fault

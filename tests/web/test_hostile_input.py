@@ -273,6 +273,9 @@ def test_f4_crafted_imports_are_refused_with_a_clear_400_and_leave_no_file(app, 
                                "surrogatepass"), content_type="application/json")
         assert_json_error(response, 400), name
         assert sorted(os.listdir(data_dir)) == files, name
+        if name == "unknown ruleset":  # docs/api.md §14: `Cannot import: …`
+            assert response.get_json()["error"]["en"].startswith("Cannot import: Unknown ruleset"), response.get_json()
+            assert response.get_json()["error"]["ja"].startswith("読み込めません: "), response.get_json()
     assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
     # The unmodified exports still import.
     for doc in exports.values():

@@ -137,6 +137,11 @@ def test_counter_same_value_and_unknowns(client, created):
     assert_error(client.post(url, headers=gm, json={"seat": "s9", "key": "seals", "delta": 1}), 404)
     assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "hp", "delta": 1}), 404)
     assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals"}), 400)
+    # docs/api.md §6: a change that is no whole number names what was sent, JSON's true as JSON spells it
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": "x"}), 400,
+                 "The change must be a whole number (got 'x')")
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": True}), 400,
+                 "The change must be a whole number (got 'true')")
 
 
 def test_counter_request_without_seat_or_key_names_the_missing_field(client, created):
