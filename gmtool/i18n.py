@@ -225,7 +225,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.title": ("エラー", "Error"),
     "error.forbidden": ("このページを見る権限がありません。QRコードを読み直すか、GMに新しいリンクをもらってください。",
                         "You may not open this page. Scan the QR code again or ask the GM for a new link."),
-    "error.csrf": ("ページが古くなっています。再読み込みしてください。", "This page is out of date. Please reload it."),
     "ok": ("OK", "OK"),
     "closed": ("このセッションは終了しました", "This session is closed"),
     "lan.warning": ("LANのアドレスが見つかりません。スマホから接続できない可能性があります。",
