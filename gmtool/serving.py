@@ -30,10 +30,100 @@ from waitress.task import WSGITask
 from .web.streams import StreamHub
 
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
+PER_ADDRESS = 32         # connections one client address may hold open (a browser uses at most 6 per server)
+REQUEST_DEADLINE = 30.0  # seconds from a request's first byte until all of it (headers and body) has arrived
+TRUSTED = frozenset({"127.0.0.1", "::1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
+# laptop, and the proxy in front of --workers, whose connections carry every phone's requests
+TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
+            "Too many connections from this device. Close other tabs, then reload.")
+
+
+class ClientLimits:
+    """What one client may hold of the server, so that nobody on the Wi-Fi can lock the others out with
+    connections that never finish a request (a "slowloris": a header line every few seconds keeps
+    waitress's idle timeout from ever closing one) or just with many idle ones: at most `per_address`
+    connections from one address (`trusted` ones excepted), and a request's headers and body must have
+    arrived within `deadline` seconds of its first byte. Shared by the server's listening sockets."""
+
+    def __init__(self, per_address: int = PER_ADDRESS, deadline: float = REQUEST_DEADLINE,
+                 trusted: frozenset = TRUSTED):
+        self.per_address, self.deadline, self.trusted = per_address, deadline, trusted
+        self.open: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from `address`, unless it has as many open as it may."""
+        if address in self.trusted:
+            return True
+        with self.lock:
+            held = self.open.get(address, 0)
+            if held >= self.per_address:
+                return False
+            self.open[address] = held + 1
+            return True
+
+    def release(self, address: str) -> None:
+        """A counted connection from `address` closed."""
+        with self.lock:
+            held = self.open.get(address, 0) - 1
+            if held > 0:
+                self.open[address] = held
+            else:
+                self.open.pop(address, None)
+
+    def overdue(self, channels, now: float) -> None:
+        """Mark every connection whose request has been arriving for longer than the deadline to be closed."""
+        cutoff = now - self.deadline
+        for channel in channels:
+            since = getattr(channel, "receiving_since", None)
+            if since is not None and since < cutoff and not channel.requests:
+                channel.will_close = True
+
+
+def refusal(status: str, ja: str, en: str) -> bytes:
+    """A whole HTTP response refusing a connection before any request of it is read (JSON, both languages)."""
+    import json
+    body = json.dumps({"error": {"status": int(status.split()[0]), "ja": ja, "en": en, "message": f"{ja} / {en}"}},
+                      ensure_ascii=False).encode()
+    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            f"Retry-After: 10\r\nConnection: close\r\n\r\n").encode() + body
 
 
 class StreamingChannel(HTTPChannel):
-    """waitress's connection, not writable to the main loop while a request thread sends on it."""
+    """waitress's connection, not writable to the main loop while a request thread sends on it, counted against
+    its client's ClientLimits (a connection over them is answered 503 and closed at once)."""
+
+    receiving_since: float | None = None  # when the request being received began (ClientLimits.deadline)
+    counted: str | None = None            # the address this connection is counted against
+
+    def __init__(self, server, sock, addr, adj, map=None):  # noqa: A002  waitress's signature
+        limits: ClientLimits | None = getattr(server, "client_limits", None)
+        address = addr[0] if isinstance(addr, tuple) and addr else str(addr)
+        if limits is not None and not limits.admit(address):
+            try:
+                sock.send(refusal("503 Service Unavailable", *TOO_MANY))
+            except OSError:
+                pass
+            sock.close()
+            self.socket, self._fileno, self.connected = None, None, False  # never added to the loop's map
+            return
+        super().__init__(server, sock, addr, adj, map)
+        if limits is not None and address not in limits.trusted:
+            self.counted = address
+
+    def del_channel(self, map=None):  # noqa: A002
+        super().del_channel(map)
+        if self.counted is not None:
+            self.server.client_limits.release(self.counted)
+            self.counted = None
+
+    def received(self, data):
+        handled = super().received(data)
+        if self.request is None:  # every request so far is complete
+            self.receiving_since = None
+        elif self.receiving_since is None:
+            self.receiving_since = time.time()  # waitress's clock (maintenance's `now`)
+        return handled
 
     def writable(self):
         if not super().writable():
@@ -223,18 +313,28 @@ def run_quietly(server, sockets: dict) -> None:
             dispatcher.maintenance = maintained
 
 
-def make_server(app, map: dict | None = None, **settings):  # noqa: A002  waitress's name for its socket map
+def make_server(app, map: dict | None = None, client_limits: ClientLimits | None = None,  # noqa: A002  waitress's name
+                **settings):
     """A waitress server for `app` (not yet running) whose connections are StreamingChannels and whose live
     streams are written by one StreamHub; `map` is waitress's socket map (every listening socket and
-    connection), a new one if not given. Closing the server ends its streams."""
+    connection), a new one if not given; `client_limits` what one client may hold (ClientLimits' defaults if
+    not given). Closing the server ends its streams."""
     sockets = {} if map is None else map
     server = create_server(app, map=sockets, **settings)
-    hub = StreamHub()
+    hub, limits = StreamHub(), client_limits or ClientLimits()
     for dispatcher in sockets.values():  # one listening server per address
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = StreamingChannel
             dispatcher.stream_hub = hub
+            dispatcher.client_limits = limits
             guard_trigger(dispatcher.trigger)
+            maintenance = dispatcher.maintenance
+
+            def maintained(now, maintenance=maintenance, dispatcher=dispatcher):
+                maintenance(now)  # waitress's idle timeout
+                limits.overdue(list(dispatcher.active_channels.values()), now)
+
+            dispatcher.maintenance = maintained
     run_quietly(server, sockets)
     close = server.close
 

@@ -233,3 +233,68 @@ def test_an_idle_connection_is_still_closed_after_the_channel_timeout(tmp_path, 
     with running_in_thread(server), keep_alive(server.effective_port) as sock:
         sock.settimeout(10)
         assert sock.recv(1) == b""  # closed by the server (a timeout here: the idle connection was forgotten)
+
+
+# -- what one client may hold (serving.ClientLimits): nobody on the Wi-Fi locks the others out with connections
+# that never finish a request, or with many idle ones --
+
+def limited_server(tmp_path, **limits):
+    from gmtool.serving import ClientLimits
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    # loopback is trusted by default (the GM's laptop, the proxy of --workers): here it is the client under test
+    return make_server(app, host="127.0.0.1", port=0, threads=4, channel_timeout=20, cleanup_interval=1,
+                       client_limits=ClientLimits(trusted=frozenset(), **limits))
+
+
+def test_one_address_holds_at_most_its_share_of_connections(tmp_path):
+    server = limited_server(tmp_path, per_address=4)
+    port, held = server.effective_port, []
+    with running_in_thread(server):
+        try:
+            held += [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+            for sock in held:  # idle, and half a request: both count
+                sock.sendall(b"GET /api/health HTTP/1.1\r\n")
+            extra = socket.create_connection(("127.0.0.1", port), timeout=10)
+            answer = b""
+            while chunk := extra.recv(65536):  # refused at once, with a message, and closed
+                answer += chunk
+            extra.close()
+            assert answer.startswith(b"HTTP/1.1 503"), answer
+            assert "この端末からの接続が多すぎます".encode() in answer and b"Too many connections" in answer
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + 10
+        while True:  # each closed connection gives its place back
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                try:
+                    health(sock)
+                    break
+                except AssertionError:
+                    assert time.monotonic() < deadline, "the address never got its connections back"
+            time.sleep(0.05)
+
+
+def test_a_request_trickled_in_is_closed_at_its_deadline(tmp_path):
+    server = limited_server(tmp_path, per_address=100, deadline=1.0)
+    port = server.effective_port
+    with running_in_thread(server):
+        slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+        slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        slow.settimeout(0.3)
+        closed, started = False, time.monotonic()
+        while time.monotonic() - started < 8:  # a header line every 0.3 s: never idle for waitress's timeout
+            try:
+                slow.sendall(b"X-a: b\r\n")
+                if slow.recv(1) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                continue
+            except OSError:  # reset by the server
+                closed = True
+                break
+        slow.close()
+        assert closed, "a request that never finished arriving kept its connection"
+        with keep_alive(port):  # a whole request is served as before
+            pass
