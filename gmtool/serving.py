@@ -32,7 +32,7 @@ from .web.streams import StreamHub
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
 PER_ADDRESS = 32         # connections one client address may hold open (a browser uses at most 6 per server)
 REQUEST_DEADLINE = 30.0  # seconds from a request's first byte until all of it (headers and body) has arrived
-TRUSTED = frozenset({"127.0.0.1", "::1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
+TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
 # laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
             "Too many connections from this device. Close other tabs, then reload.")
