@@ -11,7 +11,7 @@ from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
 
 from gmtool.rulesets.grail_trpg.probe import demo
 
-RULESET_JAPANESE = re.compile(r"(?:筋力|耐久|敏捷|幸運)\s*\d|スキル|[【】〈〉、]")
+RULESET_JAPANESE = re.compile(r"(?:筋力|耐久|敏捷|幸運)\s*\d|<th>(?:筋力|耐久|敏捷|魔力|幸運|宝具)</th>|スキル|[【】〈〉、]")
 
 
 def visible(html: str) -> str:
