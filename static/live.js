@@ -19,7 +19,10 @@
     const root = document.querySelector("#live [data-open-prompts]");
     if (!root) return;
     const now = new Set(root.dataset.openPrompts.split(" ").filter(Boolean));
-    if (knownPrompts && [...now].some((p) => !knownPrompts.has(p)) && navigator.vibrate) {
+    // A new prompt for this seat buzzes the phone, once the player has touched the page: before that the
+    // browser refuses the call and logs an error (user activation).
+    const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (knownPrompts && [...now].some((p) => !knownPrompts.has(p)) && navigator.vibrate && touched) {
       navigator.vibrate(200);
     }
     knownPrompts = now;

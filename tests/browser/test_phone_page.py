@@ -144,6 +144,26 @@ def test_a_new_prompt_still_vibrates_the_phone(server, phone_context):
     phone = context.new_page()
     phone.goto(f"{base}/join/{sid}?k={seats['s1']}")
     expect(phone.locator("#live .live-root")).to_be_attached()
+    phone.locator("body").tap()  # the player has touched the page (the browser allows vibration from then on)
     client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": "どれ", "kind": "choice", "options": ["赤", "青"]})
     expect(phone.locator(".prompt-card")).to_have_count(1)
     phone.wait_for_function("window.__buzz.length > 0")
+
+
+def test_an_untouched_phone_is_not_asked_to_vibrate(server, phone_context):
+    """Before the player has touched the page Chromium refuses navigator.vibrate and logs an error on every new
+    prompt (browser review): the page does not ask until the browser says the page was touched."""
+    base, app = server
+    client, sid, seats, gm = _session(app, "振動なし")
+    context = phone_context()
+    # Playwright's pages count as touched from the start: this one says what a phone's browser says before a tap
+    context.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };"
+                            "Object.defineProperty(navigator, 'userActivation', {value: {hasBeenActive: false, isActive: false}});")
+    phone = context.new_page()
+    phone.goto(f"{base}/join/{sid}?k={seats['s1']}")
+    expect(phone.locator("#live .live-root")).to_be_attached()
+    for title in ("一つ目", "二つ目"):
+        client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": title, "kind": "choice", "options": ["赤", "青"]})
+    expect(phone.locator(".prompt-card")).to_have_count(2)
+    phone.evaluate("() => new Promise((done) => setTimeout(done, 300))")
+    assert phone.evaluate("window.__buzz") == []
