@@ -41,7 +41,11 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     expect(table.locator("#il-placement .il-answered")).to_have_count(2)
     assert "Bavarian" not in table.locator("#live").inner_text()
     assert "Bavarian" not in phones["s3"].locator("#live").inner_text()
+    expect(page.locator("#il-opening-next")).to_be_disabled()  # the server would refuse it: キャロル has not placed
     place("s3", "Bavarian Illuminati", last=True)  # duplicates allowed for the Illuminati
+    # The reveal shows on the table as it happens, each player with what they placed, before the GM settles it
+    expect(table.locator("#il-placement [data-seat=s1] .il-placed-value")).to_have_text("Bavarian Illuminati")
+    expect(table.locator("#il-placement [data-seat=s2] .il-placed-value")).to_have_text("UFOs")
     page.locator("#il-opening-next").click()
     expect(table.locator(".il-standings")).to_contain_text("Bavarian Illuminati")
     expect(table.locator(".il-standings")).to_contain_text("UFOs")
@@ -55,6 +59,8 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     place("s3", "CIA", last=True)
     page.locator("#il-opening-next").click()
     expect(table.locator(".il-aside")).to_have_count(2)
+    expect(table.locator(".il-aside").first).to_have_text("アリス: CIA")  # whose group was set aside
+    expect(table.locator(".il-kept")).to_have_text("ボブ: KGB")
     expect(phones["s1"].locator(".prompt-card input.il-card-input")).to_be_visible()
     expect(phones["s3"].locator(".prompt-card input.il-card-input")).to_be_visible()
     expect(phones["s2"].locator(".prompt-card")).to_have_count(0)  # s2 keeps KGB

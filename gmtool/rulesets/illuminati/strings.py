@@ -24,7 +24,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.set": ("決定", "Set"),
     "illuminati.opening_start": ("イルミナティの秘密配置を開始", "Start the secret Illuminati placement"),
     "illuminati.opening_next": ("公開結果を確定して次へ", "Settle the reveal and go on"),
-    "illuminati.waiting": ("配置待ち", "Waiting for"),
+    "illuminati.next_when_placed": ("全員が配置すると押せます", "Available once everyone has placed"),
     "illuminati.placed": ("配置済み", "placed"),
     "illuminati.not_placed": ("未配置", "not yet"),
     "illuminati.place_illuminati": ("イルミナティのカード名（裏向き・全員同時に公開）",
