@@ -7,6 +7,7 @@ The runtime appends the drafts as one action and folds them (engine.py).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import dice as dicelib
@@ -22,14 +23,43 @@ MAX_INT = 10**9             # any whole number a request gives (docs/api.md, lim
 MAX_COUNTER_VALUE = 10**6   # a counter's value, whatever its own range says
 
 
+LINE_BREAKS = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+# Control characters (NUL …) and the direction overrides that make a name read backwards or hide its end
+FORBIDDEN_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def clean_text(value: Any, what_ja: str, what_en: str, limit: int = MAX_NAME, required: bool = True) -> str:
-    """A stripped, length-checked text field."""
-    text = "" if value is None else str(value).strip()
+    """A stripped, length-checked one-line text field: a JSON string (a number is taken as its text), its tabs and
+    line breaks made spaces; anything else (true, a list, an object), a control character or a direction
+    override is refused."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int, float))):
+        raise GmError(f"{what_ja}は文字で入力してください", f"The {what_en} must be text")
+    text = "" if value is None else str(value).replace("\r\n", "\n").translate(LINE_BREAKS).strip()
+    if FORBIDDEN_CHARACTERS.search(text):
+        raise GmError(f"{what_ja}に使えない文字が含まれています", f"The {what_en} contains a character that cannot be used")
     if required and not text:
         raise GmError(f"{what_ja}を入力してください", f"Please enter the {what_en}")
     if len(text) > limit:
         raise GmError(f"{what_ja}は{limit}文字以内にしてください", f"The {what_en} must be at most {limit} characters")
     return text
+
+
+YES, NO = (True, 1, "1", "true", "on", "yes"), (False, 0, None, "", "0", "false", "off", "no")
+
+
+def parse_flag(value: Any, what_ja: str, what_en: str) -> bool:
+    """A yes/no field: a JSON boolean, 1/0, or a form's "on", "true", "1" / "", "false", "0" (absent: no); anything
+    else is refused (the string "false" must not count as yes)."""
+    if isinstance(value, (bool, int, str)) or value is None:  # not 1.0 (a float equals 1 in Python)
+        if value in YES:
+            return True
+        if value in NO:
+            return False
+    raise GmError(f"{what_ja}は true か false で指定してください", f"'{what_en}' must be true or false")
+
+
+WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "＋": "+", "−": "-", "ー": "-", "－": "-"})
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:
@@ -40,9 +70,11 @@ def parse_int(value: Any, what_ja: str, what_en: str) -> int:
     if isinstance(value, int):
         number = value
     else:
-        text = str(value).strip().replace("＋", "+").replace("−", "-").replace("ー", "-")
+        # Full-width digits and signs as a Japanese keyboard types them (３, ＋, −, ー) read as ASCII; other digits
+        # Python's int() would take (٣, 1_000) do not
+        text = str(value).strip().translate(WIDE_DIGITS)
         try:
-            if len(text) > 12:  # checked before int(): no 4,300-digit conversions
+            if len(text) > 12 or not WHOLE_NUMBER.fullmatch(text):  # checked before int(): no 4,300-digit conversions
                 raise ValueError
             number = int(text)
         except (TypeError, ValueError):

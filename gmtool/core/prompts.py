@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .commands import Draft, clean_text, parse_int, require_open
+from .commands import Draft, clean_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound
 from .model import Answer, Event, Prompt, State, text_in
@@ -63,7 +63,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     if not isinstance(seats, list) or any(str(s) not in state.seats for s in seats):
         raise GmError("回答する席の指定が正しくありません", "The seats must be a list of existing seat ids")
     seats = list(dict.fromkeys(str(s) for s in seats))
-    gm_submits = bool(spec.get("gm_submits", False))
+    gm_submits = parse_flag(spec.get("gm_submits", False), "GMの回答", "gm_submits")
     if not seats and not gm_submits:
         raise GmError("回答する席を選んでください", "Choose at least one seat to answer")
     options = spec.get("options") or []

@@ -386,3 +386,38 @@ def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
         assert final["value"] == 778 and final["change"] is True
     assert [d["value"] for d in answered(s1)] == [777, 778]
     assert client.get(f"/api/sessions/{sid}/prompts/p1", headers=bearer(s2)).get_json()["answers"]["s1"]["value"] == 778
+
+
+# -- text and number fields take what their docs say, nothing else (security review) --------------------------
+
+@pytest.mark.parametrize("path, body, en", [
+    ("scenes", {"title": {"a": 1}}, "must be text"),
+    ("prompts", {"title": True, "kind": "choice", "options": ["a", "b"], "seats": ["s1"]}, "must be text"),
+    ("rolls", {"expr": "1D6", "label": ["a"]}, "must be text"),
+    ("counters", {"seat": "s1", "key": "mana", "delta": 1, "reason": {"x": 1}}, "must be text"),
+    ("seats", {"name": "a\x00b"}, "a character that cannot be used"),
+    ("prompts", {"title": "選\u202eぶ", "kind": "choice", "options": ["a", "b"], "seats": ["s1"]},
+     "a character that cannot be used"),
+    ("prompts", {"title": "t", "kind": "choice", "options": ["a", "b"], "seats": ["s1"], "gm_submits": "0x1f"},
+     "must be true or false"),
+    ("counters", {"seat": "s1", "key": "mana", "delta": "1_000"}, "whole number (got '1_000')"),
+    ("counters", {"seat": "s1", "key": "mana", "delta": "٣"}, "whole number (got '٣')"),
+])
+def test_a_field_of_the_wrong_kind_is_refused_and_changes_nothing(client, created, path, body, en):
+    sid, gm = created["session"], created["gm_token"]
+    before = state_of(client, sid, gm)
+    assert_error(client.post(f"/api/sessions/{sid}/{path}", headers=bearer(gm), json=body), 400, en)
+    assert state_of(client, sid, gm) == before
+
+
+def test_line_breaks_in_a_name_are_spaces_and_wide_digits_count(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    added = client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "ダン\r\nテ"}).get_json()
+    assert added["name"] == "ダン テ"
+    before = seat_counters(state_of(client, sid, created["gm_token"]), "s1")["mana"]
+    assert client.post(f"/api/sessions/{sid}/counters", headers=gm,
+                       json={"seat": "s1", "key": "mana", "delta": "＋３"}).status_code == 200
+    assert seat_counters(state_of(client, sid, created["gm_token"]), "s1")["mana"] == before + 3
+    made = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "t", "kind": "choice", "options": ["a", "b"], "seats": ["s1"], "gm_submits": "false"}).get_json()
+    assert made["gm_submits"] is False  # the string "false" is no
