@@ -29,8 +29,6 @@ def actor_of(viewer: Viewer) -> str:
     return "gm" if viewer.is_gm else f"seat:{viewer.seat}"
 
 
-def _flag(value: Any) -> bool:
-    return value in (True, "1", "true", "on", "yes")
 
 
 def change_counter(live: LiveSession, viewer: Viewer, p: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .core.commands import parse_flag
 from .core.errors import GmError
 from .core.model import CounterDef, Label, Threshold
 from .core.ruleset import Ruleset
@@ -56,7 +57,8 @@ def threshold(spec: Any, key: str, n: int) -> Threshold:
         else Label(str(label).strip(), str(label).strip())
     if not 1 <= len(label.ja) <= 20:
         raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
-    return Threshold(_int_or_none(spec["at"], "フラグの値"), f"{key}_{n}", label, "", bool(spec.get("below")))
+    return Threshold(_int_or_none(spec["at"], "フラグの値"), f"{key}_{n}", label, "",
+                     parse_flag(spec.get("below"), "フラグのbelow", "below"))
 
 
 def custom_counter(spec: Any, index: int) -> CounterDef:
@@ -83,7 +85,7 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     flags = spec.get("thresholds") or []
     if not isinstance(flags, list) or len(flags) > 4:
         raise GmError("フラグは4つまでのリストです", "'thresholds' must be a list of at most 4")
-    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=bool(spec.get("public", True)),
+    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=parse_flag(spec.get("public", True), "カウンターのpublic", "public"),
                          thresholds=tuple(threshold(f, key, n + 1) for n, f in enumerate(flags)))
     if not counter.is_in_range(start):
         raise GmError(f"「{label.ja}」の初期値が範囲外です", f"The start value of '{label.en}' is outside its bounds")

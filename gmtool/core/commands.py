@@ -62,6 +62,11 @@ WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "�
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
+def flag_field(payload: dict, key: str, default: bool = False) -> bool:
+    """parse_flag of a request's field `key` (`default` when it is absent), named by its key when refused."""
+    return parse_flag(payload.get(key, default), key, key)
+
+
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:
     """An integer from a form or JSON value (at most ±MAX_INT), or a readable error."""
     if isinstance(value, bool):  # JSON true/false is no number (Python would count it as 1/0)
@@ -259,7 +264,7 @@ def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
         raise NotFound(f"設定「{key}」はありません", f"There is no setting '{key}'")
     if value not in (True, False, 0, 1, "0", "1", "true", "false", "on", "off", "yes", "no"):
         raise GmError("設定はオンかオフです", "A setting is on or off")
-    return [("setting.set", {"key": key, "value": value in (True, 1, "1", "true", "on", "yes")})]
+    return [("setting.set", {"key": key, "value": value in YES})]
 
 
 SETTINGS = ("hide_answers",)

@@ -421,3 +421,21 @@ def test_line_breaks_in_a_name_are_spaces_and_wide_digits_count(client, created)
     made = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
         "title": "t", "kind": "choice", "options": ["a", "b"], "seats": ["s1"], "gm_submits": "false"}).get_json()
     assert made["gm_submits"] is False  # the string "false" is no
+
+
+def test_yes_no_fields_read_the_same_everywhere(client, admin):
+    """A counter's `public` and a game action's yes/no field take true/false (or a form's on/1/0/""): the string
+    "false" made a counter meant to be private public (bool("false") is True), and "maybe" counted as no."""
+    made = client.post("/api/sessions", headers=admin, json={
+        "title": "x", "seats": ["甲", "乙"], "counters": [{"key": "gold", "name": "Gold", "public": "false"}]}).get_json()
+    assert [(c["key"], c["public"]) for c in state_of(client, made["session"], made["gm_token"])["counters"]] == [
+        ("gold", False)]
+    assert_error(client.post("/api/sessions", headers=admin, json={
+        "title": "x", "counters": [{"key": "gold", "name": "Gold", "public": "maybe"}]}), 400, "'public' must be true or false")
+    game = client.post("/api/sessions", headers=admin, json={
+        "title": "x", "ruleset": "illuminati", "seats": ["甲", "乙", "丙"]}).get_json()
+    url = f"/api/sessions/{game['session']}/actions/setup"
+    before = state_of(client, game["session"], game["gm_token"])
+    assert_error(client.post(url, headers=bearer(game["gm_token"]), json={"tournament": "maybe"}), 400,
+                 "'tournament' must be true or false")
+    assert state_of(client, game["session"], game["gm_token"]) == before

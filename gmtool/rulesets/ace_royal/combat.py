@@ -4,14 +4,14 @@ its damage, Down, the steal and eliminations (A-7)."""
 from __future__ import annotations
 
 from gmtool.core import dice as dicelib
-from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.commands import clean_text, flag_field, parse_int
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 
 from . import rules as r
 from .events import NAME, game
-from .plan import Plan, flag, playing
+from .plan import Plan, playing
 
 
 # -- combat ----------------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
 def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
     """A-9: a proxy fights for the side (its own stats; from a mystic code or a hero card), or withdraw it."""
     c, side = _combat_side(state, p, ctx)
-    if flag(p.get("clear")):
+    if flag_field(p, "clear"):
         if not c[f"{side}_side"]["proxy"]:
             raise Conflict("代理戦闘はありません", "There is no proxy")
         return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
@@ -105,7 +105,7 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
     if source not in ("code", "hero"):
         raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
     proxy = {"name": clean_text(p.get("name"), "代理戦闘者の名前", "proxy name"), "stats": r.parse_stats(p.get("stats")),
-             "legion": flag(p.get("legion")), "source": source}
+             "legion": flag_field(p, "legion"), "source": source}
     return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": proxy, "rule": "A-9"})]
 
 
@@ -185,7 +185,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         seat, proxy, dmg = c[side], c[f"{side}_side"]["proxy"], damage[side]
         if proxy and dmg:
             hand = plan.value(seat, "hand")
-            can = flag(p.get(f"{side}_hand_code", hand > 0)) and hand > 0
+            can = flag_field(p, f"{side}_hand_code", hand > 0) and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             if cost["discard_field_code"]:
                 plan.counter(seat, "codes", plan.value(seat, "codes") - 1, ("代理戦闘のダメージ", "proxy combat damage"), "A-9")

@@ -9,7 +9,6 @@ automatic events with their rule codes. The whole action is one undoable step fo
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core.commands import counter_drafts, require_open, seat_of
@@ -201,6 +200,3 @@ def turn_player(state: State, p: dict, ctx: ActionContext, step: str | None = No
     return seat
 
 
-def flag(value: Any) -> bool:
-    """A yes/no field from JSON or a form."""
-    return value in (True, 1, "1", "true", "on", "yes")

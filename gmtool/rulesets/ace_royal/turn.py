@@ -3,14 +3,14 @@ active-master coin (A-5), reveals and declared attacks."""
 
 from __future__ import annotations
 
-from gmtool.core.commands import seat_of
+from gmtool.core.commands import flag_field, seat_of
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
 from gmtool.core.turns import Turns, pass_token
 
 from . import rules as r
-from .plan import Plan, flag, playing, require_in, turn_player
+from .plan import Plan, playing, require_in, turn_player
 from .readings import AM_PASS, COMBAT_REVEAL_DRAW
 
 
@@ -70,7 +70,7 @@ def place_code(state: State, p: dict, ctx: ActionContext) -> list:
     plan = Plan(state, ctx)
     if plan.value(seat, "hand") <= 0:
         raise Conflict("手札がありません", "Your hand is empty")
-    reverse, replace = flag(p.get("reverse")), flag(p.get("replace"))
+    reverse, replace = flag_field(p, "reverse"), flag_field(p, "replace")
     slots = r.code_slots(g["players"][seat]["reverse_placed"])
     if not reverse and not replace and plan.value(seat, "codes") >= slots:
         raise Conflict(f"礼装の枠（{slots}）が一杯です（入れ替えるときは replace）",

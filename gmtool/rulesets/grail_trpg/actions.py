@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from gmtool.core import prompts
-from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State, text_in
@@ -52,8 +52,6 @@ def _ids(value) -> list[str]:
     raise GmError("IDのリストを指定してください", "Give a list of ids")
 
 
-def _flag(value) -> bool:
-    return value in (True, 1, "1", "true", "on", "yes")
 
 
 # -- before the combat ------------------------------------------------------------------
@@ -64,7 +62,7 @@ def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
     faction = _faction(state, p.get("faction"))
     raw = p.get("characters", p.get("text"))
     text = json.dumps(raw, ensure_ascii=False) if isinstance(raw, list) else raw
-    append = _flag(p.get("append"))
+    append = flag_field(p, "append")
     existing = grail_of(state)["characters"].get(faction, []) if append else []
     chars = parse_characters(text if isinstance(text, str) else "", faction)
     if len(chars) + len(existing) > MAX_CHARACTERS:
@@ -170,7 +168,7 @@ def set_priority(state: State, p: dict, ctx: ActionContext) -> list:
     order = [_faction(state, f) for f in _ids(p.get("order"))]
     if not order or len(set(order)) != len(order) or GM_SIDE in order:
         raise GmError("優先順位は席IDを重複なく並べます", "The priority order lists seat ids, each once")
-    return [("grail.priority_set", {"order": order, "new_round": _flag(p.get("new_round"))})]
+    return [("grail.priority_set", {"order": order, "new_round": flag_field(p, "new_round")})]
 
 
 # -- the combat -------------------------------------------------------------------------
@@ -414,7 +412,7 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
         if prompt.kind == "grail_setup":
             value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
         else:
-            value = {"stat": p.get("stat"), "seal": 2 if _flag(p.get("seal")) else None}
+            value = {"stat": p.get("stat"), "seal": 2 if flag_field(p, "seal") else None}
         value.update(skills=skills, mods=mods)
     who = ctx.viewer.respondent
     return prompts.answer(state, prompt.id, who, value, ctx.salt(), ctx.resolvers, ctx.dice)
@@ -497,7 +495,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     if any(e["faction"] == faction and e["timing"] == timing for e in combat["escapes"]):
         raise Conflict(f"{faction_name(state, faction)}はこのタイミングで既に逃走判定をしました",
                        f"{faction_name(state, faction)} already made an escape check at this timing")
-    let_go, automatic = _flag(p.get("let_go")), _flag(p.get("automatic"))
+    let_go, automatic = flag_field(p, "let_go"), flag_field(p, "automatic")
     cost = None
     if not let_go and faction != GM_SIDE:
         allies = [faction] + [f for f in combat["sides"][side] if f != faction]

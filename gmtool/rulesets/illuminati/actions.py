@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtool.core import prompts
-from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open, seat_of
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.ruleset import action, reading_value
@@ -27,8 +27,6 @@ COUNTER_KEYS = ("groups", "tokens_illuminati", "tokens_groups", "destroyed", "pl
 
 # -- helpers ----------------------------------------------------------------------------------------
 
-def _flag(value: Any) -> bool:
-    return value in (True, 1, "1", "true", "on", "yes")
 
 
 def _actor_seat(state, payload: dict, ctx) -> str:
@@ -121,7 +119,7 @@ def setup(state, payload: dict, ctx) -> list:
     if not isinstance(players, list):
         raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
     players = list(dict.fromkeys(seat_of(state, p).id for p in players))
-    tournament = _flag(payload.get("tournament"))
+    tournament = flag_field(payload, "tournament")
     if tournament and len(players) != rules.TOURNAMENT_PLAYERS:
         n = len(players)
         raise GmError(f"大会ルール（ゴール12）は2人対戦だけのルールです。プレイヤーが{n}人なので選べません"
@@ -230,7 +228,7 @@ def start_turn(state, payload: dict, ctx) -> list:
     if g["turn"]["started"]:
         raise Conflict("このターンは既に開始しています", "This turn has already begun")
     auto = _choice(payload.get("auto_control"), ("none", "group", "resource"), "自動支配", "automatic control", "none")
-    draw_plot, draw_group = _flag(payload.get("draw_plot")), _flag(payload.get("draw_group"))
+    draw_plot, draw_group = flag_field(payload, "draw_plot"), flag_field(payload, "draw_group")
     c = state.counters[seat]
     group_hand = c["group_hand"] + (1 if draw_group else 0)
     if auto != "none" and group_hand < 1:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from gmtool.core.commands import clean_text, counter_drafts, require_open
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -253,7 +253,7 @@ def skip_turn(state: State, payload: dict, ctx: ActionContext) -> list:
     s = running(state)
     seat = mover(state, s, payload, ctx)
     legal = R.moves(state.counters[seat][HAND], s["took"][seat], len(s["row"]))
-    if not legal["stuck"] and payload.get("force") not in (True, "1", "true", "on"):
+    if not legal["stuck"] and not flag_field(payload, "force"):
         raise Conflict("この手番には出す・取るのどちらかができます（飛ばすなら force）",
                        "This turn has a legal move (play or take); use force to skip it anyway")
     reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMの裁定"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text
+from gmtool.core.commands import clean_text, flag_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
@@ -62,7 +62,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
         raise Conflict("ラウンドは既に終了しています", "The round is already over")
     check = F.round_check(state)
     over = s["round_over"] or (check["reason"] if check["over"] else None)
-    if not over and not F.flag(payload.get("force")):
+    if not over and not flag_field(payload, "force"):
         raise Conflict(f"終了条件（S-2）をまだ満たしていません：残り{check['phases_left']}フェイズ（force で強制）",
                        f"The end condition (S-2) is not met: {check['phases_left']} phases left (use force)")
     reason = over or {"ja": "GMが終了", "en": "ended by the GM", "rule": "S-2"}
@@ -86,7 +86,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
         tx.set(seat, "uses", 0, ("ラウンド終了：スキル・宝具の使用回数をリセット", "end of the round: skill / NP uses reset"), "S-15")
     remaining = [p for p in players if p not in elim["out"]]
     vote = None
-    if not final and F.flag(payload.get("vote", True)):
+    if not final and flag_field(payload, "vote", True):
         vote = _open_vote(state, tx, remaining, ctx.resolvers)
     standings = sorted(({"seat": p, "vp": tx.value(p, "vp")} for p in players), key=lambda r: -r["vp"])
     tx.drafts[0] = ("sugoroku.round_ended", {
@@ -113,7 +113,7 @@ def start_round(state: State, payload: dict, ctx) -> list:
         raise Conflict("次のラウンドはありません（先にラウンド終了）", "There is no next round (end this one first)")
     waiting = [p for pid, p in state.prompts.items() if pid.startswith("sg-vote") and
                (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))]
-    if waiting and not F.flag(payload.get("force")):
+    if waiting and not flag_field(payload, "force"):
         raise Conflict("真名看破投票が終わっていません（force で強制）", "The true-name vote is not finished (use force)")
     nxt = R.ROUNDS[R.ROUNDS.index(s["round"]) + 1]
     length = F.parse_int(payload.get("board_length") or s["board_length"], "盤面のマス数", "board length")

@@ -14,13 +14,13 @@ import re
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.commands import clean_text, flag_field, parse_int
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Prompt, State
 
 from . import rules as R
 from .events import is_revealed, sg
-from .flow import (Tx, acting_seat, at_goal, count_reveal, flag, flow_reading, move_to, readings,
+from .flow import (Tx, acting_seat, at_goal, count_reveal, flow_reading, move_to, readings,
                             require_no_battle, reveal, started)
 
 KIND = "sugoroku_cards"
@@ -262,7 +262,7 @@ def battle_card(state: State, payload: dict, ctx) -> list:
     tx.emit("sugoroku.battle_card", {"battle": battle["id"], "seat": seat, "card": card, "after_reveal": after,
                                      "cost": cost if kind != "attack" else 0})
     if kind != "attack":
-        use_card(tx, seat, kind, cost, card, flag(payload.get("true_name_release")))
+        use_card(tx, seat, kind, cost, card, flag_field(payload, "true_name_release"))
     after_battle = copy.deepcopy(battle)
     after_battle["added"].append({"seat": seat, "card": card, "after_reveal": after})
     re_resolve(tx, after_battle)
@@ -351,7 +351,7 @@ def use_skill(state: State, payload: dict, ctx) -> list:
     cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
     tx = Tx(state)
     use_card(tx, seat, kind, cost, clean_text(payload.get("label"), "カード名", "card name", 40, False),
-             flag(payload.get("true_name_release")))
+             flag_field(payload, "true_name_release"))
     return tx.drafts
 
 

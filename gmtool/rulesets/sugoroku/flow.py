@@ -16,6 +16,7 @@ from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
+from gmtool.core.commands import flag_field
 
 from . import rules as R
 from .events import is_revealed, sg
@@ -89,11 +90,6 @@ def readings(state: State) -> dict:
 def flow_reading(state: State, key: str) -> Any:
     """A Reading owned by the flow (not sugoroku_rules)."""
     return readings(state).get(key, FLOW_READINGS[key]["default"])
-
-
-def flag(value: Any) -> bool:
-    """A checkbox / JSON boolean."""
-    return value in (True, 1, "1", "true", "on", "yes")
 
 
 def acting_seat(state: State, payload: dict, ctx) -> str:
@@ -218,7 +214,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     length = parse_int(payload.get("board_length") or R.DEFAULT_BOARD_LENGTH, "盤面のマス数", "board length")
     if not R.MIN_BOARD <= length <= R.MAX_BOARD:
         raise GmError(f"盤面は{R.MIN_BOARD}〜{R.MAX_BOARD}マスです", f"The board has {R.MIN_BOARD} to {R.MAX_BOARD} squares")
-    skip = flag(payload.get("skip_to_climax"))
+    skip = flag_field(payload, "skip_to_climax")
     if skip and not R.skip_to_climax_allowed(len(seats))["ok"]:
         raise GmError("クライマックスから始められるのは4人以下です [S-1]", "Only 4 players or fewer may skip to the climax [S-1]")
     order_in = payload.get("order")
@@ -364,7 +360,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
                                        "seals": left - 1})
         tx.add(seat, "seals", -1, ("令呪：サイコロを1つ追加", "seal: one more die"), "S-11")
     move = roll.total
-    supply = flag(payload.get("supply"))
+    supply = flag_field(payload, "supply")
     if supply:
         result = R.supply_move(move)
         terms.append(result["terms"][1])
@@ -438,7 +434,7 @@ def end_phase(state: State, payload: dict, ctx) -> list:
     if s["round_ended"]:
         raise Conflict("ラウンドは終了しています", "The round is over")
     waiting = current_mover(state)
-    if waiting and not flag(payload.get("force")):
+    if waiting and not flag_field(payload, "force"):
         raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（force で強制終了）",
                        f"{state.seat_name(waiting)} has not moved yet (use force)")
     squares: dict[int, list[str]] = {}
