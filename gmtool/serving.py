@@ -26,16 +26,20 @@ from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
+from werkzeug.wsgi import ClosingIterator
 
 from .web.streams import StreamHub
 
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
 PER_ADDRESS = 32         # connections one client address may hold open (a browser uses at most 6 per server)
+IN_FLIGHT = 12           # requests of one client address being answered at once (of the server's 24 threads)
 REQUEST_DEADLINE = 30.0  # seconds from a request's first byte until all of it (headers and body) has arrived
 TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
 # laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
             "Too many connections from this device. Close other tabs, then reload.")
+TOO_BUSY = ("この端末からの要求が多すぎます。少し待ってからやり直してください。",
+            "Too many requests at once from this device. Wait a moment, then try again.")
 
 
 class ClientLimits:
@@ -46,9 +50,10 @@ class ClientLimits:
     arrived within `deadline` seconds of its first byte. Shared by the server's listening sockets."""
 
     def __init__(self, per_address: int = PER_ADDRESS, deadline: float = REQUEST_DEADLINE,
-                 trusted: frozenset = TRUSTED):
-        self.per_address, self.deadline, self.trusted = per_address, deadline, trusted
-        self.open: dict[str, int] = {}
+                 trusted: frozenset = TRUSTED, in_flight: int = IN_FLIGHT):
+        self.per_address, self.deadline, self.trusted, self.in_flight = per_address, deadline, trusted, in_flight
+        self.open: dict[str, int] = {}     # connections by address
+        self.running: dict[str, int] = {}  # requests being answered by address
         self.lock = threading.Lock()
 
     def admit(self, address: str) -> bool:
@@ -70,6 +75,47 @@ class ClientLimits:
                 self.open[address] = held
             else:
                 self.open.pop(address, None)
+
+    def start(self, address: str) -> bool:
+        """Count a request of `address` as being answered, unless as many of its requests already are."""
+        if address in self.trusted:
+            return True
+        with self.lock:
+            running = self.running.get(address, 0)
+            if running >= self.in_flight:
+                return False
+            self.running[address] = running + 1
+            return True
+
+    def finish(self, address: str) -> None:
+        """A counted request of `address` was answered (its response closed)."""
+        with self.lock:
+            running = self.running.get(address, 0) - 1
+            if running > 0:
+                self.running[address] = running
+            else:
+                self.running.pop(address, None)
+
+    def wsgi(self, app):
+        """`app` answering at most `in_flight` requests of one address at once: the rest get a 429 at once, so one
+        device flooding the server with heavy reads holds at most that many of its threads."""
+        refused = refusal("429 Too Many Requests", *TOO_BUSY)
+        head, body = refused.split(b"\r\n\r\n", 1)
+
+        def limited(environ, start_response):
+            address = environ.get("REMOTE_ADDR", "")
+            if not self.start(address):
+                start_response("429 Too Many Requests", [("Content-Type", "application/json"),
+                                                          ("Content-Length", str(len(body))), ("Retry-After", "1")])
+                return [body]
+            try:
+                result = app(environ, start_response)
+            except BaseException:
+                self.finish(address)
+                raise
+            return ClosingIterator(result, lambda: self.finish(address))
+
+        return limited
 
     def overdue(self, channels, now: float) -> None:
         """Mark every connection whose request has been arriving for longer than the deadline to be closed."""
@@ -320,8 +366,9 @@ def make_server(app, map: dict | None = None, client_limits: ClientLimits | None
     connection), a new one if not given; `client_limits` what one client may hold (ClientLimits' defaults if
     not given). Closing the server ends its streams."""
     sockets = {} if map is None else map
-    server = create_server(app, map=sockets, **settings)
-    hub, limits = StreamHub(), client_limits or ClientLimits()
+    limits = client_limits or ClientLimits()
+    server = create_server(limits.wsgi(app), map=sockets, **settings)
+    hub = StreamHub()
     for dispatcher in sockets.values():  # one listening server per address
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = StreamingChannel

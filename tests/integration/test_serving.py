@@ -298,3 +298,42 @@ def test_a_request_trickled_in_is_closed_at_its_deadline(tmp_path):
         assert closed, "a request that never finished arriving kept its connection"
         with keep_alive(port):  # a whole request is served as before
             pass
+
+
+def test_one_address_has_at_most_its_share_of_requests_answered_at_once(tmp_path):
+    from gmtool.serving import ClientLimits
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    release, arrived = threading.Event(), threading.Semaphore(0)
+
+    @app.get("/test-slow")
+    def slow():  # a heavy read, held until the test lets it go
+        arrived.release()
+        release.wait(10)
+        return "done"
+
+    server = make_server(app, host="127.0.0.1", port=0, threads=8,
+                         client_limits=ClientLimits(trusted=frozenset(), in_flight=2))
+    port, answers = server.effective_port, []
+
+    def get(path):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", path)
+        response = conn.getresponse()
+        answers.append((path, response.status, response.read()))
+        conn.close()
+
+    with running_in_thread(server):
+        held = [threading.Thread(target=get, args=("/test-slow",)) for _ in range(2)]
+        for thread in held:
+            thread.start()
+        for _ in held:
+            assert arrived.acquire(timeout=10)
+        get("/api/health")  # a third request of the same address while two are being answered
+        path, status, body = answers[-1]
+        assert status == 429, answers
+        assert "この端末からの要求が多すぎます".encode() in body and b"Too many requests at once" in body
+        release.set()
+        for thread in held:
+            thread.join(10)
+        get("/api/health")  # answered again once the two are done
+        assert answers[-1][1] == 200 and sorted(s for p, s, _ in answers if p == "/test-slow") == [200, 200]
