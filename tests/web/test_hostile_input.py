@@ -519,3 +519,18 @@ def test_f1_every_text_field_of_every_route_gets_the_largest_body_and_is_bounded
                                        content_type="application/json")
                 assert_json_error(response, 400, f"A text is too long (at most {limits.MAX_TEXT} characters)")
         assert gm_state(client, sid, data["gm_token"]) == before
+
+
+def test_an_export_whose_names_hold_invisible_controls_still_imports_and_continues(client, created):
+    """A session saved before control and direction characters were left out of names (a pasted name carries the
+    isolates U+2068/U+2069, or a BEL) imports, and its campaign continues (review: both were refused)."""
+    gm = bearer(created["gm_token"])
+    doc = json.loads(client.get(f"/api/sessions/{created['session']}/export?format=json", headers=gm).get_data())
+    seat = doc["events"][0]["data"]["seats"][0]
+    seat["name"] = "\u2068" + seat["name"] + "\x07\u2069"
+    made = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc)
+    assert made.status_code == 201, made.get_json()
+    imported = made.get_json()
+    following = client.post(f"/api/sessions/{imported['session']}/continue", headers=bearer(imported["gm_token"]),
+                            json={"title": "次回"})
+    assert following.status_code == 201, following.get_json()

@@ -395,9 +395,6 @@ def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
     ("prompts", {"title": True, "kind": "choice", "options": ["a", "b"], "seats": ["s1"]}, "must be text"),
     ("rolls", {"expr": "1D6", "label": ["a"]}, "must be text"),
     ("counters", {"seat": "s1", "key": "mana", "delta": 1, "reason": {"x": 1}}, "must be text"),
-    ("seats", {"name": "a\x00b"}, "a character that cannot be used"),
-    ("prompts", {"title": "選\u202eぶ", "kind": "choice", "options": ["a", "b"], "seats": ["s1"]},
-     "a character that cannot be used"),
     ("prompts", {"title": "t", "kind": "choice", "options": ["a", "b"], "seats": ["s1"], "gm_submits": "0x1f"},
      "must be true or false"),
     ("counters", {"seat": "s1", "key": "mana", "delta": "1_000"}, "whole number (got '1_000')"),
@@ -410,10 +407,13 @@ def test_a_field_of_the_wrong_kind_is_refused_and_changes_nothing(client, create
     assert state_of(client, sid, gm) == before
 
 
-def test_line_breaks_in_a_name_are_spaces_and_wide_digits_count(client, created):
+def test_line_breaks_are_spaces_controls_left_out_and_wide_digits_count(client, created):
     sid, gm = created["session"], bearer(created["gm_token"])
     added = client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "ダン\r\nテ"}).get_json()
     assert added["name"] == "ダン テ"
+    # control characters and direction controls are left out (a pasted name may carry invisible isolates)
+    assert client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "\u2068エ\x00ミ\u202eヤ\u2069"}
+                       ).get_json()["name"] == "エミヤ"
     before = seat_counters(state_of(client, sid, created["gm_token"]), "s1")["mana"]
     assert client.post(f"/api/sessions/{sid}/counters", headers=gm,
                        json={"seat": "s1", "key": "mana", "delta": "＋３"}).status_code == 200
