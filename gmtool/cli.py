@@ -310,7 +310,9 @@ def cmd_serve(args) -> int:
         return 2
     settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
     raise_file_limit(settings["connection_limit"] + args.max_streams + args.threads + 64)  # streams leave waitress
-    server = make_server(app, host=host, port=args.port, **settings)
+    from .serving import TRUSTED, ClientLimits
+    limits = ClientLimits(trusted=TRUSTED | frozenset(args.trusted_proxy))
+    server = make_server(app, host=host, port=args.port, client_limits=limits, **settings)
     port = server.effective_port
     if public and port != args.port and not args.public_base:  # --port 0: the OS chose the port
         public = public.rsplit(":", 1)[0] + f":{port}"
@@ -376,6 +378,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="be worker K of --workers N only (for your own proxy: gmtool proxy-config)")
     serve.add_argument("--watch-parent", action="store_true", help=argparse.SUPPRESS)  # workers.watch_parent
     serve.add_argument("--public-base", help="the base URL of links and QR codes (behind a proxy: the proxy's)")
+    serve.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                       help="the address of a reverse proxy on another machine, whose connections carry every "
+                            "phone's: not held to one device's share of connections and requests (repeatable; "
+                            "this machine's own addresses are always trusted)")
     serve.add_argument("--caddy", help="the caddy program for --workers (default: caddy on PATH)")
     serve.set_defaults(func=cmd_serve)
 

@@ -33,11 +33,14 @@ from .web.streams import StreamHub
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
 PER_ADDRESS = 32         # connections one client address may hold open (a browser uses at most 6 per server)
 IN_FLIGHT = 12           # requests of one client address being answered at once (of the server's 24 threads)
-REQUEST_DEADLINE = 30.0  # seconds from a request's first byte until all of it (headers and body) has arrived
+REQUEST_DEADLINE = 60.0  # seconds from a request's first byte until all of it (headers and body) has arrived
+# (a 256 KiB import at 5 KB/s takes 51 s)
 TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
 # laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
             "Too many connections from this device. Close other tabs, then reload.")
+TOO_SLOW = ("要求が時間内に届きませんでした。やり直してください。",
+            "The request did not arrive in time. Please try again.")
 TOO_BUSY = ("この端末からの要求が多すぎます。少し待ってからやり直してください。",
             "Too many requests at once from this device. Wait a moment, then try again.")
 
@@ -118,12 +121,17 @@ class ClientLimits:
         return limited
 
     def overdue(self, channels, now: float) -> None:
-        """Mark every connection whose request has been arriving for longer than the deadline to be closed."""
+        """Answer 408 and close every connection whose request has been arriving for longer than the deadline."""
         cutoff = now - self.deadline
         for channel in channels:
             since = getattr(channel, "receiving_since", None)
-            if since is not None and since < cutoff and not channel.requests:
-                channel.will_close = True
+            if since is not None and since < cutoff and not channel.requests and not channel.close_when_flushed:
+                channel.receiving_since = None
+                try:
+                    channel.write_soon(refusal("408 Request Timeout", *TOO_SLOW))
+                    channel.close_when_flushed = True  # and what else arrives is not read (HTTPChannel.received)
+                except Exception:  # noqa: BLE001  gone meanwhile (ClientDisconnected): closed without a word
+                    channel.will_close = True
 
 
 def refusal(status: str, ja: str, en: str) -> bytes:
@@ -153,7 +161,12 @@ class StreamingChannel(HTTPChannel):
             sock.close()
             self.socket, self._fileno, self.connected = None, None, False  # never added to the loop's map
             return
-        super().__init__(server, sock, addr, adj, map)
+        try:
+            super().__init__(server, sock, addr, adj, map)
+        except BaseException:
+            if limits is not None and address not in limits.trusted:
+                limits.release(address)  # admitted, never added
+            raise
         if limits is not None and address not in limits.trusted:
             self.counted = address
 

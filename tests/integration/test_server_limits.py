@@ -102,3 +102,39 @@ def test_f6_an_oversized_body_is_refused_before_it_is_read(tmp_path):
         assert get_health(server, timeout=15) == 200
     finally:
         server.stop()
+
+
+def connections_from(server: ServerProcess, source: str, n: int) -> tuple[list[socket.socket], int]:
+    """`n` connections from the loopback address `source`, each with half a request; how many were refused (503)."""
+    socks = [socket.create_connection(address(server), timeout=10, source_address=(source, 0)) for _ in range(n)]
+    for s in socks:
+        s.sendall(b"GET /api/health HTTP/1.1\r\n")
+    socks[-1].settimeout(2)
+    try:  # the last one's answer, if it gets one, comes after every earlier refusal
+        socks[-1].recv(0)
+        socks[-1].recv(1, socket.MSG_PEEK)
+    except (socket.timeout, OSError):
+        pass
+    refused = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            refused += s.recv(64).startswith(b"HTTP/1.1 503")
+        except (BlockingIOError, OSError):  # admitted: no answer to half a request
+            pass
+    return socks, refused
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="127.0.0.2 as a source address")
+def test_one_device_holds_32_connections_but_a_trusted_proxy_holds_more(tmp_path):
+    for args, expected in (((), 8), (("--trusted-proxy", "127.0.0.2"), 0)):
+        server = serve(tmp_path / str(len(args)), *args)
+        socks = []
+        try:
+            socks, refused = connections_from(server, "127.0.0.2", 40)
+            assert refused == expected, (args, refused)
+            assert get_health(server, timeout=10) == 200  # 127.0.0.1, this machine, is never held
+        finally:
+            for s in socks:
+                s.close()
+            server.stop()

@@ -282,11 +282,13 @@ def test_a_request_trickled_in_is_closed_at_its_deadline(tmp_path):
         slow = socket.create_connection(("127.0.0.1", port), timeout=10)
         slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         slow.settimeout(0.3)
-        closed, started = False, time.monotonic()
+        closed, answer, started = False, b"", time.monotonic()
         while time.monotonic() - started < 8:  # a header line every 0.3 s: never idle for waitress's timeout
             try:
                 slow.sendall(b"X-a: b\r\n")
-                if slow.recv(1) == b"":
+                data = slow.recv(65536)
+                answer += data
+                if data == b"":
                     closed = True
                     break
             except socket.timeout:
@@ -296,6 +298,8 @@ def test_a_request_trickled_in_is_closed_at_its_deadline(tmp_path):
                 break
         slow.close()
         assert closed, "a request that never finished arriving kept its connection"
+        assert answer.startswith(b"HTTP/1.1 408"), answer  # told why, in both languages
+        assert "時間内に届きませんでした".encode() in answer and b"did not arrive in time" in answer
         with keep_alive(port):  # a whole request is served as before
             pass
 
