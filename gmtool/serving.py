@@ -17,6 +17,7 @@ everything (a full socket buffer: a slow phone) wakes the loop once it has let g
 from __future__ import annotations
 
 import errno
+import json
 import select
 import threading
 import time
@@ -35,8 +36,8 @@ PER_ADDRESS = 32         # connections one client address may hold open (a brows
 IN_FLIGHT = 12           # requests of one client address being answered at once (of the server's 24 threads)
 REQUEST_DEADLINE = 60.0  # seconds from a request's first byte until all of it (headers and body) has arrived
 # (a 256 KiB import at 5 KB/s takes 51 s)
-TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses PER_ADDRESS does not apply to: the GM's own
-# laptop, and the proxy in front of --workers, whose connections carry every phone's requests
+TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses not held to PER_ADDRESS and
+# IN_FLIGHT: the GM's own laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
             "Too many connections from this device. Close other tabs, then reload.")
 TOO_SLOW = ("要求が時間内に届きませんでした。やり直してください。",
@@ -48,9 +49,10 @@ TOO_BUSY = ("この端末からの要求が多すぎます。少し待ってか�
 class ClientLimits:
     """What one client may hold of the server, so that nobody on the Wi-Fi can lock the others out with
     connections that never finish a request (a "slowloris": a header line every few seconds keeps
-    waitress's idle timeout from ever closing one) or just with many idle ones: at most `per_address`
-    connections from one address (`trusted` ones excepted), and a request's headers and body must have
-    arrived within `deadline` seconds of its first byte. Shared by the server's listening sockets."""
+    waitress's idle timeout from ever closing one), with many idle ones, or with a flood of heavy requests: at
+    most `per_address` connections from one address and `in_flight` of its requests answered at once (`trusted`
+    addresses excepted), and a request's headers and body must have arrived within `deadline` seconds of its
+    first byte. Shared by the server's listening sockets."""
 
     def __init__(self, per_address: int = PER_ADDRESS, deadline: float = REQUEST_DEADLINE,
                  trusted: frozenset = TRUSTED, in_flight: int = IN_FLIGHT):
@@ -102,8 +104,7 @@ class ClientLimits:
     def wsgi(self, app):
         """`app` answering at most `in_flight` requests of one address at once: the rest get a 429 at once, so one
         device flooding the server with heavy reads holds at most that many of its threads."""
-        refused = refusal("429 Too Many Requests", *TOO_BUSY)
-        head, body = refused.split(b"\r\n\r\n", 1)
+        body = error_body(429, *TOO_BUSY)
 
         def limited(environ, start_response):
             address = environ.get("REMOTE_ADDR", "")
@@ -134,11 +135,15 @@ class ClientLimits:
                     channel.will_close = True
 
 
-def refusal(status: str, ja: str, en: str) -> bytes:
-    """A whole HTTP response refusing a connection before any request of it is read (JSON, both languages)."""
-    import json
-    body = json.dumps({"error": {"status": int(status.split()[0]), "ja": ja, "en": en, "message": f"{ja} / {en}"}},
+def error_body(status: int, ja: str, en: str) -> bytes:
+    """The API's error JSON (docs/api.md), in both languages."""
+    return json.dumps({"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}},
                       ensure_ascii=False).encode()
+
+
+def refusal(status: str, ja: str, en: str) -> bytes:
+    """A whole HTTP response the server writes itself, outside any request (JSON, both languages)."""
+    body = error_body(int(status.split()[0]), ja, en)
     return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             f"Retry-After: 10\r\nConnection: close\r\n\r\n").encode() + body
 
