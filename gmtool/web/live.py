@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 import zlib
+from functools import partial
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
@@ -33,25 +34,36 @@ DISCONNECT_CHECK = 1.0  # seconds between checks of waitress's client_disconnect
 bp = Blueprint("live", __name__, url_prefix="/s/<session_id>")
 
 
+PER_TOKEN_STREAMS = 8  # live streams one token may hold (a player's tabs): one phone cannot take every slot
+
+
 class StreamSlots:
-    """The app's count of open streams against its MAX_STREAMS."""
+    """The app's count of open streams against its MAX_STREAMS, and each token's against PER_TOKEN_STREAMS."""
 
     def __init__(self):
         self.open = 0
+        self.by_token: dict[str, int] = {}
         self.lock = threading.Lock()
 
-    def take(self, limit: int) -> bool:
-        """Take a slot if one is free."""
+    def take(self, limit: int, token: str) -> bool:
+        """Take a slot for a stream of `token` (hashed) if one is free, for the server and for the token."""
         with self.lock:
-            if self.open >= limit:
+            held = self.by_token.get(token, 0)
+            if self.open >= limit or held >= PER_TOKEN_STREAMS:
                 return False
             self.open += 1
+            self.by_token[token] = held + 1
             return True
 
-    def give_back(self) -> None:
-        """Free a slot."""
+    def give_back(self, token: str) -> None:
+        """Free a slot of `token`."""
         with self.lock:
             self.open -= 1
+            held = self.by_token.get(token, 0) - 1
+            if held > 0:
+                self.by_token[token] = held
+            else:
+                self.by_token.pop(token, None)
 
 
 def slots() -> StreamSlots:
@@ -84,12 +96,13 @@ def events(session_id: str):
     viewer, token = page_viewer(live, request.args.get("as", "seat"))
     if live.state.closed:  # nothing more will change: 204 tells EventSource not to reconnect (the page polls)
         return Response(status=204, headers={"Cache-Control": "no-store"})
+    hashed = token_hash(token or "")  # hashed once: the check runs at every change
     streams = slots()
-    if not streams.take(current_app.config["MAX_STREAMS"]):
+    if not streams.take(current_app.config["MAX_STREAMS"], hashed):
         return Response("busy: poll /version\n", status=503, mimetype="text/plain", headers={"Retry-After": "10"})
+    give_back = partial(streams.give_back, hashed)
     heartbeat = float(current_app.config["HEARTBEAT"])
     by_admin_key = token == current_app.config["ADMIN_KEY"]
-    hashed = token_hash(token or "")  # hashed once: the check runs at every change
 
     def allowed() -> bool:  # the token still belongs to this viewer (a reissue revokes it at once)
         return not live.shut and (by_admin_key or live.tokens.get(hashed) == viewer)
@@ -129,7 +142,7 @@ def events(session_id: str):
     hub, hand_over = request.environ.get("gmtool.streams"), request.environ.get("gmtool.hand_over")
     if hub is not None and hand_over is not None:
         stream = Stream(None, current_app._get_current_object(), live, lang(), version, heartbeat, allowed, message,
-                        compressor, streams.give_back)
+                        compressor, give_back)
 
         def handed_over():
             adopted = False
@@ -141,7 +154,7 @@ def events(session_id: str):
                     adopted = True
             finally:
                 if not adopted:
-                    streams.give_back()
+                    give_back()
 
         return Response(handed_over(), mimetype="text/event-stream", headers=headers)
 
@@ -167,7 +180,7 @@ def events(session_id: str):
                     yield encoded(b"event: hb\ndata: %d\n\n" % version)
                     wrote = time.monotonic()
         finally:
-            streams.give_back()
+            give_back()
 
     return Response(stream_with_context(written_here()), mimetype="text/event-stream", headers=headers)
 

@@ -341,3 +341,25 @@ def test_one_address_has_at_most_its_share_of_requests_answered_at_once(tmp_path
             thread.join(10)
         get("/api/health")  # answered again once the two are done
         assert answers[-1][1] == 200 and sorted(s for p, s, _ in answers if p == "/test-slow") == [200, 200]
+
+
+def test_one_token_holds_at_most_its_share_of_live_streams(tmp_path):
+    """A player's phone (one seat token) may keep a few tabs streaming, not take every slot of the server."""
+    from gmtool.web.live import PER_TOKEN_STREAMS
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN, "MAX_STREAMS": 50})
+    server = make_server(app, host="127.0.0.1", port=0, threads=8)
+    port, streams = server.effective_port, []
+    with running_in_thread(server):
+        try:
+            created = request(port, "POST", "/api/sessions", ADMIN, '{"title": "t", "seats": ["A", "B"]}')
+            sid, mine, other = created["session"], created["seats"][0]["token"], created["seats"][1]["token"]
+            streams += [open_stream(port, sid, "seat", mine) for _ in range(PER_TOKEN_STREAMS)]
+            extra = socket.create_connection(("127.0.0.1", port), timeout=10)
+            streams.append(extra)
+            extra.sendall(f"GET /s/{sid}/events?push=1&as=seat&v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          f"Cookie: gmtool_seat_{sid}={mine}\r\n\r\n".encode())
+            assert extra.recv(65536).startswith(b"HTTP/1.1 503"), "a ninth stream of one token was let in"
+            streams.append(open_stream(port, sid, "seat", other))  # another seat still gets its stream
+        finally:
+            for sock in streams:
+                sock.close()
