@@ -113,8 +113,16 @@ def dice_rolled(e, state, lang):
 
 
 def dice_revealed(e, state, lang):
-    """The log line of `dice.revealed`."""
-    return _ja(lang, f"秘密ロール #{e['data']['roll_seq']} を公開", f"Secret roll #{e['data']['roll_seq']} revealed")
+    """The log line of `dice.revealed`: the roll it shows, with its label and result, while it is revealed (an undone
+    reveal leaves the roll secret again, and its line says only which roll it was)."""
+    seq = int(e["data"]["roll_seq"])
+    record = next((r for r in reversed(state.rolls) if r.seq == seq), None) if seq in state.revealed_rolls else None
+    if record is None:
+        return _ja(lang, f"秘密ロール #{seq} を公開", f"Secret roll #{seq} revealed")
+    label = text_in(record.label, lang) if record.label else ""
+    shown = f"{actor_name(record.actor, state, lang)} {localized_text(record.roll['text'], lang)}"
+    return _ja(lang, f"秘密ロール{f'「{label}」' if label else ''}を公開: {shown}",
+               f"Secret roll{f' ({label})' if label else ''} revealed: {shown}")
 
 
 def scene_marked(e, state, lang):

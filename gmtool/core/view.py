@@ -266,6 +266,11 @@ def roll_line(event: Event, state: State):
     return event.seq in state.revealed_rolls
 
 
+def revealed_roll_line(event: Event, state: State):
+    """A reveal's line shows the roll while it is revealed."""
+    return int(event.data["roll_seq"]) in state.revealed_rolls
+
+
 def prompt_line(event: Event, state: State):
     """A prompt's line names its title while the prompt is in the state."""
     return event.data.get("prompt") in state.prompts

@@ -237,6 +237,24 @@ def test_secret_roll_reveal_once(client, created):
     assert_error(client.post(f"/api/sessions/{sid}/rolls/9999/reveal", headers=gm), 404)
 
 
+def test_a_revealed_secret_roll_reads_with_its_label_and_result_until_the_reveal_is_undone(client, created):
+    """The reveal's log line (the table's stage shows the newest) says which roll and what it came to, not its number
+    (browser review); once the reveal is undone the roll is secret again and so is its result."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    roll = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "S2D6", "label": "伏せ判定"}).get_json()
+    client.post(f"/api/sessions/{sid}/rolls/{roll['seq']}/reveal", headers=gm)
+
+    def newest(lang):
+        log = client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(created["table_token"])).get_json()
+        return log["events"][-1]["text"]
+    assert newest("ja").startswith("秘密ロール「伏せ判定」を公開: GM S2D6") and str(roll["total"]) in newest("ja")
+    assert newest("en").startswith("Secret roll (伏せ判定) revealed: GM S2D6"), newest("en")
+    assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
+    log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(created["table_token"])).get_json()["events"]
+    reveal = next(e for e in log if e["type"] == "dice.revealed")
+    assert reveal["undone"] and reveal["text"] == f"秘密ロール #{roll['seq']} を公開", reveal
+
+
 # -- undo and close -------------------------------------------------------------
 
 def test_undo_through_the_api(client, created):
