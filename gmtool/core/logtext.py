@@ -194,8 +194,12 @@ def _prompt_title(d, state, lang="ja"):
 
 
 def prompt_locked(e, state, lang):
-    """The log line of `prompt.locked`."""
-    return _ja(lang, f"「{_prompt_title(e['data'], state, lang)}」の回答を締め切り", f"Answers to '{_prompt_title(e['data'], state, lang)}' locked")
+    """The log line of `prompt.locked`, with the GM's reason when one was given."""
+    d = e["data"]
+    reason = text_in(d.get("reason"), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」の回答を締め切り{reason}",
+               f"Answers to '{_prompt_title(d, state, lang)}' locked{reason}")
 
 
 def prompt_revealed(e, state, lang):

@@ -336,6 +336,16 @@ def test_prompt_actions_through_the_api(client, created):
     assert_error(client.post(f"/api/sessions/{sid}/prompts/p99/lock", headers=gm), 404)
 
 
+def test_the_reason_given_with_a_lock_is_in_its_log_line(client, created):
+    sid, gm = created["session"], bearer(created["gm_token"])
+    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "使う宝具", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]}).get_json()["id"]
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/lock", headers=gm, json={"reason": "時間切れ"})
+    for lang, line in (("ja", "「使う宝具」の回答を締め切り（時間切れ）"), ("en", "Answers to '使う宝具' locked (時間切れ)")):
+        log = client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(created["table_token"])).get_json()
+        assert log["events"][-1]["text"] == line
+
+
 def test_log_is_filtered_and_paged(client, created):
     sid, gm = created["session"], bearer(created["gm_token"])
     for i in range(3):
