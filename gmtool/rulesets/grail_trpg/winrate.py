@@ -336,12 +336,13 @@ def non_combat_count(faction_character_ids: Iterable[str], setup: Mapping) -> in
 
 # -- battle (T-10), cleanup (T-11), escape (T-12) -----------------------------------
 
-def _d100(dice: Any, label: Label) -> dict:
+def _d100(dice: Any, label: Label, rule: str = "T-10") -> dict:
+    """A 1d100 as the first term of a roll, citing the rule it is rolled for (the battle roll, or an escape's T-12)."""
     index = getattr(dice, "next_index", None)
     value = dice.randint(100)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
         raise GmError(f"1d100の値が不正です（{value!r}）", f"Bad 1d100 value ({value!r})")
-    return {"die": value, "index": index, "terms": [term(label, value, "T-10")]}
+    return {"die": value, "index": index, "terms": [term(label, value, rule)]}
 
 
 def battle_roll(rate_a: int, rate_b: int, dice: Any, readings: Mapping | None = None, max_rounds: int = 100) -> dict:
@@ -398,7 +399,7 @@ def escape_check(escaper_mod: int | Iterable = 0, pursuer_mod: int | Iterable = 
     out: dict[str, Any] = {}
     for key, m, who in (("escaper", escaper_mod, Label("逃走側", "Escaper")),
                         ("pursuer", pursuer_mod, Label("追跡側", "Pursuer"))):
-        r = _d100(dice, Label(f"1d100（{who.ja}）", f"1d100 ({who.en})"))
+        r = _d100(dice, Label(f"1d100（{who.ja}）", f"1d100 ({who.en})"), "T-12")
         r["terms"] += _mod(m, who)
         r["total"] = sum(t["value"] for t in r["terms"])
         out[key] = r
