@@ -196,6 +196,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.breakdown": ("内訳", "Breakdown"),
     "prompt.total": ("合計", "Total"),
     "prompt.votes": ("票", "votes"),
+    "prompt.vote": ("票", "vote"),
     "prompt.set_aside": ("脇に置く", "set aside"),
     "prompt.kept": ("採用", "kept"),
     "phone.you": ("あなたの席", "Your seat"),

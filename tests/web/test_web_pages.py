@@ -136,3 +136,15 @@ def test_real_dice_from_the_gm_console_and_a_phone(screens):
     assert roll.status_code == 200
     log = screens.gm.get(f"/api/sessions/{sid}/log", headers=bearer(screens.token("gm"))).get_json()["events"]
     assert sum("［実ダイス］" in e["text"] for e in log) == 2
+
+
+def test_a_vote_count_reads_in_english_singular_and_plural(client, screens):
+    """「1 votes」 on every screen in English (browser review): one vote, two votes."""
+    sid, gm = screens.sid, bearer(screens.token("gm"))
+    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "誰に", "kind": "seat", "options": ["s1", "s2", "s3"], "seats": ["s1", "s2", "s3"],
+        "resolver": "votes"}).get_json()["id"]
+    for seat, choice in (("s1", "s2"), ("s2", "s3"), ("s3", "s2")):
+        client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": choice})
+    html = screens.table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
+    assert "2 votes" in html and "1 vote<" in html and "1 votes" not in html
