@@ -18,6 +18,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flash.close": ("閉じる", "Close"),
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),
+    "revoked": ("このリンクは使えなくなりました。GMに新しいQRコードをもらってください。",
+                "This link no longer works. Ask the GM for the new QR code."),
     "home.title": ("セッション一覧", "Sessions"),
     "home.none": ("まだセッションがありません。下のフォームで新しいセッションを作りましょう。",
                   "No sessions yet. Create a new session below."),

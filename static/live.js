@@ -244,13 +244,27 @@
     pollTimer = setInterval(async function () {
       try {
         const r = await fetch(cfg.livePoll, { cache: "no-store", credentials: "same-origin" });
+        if (r.status === 403) { stopLive(true); return; }  // this link was reissued
         if (!r.ok) throw new Error(String(r.status));
         seen((await r.json()).version);
       } catch (e) { setOffline(true); }
     }, 2000);
   }
 
+  // Nothing more will come: the session was closed (the page shows it), or this link was reissued (revoked).
+  let stopped = false;
+  function stopLive(revoked) {
+    stopped = true;
+    if (source) { source.close(); source = null; }
+    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+    body.classList.remove("is-polling");
+    setOffline(false);
+    if (revoked) body.classList.add("is-revoked");
+  }
+  const sessionClosed = () => Boolean(document.querySelector("#live .closed-banner"));
+
   function startStream() {
+    if (stopped) return;
     if (!window.EventSource) { startPolling(); return; }
     if (source) source.close();
     lastSeen = Date.now();
@@ -258,11 +272,15 @@
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
     source.addEventListener("fragment", pushed);
     source.addEventListener("hb", function (e) { seen(Number(e.data)); });
+    source.addEventListener("revoked", function () { stopLive(true); });
     // The stream's first message names the current version (or brings the fragment if the page is
     // behind), so a first load does not fetch the fragment it holds; queued actions go out on open.
     source.onopen = function () { setOffline(false); flushQueue(); };
     source.onerror = function () {
-      if (source.readyState === EventSource.CLOSED) { startPolling(); }  // refused (e.g. 503)
+      if (source.readyState === EventSource.CLOSED) {  // refused: a closed session's 204, a revoked link's 403, a 503
+        if (sessionClosed()) stopLive(false);
+        else startPolling();
+      }
       else { setOffline(true); }
     };
   }
@@ -285,7 +303,7 @@
     setOffline(true);
     if (source) { source.close(); source = null; }
   });
-  window.addEventListener("online", function () { if (!pollTimer) startStream(); refresh(); });
+  window.addEventListener("online", function () { if (stopped) return; if (!pollTimer) startStream(); refresh(); });
   body.dataset.shownVersion = String(version);
   showQueue();
   flushQueue();
