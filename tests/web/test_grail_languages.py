@@ -43,3 +43,33 @@ def test_the_demo_combat_reads_in_english(app, client):
                   for m in RULESET_JAPANESE.finditer(visible(pages[who, "en"]))]
     assert not leaks, leaks[:10]
     assert "STR 40" in pages["s1", "en"] and "筋力40" in pages["s1", "ja"]  # a character's stats, in each language
+
+
+def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):
+    """Under the dice reading "real dice" the console's battle-roll step carries a field for the faces rolled at the
+    table (browser review: the button sent none and the server asked for faces there was nowhere to type)."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "実ダイス", "ruleset": "grail_trpg", "seats": ["Saber side / Emiya", "Lancer side / Kayneth"]}).get_json()
+    table = ApiTable(client, data)
+    demo(table)
+    a, b = table.seats[:2]
+    table.post("/prompts/c1-setup/confirm")
+    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        table.act("next_step")
+        table.answer(f"c1-s{n}", {"stat": sa}, a)
+        table.answer(f"c1-s{n}", {"stat": sb}, b)
+        table.post(f"/prompts/c1-s{n}/confirm")
+    table.act("next_step")  # the final result: next is the battle roll
+    table.post("/readings", {"key": "dice", "value": "entered"})
+    sid = data["session"]
+    gm = open_link(app, data["gm_url"])
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    form = re.search(r'<form[^>]*actions/next_step[^>]*>.*?</form>', html, flags=re.S)
+    assert form and 'name="faces"' in form.group(0), "no field for the real dice"
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', html) or re.search(r'"X-CSRF-Token": "([^"]+)"', html)
+    response = gm.post(f"/s/{sid}/gm/actions/next_step", data={"faces": "30 90"},
+                       headers={"X-CSRF-Token": csrf.group(1), "HX-Request": "true"} if csrf else {"HX-Request": "true"})
+    assert response.status_code < 400, response.get_data(as_text=True)[:300]
+    log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(data["gm_token"])).get_json()["events"]
+    rolled = next(e["text"] for e in reversed(log) if e["type"] == "grail.battle_rolled")
+    assert rolled.startswith("［実ダイス］") and "1d100(30)" in rolled and "1d100(90)" in rolled, rolled
