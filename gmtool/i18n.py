@@ -171,6 +171,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.rules_hint": ("ルール番号と内訳を表示する", "Show rule codes and breakdowns"),
     "table.join_table": ("この画面のURL", "This screen's URL"),
     "prompt.waiting": ("回答待ち", "Waiting for answers"),
+    "prompt.no_answer": ("回答なし", "No answer"),
     "prompt.answered": ("回答済み", "Answered"),
     "prompt.commitment": ("コミットメント", "Commitment"),
     "prompt.salt": ("ソルト", "Salt"),

@@ -148,3 +148,17 @@ def test_a_vote_count_reads_in_english_singular_and_plural(client, screens):
         client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": choice})
     html = screens.table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
     assert "2 votes" in html and "1 vote<" in html and "1 votes" not in html
+
+
+def test_a_seat_that_never_answered_reads_no_answer_once_the_prompt_is_closed(client, screens):
+    """A prompt locked and revealed with a seat unanswered said 'waiting for answers' on every screen (browser review)."""
+    sid, gm = screens.sid, bearer(screens.token("gm"))
+    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "どれ", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]}).get_json()["id"]
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token("s1")), json={"value": "a"})
+    assert "回答待ち" in screens.table.get(f"/s/{sid}/table").get_data(as_text=True)
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/lock", headers=gm, json={})
+    client.post(f"/api/sessions/{sid}/prompts/{pid}/reveal", headers=gm, json={})
+    for screen in (screens.table, screens.gm):
+        html = screen.get(f"/s/{sid}/{'table' if screen is screens.table else 'gm'}").get_data(as_text=True)
+        assert "回答なし" in html and "回答待ち" not in html
