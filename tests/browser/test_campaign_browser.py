@@ -4,6 +4,7 @@ what carried over, an old phone link is refused, and the HTML export preview ren
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -65,3 +66,19 @@ def test_the_scene_picker_steps_aside_for_a_whole_campaign_export(server, page):
     page.select_option("#export-scope", "0")
     expect(page.locator("select[name=scene]")).to_be_enabled()
     expect(page.locator("select[name=scene]")).to_have_value("")
+
+
+def test_download_takes_what_is_chosen_now(server, page):
+    """Download gave the format and language of the last preview, not of the choices on screen (browser review)."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("書き出し", "generic", [{"name": "A"}, {"name": "B"}])
+    sid = live.state.session_id
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    page.goto(f"{base}/s/{sid}/gm/export?format=markdown")
+    page.select_option("select[name=format]", "mediawiki")
+    page.select_option("select[name=lang]", "en")
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename.endswith(".wiki"), download.value.suggested_filename
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "書き出し" in text and "セッション" not in text  # the English write-up (the title is the GM's own)
