@@ -146,3 +146,16 @@ def test_console_hides_answers_until_the_reveal_and_remembers_it(server, page, b
     api(app, sid, tokens["seats"]["s2"], "prompts/p1/answer", {"value": "筋力"})
     expect(page.locator("#gm-prompts .answer-value").first).to_be_visible()
     expect(log).to_contain_text("耐久")
+
+
+def test_the_new_session_form_shows_counters_only_for_a_ruleset_that_takes_them(server, page):
+    """The counter choices stayed on screen for the games that declare their own counters and were dropped without
+    a word (browser review)."""
+    base, app = server
+    page.goto(f"{base}/?k={app.config['ADMIN_KEY']}")
+    counters = page.locator("fieldset.custom-counters")
+    expect(counters).to_be_visible()  # generic, the default
+    page.select_option("select[name=ruleset]", "sugoroku")
+    expect(counters).to_be_hidden()
+    page.select_option("select[name=ruleset]", "generic")
+    expect(counters).to_be_visible()
