@@ -290,7 +290,7 @@ def cmd_serve(args) -> int:
         print(str(GmError(f"--worker は1から--workers（{args.workers}）までです",
                           f"--worker must be between 1 and --workers ({args.workers})")), file=sys.stderr)
         return 2
-    from .serving import make_server
+    from .serving import TRUSTED, ClientLimits, make_server
 
     from .web import create_app
 
@@ -310,7 +310,6 @@ def cmd_serve(args) -> int:
         return 2
     settings = server_settings(args.threads, args.max_streams, args.connection_limit, args.channel_timeout)
     raise_file_limit(settings["connection_limit"] + args.max_streams + args.threads + 64)  # streams leave waitress
-    from .serving import TRUSTED, ClientLimits
     limits = ClientLimits(trusted=TRUSTED | frozenset(args.trusted_proxy))
     server = make_server(app, host=host, port=args.port, client_limits=limits, **settings)
     port = server.effective_port
@@ -381,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                        help="the address of a reverse proxy on another machine, whose connections carry every "
                             "phone's: not held to one device's share of connections and requests (repeatable; "
-                            "this machine's own addresses are always trusted)")
+                            "this machine's own addresses are always trusted, and so is the Caddy of --workers)")
     serve.add_argument("--caddy", help="the caddy program for --workers (default: caddy on PATH)")
     serve.set_defaults(func=cmd_serve)
 

@@ -29,6 +29,7 @@ from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
 from werkzeug.wsgi import ClosingIterator
 
+from .core.errors import error_json
 from .web.streams import StreamHub
 
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
@@ -61,45 +62,41 @@ class ClientLimits:
         self.running: dict[str, int] = {}  # requests being answered by address
         self.lock = threading.Lock()
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from `address`, unless it has as many open as it may."""
+    def _take(self, counts: dict[str, int], address: str, limit: int) -> bool:
+        """Count one more of `address`'s in `counts`, unless it holds `limit` already (trusted: never counted)."""
         if address in self.trusted:
             return True
         with self.lock:
-            held = self.open.get(address, 0)
-            if held >= self.per_address:
+            held = counts.get(address, 0)
+            if held >= limit:
                 return False
-            self.open[address] = held + 1
+            counts[address] = held + 1
             return True
+
+    def _give(self, counts: dict[str, int], address: str) -> None:
+        """One of `address`'s in `counts` is over."""
+        with self.lock:
+            held = counts.get(address, 0) - 1
+            if held > 0:
+                counts[address] = held
+            else:
+                counts.pop(address, None)
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from `address`, unless it has as many open as it may."""
+        return self._take(self.open, address, self.per_address)
 
     def release(self, address: str) -> None:
         """A counted connection from `address` closed."""
-        with self.lock:
-            held = self.open.get(address, 0) - 1
-            if held > 0:
-                self.open[address] = held
-            else:
-                self.open.pop(address, None)
+        self._give(self.open, address)
 
     def start(self, address: str) -> bool:
         """Count a request of `address` as being answered, unless as many of its requests already are."""
-        if address in self.trusted:
-            return True
-        with self.lock:
-            running = self.running.get(address, 0)
-            if running >= self.in_flight:
-                return False
-            self.running[address] = running + 1
-            return True
+        return self._take(self.running, address, self.in_flight)
 
     def finish(self, address: str) -> None:
         """A counted request of `address` was answered (its response closed)."""
-        with self.lock:
-            running = self.running.get(address, 0) - 1
-            if running > 0:
-                self.running[address] = running
-            else:
-                self.running.pop(address, None)
+        self._give(self.running, address)
 
     def wsgi(self, app):
         """`app` answering at most `in_flight` requests of one address at once: the rest get a 429 at once, so one
@@ -136,9 +133,8 @@ class ClientLimits:
 
 
 def error_body(status: int, ja: str, en: str) -> bytes:
-    """The API's error JSON (docs/api.md), in both languages."""
-    return json.dumps({"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}},
-                      ensure_ascii=False).encode()
+    """The API's error JSON (core.errors.error_json) as the server writes it itself."""
+    return json.dumps(error_json(status, ja, en), ensure_ascii=False).encode()
 
 
 def refusal(status: str, ja: str, en: str) -> bytes:

@@ -131,8 +131,6 @@ def worker_command(args, worker: int, port: int, public: str | None) -> list[str
         command += ["--connection-limit", str(args.connection_limit)]
     if public:
         command += ["--public-base", public]
-    for address in args.trusted_proxy:
-        command += ["--trusted-proxy", address]
     return command
 
 

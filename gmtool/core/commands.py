@@ -58,13 +58,13 @@ def parse_flag(value: Any, what_ja: str, what_en: str) -> bool:
     raise GmError(f"{what_ja}は true か false で指定してください", f"'{what_en}' must be true or false")
 
 
-WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "＋": "+", "−": "-", "ー": "-", "－": "-"})
-WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
-
-
 def flag_field(payload: dict, key: str, default: bool = False) -> bool:
     """parse_flag of a request's field `key` (`default` when it is absent), named by its key when refused."""
     return parse_flag(payload.get(key, default), key, key)
+
+
+WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "＋": "+", "−": "-", "ー": "-", "－": "-"})
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:

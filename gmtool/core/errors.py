@@ -1,6 +1,11 @@
 """Errors a player or GM can read, in Japanese and English."""
 
 
+def error_json(status: int, ja: str, en: str) -> dict:
+    """The API's error object (docs/api.md): what every refusal answers, whoever writes it (the app or the server)."""
+    return {"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}}
+
+
 class GmError(ValueError):
     """A rejected action: carries a Japanese and an English message and an HTTP status."""
 

@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..core.commitments import canonical
 from ..core.dice import localized_text
-from ..core.errors import GmError
+from ..core.errors import GmError, error_json
 from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, template_words, translate
 from ..ownership import Ownership
@@ -222,7 +222,7 @@ def stylesheet_url(ruleset) -> str:
 def error_response(status: int, ja: str, en: str):
     """A clear bilingual error: JSON for the API, a flash fragment for htmx, else a page."""
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
-        return jsonify({"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}}), status
+        return jsonify(error_json(status, ja, en)), status
     lang = g.get("lang", "ja")
     if request.headers.get("HX-Request") == "true":
         return render_template("_flash.html", error=True, message=en if lang == "en" else ja), status

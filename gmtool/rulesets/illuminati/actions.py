@@ -27,8 +27,6 @@ COUNTER_KEYS = ("groups", "tokens_illuminati", "tokens_groups", "destroyed", "pl
 
 # -- helpers ----------------------------------------------------------------------------------------
 
-
-
 def _actor_seat(state, payload: dict, ctx) -> str:
     """The seat an action is for: the caller's own seat, or the one the GM names."""
     if ctx.viewer.is_gm:

@@ -12,11 +12,10 @@ from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, counter_drafts, parse_int, require_open
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
-from gmtool.core.commands import flag_field
 
 from . import rules as R
 from .events import is_revealed, sg
