@@ -1,4 +1,5 @@
-"""Limits on what one request may carry (docs/api.md, "Limits and errors").
+"""Limits on what one request may carry (docs/api.md, "Limits and errors"), and the count of what one client holds
+at once (Shares: a device's connections and requests, serving.ClientLimits; a token's live streams, web/live.py).
 
 Everything here runs before a request reaches an operation, in time linear in the body: the
 body size is capped before it is read (waitress `max_request_body_size`, Flask
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from typing import Any
 
 from .core.errors import GmError
@@ -127,3 +129,30 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT
             for k, v in item.items():
                 stack.append((k, depth + 1))
                 stack.append((v, depth + 1))
+
+
+class Shares:
+    """How many of something each key holds at once (a client address's connections or requests, a token's live
+    streams), each against a cap; safe across threads."""
+
+    def __init__(self):
+        self.held: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def take(self, key: str, cap: int) -> bool:
+        """Count one more for `key`, unless it holds `cap` already."""
+        with self.lock:
+            held = self.held.get(key, 0)
+            if held >= cap:
+                return False
+            self.held[key] = held + 1
+            return True
+
+    def give(self, key: str) -> None:
+        """One of `key`'s is over."""
+        with self.lock:
+            held = self.held.get(key, 0) - 1
+            if held > 0:
+                self.held[key] = held
+            else:
+                self.held.pop(key, None)

@@ -30,6 +30,7 @@ from waitress.task import WSGITask
 from werkzeug.wsgi import ClosingIterator
 
 from .core.errors import error_json
+from .limits import Shares
 from .web.streams import StreamHub
 
 HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before its connection is handed over
@@ -58,45 +59,24 @@ class ClientLimits:
     def __init__(self, per_address: int = PER_ADDRESS, deadline: float = REQUEST_DEADLINE,
                  trusted: frozenset = TRUSTED, in_flight: int = IN_FLIGHT):
         self.per_address, self.deadline, self.trusted, self.in_flight = per_address, deadline, trusted, in_flight
-        self.open: dict[str, int] = {}     # connections by address
-        self.running: dict[str, int] = {}  # requests being answered by address
-        self.lock = threading.Lock()
-
-    def _take(self, counts: dict[str, int], address: str, limit: int) -> bool:
-        """Count one more of `address`'s in `counts`, unless it holds `limit` already (trusted: never counted)."""
-        if address in self.trusted:
-            return True
-        with self.lock:
-            held = counts.get(address, 0)
-            if held >= limit:
-                return False
-            counts[address] = held + 1
-            return True
-
-    def _give(self, counts: dict[str, int], address: str) -> None:
-        """One of `address`'s in `counts` is over."""
-        with self.lock:
-            held = counts.get(address, 0) - 1
-            if held > 0:
-                counts[address] = held
-            else:
-                counts.pop(address, None)
+        self.open, self.running = Shares(), Shares()  # connections, and requests being answered, by address
 
     def admit(self, address: str) -> bool:
         """Count a new connection from `address`, unless it has as many open as it may."""
-        return self._take(self.open, address, self.per_address)
+        return address in self.trusted or self.open.take(address, self.per_address)
 
     def release(self, address: str) -> None:
         """A counted connection from `address` closed."""
-        self._give(self.open, address)
+        self.open.give(address)
 
     def start(self, address: str) -> bool:
         """Count a request of `address` as being answered, unless as many of its requests already are."""
-        return self._take(self.running, address, self.in_flight)
+        return address in self.trusted or self.running.take(address, self.in_flight)
 
     def finish(self, address: str) -> None:
         """A counted request of `address` was answered (its response closed)."""
-        self._give(self.running, address)
+        if address not in self.trusted:
+            self.running.give(address)
 
     def wsgi(self, app):
         """`app` answering at most `in_flight` requests of one address at once: the rest get a 429 at once, so one

@@ -19,6 +19,7 @@ from functools import partial
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from ..limits import Shares
 from ..runtime import token_hash
 from .common import lang, live_session, page_viewer
 from .screens import live_fragment
@@ -42,28 +43,22 @@ class StreamSlots:
 
     def __init__(self):
         self.open = 0
-        self.by_token: dict[str, int] = {}
+        self.by_token = Shares()
         self.lock = threading.Lock()
 
     def take(self, limit: int, token: str) -> bool:
         """Take a slot for a stream of `token` (hashed) if one is free, for the server and for the token."""
         with self.lock:
-            held = self.by_token.get(token, 0)
-            if self.open >= limit or held >= PER_TOKEN_STREAMS:
+            if self.open >= limit or not self.by_token.take(token, PER_TOKEN_STREAMS):
                 return False
             self.open += 1
-            self.by_token[token] = held + 1
             return True
 
     def give_back(self, token: str) -> None:
         """Free a slot of `token`."""
         with self.lock:
             self.open -= 1
-            held = self.by_token.get(token, 0) - 1
-            if held > 0:
-                self.by_token[token] = held
-            else:
-                self.by_token.pop(token, None)
+        self.by_token.give(token)
 
 
 def slots() -> StreamSlots:
