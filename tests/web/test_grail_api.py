@@ -229,3 +229,61 @@ def test_a_barred_stat_is_refused_in_words_in_both_languages(client, grail):
     assert error["ja"] == "筋力は選べません: 筋力は直前のセレクトで選んだため選べません"
     assert error["en"] == "STR cannot be chosen in this select [T-5]"
     assert error["message"] == f"{error['ja']} / {error['en']}"
+
+
+def _first_terms(forces, side, stat="筋力"):
+    return [t["label"]["ja"] for t in forces[side][stat]["terms"]]
+
+
+def test_a_force_never_gives_away_the_stats_of_characters_a_viewer_has_not_seen_through(app, client, grail):
+    """T-4/T-9: 戦力 is public, its main's and sub's own stats are not: a viewer who may not see both sees
+    their two terms as one (the sum), in the pending setup, the combat, the log and every page."""
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
+
+    def state(who):
+        token = grail["table_token"] if who == "table" else grail["tok"][who]
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()
+
+    def pending_forces(who):
+        events = dict(state(who)["ruleset"]["combat"]["pending"]["events"])
+        return events["grail.setup_done"]["forces"]
+
+    split_a = ["メインアルトリアの筋力", "サブ士郎の筋力 20→10"]
+    merged_a = ["メインアルトリア＋サブ士郎の筋力"]
+    merged_b = ["メインエミヤ＋サブ凛の筋力"]
+    for forces in (pending_forces("gm"), state("gm")["ruleset"]["combat"]["pending"]["events"][0][1]["forces"]):
+        assert _first_terms(forces, "a") == split_a and _first_terms(forces, "b")[0] == "メインエミヤの筋力"
+    assert _first_terms(pending_forces("s2"), "a") == merged_a and _first_terms(pending_forces("s2"), "b")[0] == "メインエミヤの筋力"
+    # s1 saw through エミヤ but not 凛: one of the two is not enough.
+    assert _first_terms(pending_forces("s1"), "b") == merged_b and _first_terms(pending_forces("s1"), "a") == split_a
+    assert _first_terms(pending_forces("table"), "a") == merged_a
+    cell = pending_forces("table")["a"]["筋力"]
+    assert cell["value"] == 50 and [t["value"] for t in cell["terms"]] == [50]
+    confirm(client, grail, "c1-setup")
+    assert _first_terms(state("table")["ruleset"]["combat"]["forces"], "b") == merged_b
+    assert _first_terms(state("s2")["ruleset"]["combat"]["forces"], "a") == merged_a
+    assert _first_terms(state("gm")["ruleset"]["combat"]["forces"], "a") == split_a
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["s2"])).get_json()
+    done = next(e for e in log["events"] if e["type"] == "grail.setup_done")
+    assert _first_terms(done["data"]["forces"], "a") == merged_a
+    pages = {"table": (grail["table_url"], f"/s/{sid}/table"),
+             "s2": (next(s["join_url"] for s in grail["seats"] if s["id"] == "s2"), f"/s/{sid}/phone")}
+    for who, (url, page) in pages.items():
+        html = open_link(app, url).get(page).get_data(as_text=True)
+        assert "サブ士郎の筋力 20" not in html and "メインアルトリアの筋力" not in html and "メインアルトリア＋サブ士郎の筋力" in html, who
+    # Seal 4 swaps the main with the sub: the force it writes is seen the same way (T-13).
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "士郎"})
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["s2"])).get_json()
+    swapped = next(e for e in log["events"] if e["type"] == "grail.seal_used")
+    assert _first_terms(swapped["data"]["forces"], "a") == ["メイン士郎＋サブアルトリアの筋力"]
+    assert _first_terms(state("s2")["ruleset"]["combat"]["forces"], "a") == ["メイン士郎＋サブアルトリアの筋力"]
+    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "a") == ["メイン士郎の筋力", "サブアルトリアの筋力 40→20"]
+    # Once s1 has seen through 凛 too, it sees the archers' force term by term.
+    call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ", "s2/凛"]})
+    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "b") == ["メインエミヤの筋力", "サブ凛の筋力 20→10"]

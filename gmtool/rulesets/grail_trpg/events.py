@@ -552,14 +552,42 @@ def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
     return {"faction": data["faction"], "count": len(data["seen"])}
 
 
+def forces_seen(forces: dict | None, setup: dict | None, chars: dict, state: State, viewer: Viewer) -> dict | None:
+    """T-4/T-9: a side's 戦力 is public, the stats it is made of are not. Where the side has a sub and the
+    viewer may not see both its main's and its sub's stats, their two terms (always the first two,
+    `rules.force`) are shown as one, their sum: the force stays whole, no single stat is given away."""
+    if viewer.is_gm or not forces or not setup:
+        return forces
+    out = {}
+    for side, cells in forces.items():
+        placed = setup.get(side) or {}
+        main, sub = chars.get(placed.get("main")), chars.get(placed.get("sub")) if placed.get("sub") else None
+        if main is None or sub is None or (can_see_character(state, viewer, main)
+                                           and can_see_character(state, viewer, sub)):
+            out[side] = cells
+            continue
+        out[side] = {}
+        for stat, cell in cells.items():
+            both = cell["terms"][:2]
+            label = {"ja": f"メイン{main['name']}＋サブ{sub['name']}の{stat}",
+                     "en": f"Main {main['name']} + sub {sub['name']} {STAT_EN.get(stat, stat)}"}
+            out[side][stat] = {**cell, "terms": [{"label": label, "value": sum(t["value"] for t in both),
+                                                  "rule": "T-4"}, *cell["terms"][2:]]}
+    return out
+
+
 def _without_caps(data: dict, event, state: State, viewer: Viewer) -> dict:
-    """The cap tracker holds every combatant's six stats: the GM's bookkeeping."""
+    """The cap tracker holds every combatant's six stats: the GM's bookkeeping. A character's stats and
+    the terms of a force that would give them away are seen as the character is (T-9)."""
     if viewer.is_gm:
         return data
     out = {k: v for k, v in data.items() if k != "caps"}
     if "chars" in data:
         out["chars"] = {cid: c if can_see_character(state, viewer, c) else public_character(c)
                         for cid, c in data["chars"].items()}
+    if data.get("forces"):
+        chars = data.get("chars") or (combat_of(state, data["combat"]) or {}).get("chars", {})
+        out["forces"] = forces_seen(data["forces"], data.get("setup"), chars, state, viewer)
     return out
 
 
@@ -588,7 +616,7 @@ EVENTS: tuple[EventType, ...] = (
     EventType("grail.select_revised", _select_revised, _d_select_revised, custom(_without_caps), undoable=True, line_key=combat_line),
     EventType("grail.skill_used", _skill_used, _d_skill_used, custom(_without_caps), undoable=True, line_key=combat_line),
     EventType("grail.final", _final, _d_final, PUBLIC, undoable=True, line_key=combat_line),
-    EventType("grail.seal_used", _seal_used, _d_seal, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.seal_used", _seal_used, _d_seal, custom(_without_caps), undoable=True, line_key=combat_line),
     EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True, line_key=combat_line),
     EventType("grail.step_modifier", _step_modifier, _d_step_modifier, PUBLIC, undoable=True, line_key=combat_line),
     EventType("grail.pick_passed", _pick_passed, _d_pick_passed, PUBLIC, undoable=True, line_key=combat_line),

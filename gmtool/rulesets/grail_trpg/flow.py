@@ -16,7 +16,7 @@ from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import resolution_view
 
-from .events import GM_SIDE, ORDINALS, combat_of, faction_name, grail_of, use_limit
+from .events import GM_SIDE, ORDINALS, combat_of, faction_name, forces_seen, grail_of, use_limit
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import effect_text, skill_label, unavailable
@@ -761,7 +761,8 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "id": c["id"], "title": c["title"], "names": c["names"], "sides": c["sides"], "declarer": c["declarer"],
         "step": step, "step_label": STEP_LABELS[step].to_dict(), "prompt": c["prompt"], "prompt_status": prompt_status,
         "stat_labels": {s: label.to_dict() for s, label in STAT_LABELS.items()},
-        "waiting": waiting, "pending": pending, "setup": setup, "forces": c.get("forces"),
+        "waiting": waiting, "pending": pending, "setup": setup,
+        "forces": forces_seen(c.get("forces"), c.get("setup"), c.get("chars", {}), state, viewer),
         "selects": [{"select_no": s["select_no"], "choices": s["choices"], "result": s["result"]} for s in c["selects"]],
         "carry": c["carry"], "np_used": c["np_used"],
         "uses_left": {s: {k: use_limit(c, s, k) - c["uses"][s][k] for k in USE_LIMITS} for s in SIDES},
