@@ -232,10 +232,11 @@
     });  // show() notes the version the fragment carries
   }
 
-  function seen(v) {
+  function seen(v) {  // any sign of life from the server (a notice, a heartbeat, a poll) also sends what waits
     lastSeen = Date.now();
     setOffline(false);
     if (v !== version) { version = v; refresh(); }
+    else flushQueue();
   }
 
   function startPolling() {

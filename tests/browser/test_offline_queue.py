@@ -102,3 +102,29 @@ def test_taps_made_while_the_server_is_down_are_sent_once_when_it_returns(tmp_pa
     finally:
         if server.proc and server.proc.poll() is None:
             server.stop()
+
+
+def test_a_screen_that_polls_sends_its_queued_taps_when_the_server_returns(tmp_path, browser):
+    """A screen without a live stream (polling every 2 s) sends what it queued offline at its first
+    successful poll, though nothing else changed meanwhile (the version it polls is the same)."""
+    server = Server(tmp_path / "sessions", _free_port()).start()
+    try:
+        key = (tmp_path / "sessions" / ".admin_key").read_text().strip()
+        made = server.api("POST", "/api/sessions", key, {"title": "オフライン卓", "seats": ["セイバー陣営"],
+                                                         "counters": ["mana"]})
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        context.add_init_script("delete window.EventSource;")  # a browser without EventSource polls
+        gm = context.new_page()
+        gm.goto(server.base + "/" + made["gm_url"].split("/", 3)[3])
+        expect(gm.locator("body.is-polling")).to_have_count(1)
+        server.stop()
+        gm.get_by_role("button", name="セイバー陣営 魔力 +1").click()
+        expect(gm.locator("#pending")).to_contain_text("×1")
+        server.start()
+        expect(gm.locator("#pending")).to_be_hidden(timeout=15000)
+        expect(gm.locator(".value[data-seat=s1][data-key=mana]").first).to_have_text("1")
+        state = server.api("GET", f"/api/sessions/{made['session']}/state", made["gm_token"])
+        assert state["seats"][0]["counters"]["mana"] == 1
+    finally:
+        if server.proc and server.proc.poll() is None:
+            server.stop()
