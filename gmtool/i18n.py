@@ -231,6 +231,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "You may not open this page. Scan the QR code again or ask the GM for a new link."),
     "ok": ("OK", "OK"),
     "closed": ("このセッションは終了しました", "This session is closed"),
+    "gm.closed_hint": ("もう何も変えられません。エクスポート、ログ、参加リンクの再発行、次のセッション、検証ページは使えます。",
+                       "Nothing can change any more. Export, the log, reissuing a join link, the next session and the verify page still work."),
     "lan.warning": ("LANのアドレスが見つかりません。スマホから接続できない可能性があります。",
                     "No LAN address found; phones may not be able to connect."),
 }

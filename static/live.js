@@ -204,6 +204,7 @@
     const root = document.querySelector("#live .live-root");
     if (root) body.dataset.shownVersion = root.dataset.version;
     promptsChanged();
+    showClosed();
   }
 
   async function refresh() {
@@ -262,7 +263,9 @@
     setOffline(false);
     if (revoked) body.classList.add("is-revoked");
   }
-  const sessionClosed = () => Boolean(document.querySelector("#live .closed-banner"));
+  function sessionClosed() { return Boolean(document.querySelector("#live .closed-banner")); }
+  // A closed session presents itself as closed: the GM console stops offering what can no longer work (gmtool.css).
+  function showClosed() { body.classList.toggle("session-closed", sessionClosed()); }
 
   function startStream() {
     if (stopped) return;

@@ -86,6 +86,26 @@ def test_gm_undo_and_close_through_forms(client, screens):
     assert gm_post(screens, "counter", {"seat": "s2", "key": "vp", "delta": "3"}).status_code == 409
 
 
+def test_a_closed_console_presents_itself_as_closed(screens):
+    """Browser review: a closed session's console offered every control and each answered 409. Its page is marked
+    closed (gmtool.css hides what posts a change, and what is marked open-only, but a reissue), and its banner, on
+    the page and in the live fragment, says once what still works and links the verify page."""
+    console = f"/s/{screens.sid}/gm"
+    html = screens.gm.get(console).get_data(as_text=True)
+    assert "session-closed" not in html and "closed-banner" not in html
+    assert gm_post(screens, "close").status_code == 200
+    for lang, words in (("ja", "もう何も変えられません"), ("en", "Nothing can change any more")):
+        page = screens.gm.get(f"{console}?lang={lang}").get_data(as_text=True)
+        fragment = screens.gm.get(console, headers={"HX-Request": "true"}).get_data(as_text=True)
+        assert '<body class="screen-gm session-closed"' in page
+        for html in (page, fragment):
+            assert html.count('class="closed-banner"') == 1 and words in html
+            assert f'<a class="verify" href="/s/{screens.sid}/verify">' in html
+        for open_only in ('class="card open-only"', 'class="card danger open-only"'):
+            assert open_only in page  # the dice, the new prompt, the readings, the close
+        assert page.count('class="small after-close" hx-post=') == len(screens.data["seats"])  # reissue still works
+
+
 def test_errors_in_forms_come_back_as_a_flash_in_the_viewers_language(screens):
     response = gm_post(screens, "counter", {"seat": "s1", "key": "seals", "delta": "-9"})
     assert response.status_code == 400

@@ -1,0 +1,94 @@
+"""A closed session's GM console presents itself as closed (browser review): the controls that can no longer work
+(counters, dice, prompts, scenes, undo, seats, readings, settings, the ruleset's steps, closing again) are not
+offered, once the close arrives live and when the page is opened afresh; what still works stays (export, the QR
+sheet, the table and campaign links, the log, reissuing a join link, the next session, the verify page)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from gmtool.driver import LocalDriver
+from gmtool.rulesets import registry
+from gmtool.setup import counters_for, parse_seats
+from gmtool_testing import bearer
+
+SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
+
+
+def offered(page) -> list[str]:
+    """What the console offers to change now: every visible control but a link, a reissue and the next session."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'main [hx-post], main form, main input:not([type=hidden]), main select, main textarea, main button')]
+        .filter((el) => el.checkVisibility() && !el.closest('#continue-console') && !el.closest('.after-close'))
+        .map((el) => el.outerHTML.slice(0, 120))""")
+
+
+def test_a_closed_console_offers_only_what_still_works_live_and_reloaded(server, page):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("終了卓", "generic", [{"name": "セイバー"}, {"name": "アーチャー"}])
+    sid, gm = live.state.session_id, tokens["gm"]
+    client = app.test_client()
+    for path, body in (("prompts", {"title": "誰を狙う", "kind": "seat", "seats": ["s1", "s2"], "gm_submits": True}),
+                       ("rolls", {"expr": "S2D6", "label": "秘密"})):
+        assert client.post(f"/api/sessions/{sid}/{path}", headers=bearer(gm), json=body).status_code in (200, 201)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{base}/s/{sid}/gm?k={gm}")
+    expect(page.locator("#seat-s1 [data-counter=vp] button.step").first).to_be_visible()
+    assert len(offered(page)) > 20  # counters, dice, prompt forms, the prompt's answer and its operations …
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator(".danger button").click()  # the GM closes the session: the change arrives through the live path
+    banner = page.locator("#live .closed-banner")
+    expect(banner).to_be_visible()
+    for reload in (False, True):
+        if reload:
+            page.reload()
+            expect(banner).to_be_visible()
+        expect(page.locator("body")).to_have_class("screen-gm session-closed")
+        assert offered(page) == []
+        expect(page.locator(".closed-banner")).to_have_count(1)  # the reason, shown once
+        expect(banner).to_contain_text("終了しました")
+        expect(banner.locator("a.verify")).to_have_attribute("href", f"/s/{sid}/verify")
+        for still in ("エクスポート", "QRシート印刷", "テーブル画面", "キャンペーン"):
+            expect(page.locator(".toolbar").get_by_role("link", name=still)).to_be_visible()
+        expect(page.locator(".joins button.after-close")).to_have_count(2)
+        expect(page.locator(".joins button.after-close").first).to_be_visible()
+        expect(page.locator("#continue-console button")).to_be_visible()
+        expect(page.locator('#seat-s1 .value[data-key="vp"]')).to_be_visible()  # the counters' values stay
+        expect(page.locator("#gm-log .log")).to_contain_text("終了")
+        expect(page.locator("#gm-prompts")).to_contain_text("誰を狙う")  # the prompt stays to read
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"closed-console-{'reloaded' if reload else 'live'}.png"),
+                            full_page=True)
+    # what the console still offers works: a reissued link (the page reloads with the new QR codes)
+    page.locator(".joins button.after-close").first.click()
+    expect(page.locator("#flash")).not_to_contain_text("409")
+    assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["session"]["closed"]
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_a_closed_console_offers_no_ruleset_step(server, page, name):
+    """Each ruleset's GM panel (its demo's state where it has one) offers nothing once the session is closed."""
+    base, app = server
+    ruleset = registry()[name]
+    demo = ruleset.demo
+    seats = list(demo.seats) if demo else ["A", "B"]
+    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
+    live, tokens = app.extensions["gmtool"].create("終了卓", name, parse_seats(seats), counters)
+    if demo and demo.play:
+        demo.play(LocalDriver(live))
+    sid = live.state.session_id
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=en")
+    assert offered(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator(".danger button").click()
+    expect(page.locator("#live .closed-banner")).to_be_visible()
+    assert offered(page) == []
+    page.reload()
+    expect(page.locator("#live .closed-banner")).to_contain_text("This session is closed")
+    assert offered(page) == []
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
