@@ -215,6 +215,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "verify.how_link": ("自分で計算して確かめる方法", "How to check it yourself"),
     "verify.none": ("まだ公開された回答はありません。", "No answer has been revealed yet."),
     "verify.json": ("計算に使う値（JSON）", "Value hashed (JSON)"),
+    "verify.seat_of": ("（{name}の席）", "({name}'s seat)"),  # beside a seat vote's hashed seat id
     "verify.back": ("検証ページへ戻る", "Back to the verify page"),
     "verify.help_title": ("コミットメントを自分で確かめる", "Checking a commitment yourself"),
     "verify.help_formula": ("指紋は次の式で計算します。ソルトは回答ごとにgmtoolが選んだ32桁の乱数です。",

@@ -54,7 +54,8 @@ def verify_how(session_id: str):
         answers = list(prompt["answers"].values()) if prompt["revealed"] else []
         if answers:
             a = answers[0]
-            example = {"real": True, "salt": a["salt"], "json": canonical(a["value"]), "commitment": a["commitment"]}
+            example = {"real": True, "salt": a["salt"], "json": canonical(a["value"]), "commitment": a["commitment"],
+                       "seat": prompt["option_names"].get(a["value"]) if isinstance(a["value"], str) else None}
             break
     return no_store(render_template("verify_how.html", example=example, **ctx))
 

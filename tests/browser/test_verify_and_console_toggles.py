@@ -64,6 +64,9 @@ def test_verify_page_fits_a_phone_explains_itself_and_links_to_a_served_page(ser
     # players read names, never ids: the seat vote shows the seat's name in words
     vote = phone.locator("#v-p2-s1 .answer-words")
     expect(vote).to_have_text("アーチャー")
+    # … and the seat id it hashed stands as it is hashed, the seat's name beside it
+    expect(phone.locator("#v-p2-s1 code").first).to_have_text('"s2"')
+    expect(phone.locator("#v-p2-s1 .id-name")).to_have_text("（アーチャーの席）" if lang == "ja" else "(アーチャー's seat)")
     shot(phone, f"verify-390-{lang}.png")
     link = phone.locator("a.verify-help-link")
     href = link.get_attribute("href")

@@ -72,6 +72,23 @@ def test_gm_console_flow_roll_prompt_answer_reveal_verify(client, screens):
     assert prompt["answers"]["s1"]["salt"] in verify
 
 
+@pytest.mark.parametrize("lang, named", [("ja", "（アーチャーの席）"), ("en", "(アーチャー&#39;s seat)")])
+def test_verify_pages_name_the_seat_beside_a_seat_votes_hashed_id(client, screens, lang, named):
+    """Browser review: a seat vote's value hashed read as the bare seat id ("s2"). The id stays, exactly as hashed
+    (the commitment is recomputed from it), with the seat's name beside it; nowhere else does the page show it."""
+    gm = bearer(screens.token("gm"))
+    client.post(f"/api/sessions/{screens.sid}/prompts", headers=gm, json={"title": "誰を狙う", "kind": "seat", "seats": ["s1"]})
+    assert screens.seats["s1"].post(f"/s/{screens.sid}/phone/prompts/p1/answer", data={"value": "s2"},
+                                    headers={"X-CSRF-Token": screens.csrf("s1"), "HX-Request": "true"}).status_code == 200
+    verify = screens.table.get(f"/s/{screens.sid}/verify?lang={lang}").get_data(as_text=True)
+    assert '<dd class="answer-words">アーチャー</dd>' in verify
+    assert f'<dd><code>&#34;s2&#34;</code> <span class="id-name">{named}</span></dd>' in verify
+    answers = verify[verify.index('<ul class="verify">'):]
+    assert answers.count("s2") == answers.count("&#34;s2&#34;") == 1  # the hashed JSON only
+    how = screens.table.get(f"/s/{screens.sid}/verify/how?lang={lang}").get_data(as_text=True)
+    assert 'value = &#34;s2&#34;' in how and f'<span class="id-name">&#34;s2&#34; {named}</span>' in how
+
+
 def test_gm_undo_and_close_through_forms(client, screens):
     gm_post(screens, "counter", {"seat": "s2", "key": "vp", "delta": "3"})
     assert gm_post(screens, "undo").status_code == 200
