@@ -1,0 +1,62 @@
+"""The GM console's counters line up at a phone's, a laptop's and a TV's width in both languages (browser review:
+long English names such as grail_trpg's "Command Seals" and "Black stars" pushed the −/value/＋ of their rows out
+of line, the reason field cut its placeholder off, and a phone scrolled sideways)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
+
+# Per seat, per counter row: where its parts are, and whether the reason field shows its whole placeholder.
+GEOMETRY = """() => {
+  const canvas = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll(".seats .seat")].map((seat) => {
+    const left = seat.getBoundingClientRect().left;
+    return [...seat.querySelectorAll(".counter")].map((row) => {
+      const box = (sel) => row.querySelector(sel).getBoundingClientRect();
+      const label = box(".counter-label"), down = box(".step[id^=down-]"), value = box(".value"),
+            up = box(".step[id^=up-]");
+      const reason = row.querySelector("input[name=reason]"), style = getComputedStyle(reason);
+      canvas.font = style.font;
+      const room = reason.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return {label: row.querySelector(".counter-label").textContent.trim(), labelRight: label.right - left,
+              down: down.left - left, value: value.left + value.width / 2 - left, up: up.left - left,
+              middles: [down, value, up].map((b) => Math.round(b.top + b.height / 2)),
+              placeholder: canvas.measureText(reason.placeholder).width <= room + 0.5};
+    });
+  });
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1366, 768), (1920, 1080)])
+@pytest.mark.parametrize("ruleset", ["grail_trpg", "illuminati"])
+def test_counter_columns_line_up_and_the_reason_shows_whole(server, browser, ruleset, width, height):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("卓", ruleset, [{"name": "セイバー陣営 / 衛宮"}, {"name": "アーチャー"}])
+    sid = live.state.session_id
+    phone = width < 500
+    page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone).new_page()
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    for lang in ("ja", "en"):
+        page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing scrolls sideways
+        seats = page.evaluate(GEOMETRY)
+        assert len(seats) == 2 and all(len(rows) >= 3 for rows in seats)
+        if ruleset == "grail_trpg" and lang == "en":
+            assert {"Command Seals", "Black stars"} <= {row["label"] for row in seats[0]}
+        for rows in seats:
+            for part in ("down", "value", "up"):  # one column each, in every row of every seat
+                assert max(r[part] for rows in seats for r in rows) - min(r[part] for rows in seats for r in rows) < 1, \
+                    (part, [(r["label"], round(r[part], 1)) for r in rows])
+            for row in rows:
+                assert max(row["middles"]) - min(row["middles"]) <= 1, row  # −, value and ＋ on one line
+                assert row["labelRight"] <= row["down"], row  # a long name wraps in its own column
+                assert row["placeholder"], row  # 理由（任意） / Reason (optional) shows whole
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"counters-{ruleset}-{width}-{lang}.png"), full_page=True)
+    page.context.close()
