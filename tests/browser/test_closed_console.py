@@ -68,6 +68,20 @@ def test_a_closed_console_offers_only_what_still_works_live_and_reloaded(server,
     assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["session"]["closed"]
 
 
+def test_a_closed_console_fits_a_phone(server, phone_context):
+    """The published seed (64 characters without a break) in the closed banner and the log's last line wraps: the
+    closed console does not scroll sideways at 390 px (it did: 645 px)."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("終了卓", "generic", [{"name": "セイバー"}, {"name": "アーチャー"}])
+    sid = live.state.session_id
+    assert app.test_client().post(f"/api/sessions/{sid}/close", headers=bearer(tokens["gm"])).status_code == 200
+    page = phone_context().new_page()
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    expect(page.locator("#live .closed-banner code")).to_have_text(live.state.seed)
+    expect(page.locator("#gm-log .log li").first).to_contain_text(live.state.seed)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 @pytest.mark.parametrize("name", sorted(registry()))
 def test_a_closed_console_offers_no_ruleset_step(server, page, name):
     """Each ruleset's GM panel (its demo's state where it has one) offers nothing once the session is closed."""
