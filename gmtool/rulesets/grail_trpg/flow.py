@@ -731,6 +731,27 @@ def skill_chips(state: State, c: dict, faction: str) -> dict:
     return {"phase": phase, "uses_left": left, "mp": mp, "chips": chips}
 
 
+def _setup_view(setup: dict, chars: dict) -> dict:
+    """T-4: both sides' cast by name and class (main, sub, others), the non-combat count and seal 1."""
+    out = {}
+    for side in SIDES:
+        s = setup[side]
+        name = lambda cid: {"id": cid, "name": chars[cid]["name"], "class_name": chars[cid]["class_name"]}  # noqa: E731
+        out[side] = {"main": name(s["main"]), "sub": name(s["sub"]) if s.get("sub") else None,
+                     "others": [name(o) for o in s.get("others", [])], "non_combat": len(s["non_combat"]),
+                     "seal": s.get("seal")}
+    return out
+
+
+def _pending_setup(pending: dict) -> dict:
+    """T-4: a revealed, unconfirmed setup with the cast and 戦力 its confirm will apply (`setup`, `forces`), read
+    from its grail.setup_done as the viewer may see it (main and sub as one term, events.forces_seen)."""
+    done = next((d for t, d in pending.get("events") or [] if t == "grail.setup_done"), None)
+    if not done:
+        return pending
+    return {**pending, "setup": _setup_view(done["setup"], done["chars"]), "forces": done["forces"]}
+
+
 def _combat_view(state: State, c: dict, viewer: Any) -> dict:
     me = viewer.seat if viewer.kind == "seat" else None
     prompt = state.prompts.get(c["prompt"])
@@ -741,15 +762,9 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
             waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
         elif prompt.status == "revealed" and not prompt.confirmed and prompt.resolution:
             pending = resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
-    setup = None
-    if c.get("setup"):
-        setup = {}
-        for side in SIDES:
-            s = c["setup"][side]
-            name = lambda cid: {"id": cid, "name": c["chars"][cid]["name"], "class_name": c["chars"][cid]["class_name"]}  # noqa: E731
-            setup[side] = {"main": name(s["main"]), "sub": name(s["sub"]) if s.get("sub") else None,
-                           "others": [name(o) for o in s.get("others", [])], "non_combat": len(s["non_combat"]),
-                           "seal": s.get("seal")}
+            if prompt.kind == "grail_setup":
+                pending = _pending_setup(pending)
+    setup = _setup_view(c["setup"], c["chars"]) if c.get("setup") else None
     side_of_me = next((s for s in SIDES if me in c["sides"][s]), None) if me else None
     mine = me if side_of_me else (GM_SIDE if viewer.is_gm and GM_SIDE in c["respondents"].values() else None)
     step = c["step"]

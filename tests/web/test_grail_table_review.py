@@ -1,0 +1,59 @@
+"""grail_trpg: findings of a browser review of the combat screens (docs/rulesets/grail_trpg.md §5), through the
+Flask test client: what the table screen's stage shows at each step, and the prompt cards of every screen."""
+
+from __future__ import annotations
+
+import re
+
+from gmtool_testing import open_link
+from test_grail_api import ARCHER, SABER, answer, call, confirm, grail  # noqa: F401  (grail: the fixture)
+
+
+def stage(app, grail, lang="ja"):  # noqa: F811
+    """The table screen's stage (#stage), as the TV shows it."""
+    html = open_link(app, grail["table_url"]).get(f"/s/{grail['session']}/table?lang={lang}").get_data(as_text=True)
+    return html[html.index('id="stage"'):html.index('id="table-summary"')]
+
+
+def history(app, grail):  # noqa: F811
+    html = open_link(app, grail["table_url"]).get(f"/s/{grail['session']}/table").get_data(as_text=True)
+    return html[html.index('id="history"'):]
+
+
+def started(client, grail, a_sub="s1/士郎", b_sub="s2/凛"):  # noqa: F811
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    return {"main": "s1/アルトリア", "sub": a_sub}, {"main": "s2/エミヤ", "sub": b_sub}
+
+
+def to_final(client, grail):  # noqa: F811
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    return call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+
+
+# -- 1. the revealed setup ------------------------------------------------------------------------
+
+def test_the_stage_shows_a_revealed_setup_before_the_gm_confirms_it(app, client, grail):  # noqa: F811
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    for lang in ("ja", "en"):
+        shown = stage(app, grail, lang)
+        # 戦力 筋力: アルトリア 40 + 士郎 20→10 = 50 / エミヤ 30 + 凛 20→10 = 40; main and sub one term for the table.
+        assert re.search(r'data-stage-force="a-筋力"><b>50</b>', shown), shown
+        assert re.search(r'data-stage-force="b-筋力"><b>40</b>', shown)
+        assert re.search(r'data-stage-force="b-魔力"><b>80</b>', shown)
+        assert ("メインアルトリア＋サブ士郎の筋力" if lang == "ja" else "Main アルトリア + sub 士郎 STR") in shown
+        assert "サブ士郎の筋力 20" not in shown and "メインアルトリアの筋力" not in shown  # T-4/T-9: no stat given away
+        assert "士郎" in shown and "凛" in shown  # the cast, by name
+    confirm(client, grail, "c1-setup")
+    assert re.search(r'data-stage-force="a-筋力"><b>50</b>', stage(app, grail))
