@@ -57,3 +57,21 @@ def test_the_stage_shows_a_revealed_setup_before_the_gm_confirms_it(app, client,
         assert "士郎" in shown and "凛" in shown  # the cast, by name
     confirm(client, grail, "c1-setup")
     assert re.search(r'data-stage-force="a-筋力"><b>50</b>', stage(app, grail))
+
+
+# -- 3. real dice ---------------------------------------------------------------------------------
+
+def test_a_battle_roll_with_real_dice_is_marked_on_the_stage_and_in_the_history(app, client, grail):  # noqa: F811
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [90, 10]})
+    for lang, badge in (("ja", "実ダイス"), ("en", "real dice")):
+        shown = stage(app, grail, lang)
+        assert re.search(r'class="badge real-dice"[^>]*>' + badge, shown), shown
+    heading = re.search(r'class="g-battle">\s*<h4>(.*?)</h4>', history(app, grail), flags=re.S)
+    assert heading and 'class="badge real-dice"' in heading.group(1), heading
+
+
+def test_a_battle_roll_with_the_servers_dice_is_not_marked(app, client, grail):  # noqa: F811
+    to_final(client, grail)
+    call(client, grail, "roll_battle")
+    assert "real-dice" not in stage(app, grail) and "real-dice" not in history(app, grail)

@@ -233,7 +233,8 @@ def _d_pick_passed(e, state, lang):
 
 def _battle_rolled(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
-    c["battle"] = copy.deepcopy({**e.data["battle"], "win_rates": e.data["win_rates"]})
+    c["battle"] = copy.deepcopy({**e.data["battle"], "win_rates": e.data["win_rates"],
+                                 "entered": bool(e.data.get("entered"))})  # T-10: rolled from real-dice faces
     c["winner"] = e.data["battle"]["winner"]
     c["step"] = "cleanup" if c["winner"] else "battle"
 
