@@ -142,6 +142,42 @@ def test_a_grail_combat_follows_the_game_on_the_tv(server, browser):
     table.close()
 
 
+def test_a_grail_revealed_setup_escapes_and_real_dice_on_the_tv(server, browser):
+    """Browser review: the stage shows a revealed setup before the GM confirms it, the newest escape check with
+    its breakdown, and marks a battle roll made with real dice; each in view on every screen."""
+    post, state, act, table = _game(server, browser, "逃走卓", "grail_trpg", ("セイバー陣営", "アーチャー陣営"))
+
+    def check(result, text=""):
+        now = state()
+        table.check(now["session"]["version"], now["ruleset"]["combat"]["step"], result, text)
+
+    act("set_characters", {"faction": "s1", "text": SABER})
+    act("set_characters", {"faction": "s2", "text": ARCHER})
+    act("start_combat", {"a": ["s1"], "b": ["s2"]})
+    post("/prompts/c1-setup/answer", {"value": {"main": "s1/アルトリア", "sub": "s1/士郎"}}, who="s1")
+    post("/prompts/c1-setup/answer", {"value": {"main": "s2/エミヤ", "sub": "s2/凛"}}, who="s2")
+    check("#stage [data-stage-force='b-宝具']")  # revealed, not yet confirmed
+    expect(table.pages[0].locator("#stage [data-stage-force='a-筋力'] > b")).to_have_text("50")
+    act("escape", {"faction": "s2", "faces": [10, 90]})  # a setup escape (seal 6, no 黒星: no seal) that fails
+    check("#grail-stage-escape [data-stage-escape=pursuer] .g-stage-num", "90")
+    post("/prompts/c1-setup/confirm")
+    for n, (a, b) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        act("next_step")
+        post(f"/prompts/c1-s{n}/answer", {"value": {"stat": a}}, who="s1")
+        post(f"/prompts/c1-s{n}/answer", {"value": {"stat": b}}, who="s2")
+        post(f"/prompts/c1-s{n}/confirm")
+    act("next_step")
+    act("next_step", {"faces": [1, 90]})  # the battle roll with real dice: セイバー陣営 loses
+    check("#stage .real-dice")
+    check("#stage .g-stage-winner")
+    act("escape", {"faction": "s1", "escaper_mod": 5, "faces": [70, 20]})  # seal 7: 黒星 0 + 1
+    check("#grail-stage-escape [data-stage-escape=escaper] .g-stage-num", "75")
+    check("#grail-stage-escape", "セイバー陣営")
+    act("finish_combat")
+    check("#grail-stage-cleanup")
+    table.close()
+
+
 def test_a_sugoroku_battle_follows_the_game_on_the_tv(server, browser):
     post, state, _, table = _game(server, browser, "双六卓", "sugoroku", ("セイバー", "アーチャー", "ランサー", "ライダー"))
     post("/actions/setup", {"players": {"s1": {"servant": "セイバー", "true_name": "アルトリア", "mana": 4},

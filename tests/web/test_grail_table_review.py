@@ -59,6 +59,45 @@ def test_the_stage_shows_a_revealed_setup_before_the_gm_confirms_it(app, client,
     assert re.search(r'data-stage-force="a-筋力"><b>50</b>', stage(app, grail))
 
 
+# -- 2. escapes -----------------------------------------------------------------------------------
+
+def test_the_newest_escape_is_on_the_stage_with_its_breakdown(app, client, grail):  # noqa: F811
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [1, 90]})  # side a (セイバー陣営) loses
+    out = call(client, grail, "escape", {"faction": "s1", "escaper_mod": 5, "faces": [70, 20]})
+    escape = out["ruleset"]["combat"]["escapes"][-1]
+    assert escape["escaped"] and escape["cost"]["cost"] == 1  # seal 7: 黒星 0 + 1
+    for lang, words in (("ja", ("逃走判定", "令呪", "成功", "追跡側")), ("en", ("Escape", "seals", "escaped", "Pursuer"))):
+        shown = stage(app, grail, lang)
+        assert 'id="grail-stage-escape"' in shown, shown
+        for word in words:
+            assert word in shown, (lang, word)
+        assert re.search(r'data-stage-escape="escaper"[^>]*>.*?<b class="g-stage-num">75</b>', shown, flags=re.S)
+        assert re.search(r'data-stage-escape="pursuer"[^>]*>.*?<b class="g-stage-num">20</b>', shown, flags=re.S)
+        assert "セイバー陣営" in shown
+    call(client, grail, "finish_combat")
+    shown = stage(app, grail)
+    assert 'id="grail-stage-cleanup"' in shown and 'id="grail-stage-escape"' not in shown  # the next step took over
+
+
+def test_an_escape_that_ends_the_combat_at_setup_stays_on_the_stage(app, client, grail):  # noqa: F811
+    started(client, grail)
+    call(client, grail, "escape", {"faction": "s1", "let_go": True})  # the setup prompt is cancelled with it
+    shown = stage(app, grail)
+    assert 'id="grail-stage-escape"' in shown and "見逃し" in shown and "逃走により終了" in shown, shown
+
+
+def test_a_failed_setup_escape_leaves_the_stage_when_the_combat_goes_on(app, client, grail):  # noqa: F811
+    a, b = started(client, grail)
+    call(client, grail, "escape", {"faction": "s2", "faces": [10, 90]})
+    shown = stage(app, grail)
+    assert 'id="grail-stage-escape"' in shown and "失敗" in shown and "アーチャー陣営" in shown
+    assert "実ダイス" in shown  # the faces were entered at the table, as the history says too
+    assert re.search(r'<p class="g-escape">[^\n]*class="badge real-dice"', history(app, grail))
+    answer(client, grail, "c1-setup", a, "s1")
+    assert 'id="grail-stage-escape"' not in stage(app, grail)  # waiting for アーチャー陣営 again
+
+
 # -- 3. real dice ---------------------------------------------------------------------------------
 
 def test_a_battle_roll_with_real_dice_is_marked_on_the_stage_and_in_the_history(app, client, grail):  # noqa: F811

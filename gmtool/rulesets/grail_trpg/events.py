@@ -248,6 +248,7 @@ def _battle_decided(state: State, e) -> None:
 def _escape(state: State, e) -> None:
     c = _combat(state, e.data["combat"])
     c["escapes"].append(copy.deepcopy({k: v for k, v in e.data.items() if k != "combat"}))
+    c["escape_action"] = e.action  # the table's stage shows the newest escape while its action is the newest
     if e.data.get("ends_combat"):
         c["step"] = "done"
         c["result"] = "escaped"

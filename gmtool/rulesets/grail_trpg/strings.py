@@ -27,6 +27,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.winner': ('勝者', 'Winner'),
     'grail.escape': ('逃走判定', 'Escape'),
     'grail.let_go': ('見逃し', 'let go'),
+    'grail.escaper': ('逃走側', 'Escaper'),
+    'grail.pursuer': ('追跡側', 'Pursuer'),
     'grail.automatic': ('自動成功', 'automatic'),
     'grail.seals': ('令呪', 'seals'),
     'grail.escaped': ('成功', 'escaped'),
