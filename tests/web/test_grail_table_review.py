@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from gmtool_testing import open_link
+from gmtool_testing import bearer, open_link
 from test_grail_api import ARCHER, SABER, answer, call, confirm, grail  # noqa: F401  (grail: the fixture)
 
 
@@ -114,3 +114,49 @@ def test_a_battle_roll_with_the_servers_dice_is_not_marked(app, client, grail): 
     to_final(client, grail)
     call(client, grail, "roll_battle")
     assert "real-dice" not in stage(app, grail) and "real-dice" not in history(app, grail)
+
+
+# -- 4. a result skill after the confirm ----------------------------------------------------------
+
+RESULT_SABER = SABER.replace("宝具60\n", "宝具60\n- スキル 怪力 リザルト 筋力+20\n", 1)
+
+
+def card(html, pid):
+    m = re.search(r'<article class="prompt[^"]*" id="(?:history-)?prompt-' + pid + r'".*?</article>', html, flags=re.S)
+    return m.group(0) if m else ""
+
+
+def test_a_result_skill_after_the_confirm_revises_the_select_card_on_every_screen(app, client, grail):  # noqa: F811
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": RESULT_SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    confirm(client, grail, "c1-s1")
+    screens = {"gm": (grail["gm_url"], "gm"), "table": (grail["table_url"], "table"),
+               **{s["id"]: (s["join_url"], "phone") for s in grail["seats"]}}
+    browsers = {who: open_link(app, url) for who, (url, _) in screens.items()}
+
+    def cards():
+        return {who: card(browsers[who].get(f"/s/{sid}/{page}").get_data(as_text=True), "c1-s1")
+                for who, (_, page) in screens.items()}
+
+    for who, shown in cards().items():  # 40 vs 耐久 40 halved by 筋力 = 20
+        assert "セイバー陣営【筋力】40 vs アーチャー陣営【耐久】20" in shown, (who, shown[:400])
+    combat = call(client, grail, "use_skill", {"skill": "s1/アルトリア:1"}, who="s1")["ruleset"]["combat"]
+    assert combat["selects"][0]["result"]["a"]["value"] == 60  # the combat panel's number: 40 + 怪力 20
+    for who, shown in cards().items():
+        assert "セイバー陣営【筋力】60 vs アーチャー陣営【耐久】20" in shown, (who, shown[:400])
+        assert "怪力" in shown and "【筋力】40 vs" not in shown, who
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s2"])).get_json()
+    prompt = next(p for p in state["prompts"] if p["id"] == "c1-s1")
+    assert prompt["resolution"]["result"]["a"]["value"] == 60 and prompt["resolution"]["rows"][0]["total"] == 60
+    # Undone, the card reads as confirmed again.
+    assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"])).status_code == 200
+    for who, shown in cards().items():
+        assert "セイバー陣営【筋力】40 vs アーチャー陣営【耐久】20" in shown, who

@@ -148,13 +148,36 @@ def _select_resolved(state: State, e) -> None:
 
 
 def _select_revised(state: State, e) -> None:
-    """T-6: a result skill used after the confirm: the last result computed again replaces it."""
+    """T-6: a result skill used after the confirm: the last result computed again replaces it, in the combat and
+    in its select's prompt (the card every screen shows reads the revised result; what the confirm applied stays
+    in the resolution's events)."""
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
     c["selects"] = [({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]}
                      if s["select_no"] == d["select_no"] else s) for s in c["selects"]]
     c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"])
     c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
+    prompt = state.prompts.get(c["prompt"])
+    if prompt is not None and prompt.meta.get("select_no") == d["select_no"] and prompt.resolution:
+        prompt = state.writable_prompt(prompt.id)
+        prompt.resolution = {**prompt.resolution,
+                             **select_resolution(d["select_no"], d["result"], c["names"], prompt.meta["respondents"])}
+
+
+def select_resolution(n: int, result: dict, names: dict, respondents: dict) -> dict:
+    """T-6/T-7: what a select's prompt card shows of its result: the summary, the winner, a row per side with
+    its terms, the notes (flow.resolve_select, and a result revised after the confirm)."""
+    winner = result["winner"]
+    verdict = (f"{names[winner]}が優位", f"{names[winner]} gains the advantage") if winner else \
+        ("同値: 優位なし", "Tie: no advantage")
+    line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in "ab")
+    line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in "ab")
+    return {"summary": {"ja": f"{ORDINALS[n]}リザルト: {line} → {verdict[0]}",
+                        "en": f"{ORDINALS[n]} result: {line_en} → {verdict[1]}"},
+            "winners": [respondents[winner]] if winner else [],
+            "rows": [{"who": respondents[s], "name": names[s], "value": result[s]["stat"], "terms": result[s]["terms"],
+                      "total": result[s]["value"]} for s in "ab"],
+            "notes": result["notes"], "result": result}
 
 
 def _skill_used(state: State, e) -> None:

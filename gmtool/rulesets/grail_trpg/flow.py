@@ -16,7 +16,7 @@ from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import resolution_view
 
-from .events import GM_SIDE, ORDINALS, combat_of, faction_name, forces_seen, grail_of, use_limit
+from .events import GM_SIDE, combat_of, faction_name, forces_seen, grail_of, select_resolution, use_limit
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import effect_text, skill_label, unavailable
@@ -582,20 +582,12 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
                   combat["names"])
     result = res.to_dict()
     result["notes"] = result["notes"] + notes + select_notes(n, readings)
-    rows = [{"who": resp[s], "name": combat["names"][s], "value": result[s]["stat"], "terms": result[s]["terms"],
-             "total": result[s]["value"]} for s in SIDES]
-    names = combat["names"]
-    verdict = (f"{names[res.winner]}が優位", f"{names[res.winner]} gains the advantage") if res.winner else \
-        ("同値: 優位なし", "Tie: no advantage")
-    line = " vs ".join(f"{names[s]}【{result[s]['stat']}】{result[s]['value']}" for s in SIDES)
-    line_en = " vs ".join(f"{names[s]} {STAT_EN[result[s]['stat']]} {result[s]['value']}" for s in SIDES)
     events = [("grail.select_resolved", {"combat": combat["id"], "select_no": n, "choices": choices, "result": result,
                                          "caps": tracker.to_dict(), "np_used": np_used,
                                          "carry_next": res.magic_carry, **uses.data()})] + events + uses.events + \
         uses.mp_drafts()
-    return {"summary": {"ja": f"{ORDINALS[n]}リザルト: {line} → {verdict[0]}",
-                        "en": f"{ORDINALS[n]} result: {line_en} → {verdict[1]}"},
-            "winners": [resp[res.winner]] if res.winner else [], "rows": rows, "notes": result["notes"],
+    shown = select_resolution(n, result, combat["names"], resp)
+    return {"summary": shown["summary"], "winners": shown["winners"], "rows": shown["rows"], "notes": shown["notes"],
             "events": events, "result": result}
 
 
