@@ -73,3 +73,35 @@ def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):
     log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(data["gm_token"])).get_json()["events"]
     rolled = next(e["text"] for e in reversed(log) if e["type"] == "grail.battle_rolled")
     assert rolled.startswith("［実ダイス］") and "1d100(30)" in rolled and "1d100(90)" in rolled, rolled
+
+
+def test_english_answers_and_breakdowns_use_english_brackets(app, client):
+    """Browser review: an answer shown in English kept the Japanese 〈〉 around a skill's name (〈心眼〉); English
+    uses <心眼>, as the English breakdowns and notes do (docs/rulesets/grail_trpg.md: `<千里眼> win rate +10`)."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Demo", "ruleset": "grail_trpg", "seats": ["Saber side / Emiya", "Lancer side / Kayneth"]})
+    data = r.get_json()
+    table = ApiTable(client, data)
+    demo(table)  # a's sheet: 直感 (select, chosen stat +10); b's: 心眼 (select, the opponent's 筋力 -20)
+    a, b = table.seats[:2]
+    table.post("/prompts/c1-setup/confirm")
+    table.act("next_step")
+    table.answer("c1-s1", {"stat": "筋力", "skills": [f"{a}/セイバー:2"], "mods": [{"label": "怪力", "value": 5}]}, a)
+    table.answer("c1-s1", {"stat": "耐久", "skills": [f"{b}/ランサー:1"], "seal": {"effect": 2}}, b)
+    sid = data["session"]
+    screens = {"gm": (data["gm_url"], f"/s/{sid}/gm"), "table": (data["table_url"], f"/s/{sid}/table"),
+               **{s["id"]: (s["join_url"], f"/s/{sid}/phone") for s in data["seats"]}}
+    for who, (link, path) in screens.items():
+        en = visible(open_link(app, link).get(f"{path}?lang=en").get_data(as_text=True))
+        assert "<直感>" in en.replace("&lt;", "<").replace("&gt;", ">"), who
+        brackets = [en[max(0, m.start() - 60):m.end() + 20] for m in re.finditer("[〈〉]", en)]
+        assert not brackets, (who, brackets[:5])
+        ja = open_link(app, link).get(f"{path}?lang=ja").get_data(as_text=True)
+        assert "〈直感〉" in ja, who
+    log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(data["gm_token"])).get_json()["events"]
+    assert not [e["text"] for e in log if re.search("[〈〉]", e["text"])]
+    table.post("/prompts/c1-s1/confirm")
+    md = client.get(f"/api/sessions/{sid}/export?format=markdown&lang=en",
+                    headers=bearer(data["gm_token"])).get_data(as_text=True).replace("&lt;", "<")
+    assert "| STR <直感> <怪力> |" in md and "| END <心眼> <Command Seal 2 +30> |" in md  # the answers in the appendix
+    assert not [line for line in md.splitlines() if re.search("[〈〉]", line)]

@@ -292,13 +292,18 @@ def _character_name(cid: Any) -> str:
     return str(cid).split("/", 1)[-1] if cid else ""
 
 
+def _tag(name: Any, lang: str) -> str:
+    """A skill's name as an answer shows it: 〈怪力〉, in English <怪力> (as the breakdowns write it)."""
+    return f"<{name}>" if lang == "en" else f"〈{name}〉"
+
+
 def setup_text(value: Any, lang: str = "ja") -> str:
     """T-4: a side's setup as it reads in a sentence (in `lang`)."""
     en = lang == "en"
     if not isinstance(value, dict):
         return str(value)
     if "main" not in value:
-        return " ".join(f"〈{u.get('name')}〉" for u in value.get("uses") or []) or ("no skills" if en else "スキルなし")
+        return " ".join(_tag(u.get("name"), lang) for u in value.get("uses") or []) or ("no skills" if en else "スキルなし")
     parts = [f"{'Main' if en else 'メイン'} {_character_name(value.get('main'))}"]
     if value.get("sub"):
         parts.append(f"{'Sub' if en else 'サブ'} {_character_name(value['sub'])}")
@@ -306,7 +311,7 @@ def setup_text(value: Any, lang: str = "ja") -> str:
         parts.append(("Others " if en else "その他 ") + (", " if en else "・").join(_character_name(o) for o in value["others"]))
     if value.get("seal"):
         parts.append("Command Seal 1" if en else "令呪1")
-    parts += [f"〈{u.get('name')}〉" for u in value.get("uses") or []]
+    parts += [_tag(u.get("name"), lang) for u in value.get("uses") or []]
     return " / ".join(parts)
 
 
@@ -317,11 +322,11 @@ def select_text(value: Any, lang: str = "ja") -> str:
     stat = str(value.get("stat", ""))
     text = STAT_LABELS[stat].get(lang) if stat in STAT_LABELS else stat
     for m in value.get("mods") or []:
-        text += f" 〈{m.get('label')} {int(m.get('value', 0)):+d}〉"
+        text += " " + _tag(f"{m.get('label')} {int(m.get('value', 0)):+d}", lang)
     for u in value.get("uses") or []:
-        text += f" 〈{u.get('name')}〉"
+        text += " " + _tag(u.get("name"), lang)
     if value.get("seal"):
-        text += " 〈Command Seal 2 +30〉" if lang == "en" else " 〈令呪2 +30〉"
+        text += " " + _tag("Command Seal 2 +30" if lang == "en" else "令呪2 +30", lang)
     return text.strip()
 
 
