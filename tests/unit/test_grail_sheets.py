@@ -283,3 +283,37 @@ def test_t13_seal_4_swaps_the_main_by_name(t):
         t.act("use_seal", {"faction": "s1", "effect": 4, "with": "大河"})
     t.act("use_seal", {"faction": "s1", "effect": 4, "with": "士郎"})
     assert t.combat()["setup"]["a"]["main"]["name"] == "士郎"
+
+
+def test_t4_english_skill_lines_read_effects_as_the_english_effect_text_words_them():
+    """Browser review: `opponent STR -50` and `win rate +10` were silently kept as a note (only `opp:STR-50` / `WR+10`
+    were read). An effect may be written as effect_text words it in English; what still cannot be read as an effect
+    is refused in both languages, never kept as a note."""
+    where = ("3行目", "Line 3")
+
+    def read(line):
+        k = parse_skill_line(line, where)
+        return k["name"], k["timing"], k["stat"], k["value"], k["target"], k["win_rate"], k["mp"], k["note"]
+
+    assert read("Skill 心眼 select opponent STR -50") == ("心眼", "select", "筋力", -50, "opponent", None, 0, "")
+    assert read("Skill 心眼 select opp:STR-50") == read("Skill 心眼 select opponent STR -50")
+    assert read("Skill 直感 battle win rate +10") == ("直感", "battle", None, None, "self", 10, 0, "")
+    assert read("Skill 直感 battle WR+10") == read("Skill 直感 battle win rate +10")
+    assert read("Skill Eye of the Mind select opponent STR -50, MP 2 reads the foe, twice") == (
+        "Eye of the Mind", "select", "筋力", -50, "opponent", None, 2, "reads the foe, twice")
+    assert read("Skill Battle Sense select chosen stat +10") == ("Battle Sense", "select", None, 10, "self", None, 0, "")
+    assert read("Skill Read the opponent select enemy chosen stat -10") == (
+        "Read the opponent", "select", None, -10, "opponent", None, 0, "")
+    assert read("NP Excalibur select NP +20 win rate +5") == ("Excalibur", "select", "宝具", 20, "self", 5, 0, "")
+    assert read("スキル 怪力 セレクト 筋力 +20") == read("スキル 怪力 セレクト 筋力+20")
+    assert read("スキル 心眼 セレクト 相手の 筋力-50") == read("スキル 心眼 セレクト 相手の筋力-50")
+    assert read("スキル 戦況 セレクト 選んだ能力値+10")[2:4] == (None, 10)  # as effect_text writes it in Japanese
+    for line, ja, en in (
+            ("Skill x select STR 10", "「STR 10」: 効果の値には符号を付けます", "'STR 10': give the effect's value a sign"),
+            ("Skill x select STR10", "「STR10」: 効果の値には符号を付けます", "'STR10': give the effect's value a sign"),
+            ("Skill x select opponent +10", "「+10」が何の値か読めません", "cannot tell what '+10' is the value of"),
+            ("Skill x battle opponent win rate -10", "相手の勝率は書けません", "an opponent's win rate cannot be given"),
+            ("スキル x バトル 相手の勝率-10", "相手の勝率は書けません", "an opponent's win rate cannot be given")):
+        with pytest.raises(GmError) as e:
+            parse_skill_line(line, where)
+        assert e.value.ja.startswith("3行目: " + ja) and e.value.en.startswith("Line 3: " + en), (line, e.value.ja, e.value.en)

@@ -129,3 +129,32 @@ def test_t6_a_result_skill_from_the_phone_after_the_confirm(app, client, grail):
     out = call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
     assert [e["type"] for e in out["events"]] == ["grail.step_modifier", "grail.select_revised"]
     assert out["ruleset"]["combat"]["selects"][0]["result"]["a"]["value"] == 60  # 40 + 20
+
+
+def test_t4_english_sheet_syntax_through_the_api_and_the_placeholders_examples(app, client, grail):  # noqa: F811
+    """Browser review: `opponent STR -50` / `win rate +10` in an English skill line were kept as a note without a
+    word; they are read, and what cannot be read is a bilingual 400 that writes nothing. The sheet textarea's
+    placeholder shows skill lines in both languages, and each reads as the sheet it shows."""
+    import html as htmllib
+    import re
+    sid = grail["session"]
+    text = ("Artoria(Saber) STR40 END60 AGI40 MAG55 LUK40 NP60\n- Skill Eye of the Mind select opponent STR -50\n"
+            "- Skill Instinct battle win rate +10")
+    skills = call(client, grail, "set_characters", {"faction": "s1", "text": text})["ruleset"]["factions"][0]["characters"][0]["skills"]
+    assert [(k["stat"], k["value"], k["target"], k["win_rate"], k["note"]) for k in skills] == [
+        ("筋力", -50, "opponent", None, ""), (None, None, "self", 10, "")]
+    before = state(client, grail)["session"]["version"]
+    err = call(client, grail, "set_characters", {"faction": "s2", "text": text.replace("STR -50", "STR 50")}, status=400)["error"]
+    assert err["ja"] == "2行目: 「STR 50」: 効果の値には符号を付けます（例: STR +50）"
+    assert err["en"] == "Line 2: 'STR 50': give the effect's value a sign (e.g. STR +50)"
+    assert state(client, grail)["session"]["version"] == before
+    gm = open_link(app, grail["gm_url"])
+    for lang, example in (("ja", ("魔力放出", "筋力", 20)), ("en", ("Mana Burst", "筋力", 20))):
+        page = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        placeholder = htmllib.unescape(re.search(r'<textarea name="text"[^>]*placeholder="([^"]*)"', page).group(1))
+        assert placeholder.count("\n- ") == 3, placeholder
+        sheet = call(client, grail, "set_characters", {"faction": "s2", "text": placeholder})["ruleset"]["factions"][1]
+        shown = [(k["name"], k["kind"], k["timing"], k["stat"], k["value"], k["target"], k["win_rate"], k["mp"])
+                 for k in sheet["characters"][0]["skills"]]
+        assert shown[0][0] == example[0] and shown[0][2:5] == ("setup", "筋力", 20), shown
+        assert shown[1][2:] == ("battle", None, None, "self", 10, 2) and shown[2][1:6] == ("np", "select", "敏捷", -20, "opponent")

@@ -26,11 +26,19 @@ KINDS = {"skill": Label("スキル", "Skill"), "np": Label("宝具", "NP")}
 _TIMING_WORDS = {**{k: k for k in TIMINGS}, **{v.ja: k for k, v in TIMINGS.items()}, "いつでも": "any",
                  "常時": "any", "セットアップ時": "setup"}
 _KIND_WORDS = {"skill": "skill", "np": "np", "スキル": "skill", "宝具": "np", "noble": "np"}
-_STAT_WORDS = {**{s: s for s in STATS}, **{e: s for s, e in STAT_EN.items()}, "戦力": None, "選択": None}
+_STAT_WORDS = {**{s: s for s in STATS}, **{e: s for s, e in STAT_EN.items()}, "戦力": None, "選択": None,
+               "選んだ能力値": None}
 # One token each (the line is split on spaces first, and at most MAX_SKILL_LINE long): linear time.
-_EFFECT_RE = re.compile(r"(相手の?|敵の?|opp:)?(筋力|耐久|敏捷|魔力|幸運|宝具|STR|END|AGI|MAG|LUK|NP|戦力|選択|勝率|WR)"
-                        r"([+-]\d{1,3})", re.IGNORECASE)
+_STAT_ALT = r"筋力|耐久|敏捷|魔力|幸運|宝具|STR|END|AGI|MAG|LUK|NP|戦力|選択|選んだ能力値"
+_OPP_ALT = r"相手の?|敵の?|opp:"
+_EFFECT_RE = re.compile(rf"({_OPP_ALT})?({_STAT_ALT}|勝率|WR)([+-]\d{{1,3}})", re.IGNORECASE)
+_UNSIGNED_RE = re.compile(rf"(?:{_OPP_ALT})?({_STAT_ALT})(\d{{1,3}})", re.IGNORECASE)  # STR10: a value without its sign
 _MP_RE = re.compile(r"MP[:=]?(\d{1,2})", re.IGNORECASE)
+_SIGNED_RE = re.compile(r"[+-]\d{1,3}")
+# The English effect as effect_text writes it, over several tokens: [opponent] STR -50, [opponent] chosen stat +10,
+# win rate +10, MP 2 (and 相手の 筋力-10, 筋力 +10: the same with a space).
+_OPP_WORDS = {"opponent", "opponent's", "opponents", "opp", "opp:", "enemy", "enemy's", "相手の", "相手", "敵の", "敵"}
+_STAT_TOKENS = {w.lower() for w in _STAT_WORDS}
 MAX_SKILLS = 8  # per character
 MAX_SKILL_LINE = 160
 MAX_NAME = 30
@@ -84,21 +92,67 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
             "win_rate": win, "mp": mp, "note": note}
 
 
+def _bare(token: str) -> str:
+    """A token without the comma that may follow it (`STR -50, MP 2`, as effect_text lists effects)."""
+    return token.rstrip(",、;") or token
+
+
+def _effect_at(tokens: list[str], i: int, where: tuple[str, str]) -> tuple[str, int]:
+    """The effect written over several tokens from tokens[i], as one token (`opponent STR -50` → `opp:STR-50`,
+    `chosen stat +10` → `戦力+10`, `win rate +10` → `WR+10`, `MP 2` → `MP2`), and how many tokens it took; else
+    tokens[i] alone. A stat with a value but no sign (`STR 10`, `STR10`) is refused rather than read as a note."""
+    bare = [_bare(t) for t in tokens[i:i + 4]]  # an effect takes at most four tokens: a bounded look-ahead
+    low = [t.lower() for t in bare]
+    opp = low[0] in _OPP_WORDS
+    k, stat = (1 if opp else 0), None
+    if k + 1 < len(low) and low[k] == "chosen" and low[k + 1] == "stat":
+        stat, k = "戦力", k + 2
+    elif k < len(low) and low[k] in _STAT_TOKENS:
+        stat, k = bare[k], k + 1
+    if stat is not None and k < len(bare) and _SIGNED_RE.fullmatch(bare[k]):
+        return ("opp:" if opp else "") + stat + bare[k], k + 1
+    if stat is not None and k < len(bare) and bare[k].isdigit():
+        raise _bad(where, f"「{stat} {bare[k]}」: 効果の値には符号を付けます（例: {stat} +{bare[k]}）",
+                   f"'{stat} {bare[k]}': give the effect's value a sign (e.g. {stat} +{bare[k]})")
+    if opp and len(bare) > 1 and (m := _EFFECT_RE.fullmatch(bare[1])) and not m.group(1):
+        return "opp:" + bare[1], 2
+    if opp and low[1:3] == ["win", "rate"] and len(bare) > 3 and _SIGNED_RE.fullmatch(bare[3]):
+        return "opp:WR" + bare[3], 4  # refused by parse_skill_line: a win rate is one's own
+    if low[:2] == ["win", "rate"] and len(bare) > 2 and _SIGNED_RE.fullmatch(bare[2]):
+        return "WR" + bare[2], 3
+    if low[0] in ("勝率", "wr") and len(bare) > 1 and _SIGNED_RE.fullmatch(bare[1]):
+        return "WR" + bare[1], 2
+    if low[0] == "mp" and len(bare) > 1 and re.fullmatch(r"\d{1,2}", bare[1]):
+        return "MP" + bare[1], 2
+    if m := _UNSIGNED_RE.fullmatch(bare[0]):
+        raise _bad(where, f"「{bare[0]}」: 効果の値には符号を付けます（例: {m.group(1)}+{m.group(2)}）",
+                   f"'{bare[0]}': give the effect's value a sign (e.g. {m.group(1)} +{m.group(2)})")
+    return tokens[i], 1
+
+
 def parse_skill_line(line: str, where: tuple[str, str]) -> dict:
-    """T-3/T-8: one text line `- [スキル|宝具] 名前 [タイミング] [相手の]筋力+10 勝率+5 MP2`."""
+    """T-3/T-8: one text line `- [スキル|宝具] 名前 [タイミング] [相手の]筋力+10 勝率+5 MP2`; in English also as
+    effect_text words an effect: `- Skill Name select opponent STR -50, win rate +10, MP 2`."""
     if len(line) > MAX_SKILL_LINE:
         raise _bad(where, f"スキルの行は{MAX_SKILL_LINE}文字までです", f"a skill line is at most {MAX_SKILL_LINE} characters")
     tokens = line.split()
     raw: dict[str, Any] = {}
-    name_parts = []
-    for tok in tokens:
-        low = tok.lower()
+    name_parts: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok, took = _effect_at(tokens, i, where) if name_parts else (tokens[i], 1)
+        i += took
+        word = _bare(tok)
+        low = word.lower()
         if not name_parts and low in _KIND_WORDS and "kind" not in raw:
             raw["kind"] = low
-        elif name_parts and (low in _TIMING_WORDS or tok in _TIMING_WORDS) and "timing" not in raw:
-            raw["timing"] = low if low in _TIMING_WORDS else tok
-        elif name_parts and (m := _EFFECT_RE.fullmatch(tok)):
+        elif name_parts and (low in _TIMING_WORDS or word in _TIMING_WORDS) and "timing" not in raw:
+            raw["timing"] = low if low in _TIMING_WORDS else word
+        elif name_parts and (m := _EFFECT_RE.fullmatch(word)):
             key = m.group(2).upper() if m.group(2).isascii() else m.group(2)
+            if key in ("勝率", "WR") and m.group(1):
+                raise _bad(where, "相手の勝率は書けません: 勝率の効果は自陣営の勝率です（例: 勝率-10）",
+                           "an opponent's win rate cannot be given: a win-rate effect is your own side's (e.g. win rate -10)")
             if key in ("勝率", "WR"):
                 raw["win_rate"] = int(m.group(3))
             else:
@@ -106,8 +160,11 @@ def parse_skill_line(line: str, where: tuple[str, str]) -> dict:
                     raise _bad(where, "能力値の効果は1つまでです", "one stat effect per skill")
                 raw.update(stat=_STAT_WORDS[key] if key in _STAT_WORDS else None, value=int(m.group(3)),
                            target="opponent" if m.group(1) else "self")
-        elif name_parts and (m := _MP_RE.fullmatch(tok)):
+        elif name_parts and (m := _MP_RE.fullmatch(word)):
             raw["mp"] = int(m.group(1))
+        elif name_parts and _SIGNED_RE.fullmatch(word):  # a value whose stat was not read: never a note
+            raise _bad(where, f"「{word}」が何の値か読めません（例: 筋力+10、相手の筋力-10、勝率+10）",
+                       f"cannot tell what '{word}' is the value of (e.g. STR +10, opponent STR -10, win rate +10)")
         elif "timing" in raw or "value" in raw or "win_rate" in raw or "mp" in raw:
             raw["note"] = (raw.get("note", "") + " " + tok).strip()
         else:

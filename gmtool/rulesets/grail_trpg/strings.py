@@ -105,8 +105,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.seal_effect_used': ('令呪を使用: 効果', 'used a Command Seal: effect'),
     'grail.gm_threat': ('GM（脅威）', 'GM (threat)'),
     'grail.characters': ('キャラクター（1行に1体）', 'Characters (one per line)'),
-    'grail.characters_example': ('アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60',
-                                 'Artoria(Saber)/Artoria Pendragon STR40 END60 AGI40 MAG55 LUK40 NP60'),
+    'grail.characters_example': ('アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n'
+                                 '- スキル 魔力放出 セットアップ 筋力+20\n- スキル 直感 バトル 勝率+10 MP2\n'
+                                 '- 宝具 風王結界 セレクト 相手の敏捷-20',
+                                 'Artoria(Saber)/Artoria Pendragon STR40 END60 AGI40 MAG55 LUK40 NP60\n'
+                                 '- Skill Mana Burst setup STR +20\n- Skill Instinct battle win rate +10, MP 2\n'
+                                 '- NP Invisible Air select opponent AGI -20'),
     'grail.faction': ('陣営', 'Faction'),
     'grail.seal_effect': ('令呪の効果', 'Seal effect'),
     'grail.modifier_name': ('修正の名前', 'Modifier name'),
