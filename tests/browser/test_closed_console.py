@@ -106,3 +106,39 @@ def test_a_closed_console_offers_no_ruleset_step(server, page, name):
     assert offered(page) == []
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
+
+
+def phone_offers(page) -> list[str]:
+    """What a phone offers to change now: every visible control but the language link."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'main [hx-post], main form, main input:not([type=hidden]), main select, main textarea, main button')]
+        .filter((el) => el.checkVisibility()).map((el) => el.outerHTML.slice(0, 120))""")
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_a_closed_sessions_phone_offers_nothing_to_change(server, phone_context, name):
+    """A phone of a closed session (each ruleset's, in its demo's state) stops offering dice, answers and the
+    ruleset's steps, each of which would answer 409: live when the close arrives, and when opened afresh."""
+    base, app = server
+    ruleset = registry()[name]
+    demo = ruleset.demo
+    seats = list(demo.seats) if demo else ["A", "B"]
+    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
+    live, tokens = app.extensions["gmtool"].create("終了卓", name, parse_seats(seats), counters)
+    if demo and demo.play:
+        demo.play(LocalDriver(live))
+    sid = live.state.session_id
+    page = phone_context().new_page()
+    page.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    expect(page.get_by_role("button", name="2D6")).to_be_visible()
+    assert phone_offers(page)
+    assert app.test_client().post(f"/api/sessions/{sid}/close", headers=bearer(tokens["gm"])).status_code == 200
+    expect(page.locator("#live .closed-banner")).to_be_visible()
+    expect(page.locator("body")).to_have_class("screen-phone session-closed")
+    assert phone_offers(page) == []
+    page.reload()
+    expect(page.locator("#live .closed-banner")).to_contain_text("終了しました")
+    assert phone_offers(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"closed-phone-{name}.png"), full_page=True)
