@@ -152,6 +152,21 @@ def test_score_only_mode_with_phones(game):
     assert rv["first"] == "s2" and rv["mode"] == "score"
 
 
+def test_score_only_values_too_large_are_a_400_not_a_500(game):
+    """Seven plus values of 4,300 nines (each one int() still reads) added up to 4,301 digits: the result
+    could not be written and the entry answered 500. A value is a whole number within ±10^9 (as core reads
+    one), and the plus / minus values add up to at most every card of the kind at 20."""
+    act = game["act"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"plus": [3]}, who="s1")
+    act("enter_counts", {"plus": ["9" * 4300] * 7}, who="s2", status=400)
+    act("enter_counts", {"minus": ["9" * 4300] * 9}, who="s2", status=400)
+    act("enter_counts", {"plus": "٣"}, who="s2", status=400)  # an Arabic-Indic digit is no number here
+    act("enter_counts", {"plus": "141"}, who="s2", status=400)  # above 7 plus cards of 20
+    out = act("enter_counts", {"plus": "140", "minus": [20] * 9, "f5": "２"}, who="s2")  # full-width digits read
+    assert out["ruleset"]["finished"]["scores"]["s2"]["total"] == 140 - 180 + 5
+
+
 def test_readings_switch_the_first_player_roll_and_the_tie(game):
     act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
     for key, value in (("first_player", "dice"), ("tie", "draw")):

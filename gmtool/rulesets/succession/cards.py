@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from gmtool.core.commands import parse_int
 from gmtool.core.errors import Conflict, GmError
 
 FACTIONS = (5, 6, 7, 8)  # G-2
@@ -20,14 +21,9 @@ _ALIASES = {"faction": "faction", "勢力": "faction", "f": "faction", "plus": "
 
 
 def parse_number(value: Any, ja: str, en: str) -> int:
-    """A whole number from a form or JSON value (full-width digits too), or a readable 400."""
-    if isinstance(value, bool):
-        raise GmError(f"{ja}は整数で入力してください", f"The {en} must be a whole number")
-    try:
-        return int(unicodedata.normalize("NFKC", str(value)).strip())
-    except (TypeError, ValueError):
-        raise GmError(f"{ja}は整数で入力してください（「{str(value)[:20]}」）",
-                      f"The {en} must be a whole number (got '{str(value)[:20]}')") from None
+    """A whole number from a form or JSON value (full-width digits too), at most ±10^9 (core's parse_int: a
+    4,300-digit text is no number here), or a readable 400."""
+    return parse_int(unicodedata.normalize("NFKC", value) if isinstance(value, str) else value, ja, en)
 
 
 def parse_card(value: Any, number: Any = None) -> dict:

@@ -8,7 +8,7 @@ import unicodedata
 
 from gmtool.core.errors import GmError
 
-from .cards import FACTIONS, KIND_LABELS, SUPPLY, parse_number
+from .cards import FACTIONS, KIND_LABELS, MAX_MODIFIER, SUPPLY, parse_number
 from .rules import PLAYERS
 
 SET_BONUS = 5  # G-2: per complete set {5, 6, 7, 8}
@@ -127,6 +127,10 @@ def parse_counts(payload: dict) -> dict:
             raise GmError(f"{ja}の値は正の数で入力してください", f"Enter {en.lower()} values as positive numbers")
         if len(values) > SUPPLY[kind]:
             raise GmError(f"{ja}カードは全部で{SUPPLY[kind]}枚です", f"There are only {SUPPLY[kind]} {en.lower()} cards")
+        most = SUPPLY[kind] * MAX_MODIFIER  # every card of the kind, each at the highest value gmtool takes
+        if sum(values) > most:
+            raise GmError(f"{ja}の値の合計は{most}までです（{SUPPLY[kind]}枚、1枚{MAX_MODIFIER}まで）",
+                          f"The {en.lower()} values add up to at most {most} ({SUPPLY[kind]} cards of at most {MAX_MODIFIER})")
         out[kind] = values
     grail = parse_number(payload.get("grail", 0) if payload.get("grail", 0) not in (None, "") else 0, "聖杯の枚数", "grail count")
     if not 0 <= grail <= GRAILS_TO_WIN:
