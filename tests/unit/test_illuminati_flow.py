@@ -292,6 +292,24 @@ def test_i4_attack_from_declaration_to_result():
     assert game.refold().extra == game.state.extra
 
 
+def test_i4_the_result_counts_say_why_in_both_languages():
+    """The counts a successful attack moves carry the whole reason in each language (they read {"ja": "K",
+    "en": "G"} and {"ja": "対", "en": "象"}: the first two letters of one "ja / en" text)."""
+    game = playing(4, illuminati=["Bavarian Illuminati", "UFOs", "Network", "Discordian Society"])
+    game.act("start_turn", who="s1")
+    game.state.counters["s2"]["groups"] = 3  # as if earlier turns went by
+    game.state.counters["s2"]["tokens_groups"] = 2
+    game.act("attack", attack_payload(), who="s1")
+    game.act("modify", {"side": "attack", "amount": 20, "label": "Mind Control"})
+    game.act("roll_attack", who="s1", dice=[1, 1])
+    reasons = {(e.data["seat"], e.data["key"]): e.data["reason"] for e in game.events if e.type == "counter.changed"
+               and e.data.get("rule") == "I-4" and e.action == game.state.last_action}
+    assert reasons == {
+        ("s1", "groups"): {"ja": "KGBを支配", "en": "took control of KGB"},
+        ("s2", "groups"): {"ja": "KGBを奪われた", "en": "lost KGB"},
+        ("s2", "tokens_groups"): {"ja": "対象と下流のトークンを除去", "en": "tokens on the target removed"}}
+
+
 def test_i5_fumble_and_destroy_with_elimination_and_last_standing():
     game = playing(2, illuminati=["A", "B"])
     game.act("start_turn", who="s1")

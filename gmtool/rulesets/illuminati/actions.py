@@ -463,7 +463,7 @@ def roll_attack(state, payload: dict, ctx) -> list:
     drafts = [("illuminati.attack_rolled", {"faces": faces, "roll": roll, "entered": is_entered(ctx.dice),
                                             "breakdown": b, "success": success, "fumble": roll >= atk.FUMBLE,
                                             "rule": "I-5", "dice_next": ctx.dice.next_index})]
-    changes = [(s, k, d, f"{ja} / {en}") for s, k, d, ja, en in atk.outcome(attack, success)]
+    changes = [(s, k, d, (ja, en)) for s, k, d, ja, en in atk.outcome(attack, success)]
     after = {s: dict(state.counters[s]) for s in g["players"]}
     for s, k, d, _ in changes:
         after[s][k] += d
