@@ -447,6 +447,23 @@ def test_a3_seals_standard_effects_and_all_used_is_out_even_with_independent_act
     assert "ace_royal.out" in types and game.g["players"]["b"]["out"] == "seals"
 
 
+def test_a3_a_seal_the_servant_has_nothing_left_for_is_refused_not_spent():
+    """Two seals of effect 3 on the one 暗殺 coin, or two of effect 5, spent both seals and did the effect once
+    (a player with two seals left went out, A-2): the second is refused (409) and nothing is spent."""
+    game = started()
+    game.act("adjust", {"seat": "b", "key": "assassin", "delta": 1})
+    before = len(game.events)
+    with pytest.raises(Conflict):
+        game.act("use_seal", {"effects": [{"effect": 3, "coin": "assassin"}, {"effect": 3, "coin": "assassin"}]}, who="b")
+    game.act("set_state", {"seat": "b", "state": "down"})
+    with pytest.raises(Conflict):
+        game.act("use_seal", {"effects": [{"effect": 5}, {"effect": 5}]}, who="b")
+    assert len(game.events) == before + 1 and game.c("b", "seals") == 3 and game.c("b", "assassin") == 1
+    game.act("adjust", {"seat": "b", "key": "assassin", "delta": 1})
+    game.act("use_seal", {"effects": [{"effect": 3, "coin": "assassin"}, {"effect": 3, "coin": "assassin"}]}, who="b")
+    assert game.c("b", "assassin") == 0 and game.c("b", "seals") == 1
+
+
 def test_a3_standard_seal_two_raises_a_stat_by_the_codes_this_turn():
     game = started()
     game.act("adjust", {"seat": "a", "key": "codes", "delta": 2})

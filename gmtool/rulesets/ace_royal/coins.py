@@ -30,6 +30,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict(f"令呪が足りません（残り{plan.value(seat, 'seals')}画）", f"Not enough command seals ({plan.value(seat, 'seals')} left)")
     quick = g["version"] == "quick"
     done, later = [], []
+    coins = {c: plan.value(seat, c) for c in ("assassin", "depletion")}  # what the earlier effects leave
     for raw in effects:
         raw = raw if isinstance(raw, dict) else {"effect": raw}
         n = parse_int(raw.get("effect"), "令呪の効果", "seal effect")
@@ -60,8 +61,12 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
             coin = str(raw.get("coin") or "")
             if coin not in ("assassin", "depletion"):
                 raise GmError("無効化するコイン（assassin 暗殺 / depletion 枯渇）を選んでください", "Choose the coin to cancel: assassin or depletion")
-            if plan.value(seat, coin) <= 0:
-                raise Conflict("そのコインは置かれていません", "No such coin is on your servant")
+            if coins[coin] <= 0:
+                if plan.value(seat, coin) <= 0:
+                    raise Conflict("そのコインは置かれていません", "No such coin is on your servant")
+                raise Conflict(f"そのコインは{plan.value(seat, coin)}枚だけです（令呪1画で1枚を取り除きます）",
+                               f"Only {plan.value(seat, coin)} such coin(s) on your servant (one seal removes one)")
+            coins[coin] -= 1
             eff["coin"] = coin
             later.append(("coin", coin))
         elif n == 4:
@@ -69,6 +74,8 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         elif n == 5:
             if pl["state"] not in ("down", "danger"):
                 raise Conflict("サーヴァントはダウン／デンジャー状態ではありません", "The servant is not Down or in Danger")
+            if ("rise",) in later:
+                raise Conflict("効果5は1画で足ります（サーヴァントはライズします）", "One seal of effect 5 is enough (the servant rises)")
             later.append(("rise",))
         else:
             raise GmError("令呪の効果は1〜5です", "Seal effects are 1 to 5")
