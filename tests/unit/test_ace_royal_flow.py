@@ -464,6 +464,21 @@ def test_a3_a_seal_the_servant_has_nothing_left_for_is_refused_not_spent():
     assert game.c("b", "assassin") == 0 and game.c("b", "seals") == 1
 
 
+def test_adjust_above_the_counters_limit_is_refused_not_cut():
+    """adjust {"key": "hand", "delta": 1000000000} set the hand to 30 without a word, and +1 at the limit (a phone's
+    hand button) answered OK and did nothing: now a 400 saying the limit, and nothing is written."""
+    game = started()
+    before = len(game.events)
+    for seat, key, delta, who in (("a", "hand", 10**9, "gm"), ("a", "seals", 1, "gm"), ("a", "codes", 100, "gm"),
+                                  ("a", "hand", 27, "a")):
+        with pytest.raises(GmError) as refused:
+            game.act("adjust", {"seat": seat, "key": key, "delta": delta}, who=who)
+        assert refused.value.status == 400 and "GM" in refused.value.en and "カウンター" in refused.value.ja
+    assert len(game.events) == before
+    game.act("adjust", {"key": "hand", "delta": 26}, who="a")
+    assert game.c("a", "hand") == 30
+
+
 def test_a3_standard_seal_two_raises_a_stat_by_the_codes_this_turn():
     game = started()
     game.act("adjust", {"seat": "a", "key": "codes", "delta": 2})
