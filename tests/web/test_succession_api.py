@@ -153,11 +153,14 @@ def test_score_only_mode_with_phones(game):
 
 
 def test_score_only_values_too_large_are_a_400_not_a_500(game):
-    """Seven plus values of 4,300 nines (each one int() still reads) added up to 4,301 digits: the result
-    could not be written and the entry answered 500. A value is a whole number within ±10^9 (as core reads
-    one), and the plus / minus values add up to at most every card of the kind at 20."""
-    act = game["act"]
+    """A plus value of 4,300 nines (one int() still reads) was written, and then the score (+5 for a majority:
+    4,301 digits) could not be shown: the entry and every read of the session's state answered 500 until the
+    GM undid it. Seven of them (with the other entry in) could not even be written. A value is a whole number
+    within ±10^9 (as core reads one), and the plus / minus values add up to at most every card of the kind at 20."""
+    act, state = game["act"], game["state"]
     act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"plus": ["9" * 4300], "f5": 1}, who="s2", status=400)
+    assert state("table")["ruleset"]["finished"] is None
     act("enter_counts", {"plus": [3]}, who="s1")
     act("enter_counts", {"plus": ["9" * 4300] * 7}, who="s2", status=400)
     act("enter_counts", {"minus": ["9" * 4300] * 9}, who="s2", status=400)
