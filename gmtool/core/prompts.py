@@ -194,6 +194,9 @@ def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[D
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_open:
         raise Conflict("締め切られた質問には追加できません", "Cannot extend a closed prompt")
+    if _kind(state, prompt.kind) is not None:  # a ruleset's own prompt: its action chose who answers
+        raise Conflict("この質問に答える席はルールが決めます（追加できません）",
+                       "The ruleset decides who answers this prompt: it cannot be extended")
     if not isinstance(seats, list) or not seats or any(str(s) not in state.seats for s in seats):
         raise GmError("追加する席を選んでください", "Choose existing seats to add")
     new = [str(s) for s in seats if str(s) not in prompt.seats]

@@ -107,6 +107,27 @@ def test_opening_secret_placements_and_duplicates(game):
     assert all(x["counters"]["groups"] == 1 and x["missing"] == 10 for x in view["players"])
 
 
+def test_i2_the_gm_cannot_add_a_seat_to_a_placement_round(game):
+    """POST /prompts/<placement>/extend {"seats": ["s3"]} in group round 2 (s3 keeps KGB) was accepted: s3 then
+    placed again, was asked again, and ended with two groups and its starting group replaced (I-2: one each).
+    The ruleset's action decides who places: 409 in both languages, nothing changed."""
+    act, state, answer, client = game["act"], game["state"], game["answer"], game["client"]
+    open_game(game, groups=("CIA", "CIA", "KGB", "IRS"))  # CIA set aside: s1 and s2 place again
+    p = placement(game)
+    before = state()["session"]["version"]
+    r = client.post(f"/api/sessions/{game['sid']}/prompts/{p}/extend", headers=bearer(game["tokens"]["gm"]),
+                    json={"seats": ["s3"]})
+    assert r.status_code == 409 and has_japanese(r.get_json()["error"]["ja"]) and "extended" in r.get_json()["error"]["en"]
+    assert state()["session"]["version"] == before
+    answer(p, "s3", "Hackers", status=403)  # not asked in this round
+    answer(p, "s1", "Hackers")
+    answer(p, "s2", "Pentagon")
+    act("opening_next")
+    view = state("table")["ruleset"]
+    assert {x["seat"]: (x["group"], x["counters"]["groups"]) for x in view["players"]} == {
+        "s1": ("Hackers", 1), "s2": ("Pentagon", 1), "s3": ("KGB", 1), "s4": ("IRS", 1)}
+
+
 def test_play_order_and_an_attack_with_supports(game):
     act, state = game["act"], game["state"]
     open_game(game)
