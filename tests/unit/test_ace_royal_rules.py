@@ -23,6 +23,18 @@ def test_a1_parse_stats_refuses(bad):
         r.parse_stats(bad)
 
 
+def test_a1_stats_read_as_core_reads_a_number():
+    """parse_stats took whatever int() takes: "1_0" was 10 and "٣" (Arabic-Indic) 3, and a 5,000-digit stat was
+    refused with the whole value in both messages. Now core's parse_int: full-width digits still read."""
+    assert r.parse_stats("６/５/３/３") == [6, 5, 3, 3] and r.parse_stats([" 5 ", 1, "－1", 0]) == [5, 1, -1, 0]
+    for bad in ("1_0/1/1/1", "٣/1/1/1", ["1_0", 1, 1, 1]):
+        with pytest.raises(GmError):
+            r.parse_stats(bad)
+    with pytest.raises(GmError) as refused:
+        r.parse_stats(["9" * 5000, 1, 1, 1])
+    assert len(refused.value.ja) < 100 and len(refused.value.en) < 100
+
+
 def test_a1_parse_skills_by_key_and_name():
     assert r.parse_skills("先制、カリスマ,legion, Mind's eye") == ["first_strike", "charisma", "legion", "mind_eye"]
     with pytest.raises(GmError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gmtool.core.commands import parse_int
 from gmtool.core.errors import GmError
 
 STATS = ("patk", "pdef", "matk", "mdef")
@@ -69,12 +70,7 @@ def parse_stats(value: Any) -> list[int]:
                       "Give four stats (physical attack / physical defence / magical attack / magical defence)")
     out = []
     for p in parts:
-        if isinstance(p, bool):
-            p = None
-        try:
-            n = int(str(p).strip())
-        except (TypeError, ValueError):
-            raise GmError(f"ステータス「{p}」は整数ではありません", f"The stat '{p}' is not a whole number") from None
+        n = parse_int(p, "ステータス", "stat")  # core's reading: full-width digits, no "1_0" or "٣", a short echo
         if not -MAX_STAT <= n <= MAX_STAT:
             raise GmError(f"ステータスは±{MAX_STAT}までです", f"Stats are within ±{MAX_STAT}")
         out.append(n)
