@@ -1,43 +1,80 @@
 """Issue 10: a bounded Hypothesis fuzz of every route of every ruleset, as a curious player would try.
 
 Generated API and form requests (hostile path parts, tokens, JSON values, raw bodies, forms) go
-to every route of three live sessions (generic, grail_trpg with characters, sugoroku with an open
-battle). Each answer must be: no 5xx; a refusal is JSON under /api and the bilingual error page
-(or the flash fragment for htmx) for the screens; and a refused request changes nothing (the
-GM's full view, the event count and the data folder are equal before and after).
+to every route of live sessions of all six rulesets (generic, grail_trpg with characters, sugoroku with
+an open battle, ace_royal in a combat the interceptor has still to pick in, succession in the middle of
+a round and in score-only mode with one entry in, illuminati with an attack being built); a session a
+request moved out of that state (a combat resolved, a game over) is played there anew. Each answer
+must be: no 5xx; a refusal is JSON under /api and the bilingual error page (or the flash fragment for
+htmx) for the screens, with Japanese in the one message and English words in the other; and a refused
+request changes nothing (the GM's full view, the event count and the data folder are equal before and
+after). A fourth test sends
+each ruleset action of the three newer games a valid payload with values swapped for the wrong types
+(lists, objects, booleans, huge and negative numbers, full-width digits, unknown and foreign seats), by
+every kind of caller, through the API and the screens' forms.
 
 Reproducible in CI: derandomize=True, no example database, a bounded number of examples.
+GMTOOL_FUZZ_EXAMPLES raises the count; GMTOOL_FUZZ_SEED=<n> draws other examples (derandomize off);
+GMTOOL_FUZZ_WIDE=1 adds more states of the newer games (ace_royal's ritual step in the quick version and its
+class exchange, illuminati's secret group placement).
 """
 
 from __future__ import annotations
 
+import copy
+import html
 import json
 import os
 import re
 from urllib.parse import quote
 
 from gmtool_testing import ADMIN_KEY, bearer, open_link
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from gmtool.core.ruleset import has_japanese
 from gmtool.core.view import GM, build_view
 from gmtool.rulesets import get as get_ruleset
 from gmtool.web import create_app
 from gmtool.web.common import csrf_for
 
 EXAMPLES = int(os.environ.get("GMTOOL_FUZZ_EXAMPLES", "400"))  # per test: about 15 s each on 2 cores
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=True,
+SEED = os.environ.get("GMTOOL_FUZZ_SEED")  # other examples than CI's (derandomize off)
+WIDE = os.environ.get("GMTOOL_FUZZ_WIDE") == "1"
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=SEED is None, database=None, print_blob=True,
                 suppress_health_check=list(HealthCheck))
+
+
+def fuzz(run):
+    """The test's Hypothesis run, with GMTOOL_FUZZ_SEED when given."""
+    return seed(int(SEED))(run) if SEED is not None else run
+
 
 FIELDS = ["seat", "key", "delta", "value", "reason", "expr", "label", "title", "kind", "options", "seats",
           "resolver", "min", "max", "name", "faction", "text", "characters", "card", "board_length", "players",
           "order", "square", "terrain", "vp", "move", "mana", "karma", "seals", "target", "effect", "who", "amount",
           "winner", "seen", "append", "side", "sides", "a", "b", "declarer", "cost", "supply", "gm_submits",
-          "multi", "csrf", "round", "decision", "skill", "np", "main", "sub", "other", "power", "attribute"]
+          "multi", "csrf", "round", "decision", "skill", "np", "main", "sub", "other", "power", "attribute",
+          # ace_royal
+          "version", "hero", "class", "classes", "pick", "what", "stat", "stats", "legion", "source", "clear",
+          "effects", "coin", "state", "faces", "reverse", "replace", "hero_name", "hero_stats", "hero_skills",
+          "class_name", "class_stats", "class_skills", "attacker_hand_code", "interceptor_hand_code",
+          # succession
+          "first", "row", "mode", "force", "f5", "f6", "f7", "f8", "plus", "minus", "grail",
+          # illuminati
+          "tournament", "goal", "draw_plot", "draw_group", "auto_control", "purpose", "illuminati", "attacker",
+          "pay", "alignments", "tokens", "use", "attacker_kind", "attacker_power", "attacker_name", "target_name",
+          "target_owner", "target_power", "target_resistance", "target_position", "target_subtree", "target_tokens",
+          "attacker_global_power", "attacker_use", "attacker_alignments", "target_alignments", "target_parent_alignments"]
 NASTY_TEXT = ["", " ", "s1", "s2", "gm", "table", "seals", "vp", "mana", "karma", "p1", "力7", "スキル魔3", "2D6",
               "S1D6", "100D1000", "choice[a,b]", "-1", "+2", "0", "7", "9" * 30, "9" * 5000, "1e308", "NaN",
               "<script>alert(1)</script>", '"', "'", "\\", "\x00", "\ud800", "スキル" + " " * 3000 + "x",
-              "筋力" + " " * 3000 + "x", "a" * 9000, "../../etc/passwd", "%00", "{{7*7}}", "\u202e", "true"]
+              "筋力" + " " * 3000 + "x", "a" * 9000, "../../etc/passwd", "%00", "{{7*7}}", "\u202e", "true",
+              # the newer games' words and numbers, full-width too
+              "s3", "s4", "s9", "on", "false", "pass", "both", "hero", "physical", "magical", "attacker", "interceptor",
+              "all", "assassin", "quick", "dice", "score", "grail", "聖杯", "+3", "-2", "５", "１２", "−３", "6/5/3/3",
+              "６／５／３／３", "1/2/3", "control", "destroy", "illuminati", "group", "global", "CIA", "UFOs",
+              "government, violent", "fanatic,fanatic", "凛", "ギルガメッシュ"]
 RAW_BODIES = ["", "null", "[]", "{", "{}", '{"a":' + "[" * 3000 + "]" * 3000 + "}", '{"v": ' + "9" * 4300 + "}",
               '{"v": NaN}', '{"v": Infinity}', '{"v": "\\ud800"}', '{"v": 1e999}', '{"value": -0.0}',
               "\xff\xfe", '{"a": 1, "a": 2}', "[" * 100000]
@@ -51,11 +88,104 @@ payload = st.dictionaries(st.sampled_from(FIELDS), json_value, max_size=6)
 form_value = st.one_of(st.sampled_from(NASTY_TEXT), st.text(max_size=30),
                        st.lists(st.one_of(st.sampled_from(NASTY_TEXT), st.text(max_size=10)), min_size=1, max_size=4))
 form = st.dictionaries(st.sampled_from(FIELDS), form_value, max_size=6)
+# a value of the wrong type (or size, or sign) for any field
+WRONG = [None, True, False, 0, -1, 1.5, -0.0, 10**9 + 1, 10**30, -(10**30), 2**63, "", " ", "x", "１２", "−３", "٣",
+         "9" * 4300, "9" * 5000, "a" * 9000, [], [None], [1, 2], ["9" * 4300] * 9, [[[]]], {}, {"name": 1}, {"stats": "a"},
+         "s1", "s2", "s9", "gm", "\x00"]
+wrong_value = st.one_of(st.sampled_from(WRONG), json_value)
 
 
 def q(text: str) -> str:
     """Percent-encoded, lone surrogates included (as invalid UTF-8 bytes, the way a raw client sends them)."""
     return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
+
+# -- the live sessions -------------------------------------------------------------------------
+
+ACE_SERVANTS = {  # no 先制: the interceptor has its pick to make
+    "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]}, "class": {"name": "セイバー", "stats": "3/3/1/5"}},
+    "s2": {"hero": {"name": "イスカンダル", "stats": "5/3/5/3", "skills": ["カリスマ"]}, "class": {"name": "ライダー", "stats": "2/2/2/2"}},
+    "s3": {"hero": {"name": "ジャック", "stats": "4/2/1/1", "skills": ["単独行動"]}, "class": {"name": "アサシン", "stats": "1/1/0/0"}},
+}
+ILL_ATTACK = {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 10},
+              "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "alignments": ["government", "violent"],
+                         "position": "child", "tokens": 1}}
+
+
+def _ace_royal(post, version="standard", until="combat"):
+    post("actions/setup", {"version": version})
+    post("actions/roll_first", {"faces": [6, 3, 2]})  # s1 is the first active master
+    for seat, servant in ACE_SERVANTS.items():
+        post("actions/set_servant", {**servant, "seat": seat})
+    if until == "exchange":
+        post("actions/leftover_classes", {"classes": ["キャスター 1/1/3/3", "バーサーカー 4/0/0/0"]})
+        return
+    post("actions/start_game", {})
+    post("actions/step", {})  # rise -> draw
+    post("actions/step", {})  # draw -> ritual
+    if until == "combat":
+        post("actions/declare_attack", {"target": "s2"})
+        post("actions/combat_choose", {"side": "attacker", "kind": "physical"})  # the interceptor picks next
+
+
+def _succession(post, mode="turns"):
+    if mode == "score":
+        post("actions/setup", {"first": "s1", "mode": "score"})
+        post("actions/enter_counts", {"seat": "s1", "f5": 2, "f7": 1, "plus": [3], "minus": "2", "grail": 1})
+        return
+    post("actions/setup", {"first": "s1", "row": ["5", "+2"]})
+    post("actions/play", {"card": "7"})  # s1
+    post("actions/take", {})  # s2 captures 5, +2, 7
+    for card in ("8", "-1"):
+        post("actions/play", {"card": card})  # s1, s2: s1 to move, a play or a take
+
+
+def _illuminati(post, answer, until="attack"):
+    post("actions/setup", {})
+    post("actions/opening_start", {})
+    for seat, name in zip(("s1", "s2", "s3", "s4"), ("Bavarian Illuminati", "UFOs", "Network", "Discordian Society")):
+        answer(seat, name)
+    post("actions/opening_next", {})
+    for seat, name in zip(("s1", "s2", "s3", "s4"), ("CIA", "CIA", "KGB", "IRS")):
+        answer(seat, name)
+    post("actions/opening_next", {})  # CIA set aside: s1 and s2 choose again in round 2
+    if until == "opening":
+        return
+    answer("s1", "Hackers")
+    answer("s2", "Post Office")
+    post("actions/opening_next", {})
+    post("actions/roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    for _ in range(4):  # a round: everyone holds tokens to support with
+        post("actions/start_turn", {"draw_plot": True})
+        post("actions/end_turn", {})
+    post("actions/start_turn", {})
+    post("actions/place_agent", {"seat": "s1", "illuminati": "Network"})
+    post("actions/attack", ILL_ATTACK)  # an attack being built: supports, modifiers, the roll
+
+
+# label: (ruleset, seats, how to bring it to its live state, whether it still is (its ruleset view))
+LIVE = {
+    "generic": ("generic", ["A", "B", "C"], None, None),
+    "grail_trpg": ("grail_trpg", ["A", "B"], None, None),
+    "sugoroku": ("sugoroku", ["A", "B", "C", "D"], None, None),
+    "ace_royal": ("ace_royal", ["凛", "ウェイバー", "キャスター陣営"], lambda post, answer: _ace_royal(post),
+                  lambda v: v.get("combat") is not None and not v.get("over")),
+    "succession": ("succession", ["アルトリア", "ギルガメッシュ"], lambda post, answer: _succession(post),
+                   lambda v: v.get("ready") and not v.get("finished")),
+    "illuminati": ("illuminati", ["アリス", "ボブ", "キャロル", "デイヴ"], lambda post, answer: _illuminati(post, answer),
+                   lambda v: v.get("attack") is not None),
+    "succession_score": ("succession", ["A", "B"], lambda post, answer: _succession(post, "score"),
+                         lambda v: v.get("ready") and not v.get("finished")),
+}
+if WIDE:
+    LIVE.update({
+        "ace_royal_ritual": ("ace_royal", ["A", "B", "C"], lambda post, answer: _ace_royal(post, "quick", "ritual"),
+                             lambda v: v.get("step") == "ritual" and not v.get("over")),
+        "ace_royal_exchange": ("ace_royal", ["A", "B", "C"], lambda post, answer: _ace_royal(post, until="exchange"),
+                               lambda v: bool((v.get("exchange") or {}).get("queue"))),
+        "illuminati_opening": ("illuminati", ["A", "B", "C", "D"], lambda post, answer: _illuminati(post, answer, "opening"),
+                               lambda v: v.get("stage") == "groups" and (v.get("placement") or {}).get("status") == "open"),
+    })
 
 
 class Table:
@@ -66,31 +196,61 @@ class Table:
                                "PROPAGATE_EXCEPTIONS": False, "HEARTBEAT": 0.01})
         self.client = self.app.test_client()
         self.sessions = {}
-        admin = bearer(ADMIN_KEY)
-        for ruleset, seats in (("generic", ["A", "B", "C"]), ("grail_trpg", ["A", "B"]),
-                               ("sugoroku", ["A", "B", "C", "D"])):
-            body = {"title": ruleset, "ruleset": ruleset, "seats": seats}
-            if ruleset == "generic":
-                body.update(counters=["seals", "mana", "karma", "vp"], private=["mana"])
-            data = self.client.post("/api/sessions", headers=admin, json=body).get_json()
-            self.sessions[ruleset] = data
-            self._play(ruleset, data)
-            data["screens"] = {"gm": open_link(self.app, data["gm_url"]), "table": open_link(self.app, data["table_url"]),
-                               **{s["id"]: open_link(self.app, s["join_url"]) for s in data["seats"]}}
+        for label in LIVE:
+            self._create(label)
         self.home = self.app.test_client()
         assert self.home.get(f"/?k={ADMIN_KEY}").status_code == 302
         self.routes = [(rule.rule, sorted(rule.methods - {"HEAD", "OPTIONS"})) for rule in self.app.url_map.iter_rules()
                        if rule.endpoint not in ("static", "live.events")]
 
-    def _play(self, ruleset, data):
+    def _create(self, label):
+        ruleset, seats, _, _ = LIVE[label]
+        body = {"title": label, "ruleset": ruleset, "seats": seats}
+        if ruleset == "generic":
+            body.update(counters=["seals", "mana", "karma", "vp"], private=["mana"])
+        data = self.client.post("/api/sessions", headers=bearer(ADMIN_KEY), json=body).get_json()
+        self.sessions[label] = data
+        self._play(label, data)
+        data["screens"] = {"gm": open_link(self.app, data["gm_url"]), "table": open_link(self.app, data["table_url"]),
+                           **{s["id"]: open_link(self.app, s["join_url"]) for s in data["seats"]}}
+        data["tokens"] = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+        return data
+
+    def live(self, label):
+        return self.app.extensions["gmtool"].get(self.sessions[label]["session"])
+
+    def revive(self, label):
+        """The session of `label` again in its live state (an accepted request may have ended the combat, the
+        round, the attack): played anew when it is not."""
+        still = LIVE[label][3]
+        if still is None:
+            return
+        live = self.live(label)
+        with live.lock:
+            view = live.ruleset.view(live.state, GM)
+        if not still(view):
+            self._create(label)
+
+    def _play(self, label, data):
         sid, gm = data["session"], bearer(data["gm_token"])
+        ruleset = data["ruleset"]
+        tokens = {s["id"]: s["token"] for s in data["seats"]}
 
         def post(path, body):
             response = self.client.post(f"/api/sessions/{sid}/{path}", headers=gm, json=body)
             assert response.status_code < 300, (path, response.get_json())
+            return response.get_json()
+
+        def answer(seat, value):
+            prompt = self.client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["placement"]["prompt"]
+            response = self.client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[seat]),
+                                        json={"value": value})
+            assert response.status_code < 300, (seat, value, response.get_json())
 
         post("rolls", {"expr": "S2D6"})
-        if ruleset == "generic":
+        if LIVE[label][2] is not None:
+            LIVE[label][2](post, answer)
+        elif ruleset == "generic":
             post("prompts", {"title": "Q", "kind": "number", "seats": ["s1", "s2"], "resolver": "sum"})
             post("prompts", {"title": "C", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]})
         elif ruleset == "grail_trpg":
@@ -138,6 +298,11 @@ class Table:
         return re.sub(r"<(int:)?(\w+)>", value, rule)
 
 
+def bilingual(ja: str, en: str) -> bool:
+    """A refusal a Japanese and an English reader can both read: Japanese in the one, English words in the other."""
+    return has_japanese(ja) and bool(re.search(r"[A-Za-z]{2,}", re.sub(r"'[^']*'|\"[^\"]*\"", "", en))) and ja != en
+
+
 def check(table: Table, path: str, response, before, api: bool, htmx: bool = False):
     status = response.status_code
     assert status < 500, (path, status, response.get_data()[:500])
@@ -147,10 +312,14 @@ def check(table: Table, path: str, response, before, api: bool, htmx: bool = Fal
     if api:
         assert response.is_json, (path, status, body[:300])
         error = response.get_json()["error"]
-        assert error["status"] == status and error["ja"] and error["en"], (path, error)
+        assert error["status"] == status and bilingual(error["ja"], error["en"]), (path, error)
     elif status != 204:
         marker = 'class="flash' if htmx else 'class="msg-en"'
         assert marker in body, (path, status, body[:300])
+        if not htmx:
+            ja, en = (html.unescape(re.search(f'class="msg-{lang}" lang="{lang}">(.*?)</p>', body, re.S).group(1))
+                      for lang in ("ja", "en"))
+            assert bilingual(ja, en), (path, status, ja, en)
     assert table.snapshot() == before, (path, status, body[:300])
 
 
@@ -158,16 +327,18 @@ def test_fuzz_api_routes_with_hostile_json(tmp_path):
     table = Table(tmp_path)
     api_routes = [(r, m) for r, m in table.routes if r.startswith("/api/")]
 
+    @fuzz
     @FUZZ
     @given(st.data())
     def run(data):
         rule, methods = data.draw(st.sampled_from(api_routes))
         method = data.draw(st.sampled_from(methods))
-        session = table.sessions[data.draw(st.sampled_from(sorted(table.sessions)))]
+        label = data.draw(st.sampled_from(sorted(table.sessions)))
+        table.revive(label)
+        session = table.sessions[label]
         path = table.fill(data.draw, rule, session)
         who = data.draw(st.sampled_from(["gm", "gm", "gm", "s1", "s1", "s2", "table", "admin", "none", "wrong"]))
-        token = {"gm": session["gm_token"], "table": session["table_token"], "admin": ADMIN_KEY, "none": None,
-                 "wrong": "x" * 32, **{s["id"]: s["token"] for s in session["seats"]}}.get(who)
+        token = {"admin": ADMIN_KEY, "none": None, "wrong": "x" * 32, **session["tokens"]}.get(who)
         headers = bearer(token) if token else {}
         kind = data.draw(st.sampled_from(["json", "json", "json", "raw", "none"]))
         before = table.snapshot()
@@ -198,11 +369,14 @@ def test_fuzz_screen_forms_with_hostile_fields(tmp_path):
     form_routes = [(r, m) for r, m in table.routes if not r.startswith("/api/") and "POST" in m]
     assert any("/phone/" in r for r, _ in form_routes) and any("/gm/" in r for r, _ in form_routes)
 
+    @fuzz
     @FUZZ
     @given(st.data())
     def run(data):
         rule, _methods = data.draw(st.sampled_from(form_routes))
-        session = table.sessions[data.draw(st.sampled_from(sorted(table.sessions)))]
+        label = data.draw(st.sampled_from(sorted(table.sessions)))
+        table.revive(label)
+        session = table.sessions[label]
         path = table.fill(data.draw, rule, session)
         if rule == "/sessions":
             who, browser, token = "admin", table.home, ADMIN_KEY
@@ -210,8 +384,7 @@ def test_fuzz_screen_forms_with_hostile_fields(tmp_path):
             own = ["s1", "s1", "s2"] if "/phone/" in rule else ["gm", "gm", "gm"]
             who = data.draw(st.sampled_from(own + ["gm", "s1", "table"]))
             browser = session["screens"][who]
-            token = {"gm": session["gm_token"], "table": session["table_token"],
-                     **{s["id"]: s["token"] for s in session["seats"]}}[who]
+            token = session["tokens"][who]
         fields = data.draw(form)
         if data.draw(st.integers(0, 9)) < 9:
             fields["csrf"] = csrf_for(token)
@@ -251,6 +424,7 @@ def test_fuzz_imports_of_mutated_exports(tmp_path):
                                     headers=bearer(data["gm_token"])).get_data(as_text=True)
             exports.append(json.loads(text))
 
+    @fuzz
     @settings(FUZZ, max_examples=max(50, EXAMPLES // 3))
     @given(st.data())
     def run(data):
@@ -294,4 +468,203 @@ def test_fuzz_imports_of_mutated_exports(tmp_path):
             assert r.status_code < 500, (spot, page, "fragment", r.get_data()[:300])
 
     run()
+    table.app.extensions["gmtool"].close_all()
+
+
+# -- the newer games' actions, with valid payloads gone wrong ----------------------------------------
+
+SERVANT = {"hero": {"name": "エミヤ", "stats": "4/4/4/4", "skills": ["見切り"]}, "class": {"name": "アーチャー", "stats": [1, 1, 1, 1]}}
+TEMPLATES = {  # ruleset -> action (or the core "counters" panel, or "answer" to the open prompt) -> valid payloads
+    "ace_royal": {
+        "setup": [{"version": "quick", "order": ["s1", "s2", "s3"]}, {"order": "凛, ウェイバー"}],
+        "roll_first": [{"faces": [6, 3, 2]}],
+        "set_servant": [{"seat": "s1", **SERVANT}, {"seat": "s2", "hero_name": "h", "hero_stats": "1/2/3/4", "hero_skills": "カリスマ",
+                                                    "class_name": "c", "class_stats": "1/1/1/1"}],
+        "leftover_classes": [{"classes": [{"name": "キャスター", "stats": "1/1/3/3"}]}, {"classes": "ランサー 2/2/2/2 先制"}],
+        "exchange_class": [{"pick": 0}, {"pick": "pass"}, {"seat": "s3", "pick": "1"}],
+        "start_game": [{}],
+        "step": [{}, {"seat": "s1"}],
+        "place_code": [{"reverse": True}, {"replace": "on"}, {}],
+        "reveal": [{"what": "hero"}, {"seat": "s1", "what": "both"}],
+        "declare_attack": [{"target": "s3"}, {"seat": "s1", "target": "s2"}],
+        "encounter_roll": [{"faces": [1, 3]}, {"faces": [4]}],
+        "combat_choose": [{"side": "interceptor", "kind": "magical"}, {"side": "attacker", "kind": "magical"}],
+        "combat_modifier": [{"side": "attacker", "stat": "patk", "value": 2, "label": "礼装"},
+                            {"side": "interceptor", "stat": "all", "value": "-1", "label": "x"}],
+        "combat_proxy": [{"side": "interceptor", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"},
+                         {"side": "attacker", "clear": True}],
+        "combat_roll": [{"side": "attacker", "faces": [3]}],
+        "combat_resolve": [{"attacker_hand_code": True, "faces": [1]}, {}],
+        "use_seal": [{"seat": "s1", "effects": [{"effect": 1}, {"effect": 3, "coin": "assassin"}]},
+                     {"seat": "s2", "effect": 2, "stat": "pdef"}, {"seat": "s1", "effect": 4, "text": "x"},
+                     {"seat": "s3", "effects": [5]}],
+        "adjust": [{"seat": "s1", "key": "hand", "delta": -1, "reason": "discard"}, {"seat": "s2", "key": "assassin", "delta": 1}],
+        "set_state": [{"seat": "s1", "state": "danger", "reason": "x"}],
+        "counters": [{"seat": "s1", "key": "mana", "delta": -1}, {"seat": "s2", "key": "seals", "value": 0}],
+    },
+    "succession": {
+        "setup": [{"first": "s1", "row": ["5", "+2"], "players": ["s1", "s2"], "mode": "turns"}, {"first": "dice", "faces": [4, 2]}],
+        "start_card": [{"card": "6"}, {"kind": "plus", "value": 3}],
+        "play": [{"card": "7"}, {"card": {"kind": "minus", "value": 3}}, {"seat": "s2", "kind": "faction", "value": "８"}],
+        "take": [{}, {"seat": "s2"}],
+        "skip_turn": [{"force": True, "reason": "x"}],
+        "enter_counts": [{"seat": "s2", "f5": 4, "f6": 2, "f7": 3, "f8": 2, "plus": [3], "minus": "2, 1", "grail": 0},
+                         {"faction": {"5": 1}, "plus": 5, "minus": [1, 2]}],
+        "rematch": [{"row": ["6", "8"], "mode": "score"}],
+        "counters": [{"seat": "s1", "key": "hand", "delta": -1}],
+    },
+    "illuminati": {
+        "setup": [{"players": ["s1", "s2"], "tournament": True, "goal": 12}, {"goal": "12"}],
+        "opening_start": [{}],
+        "opening_next": [{}],
+        "roll_order": [{"faces": [6, 6, 5, 5, 4, 4, 3, 3]}],
+        "start_turn": [{"draw_plot": True, "draw_group": "on", "auto_control": "group"}],
+        "spend": [{"seat": "s1", "purpose": "draw_plot", "source": "illuminati", "label": "x"},
+                  {"seat": "s1", "purpose": "move"}],
+        "place_agent": [{"seat": "s1", "illuminati": "UFOs"}],
+        "attack": [ILL_ATTACK, {"purpose": "destroy", "attacker_kind": "group", "attacker_name": "CIA", "attacker_power": "6",
+                                "target_name": "IRS", "target_owner": "s4", "target_power": "4", "target_position": "further"}],
+        "support": [{"seat": "s1", "side": "attack", "kind": "global", "name": "Hackers", "value": 1},
+                    {"seat": "s3", "side": "defense", "kind": "target", "tokens": 1},
+                    {"seat": "s3", "side": "defense", "kind": "adjacent", "source": "illuminati", "name": "Network",
+                     "value": 3, "alignments": "government, violent"},
+                    {"seat": "s3", "side": "defense", "kind": "agent"}],
+        "modify": [{"side": "defense", "amount": 2, "label": "Secret Police"}],
+        "choose_power": [{"use": "global"}],
+        "roll_attack": [{"faces": [1, 1]}],
+        "cancel_attack": [{"reason": "x"}],
+        "declare_victory": [{"seat": "s1", "kind": "special", "label": "x"}, {"seat": "s1"}],
+        "end_turn": [{}],
+        "eliminate": [{"seat": "s4", "reason": "no_groups"}],
+        "answer": [{"value": "Gnomes of Zurich"}, {"value": "CIA"}],
+        "counters": [{"seat": "s1", "key": "tokens_groups", "delta": 1}],
+    },
+}
+
+
+def _spots(value, prefix=()):
+    """Every place inside a payload a value may be swapped or removed (the payload itself left out)."""
+    for path, _ in _paths(value, prefix):
+        if path:
+            yield path
+
+
+def mutate(draw, body: dict, ruleset: str) -> dict:
+    """A valid payload with up to three changes: a value of the wrong type in its place, a field removed, a field added."""
+    body = copy.deepcopy(body)
+    for _ in range(draw(st.integers(0, 3))):
+        spots = list(_spots(body))
+        how = draw(st.sampled_from(["swap", "swap", "swap", "drop", "add"])) if spots else "add"
+        if how == "add":
+            fields = sorted({k for t in TEMPLATES[ruleset].values() for b in t for k in b} | {"seat", "faces"})
+            body[draw(st.sampled_from(fields))] = copy.deepcopy(draw(wrong_value))  # WRONG's lists stay as they are
+            continue
+        spot = spots[draw(st.integers(0, len(spots) - 1))]
+        parent = body
+        for key in spot[:-1]:
+            parent = parent[key]
+        if how == "drop":
+            del parent[spot[-1]]
+        else:
+            parent[spot[-1]] = copy.deepcopy(draw(wrong_value))
+    return body
+
+
+def _form_text(value) -> str:
+    if value is True:
+        return "on"
+    return "" if value in (None, False) else str(value)
+
+
+def form_fields(body: dict) -> list[tuple[str, str]]:
+    """A payload as a screen's form sends it: objects as `<field>_<key>`, lists as repeated fields."""
+    out = []
+    for key, value in body.items():
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for sub, v in items:
+            name = key if sub is None else f"{key}_{sub}"
+            out += [(name, _form_text(x)) for x in (v if isinstance(v, list) else [v])]
+    return out
+
+
+def test_fuzz_ruleset_actions_with_wrong_types(tmp_path):
+    """Each action of ace_royal, succession and illuminati (and the core counter panel, and the open prompt) with a
+    valid payload gone wrong, by the GM, a seat, another seat, the table or a seat of another session, through the
+    API and the screens' forms; an accepted request is undone, so the sessions stay where their forms are live."""
+    table = Table(tmp_path)
+    labels = sorted(label for label in table.sessions if table.sessions[label]["ruleset"] in TEMPLATES)
+    others = {label: [t for other, d in table.sessions.items() if other != label for t in d["tokens"].values()]
+              for label in labels}
+
+    @fuzz
+    @FUZZ
+    @given(st.data())
+    def run(data):
+        label = data.draw(st.sampled_from(labels))
+        table.revive(label)
+        session, ruleset = table.sessions[label], table.sessions[label]["ruleset"]
+        sid, live = session["session"], table.live(label)
+        name = data.draw(st.sampled_from(sorted(TEMPLATES[ruleset]) + ["nope"]))
+        body = mutate(data.draw, data.draw(st.sampled_from(TEMPLATES[ruleset].get(name, []) + [{}])), ruleset)
+        who = data.draw(st.sampled_from(["gm", "gm", "gm", "s1", "s1", "s2", "s2", "s3", "table", "foreign"]))
+        who = who if who in session["tokens"] or who == "foreign" else "s1"
+        via = data.draw(st.sampled_from(["api", "api", "form", "htmx"]))
+        prompt = next((p for p in sorted(live.state.prompts) if live.state.prompts[p].status == "open"), "p99")
+        where = {"counters": ("counters", "gm/counter"), "answer": (f"prompts/{prompt}/answer", f"gm/prompts/{prompt}/answer")}
+        api_path, gm_path = where.get(name, (f"actions/{name}", f"gm/actions/{name}"))
+        before = table.snapshot()
+        version, last_action = live.version, live.state.last_action
+        if via == "api":
+            token = session["tokens"]["s1"] if who == "foreign" else session["tokens"][who]
+            token = others[label][data.draw(st.integers(0, len(others[label]) - 1))] if who == "foreign" else token
+            path = f"/api/sessions/{sid}/{api_path}"
+            response = table.client.post(path, headers=bearer(token), data=json.dumps(body), content_type="application/json")
+        else:
+            who = "s2" if who == "foreign" else who  # a screen is logged in to its own session only
+            path = f"/s/{sid}/" + (gm_path if who in ("gm", "table") else gm_path.replace("gm/", "phone/").replace("phone/counter", "phone/roll"))
+            fields = form_fields(body) + [("csrf", csrf_for(session["tokens"][who]))]
+            response = session["screens"][who].post(path, data="&".join(f"{q(k)}={q(v)}" for k, v in fields),
+                                                    headers={"HX-Request": "true"} if via == "htmx" else {},
+                                                    content_type="application/x-www-form-urlencoded")
+        check(table, path, response, before, api=via == "api", htmx=via == "htmx")
+        accepted = response.status_code < 400 and live.state.last_action != last_action
+        if accepted and live.undoable and live.undoable[-1] == live.state.last_action:
+            assert table.client.post(f"/api/sessions/{sid}/undo", headers=bearer(session["gm_token"])).status_code == 200
+        assert live.version >= version
+
+    run()
+    table.app.extensions["gmtool"].close_all()
+
+
+SWEEP = [None, True, [1, 2], {"a": 1}, -1, "9" * 4300]  # per field: no value, a boolean, a list, an object, a negative, 4,300 digits
+
+
+def test_every_field_of_every_action_with_each_wrong_type(tmp_path):
+    """Not drawn but swept: every field of every valid payload above (nested ones too), in turn, given each of
+    SWEEP, by the GM through the API, in every live session of its game. The answer is a 2xx (then undone) or a
+    bilingual 4xx that changed nothing: never a 5xx (4,300 digits pass int() but not the JSON of a sum)."""
+    table = Table(tmp_path)
+    for label in sorted(label for label in table.sessions if table.sessions[label]["ruleset"] in TEMPLATES):
+        ruleset = table.sessions[label]["ruleset"]
+        for name, bodies in sorted(TEMPLATES[ruleset].items()):
+            for base in bodies:
+                for spot in _spots(base):
+                    for value in SWEEP:
+                        table.revive(label)
+                        session, live = table.sessions[label], table.live(label)
+                        body = copy.deepcopy(base)
+                        parent = body
+                        for key in spot[:-1]:
+                            parent = parent[key]
+                        parent[spot[-1]] = copy.deepcopy(value)
+                        prompt = next((p for p in sorted(live.state.prompts) if live.state.prompts[p].status == "open"), "p99")
+                        where = {"counters": "counters", "answer": f"prompts/{prompt}/answer"}.get(name, f"actions/{name}")
+                        path = f"/api/sessions/{session['session']}/{where}"
+                        before, last_action = table.snapshot(), live.state.last_action
+                        response = table.client.post(path, headers=bearer(session["gm_token"]), data=json.dumps(body),
+                                                     content_type="application/json")
+                        check(table, f"{path} {spot}={str(value)[:20]}", response, before, api=True)
+                        if response.status_code < 400 and live.state.last_action != last_action and live.undoable \
+                                and live.undoable[-1] == live.state.last_action:
+                            table.client.post(f"/api/sessions/{session['session']}/undo", headers=bearer(session["gm_token"]))
     table.app.extensions["gmtool"].close_all()
