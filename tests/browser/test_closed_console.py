@@ -82,32 +82,6 @@ def test_a_closed_console_fits_a_phone(server, phone_context):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-@pytest.mark.parametrize("name", sorted(registry()))
-def test_a_closed_console_offers_no_ruleset_step(server, page, name):
-    """Each ruleset's GM panel (its demo's state where it has one) offers nothing once the session is closed."""
-    base, app = server
-    ruleset = registry()[name]
-    demo = ruleset.demo
-    seats = list(demo.seats) if demo else ["A", "B"]
-    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
-    live, tokens = app.extensions["gmtool"].create("終了卓", name, parse_seats(seats), counters)
-    if demo and demo.play:
-        demo.play(LocalDriver(live))
-    sid = live.state.session_id
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=en")
-    assert offered(page)
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.locator(".danger button").click()
-    expect(page.locator("#live .closed-banner")).to_be_visible()
-    assert offered(page) == []
-    page.reload()
-    expect(page.locator("#live .closed-banner")).to_contain_text("This session is closed")
-    assert offered(page) == []
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
-
-
 def phone_offers(page) -> list[str]:
     """What a phone offers to change now: every visible control but the language link."""
     return page.evaluate("""() => [...document.querySelectorAll(
@@ -116,9 +90,9 @@ def phone_offers(page) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(registry()))
-def test_a_closed_sessions_phone_offers_nothing_to_change(server, phone_context, name):
-    """A phone of a closed session (each ruleset's, in its demo's state) stops offering dice, answers and the
-    ruleset's steps, each of which would answer 409: live when the close arrives, and when opened afresh."""
+def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_context, name):
+    """Each ruleset's GM panel and a phone's (its demo's state where it has one) offer nothing once the session is
+    closed: no dice, answers or steps, each of which would answer 409; live when the close arrives, and afresh."""
     base, app = server
     ruleset = registry()[name]
     demo = ruleset.demo
@@ -128,17 +102,27 @@ def test_a_closed_sessions_phone_offers_nothing_to_change(server, phone_context,
     if demo and demo.play:
         demo.play(LocalDriver(live))
     sid = live.state.session_id
-    page = phone_context().new_page()
-    page.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
-    expect(page.get_by_role("button", name="2D6")).to_be_visible()
-    assert phone_offers(page)
-    assert app.test_client().post(f"/api/sessions/{sid}/close", headers=bearer(tokens["gm"])).status_code == 200
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    expect(phone.get_by_role("button", name="2D6")).to_be_visible()
+    assert phone_offers(phone)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=en")
+    assert offered(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator(".danger button").click()
     expect(page.locator("#live .closed-banner")).to_be_visible()
-    expect(page.locator("body")).to_have_class("screen-phone session-closed")
-    assert phone_offers(page) == []
+    assert offered(page) == []
+    expect(phone.locator("#live .closed-banner")).to_be_visible()  # the close reaches the phone live
+    expect(phone.locator("body")).to_have_class("screen-phone session-closed")
+    assert phone_offers(phone) == []
     page.reload()
-    expect(page.locator("#live .closed-banner")).to_contain_text("終了しました")
-    assert phone_offers(page) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    expect(page.locator("#live .closed-banner")).to_contain_text("This session is closed")
+    assert offered(page) == []
+    phone.reload()
+    expect(phone.locator("#live .closed-banner")).to_contain_text("終了しました")
+    assert phone_offers(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"closed-phone-{name}.png"), full_page=True)
+        page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
+        phone.screenshot(path=os.path.join(SHOTS, f"closed-phone-{name}.png"), full_page=True)
