@@ -160,3 +160,22 @@ def test_a_result_skill_after_the_confirm_revises_the_select_card_on_every_scree
     assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"])).status_code == 200
     for who, shown in cards().items():
         assert "セイバー陣営【筋力】40 vs アーチャー陣営【耐久】20" in shown, who
+
+
+def test_the_combat_panel_shows_a_revealed_setup_before_the_confirm_as_each_viewer_may_see_it(app, client, grail):  # noqa: F811
+    """The combat panel (phones, console, the table's history) shows a revealed setup's 戦力 before the GM confirms
+    it, as the stage does: main and sub one term for a viewer who has not seen through them (T-4/T-9)."""
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    sid = grail["session"]
+    s2 = open_link(app, next(s["join_url"] for s in grail["seats"] if s["id"] == "s2"))
+    html = s2.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'class="g-forces" data-pending="1"' in html
+    assert re.search(r'data-force="a-筋力"><b class="g-total">50</b>', html), html
+    assert "メインアルトリア＋サブ士郎の筋力" in html and "サブ士郎の筋力 20" not in html
+    gm = open_link(app, grail["gm_url"]).get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert "サブ士郎の筋力 20→10" in gm  # the GM sees every term
+    confirm(client, grail, "c1-setup")
+    html = s2.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'class="g-forces">' in html and re.search(r'data-force="a-筋力"><b class="g-total">50</b>', html)
