@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gmtool.core.commands import clean_text, parse_int
+from gmtool.core.commands import clean_text, parse_int, range_words
 from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
@@ -117,13 +117,12 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     new = plan.value(seat, key) + delta
     if new < 0:
         raise GmError(f"0未満にはできません（今は{plan.value(seat, key)}）", f"Cannot go below 0 (now {plan.value(seat, key)})")
-    top = state.bounds(seat, key)[1]
-    if top is not None and new > top:  # counter_drafts would cut it to the bound without a word
-        label = state.counter_def(key).label
-        raise GmError(f"{label.ja}は{top}までです（今は{plan.value(seat, key)}、{new}にはできません）。"
-                      "上限はGMがカウンター欄で理由を書いて上げます",
-                      f"{label.en}: at most {top} (now {plan.value(seat, key)}, cannot become {new}); "
-                      "the GM raises the limit on the counter panel, giving a reason")
+    lo, hi = state.bounds(seat, key)
+    if hi is not None and new > hi:  # counter_drafts would cut it to the bound without a word
+        label, (ja, en) = state.counter_def(key).label, range_words(lo, hi)  # worded as core's counter panel
+        raise GmError(f"{label.ja}は{ja}です（{new}にはできません）。上限はGMがカウンター欄で理由を書いて上げます",
+                      f"{label.en} must be {en} (cannot become {new}); the GM raises the limit on the counter "
+                      "panel, giving a reason")
     if key == "mana" and delta < 0:
         plan.lose_mana(seat, -delta, reason, "A-2")
     else:
