@@ -67,7 +67,8 @@ class ClientLimits:
 
     def release(self, address: str) -> None:
         """A counted connection from `address` closed."""
-        self.open.give(address)
+        if address not in self.trusted:
+            self.open.give(address)
 
     def start(self, address: str) -> bool:
         """Count a request of `address` as being answered, unless as many of its requests already are."""
