@@ -41,6 +41,28 @@ def confirm(client, grail, prompt):
     assert r.status_code == 200, r.get_json()
 
 
+def started(client, grail, a_sub="s1/士郎", b_sub="s2/凛"):
+    """Both factions' characters set and c1 started (セイバー陣営 vs アーチャー陣営); the two setups to answer."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    return {"main": "s1/アルトリア", "sub": a_sub}, {"main": "s2/エミヤ", "sub": b_sub}
+
+
+def to_final(client, grail):
+    """c1 played through its setup and three selects to the final result; its win rates."""
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    return call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+
+
 def test_a_whole_combat_through_the_api(client, grail):
     sid = grail["session"]
     out = call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
@@ -164,18 +186,7 @@ def test_screens_render_the_combat_and_the_phone_form_answers(app, client, grail
 
 def test_the_battle_roll_takes_real_dice(client, grail):
     """T-10 with physical dice: the GM types the two 1d100 faces; out-of-range faces are refused."""
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
-    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
-    confirm(client, grail, "c1-setup")
-    for n, (a, b) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
-        call(client, grail, "next_step")
-        answer(client, grail, f"c1-s{n}", {"stat": a}, "s1")
-        answer(client, grail, f"c1-s{n}", {"stat": b}, "s2")
-        confirm(client, grail, f"c1-s{n}")
-    rates = call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+    rates = to_final(client, grail)
     call(client, grail, "next_step", {"faces": [101, 5]}, status=400)
     call(client, grail, "next_step", {"faces": [50]}, status=400)
     battle = call(client, grail, "next_step", {"faces": [90, 10]})["ruleset"]["combat"]["battle"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gmtool_testing import bearer, open_link
-from test_grail_api import ARCHER, SABER, answer, call, confirm, grail  # noqa: F401  (grail: the fixture)
+from test_grail_api import ARCHER, SABER, answer, call, confirm, grail, started, to_final  # noqa: F401  (grail: the fixture)
 
 
 def stage(app, grail, lang="ja"):  # noqa: F811
@@ -18,26 +18,6 @@ def stage(app, grail, lang="ja"):  # noqa: F811
 def history(app, grail):  # noqa: F811
     html = open_link(app, grail["table_url"]).get(f"/s/{grail['session']}/table").get_data(as_text=True)
     return html[html.index('id="history"'):]
-
-
-def started(client, grail, a_sub="s1/士郎", b_sub="s2/凛"):  # noqa: F811
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    return {"main": "s1/アルトリア", "sub": a_sub}, {"main": "s2/エミヤ", "sub": b_sub}
-
-
-def to_final(client, grail):  # noqa: F811
-    a, b = started(client, grail)
-    answer(client, grail, "c1-setup", a, "s1")
-    answer(client, grail, "c1-setup", b, "s2")
-    confirm(client, grail, "c1-setup")
-    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
-        call(client, grail, "next_step")
-        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
-        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
-        confirm(client, grail, f"c1-s{n}")
-    return call(client, grail, "next_step")["ruleset"]["combat"]["final"]
 
 
 # -- 1. the revealed setup ------------------------------------------------------------------------
