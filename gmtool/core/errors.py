@@ -1,5 +1,23 @@
 """Errors a player or GM can read, in Japanese and English."""
 
+import re
+
+ECHO_LIMIT = 40  # characters of a quoted input a message repeats (a name is at most 40)
+# What a message quotes of a request: 「…」 in Japanese, '…' in English (not an apostrophe: GM's, don't)
+_QUOTED = re.compile("「([^」]*)」|(?<![A-Za-z])'([^']*)'(?![A-Za-z])")
+
+
+def _clip_quoted(text: str) -> str:
+    """`text` with every quoted input cut to ECHO_LIMIT characters: a 5,000-character seat id or key is not
+    repeated back in full."""
+    def clip(match: re.Match) -> str:
+        inner = match.group(1) if match.group(1) is not None else match.group(2)
+        if len(inner) <= ECHO_LIMIT:
+            return match.group(0)
+        short = inner[:ECHO_LIMIT - 1] + "…"
+        return f"「{short}」" if match.group(1) is not None else f"'{short}'"
+    return _QUOTED.sub(clip, text)
+
 
 def error_json(status: int, ja: str, en: str) -> dict:
     """The API's error object (docs/api.md): what every refusal answers, whoever writes it (the app or the server)."""
@@ -12,6 +30,7 @@ class GmError(ValueError):
     status = 400
 
     def __init__(self, ja: str, en: str, status: int | None = None):
+        ja, en = _clip_quoted(ja), _clip_quoted(en)
         super().__init__(f"{ja} / {en}")
         self.ja = ja
         self.en = en
