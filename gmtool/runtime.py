@@ -25,6 +25,7 @@ import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .core import engine
@@ -45,6 +46,9 @@ NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
+# Whether the request being answered has committed an action (set False as each request starts): a failure after
+# the commit must not answer that nothing was changed
+recorded: ContextVar[bool] = ContextVar("recorded", default=False)
 SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
@@ -253,6 +257,7 @@ class LiveSession:
             self.store.remove_from(events[0].seq)
             self.state = engine.fold(self.store.events(), self.ruleset, self.store.undone_actions())
             raise
+        recorded.set(True)
         if self.ruleset.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)

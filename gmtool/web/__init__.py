@@ -17,6 +17,7 @@ from ..core.errors import GmError, error_json
 from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, template_words, translate
 from ..ownership import Ownership
+from .. import runtime
 from ..runtime import SessionManager, admin_key
 from .. import limits
 from . import compression
@@ -58,6 +59,10 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(module.bp)
     _serve_ruleset_assets(app)
     compression.install(app)
+
+    @app.before_request
+    def _nothing_recorded_yet():
+        runtime.recorded.set(False)  # a request thread answers many requests, one after the other
 
     @app.before_request
     def _language():
@@ -166,6 +171,9 @@ def create_app(config: dict | None = None) -> Flask:
                 return error
             return error_response(error.code, "リクエストを処理できません", error.name)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        if runtime.recorded.get():  # the action is on disk; only its answer failed
+            return error_response(500, "サーバーの内部エラーです（操作は記録されました。画面を再読み込みしてください）",
+                                  "Internal server error (the action was recorded; reload to see it)")
         return error_response(500, "サーバーの内部エラーです（何も変更されていません）",
                               "Internal server error (nothing was changed)")
 

@@ -355,6 +355,36 @@ def test_f5_any_other_failure_is_a_logged_json_500_that_changes_nothing(app, cli
     assert gm_state(client, sid, created["gm_token"])["log"] == before["log"]
 
 
+def test_f5_a_failure_after_the_action_is_saved_says_it_was_recorded(app, client, created, caplog):
+    """A bug after the commit (here a listener that raises): the 500 must not claim that nothing changed."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    sid, gm = created["session"], bearer(created["gm_token"])
+    live = app.extensions["gmtool"].get(sid)
+
+    def broken(_live):
+        raise RuntimeError("a listener's bug")
+
+    live.listeners.append(broken)
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        response = client.post(f"/api/sessions/{sid}/counters", headers=gm,
+                               json={"seat": "s1", "key": "vp", "delta": 1})
+    error = assert_json_error(response, 500, "the action was recorded")
+    assert "記録されました" in error["ja"] and "nothing was changed" not in error["en"]
+    live.listeners.remove(broken)
+    assert gm_state(client, sid, created["gm_token"])["log"]["events"][-1]["type"] == "counter.changed"
+    refused = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "nobody", "key": "vp", "delta": 1})
+    assert_json_error(refused, 404)  # the next request on the thread starts with nothing recorded
+
+
+def test_messages_repeat_at_most_forty_characters_of_an_input(client, created):
+    """A 5,000-character seat id or counter key is not echoed back whole (core.errors._clip_quoted)."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    for body in ({"seat": "x" * 5000, "key": "vp", "delta": 1}, {"seat": "s1", "key": "k" * 5000, "delta": 1}):
+        error = assert_json_error(client.post(f"/api/sessions/{sid}/counters", headers=gm, json=body), 404)
+        assert len(error["ja"]) < 120 and len(error["en"]) < 160, error
+        assert "x" * 39 + "…" in error["en"] + error["ja"] or "k" * 39 + "…" in error["en"] + error["ja"]
+
+
 def test_f5_a_fold_that_fails_takes_its_action_back_out(live):
     """runtime._commit: the action was appended, its fold failed: the file and memory are as before."""
     events_before = [e.to_dict() for e in live.store.events()]
