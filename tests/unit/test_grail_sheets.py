@@ -14,7 +14,7 @@ from gmtool.core.errors import GmError
 from gmtool.core.view import Viewer
 from gmtool.rulesets.grail_trpg import RULESET
 from gmtool.rulesets.grail_trpg.rules import parse_characters
-from gmtool.rulesets.grail_trpg.sheets import parse_skill_line
+from gmtool.rulesets.grail_trpg.sheets import TIMINGS, effect_text, make_skill, parse_skill_line
 
 SABER = """アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
 - スキル 魔力放出 セットアップ 筋力+20
@@ -317,3 +317,17 @@ def test_t4_english_skill_lines_read_effects_as_the_english_effect_text_words_th
         with pytest.raises(GmError) as e:
             parse_skill_line(line, where)
         assert e.value.ja.startswith("3行目: " + ja) and e.value.en.startswith("Line 3: " + en), (line, e.value.ja, e.value.en)
+
+
+@pytest.mark.parametrize("timing", list(TIMINGS))
+def test_t4_a_skill_line_written_as_its_english_effect_text_reads_back_the_same_skill(timing):
+    """`Name Cleanup: AGI +10, MP 2` and `Name Any time: win rate +10`, as a skill's English effect text writes them,
+    read back the same skill (the timing with its colon was kept in the name and the skill became 常時, and `Any time`
+    left `time` as a note)."""
+    where = ("1行目", "Line 1")
+    for effect in ({"stat": "敏捷", "value": 10, "mp": 2}, {"win_rate": 10}, {"stat": "筋力", "value": -50,
+                                                                                 "target": "opponent"}):
+        skill = make_skill({"name": "仕切り直し", "kind": "np", "timing": timing, **effect}, where)
+        line = f"NP 仕切り直し {effect_text(skill).en}"
+        assert parse_skill_line(line, where) == skill, line
+        assert make_skill({**skill, "timing": TIMINGS[timing].en}, where) == skill  # the JSON field takes the words too

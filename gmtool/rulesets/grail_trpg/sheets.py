@@ -23,7 +23,8 @@ TIMINGS = {"setup": Label("セットアップ", "Setup"), "select": Label("セ�
            "result": Label("リザルト", "Result"), "battle": Label("バトル", "Battle"),
            "cleanup": Label("クリンナップ", "Cleanup"), "any": Label("常時", "Any time")}
 KINDS = {"skill": Label("スキル", "Skill"), "np": Label("宝具", "NP")}
-_TIMING_WORDS = {**{k: k for k in TIMINGS}, **{v.ja: k for k, v in TIMINGS.items()}, "いつでも": "any",
+_TIMING_WORDS = {**{k: k for k in TIMINGS}, **{v.ja: k for k, v in TIMINGS.items()},
+                 **{v.en.lower(): k for k, v in TIMINGS.items()}, "anytime": "any", "いつでも": "any",
                  "常時": "any", "セットアップ時": "setup"}
 _KIND_WORDS = {"skill": "skill", "np": "np", "スキル": "skill", "宝具": "np", "noble": "np"}
 _STAT_WORDS = {**{s: s for s in STATS}, **{e: s for s, e in STAT_EN.items()}, "戦力": None, "選択": None,
@@ -93,8 +94,9 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
 
 
 def _bare(token: str) -> str:
-    """A token without the comma that may follow it (`STR -50, MP 2`, as effect_text lists effects)."""
-    return token.rstrip(",、;") or token
+    """A token without the comma or colon that may follow it (`Cleanup: STR -50, MP 2`, as effect_text writes a
+    timing and lists effects)."""
+    return token.rstrip(",、;:：") or token
 
 
 def _effect_at(tokens: list[str], i: int, where: tuple[str, str]) -> tuple[str, int]:
@@ -148,6 +150,8 @@ def parse_skill_line(line: str, where: tuple[str, str]) -> dict:
             raw["kind"] = low
         elif name_parts and (low in _TIMING_WORDS or word in _TIMING_WORDS) and "timing" not in raw:
             raw["timing"] = low if low in _TIMING_WORDS else word
+            if low == "any" and i < len(tokens) and _bare(tokens[i]).lower() == "time":
+                i += 1  # "Any time", as the English effect text writes it
         elif name_parts and (m := _EFFECT_RE.fullmatch(word)):
             key = m.group(2).upper() if m.group(2).isascii() else m.group(2)
             if key in ("勝率", "WR") and m.group(1):
