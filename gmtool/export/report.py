@@ -292,7 +292,8 @@ def _prompt_outcomes(events: list[Event], final: State, state: State, lang: str,
         comma = ", " if lang == "en" else "、"
         answers = comma.join(f"{who_name(who, state)} {_value(a.value, prompt, state, lang)}"
                              for who, a in prompt.answers.items())
-        mods = comma.join(f"{who_name(m['who'], state)} {m['amount']:+d}〈{m['label']}〉" for m in prompt.modifiers)
+        mods = comma.join(f"{who_name(m['who'], state)} {m['amount']:+d}"
+                          + (f" <{m['label']}>" if lang == "en" else f"〈{m['label']}〉") for m in prompt.modifiers)
         title = text_in(prompt.title, lang)
         line = f"「{title}」: {answers}" if lang != "en" else f"'{title}': {answers}"
         if mods:
