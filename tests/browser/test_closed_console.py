@@ -83,9 +83,10 @@ def test_a_closed_console_fits_a_phone(server, phone_context):
 
 
 def phone_offers(page) -> list[str]:
-    """What a phone offers to change now: every visible control but the language link."""
+    """What a phone offers to change now: every visible control but the language link, and every visible hint that
+    only an open session needs (`.open-only`: grail's 「あなたがこの側の回答者です」)."""
     return page.evaluate("""() => [...document.querySelectorAll(
-        'main [hx-post], main form, main input:not([type=hidden]), main select, main textarea, main button')]
+        'main [hx-post], main form, main input:not([type=hidden]), main select, main textarea, main button, main .open-only')]
         .filter((el) => el.checkVisibility()).map((el) => el.outerHTML.slice(0, 120))""")
 
 
@@ -106,6 +107,9 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
     expect(phone.get_by_role("button", name="2D6")).to_be_visible()
     assert phone_offers(phone)
+    you_answer = phone.get_by_text("あなたがこの側の回答者です")  # grail: the demo's combat is on, s1 answers for its side
+    if name == "grail_trpg":
+        expect(you_answer).to_be_visible()
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=en")
     assert offered(page)
@@ -116,12 +120,14 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     expect(phone.locator("#live .closed-banner")).to_be_visible()  # the close reaches the phone live
     expect(phone.locator("body")).to_have_class("screen-phone session-closed")
     assert phone_offers(phone) == []
+    expect(you_answer).to_be_hidden()
     page.reload()
     expect(page.locator("#live .closed-banner")).to_contain_text("This session is closed")
     assert offered(page) == []
     phone.reload()
     expect(phone.locator("#live .closed-banner")).to_contain_text("終了しました")
     assert phone_offers(phone) == []
+    expect(you_answer).to_be_hidden()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
