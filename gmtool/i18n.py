@@ -106,7 +106,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind.seat": ("席に投票", "Vote for a seat"),
     "gm.export": ("エクスポート", "Export"),
     "gm.scene": ("シーン区切り", "New scene"),
-    "gm.scene_placeholder": ("第1ラウンド / 戦闘: セイバー vs ランサー", "Round 1 / Combat: Saber vs Lancer"),
+    "gm.scene_placeholder": ("第1ラウンド / 決戦", "Round 1 / Final battle"),
     "export.title": ("ログのエクスポート", "Export the log"),
     "export.format": ("形式", "Format"),
     "export.fmt.markdown": ("Markdown", "Markdown"),

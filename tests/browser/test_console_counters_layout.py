@@ -57,10 +57,10 @@ def test_counter_columns_line_up_and_the_reason_shows_whole(server, browser, rul
                 assert max(row["middles"]) - min(row["middles"]) <= 1, row  # −, value and ＋ on one line
                 assert row["labelRight"] <= row["down"], row  # a long name wraps in its own column
                 assert row["placeholder"], row  # 理由（任意） / Reason (optional) shows whole
-        if not phone:  # the scene field's example (第1ラウンド / 戦闘: セイバー vs ランサー) shows whole on a laptop and a TV
-            assert page.evaluate("""() => { const i = document.querySelector(".scene-form input"), s = getComputedStyle(i);
-                const c = document.createElement("canvas").getContext("2d"); c.font = s.font;
-                return c.measureText(i.placeholder).width <= i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) + 0.5; }""")
+        # the scene field's example (第1ラウンド / 決戦) shows whole on a phone, a laptop and a TV
+        assert page.evaluate("""() => { const i = document.querySelector(".scene-form input"), s = getComputedStyle(i);
+            const c = document.createElement("canvas").getContext("2d"); c.font = s.font;
+            return c.measureText(i.placeholder).width <= i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) + 0.5; }""")
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, f"counters-{ruleset}-{width}-{lang}.png"), full_page=True)
     page.context.close()
