@@ -1,6 +1,6 @@
 // The phone page's own behaviour (live updates are live.js): the docked primary action leaves room for the
-// content above it, a flash can be closed (and never covers the controls: gmtool.css keeps it in the flow),
-// and the screen stays awake during the session where the browser allows the Screen Wake Lock API (a secure
+// content above it, a flash can be closed (and never covers the controls: gmtool.css keeps an error in the flow
+// and lays a success over the header bar), and the screen stays awake during the session where the browser allows the Screen Wake Lock API (a secure
 // context only: https or localhost; on a plain-HTTP LAN address it is unavailable and nothing is shown).
 (function () {
   "use strict";
@@ -29,7 +29,7 @@
   window.addEventListener("resize", measure);
 
   // -- the flash: a ✕ on every message (the server's and live.js's), a tap on it closes it; a success that
-  // has faded away leaves no gap.
+  // has faded away is removed.
   const flash = document.getElementById("flash");
   function closable() {
     if (!flash) return;

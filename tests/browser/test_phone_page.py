@@ -28,6 +28,13 @@ UNDER_FLASH = """() => {
   return out;
 }"""
 
+LIVE_TOP = "document.getElementById('live').getBoundingClientRect().top"
+OVER_THE_BAR = """() => {
+  const f = document.querySelector('#flash .flash-ok').getBoundingClientRect();
+  const bar = document.querySelector('body > .bar').getBoundingClientRect();
+  return Math.abs(f.top - bar.top) < 0.5 && Math.abs(f.bottom - bar.bottom) < 0.5 && f.width === bar.width;
+}"""
+
 
 def _session(app, title, seats=("A", "B")):
     """A generic session made through the API: (client, session id, tokens by seat, GM token)."""
@@ -58,9 +65,15 @@ def test_a_number_prompt_shows_its_bounds_and_the_receipt_says_what_and_when(ser
         card = phone.locator(".prompt-card")
         expect(card.locator("[data-bounds]")).to_have_text(bounds)
         card.locator("input[name=value]").fill(value)
+        live_top = phone.evaluate(LIVE_TOP)
         card.locator("button.primary").click()
         receipt = card.locator("[data-sent]")
         expect(receipt).to_contain_text(sent)
+        # The success lies over the header bar: nothing on the page moves when it comes (nor when it fades: it is
+        # out of the flow). It used to push the page down, then fold away 4 s later, under a finger about to tap.
+        expect(phone.locator("#flash .flash-ok")).to_be_visible()
+        assert phone.evaluate(LIVE_TOP) == live_top
+        assert phone.evaluate(OVER_THE_BAR), "the success covers the header bar and nothing else"
         at = client.get(f"/api/sessions/{sid}/state", headers=bearer(seats[seat])).get_json()
         at = next(p for p in at["prompts"] if p["kind"] == "number")["your_answer"]["at"]
         when = datetime.fromisoformat(at).astimezone().strftime("%H:%M")
