@@ -47,6 +47,17 @@ def test_one_combat_with_two_phones(page, open_table):
     # Disclosure: both servants on the table; each phone picks its attack.
     expect(table.locator("#ar-combat")).to_be_visible()
     expect(table.locator(".ar-players")).to_contain_text("アルトリア")
+    # The phone's breakdown fits its 390 px: the stat headers wrap, the row labels do not (one line each), and in
+    # English ("Phys ATK" …) nothing scrolls sideways; the attacker's buttons are then clickable as they are.
+    for lang in ("ja", "en"):
+        if lang == "en":
+            phones["s1"].goto(phones["s1"].url.split("?")[0] + "?lang=en")
+        box = phones["s1"].locator("#ar-my-combat .ar-breakdown")
+        expect(box).to_be_visible()
+        assert box.evaluate("""t => { const label = t.querySelector('td'); const em = parseFloat(getComputedStyle(label).fontSize);
+            return t.getBoundingClientRect().right <= t.closest('.card').getBoundingClientRect().right
+                   && label.getBoundingClientRect().height < 2.5 * em; }"""), lang
+        assert phones["s1"].evaluate("document.documentElement.scrollWidth") <= 390, lang
     phones["s1"].locator(".ar-kind[data-kind=physical]").click()
     expect(phones["s1"].locator(".ar-kind[data-kind=physical].primary")).to_be_visible()
     # s1's 先制 deals damage: there is no interception process, so s2 has nothing to pick (A-7).
