@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gmtool_testing import bearer
@@ -199,3 +201,22 @@ def test_a_seat_that_never_answered_reads_no_answer_once_the_prompt_is_closed(cl
     for screen in (screens.table, screens.gm):
         html = screen.get(f"/s/{sid}/{'table' if screen is screens.table else 'gm'}").get_data(as_text=True)
         assert "回答なし" in html and "回答待ち" not in html
+
+
+def test_a_seat_vote_marks_the_winning_option_not_the_voter_of_the_same_seat(client, screens):
+    """A seat vote's breakdown marked as the winner the row of the voter whose seat won (the table and GM console read
+    「セイバー陣営 → アーチャー陣営」 in the winner's colour when セイバー陣営 had the most votes; sugoroku's true-name
+    vote, browser review): the mark belongs to the winner's count, the voters' rows carry none."""
+    sid, gm = screens.sid, bearer(screens.token("gm"))
+    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "誰に", "kind": "seat", "options": ["s1", "s2", "s3"], "seats": ["s1", "s2", "s3"],
+        "resolver": "votes"}).get_json()["id"]
+    for seat, choice in (("s1", "s2"), ("s2", "s3"), ("s3", "s2")):
+        client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": choice})
+    winner = next(s["name"] for s in screens.data["seats"] if s["id"] == "s2")
+    for screen, path in ((screens.table, "table"), (screens.gm, "gm"), (screens.seats["s1"], "phone")):
+        html = screen.get(f"/s/{sid}/{path}").get_data(as_text=True)
+        section = html[html.index('<section class="resolution">'):]
+        section = section[:section.index("</section>")]
+        marked = re.findall(r'<tr class="winner">\s*<th>([^<]*)</th>\s*<td>([^<]*)<', section)
+        assert [(name, votes.split()[0]) for name, votes in marked] == [(winner, "2")], (path, marked)
