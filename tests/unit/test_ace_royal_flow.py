@@ -97,6 +97,10 @@ def test_a5_first_master_ties_reroll_among_the_tied():
     text = RULESET.event_type("ace_royal.first_rolled").describe(
         visible_event(game.events[-1], game.state, TABLE), game.state, "ja")
     assert "A-5" in text and "同点は振り直し（解釈）" in text  # the reading shows where it decided
+    game = Game(3)
+    game.act("setup", {})
+    game.act("roll_first", dice=[2, 5, 2])  # a tie below the highest decides nothing: no re-roll, no more faces
+    assert game.g["first"] == "b" and game.g["first_rolls"] == {"a": [2], "b": [5], "c": [2]}
 
 
 def test_a5_first_master_ties_reading_seat_order():
