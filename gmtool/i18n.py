@@ -41,6 +41,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.console": ("GM画面", "GM console"),
     "gm.table_link": ("テーブル画面", "Table screen"),
     "gm.qr_sheet": ("QRシート印刷", "Print QR sheet"),
+    "qr.print": ("印刷する", "Print"),
     "qr.wifi": ("GMのノートPCと同じWi-Fiにつないでから読み取ってください。",
                 "Join the same Wi-Fi as the GM's laptop, then scan."),
     "qr.typed": ("読み取れないときは、このアドレスをブラウザに入力:", "If the code does not scan, type this address in the browser:"),

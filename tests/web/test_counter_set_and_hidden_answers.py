@@ -160,10 +160,12 @@ def test_grail_console_hides_answers_by_default_when_the_gm_controls_a_faction(c
 
 # -- the QR sheet ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang, wifi, typed", [("ja", "GMのノートPCと同じWi-Fi", "このアドレスをブラウザに入力"),
-                                               ("en", "same Wi-Fi as the GM's laptop", "type this address")])
-def test_qr_sheet_has_a_typed_address_and_a_wifi_hint_under_each_code(screens, lang, wifi, typed):
+@pytest.mark.parametrize("lang, wifi, typed, print_", [
+    ("ja", "GMのノートPCと同じWi-Fi", "このアドレスをブラウザに入力", "印刷する"),
+    ("en", "same Wi-Fi as the GM's laptop", "type this address", "Print")])
+def test_qr_sheet_has_a_typed_address_and_a_wifi_hint_under_each_code(screens, lang, wifi, typed, print_):
     html = unescape(screens.gm.get(f"/s/{screens.sid}/gm/qr?lang={lang}").get_data(as_text=True))
+    assert f'onclick="window.print()">{print_}</button>' in html  # a word, not an emoji a laptop may lack
     cards = html.split('class="qr-card"')[1:]
     assert len(cards) == len(screens.data["seats"]) + 1  # every seat and the table screen
     for card, url in zip(cards, [s["join_url"] for s in screens.data["seats"]] + [screens.data["table_url"]]):
