@@ -71,8 +71,13 @@ def view(state: State, viewer) -> dict:
               "label": s["squares"].get(str(i), {}).get("label", ""), "start": i == 0, "goal": i == length}
              for i in range(length + 1)]
     check = F.round_check(state)
+    round_over = s["round_over"] or (check["reason"] if check["over"] else None)
+    # S-2: the phase a screen shows: the one being played; once the round is over, the last one played
+    # (an ended phase has already counted on to the next, which never comes: 9/8, or 7/8 after a goal end)
+    shown = s["phase"] - 1 if (round_over or s["round_ended"]) and not s["moved"] else s["phase"]
     out = {**base, "ready": True, "round": s["round"], "round_label": R.ROUND_LABELS[s["round"]].to_dict(),
-           "phase": s["phase"], "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
+           "phase": s["phase"], "phase_shown": max(1, min(shown, R.ACTION_PHASES_PER_ROUND)),
+           "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
            "board_length": length, "board": board, "players": players,
            "order": [{"seat": p, "name": players[p]["name"], "moved": p in s["moved"], "at_goal": p in s["goal"],
                       "current": p == mover} for p in s["order"]],
@@ -86,7 +91,7 @@ def view(state: State, viewer) -> dict:
            "karma_pending": [{**k, "victor_name": state.seat_name(k["victor"]), "target_name": state.seat_name(k["target"]),
                               "max": min(R.KARMA_CONVERSION_MAX, state.counters[k["target"]]["karma"])}
                              for k in s["karma_pending"]],
-           "round_over": s["round_over"] or (check["reason"] if check["over"] else None),
+           "round_over": round_over,
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
            "candidates": s.get("candidates", []), "out": list(s["out"]),
            "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,

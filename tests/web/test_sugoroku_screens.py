@@ -1,0 +1,80 @@
+"""Sugoroku (S) as the GM console, the table screen and a phone show it, page by page through the test client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+
+def text_of(html: str) -> str:
+    """What a page reads: no tags, no rule codes (the table hides them until 根拠 is pressed), spaces collapsed."""
+    html = re.sub(r'<small class="rule">.*?</small>', "", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture
+def game(app, client):
+    """Three players on a board of 30 (nobody reaches the goal in 8 phases), with every screen logged in."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
+    sid, tokens = data["session"], {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+    def act(name, payload=None, who="gm"):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        assert r.status_code == 200, (name, r.get_json())
+
+    def view():
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["ruleset"]
+
+    def answer(prompt, who, value):
+        r = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[who]), json={"value": value})
+        assert r.status_code == 200, r.get_json()
+
+    browsers = {"gm": open_link(app, data["gm_url"]), "table": open_link(app, data["table_url"]),
+                **{s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}}
+
+    def page(who, lang="ja"):
+        path = {"gm": f"/s/{sid}/gm", "table": f"/s/{sid}/table"}.get(who, f"/s/{sid}/phone")
+        r = browsers[who].get(f"{path}?lang={lang}")
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
+        s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
+    return {"act": act, "view": view, "answer": answer, "page": page}
+
+
+def play_phase(game, steps=None):
+    """Everyone moves (s1 1 square, s2 2, s3 3: never on one square), then the GM ends the phase."""
+    steps = steps or {"s1": 1, "s2": 2, "s3": 3}
+    while (mover := game["view"]()["current"]) is not None:
+        game["act"]("roll_move", {"faces": [steps[mover]]}, who=mover)
+    game["act"]("end_phase")
+
+
+def phases_shown(game) -> dict:
+    return {who: re.findall(r"フェイズ (\d+) ?/8", text_of(game["page"](who))) for who in ("gm", "table", "s1")}
+
+
+def test_the_phase_shown_once_the_round_is_over_is_the_last_one_played(game):
+    """S-2: after the 8th phase the round is over: 8/8 on every screen (the console read 9/8, a phase that never
+    comes), and still after the GM ends the round."""
+    for _ in range(8):
+        play_phase(game)
+    assert game["view"]()["round_over"]["rule"] == "S-2"
+    assert phases_shown(game) == {"gm": ["8"], "table": ["8"], "s1": ["8"]}
+    game["act"]("end_round")
+    assert phases_shown(game) == {"gm": ["8"], "table": ["8"], "s1": ["8"]}
+
+
+def test_a_round_over_at_the_goal_shows_the_phase_it_ended_in(game):
+    """S-2: everyone reaches the goal in phase 6 and the GM ends that phase: 6/8 on every screen, not 7/8 (a
+    phase that never comes; the phone capped only a count past 8)."""
+    play_phase(game)
+    assert phases_shown(game) == {"gm": ["2"], "table": ["2"], "s1": ["2"]}  # the next phase, while playing
+    for _ in range(5):
+        play_phase(game, {"s1": 6, "s2": 6, "s3": 6})
+    assert game["view"]()["round_over"] and len(game["view"]()["goal"]) == 3
+    assert phases_shown(game) == {"gm": ["6"], "table": ["6"], "s1": ["6"]}
