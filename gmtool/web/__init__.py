@@ -24,6 +24,7 @@ from . import compression
 from .sections import SectionExtension
 
 RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
+RULE_MARK = re.compile(r" ?" + RULE_CODE.pattern)  # a rule code with the space before it
 PACKAGE = Path(__file__).resolve().parent.parent
 WORKER_HEADER = "X-Gmtool-Worker"
 
@@ -181,8 +182,9 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 def rule_marked(text: str) -> Markup:
-    """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows."""
-    return Markup(RULE_CODE.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
+    """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows; the space
+    before a code goes into its span, so that a hidden code leaves none (「スタートへ ）」)."""
+    return Markup(RULE_MARK.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
 
 
 def log_items(lines: list[dict], rules: bool = False) -> Markup:

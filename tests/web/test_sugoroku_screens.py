@@ -78,3 +78,17 @@ def test_a_round_over_at_the_goal_shows_the_phase_it_ended_in(game):
         play_phase(game, {"s1": 6, "s2": 6, "s3": 6})
     assert game["view"]()["round_over"] and len(game["view"]()["goal"]) == 3
     assert phases_shown(game) == {"gm": ["6"], "table": ["6"], "s1": ["6"]}
+
+
+def test_the_next_rounds_start_line_has_no_space_before_its_bracket(game):
+    """The table hides a line's rule code ([S-1]) until 根拠 is pressed; the space before the code goes with it:
+    「（ラウンド2：スタートへ）」, not 「（ラウンド2：スタートへ ）」."""
+    for _ in range(8):
+        play_phase(game)
+    game["act"]("end_round", {"vote": False})
+    game["act"]("start_round")
+    for lang, want in (("ja", "（ラウンド2：スタートへ）"), ("en", "(Round 2: back to the start)")):
+        html = game["page"]("table", lang)
+        latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, re.S).group(1)
+        assert "[S-1]" in latest and text_of(latest).strip().endswith(want), latest
+        assert not re.search(r" [）)]", text_of(html)), lang
