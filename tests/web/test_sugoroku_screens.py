@@ -1,4 +1,5 @@
-"""Sugoroku (S) as the GM console, the table screen and a phone show it, page by page through the test client."""
+"""Sugoroku (S) as the GM console, the table screen and a phone show it, page by page through the test client:
+the action phase once the round is over (S-2), the log line of the next round's start, a battle's card values."""
 
 from __future__ import annotations
 
@@ -92,3 +93,25 @@ def test_the_next_rounds_start_line_has_no_space_before_its_bracket(game):
         latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, re.S).group(1)
         assert "[S-1]" in latest and text_of(latest).strip().endswith(want), latest
         assert not re.search(r" [）)]", text_of(html)), lang
+
+
+def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):
+    """S-7: a card counts with its power: the child's second card 技2 reads 2 on the phones and the console, as
+    on the table's stage, not +2 (a card is no bonus); a seal's +3 is still a bonus after the first card."""
+    game["act"]("roll_move", {"faces": [3]}, who="s1")
+    game["act"]("roll_move", {"faces": [3]}, who="s2")
+    game["act"]("roll_move", {"faces": [5]}, who="s3")
+    game["act"]("end_phase")
+    game["act"]("start_battle")
+    battle = game["view"]()["battle"]
+    game["answer"](battle["prompt"], "s1", "力7")
+    game["act"]("use_seal", {"effect": "power"}, who="s1")
+    game["answer"](battle["prompt"], "s2", ["力4", "技2"])
+    rows = {}
+    for who in ("table", "gm", "s1", "s2"):
+        html = game["page"](who)
+        rows[who] = [re.sub(r" \[[A-Z]-\d+\]", "", text_of(t)) for t in re.findall(r'<table class="breakdown">.*?</table>', html, re.S)]
+        assert rows[who], who
+        for row in rows[who]:
+            assert "アタック（技2） 2 = 6" in row and "+2" not in row, (who, row)
+            assert "アタック（力7） 7 令呪（パワー+3）×1 +3 = 10" in row, (who, row)
