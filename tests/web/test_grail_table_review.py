@@ -159,3 +159,23 @@ def test_the_combat_panel_shows_a_revealed_setup_before_the_confirm_as_each_view
     confirm(client, grail, "c1-setup")
     html = s2.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'class="g-forces">' in html and re.search(r'data-force="a-筋力"><b class="g-total">50</b>', html)
+
+
+# -- 5. spacing of a force line ------------------------------------------------------------------
+
+def test_a_force_line_keeps_its_stat_marker_apart_from_its_words(app, client, grail):  # noqa: F811
+    """The table's history: a result row reads 「セイバー陣営 [STR] Force (STR) 50」, not 「[STR]Force」, and a win rate
+    row 「セイバー陣営 (advantages 2 …」 (both languages); the setup's log line reads "force STR 50", not "STR50"."""
+    to_final(client, grail)
+    browser = open_link(app, grail["table_url"])
+    for lang, row, rate in (("en", "セイバー陣営 [STR] Force (STR) 50", "セイバー陣営 (advantages 2"),
+                            ("ja", "セイバー陣営【筋力】 戦力（筋力） 50", "セイバー陣営 (優位2")):
+        html = browser.get(f"/s/{grail['session']}/table?lang={lang}").get_data(as_text=True)
+        shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html[html.index('id="history"'):]))
+        assert row in shown and rate in shown, (lang, shown[:2000])
+    log = client.get(f"/api/sessions/{grail['session']}/log?lang=en", headers=bearer(grail["tok"]["gm"])).get_json()
+    line = next(e["text"] for e in log["events"] if e["type"] == "grail.setup_done")
+    assert "force STR 50 END 75 AGI 50" in line, line
+    log = client.get(f"/api/sessions/{grail['session']}/log?lang=ja", headers=bearer(grail["tok"]["gm"])).get_json()
+    line = next(e["text"] for e in log["events"] if e["type"] == "grail.setup_done")
+    assert "戦力 【筋力】50 【耐久】75" in line, line  # Japanese: the brackets set the stat apart

@@ -405,7 +405,7 @@ def _d_setup(e, state, lang):
     out = []
     for side in ("a", "b"):
         s = d["setup"][side]
-        forces = " ".join(f"{_stat(k, lang)}{v['value']}" for k, v in d["forces"][side].items())
+        forces = " ".join(f"{_stat(k, lang)}{' ' if lang == 'en' else ''}{v['value']}" for k, v in d["forces"][side].items())
         out.append(f"{names[side]}: {_setup_side(s, d['chars'], lang)} / {_ja(lang, '戦力', 'force')} {forces}")
     return _ja(lang, "セットアップ [T-4]: ", "Setup [T-4]: ") + "; ".join(out)
 
