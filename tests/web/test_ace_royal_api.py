@@ -153,6 +153,12 @@ def test_a_whole_game_through_the_api(game):
     assert r["over"] and r["winner"] == "s2"
     log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(tokens["table"])).get_data(as_text=True)
     assert "イスカンダル" in log  # revealed by now
+    # Every English line begins as a sentence does: "Interceptor 佐々木小次郎: …", not "interceptor …" (the phone's
+    # newest line is the log's newest).
+    lines = [e["text"] for e in client.get(f"/api/sessions/{sid}/log?lang=en&limit=1000",
+                                           headers=bearer(tokens["gm"])).get_json()["events"]]
+    assert any(line.startswith("Interceptor ") for line in lines) and any(line.startswith("Attacker ") for line in lines)
+    assert [line for line in lines if line[:1].isascii() and line[:1].islower()] == []
 
     readings = {x["key"]: x for x in state()["readings"]}
     assert readings["first_ties"]["rule"] == "A-5" and readings["master_pass"]["value"] == "round"

@@ -323,8 +323,9 @@ def combat_set_fold(state: State, e: Event) -> None:
 
 
 def _side_name(state, side, lang, seat=None):
+    """A combat side and its player, as a combat_set line begins (English: capitalised, "Interceptor ウェイバー")."""
     c = game(state).get("combat") or {}
-    return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'attacker' if side == 'attacker' else 'interceptor')} {_name(state, seat or c.get(side))}"
+    return f"{_t(lang, '襲撃側' if side == 'attacker' else '迎撃側', 'Attacker' if side == 'attacker' else 'Interceptor')} {_name(state, seat or c.get(side))}"
 
 
 def combat_set_line(e: Event, state: State) -> tuple:
