@@ -58,6 +58,12 @@ def test_one_combat_with_two_phones(page, open_table):
             return t.getBoundingClientRect().right <= t.closest('.card').getBoundingClientRect().right
                    && label.getBoundingClientRect().height < 2.5 * em; }"""), lang
         assert phones["s1"].evaluate("document.documentElement.scrollWidth") <= 390, lang
+        # The phone's own counters: a long label ("Assassination coins") wraps inside its box.
+        spill = phones["s1"].evaluate("""() => [...document.querySelectorAll('.mine-card .counters .counter')]
+            .filter(c => c.querySelector('dt').scrollWidth > c.querySelector('dt').clientWidth
+                         || c.querySelector('dt').getBoundingClientRect().right > c.getBoundingClientRect().right)
+            .map(c => c.querySelector('dt').textContent)""")
+        assert spill == [], (lang, spill)
     phones["s1"].locator(".ar-kind[data-kind=physical]").click()
     expect(phones["s1"].locator(".ar-kind[data-kind=physical].primary")).to_be_visible()
     # s1's 先制 deals damage: there is no interception process, so s2 has nothing to pick (A-7).
