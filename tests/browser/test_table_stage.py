@@ -331,9 +331,9 @@ def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
         if seat == "s1":
             act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
                            "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 5, "position": "child"}}, who="s1")
-            check("#stage #il-attack [data-stage-achieved]", "-5")  # 10 − (5 + 10 adjacent to its Illuminati)
+            check("#stage #il-attack [data-stage-achieved]", "−5")  # 10 − (5 + 10 adjacent to its Illuminati), a real minus
             act("modify", {"side": "attack", "amount": 1, "label": "Post Office"})
-            check("#stage #il-attack [data-stage-achieved]", "-4")
+            check("#stage #il-attack [data-stage-achieved]", "−4")
             act("modify", {"side": "attack", "amount": 8, "label": "Mind Control"})
             check("#stage #il-attack [data-stage-achieved]", "4")
             act("roll_attack", {"faces": [1, 2]}, who="s1")  # 3 ≤ 4: B loses its only group and is out (I-7)

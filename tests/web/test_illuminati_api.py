@@ -347,3 +347,30 @@ def test_i1_the_gm_console_offers_the_tournament_goal_only_to_two_players(client
         assert "2人対戦だけ" in error["ja"] and "3人" in error["ja"]
         assert "two-player rule only" in error["en"] and "3 players" in error["en"]
         assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["goal"] is None
+
+
+def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_subtraction(app, game):
+    """I-5: "Achieved 13 − 20 = −7" on every screen and in both languages, not "= -7" beside a real minus sign
+    (U+2212); a negative modifier reads −2 too."""
+    act = game["act"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "position": "child"}},
+        who="s1")
+    act("modify", {"side": "attack", "amount": -2, "label": "Bad luck"})
+    act("modify", {"side": "defense", "amount": 5, "label": "Secret Police"})
+    b = game["state"]()["ruleset"]["attack"]["breakdown"]
+    assert (b["attack_total"], b["defense_total"], b["achieved"]) == (13, 20, -7)
+    sid = game["sid"]
+    for who, page in (("gm", "gm"), ("table", "table"), ("s1", "phone")):
+        browser = app.test_client()
+        entry = f"/join/{sid}?k={game['tokens'][who]}" if who.startswith("s") else f"/s/{sid}/{page}?k={game['tokens'][who]}"
+        browser.get(entry)
+        for lang in ("ja", "en"):
+            html = browser.get(f"/s/{sid}/{page}?lang={lang}").get_data(as_text=True)
+            parts = re.findall(r'<div class="il-breakdown">.*?</p>|<p class="il-stage-big il-stage-vs">.*?</p>', html, re.S)
+            assert parts, (who, lang)
+            shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", " ".join(parts)))
+            assert "13 − 20 = −7" in shown and "−2" in shown and not re.search(r"(?<!\d)-\d", shown), (who, lang, shown)
