@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer
+from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -194,3 +196,22 @@ def test_a2_a10_counters_set_on_the_core_panel_apply_the_checks_at_once(game):
     assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
     view = state("table")["ruleset"]
     assert not view["players"][2]["out"] and not view["over"] and view["players"][2]["depletion"] == 0
+
+
+def test_an_out_player_looks_out_whatever_its_servants_last_state(app, game):
+    """A-2: a player at 0 魔力 is out; the table and its phone mark it as out (ar-state-out), not with the colour
+    of the servant's last state (Rise green, Down orange)."""
+    act, sid, tokens = game["act"], game["sid"], game["tokens"]
+    _setup(act)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("reveal", {"what": "both"}, who="s1")
+    assert game["state"]()["ruleset"]["players"][0]["state"] == "rise"
+    act("adjust", {"seat": "s1", "key": "mana", "delta": -5})
+    assert game["state"]()["ruleset"]["players"][0]["out"]
+    table = open_link(app, f"/s/{sid}/table?k={tokens['table']}").get(f"/s/{sid}/table").get_data(as_text=True)
+    player = re.search(r'<div class="ar-player ar-out[^"]*" data-seat="s1">.*?</div>', table, re.S).group(0)
+    assert 'class="ar-state ar-state-out"' in player and "ar-state-rise" not in player, player
+    phone = open_link(app, f"/join/{sid}?k={tokens['s1']}").get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'class="ar-state ar-state-out"' in phone and "ar-state-rise" not in phone
