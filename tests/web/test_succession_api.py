@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer
+from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 # a round where each player plays 5 and takes once (12 turns, the first player's moves at even places);
 # four of them with the starting row 5, 6 use the whole deck: 26 faction, 7 plus, 9 minus cards
@@ -135,6 +137,30 @@ def test_three_grails_end_the_game_on_every_screen(game):
     for who in ("table", "s1", "s2"):
         assert state(who)["ruleset"]["finished"]["winner_name"] == "ギルガメッシュ"
     act("play", {"card": "5"}, who="s1", status=409)
+
+
+def test_a_card_whose_supply_is_all_in_play_has_its_buttons_disabled_with_the_reason(app, game):
+    """Seed 内容物: with the 3 grail cards in play (2 in the row, then 1 played), the next phone's grail button is
+    disabled, the supply message its title and shown below the buttons in both languages (tapping it only got
+    a 409); the other kinds stay enabled. The console's buttons for the current player read the same."""
+    act, sid, tokens = game["act"], game["sid"], game["tokens"]
+    act("setup", {"first": "s1", "row": ["grail", "5"]})
+    act("play", {"card": "grail"}, who="s1")
+    phone, gm = open_link(app, f"/join/{sid}?k={tokens['s2']}"), open_link(app, f"/s/{sid}/gm?k={tokens['gm']}")
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert re.search(r'<button class="big-button sc-card sc-grail" hx-post', html)  # two in play: one left
+    act("play", {"card": "grail"}, who="s2", status=200)
+    act("play", {"card": "grail"}, who="s1", status=409)  # the API says so
+    for lang, why in (("ja", "聖杯カードは全部で3枚です（すべて場に出ています）"),
+                      ("en", "There are only 3 grail cards (all are in play already)")):
+        for html in (open_link(app, f"/join/{sid}?k={tokens['s1']}").get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True),
+                     gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)):
+            play = html[html.index('id="sc-play"'):]
+            play = play[:play.index("</div>")]
+            grail = re.search(r'<button class="big-button sc-card sc-grail"[^>]*>', play).group(0)
+            assert f' disabled title="{why}"' in grail, grail
+            assert f'<p class="why sc-supply-out" data-kind="grail">{why}</p>' in play
+            assert all("disabled" not in b for b in re.findall(r'<button class="[^"]*sc-(?:faction|plus|minus)[^>]*>', play))
 
 
 def test_score_only_mode_with_phones(game):

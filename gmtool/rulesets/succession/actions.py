@@ -17,7 +17,7 @@ from gmtool.core.turns import Turns, roll_order
 from . import cards as C
 from . import rules as R
 from . import scoring as S
-from .state import FIRST_READING, TIE_READING, sx
+from .state import FIRST_READING, TIE_READING, in_play, sx
 
 HAND = "hand"
 
@@ -92,11 +92,6 @@ def tallies(s: dict, extra: dict[str, list] | None = None) -> dict[str, dict]:
     """Each player's captured cards counted (with `extra` cards added for a take being drafted)."""
     extra = extra or {}
     return {p: S.tally(s["captured"][p] + extra.get(p, [])) for p in s["players"]}
-
-
-def in_play(s: dict) -> list[dict]:
-    """Every card on the table: the row and the captured cards."""
-    return s["row"] + [c for p in s["players"] for c in s["captured"][p]]
 
 
 def _scores(result_scores: dict) -> dict:

@@ -73,10 +73,20 @@ def cards_text(cards: list[dict], lang: str = "ja") -> str:
     return (", " if lang == "en" else "、").join(card_label(c, lang) for c in cards) or ("none" if lang == "en" else "なし")
 
 
+def supply_out(in_play: list[dict]) -> dict[str, dict]:
+    """Seed 内容物: the kinds the deck holds no more of (26 faction, 7 plus, 9 minus, 3 grail), each with why
+    in both languages (a phone shows such a card's buttons disabled, its reason beside them)."""
+    out = {}
+    for kind, supply in SUPPLY.items():
+        if sum(1 for c in in_play if c["kind"] == kind) >= supply:
+            ja, en = KIND_LABELS[kind]
+            out[kind] = {"ja": f"{ja}カードは全部で{supply}枚です（すべて場に出ています）",
+                         "en": f"There are only {supply} {en.lower()} cards (all are in play already)"}
+    return out
+
+
 def check_supply(in_play: list[dict], card: dict) -> None:
     """Seed 内容物: refuse a card the deck does not hold any more of (26 faction, 7 plus, 9 minus, 3 grail)."""
-    used = sum(1 for c in in_play if c["kind"] == card["kind"])
-    if used >= SUPPLY[card["kind"]]:
-        ja, en = KIND_LABELS[card["kind"]]
-        raise Conflict(f"{ja}カードは全部で{SUPPLY[card['kind']]}枚です（すべて場に出ています）",
-                       f"There are only {SUPPLY[card['kind']]} {en.lower()} cards (all are in play already)")
+    why = supply_out(in_play).get(card["kind"])
+    if why:
+        raise Conflict(why["ja"], why["en"])

@@ -24,3 +24,8 @@ READINGS = (FIRST_READING, TIE_READING)
 def sx(state: State) -> dict | None:
     """The ruleset's part of the state (None before setup)."""
     return state.extra.get(KEY)
+
+
+def in_play(s: dict) -> list[dict]:
+    """Every card on the table: the row and the captured cards."""
+    return s["row"] + [c for p in s["players"] for c in s["captured"][p]]

@@ -12,7 +12,7 @@ from gmtool.core.turns import Turns
 from . import cards as C
 from . import rules as R
 from . import scoring as S
-from .state import sx
+from .state import in_play, sx
 
 
 def card_view(card: dict) -> dict:
@@ -90,6 +90,7 @@ def view(state: State, viewer: Viewer) -> dict:
                    for i, c in enumerate(s["row"])],
            "row_count": len(s["row"]), "take_count": len(span),
            "start_cards_needed": max(0, R.START_ROW - s["start_cards"]) if not score_mode else 0,
+           "supply_out": C.supply_out(in_play(s)) if not score_mode else {},
            "players": players, "leader": leader, "last": last, "finished": result,
            "history": _history(state, s)}
     if viewer.kind == "seat" and viewer.seat in s["players"]:
