@@ -317,7 +317,7 @@ def _terms(terms: list[dict], lang: str) -> str:
     for i, t in enumerate(terms):
         label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
         value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
-        out.append(f"{label} {value}[{t['rule']}]" if t.get("rule") else f"{label} {value}")
+        out.append(f"{label} {value} [{t['rule']}]" if t.get("rule") else f"{label} {value}")
     return " ".join(out)
 
 
@@ -327,7 +327,7 @@ def _bracket(terms: list[dict], lang: str) -> str:
     for i, t in enumerate(terms):
         label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
         value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
-        parts.append(f"{label} {value}" + (f"[{t['rule']}]" if t.get("rule") and i else ""))
+        parts.append(f"{label} {value}" + (f" [{t['rule']}]" if t.get("rule") and i else ""))
     return f"（{'、'.join(parts)}）" if lang != "en" else f" ({', '.join(parts)})"
 
 
