@@ -246,7 +246,7 @@ def _d_step_modifier(e, state, lang):
     stat = _stat(u["stat"], lang) if u.get("stat") else ""
     kind = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}.get(u["kind"], ("上限外の修正", "outside the cap"))
     return _ja(lang, f"{names[u['side']]}: {kind[0]}〈{u['name']}〉{stat}{value} [T-8]",
-               f"{names[u['side']]}: {kind[1]} <{u['name']}> {stat}{value} [T-8]")
+               f"{names[u['side']]}: {kind[1]} <{u['name']}> {' '.join(filter(None, (stat, value)))} [T-8]")
 
 
 def _d_pick_passed(e, state, lang):
