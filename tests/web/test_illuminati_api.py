@@ -374,3 +374,9 @@ def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_sub
             assert parts, (who, lang)
             shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", " ".join(parts)))
             assert "13 − 20 = −7" in shown and "−2" in shown and not re.search(r"(?<!\d)-\d", shown), (who, lang, shown)
+    act("roll_attack", {"faces": [2, 1]}, who="s1")  # the log line (and so the exports) writes the numbers alike
+    for lang, subtraction in (("ja", "攻撃13（"), ("en", "attack 13 (")):
+        log = game["client"].get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(game["tokens"]["table"]))
+        line = next(e["text"] for e in log.get_json()["events"] if e["type"] == "illuminati.attack_rolled")
+        assert subtraction in line and re.search("− (防御|defense)", line) and "= −7" in line and "−2" in line, line
+        assert not re.search(r"(?<![\d)])-\d| - ", line), line
