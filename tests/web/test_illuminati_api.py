@@ -380,3 +380,16 @@ def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_sub
         line = next(e["text"] for e in log.get_json()["events"] if e["type"] == "illuminati.attack_rolled")
         assert subtraction in line and re.search("− (防御|defense)", line) and "= −7" in line and "−2" in line, line
         assert not re.search(r"(?<![\d)])-\d| - ", line), line
+
+
+def test_a_phone_before_the_regulation_says_what_it_waits_for(app, game):
+    """Browser review: before the GM's `setup` a phone showed an empty 準備 / Setup card; it says what comes next, in
+    its language, until the GM opens the placing of the Illuminati."""
+    sid, browser = game["sid"], app.test_client()
+    browser.get(f"/join/{sid}?k={game['tokens']['s1']}")
+    for lang, words in (("ja", "GMがプレイヤーとゴールを決めています"), ("en", "The GM is choosing the players and the goal")):
+        assert words in browser.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True), lang
+    game["act"]("setup", {})
+    assert "il-waiting" in browser.get(f"/s/{sid}/phone").get_data(as_text=True)
+    game["act"]("opening_start")
+    assert "il-waiting" not in browser.get(f"/s/{sid}/phone").get_data(as_text=True)
