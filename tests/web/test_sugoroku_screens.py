@@ -8,6 +8,8 @@ import re
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
+from gmtool.web.common import csrf_for
+
 
 def text_of(html: str) -> str:
     """What a page reads: no tags, no rule codes (the table hides them until 根拠 is pressed), spaces collapsed."""
@@ -115,3 +117,24 @@ def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):
         for row in rows[who]:
             assert "アタック（技2） 2 = 6" in row and "+2" not in row, (who, row)
             assert "アタック（力7） 7 令呪（パワー+3）×1 +3 = 10" in row, (who, row)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_setup_forms_turn_order_takes_the_seats_names_as_its_hint_says(app, client, lang):
+    """The console's 手番 field asks for the seats' names (it showed "s1,s2,…", ids the GM never sees) and the setup
+    accepts them: the order typed "ランサー,セイバー,アーチャー" is that order."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
+    sid, gm = data["session"], open_link(app, data["gm_url"])
+    html = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+    field = re.search(r'<input name="order"[^>]*>', html).group(0)
+    assert 'placeholder="セイバー,アーチャー,ランサー / roll"' in field and "s1" not in field
+    assert ("席の名前をカンマ区切り" if lang == "ja" else "names separated by commas") in text_of(html)
+    headers = {"X-CSRF-Token": csrf_for(data["gm_token"]), "HX-Request": "true"}
+    r = gm.post(f"/s/{sid}/gm/actions/setup?lang={lang}", data={"order": "セイバー,ランサー"}, headers=headers)
+    assert r.status_code == 400 and "セイバー" in r.get_data(as_text=True) and "s1" not in r.get_data(as_text=True)
+    r = gm.post(f"/s/{sid}/gm/actions/setup", data={"board_length": "20", "order": "ランサー、セイバー,アーチャー"},
+                headers=headers)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(data["gm_token"])).get_json()["ruleset"]
+    assert [o["seat"] for o in state["order"]] == ["s3", "s1", "s2"]

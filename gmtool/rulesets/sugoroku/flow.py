@@ -224,9 +224,14 @@ def setup(state: State, payload: dict, ctx) -> list:
         result = R.initial_order(seats, ctx.dice)
         order, rolls = result["order"], result["rolls"]
     else:
-        order = [o.strip() for o in order_in.split(",")] if isinstance(order_in, str) else [str(o) for o in order_in]
+        order = [o.strip() for o in re.split(r"[,、，\n]", order_in) if o.strip()] if isinstance(order_in, str) \
+            else [str(o) for o in order_in]
+        by_name = {seat.name: seat.id for seat in state.seats.values()}  # the console's form names the seats
+        order = [o if o in state.seats else by_name.get(o, o) for o in order]
         if sorted(order) != sorted(seats):
-            raise GmError("手番はすべての席を1回ずつ並べてください", "The order must list every seat once")
+            names = "、".join(state.seat_name(s) for s in seats)
+            raise GmError(f"手番はすべての席を1回ずつ、名前をカンマ区切りで並べてください（{names}）",
+                          f"The order must list every seat once, names separated by commas ({', '.join(state.seat_name(s) for s in seats)})")
     rd = {k: v for k, v in (payload.get("readings") or {}).items()} if isinstance(payload.get("readings"), dict) else {}
     players, specs = {}, _players(payload)
     unknown = set(specs) - set(seats)
