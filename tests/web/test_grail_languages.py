@@ -10,6 +10,7 @@ import re
 from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
 
 from gmtool.rulesets.grail_trpg.probe import demo
+from gmtool.web.common import csrf_for
 
 RULESET_JAPANESE = re.compile(r"(?:筋力|耐久|敏捷|幸運)\s*\d|<th>(?:筋力|耐久|敏捷|魔力|幸運|宝具)</th>|スキル|[【】〈〉、]")
 
@@ -105,3 +106,34 @@ def test_english_answers_and_breakdowns_use_english_brackets(app, client):
                     headers=bearer(data["gm_token"])).get_data(as_text=True).replace("&lt;", "<")
     assert "| STR <直感> <怪力> |" in md and "| END <心眼> <Command Seal 2 +30> |" in md  # the answers in the appendix
     assert not [line for line in md.splitlines() if re.search("[〈〉]", line)]
+
+
+def test_the_start_form_waits_for_characters_and_its_errors_name_the_console(app, client):
+    """A fresh session's 戦闘開始 form: a faction with no characters cannot be ticked and the button is disabled with
+    its reason until two can fight (it answered "a側の陣営を選んでください" or "…（set_characters）", an API id);
+    the errors name side A and the console's section, in each language."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "初回", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "ランサー陣営"]}).get_json()
+    sid, table = data["session"], ApiTable(client, data)
+    gm = open_link(app, data["gm_url"])
+
+    def start_form(lang):
+        html = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        return re.search(r'<form[^>]*id="grail-start".*?</form>', html, flags=re.S).group(0)
+
+    form = start_form("ja")
+    assert re.search(r'<button class="primary" disabled', form) and "キャラクター・真名看破」で2つ以上" in form
+    assert len(re.findall(r'type="checkbox"[^>]* disabled', form)) == 4  # both factions on both sides
+    assert "Characters and true names" in start_form("en")
+    headers = {"X-CSRF-Token": csrf_for(data["gm_token"]), "HX-Request": "true"}
+    for lang, side_a, none_yet in (("ja", "A側の陣営を選んで", "「キャラクター・真名看破」で登録"),
+                                   ("en", "side A", "under &#39;Characters and true names&#39;")):
+        r = gm.post(f"/s/{sid}/gm/actions/start_combat?lang={lang}", data={"b": "s2"}, headers=headers)
+        assert r.status_code == 400 and side_a in r.get_data(as_text=True), r.get_data(as_text=True)[-600:]
+        r = gm.post(f"/s/{sid}/gm/actions/start_combat?lang={lang}", data={"a": "s1", "b": "s2"}, headers=headers)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 400 and none_yet in body and "set_characters" not in body, body[-600:]
+    for seat, name in zip(table.seats, ("アルトリア", "ディルムッド")):
+        table.act("set_characters", {"faction": seat, "text": f"{name} 筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40"})
+    form = start_form("ja")
+    assert "disabled" not in form and "2つ以上" not in form

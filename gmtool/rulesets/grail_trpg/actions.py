@@ -206,15 +206,15 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     out = grail_of(state)["out"]
     for s in SIDES:
         if not sides[s]:
-            raise GmError(f"{s}側の陣営を選んでください", f"Choose the factions of side {s}")
+            raise GmError(f"{s.upper()}側の陣営を選んでください", f"Choose the factions of side {s.upper()}")
         if GM_SIDE in sides[s] and len(sides[s]) > 1:
             raise GmError("GMの脅威側（gm）は単独の側です", "The GM's threat side (gm) stands alone")
         for f in sides[s]:
             if f in out:
                 raise Conflict(f"{faction_name(state, f)}は敗退しています", f"{faction_name(state, f)} is eliminated")
             if not grail_of(state)["characters"].get(f):
-                raise GmError(f"{faction_name(state, f)}のキャラクターがいません（set_characters）",
-                              f"{faction_name(state, f)} has no characters (set_characters)")
+                raise GmError(f"{faction_name(state, f)}のキャラクターがいません（「キャラクター・真名看破」で登録してください）",
+                              f"{faction_name(state, f)} has no characters (enter them under 'Characters and true names')")
     if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
         raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
     declarer = str(p.get("declarer") or "a")
