@@ -24,6 +24,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.none": ("まだセッションがありません。下のフォームで新しいセッションを作りましょう。",
                   "No sessions yet. Create a new session below."),
     "home.new": ("新しいセッション", "New session"),
+    # the seats a game is played with, after its name in the new-session form's list: 双六聖杯戦争 — 2〜7席
+    "home.seats_open": (" — ", " — "),
+    "home.seats_to": ("〜", "–"),
+    "home.seats_close": ("席", " seats"),
     "home.open": ("GM画面を開く", "Open GM console"),
     "home.need_key": ("GM用のキーが必要です。gmtool serve を起動した端末に表示されたURLを開いてください。",
                       "The GM key is required. Open the URL printed by `gmtool serve`."),

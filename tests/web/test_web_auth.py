@@ -272,3 +272,16 @@ def test_adding_a_seat_is_not_undone_and_its_token_keeps_working(app, client, cr
     assert phone.get(f"/s/{sid}/phone").status_code == 200
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(seat["token"])).get_json()
     assert state["viewer"]["seat"] == seat["id"]
+
+
+@pytest.mark.parametrize("lang, succession, sugoroku", [("ja", "聖杯サクセション — 2席", "双六聖杯戦争 — 2〜7席"),
+                                                       ("en", "Grail Succession — 2 seats", "Sugoroku Holy Grail War — 2–7 seats")])
+def test_the_new_session_forms_games_say_how_many_seats_they_take(app, lang, succession, sugoroku):
+    """Choosing a game in the home page's form shows the seats it is played with (the form said nothing, and three
+    seats for 聖杯サクセション only came back as an error page); the generic ruleset takes any number and says none."""
+    browser = app.test_client()
+    browser.get(f"/?k={ADMIN_KEY}")
+    html = browser.get(f"/?lang={lang}").get_data(as_text=True)
+    options = dict(re.findall(r'<option value="(\w+)"[^>]*>([^<]+)</option>', html))
+    assert options["succession"] == succession and options["sugoroku"] == sugoroku, options
+    assert options["generic"] == ("汎用" if lang == "ja" else "Generic")
