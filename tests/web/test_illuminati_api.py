@@ -338,6 +338,8 @@ def test_i1_the_gm_console_offers_the_tournament_goal_only_to_two_players(client
     console = browser.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert 'id="il-setup"' in console
     assert ('name="tournament"' in console) is offered
+    # the goal field reads its label on the screen (it was a blank box, its meaning only in a tooltip)
+    assert re.search(r'<label[^>]*>協議によるゴール（空欄なら人数どおり） <input name="goal"', console)
     r = client.post(f"/api/sessions/{sid}/actions/setup", headers=bearer(gm), json={"tournament": True})
     if offered:
         assert r.status_code == 200 and r.get_json()["ruleset"]["goal"] == 12
