@@ -37,6 +37,12 @@ def test_screens_through_a_combat(app, client):
     post("gm", "roll_first", {"faces": "6 2"})
     html = pages()
     assert 'id="ar-servant-form"' in html["s1"] and "スタンダード" in html["table"]
+    # 開幕 and the leftover classes wait for every servant, saying who is missing (they answered a 409 before)
+    assert re.search(r'id="ar-start"[^>]* disabled', html["gm"]) and "未登録: 凛、ウェイバー" in html["gm"]
+    assert re.search(r'<button class="small" disabled[^>]*>残ったクラス', html["gm"])
+    english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert "each player sets their servant on the phone. Not set yet: 凛, ウェイバー" in english
+    gm.get(f"/s/{sid}/gm?lang=ja")
     post("s1", "set_servant", {"hero_name": "遠坂の秘蔵英霊", "hero_stats": "6/5/3/3", "hero_skills": ["first_strike", "mind_eye"],
                                "class_name": "セイバー", "class_stats": "3/3/1/5"})
     post("s2", "set_servant", {"hero_name": "イスカンダル", "hero_stats": "5/3/5/3", "hero_skills": "charisma",
@@ -44,6 +50,7 @@ def test_screens_through_a_combat(app, client):
     html = pages()
     assert "遠坂の秘蔵英霊" in html["s1"] and "9/8/4/8" in html["s1"] and "遠坂の秘蔵英霊" in html["gm"]
     assert "遠坂の秘蔵英霊" not in html["table"] and "遠坂の秘蔵英霊" not in html["s2"]
+    assert not re.search(r'id="ar-start"[^>]* disabled', html["gm"]) and 'id="ar-servants-missing"' not in html["gm"]
     post("gm", "start_game", {})
     post("s1", "step", {})
     post("s1", "step", {})

@@ -10,6 +10,8 @@ STRINGS = {
     "ace_royal.quick": ("クイック", "Quick"),
     "ace_royal.roll_first": ("最初のアクティブマスターを決める（1d6）", "Roll for the first active master (1d6)"),
     "ace_royal.start": ("開幕", "Start the game"),
+    "ace_royal.servants_missing": ("開幕の前に、各プレイヤーがスマホでサーヴァントを登録します。未登録",
+                                   "Before the start each player sets their servant on the phone. Not set yet"),
     "ace_royal.servant": ("サーヴァント", "Servant"),
     "ace_royal.hero": ("英霊カード", "Hero card"),
     "ace_royal.class": ("クラスカード", "Class card"),
