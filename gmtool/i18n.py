@@ -61,6 +61,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.expr_hint": ("例: 2D6+1, 1D100<=50, 4D6KH3, D66, choice[a,b], S2D6（秘密）",
                      "e.g. 2D6+1, 1D100<=50, 4D6KH3, D66, choice[a,b], S2D6 (secret)"),
     "gm.undo": ("取り消し", "Undo"),
+    "gm.undo_confirm": ("直前の操作を取り消しますか？（ログには取り消し線付きで残り、元に戻すボタンはありません）",
+                        "Undo the latest action? (It stays in the log, struck through; there is no redo.)"),
     "dice.real_badge": ("実ダイス", "real dice"),
     "dice.real": ("実ダイスの出目を入力", "Enter the faces of real dice"),
     "dice.faces": ("実ダイスの出目", "Faces of the real dice"),

@@ -97,9 +97,12 @@ def test_gm_creates_session_phones_join_and_see_counters_and_dice_live(server, p
     assert "1D20" not in table.locator("#live").text_content()
     expect(phones[0].locator(".rolls")).not_to_contain_text("秘密の判定")
 
-    # Undo takes back the secret roll; the log keeps it struck through.
+    # Undo asks first (a stray tap at a noisy table), then takes back the secret roll; the log keeps it struck through.
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.click("button.undo")
     expect(page.locator(".log li.undone").first).to_contain_text("秘密の判定")
+    assert asked and "取り消しますか" in asked[0]
 
 
 def test_reissued_link_stops_working_and_english_is_one_tap_away(server, page, phone_context):

@@ -92,6 +92,9 @@ def test_verify_pages_name_the_seat_beside_a_seat_votes_hashed_id(client, screen
 
 
 def test_gm_undo_and_close_through_forms(client, screens):
+    for lang, asks in (("ja", "直前の操作を取り消しますか？"), ("en", "Undo the latest action?")):
+        html = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
+        assert re.search(r'<button class="undo"[^>]*hx-confirm="' + re.escape(asks), html), lang  # a stray tap asks first
     gm_post(screens, "counter", {"seat": "s2", "key": "vp", "delta": "3"})
     assert gm_post(screens, "undo").status_code == 200
     assert gm_post(screens, "undo").status_code == 409
