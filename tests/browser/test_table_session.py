@@ -14,6 +14,11 @@ def _create_session(page, base, app):
     page.fill("input[name=title]", "ブラウザ卓")
     page.fill("textarea[name=seats]", "セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂")
     page.check("input[name=counter][value=karma]")
+    page.fill("textarea[name=custom]", "HP,ten")  # a custom counter whose start is no number: refused beside the form
+    page.click("#new-session button.primary")
+    expect(page.locator("#flash .flash-error")).to_be_visible()
+    expect(page.locator("textarea[name=seats]")).to_have_value("セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂")  # kept
+    page.fill("textarea[name=custom]", "")
     page.click("#new-session button.primary")
     expect(page).to_have_url(re.compile(r"/s/[0-9a-f]+/gm$"))
     return page.url.split("/s/")[1].split("/")[0]

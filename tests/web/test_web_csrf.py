@@ -105,3 +105,20 @@ def test_api_bearer_calls_need_no_csrf(client, screens):
     response = client.post(f"/api/sessions/{screens.sid}/counters", headers=bearer(screens.token("gm")),
                            json={"seat": "s1", "key": "seals", "delta": -1})
     assert response.status_code == 200
+
+
+def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_success(app):
+    """The new-session form posts through htmx: a refusal is a flash fragment beside the form, which keeps what was
+    typed (it was a bare error page with no way back), and a session made sends the browser to its console."""
+    browser = app.test_client()
+    browser.set_cookie("gmtool_admin", ADMIN_KEY)
+    hx = {"HX-Request": "true"}
+    form = {"title": "新卓", "ruleset": "succession", "seats": "甲\n乙\n丙", "csrf": csrf_for(ADMIN_KEY)}
+    refused = browser.post("/sessions?lang=en", data=form, headers=hx)
+    assert refused.status_code == 400
+    html = refused.get_data(as_text=True)
+    assert html.startswith('<div class="flash flash-error"') and "is played with 2 seats (not 3)" in html, html
+    assert app.extensions["gmtool"].list() == []
+    made = browser.post("/sessions", data={**form, "seats": "甲\n乙"}, headers=hx)
+    sid = app.extensions["gmtool"].list()[0]["id"]
+    assert made.status_code == 204 and made.headers["HX-Redirect"] == f"/s/{sid}/gm"
