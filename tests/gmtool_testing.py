@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import threading
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from gmtool.core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
@@ -163,3 +165,82 @@ def running_in_thread(server):
     finally:
         closing.set()
         server.close()
+
+
+# -- accessible names ------------------------------------------------------------------------------
+
+class _Controls(HTMLParser):
+    """Every form control, link and summary of a page with the name a screen reader gives it: its aria-label
+    (or aria-labelledby, title), the text of its <label> (around it or `for` it), or its own text (a button,
+    a link, a summary; an input button's value). A placeholder alone is no name: it goes when typing starts."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open: list[list] = []  # [tag, attrs, text, the controls it labels (a <label>), the control it is]
+        self.controls: list[list] = []  # [tag, attrs, name]
+        self.texts: dict[str, str] = {}  # id -> text, for aria-labelledby and <label for>
+        self.label_for: dict[str, str] = {}
+        self.muted = 0  # inside an <option>, a <textarea>, a <script> or a <style>: not a label's text
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        control = None
+        if tag in ("input", "select", "textarea", "button", "summary") or (tag == "a" and "href" in a):
+            if a.get("type") != "hidden" and "hidden" not in a and "data-placeholder" not in a:
+                control = [tag, a, ""]
+                self.controls.append(control)
+                label = next((el for el in reversed(self.open) if el[0] == "label"), None)
+                if label is not None and tag in ("input", "select", "textarea"):
+                    label[3].append(control)
+        if tag in ("option", "textarea", "script", "style"):
+            self.muted += 1
+        if tag not in self.VOID:
+            self.open.append([tag, a, "", [], control])
+
+    def handle_endtag(self, tag):
+        if tag in ("option", "textarea", "script", "style") and self.muted:
+            self.muted -= 1
+        if not any(el[0] == tag for el in self.open):
+            return
+        while self.open:
+            el = self.open.pop()
+            name, text = el[0], " ".join(el[2].split())
+            if el[1].get("id"):
+                self.texts[el[1]["id"]] = text
+            if name == "label":
+                if el[1].get("for"):
+                    self.label_for[el[1]["for"]] = text
+                for control in el[3]:
+                    control[2] = control[2] or text
+            if el[4] is not None and el[4][0] in ("button", "a", "summary"):
+                el[4][2] = text
+            if name == tag:
+                break
+
+    def handle_data(self, data):
+        if not self.muted:
+            for el in self.open:
+                el[2] += " " + data
+
+    def named(self) -> list[tuple[str, str]]:
+        out = []
+        for tag, a, text in self.controls:
+            name = a.get("aria-label", "").strip() or " ".join(
+                self.texts.get(i, "") for i in a.get("aria-labelledby", "").split()).strip()
+            name = name or self.label_for.get(a.get("id", ""), "") or text
+            if tag == "input" and a.get("type") in ("submit", "button", "reset"):
+                name = name or a.get("value", "")
+            name = name or a.get("title", "").strip()
+            out.append((f"<{tag} {' '.join(f'{k}={v!r}' for k, v in a.items() if k in ('name', 'id', 'class', 'type'))}>",
+                        name))
+        return out
+
+
+def unnamed_controls(html: str) -> list[str]:
+    """The page's controls a screen reader cannot name: no name, or one of symbols only (✓, ＋, −, ↶ …)."""
+    parser = _Controls()
+    parser.feed(html)
+    return [f"{where} named {name!r}" for where, name in parser.named()
+            if not any(unicodedata.category(ch)[0] in "LN" for ch in name)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, unnamed_controls
 
 from gmtool.web.common import csrf_for
 
@@ -56,6 +56,11 @@ def test_screens_through_a_combat(app, client):
     post("s1", "step", {})
     html = pages()
     assert 'ar-now">儀式ステップ' in html["table"] and "襲撃: ウェイバー" in html["s1"]
+    # the GM's ✓ buttons (a servant's state, a command seal) are named for a screen reader, in either language
+    assert 'aria-label="凛: 令呪を使う"' in html["gm"]
+    english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert 'aria-label="凛: Servant state Set"' in english
+    assert unnamed_controls(html["gm"]) == unnamed_controls(english) == []
     post("s1", "declare_attack", {"target": "s2"})
     post("s1", "combat_choose", {"kind": "physical"})
     post("s2", "combat_choose", {"kind": "magical"}, status=409)  # 先制 dealt damage: no interception (A-7)
