@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from export_session import GENERIC, events_of, play
+from gmtool_testing import unnamed_controls
 
 from gmtool.cli import main
 from gmtool.core.view import GM, TABLE, Viewer, build_view
@@ -312,6 +313,7 @@ def test_gm_export_page_previews_the_wiki_text(web):
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     page = Page()
     page.feed(response.get_data(as_text=True))
+    assert unnamed_controls(response.get_data(as_text=True)) == []  # the preview too has a name for a screen reader
     assert page.preview == export(_events(app, sid), GENERIC, "mediawiki", Options(times=False, scene=1))
     assert "=== 第1シーン ===" in page.preview and "{| class=\"wikitable\"" in page.preview
     assert "令呪&#124;使用" not in page.preview  # scene 1 only: the opening's counter change is left out
