@@ -104,6 +104,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.min": ("最小", "Min"),
     "gm.faction": ("陣営", "Faction"),
     "gm.amount": ("修正値", "Amount"),
+    "gm.modifier_who": ("修正の対象", "Modifier for"),
     "gm.modifier_label": ("修正の名前", "Modifier label"),
     "gm.max": ("最大", "Max"),
     "kind.choice": ("一つ選ぶ", "One choice"),

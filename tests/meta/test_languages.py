@@ -10,6 +10,8 @@ fragment and the home page are read in both languages.
   factions, titles, character sheets, prompt titles and options, reasons: every string the scripts sent).
 - Japanese: no English word in the same places, except what Japanese players read as it is (GM, HP, QR,
   dice expressions such as 2D6, rule codes such as [T-4], gmtool, SHA-256 …) and what the users typed.
+- Every control (a field, a select, a button, a link) has a name a screen reader can say: a label, an aria-label
+  or its text, not only a symbol such as ✓ or ＋ (checked on the Japanese screens: the names are the same in both).
 
 No per-game code: a new game is checked by declaring a demo or a leak probe.
 """
@@ -21,7 +23,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link, unnamed_controls
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.rulesets import registry
@@ -273,11 +275,14 @@ def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, clie
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_every_screen_in_japanese_holds_no_english_chrome(app, client, name):
-    found = []
-    for driver, _stage in scripted_sessions(client, name):
-        found += english_in_japanese(pages(app, driver, "ja"), user_words(driver))
+def test_every_screen_in_japanese_holds_no_english_chrome_and_names_every_control(app, client, name):
+    found, unnamed = [], []
+    for driver, stage in scripted_sessions(client, name):
+        screens = pages(app, driver, "ja")
+        found += english_in_japanese(screens, user_words(driver))
+        unnamed += [f"{stage} {page}: {control}" for page, html in screens.items() for control in unnamed_controls(html)]
     assert not found, _report(found)
+    assert not unnamed, _report(unnamed)
 
 
 def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
