@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, unnamed_controls
 
 # a round where each player plays 5 and takes once (12 turns, the first player's moves at even places);
 # four of them with the starting row 5, 6 use the whole deck: 26 faction, 7 plus, 9 minus cards
@@ -166,6 +166,13 @@ def test_a_card_whose_supply_is_all_in_play_has_its_buttons_disabled_with_the_re
 def test_score_only_mode_with_phones(game):
     act, state = game["act"], game["state"]
     act("setup", {"first": "s1", "mode": "score"})
+    # the GM's entry forms (one per player, labelled 5 … 8, +, −): each field is named by its player and kind
+    client, sid = game["client"], game["sid"]
+    client.get(f"/s/{sid}/gm?k={game['tokens']['gm']}")
+    for lang, name in (("ja", "ギルガメッシュ マイナスの数字（カンマ区切り）"), ("en", "ギルガメッシュ Faction 5")):
+        html = client.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        assert 'class="sc-counts' in html and f'aria-label="{name}"' in html
+        assert unnamed_controls(html) == [], lang
     act("play", {"card": "5"}, who="s1", status=409)
     act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
     assert state("s2")["ruleset"]["finished"] is None
