@@ -84,10 +84,15 @@ def test_the_gm_reveals_early_with_a_reason_that_the_log_keeps(server, page, bro
     form.locator("input[name=title]").fill("投票")
     form.locator("select[name=kind]").select_option("seat")
     form.locator("button.primary").click()
-    phone.locator(".prompt-card").get_by_role("button", name="B").click()
-    expect(page.locator("#prompt-p1 li.done")).to_have_count(1)
     ops = page.locator(".prompt-ops").first
-    ops.locator("input[name=reason]").fill("Bが離席中")
+    reason = ops.locator("input[name=reason]")
+    reason.click()
+    page.keyboard.type("Bが")  # the GM is typing the reason when the answer arrives from the phone
+    phone.locator(".prompt-card").get_by_role("button", name="B").click()
+    expect(page.locator("#prompt-p1 li.done")).to_have_count(1)  # the live update redrew the prompt
+    expect(reason).to_be_focused()  # it took neither the focus nor the typed text from the GM
+    expect(reason).to_have_value("Bが")
+    page.keyboard.type("離席中")
     ops.get_by_role("button", name="一斉公開").click()
     expect(phone.locator("#prompt-p1 .status")).to_have_text("公開済み")
     expect(page.locator(".log")).to_contain_text("Bが離席中")
