@@ -73,3 +73,10 @@ def test_the_flash_reads(client, kind):
     text = css(client, "gmtool.css")
     body = declared(text, "body")
     assert ratio(rgb(body["color"]), rgb(declared(text, kind)["background"])) >= 4.5
+
+
+@pytest.mark.parametrize("mark", [".g-adv", ".g-dis"])
+def test_grails_advantage_marks_read(client, mark):
+    """優位 / 劣位 beside the sides of a grail select: white on --ng was 3.7:1."""
+    rule = declared(css(client, "rulesets/grail.css"), mark, root=css(client, "gmtool.css"))
+    assert ratio(rgb(rule["color"]), rgb(rule["background"])) >= 4.5
