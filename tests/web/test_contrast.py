@@ -80,3 +80,19 @@ def test_grails_advantage_marks_read(client, mark):
     """優位 / 劣位 beside the sides of a grail select: white on --ng was 3.7:1."""
     rule = declared(css(client, "rulesets/grail.css"), mark, root=css(client, "gmtool.css"))
     assert ratio(rgb(rule["color"]), rgb(rule["background"])) >= 4.5
+
+
+def test_successions_dimmed_groups_and_points_still_read(client):
+    """A kind of card a player holds none of (×0) and a majority's points a player does not win are dimmed, not
+    faded out of reach: at opacity .35 a group's label read at 2.5–2.9:1, a lost majority's points at 3.1:1."""
+    text = css(client, "rulesets/succession.css")
+    zero = float(declared(text, ".sc-group.sc-zero")["opacity"])
+    less = float(declared(text, ".sc-maj.sc-less")["opacity"])
+    points = declared(text, ".sc-maj.sc-less .sc-maj-points, .sc-maj.sc-equal .sc-maj-points")["color"]
+    grail = declared(text, ".sc-grail")
+    for page in (CARD, BG):
+        for colour in ("#e9e9ef", declared(text, ".sc-plus")["color"], declared(text, ".sc-minus")["color"]):
+            assert ratio(over(colour, page, zero), rgb(page)) >= 4.5, (colour, page)
+        assert ratio(over(grail["color"], page, zero), over(grail["background"], page, zero)) >= 4.5
+        assert ratio(over(points, page, less), rgb(page)) >= 4.5
+        assert ratio(over("#e9e9ef", page, less), rgb(page)) >= 4.5
