@@ -52,7 +52,11 @@ def test_table_shows_public_counters_and_flags_but_not_private_ones(client, scre
     assert 'data-seat="s3" data-key="karma">9<' in html
     assert "討伐令" in html
     assert 'data-key="mana"' not in html
-    assert screens.table.get(f"/s/{screens.sid}/table?lang=en").get_data(as_text=True).count("Subjugation order") >= 1
+    english = screens.table.get(f"/s/{screens.sid}/table?lang=en").get_data(as_text=True)
+    assert english.count("Subjugation order") >= 1
+    # <html lang> is the page's; the switch to the other language is marked as in that language (read in its voice)
+    assert '<html lang="ja">' in html and '<a class="lang" href="?lang=en" lang="en" hreflang="en">English</a>' in html
+    assert '<html lang="en">' in english and '<a class="lang" href="?lang=ja" lang="ja" hreflang="ja">日本語</a>' in english
 
 
 def test_gm_console_flow_roll_prompt_answer_reveal_verify(client, screens):
