@@ -256,7 +256,8 @@ def test_the_gm_undoes_an_attack_roll_and_its_result(game):
     assert r.status_code == 200, r.get_json()
 
 
-def test_screens_in_english_hold_no_japanese_but_names(app, game):
+def attack_on_kgb(game) -> None:
+    """The game opened, the order rolled, s1's turn begun: s1's Illuminati (power 10) attacks s3's KGB to control."""
     act = game["act"]
     open_game(game)
     act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
@@ -264,6 +265,11 @@ def test_screens_in_english_hold_no_japanese_but_names(app, game):
     act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
                    "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "position": "child"}},
         who="s1")
+
+
+def test_screens_in_english_hold_no_japanese_but_names(app, game):
+    act = game["act"]
+    attack_on_kgb(game)
     sid = game["sid"]
     check_english(app, sid, game["tokens"])  # the attack in progress
     act("roll_attack", {"faces": [5, 6]}, who="s1")
@@ -355,12 +361,7 @@ def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_sub
     """I-5: "Achieved 13 − 20 = −7" on every screen and in both languages, not "= -7" beside a real minus sign
     (U+2212); a negative modifier reads −2 too."""
     act = game["act"]
-    open_game(game)
-    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
-    act("start_turn", who="s1")
-    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
-                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5, "position": "child"}},
-        who="s1")
+    attack_on_kgb(game)
     act("modify", {"side": "attack", "amount": -2, "label": "Bad luck"})
     act("modify", {"side": "defense", "amount": 5, "label": "Secret Police"})
     b = game["state"]()["ruleset"]["attack"]["breakdown"]

@@ -184,14 +184,20 @@ def test_real_dice_from_the_gm_console_and_a_phone(screens):
     assert sum("［実ダイス］" in e["text"] for e in log) == 2
 
 
-def test_a_vote_count_reads_in_english_singular_and_plural(client, screens):
-    """「1 votes」 on every screen in English (browser review): one vote, two votes."""
+def _seat_vote(client, screens) -> str:
+    """A seat vote of three seats, answered s2, s3, s2 (s2 wins with two votes): the session's id."""
     sid, gm = screens.sid, bearer(screens.token("gm"))
     pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
         "title": "誰に", "kind": "seat", "options": ["s1", "s2", "s3"], "seats": ["s1", "s2", "s3"],
         "resolver": "votes"}).get_json()["id"]
     for seat, choice in (("s1", "s2"), ("s2", "s3"), ("s3", "s2")):
         client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": choice})
+    return sid
+
+
+def test_a_vote_count_reads_in_english_singular_and_plural(client, screens):
+    """「1 votes」 on every screen in English (browser review): one vote, two votes."""
+    sid = _seat_vote(client, screens)
     html = screens.table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
     assert "2 votes" in html and "1 vote<" in html and "1 votes" not in html
 
@@ -214,12 +220,7 @@ def test_a_seat_vote_marks_the_winning_option_not_the_voter_of_the_same_seat(cli
     """A seat vote's breakdown marked as the winner the row of the voter whose seat won (the table and GM console read
     「セイバー陣営 → アーチャー陣営」 in the winner's colour when セイバー陣営 had the most votes; sugoroku's true-name
     vote, browser review): the mark belongs to the winner's count, the voters' rows carry none."""
-    sid, gm = screens.sid, bearer(screens.token("gm"))
-    pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
-        "title": "誰に", "kind": "seat", "options": ["s1", "s2", "s3"], "seats": ["s1", "s2", "s3"],
-        "resolver": "votes"}).get_json()["id"]
-    for seat, choice in (("s1", "s2"), ("s2", "s3"), ("s3", "s2")):
-        client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": choice})
+    sid = _seat_vote(client, screens)
     winner = next(s["name"] for s in screens.data["seats"] if s["id"] == "s2")
     for screen, path in ((screens.table, "table"), (screens.gm, "gm"), (screens.seats["s1"], "phone")):
         html = screen.get(f"/s/{sid}/{path}").get_data(as_text=True)
