@@ -28,6 +28,12 @@ UNDER_FLASH = """() => {
   return out;
 }"""
 
+# The focused element and the ring it wears.
+FOCUS_RING = """() => {
+  const el = document.activeElement, s = getComputedStyle(el);
+  return [el.tagName, s.outlineStyle === 'none' ? 'none' : `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`];
+}"""
+
 LIVE_TOP = "document.getElementById('live').getBoundingClientRect().top"
 OVER_THE_BAR = """() => {
   const f = document.querySelector('#flash .flash-ok').getBoundingClientRect();
@@ -84,6 +90,11 @@ def test_a_number_prompt_shows_its_bounds_and_the_receipt_says_what_and_when(ser
         assert not re.search(r"[0-9a-f]{12}", phone.locator("#flash").inner_text())
         card.locator("details.receipt summary").click()
         expect(card.locator("details.receipt code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+        # A tap or a click draws no focus ring; the keyboard's focus wears the accent ring (gmtool.css :focus-visible).
+        assert phone.evaluate(FOCUS_RING) == ["SUMMARY", "none"]
+        phone.keyboard.press("Shift+Tab")
+        phone.keyboard.press("Tab")
+        assert phone.evaluate(FOCUS_RING) == ["SUMMARY", "solid 3px rgb(212, 167, 44)"]
 
 
 def test_an_error_flash_sits_clear_of_the_controls_and_closes(server, phone_context):

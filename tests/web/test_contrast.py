@@ -96,3 +96,21 @@ def test_successions_dimmed_groups_and_points_still_read(client):
         assert ratio(over(grail["color"], page, zero), over(grail["background"], page, zero)) >= 4.5
         assert ratio(over(points, page, less), rgb(page)) >= 4.5
         assert ratio(over("#e9e9ef", page, less), rgb(page)) >= 4.5
+
+
+def test_the_keyboard_focus_ring_shows_on_the_dark_theme(client):
+    """WCAG 1.4.11 / 2.4.7: one :focus-visible ring in the accent colour for every control (buttons, links, fields,
+    summaries), thick and at least 3:1 against the page, a card and a field; the browser's own thin blue ring read at
+    about 3.2:1 on the page. :focus-visible, not :focus, so a mouse click on a button draws no ring."""
+    text = css(client, "gmtool.css")
+    outline = declared(text, ":focus-visible")["outline"].split()
+    width, style, colour = outline
+    assert style == "solid" and float(width.removesuffix("px")) >= 2
+    for page in (BG, CARD, FIELD):
+        assert ratio(rgb(colour), rgb(page)) >= 3, page
+    # nothing takes the ring away again (a ruleset's stylesheet included)
+    for sheet in ("gmtool.css", *(f"rulesets/{r}.css" for r in ("ace_royal", "grail", "illuminati", "succession", "sugoroku"))):
+        assert not re.search(r"outline\s*:\s*(none|0)\b", css(client, sheet)), sheet
+    # a grail skill chip hides its checkbox: the chip wears the ring instead
+    chip = declared(css(client, "rulesets/grail.css"), ".g-chip:has(input:focus-visible)", root=text)
+    assert chip["outline"].split() == outline
