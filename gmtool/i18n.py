@@ -213,6 +213,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "phone.you": ("あなたの席", "Your seat"),
     "phone.others": ("他の席", "Other seats"),
     "phone.dice": ("ダイスを振る", "Roll dice"),
+    "phone.new_prompt": ("新しい質問", "New prompt"),
     "verify.title": ("コミットメントの検証", "Verify commitments"),
     "verify.ok": ("一致", "matches"),
     "verify.bad": ("不一致", "does NOT match"),

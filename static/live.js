@@ -19,11 +19,18 @@
     const root = document.querySelector("#live [data-open-prompts]");
     if (!root) return;
     const now = new Set(root.dataset.openPrompts.split(" ").filter(Boolean));
+    const fresh = knownPrompts ? [...now].filter((p) => !knownPrompts.has(p)) : [];
     // A new prompt for this seat buzzes the phone, once the player has touched the page: before that the
     // browser refuses the call and logs an error (user activation).
     const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-    if (knownPrompts && [...now].some((p) => !knownPrompts.has(p)) && navigator.vibrate && touched) {
-      navigator.vibrate(200);
+    if (fresh.length && navigator.vibrate && touched) navigator.vibrate(200);
+    // and a screen reader reads its title, once (the phone page's polite live region, outside #live)
+    const say = document.getElementById("announce");
+    if (say && fresh.length) {
+      say.textContent = say.dataset.new + ": " + fresh.map((p) => {
+        const h = document.querySelector("#ask-" + CSS.escape(p) + " h2");
+        return h ? h.textContent.trim() : "";
+      }).join(" / ");
     }
     knownPrompts = now;
   }

@@ -2,7 +2,7 @@
 says what was sent and when, in words (the commitment stays behind a details toggle); an error flash sits
 clear of the controls and closes with its ✕; the page is installable (a manifest Chromium accepts, icons
 served from the package) and keeps the screen awake where the Wake Lock API exists (127.0.0.1 is a secure
-context), degrading silently where it does not (a plain-HTTP LAN address); a new prompt still vibrates."""
+context), degrading silently where it does not (a plain-HTTP LAN address); a new prompt still vibrates, and its title is read out to a screen reader."""
 
 from __future__ import annotations
 
@@ -172,6 +172,18 @@ def test_a_new_prompt_still_vibrates_the_phone(server, phone_context):
     client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": "どれ", "kind": "choice", "options": ["赤", "青"]})
     expect(phone.locator(".prompt-card")).to_have_count(1)
     phone.wait_for_function("window.__buzz.length > 0")
+    # A screen reader hears it too: its title in the polite live region, once (not again on the next update).
+    announce = phone.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    expect(announce).to_have_text("新しい質問: どれ")
+    phone.evaluate("document.getElementById('announce').textContent = ''")
+    client.post(f"/api/sessions/{sid}/counters", headers=bearer(gm), json={"seat": "s1", "key": "seals", "delta": -1})
+    expect(phone.locator("#live .value[data-seat=s1][data-key=seals]")).to_have_text("2")
+    expect(announce).to_have_text("")
+    # A prompt already open when the page loads is on the screen, not news.
+    phone.reload()
+    expect(phone.locator(".prompt-card")).to_have_count(1)
+    expect(announce).to_have_text("")
 
 
 def test_an_untouched_phone_is_not_asked_to_vibrate(server, phone_context):
@@ -189,5 +201,6 @@ def test_an_untouched_phone_is_not_asked_to_vibrate(server, phone_context):
     for title in ("一つ目", "二つ目"):
         client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": title, "kind": "choice", "options": ["赤", "青"]})
     expect(phone.locator(".prompt-card")).to_have_count(2)
+    expect(phone.locator("#announce")).to_contain_text("二つ目")  # a screen reader is told all the same
     phone.evaluate("() => new Promise((done) => setTimeout(done, 300))")
     assert phone.evaluate("window.__buzz") == []

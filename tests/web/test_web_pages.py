@@ -228,3 +228,13 @@ def test_a_seat_vote_marks_the_winning_option_not_the_voter_of_the_same_seat(cli
         section = section[:section.index("</section>")]
         marked = re.findall(r'<tr class="winner">\s*<th>([^<]*)</th>\s*<td>([^<]*)<', section)
         assert [(name, votes.split()[0]) for name, votes in marked] == [(winner, "2")], (path, marked)
+
+
+@pytest.mark.parametrize("lang, new", [("ja", "新しい質問"), ("en", "New prompt")])
+def test_the_phone_page_has_a_polite_live_region_for_a_new_prompt(screens, lang, new):
+    """A new prompt only buzzed the phone: a screen-reader user heard nothing. live.js puts a new prompt's title in
+    this region; it sits outside #live, so no live update replaces it (a region must be in the page before it speaks)."""
+    page = screens.seats["s1"].get(f"/s/{screens.sid}/phone?lang={lang}").get_data(as_text=True)
+    region = re.search(r'<p id="announce" class="sr-only" aria-live="polite" data-new="([^"]*)"></p>', page)
+    assert region and region.group(1) == new
+    assert region.start() < page.index('<div id="live">')
