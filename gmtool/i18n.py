@@ -51,6 +51,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "qr.typed": ("読み取れないときは、このアドレスをブラウザに入力:", "If the code does not scan, type this address in the browser:"),
     "gm.seats": ("席とカウンター", "Seats and counters"),
     "gm.set": ("設定", "Set"),
+    "gm.private": ("非公開", "private"),
     "gm.reason": ("理由（任意）", "Reason (optional)"),
     "gm.dice": ("ダイス", "Dice"),
     "gm.roll": ("振る", "Roll"),

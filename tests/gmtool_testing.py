@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import unicodedata
 from contextlib import contextmanager
@@ -244,3 +245,12 @@ def unnamed_controls(html: str) -> list[str]:
     parser.feed(html)
     return [f"{where} named {name!r}" for where, name in parser.named()
             if not any(unicodedata.category(ch)[0] in "LN" for ch in name)]
+
+
+def bare_emoji(html: str) -> list[str]:
+    """Pictographic emoji (🏁 🔒 🎲 🏆 …) a page shows as its own text: each should be hidden from a screen reader
+    beside a word that says it (<span aria-hidden="true">🏁</span>ゴール) or named (role="img" aria-label), since
+    a screen reader may read it oddly and a laptop without an emoji font draws an empty box."""
+    html = re.sub(r'<span (?:aria-hidden="true"|role="img" aria-label="[^"]+")>[^<]*</span>', "", html)
+    html = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)  # text only (a title, a label aside)
+    return [ch for ch in html if 0x1F300 <= ord(ch) <= 0x1FAFF]

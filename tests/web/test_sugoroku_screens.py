@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bare_emoji, bearer, open_link
 
 from gmtool.web.common import csrf_for
 
@@ -81,6 +81,24 @@ def test_a_round_over_at_the_goal_shows_the_phase_it_ended_in(game):
         play_phase(game, {"s1": 6, "s2": 6, "s3": 6})
     assert game["view"]()["round_over"] and len(game["view"]()["goal"]) == 3
     assert phases_shown(game) == {"gm": ["6"], "table": ["6"], "s1": ["6"]}
+
+
+def test_the_goal_flag_says_goal_in_words(game):
+    """🏁 alone (the table's standings, the console's turn order) was an empty box on a laptop without an emoji
+    font, and a screen reader read it as "chequered flag": a word says it, the flag is hidden from a screen reader.
+    The first phone's roll button keeps its 🎲 likewise."""
+    assert '<span aria-hidden="true">🎲</span> 1d6を振る' in game["page"]("s1")
+    play_phase(game)  # 1, 2, 3 squares: nobody shares a square (no battle), then 6 a phase to the goal
+    for _ in range(5):
+        play_phase(game, {"s1": 6, "s2": 6, "s3": 6})
+    goal = game["view"]()["goal"]
+    for lang, first, word in (("ja", "1着でゴール", "ゴール"), ("en", "goal #1", "Goal")):
+        table, gm = game["page"]("table", lang), game["page"]("gm", lang)
+        row = re.search(rf'<tr data-seat="{goal[0]["seat"]}".*?</tr>', table, re.S).group(0)
+        assert f'<small class="sg-at-goal"><span aria-hidden="true">🏁</span>{first}</small>' in row
+        assert f'<span aria-hidden="true">🏁</span>{word}</span>' in gm
+        for who in ("gm", "table", "s1", "s2"):
+            assert bare_emoji(game["page"](who, lang)) == [], (who, lang)
 
 
 def test_the_next_rounds_start_line_has_no_space_before_its_bracket(game):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from gmtool_testing import bearer
+from gmtool_testing import bare_emoji, bearer
 
 
 def gm_post(screens, path, data=None):
@@ -238,3 +238,21 @@ def test_the_phone_page_has_a_polite_live_region_for_a_new_prompt(screens, lang,
     region = re.search(r'<p id="announce" class="sr-only" aria-live="polite" data-new="([^"]*)"></p>', page)
     assert region and region.group(1) == new
     assert region.start() < page.index('<div id="live">')
+
+
+@pytest.mark.parametrize("lang, private, secret", [("ja", "非公開", "GMがシークレットダイスを振りました"),
+                                                  ("en", "private", "The GM rolled secret dice")])
+def test_the_private_lock_and_the_secret_dice_say_it_in_words(client, screens, lang, private, secret):
+    """🔒 beside a private counter's label (the console) and 🎲 as the table stage's step for a secret roll were
+    the only sign of what they meant: an empty box on a laptop without an emoji font, read oddly by a screen
+    reader. A word says it; the emoji is hidden from a screen reader."""
+    roll = client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.token("gm")), json={"expr": "S2D6"})
+    assert roll.status_code == 201, roll.get_json()
+    gm = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
+    assert re.search(r'<span class="counter-label">[^<]+ <small class="private-mark"><span aria-hidden="true">🔒</span>'
+                     + private + "</small></span>", gm)
+    table = screens.table.get(f"/s/{screens.sid}/table?lang={lang}").get_data(as_text=True)
+    assert '<p class="stage-step" data-stage-step="secret-roll"><span aria-hidden="true">🎲</span> GM</p>' in table
+    assert f'<span class="pill secret-roll-note"><span aria-hidden="true">🎲</span> {secret}</span>' in table
+    for page in (gm, table, screens.seats["s1"].get(f"/s/{screens.sid}/phone?lang={lang}").get_data(as_text=True)):
+        assert bare_emoji(page) == []
