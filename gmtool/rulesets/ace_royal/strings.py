@@ -13,6 +13,7 @@ STRINGS = {
     "ace_royal.servants_missing": ("開幕の前に、各プレイヤーがスマホでサーヴァントを登録します。未登録",
                                    "Before the start each player sets their servant on the phone. Not set yet"),
     "ace_royal.servant": ("サーヴァント", "Servant"),
+    "ace_royal.not_set": ("未登録", "Not set"),  # the GM's servant column before the player sets one
     "ace_royal.hero": ("英霊カード", "Hero card"),
     "ace_royal.class": ("クラスカード", "Class card"),
     "ace_royal.name": ("名前", "Name"),

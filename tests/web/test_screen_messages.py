@@ -1,0 +1,59 @@
+"""What the screens read back: a refusal answered to a console or phone form names the button or field as that
+screen shows it (never an API action or field such as end_combat, force, seat), and a value not entered yet reads
+as a word, in either language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.web.common import csrf_for
+
+
+class Table:
+    """A session of `ruleset` with every screen logged in; `post` sends a screen's form the way htmx does."""
+
+    def __init__(self, app, client, ruleset: str, seats: list[str]):
+        data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+            "title": "卓", "ruleset": ruleset, "seats": seats}).get_json()
+        self.client, self.sid = client, data["session"]
+        self.tokens = {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+        self.screens = {"gm": open_link(app, data["gm_url"]), **{s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}}
+
+    def act(self, name: str, payload: dict | None = None, who: str = "gm") -> dict:
+        """An action through the API (the setting up a test needs)."""
+        r = self.client.post(f"/api/sessions/{self.sid}/actions/{name}", headers=bearer(self.tokens[who]), json=payload or {})
+        assert r.status_code == 200, (name, r.get_json())
+        return r.get_json()
+
+    def post(self, name: str, form: dict, who: str = "gm", lang: str = "ja"):
+        """A screen's ruleset form (console or phone), answered with a flash fragment."""
+        path = f"/s/{self.sid}/gm/actions/{name}" if who == "gm" else f"/s/{self.sid}/phone/actions/{name}"
+        return self.screens[who].post(f"{path}?lang={lang}", data=form,
+                                      headers={"X-CSRF-Token": csrf_for(self.tokens[who]), "HX-Request": "true"})
+
+    def page(self, who: str = "gm", lang: str = "ja") -> str:
+        path = f"/s/{self.sid}/gm" if who == "gm" else f"/s/{self.sid}/phone"
+        r = self.screens[who].get(f"{path}?lang={lang}")
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+
+def flash(response) -> str:
+    """The flash's text."""
+    return re.sub(r"<[^>]+>", "", response.get_data(as_text=True)).strip()
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ja", "未登録"), ("en", "Not set")])
+def test_ace_royal_console_says_a_servant_is_not_set_yet(app, client, lang, word):
+    """Before a player sets their servant, the console's servant column reads 未登録 / Not set (it read "- + -")."""
+    t = Table(app, client, "ace_royal", ["凛", "ウェイバー"])
+    t.act("setup", {"version": "standard"})
+    t.act("set_servant", {"hero_name": "イスカンダル", "hero_stats": "5/3/5/3", "class_name": "ライダー",
+                          "class_stats": "2/2/2/2"}, who="s2")
+    rows = re.findall(r"<tr class=\"[^\"]*\"><th>(.*?)</tr>", t.page("gm", lang), flags=re.S)
+    cells = {re.sub(r"<[^>]+>|★", "", row.split("</th>")[0]).strip(): row.split("<td>")[1] for row in rows}
+    assert word in cells["凛"] and "- + -" not in re.sub(r"<[^>]+>", "", cells["凛"])
+    assert word not in cells["ウェイバー"] and "イスカンダル" in cells["ウェイバー"]
