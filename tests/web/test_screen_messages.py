@@ -4,6 +4,7 @@ as a word, in either language."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -43,7 +44,7 @@ class Table:
 
 def flash(response) -> str:
     """The flash's text."""
-    return re.sub(r"<[^>]+>", "", response.get_data(as_text=True)).strip()
+    return html.unescape(re.sub(r"<[^>]+>", "", response.get_data(as_text=True))).strip()
 
 
 @pytest.mark.parametrize(("lang", "word"), [("ja", "未登録"), ("en", "Not set")])
@@ -57,3 +58,25 @@ def test_ace_royal_console_says_a_servant_is_not_set_yet(app, client, lang, word
     cells = {re.sub(r"<[^>]+>|★", "", row.split("</th>")[0]).strip(): row.split("<td>")[1] for row in rows}
     assert word in cells["凛"] and "- + -" not in re.sub(r"<[^>]+>", "", cells["凛"])
     assert word not in cells["ウェイバー"] and "イスカンダル" in cells["ウェイバー"]
+
+
+GRAIL_A = "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"
+GRAIL_B = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"
+
+
+@pytest.fixture
+def grail(app, client) -> Table:
+    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
+    t.act("set_characters", {"faction": "s1", "text": GRAIL_A})
+    t.act("set_characters", {"faction": "s2", "text": GRAIL_B})
+    return t
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "「打ち切り」で打ち切って"), ("en", "stop it with 'End combat'")])
+def test_grail_a_second_start_names_the_consoles_end_combat_button(grail, lang, said):
+    """The console's 戦闘開始 sent twice (a double click, a second tab): the refusal names the console's 打ち切り
+    button (it said "end_combat", the API's action)."""
+    assert grail.post("start_combat", {"a": "s1", "b": "s2"}).status_code == 200
+    r = grail.post("start_combat", {"a": "s1", "b": "s2"}, lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "end_combat" not in flash(r)
+    assert f">{ {'ja': '打ち切り', 'en': 'End combat'}[lang]}</button>" in grail.page("gm", lang)  # the button it names

@@ -200,8 +200,8 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     busy = current_combat(state)
     if busy:
-        raise Conflict(f"進行中の戦闘があります（{text_in(busy['title'], 'ja')}）。先に終えるか end_combat で打ち切ってください",
-                       f"A combat is in progress ({text_in(busy['title'], 'en')}); finish it or end_combat first")
+        raise Conflict(f"進行中の戦闘があります（{text_in(busy['title'], 'ja')}）。先に終えるか「打ち切り」で打ち切ってください",
+                       f"A combat is in progress ({text_in(busy['title'], 'en')}); finish it or stop it with 'End combat' first")
     sides = {s: [_faction(state, f) for f in _ids(p.get(s))] for s in SIDES}
     out = grail_of(state)["out"]
     for s in SIDES:
