@@ -80,3 +80,15 @@ def test_grail_a_second_start_names_the_consoles_end_combat_button(grail, lang, 
     r = grail.post("start_combat", {"a": "s1", "b": "s2"}, lang=lang)
     assert r.status_code == 409 and said in flash(r) and "end_combat" not in flash(r)
     assert f">{ {'ja': '打ち切り', 'en': 'End combat'}[lang]}</button>" in grail.page("gm", lang)  # the button it names
+
+
+@pytest.mark.parametrize(("lang", "said", "button"), [("ja", "「戦闘開始」で始めて", "戦闘開始"),
+                                                      ("en", "with the 'Start' button", "Start")])
+def test_grail_a_step_after_the_combat_names_the_consoles_start_button(grail, lang, said, button):
+    """The console's next step sent once the combat is over (a double click on its last step): the refusal names
+    the console's 戦闘開始 button (it said "start_combat", the API's action)."""
+    grail.act("start_combat", {"a": ["s1"], "b": ["s2"]})
+    grail.act("end_combat")
+    r = grail.post("next_step", {}, lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "start_combat" not in flash(r)
+    assert f">{button}</button>" in grail.page("gm", lang)

@@ -58,8 +58,8 @@ def require_combat(state: State, payload: dict | None = None) -> dict:
     cid = (payload or {}).get("combat")
     combat = combat_of(state, str(cid)) if cid else current_combat(state)
     if combat is None:
-        raise Conflict("進行中の戦闘がありません（start_combat で始めてください）",
-                       "No combat in progress (start one with start_combat)")
+        raise Conflict("進行中の戦闘がありません（「戦闘開始」で始めてください）",
+                       "No combat in progress (start one with the 'Start' button)")
     return combat
 
 
