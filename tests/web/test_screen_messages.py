@@ -92,3 +92,31 @@ def test_grail_a_step_after_the_combat_names_the_consoles_start_button(grail, la
     r = grail.post("next_step", {}, lang=lang)
     assert r.status_code == 409 and said in flash(r) and "start_combat" not in flash(r)
     assert f">{button}</button>" in grail.page("gm", lang)
+
+
+@pytest.fixture
+def sugoroku(app, client) -> Table:
+    """Three players on a board of 30, set up."""
+    t = Table(app, client, "sugoroku", ["セイバー", "アーチャー", "ランサー"])
+    t.act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
+        s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
+    return t
+
+
+def sugoroku_moves(t: Table, steps=(1, 2, 3)) -> None:
+    """Everyone moves (never onto one square: no battle)."""
+    for seat, n in zip(("s1", "s2", "s3"), steps):
+        t.act("roll_move", {"faces": [n]}, who=seat)
+
+
+@pytest.mark.parametrize(("lang", "said", "button"), [
+    ("ja", "それでも終えるなら「行動フェイズ終了 (強制)」", "行動フェイズ終了 (強制)"),
+    ("en", "to end it anyway: 'End the action phase (force)'", "End the action phase (force)")])
+def test_sugoroku_ending_a_phase_twice_names_the_forced_button(sugoroku, lang, said, button):
+    """The console's 行動フェイズ終了 sent twice once everyone moved (a double click): the second finds nobody moved
+    in the next phase, and names the console's forced button (it said "force", the API's field)."""
+    sugoroku_moves(sugoroku)
+    assert sugoroku.post("end_phase", {}).status_code == 200
+    r = sugoroku.post("end_phase", {}, lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "force で" not in flash(r) and "use force" not in flash(r)
+    assert button in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", sugoroku.page("gm", lang)))

@@ -439,8 +439,8 @@ def end_phase(state: State, payload: dict, ctx) -> list:
         raise Conflict("ラウンドは終了しています", "The round is over")
     waiting = current_mover(state)
     if waiting and not flag_field(payload, "force"):
-        raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（force で強制終了）",
-                       f"{state.seat_name(waiting)} has not moved yet (use force)")
+        raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（それでも終えるなら「行動フェイズ終了 (強制)」）",
+                       f"{state.seat_name(waiting)} has not moved yet (to end it anyway: 'End the action phase (force)')")
     squares: dict[int, list[str]] = {}
     for seat in active(state):
         pos = state.counters[seat]["position"]
