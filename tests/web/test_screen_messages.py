@@ -103,10 +103,11 @@ def sugoroku(app, client) -> Table:
     return t
 
 
-def sugoroku_moves(t: Table, steps=(1, 2, 3)) -> None:
-    """Everyone moves (never onto one square: no battle)."""
-    for seat, n in zip(("s1", "s2", "s3"), steps):
-        t.act("roll_move", {"faces": [n]}, who=seat)
+def sugoroku_moves(t: Table) -> None:
+    """Everyone moves, in the phase's order (s1 1 square, s2 2, s3 3: never onto one square, no battle)."""
+    steps = {"s1": 1, "s2": 2, "s3": 3}
+    while (mover := t.client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()["ruleset"]["current"]):
+        t.act("roll_move", {"faces": [steps[mover]]}, who=mover)
 
 
 @pytest.mark.parametrize(("lang", "said", "button"), [
@@ -120,3 +121,24 @@ def test_sugoroku_ending_a_phase_twice_names_the_forced_button(sugoroku, lang, s
     r = sugoroku.post("end_phase", {}, lang=lang)
     assert r.status_code == 409 and said in flash(r) and "force で" not in flash(r) and "use force" not in flash(r)
     assert button in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", sugoroku.page("gm", lang)))
+
+
+@pytest.mark.parametrize(("lang", "said", "buttons"), [
+    ("ja", "「一斉公開」してから「結果を確定」", ("一斉公開", "結果を確定")),
+    ("en", "press 'Reveal', then 'Confirm result'", ("Reveal", "Confirm result"))])
+def test_sugoroku_the_next_round_before_the_vote_names_the_vote_buttons(sugoroku, lang, said, buttons):
+    """The console's next-round form (it sends no force) while the true-name vote is open: the refusal says how
+    to finish the vote on the console (it said "force", a field the console cannot send)."""
+    for _ in range(8):
+        sugoroku_moves(sugoroku)
+        sugoroku.act("end_phase")
+    sugoroku.act("end_round")
+    page = sugoroku.page("gm", lang)
+    assert 'id="sg-start-round"' in page
+    r = sugoroku.post("start_round", {"board_length": "30"}, lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "force" not in flash(r)
+    assert f">{buttons[0]}</button>" in page  # the vote's card on the console; 結果を確定 follows the reveal
+    path = re.search(r'hx-post="([^"]*/prompts/sg-vote[^"/]*/reveal)"', page).group(1)  # the console's 一斉公開
+    reveal = sugoroku.screens["gm"].post(path, headers={
+        "X-CSRF-Token": csrf_for(sugoroku.tokens["gm"]), "HX-Request": "true"})
+    assert reveal.status_code == 200 and f">{buttons[1]}</button>" in sugoroku.page("gm", lang)

@@ -114,7 +114,8 @@ def start_round(state: State, payload: dict, ctx) -> list:
     waiting = [p for pid, p in state.prompts.items() if pid.startswith("sg-vote") and
                (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))]
     if waiting and not flag_field(payload, "force"):
-        raise Conflict("真名看破投票が終わっていません（force で強制）", "The true-name vote is not finished (use force)")
+        raise Conflict("真名看破投票が終わっていません（「一斉公開」してから「結果を確定」）",
+                       "The true-name vote is not finished (press 'Reveal', then 'Confirm result')")
     nxt = R.ROUNDS[R.ROUNDS.index(s["round"]) + 1]
     length = F.parse_int(payload.get("board_length") or s["board_length"], "盤面のマス数", "board length")
     if not 5 <= length <= 60:
