@@ -142,3 +142,15 @@ def test_sugoroku_the_next_round_before_the_vote_names_the_vote_buttons(sugoroku
     reveal = sugoroku.screens["gm"].post(path, headers={
         "X-CSRF-Token": csrf_for(sugoroku.tokens["gm"]), "HX-Request": "true"})
     assert reveal.status_code == 200 and f">{buttons[1]}</button>" in sugoroku.page("gm", lang)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "席を選んでください"), ("en", "Choose a seat")])
+def test_sugoroku_a_console_form_with_no_seat_to_choose_asks_for_a_seat(sugoroku, lang, said):
+    """Every true name revealed, the console's 真名公開 form has no seat left in its list: sent anyway, the refusal
+    asks for a seat (it said 「席（seat）」, the API's field)."""
+    for seat in ("s1", "s2", "s3"):
+        sugoroku.act("reveal_true_name", {"seat": seat})
+    form = re.search(r'<form class="row" hx-post="[^"]*/reveal_true_name".*?</form>', sugoroku.page("gm", lang), re.S).group(0)
+    assert "<option" not in form
+    r = sugoroku.post("reveal_true_name", {"reason": ""}, lang=lang)
+    assert r.status_code == 400 and flash(r) == said

@@ -431,7 +431,7 @@ def reveal_true_name(state: State, payload: dict, ctx) -> list:
     started(state)
     seat = str(payload.get("seat", ""))
     if seat not in state.seats:
-        raise GmError("席（seat）を指定してください", "Give an existing seat ('seat')")
+        raise GmError("席を選んでください", "Choose a seat")
     if is_revealed(state, seat):
         raise Conflict("真名は既に判明しています", "The true name is already revealed")
     tx = Tx(state)

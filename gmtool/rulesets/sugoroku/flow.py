@@ -99,7 +99,7 @@ def acting_seat(state: State, payload: dict, ctx) -> str:
             raise Forbidden("他の席の操作はできません", "You can only act for your own seat")
         seat = ctx.viewer.seat
     if seat in (None, "") or str(seat) not in state.seats:
-        raise GmError("席（seat）を指定してください", "Give an existing seat ('seat')")
+        raise GmError("席を選んでください", "Choose a seat")
     return str(seat)
 
 
