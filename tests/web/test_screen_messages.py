@@ -154,3 +154,29 @@ def test_sugoroku_a_console_form_with_no_seat_to_choose_asks_for_a_seat(sugoroku
     assert "<option" not in form
     r = sugoroku.post("reveal_true_name", {"reason": ""}, lang=lang)
     assert r.status_code == 400 and flash(r) == said
+
+
+REMATCH = {"ja": "「再戦（先手交代）」", "en": "'Rematch (first player flipped)'"}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_succession_a_move_after_the_game_names_the_rematch_button(app, client, lang):
+    """The phone's 取る tapped twice as it ends the game (the third grail taken): the refusal names the console's
+    再戦 button (it said "rematch", the API's action)."""
+    t = Table(app, client, "succession", ["アルトリア", "ギルガメッシュ"])
+    t.act("setup", {"first": "s1", "row": ["grail", "grail"]})
+    t.act("play", {"card": "grail"}, who="s1")
+    assert t.post("take", {}, who="s2").status_code == 200
+    r = t.post("take", {}, who="s2", lang=lang)
+    assert r.status_code == 409 and REMATCH[lang] in flash(r) and "rematch with rematch" not in flash(r)
+    assert f">{REMATCH[lang][1:-1]}</button>" in t.page("gm", lang)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_succession_the_setup_sent_twice_names_the_rematch_button(app, client, lang):
+    """The console's ゲーム開始 sent twice (a double click): the refusal names 再戦 (it said "rematch")."""
+    t = Table(app, client, "succession", ["アルトリア", "ギルガメッシュ"])
+    form = {"first": "s1", "row": ["+1", "+2"]}
+    assert t.post("setup", form).status_code == 200
+    r = t.post("setup", form, lang=lang)
+    assert r.status_code == 409 and REMATCH[lang] in flash(r) and ": rematch" not in flash(r)

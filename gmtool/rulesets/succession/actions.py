@@ -61,7 +61,8 @@ def running(state: State, mode: str = "turns") -> dict:
     """A game that is not over, in `mode`."""
     s = game(state)
     if s["finished"]:
-        raise Conflict("ゲームは終了しています（再戦は rematch）", "The game is over (start a rematch with rematch)")
+        raise Conflict("ゲームは終了しています（新しいゲームは「再戦（先手交代）」）",
+                       "The game is over (a new game: 'Rematch (first player flipped)')")
     if s["mode"] != mode:
         raise Conflict("得点のみのモードでは手番を記録しません" if mode == "turns" else "このゲームは手番を記録するモードです",
                        "This game is in score-only mode: turns are not tracked" if mode == "turns"
@@ -179,7 +180,8 @@ def setup(state: State, payload: dict, ctx: ActionContext) -> list:
     """G-1: two players, who starts (the GM's pick, or a die each: higher starts, ties re-roll), the starting row."""
     require_open(state)
     if sx(state) is not None:
-        raise Conflict("ゲームは準備済みです（新しいゲームは rematch）", "The game is already set up (a new game: rematch)")
+        raise Conflict("ゲームは準備済みです（新しいゲームは終了後の「再戦（先手交代）」）",
+                       "The game is already set up (a new game: 'Rematch (first player flipped)' once it is over)")
     players = _players(state, payload)
     mode = _mode(payload)
     row = _row(payload)
