@@ -180,3 +180,23 @@ def test_succession_the_setup_sent_twice_names_the_rematch_button(app, client, l
     assert t.post("setup", form).status_code == 200
     r = t.post("setup", form, lang=lang)
     assert r.status_code == 409 and REMATCH[lang] in flash(r) and ": rematch" not in flash(r)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "入れ替えるときは「場の礼装と入れ替え」"),
+                                            ("en", "to swap one: 'Replace one on the field'")])
+def test_ace_royal_placing_a_code_with_every_slot_full_names_the_replace_button(app, client, lang, said):
+    """The phone's 礼装を配置 with all four slots full: the refusal names the phone's 場の礼装と入れ替え button (it
+    said "replace", the API's field)."""
+    t = Table(app, client, "ace_royal", ["凛", "ウェイバー"])
+    t.act("setup", {"version": "standard"})
+    t.act("roll_first", {"faces": [6, 2]})
+    for seat, hero in (("s1", "遠坂の秘蔵英霊"), ("s2", "イスカンダル")):
+        t.act("set_servant", {"hero_name": hero, "hero_stats": "5/3/5/3", "class_name": "セイバー",
+                              "class_stats": "2/2/2/2"}, who=seat)
+    t.act("start_game")
+    t.act("step", who="s1")
+    t.act("step", who="s1")
+    t.act("adjust", {"seat": "s1", "key": "codes", "delta": 4, "reason": "テスト"})
+    assert f">{ {'ja': '場の礼装と入れ替え', 'en': 'Replace one on the field'}[lang]}</button>" in t.page("s1", lang)
+    r = t.post("place_code", {}, who="s1", lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "replace" not in flash(r).replace("Replace", "")

@@ -73,8 +73,8 @@ def place_code(state: State, p: dict, ctx: ActionContext) -> list:
     reverse, replace = flag_field(p, "reverse"), flag_field(p, "replace")
     slots = r.code_slots(g["players"][seat]["reverse_placed"])
     if not reverse and not replace and plan.value(seat, "codes") >= slots:
-        raise Conflict(f"礼装の枠（{slots}）が一杯です（入れ替えるときは replace）",
-                       f"All {slots} mystic code slots are full (replace one with 'replace')")
+        raise Conflict(f"礼装の枠（{slots}）が一杯です（入れ替えるときは「場の礼装と入れ替え」）",
+                       f"All {slots} mystic code slots are full (to swap one: 'Replace one on the field')")
     if replace and (reverse or plan.value(seat, "codes") == 0):
         raise GmError("入れ替えは場の礼装カードと行います", "A replacement needs a mystic code on the field")
     plan.add("ace_royal.code_placed", {"seat": seat, "reverse": reverse, "replace": replace})
