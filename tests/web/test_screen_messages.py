@@ -200,3 +200,17 @@ def test_ace_royal_placing_a_code_with_every_slot_full_names_the_replace_button(
     assert f">{ {'ja': '場の礼装と入れ替え', 'en': 'Replace one on the field'}[lang]}</button>" in t.page("s1", lang)
     r = t.post("place_code", {}, who="s1", lang=lang)
     assert r.status_code == 409 and said in flash(r) and "replace" not in flash(r).replace("Replace", "")
+
+
+@pytest.mark.parametrize(("lang", "said", "button"), [("ja", "それでも飛ばすなら「手番を飛ばす」", "手番を飛ばす"),
+                                                      ("en", "to skip it anyway: 'Skip the turn'", "Skip the turn")])
+def test_succession_skipping_a_turn_that_has_a_move_names_the_skip_button(app, client, lang, said, button):
+    """The console's 手番を飛ばす as it was drawn for a stuck player (force 0; a double click moves the turn on to one
+    who is not): the refusal names that button, which skips anyway once the console shows the new turn (it said
+    "force", the API's field)."""
+    t = Table(app, client, "succession", ["アルトリア", "ギルガメッシュ"])
+    t.act("setup", {"first": "s1", "row": ["+1", "+2"]})
+    page = t.page("gm", lang)
+    assert re.search(r'hx-vals=\'\{"seat": "s1", "force": "1"\}\'>' + button + "</button>", page)
+    r = t.post("skip_turn", {"seat": "s1", "force": "0"}, lang=lang)
+    assert r.status_code == 409 and said in flash(r) and "force" not in flash(r)

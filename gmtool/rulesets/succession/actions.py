@@ -251,8 +251,8 @@ def skip_turn(state: State, payload: dict, ctx: ActionContext) -> list:
     seat = mover(state, s, payload, ctx)
     legal = R.moves(state.counters[seat][HAND], s["took"][seat], len(s["row"]))
     if not legal["stuck"] and not flag_field(payload, "force"):
-        raise Conflict("この手番には出す・取るのどちらかができます（飛ばすなら force）",
-                       "This turn has a legal move (play or take); use force to skip it anyway")
+        raise Conflict("この手番には出す・取るのどちらかができます（それでも飛ばすなら「手番を飛ばす」）",
+                       "This turn has a legal move (play or take); to skip it anyway: 'Skip the turn'")
     reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMの裁定"
     turns = Turns.from_dict(s["turns"])
     tx = Tx(state)
