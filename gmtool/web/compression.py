@@ -2,6 +2,8 @@
 
 - A text response (HTML, CSS, JavaScript, JSON, SVG) of at least MIN_SIZE bytes goes out gzipped to
   a browser that accepts it. A static file is compressed once per version of the file and kept.
+- A stylesheet goes out without its comments (they explain the rules to us: a quarter of a phone's CSS on the
+  wire, which counts against its first load, docs/performance.md).
   The live stream compresses itself (web/live.py), so a streamed response is left alone.
 - `asset_url(filename)` is the static file's URL with `v=` a digest of its content: such a URL never
   changes meaning, so it is served with a year's `Cache-Control: immutable` and a page's second load
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, current_app, request, url_for
 
+CSS_COMMENT = re.compile(rb"/\*.*?\*/", re.S)  # gmtool's stylesheets hold no "/*" inside a string
 MIN_SIZE = 512
 LEVEL = 6
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -31,9 +35,16 @@ def _digest(path: str, _mtime: float) -> str:
 
 
 @lru_cache(maxsize=64)
-def _gzipped(path: str, _mtime: float) -> bytes:
+def _served(path: str, _mtime: float) -> bytes:
+    """What a static file sends: its bytes, a stylesheet's without its comments."""
+    data = Path(path).read_bytes()
+    return CSS_COMMENT.sub(b"", data) if path.endswith(".css") else data
+
+
+@lru_cache(maxsize=64)
+def _gzipped(path: str, mtime: float) -> bytes:
     """A file's gzip, made once per version of the file."""
-    return gzip.compress(Path(path).read_bytes(), LEVEL, mtime=0)
+    return gzip.compress(_served(path, mtime), LEVEL, mtime=0)
 
 
 def _version(path: Path) -> str:
@@ -68,16 +79,20 @@ def install(app: Flask) -> None:
                 or "Content-Encoding" in response.headers or response.mimetype not in COMPRESSIBLE):
             return response
         response.vary.add("Accept-Encoding")
-        if "gzip" not in request.headers.get("Accept-Encoding", "").lower():
-            return response
+        gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
         if response.direct_passthrough:  # a file: only static/'s, compressed once per version of it
-            if static is None:
+            if static is None or not (gzipped or static.suffix == ".css"):
                 return response
             if hasattr(response.response, "close"):
                 response.response.close()  # the file the plain response would have sent
             response.direct_passthrough = False
-            response.set_data(_gzipped(str(static), static.stat().st_mtime))
+            mtime = static.stat().st_mtime
+            response.set_data(_gzipped(str(static), mtime) if gzipped else _served(str(static), mtime))
             response.headers.pop("ETag", None)  # the file's tag names the plain bytes; Last-Modified still validates
+            if not gzipped:
+                return response
+        elif not gzipped:
+            return response
         else:
             data = response.get_data()
             if len(data) < MIN_SIZE:
