@@ -143,6 +143,8 @@ def token_hash(token: str) -> str:
 class CannotUndo(Conflict):
     """An undo refused because the log does not fold without its action (409)."""
 
+    echoes_input = False  # it quotes the action's own summary, whole
+
 
 class LiveSession:
     """One session in memory: state, store, token index and change notification."""
@@ -519,6 +521,7 @@ class SessionManager:
                 with self.lock:
                     self.sessions.pop(live.state.session_id, None)
                 remove_session_files(live.path)  # no half-continued session stays behind
+                recorded.set(False)  # the new session's commit is gone with its file
                 raise
         return live, tokens
 

@@ -3,20 +3,23 @@
 import re
 
 ECHO_LIMIT = 40  # characters of a quoted input a message repeats (a name is at most 40)
-# What a message quotes of a request: 「…」 in Japanese, '…' in English (not an apostrophe: GM's, don't)
-_QUOTED = re.compile("「([^」]*)」|(?<![A-Za-z])'([^']*)'(?![A-Za-z])")
+MESSAGE_LIMIT = 600  # characters of a whole message (an input quoted without its closing quote is cut here)
+# What a message quotes of a request: 「…」 in Japanese, '…' in English (not an apostrophe: GM's, don't). Neither
+# quoted part runs over another opening quote, so an input of many 「 or ' costs one pass, not one per quote.
+_QUOTED = re.compile("「([^「」]*)」|(?<![A-Za-z])'([^']*)'(?![A-Za-z])")
 
 
 def _clip_quoted(text: str) -> str:
-    """`text` with every quoted input cut to ECHO_LIMIT characters: a 5,000-character seat id or key is not
-    repeated back in full."""
+    """`text` with every quoted input cut to ECHO_LIMIT characters, and the whole to MESSAGE_LIMIT: a 5,000-character
+    seat id or key is not repeated back in full."""
     def clip(match: re.Match) -> str:
         inner = match.group(1) if match.group(1) is not None else match.group(2)
         if len(inner) <= ECHO_LIMIT:
             return match.group(0)
         short = inner[:ECHO_LIMIT - 1] + "…"
         return f"「{short}」" if match.group(1) is not None else f"'{short}'"
-    return _QUOTED.sub(clip, text)
+    text = _QUOTED.sub(clip, text)
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
 
 
 def error_json(status: int, ja: str, en: str) -> dict:
@@ -28,9 +31,11 @@ class GmError(ValueError):
     """A rejected action: carries a Japanese and an English message and an HTTP status."""
 
     status = 400
+    echoes_input = True  # its quoted parts may be a request's input: clipped (False: the server's own words)
 
     def __init__(self, ja: str, en: str, status: int | None = None):
-        ja, en = _clip_quoted(ja), _clip_quoted(en)
+        if self.echoes_input:
+            ja, en = _clip_quoted(ja), _clip_quoted(en)
         super().__init__(f"{ja} / {en}")
         self.ja = ja
         self.en = en

@@ -18,6 +18,7 @@ import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 from gmtool import limits
+from gmtool.core import errors
 from gmtool.core.dice import MAX_DICE_PER_EXPRESSION
 from gmtool.core.errors import GmError
 from gmtool.runtime import ROLL_BURST, ROLLS_PER_SECOND, SessionManager
@@ -383,6 +384,36 @@ def test_messages_repeat_at_most_forty_characters_of_an_input(client, created):
         error = assert_json_error(client.post(f"/api/sessions/{sid}/counters", headers=gm, json=body), 404)
         assert len(error["ja"]) < 120 and len(error["en"]) < 160, error
         assert "x" * 39 + "…" in error["en"] + error["ja"] or "k" * 39 + "…" in error["en"] + error["ja"]
+
+
+def test_a_message_quoting_many_opening_quotes_is_one_pass_and_bounded():
+    """Review: 「([^」]*)」 scanned from every 「 without its 」 to the end of the message: 8,000 of them (a seat id, a
+    setup's seat keys) cost seconds with the interpreter held, the whole server frozen. A quoted part now never runs
+    over another opening quote, and a message is at most MESSAGE_LIMIT characters (an input holding its own closing
+    quote was not clipped). No timing here: the guard is the bound each pass has."""
+    assert errors._QUOTED.search("「「「x」").group(1) == "x"  # a quoted part starts at the last 「 before its 」
+    for ja, en in (("席「" + "「" * 8000 + "」はありません", "There is no seat ''" + "「" * 8000 + "'"),
+                   ("席「a」b" + "x" * 5000 + "」", "There is no seat 'a'b" + "x" * 5000 + "'")):
+        e = GmError(ja, en)
+        assert len(e.ja) <= errors.MESSAGE_LIMIT and len(e.en) <= errors.MESSAGE_LIMIT, (len(e.ja), len(e.en))
+
+
+def test_a_continuation_that_fails_after_its_first_commit_answers_nothing_was_changed(app, client, created, monkeypatch,
+                                                                                      caplog):
+    """Review: the new session's commit set `recorded`, the link to it failed, both were taken back, and the 500 said
+    the action was recorded. (A bug is simulated: linking the previous session fails.)"""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    from gmtool.core import campaign
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("linking failed")
+
+    monkeypatch.setattr(campaign, "next_draft", broken)
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        r = client.post(f"/api/sessions/{created['session']}/continue", headers=bearer(created["gm_token"]), json={})
+    error = assert_json_error(r, 500, "nothing was changed")
+    assert "記録されました" not in error["ja"]
+    assert [s["id"] for s in app.extensions["gmtool"].list()] == [created["session"]]
 
 
 def test_f5_a_fold_that_fails_takes_its_action_back_out(live):
