@@ -53,6 +53,19 @@ def test_bad_input_is_a_4xx_never_a_500(game):
     act("square_event", {"seat": "s1", "mana": "lots"}, status=400)
 
 
+@pytest.mark.parametrize("order", [5, True, 1.5, {"s1": 1, "s2": 2, "s3": 3, "s4": 4}])
+def test_an_order_that_is_neither_text_nor_a_list_is_a_400(client, order):
+    """S-3 (review): `order` 5, true or 1.5 answered 500, and an object's keys were taken for the order."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー", "ライダー"]}).get_json()
+    r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                    json={"order": order})
+    assert r.status_code == 400, r.get_json()
+    assert r.get_json()["error"]["en"] == "Give the order as the seats' names separated by commas, or as a list"
+    state = client.get(f"/api/sessions/{data['session']}/state", headers=bearer(data["gm_token"])).get_json()
+    assert state["session"]["version"] == 1  # nothing written
+
+
 def test_a_whole_round_through_the_api(game):
     act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
     out = client.post(f"/api/sessions/{sid}/readings", headers=bearer(game["tokens"]["gm"]),

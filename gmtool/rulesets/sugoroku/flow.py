@@ -223,6 +223,9 @@ def setup(state: State, payload: dict, ctx) -> list:
     elif order_in == "roll":
         result = R.initial_order(seats, ctx.dice)
         order, rolls = result["order"], result["rolls"]
+    elif not isinstance(order_in, (str, list)):  # 5, true, an object: no order (an object's keys were taken for one)
+        raise GmError("手番は席の名前をカンマ区切りで、またはリストで指定してください",
+                      "Give the order as the seats' names separated by commas, or as a list")
     else:
         order = [o.strip() for o in re.split(r"[,、，\n]", order_in) if o.strip()] if isinstance(order_in, str) \
             else [str(o) for o in order_in]
