@@ -3,8 +3,7 @@ rounds and phases, rotation between phases, and a token passed round the table.
 
 Pure functions over plain data (a ruleset keeps the result in its own state and folds it in
 its own events), so every game moves its turns the same way:
-- `roll_order`: everyone rolls, highest first, ties re-roll among the tied (S-3, I-3);
-- `roll_highest`: everyone rolls, the highest starts, only a tie for the highest re-rolls (A-5);
+- `roll_order`: everyone rolls, highest first, ties re-roll among the tied (S-3, I-3; A-5 settles only the first);
 - `Turns`: the current player, the round and the phase, `advance` / `next_player` (G-1, A-5);
 - `rotate`: the first mover moves last next time (S-3);
 - `pass_token`: the next holder clockwise, skipping players who are out (A-5's active-master coin).
@@ -21,8 +20,10 @@ from .errors import GmError
 MAX_REROLLS = 50
 
 
-def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1) -> dict:
-    """Everyone rolls `count`d`sides`; higher totals go first; ties re-roll among the tied.
+def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1, first_only: bool = False) -> dict:
+    """Everyone rolls `count`d`sides`; higher totals go first; ties re-roll among the tied. With `first_only` only
+    who goes first is settled: only a tie for the highest rolls again, the rest keep their first totals' order (a
+    tie further down decides nothing, so nobody rolls for it: with real dice the GM enters no faces for it).
 
     Returns {"order": [...], "rolls": {player: [total of each roll, in order]}}; the dice may be
     the server's or entered faces (core.dice), drawn player by player, round by round.
@@ -38,32 +39,13 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
         totals = {p: sum(dice.randint(sides) for _ in range(count)) for p in group}
         for p in group:
             rolls[p].append(totals[p])
-        return [q for v in sorted(set(totals.values()), reverse=True)
-                for q in rank([p for p in group if totals[p] == v], depth + 1)]
+        ranked = []
+        for i, v in enumerate(sorted(set(totals.values()), reverse=True)):
+            tied = [p for p in group if totals[p] == v]
+            ranked += rank(tied, depth + 1) if i == 0 or not first_only else tied
+        return ranked
 
     return {"order": rank(players, 0), "rolls": {p: r for p, r in rolls.items() if r}}
-
-
-def roll_highest(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1) -> dict:
-    """Everyone rolls `count`d`sides`; the highest total wins; only those tied for the highest roll again (a tie
-    further down decides nothing, so nobody rolls for it: with real dice the GM enters no faces for it).
-
-    Returns {"first": player, "rolls": {player: [total of each roll, in order]}}, the dice drawn as roll_order's.
-    """
-    players = list(players)
-    if len(set(players)) != len(players):
-        raise GmError("プレイヤーが重複しています", "A player is listed twice")
-    rolls: dict[str, list[int]] = {p: [] for p in players}
-    group = players
-    for _ in range(MAX_REROLLS + 1):
-        if len(group) <= 1:
-            break
-        totals = {p: sum(dice.randint(sides) for _ in range(count)) for p in group}
-        for p in group:
-            rolls[p].append(totals[p])
-        top = max(totals.values())
-        group = [p for p in group if totals[p] == top]
-    return {"first": group[0], "rolls": {p: r for p, r in rolls.items() if r}}
 
 
 def rotate(order: Sequence[str], by: int = 1) -> list[str]:

@@ -6,7 +6,7 @@ import pytest
 
 from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
-from gmtool.core.turns import Turns, pass_token, roll_highest, roll_order, rotate
+from gmtool.core.turns import Turns, pass_token, roll_order, rotate
 
 
 def test_roll_order_high_first_ties_reroll_among_the_tied():
@@ -15,13 +15,15 @@ def test_roll_order_high_first_ties_reroll_among_the_tied():
     assert out["order"] == ["c", "a", "b"] and out["rolls"] == {"a": [6, 2], "b": [3], "c": [6, 5]}
 
 
-def test_roll_highest_rerolls_only_a_tie_for_the_highest():
+def test_roll_order_first_only_rerolls_only_a_tie_for_the_highest():
     """A-5 (browser review): a 2, b 5, c 2 -> b starts; a and c do not roll again (their tie decides nothing)."""
-    assert roll_highest(["a", "b", "c"], FixedDice([2, 5, 2])) == {"first": "b", "rolls": {"a": [2], "b": [5], "c": [2]}}
+    out = roll_order(["a", "b", "c"], FixedDice([2, 5, 2]), first_only=True)
+    assert out["order"][0] == "b" and out["rolls"] == {"a": [2], "b": [5], "c": [2]}
     # a 6, b 3, c 6 -> a and c again: 4, 4 -> again: 1, 3 -> c
-    out = roll_highest(["a", "b", "c"], FixedDice([6, 3, 6, 4, 4, 1, 3]))
-    assert out == {"first": "c", "rolls": {"a": [6, 4, 1], "b": [3], "c": [6, 4, 3]}}
-    assert roll_highest(["a"], FixedDice([])) == {"first": "a", "rolls": {}}
+    out = roll_order(["a", "b", "c"], FixedDice([6, 3, 6, 4, 4, 1, 3]), first_only=True)
+    assert out["order"][0] == "c" and out["rolls"] == {"a": [6, 4, 1], "b": [3], "c": [6, 4, 3]}
+    out = roll_order(["a"], FixedDice([]), first_only=True)
+    assert out["order"][0] == "a" and out["rolls"] == {}
 
 
 def test_roll_order_of_two_dice_sums_them():

@@ -11,7 +11,7 @@ from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
-from gmtool.core.turns import Turns, roll_highest
+from gmtool.core.turns import Turns, roll_order
 
 from . import rules as r
 from .events import NAME
@@ -90,8 +90,8 @@ def roll_first(state: State, p: dict, ctx: ActionContext) -> list:
         first = next(s for s in order if faces[s] == top)
         rolls = {s: [f] for s, f in faces.items()}
     else:
-        result = roll_highest(order, ctx.dice, 6)
-        first, rolls = result["first"], result["rolls"]
+        result = roll_order(order, ctx.dice, 6, first_only=True)
+        first, rolls = result["order"][0], result["rolls"]
     plan = Plan(state, ctx)
     plan.add("ace_royal.first_rolled", {"rolls": rolls, "first": first, "rule": "A-5",
                                         "ties": reading_value(state, FIRST_TIES), **plan.dice_data()})
