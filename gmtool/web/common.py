@@ -128,6 +128,16 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def go_to(target: str, status: int = 303):
+    """After a form that made something (a session, the campaign's next one): the browser opens `target`. From htmx
+    a 204 that htmx follows (a refusal before it stays a flash beside the form); from a plain form, a redirect."""
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, status)
+
+
 def render(page: str, fragment: str | None = None, **context):
     """The full page, or on an htmx request the fragment the page includes (one URL, two renderings)."""
     return render_template(fragment if fragment and is_htmx() else page, **context)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request
+from flask import Blueprint, Response, render_template, request
 
 from .. import operations as ops
 from ..urls import gm_url
-from .common import act, check_csrf, export_options, export_text, form_payload, is_campaign_export, \
+from .common import act, check_csrf, export_options, export_text, form_payload, go_to, is_campaign_export, \
     is_htmx, live_session, login, manager, no_store, page_viewer
 from .screens import context, gm_extras, live_fragment
 
@@ -90,12 +90,7 @@ def continue_campaign(session_id: str):
     limits.check_value(request.form.to_dict(flat=False))
     from .common import lang
     following, tokens = manager().continue_from(session_id, request.form.get("title"), lang())
-    target = gm_url("", following.state.session_id, tokens["gm"])
-    if is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return redirect(target, 303)
+    return go_to(gm_url("", following.state.session_id, tokens["gm"]))
 
 
 def _act(session_id: str, operation, *args):

@@ -12,7 +12,7 @@ from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
 from .compression import asset_url
-from .common import ADMIN_COOKIE, check_csrf, csrf_for, is_admin, is_htmx, manager, no_store, render, same_secret
+from .common import ADMIN_COOKIE, check_csrf, csrf_for, go_to, is_admin, manager, no_store, render, same_secret
 
 bp = Blueprint("home", __name__)
 
@@ -81,9 +81,4 @@ def create():
     counters = counters_for(ruleset, specs, form.getlist("private"))
     live, _tokens = manager().create(form.get("title", ""), ruleset.name, parse_seats(form.get("seats", "")),
                                      counters)
-    target = url_for("gm.console", session_id=live.state.session_id)
-    if is_htmx():  # the form posted through htmx: the browser goes to the console (a refusal stays beside the form)
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return redirect(target)
+    return go_to(url_for("gm.console", session_id=live.state.session_id), 302)
