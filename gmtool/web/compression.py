@@ -2,9 +2,9 @@
 
 - A text response (HTML, CSS, JavaScript, JSON, SVG) of at least MIN_SIZE bytes goes out gzipped to
   a browser that accepts it. A static file is compressed once per version of the file and kept.
+  The live stream compresses itself (web/live.py), so a streamed response is left alone.
 - A stylesheet goes out without its comments (they explain the rules to us: a quarter of a phone's CSS on the
   wire, which counts against its first load, docs/performance.md).
-  The live stream compresses itself (web/live.py), so a streamed response is left alone.
 - `asset_url(filename)` is the static file's URL with `v=` a digest of its content: such a URL never
   changes meaning, so it is served with a year's `Cache-Control: immutable` and a page's second load
   fetches no CSS or JavaScript at all. A URL without (or with an old) `v` keeps the short default.
@@ -80,7 +80,7 @@ def install(app: Flask) -> None:
             return response
         response.vary.add("Accept-Encoding")
         gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
-        if response.direct_passthrough:  # a file: only static/'s, compressed once per version of it
+        if response.direct_passthrough:  # a file: only static/'s, made once per version of it
             if static is None or not (gzipped or static.suffix == ".css"):
                 return response
             if hasattr(response.response, "close"):
@@ -89,14 +89,10 @@ def install(app: Flask) -> None:
             mtime = static.stat().st_mtime
             response.set_data(_gzipped(str(static), mtime) if gzipped else _served(str(static), mtime))
             response.headers.pop("ETag", None)  # the file's tag names the plain bytes; Last-Modified still validates
-            if not gzipped:
-                return response
-        elif not gzipped:
-            return response
-        else:
-            data = response.get_data()
-            if len(data) < MIN_SIZE:
-                return response
+        elif gzipped and len(data := response.get_data()) >= MIN_SIZE:
             response.set_data(gzip.compress(data, LEVEL, mtime=0))
-        response.headers["Content-Encoding"] = "gzip"
+        else:
+            return response
+        if gzipped:
+            response.headers["Content-Encoding"] = "gzip"
         return response
