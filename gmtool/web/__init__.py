@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from ..core.commitments import canonical
 from ..core.dice import localized_text
 from ..core.errors import GmError, error_json
+from ..core.logtext import minus_sign
 from ..core.prompts import answer_text
 from ..i18n import LANGS, pick, template_words, translate
 from ..ownership import Ownership
@@ -126,6 +127,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.add_template_filter(clock_hm, "clock_hm")
 
     app.add_template_filter(rule_marked, "rules")
+    app.add_template_filter(minus_sign, "num")
     app.jinja_env.globals["log_items"] = log_items
 
     @app.template_filter("roll_text")

@@ -6,6 +6,7 @@ reveal, and the events below are written only after it.
 
 from __future__ import annotations
 
+from gmtool.core.logtext import minus_sign
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
 from gmtool.core.view import fixed_line
@@ -345,21 +346,15 @@ def describe_attack_rolled(e, state, lang):
     if d["fumble"]:
         verdict = _t(lang, "11以上は必ず失敗", "11 or 12 always fails")
     else:
-        verdict = _t(lang, f"達成値{_num(b['achieved'])}{'≧' if d['success'] else '<'}出目{d['roll']}",
-                     f"achieved {_num(b['achieved'])} {'>=' if d['success'] else '<'} roll {d['roll']}")
+        verdict = _t(lang, f"達成値{minus_sign(b['achieved'])}{'≧' if d['success'] else '<'}出目{d['roll']}",
+                     f"achieved {minus_sign(b['achieved'])} {'>=' if d['success'] else '<'} roll {d['roll']}")
     result = _t(lang, "成功", "success") if d["success"] else _t(lang, "失敗", "failure")
     atk, dfn = _terms(b["attack"], lang), _terms(b["defense"], lang)
-    attack, defense, achieved = _num(b["attack_total"]), _num(b["defense_total"]), _num(b["achieved"])
+    attack, defense, achieved = minus_sign(b["attack_total"]), minus_sign(b["defense_total"]), minus_sign(b["achieved"])
     return _t(lang, f"攻撃判定：攻撃{attack}（{atk}）− 防御{defense}（{dfn}）= {achieved}、"
                     f"2d6（{faces}{real}）= {d['roll']}：{verdict} ⇒ {result}",
               f"Attack roll: attack {attack} ({atk}) − defense {defense} ({dfn}) = "
               f"{achieved}, 2d6 ({faces}{real}) = {d['roll']}: {verdict} => {result}")
-
-
-def _num(value: int, signed: bool = False) -> str:
-    """A number of an attack's breakdown as the screens write it: a negative one with the minus sign (U+2212) its
-    subtraction uses (−5, not -5)."""
-    return f"−{-value}" if value < 0 else (f"+{value}" if signed else str(value))
 
 
 def _terms(terms: list[dict], lang: str) -> str:
@@ -367,7 +362,7 @@ def _terms(terms: list[dict], lang: str) -> str:
     parts = []
     for i, term in enumerate(terms):
         label = term["label"] if isinstance(term["label"], str) else term["label"][lang if lang == "en" else "ja"]
-        parts.append(f"{label} {_num(term['value'], signed=i > 0)}")
+        parts.append(f"{label} {minus_sign(term['value'], signed=i > 0)}")
     return (", " if lang == "en" else "、").join(parts)
 
 
