@@ -312,22 +312,20 @@ def _stat(s: str, lang: str) -> str:
     return STAT_EN.get(s, s) if lang == "en" else f"【{s}】"
 
 
+def _term(t: dict, i: int, lang: str, rule: bool = True) -> str:
+    """The `i`th term of a breakdown: its label and value (the first as it is, the later ones signed), its rule."""
+    label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
+    value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
+    return f"{label} {value} [{t['rule']}]" if rule and t.get("rule") else f"{label} {value}"
+
+
 def _terms(terms: list[dict], lang: str) -> str:
-    out = []
-    for i, t in enumerate(terms):
-        label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
-        value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
-        out.append(f"{label} {value} [{t['rule']}]" if t.get("rule") else f"{label} {value}")
-    return " ".join(out)
+    return " ".join(_term(t, i, lang) for i, t in enumerate(terms))
 
 
 def _bracket(terms: list[dict], lang: str) -> str:
     """T-6/T-7: a select's breakdown in one bracket: the force, then every modifier with its rule."""
-    parts = []
-    for i, t in enumerate(terms):
-        label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
-        value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
-        parts.append(f"{label} {value}" + (f" [{t['rule']}]" if t.get("rule") and i else ""))
+    parts = [_term(t, i, lang, rule=i > 0) for i, t in enumerate(terms)]
     return f"（{'、'.join(parts)}）" if lang != "en" else f" ({', '.join(parts)})"
 
 
