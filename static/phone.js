@@ -1,7 +1,8 @@
 // The phone page's own behaviour (live updates are live.js): the docked primary action leaves room for the
 // content above it, a flash can be closed (and never covers the controls: gmtool.css keeps an error in the flow
-// and lays a success over the header bar), and the screen stays awake during the session where the browser allows the Screen Wake Lock API (a secure
-// context only: https or localhost; on a plain-HTTP LAN address it is unavailable and nothing is shown).
+// and lays a success over the header bar), and the screen stays awake during the session where the browser
+// allows the Screen Wake Lock API (a secure context only: https or localhost; on a plain-HTTP LAN address it is
+// unavailable and nothing is shown).
 (function () {
   "use strict";
   const root = document.documentElement;
