@@ -154,6 +154,17 @@ def test_g2_score_only_counts_parse_lists_totals_and_refuse_nonsense():
     counts = S.parse_counts({"f5": "4", "f6": 2, "faction": None, "f7": 3, "f8": 2, "plus": "3, 2", "minus": 4, "grail": 1})
     assert counts == t(4, 2, 3, 2, plus=[3, 2], minus=[4], grail=1)
     assert S.parse_counts({"faction": {"5": 1}})["faction"]["5"] == 1
-    for bad in ({"f5": -1}, {"grail": 4}, {"plus": "x"}, {"minus": [-3]}, {"f6": 27}):
+    for bad in ({"f5": -1}, {"grail": -1}, {"plus": "x"}, {"minus": [-3]}):
         with pytest.raises(GmError):
             S.parse_counts(bad)
+
+
+def test_g2_score_only_entries_hold_no_more_than_the_deck():
+    for entry in (t(26), t(grail=3), t(plus=[20] * 7, minus=[20] * 9)):
+        S.check_entries([entry])
+    S.check_entries([t(10, 3, plus=[20] * 3, minus=[1] * 4, grail=2), t(0, 3, 5, 5, plus=[20] * 4, minus=[1] * 5, grail=1)])
+    for entries in ([t(f6=27)], [t(grail=4)], [t(20), t(f8=7)], [t(plus=[1] * 4), t(plus=[1] * 4)],
+                    [t(minus=[1] * 5), t(minus=[1] * 5)], [t(grail=2), t(grail=2)], [t(plus=[141])], [t(plus=[140]), t(plus=[1])]):
+        with pytest.raises(GmError) as err:
+            S.check_entries(entries)
+        assert err.value.status in (None, 400) and "There are only" in err.value.en

@@ -199,8 +199,9 @@ def test_score_only_values_too_large_are_a_400_not_a_500(game):
     act("enter_counts", {"minus": ["9" * 4300] * 9}, who="s2", status=400)
     act("enter_counts", {"plus": "٣"}, who="s2", status=400)  # an Arabic-Indic digit is no number here
     act("enter_counts", {"plus": "141"}, who="s2", status=400)  # above 7 plus cards of 20
-    out = act("enter_counts", {"plus": "140", "minus": [20] * 9, "f5": "２"}, who="s2")  # full-width digits read
-    assert out["ruleset"]["finished"]["scores"]["s2"]["total"] == 140 - 180 + 5
+    act("enter_counts", {"plus": "140"}, who="s2", status=400)  # with s1's 3: above 7 plus cards of 20
+    out = act("enter_counts", {"plus": "137", "minus": [20] * 9, "f5": "２"}, who="s2")  # full-width digits read
+    assert out["ruleset"]["finished"]["scores"]["s2"]["total"] == 137 - 180 + 5
 
 
 def test_readings_switch_the_first_player_roll_and_the_tie(game):
@@ -238,3 +239,27 @@ def test_real_dice_for_the_first_player_and_moves_that_roll_nothing(game):
     act("take", who="s1")
     log = client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["table"])).get_json()
     assert any("実ダイス" in str(line) for line in log.get("events", log.get("lines", [])))
+
+
+@pytest.mark.parametrize("first, second", [
+    ({"f5": 20}, {"f5": 7}),  # 27 faction cards: the deck holds 26
+    ({"f5": 13, "f6": 13}, {"f8": 1}),
+    ({"plus": [1, 1, 1, 1]}, {"plus": [2, 2, 2, 2]}),  # 8 plus cards: the deck holds 7
+    ({"minus": "1, 1, 1, 1, 1"}, {"minus": "2, 2, 2, 2, 2"}),  # 10 minus cards: the deck holds 9
+    ({"plus": "140"}, {"plus": "1"}),  # more than 7 plus cards of 20 can add up to
+    ({"grail": 2}, {"grail": 2}),  # 4 grails: the deck holds 3
+])
+def test_g2_score_only_entries_together_hold_no_more_than_the_deck(game, first, second):
+    """Seed 内容物 (26 faction, 7 plus, 9 minus, 3 grail cards): two entries that together hold more cards of a kind
+    than the deck are refused with a 400 in both languages, and nothing is written (no result). Only the grails
+    were checked between the two: 20 and 7 faction 5s, or 4 and 4 plus cards, were scored as a result."""
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", first, who="s1")
+    err = act("enter_counts", second, who="s2", status=400)["error"]
+    assert "全部で" in err["ja"] and "There are only" in err["en"], err
+    rv = state("table")["ruleset"]
+    assert rv["finished"] is None and [p["entered"] for p in rv["players"]] == [True, False]
+    act("enter_counts", {"seat": "s2", **second}, status=400)  # the GM's entry for the seat likewise
+    act("enter_counts", {}, who="s2")  # nothing captured: within the deck
+    assert state("table")["ruleset"]["finished"] is not None

@@ -276,8 +276,7 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
             raise Forbidden("このゲームのプレイヤーではありません", "You are not a player of this game")
     counts = S.parse_counts(payload)
     entries = {**s["entries"], seat: counts}
-    if sum(e["grail"] for e in entries.values()) > C.SUPPLY["grail"]:
-        raise GmError("聖杯カードは全部で3枚です（2人の合計が3を超えています）", "There are only three grail cards (the two entries hold more)")
+    S.check_entries(list(entries.values()))
     drafts = [("succession.counts_entered", {"seat": seat, "counts": counts})]
     if len(entries) == R.PLAYERS:
         res = S.result({p: entries[p] for p in s["players"]}, reading_value(state, TIE_READING))

@@ -103,7 +103,7 @@ def parse_counts(payload: dict) -> dict:
     """Score-only mode: a player's captured cards as entered (faction counts, plus / minus values, grails).
 
     `f5`..`f8` (or `faction`: {"5": n, ...}) are counts; `plus` / `minus` are a list of card values or
-    one total; `grail` is 0..3.
+    one total; `grail` is a count. Nothing is negative; check_entries holds them to the deck.
     """
     payload = payload if isinstance(payload, dict) else {}
     out = empty_tally()
@@ -111,11 +111,9 @@ def parse_counts(payload: dict) -> dict:
     for v in FACTIONS:
         raw = nested.get(str(v), nested.get(v, payload.get(f"f{v}", 0)))
         n = parse_number(raw if raw not in (None, "") else 0, f"勢力{v}の枚数", f"count of faction {v}")
-        if not 0 <= n <= SUPPLY["faction"]:
-            raise GmError(f"勢力{v}の枚数は0〜{SUPPLY['faction']}です", f"The count of faction {v} is 0 to {SUPPLY['faction']}")
+        if n < 0:
+            raise GmError(f"勢力{v}の枚数は0以上です", f"The count of faction {v} is 0 or more")
         out["faction"][str(v)] = n
-    if sum(out["faction"].values()) > SUPPLY["faction"]:
-        raise GmError(f"勢力カードは全部で{SUPPLY['faction']}枚です", f"There are only {SUPPLY['faction']} faction cards")
     for kind in ("plus", "minus"):
         ja, en = KIND_LABELS[kind]
         raw = payload.get(kind, [])
@@ -125,15 +123,28 @@ def parse_counts(payload: dict) -> dict:
         values = [x for x in values if x != 0]
         if any(x < 0 for x in values):
             raise GmError(f"{ja}の値は正の数で入力してください", f"Enter {en.lower()} values as positive numbers")
-        if len(values) > SUPPLY[kind]:
-            raise GmError(f"{ja}カードは全部で{SUPPLY[kind]}枚です", f"There are only {SUPPLY[kind]} {en.lower()} cards")
-        most = SUPPLY[kind] * MAX_MODIFIER  # every card of the kind, each at the highest value gmtool takes
-        if sum(values) > most:
-            raise GmError(f"{ja}の値の合計は{most}までです（{SUPPLY[kind]}枚、1枚{MAX_MODIFIER}まで）",
-                          f"The {en.lower()} values add up to at most {most} ({SUPPLY[kind]} cards of at most {MAX_MODIFIER})")
         out[kind] = values
     grail = parse_number(payload.get("grail", 0) if payload.get("grail", 0) not in (None, "") else 0, "聖杯の枚数", "grail count")
-    if not 0 <= grail <= GRAILS_TO_WIN:
+    if grail < 0:
         raise GmError("聖杯カードは0〜3枚です", "Grail cards: 0 to 3")
     out["grail"] = grail
     return out
+
+
+def check_entries(entries: list[dict]) -> None:
+    """Seed 内容物: the entries together (one player's, or both) hold no more cards of a kind than the deck
+    (26 faction, 7 plus, 9 minus, 3 grail), nor plus / minus values beyond every card of the kind at 20."""
+    held = {"faction": sum(sum(e["faction"].values()) for e in entries), "grail": sum(e["grail"] for e in entries),
+            **{kind: sum(len(e[kind]) for e in entries) for kind in ("plus", "minus")}}
+    for kind in KIND_LABELS:
+        ja, en = KIND_LABELS[kind]
+        if held[kind] > SUPPLY[kind]:
+            raise GmError(f"{ja}カードは全部で{SUPPLY[kind]}枚です（入力の合計は{held[kind]}枚）",
+                          f"There are only {SUPPLY[kind]} {en.lower()} cards (the entries hold {held[kind]})")
+    for kind in ("plus", "minus"):
+        ja, en = KIND_LABELS[kind]
+        most = SUPPLY[kind] * MAX_MODIFIER  # every card of the kind, each at the highest value gmtool takes
+        if sum(sum(e[kind]) for e in entries) > most:
+            raise GmError(f"{ja}の値の合計は全部で{most}までです（{SUPPLY[kind]}枚、1枚{MAX_MODIFIER}まで）",
+                          f"There are only {SUPPLY[kind]} {en.lower()} cards of at most {MAX_MODIFIER}: "
+                          f"their values add up to at most {most}")
