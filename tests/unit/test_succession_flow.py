@@ -159,7 +159,13 @@ def test_g2_g3_after_the_4th_round_the_higher_total_wins_with_the_breakdown():
     for script in (ROUND, ROUND, ROUND, LAST_ROUND):
         play_round(g, script)
     f = g.s["finished"]
-    assert f and f["reason"] in ("score", "tie") and g.view()["finished"]
+    # a took 8,+1,-1,5,6 (rounds 1, 3) and -2,+2,5,6,7 (rounds 2, 4): 5×4 6×4 7×2 8×2, plus 1+2+1+2, minus the same;
+    # b took 5,6,5,6,7 / 8,+1,-1,5,6 / -2,+2,5,6,7 / 8,+1,-1,5,6: 5×5 6×5 7×2 8×2, plus 1+2+1, minus the same
+    assert f["reason"] == "score" and f["winner"] == "b" and f["round"] == 4 and g.view()["finished"]
+    a, b = f["scores"]["a"], f["scores"]["b"]
+    assert [(x["mine"], x["theirs"], x["points"]) for x in b["factions"]] == [(5, 4, 5), (5, 4, 6), (2, 2, 0), (2, 2, 0)]
+    assert (a["sets"], a["plus"], a["minus"], a["total"]) == (2, 6, 6, 10)  # no majority, 2 sets
+    assert (b["sets"], b["plus"], b["minus"], b["total"]) == (2, 4, 4, 21)  # 5 + 6, 2 sets
     scores = g.view()["players"]
     assert {p["seat"]: p["score"]["total"] for p in scores} == {p: f["scores"][p]["total"] for p in ("a", "b")}
     g.refused("play", {"card": "5"}, who="a")

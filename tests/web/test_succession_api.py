@@ -104,11 +104,13 @@ def test_a_whole_game_through_the_api(game):
     seat = state()["ruleset"]["current"]
     final = act("play", {"card": LAST_ROUND[-1]}, who=seat)["ruleset"]
     f = final["finished"]
-    assert f and f["reason"] in ("score", "tie")
+    # s1 took 8,+1,-1,5,6 in rounds 1-3 and -2,+2,5,6,7 in round 4; s2 5,6,5,6,7 / -2,+2 / -2,+2,5,6,7 / 8,+1,-1,5,6:
+    # s1 13 = 8 (3 to 1) + a set + 5 − 5; s2 12 = 7 (2 to 1) + a set + 5 − 5 (5 and 6: 4 to 4)
+    assert (f["reason"], f["winner"], f["winner_name"], f["round"]) == ("score", "s1", "アルトリア", 4)
     totals = {p["seat"]: p["score"]["total"] for p in final["players"]}
-    assert {k: v["total"] for k, v in f["scores"].items()} == totals
-    if f["reason"] == "score":
-        assert f["winner"] == max(totals, key=totals.get) and f["winner_name"]
+    assert {k: v["total"] for k, v in f["scores"].items()} == totals == {"s1": 13, "s2": 12}
+    assert [x["points"] for x in f["scores"]["s1"]["factions"]] == [0, 0, 0, 8]
+    assert [x["points"] for x in f["scores"]["s2"]["factions"]] == [0, 0, 7, 0]
     act("play", {"card": "5"}, who=seat, status=409)  # the game has stopped
     # the log reads as a replay, in both languages, with the final breakdown
     r = game["client"].get(f"/api/sessions/{game['sid']}/export?format=markdown&lang=en",
@@ -119,7 +121,9 @@ def test_a_whole_game_through_the_api(game):
     assert all(h in text for h in heads) and [text.index(h) for h in heads] == sorted(text.index(h) for h in heads)
     assert "Round 1, turn 1: アルトリア played Faction" in text and "took 5:" in text
     ending = text[text.rindex("Game 1, round 4"):]
-    assert ("Normal succession" in ending or "Equal totals" in ending) and "Majority in faction" in ending
+    assert "Normal succession: アルトリア wins" in ending and ("アルトリア 13 = Majority in faction 8 (3 to 1) +8 Faction sets ×1 +5 "
+                                                         "Plus (1 + 1 + 1 + 2) +5 Minus (1 + 1 + 1 + 2) -5 / ギルガメッシュ 12 = "
+                                                         "Majority in faction 7 (2 to 1) +7") in ending
     assert "を出した" not in text and "取った" not in text  # the English export reads in English (names aside)
     # a rematch: same players, first player flipped
     rv = act("rematch", {"row": ["7", "8"]})["ruleset"]
