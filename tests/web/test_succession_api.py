@@ -267,3 +267,47 @@ def test_g2_score_only_entries_together_hold_no_more_than_the_deck(game, first, 
     act("enter_counts", {"seat": "s2", **second}, status=400)  # the GM's entry for the seat likewise
     act("enter_counts", {}, who="s2")  # nothing captured: within the deck
     assert state("table")["ruleset"]["finished"] is not None
+
+
+@pytest.mark.parametrize("tie, rematch, shown", [("rematch", True, "同点：再戦"), ("draw", False, "同点：引き分け")])
+def test_g3_equal_totals_after_round_4_of_a_turn_by_turn_game(app, game, tie, rematch, shown):
+    """G-3 in a game tracked turn by turn: the 48th turn (here a skip) ends the game; equal totals (+2 − 2 against
+    nothing) have no winner, and call for a rematch or end in a draw as the reading says; the table's stage says so
+    and shows both breakdowns; no move is taken after it."""
+    act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
+    if tie != "rematch":
+        r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": "tie", "value": tie})
+        assert r.status_code == 200, r.get_json()
+    act("setup", {"first": "s1", "row": ["+2", "-2"]})
+    act("take", who="s1")
+    for _ in range(46):
+        act("skip_turn", {"force": True})
+    assert state()["ruleset"]["finished"] is None and state()["ruleset"]["round"] == 4
+    out = act("skip_turn", {"force": True})
+    assert [e["type"] for e in out["events"]] == ["succession.skipped", "succession.game_ended"]
+    f = out["ruleset"]["finished"]
+    assert (f["winner"], f["winner_name"], f["reason"], f["rematch"], f["round"]) == (None, None, "tie", rematch, 4)
+    assert {k: v["total"] for k, v in f["scores"].items()} == {"s1": 0, "s2": 0} and out["ruleset"]["leader"] is None
+    act("play", {"card": "5"}, who="s2", status=409)
+    act("skip_turn", {"force": True}, status=409)
+    html = open_link(app, f"/s/{sid}/table?k={tokens['table']}").get(f"/s/{sid}/table").get_data(as_text=True)
+    result = html[html.index('id="sc-result"'):]
+    result = result[:result.index("</div>")]  # the stage's result: the verdict and the breakdowns
+    assert f'<p class="sc-winner">{shown}</p>' in result and result.count('class="sc-breakdown"') == 2
+    assert act("rematch")["ruleset"]["first"] == "s2"
+
+
+def test_g3_a_third_grail_taken_on_the_last_turn_of_a_round_ends_the_game_not_the_round(game):
+    """G-3 before G-1's round end: the 12th turn of round 1 is a take that gives s2 the third grail: the game ends
+    at once (no round end, no refill), with s2 the winner."""
+    act = game["act"]
+    act("setup", {"first": "s1", "row": ["grail", "grail"]})
+    for _ in range(10):
+        act("skip_turn", {"force": True})
+    act("play", {"card": "grail"}, who="s1")
+    out = act("take", who="s2")
+    assert [e["type"] for e in out["events"]] == ["succession.taken", "succession.game_ended"]
+    rv = out["ruleset"]
+    assert (rv["finished"]["reason"], rv["finished"]["winner"], rv["finished"]["round"]) == ("grail", "s2", 1)
+    assert rv["round"] == 1 and [p["hand"] for p in rv["players"]] == [4, 5] and rv["current"] is None
+    act("play", {"card": "5"}, who="s1", status=409)
