@@ -311,3 +311,13 @@ def test_g3_a_third_grail_taken_on_the_last_turn_of_a_round_ends_the_game_not_th
     assert (rv["finished"]["reason"], rv["finished"]["winner"], rv["finished"]["round"]) == ("grail", "s2", 1)
     assert rv["round"] == 1 and [p["hand"] for p in rv["players"]] == [4, 5] and rv["current"] is None
     act("play", {"card": "5"}, who="s1", status=409)
+
+
+@pytest.mark.parametrize("text, label", [("−3", "Minus −3"), ("ー2", "Minus −2"), ("－4", "Minus −4"), ("＋3", "Plus +3")])
+def test_g2_a_card_typed_with_the_signs_gmtool_shows_and_a_japanese_keyboard_types(game, text, label):
+    """A minus card reads `マイナス−3` / `Minus −3` (U+2212) on every screen; typed back as `−3`, or as `ー2` from a
+    Japanese keyboard, it was refused as no card (400), while counters take those signs (docs/api.md §7)."""
+    act = game["act"]
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    rv = act("play", {"card": text}, who="s1")["ruleset"]
+    assert rv["last"]["card"]["label"]["en"] == label and rv["row"][-1]["label"]["en"] == label

@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from gmtool.core.commands import parse_int
+from gmtool.core.commands import WIDE_DIGITS, parse_int
 from gmtool.core.errors import Conflict, GmError
 
 FACTIONS = (5, 6, 7, 8)  # G-2
@@ -29,12 +29,13 @@ def parse_number(value: Any, ja: str, en: str) -> int:
 def parse_card(value: Any, number: Any = None) -> dict:
     """A card from a payload: {"kind", "value"} or a short text ("5", "+3", "-2", "grail", 聖杯) (G-2 kinds).
 
-    `number` is the printed value when `value` is only the kind (a form's two fields).
+    `number` is the printed value when `value` is only the kind (a form's two fields). Signs read as core reads
+    a number's: `−3` (as gmtool shows a minus card) and `ー3` (a Japanese keyboard) are a minus card.
     """
     if isinstance(value, dict):
         kind, number = value.get("kind"), value.get("value", number)
     else:
-        text = unicodedata.normalize("NFKC", "" if value is None else str(value)).strip().lower()
+        text = unicodedata.normalize("NFKC", "" if value is None else str(value)).translate(WIDE_DIGITS).strip().lower()
         if text[:1] in "+-" and text[1:].strip().isdigit():
             kind, number = ("plus" if text[0] == "+" else "minus"), text[1:].strip()
         elif text.isdigit():
