@@ -321,3 +321,19 @@ def test_g2_a_card_typed_with_the_signs_gmtool_shows_and_a_japanese_keyboard_typ
     act("setup", {"first": "s1", "row": ["5", "6"]})
     rv = act("play", {"card": text}, who="s1")["ruleset"]
     assert rv["last"]["card"]["label"]["en"] == label and rv["row"][-1]["label"]["en"] == label
+
+
+def test_g3_after_a_grail_succession_the_table_marks_the_winner_not_the_points_leader(app, game):
+    """G-3: three grails win whatever the points. ギルガメッシュ wins with 5 points against アルトリア's 13; the table's
+    summary marked the points leader (アルトリア, the loser) as ahead after the game was over."""
+    act, sid, tokens = game["act"], game["sid"], game["tokens"]
+    act("setup", {"first": "s1", "row": ["6", "7"]})
+    act("take", who="s1")
+    for seat, card in (("s2", "grail"), ("s1", "grail"), ("s2", "grail"), ("s1", "5")):
+        act("play", {"card": card}, who=seat)
+    rv = act("take", who="s2")["ruleset"]
+    assert (rv["finished"]["reason"], rv["finished"]["winner"]) == ("grail", "s2")
+    assert [p["score"]["total"] for p in rv["players"]] == [13, 5] and rv["leader"] == "s1"  # on points, as documented
+    html = open_link(app, f"/s/{sid}/table?k={tokens['table']}").get(f"/s/{sid}/table").get_data(as_text=True)
+    cards = {seat: classes for classes, seat in re.findall(r'<div class="sc-score-card([^"]*)" data-seat="(s\d)"', html)}
+    assert "sc-leader" in cards["s2"] and "sc-leader" not in cards["s1"], cards
