@@ -337,3 +337,19 @@ def test_g3_after_a_grail_succession_the_table_marks_the_winner_not_the_points_l
     html = open_link(app, f"/s/{sid}/table?k={tokens['table']}").get(f"/s/{sid}/table").get_data(as_text=True)
     cards = {seat: classes for classes, seat in re.findall(r'<div class="sc-score-card([^"]*)" data-seat="(s\d)"', html)}
     assert "sc-leader" in cards["s2"] and "sc-leader" not in cards["s1"], cards
+
+
+def test_g1_a_skipped_turn_reads_in_the_readers_language(game):
+    """The GM's skip (a turn with no legal move, or forced) without a reason: the English log and export read
+    "(GM's ruling)"; they showed the Japanese default (GMの裁定). A reason the GM typed is shown as typed."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    act("skip_turn", {"force": True})
+    act("skip_turn", {"force": True, "reason": "電話"})
+    lines = {}
+    for lang in ("ja", "en"):
+        r = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}", headers=bearer(tokens["gm"]))
+        assert r.status_code == 200
+        lines[lang] = [x for x in r.get_data(as_text=True).splitlines() if "手番を飛ばした" in x or "skipped" in x]
+    assert lines["ja"][0].endswith("アルトリアの手番を飛ばした（GMの裁定）") and lines["ja"][1].endswith("（電話）")
+    assert lines["en"][0].endswith("アルトリア's turn skipped (GM's ruling)") and lines["en"][1].endswith("(電話)")

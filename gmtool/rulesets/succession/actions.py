@@ -253,7 +253,7 @@ def skip_turn(state: State, payload: dict, ctx: ActionContext) -> list:
     if not legal["stuck"] and not flag_field(payload, "force"):
         raise Conflict("この手番には出す・取るのどちらかができます（それでも飛ばすなら「手番を飛ばす」）",
                        "This turn has a legal move (play or take); to skip it anyway: 'Skip the turn'")
-    reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMの裁定"
+    reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     turns = Turns.from_dict(s["turns"])
     tx = Tx(state)
     tx.emit("succession.skipped", {"seat": seat, "reason": reason, "round": s["round"], "turn": turns.round})

@@ -149,8 +149,9 @@ def describe_taken(ev: dict, state: State, lang: str) -> str:
 def describe_skipped(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.skipped."""
     d = ev["data"]
-    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}の手番を飛ばした（{d['reason']}）",
-                                f"{_name(state, d['seat'])}'s turn skipped ({d['reason']})")
+    reason = d["reason"] or _t(lang, "GMの裁定", "GM's ruling")
+    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}の手番を飛ばした（{reason}）",
+                                f"{_name(state, d['seat'])}'s turn skipped ({reason})")
 
 
 def _scores_line(state: State, scores: dict, lang: str) -> str:
