@@ -353,3 +353,32 @@ def test_g1_a_skipped_turn_reads_in_the_readers_language(game):
         lines[lang] = [x for x in r.get_data(as_text=True).splitlines() if "手番を飛ばした" in x or "skipped" in x]
     assert lines["ja"][0].endswith("アルトリアの手番を飛ばした（GMの裁定）") and lines["ja"][1].endswith("（電話）")
     assert lines["en"][0].endswith("アルトリア's turn skipped (GM's ruling)") and lines["en"][1].endswith("(電話)")
+
+
+def test_g1_a_round_turn_by_turn_the_turn_number_the_hand_and_a_forced_take(game):
+    """G-1 through the API: the players alternate, each with turns 1 to 6 in the round; a play costs a card of the
+    hand (a take none); with an empty hand the player must take (a play is refused, saying so); the take gets the
+    last 5 cards; after 12 turns the next round starts with the other player, hands at 5."""
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    script = [("s1", "7"), ("s2", "8"), ("s1", "5"), ("s2", "6"), ("s1", "7"), ("s2", "8"), ("s1", "+1"), ("s2", "-1"),
+              ("s1", "5"), ("s2", "take"), ("s1", "take"), ("s2", "6")]
+    hands = {"s1": 5, "s2": 5}
+    for n, (seat, move) in enumerate(script):
+        rv = state("table")["ruleset"]
+        me = next(p for p in rv["players"] if p["seat"] == seat)
+        assert (rv["current"], rv["turn"], rv["moves_made"], me["hand"]) == (seat, n // 2 + 1, n, hands[seat]), n
+        if n == 10:  # s1's sixth turn: no card left, the take is due (s2 took 7, 8, +1, −1, 5 of the 11: 6 are left)
+            assert me["moves"] == {"play": False, "take": True, "must_take": True, "must_play": False, "stuck": False}
+            err = act("play", {"card": "6"}, who=seat, status=409)["error"]
+            assert "カードを取ってください" in err["ja"] and "take the cards instead" in err["en"]
+            assert [c["label"]["en"] for c in rv["row"] if c["in_take"]] == ["Faction 6", "Faction 7", "Faction 8", "Faction 5", "Faction 6"]
+        if move == "take":
+            act("take", who=seat)
+        else:
+            act("play", {"card": move}, who=seat)
+            hands[seat] -= 1
+    rv = state("table")["ruleset"]
+    assert (rv["round"], rv["turn"], rv["current"], rv["first"]) == (2, 1, "s2", "s2")
+    assert [(p["hand"], p["took"], p["captured_count"]) for p in rv["players"]] == [(5, False, 5), (5, False, 5)]
+    assert [c["label"]["en"] for c in rv["row"]] == ["Faction 5", "Faction 6"]
