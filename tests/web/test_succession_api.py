@@ -7,6 +7,8 @@ import re
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link, unnamed_controls
 
+from gmtool.web.common import csrf_for
+
 # a round where each player plays 5 and takes once (12 turns, the first player's moves at even places);
 # four of them with the starting row 5, 6 use the whole deck: 26 faction, 7 plus, 9 minus cards
 ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]
@@ -382,3 +384,38 @@ def test_g1_a_round_turn_by_turn_the_turn_number_the_hand_and_a_forced_take(game
     assert (rv["round"], rv["turn"], rv["current"], rv["first"]) == (2, 1, "s2", "s2")
     assert [(p["hand"], p["took"], p["captured_count"]) for p in rv["players"]] == [(5, False, 5), (5, False, 5)]
     assert [c["label"]["en"] for c in rv["row"]] == ["Faction 5", "Faction 6"]
+
+
+def _form_fields(form: str) -> dict:
+    """The values a browser sends for a form's text inputs (name → value, as the page fills them)."""
+    fields = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name:
+            fields[name.group(1)] = value.group(1) if value else ""
+    return fields
+
+
+def test_g2_correcting_one_count_of_a_score_only_entry_keeps_the_rest(app, game):
+    """Score-only mode: the GM console's form for a player (and the phone's own form) is filled with what was
+    entered, so correcting one count sends the rest unchanged. The GM's form left plus and minus empty (and the
+    phone's every field at 0): correcting faction 5 wiped the player's plus and minus cards from the score."""
+    act, state, sid, tokens = game["act"], game["state"], game["sid"], game["tokens"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"f5": 2, "f7": 1, "plus": [3, 2], "minus": "1", "grail": 1}, who="s1")
+    entered = state()["ruleset"]["players"][0]["score"]
+    assert (entered["plus"], entered["minus"], entered["grail"]) == (5, 1, 1)
+    screens = (("gm", f"/s/{sid}/gm?k={tokens['gm']}", f"/s/{sid}/gm", f"/s/{sid}/gm/actions/enter_counts"),
+               ("s1", f"/join/{sid}?k={tokens['s1']}", f"/s/{sid}/phone", f"/s/{sid}/phone/actions/enter_counts"))
+    for n, (who, link, page, post) in enumerate(screens):
+        browser = open_link(app, link)
+        html = browser.get(page).get_data(as_text=True)
+        forms = re.findall(r'<form class="sc-counts.*?</form>', html, flags=re.S)
+        fields = _form_fields(forms[0])  # the GM console's first form is the first player's
+        assert (fields["f5"], fields["f7"], fields["plus"], fields["minus"], fields["grail"]) == (str(2 + n), "1", "3, 2", "1", "1"), who
+        fields["f5"] = str(3 + n)  # the correction: one more faction 5
+        r = browser.post(post, data=fields, headers={"X-CSRF-Token": csrf_for(tokens[who]), "HX-Request": "true"})
+        assert r.status_code < 400, r.get_data(as_text=True)[:300]
+        score = state()["ruleset"]["players"][0]["score"]
+        assert (score["factions"][0]["mine"], score["plus"], score["minus"], score["grail"]) == (3 + n, 5, 1, 1), who
