@@ -396,3 +396,28 @@ def test_a_phone_before_the_regulation_says_what_it_waits_for(app, game):
     assert "il-waiting" in browser.get(f"/s/{sid}/phone").get_data(as_text=True)
     game["act"]("opening_start")
     assert "il-waiting" not in browser.get(f"/s/{sid}/phone").get_data(as_text=True)
+
+
+def test_i7_a_player_out_on_their_own_turn_hands_the_next_player_a_fresh_turn(game):
+    """I-7: s1 destroyed its own last group on its turn (out), and the turn passed to s2 already begun with its group
+    draw used: s2's start_turn was refused (409 「このターンは既に開始しています」), so s2 got no action tokens. The same
+    when the GM puts the current player out. The next player's turn starts afresh."""
+    act, state = game["act"], game["state"]
+    open_game(game)  # s1 CIA, s2 KGB, s3 IRS, s4 Yuppies
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("start_turn", who="s1")
+    act("spend", {"purpose": "draw_group", "source": "illuminati"}, who="s1")
+    act("attack", {"purpose": "destroy", "attacker": {"kind": "group", "name": "CIA", "power": 6},
+                   "target": {"name": "CIA", "owner": "s1", "power": 0}}, who="s1")
+    out = act("roll_attack", {"faces": [1, 1]}, who="s1")["ruleset"]
+    assert next(p for p in out["players"] if p["seat"] == "s1")["out"]
+    assert out["current"] == "s2" and not out["turn"]["started"] and not out["turn"]["group_draw"]
+    assert state("s2")["ruleset"]["can"]["start_turn"]
+    act("start_turn", who="s2")
+    act("spend", {"purpose": "draw_group", "source": "illuminati"}, who="s2")  # s2's own group draw
+    act("eliminate", {"seat": "s2", "reason": "no_groups"})  # the GM puts the current player out
+    view = state("s3")["ruleset"]
+    assert view["current"] == "s3" and view["turn"] == {"started": False, "group_draw": False, "auto_control": None}
+    act("start_turn", who="s3")
+    s3 = next(p for p in state()["ruleset"]["players"] if p["seat"] == "s3")["counters"]
+    assert (s3["tokens_illuminati"], s3["tokens_groups"]) == (1, 1)

@@ -11,7 +11,7 @@ from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
 from gmtool.core.view import fixed_line
 
-from .state import HISTORY, game
+from .state import HISTORY, game, new_turn
 
 
 def _t(lang: str, ja: str, en: str) -> str:
@@ -116,7 +116,7 @@ def order_rolled(state, e):
     g["order_rolls"] = d["rolls"]
     g["order_entered"] = d.get("entered", False)
     g["turns"] = Turns.start(d["order"]).to_dict()
-    g["turn"] = {"started": False, "group_draw": False, "auto_control": None}
+    g["turn"] = new_turn()
     g["stage"] = "play"
 
 
@@ -216,7 +216,7 @@ def turn_ended(state, e):
     g, d = game(state), e.data
     g["declared"] = []
     g["turns"] = d["turns"]
-    g["turn"] = {"started": False, "group_draw": False, "auto_control": None}
+    g["turn"] = new_turn()
 
 
 def describe_turn_ended(e, state, lang):
@@ -236,7 +236,10 @@ def player_out(state, e):
     g, d = game(state), e.data
     g["out"][d["seat"]] = d["reason"]
     if g.get("turns"):
-        g["turns"] = Turns.from_dict(g["turns"]).eliminate(d["seat"]).to_dict()
+        turns = Turns.from_dict(g["turns"])
+        g["turns"] = turns.eliminate(d["seat"]).to_dict()
+        if d["seat"] == turns.current:  # play passed on: the next player's turn has not begun
+            g["turn"] = new_turn()
 
 
 OUT = {"no_groups": ("支配するグループがなくなった", "controls no group"),

@@ -16,10 +16,15 @@ def initial() -> dict:
         "players": [], "goal": None, "goal_basis": "", "tournament": False,
         "illuminati": {}, "prompt": None, "round": 0, "kept": {}, "set_aside": [], "rounds": [],
         "order": [], "order_rolls": {}, "order_entered": False, "turns": None,
-        "turn": {"started": False, "group_draw": False, "auto_control": None},
+        "turn": new_turn(),
         "agents": {}, "declared": [], "out": {}, "winner": None,
         "attack": None, "attacks": [], "next_attack": 1,
     }
+
+
+def new_turn() -> dict:
+    """A turn not begun yet: no draws, no automatic control, the group draw unused."""
+    return {"started": False, "group_draw": False, "auto_control": None}
 
 
 def game(state: State) -> dict:
