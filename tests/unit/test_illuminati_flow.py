@@ -287,7 +287,8 @@ def test_i4_attack_from_declaration_to_result():
     last = game.view()["last_attack"]
     assert last["result"]["success"] and last["result"]["roll"] == 9
     assert game.c("s1", "groups") == 1 + 2 and game.c("s2", "groups") == 1
-    assert game.c("s2", "tokens_groups") == 0  # the target's token removed, none left beyond one group
+    # the target's one token went on the defense (2 -> 1): the token left is on s2's remaining group
+    assert game.c("s2", "tokens_groups") == 1
     assert game.view()["attack"] is None
     assert game.refold().extra == game.state.extra
 

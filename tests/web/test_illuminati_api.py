@@ -421,3 +421,25 @@ def test_i7_a_player_out_on_their_own_turn_hands_the_next_player_a_fresh_turn(ga
     act("start_turn", who="s3")
     s3 = next(p for p in state()["ruleset"]["players"] if p["seat"] == "s3")["counters"]
     assert (s3["tokens_illuminati"], s3["tokens_groups"]) == (1, 1)
+
+
+@pytest.mark.parametrize("purpose", ["control", "destroy"])
+def test_i4_a_target_token_spent_on_the_defense_is_not_removed_twice(game, purpose):
+    """I-4: s3 (3 groups, a token on each) spent the token on its attacked KGB to defend; when the attack succeeded the
+    result removed "the tokens on the target" again, leaving s3 one token for its two remaining groups. The token
+    spent is gone once: s3 keeps the two on its other groups."""
+    act, client = game["act"], game["client"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    for key in ("groups", "tokens_groups"):  # as if earlier turns went by
+        r = client.post(f"/api/sessions/{game['sid']}/counters", headers=bearer(game["tokens"]["gm"]),
+                        json={"seat": "s3", "key": key, "value": 3, "reason": "earlier turns"})
+        assert r.status_code == 200, r.get_json()
+    act("start_turn", who="s1")
+    act("attack", {"purpose": purpose, "attacker": {"kind": "illuminati", "power": 30},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 2, "tokens": 1}}, who="s1")
+    act("support", {"side": "defense", "kind": "target", "tokens": 1}, who="s3")
+    out = act("roll_attack", {"faces": [1, 1]}, who="s1")["ruleset"]
+    assert out["last_attack"]["result"]["success"]
+    s3 = next(p for p in out["players"] if p["seat"] == "s3")["counters"]
+    assert (s3["groups"], s3["tokens_groups"]) == (2, 2)

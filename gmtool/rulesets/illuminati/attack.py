@@ -168,13 +168,16 @@ def outcome(attack: dict, success: bool) -> list[tuple[str, str, int, str, str]]
     """I-4: the counter changes of a finished attack: (seat, counter, delta, reason ja, reason en).
 
     Destroyed: the target to the attacker's destroyed pile, the cards below it to their owner's hand.
-    Controlled: the target with its subtree to the attacker's structure, their tokens removed.
+    Controlled: the target with its subtree to the attacker's structure. Either way the tokens still on the
+    target and below are removed (those its owner spent on the defense already are).
     """
     if not success:
         return []
     t, attacker, owner = attack["target"], attack["attacker_seat"], attack["target"].get("owner")
     moved = 1 + int(t.get("subtree", 0))
-    tokens = int(t.get("tokens", 0))
+    # the target's own tokens its owner spent on the defense are gone already: only the rest are removed
+    spent = sum(int(s["tokens"]) for s in attack.get("supports", []) if s["kind"] == "target")
+    tokens = max(0, int(t.get("tokens", 0)) - spent)
     out: list[tuple[str, str, int, str, str]] = []
     if attack["purpose"] == DESTROY:
         out.append((attacker, "destroyed", 1, f"{t['name']}を破壊", f"destroyed {t['name']}"))
