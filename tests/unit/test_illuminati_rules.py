@@ -227,6 +227,17 @@ def test_i4_target_tokens_only_by_its_owner_and_not_for_attack():
         atk.check_support(attack, {"side": "attack", "kind": "target", "seat": "s2", "tokens": 1}, "s2")
 
 
+@pytest.mark.parametrize("seat,owner,ok", [("s2", "s2", True), ("s3", "s2", False), ("s1", None, False)])
+def test_i4_parent_or_child_defends_only_for_its_owner(seat, owner, ok):
+    """The target's parent and children are in its owner's power structure; a hand card has none."""
+    support = {"side": "defense", "kind": "adjacent", "seat": seat, "value": 3}
+    if ok:
+        atk.check_support(make(owner=owner), support, owner)
+    else:
+        with pytest.raises(GmError):
+            atk.check_support(make(owner=owner), support, owner)
+
+
 # -- I-5 the roll ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("achieved,roll,ok", [

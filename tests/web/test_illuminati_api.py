@@ -443,3 +443,23 @@ def test_i4_a_target_token_spent_on_the_defense_is_not_removed_twice(game, purpo
     assert out["last_attack"]["result"]["success"]
     s3 = next(p for p in out["players"] if p["seat"] == "s3")["counters"]
     assert (s3["groups"], s3["tokens_groups"]) == (2, 2)
+
+
+def test_i4_only_the_targets_owner_defends_with_its_parent_or_child(game):
+    """I-4: a defense by a card adjacent to the target (its parent or a child) comes from the target's owner's power
+    structure. Another player's `adjacent` support was taken (s2 added a power 4 "parent" to s3's KGB): 400 in both
+    languages, nothing changed; s3's own parent defends."""
+    act, state = game["act"], game["state"]
+    attack_on_kgb(game)  # s1 attacks s3's KGB
+    for seat in ("s2", "s3"):  # a token on each Illuminati, as if their turns went by
+        r = game["client"].post(f"/api/sessions/{game['sid']}/counters", headers=bearer(game["tokens"]["gm"]),
+                                json={"seat": seat, "key": "tokens_illuminati", "value": 1, "reason": "earlier turns"})
+        assert r.status_code == 200, r.get_json()
+    before = state()["session"]["version"]
+    refused = act("support", {"side": "defense", "kind": "adjacent", "name": "UFOs", "value": 4,
+                              "source": "illuminati"}, who="s2", status=400)
+    assert "持ち主だけ" in refused["error"]["ja"] and "owner" in refused["error"]["en"]
+    assert state()["session"]["version"] == before
+    act("support", {"side": "defense", "kind": "adjacent", "name": "Bavarian Illuminati", "value": 4,
+                    "source": "illuminati"}, who="s3")
+    assert state()["ruleset"]["attack"]["breakdown"]["defense_total"] == 5 + 10 + 4

@@ -135,7 +135,8 @@ def succeeds(achieved: int, roll: int) -> bool:
 
 
 def check_support(attack: dict, support: dict, target_owner: str | None) -> None:
-    """I-4: refuse a support the rules do not allow (wrong side, alignment, a second agent, the target's tokens)."""
+    """I-4: refuse a support the rules do not allow (wrong side, alignment, a second agent, the target's tokens or
+    its parent or child from anyone but its owner)."""
     side, kind = support["side"], support["kind"]
     allowed = ATTACK_SUPPORTS if side == "attack" else DEFENSE_SUPPORTS
     if kind not in allowed:
@@ -151,6 +152,9 @@ def check_support(attack: dict, support: dict, target_owner: str | None) -> None
             raise GmError("対象自身のトークンを使えるのは対象の持ち主だけです",
                           "Only the target's owner can spend the target's own tokens")
         return
+    if kind == "adjacent" and (target_owner is None or support.get("seat") != target_owner):
+        raise GmError("親子の防御支援ができるのは対象の持ち主だけです（親と子は持ち主の権力構造図にあります）",
+                      "Only the target's owner defends with its parent or child (they are in the owner's power structure)")
     if kind == "aligned":
         mine = support.get("alignments", [])
         if side == "attack" and attack["purpose"] == CONTROL and not shares(mine, t.get("alignments", [])):
