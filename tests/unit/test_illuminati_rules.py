@@ -198,7 +198,15 @@ def test_i4_one_agent_per_side():
     attack = make(supports=[{"side": "attack", "kind": "agent", "seat": "s1", "value": 0, "tokens": 0}])
     with pytest.raises(GmError):
         atk.check_support(attack, {"side": "attack", "kind": "agent", "seat": "s3"}, "s2")
-    atk.check_support(attack, {"side": "defense", "kind": "agent", "seat": "s2"}, "s2")
+    atk.check_support(attack, {"side": "defense", "kind": "agent", "seat": "s4"}, "s2")
+
+
+@pytest.mark.parametrize("side", ["attack", "defense"])
+def test_i4_no_agent_of_a_group_in_ones_own_power_structure(side):
+    """The target's owner (defending it, or destroying its own group) holds the card: it cannot be the owner's agent."""
+    with pytest.raises(GmError):
+        atk.check_support(make(), {"side": side, "kind": "agent", "seat": "s2"}, "s2")
+    atk.check_support(make(), {"side": side, "kind": "agent", "seat": "s3"}, "s2")
 
 
 @pytest.mark.parametrize("purpose,side,mine,ok", [

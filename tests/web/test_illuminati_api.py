@@ -463,3 +463,16 @@ def test_i4_only_the_targets_owner_defends_with_its_parent_or_child(game):
     act("support", {"side": "defense", "kind": "adjacent", "name": "Bavarian Illuminati", "value": 4,
                     "source": "illuminati"}, who="s3")
     assert state()["ruleset"]["attack"]["breakdown"]["defense_total"] == 5 + 10 + 4
+
+
+def test_i4_the_targets_owner_plays_no_agent_of_its_own_group(game):
+    """I-4 (seed: a card in one's own power structure is never one's agent): s3 defended its own KGB with "the KGB
+    agent from the hand" (+6). Refused with 400 in both languages, nothing changed; another player's agent counts."""
+    act, state = game["act"], game["state"]
+    attack_on_kgb(game)  # s1 attacks s3's KGB
+    before = state()["session"]["version"]
+    refused = act("support", {"side": "defense", "kind": "agent"}, who="s3", status=400)
+    assert "エージェント" in refused["error"]["ja"] and "agent" in refused["error"]["en"]
+    assert state()["session"]["version"] == before
+    act("support", {"side": "defense", "kind": "agent"}, who="s2")
+    assert state()["ruleset"]["attack"]["breakdown"]["defense_total"] == 5 + 10 + 6

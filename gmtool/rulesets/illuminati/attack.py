@@ -135,14 +135,17 @@ def succeeds(achieved: int, roll: int) -> bool:
 
 
 def check_support(attack: dict, support: dict, target_owner: str | None) -> None:
-    """I-4: refuse a support the rules do not allow (wrong side, alignment, a second agent, the target's tokens or
-    its parent or child from anyone but its owner)."""
+    """I-4: refuse a support the rules do not allow (wrong side, alignment, a second agent or one of a card in the
+    supporter's own power structure, the target's tokens or its parent or child from anyone but its owner)."""
     side, kind = support["side"], support["kind"]
     allowed = ATTACK_SUPPORTS if side == "attack" else DEFENSE_SUPPORTS
     if kind not in allowed:
         raise GmError(f"この支援（{kind}）はこの側では使えません", f"A '{kind}' support cannot be given to the {side}")
     t = attack["target"]
     if kind == "agent":
+        if target_owner is not None and support.get("seat") == target_owner:
+            raise GmError("自分の権力構造図にあるグループのエージェントは使えません",
+                          "A group in your own power structure cannot be your agent")
         if any(s["side"] == side and s["kind"] == "agent" for s in attack.get("supports", [])):
             raise Conflict("エージェントは1回の攻撃に1枚までです（この側は使用済み）",
                            "Only one group agent per attack (this side has used it)")
