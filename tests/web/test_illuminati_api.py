@@ -476,3 +476,25 @@ def test_i4_the_targets_owner_plays_no_agent_of_its_own_group(game):
     assert state()["session"]["version"] == before
     act("support", {"side": "defense", "kind": "agent"}, who="s2")
     assert state()["ruleset"]["attack"]["breakdown"]["defense_total"] == 5 + 10 + 6
+
+
+def test_i5_the_table_shows_the_highest_roll_that_succeeds_or_why_none_does(app, game):
+    """I-5 on the table's stage and breakdown: achieved 1 cannot succeed because 2 is the lowest roll (the screens said
+    「11以上は失敗」 / "11-12 always fail", which is not why); achieved 2 needs a 2; achieved 12 needs 10 or less (11 and
+    12 always fail)."""
+    act, sid = game["act"], game["sid"]
+    attack_on_kgb(game)  # attack 15 (power 10 + same Illuminati 5) − defense 15 (resistance 5 + child 10)
+    browser = app.test_client()
+    browser.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+    shown = {"ja": {1: "成功の見込みなし（達成値が最小の出目2に届かない）", 2: "成功には出目 2 以下", 12: "成功には出目 10 以下"},
+             "en": {1: "Cannot succeed (the achieved value is below 2, the lowest roll)", 2: "Succeeds on a roll of 2 or less",
+                    12: "Succeeds on a roll of 10 or less"}}
+    for amount, achieved in ((1, 1), (1, 2), (10, 12)):
+        act("modify", {"side": "attack", "amount": amount, "label": "Mind Control"})
+        assert game["state"]()["ruleset"]["attack"]["breakdown"]["achieved"] == achieved
+        for lang in ("ja", "en"):
+            html = browser.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+            stage = re.search(r'<p class="il-stage-big il-stage-vs">.*?</p>', html, re.S).group(0)
+            line = re.search(r'<p class="il-achieved">.*?</p>', html, re.S).group(0)
+            for part in (stage, line):
+                assert shown[lang][achieved] in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", part)), (lang, achieved, part)
