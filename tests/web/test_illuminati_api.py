@@ -498,3 +498,17 @@ def test_i5_the_table_shows_the_highest_roll_that_succeeds_or_why_none_does(app,
             line = re.search(r'<p class="il-achieved">.*?</p>', html, re.S).group(0)
             for part in (stage, line):
                 assert shown[lang][achieved] in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", part)), (lang, achieved, part)
+
+
+def test_an_action_out_of_its_stage_names_the_stage_in_words(game):
+    """A step out of its stage said "Not now: the game is at the over stage" (the stage's key, not a word a player
+    reads) and 「段階：終了」; both languages name the stage as the screens do."""
+    act = game["act"]
+    error = act("roll_order", who="gm", status=409)["error"]
+    assert (error["ja"], error["en"]) == ("今はこの操作はできません（段階：準備）", "Not now (the game's stage: Setup)")
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    for seat in ("s2", "s3", "s4"):
+        act("eliminate", {"seat": seat, "reason": "goal_cards"})
+    error = act("start_turn", who="s1", status=409)["error"]
+    assert (error["ja"], error["en"]) == ("今はこの操作はできません（段階：ゲーム終了）", "Not now (the game's stage: Game over)")

@@ -19,7 +19,7 @@ from . import opening, rules
 from .alignments import parse_alignments
 from .events import PURPOSES as TOKEN_PURPOSES
 from .readings import PARENT_BONUS, TIES
-from .state import active, current, peek
+from .state import STAGES, active, current, peek
 
 PLACEMENT_KIND = "illuminati_card"
 COUNTER_KEYS = ("groups", "tokens_illuminati", "tokens_groups", "destroyed", "plot_hand", "group_hand", "resources")
@@ -41,13 +41,9 @@ def _stage(state, *stages: str) -> dict:
     require_open(state)
     g = peek(state)
     if g["stage"] not in stages:
-        raise Conflict(f"今はこの操作はできません（段階：{STAGE_JA[g['stage']]}）",
-                       f"Not now: the game is at the {g['stage']} stage")
+        ja, en = STAGES[g["stage"]]
+        raise Conflict(f"今はこの操作はできません（段階：{ja}）", f"Not now (the game's stage: {en})")
     return g
-
-
-STAGE_JA = {"setup": "準備", "illuminati": "イルミナティ配置", "groups": "グループ配置", "order": "プレイ順",
-            "play": "ゲーム中", "over": "終了"}
 
 
 def _player(g: dict, seat: str) -> None:

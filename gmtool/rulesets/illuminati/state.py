@@ -7,6 +7,10 @@ from gmtool.core.turns import Turns
 
 NAME = "illuminati"
 HISTORY = 10  # finished attacks kept in the state
+# The stages of a game in order, with their labels (Japanese, English).
+STAGES = {"setup": ("準備", "Setup"), "illuminati": ("イルミナティの配置", "Placing the Illuminati"),
+          "groups": ("初期グループの配置", "Placing the starting groups"), "order": ("プレイ順を決める", "Rolling the order"),
+          "play": ("ゲーム中", "Playing"), "over": ("ゲーム終了", "Game over")}
 
 
 def initial() -> dict:

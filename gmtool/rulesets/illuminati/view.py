@@ -10,11 +10,7 @@ from . import attack as atk
 from . import rules
 from .alignments import ALIGNMENTS
 from .readings import PARENT_BONUS
-from .state import current, peek
-
-STAGES = {"setup": ("準備", "Setup"), "illuminati": ("イルミナティの配置", "Placing the Illuminati"),
-          "groups": ("初期グループの配置", "Placing the starting groups"), "order": ("プレイ順を決める", "Rolling the order"),
-          "play": ("ゲーム中", "Playing"), "over": ("ゲーム終了", "Game over")}
+from .state import STAGES, current, peek
 
 
 def _label(pair) -> dict:
