@@ -150,8 +150,10 @@ def test_play_order_and_an_attack_with_supports(game):
                               "alignments": ["government", "violent"], "position": "child",
                               "parent_alignments": "", "tokens": 1}}, who="s1")
     act("attack", {"purpose": "control"}, who="s1", status=409)  # one attack at a time
-    act("support", {"side": "attack", "kind": "aligned", "name": "IRS", "value": 2,
-                    "alignments": ["peaceful"]}, who="s2", status=400)  # nothing shared with KGB
+    refused = act("support", {"side": "attack", "kind": "aligned", "name": "IRS", "value": 2,
+                              "alignments": ["peaceful"]}, who="s2", status=400)  # nothing shared with KGB
+    # the way out is named as the support form names it (グローバルパワー, not 全体パワー)
+    assert "グローバルパワー" in refused["error"]["ja"] and "global power" in refused["error"]["en"]
     act("support", {"side": "attack", "kind": "global", "name": "Post Office", "value": 1}, who="s2")
     act("support", {"side": "defense", "kind": "target", "tokens": 1}, who="s3")
     act("support", {"side": "defense", "kind": "target", "tokens": 1}, who="s3", status=409)  # no token left

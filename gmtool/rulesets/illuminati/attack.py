@@ -161,13 +161,13 @@ def check_support(attack: dict, support: dict, target_owner: str | None) -> None
     if kind == "aligned":
         mine = support.get("alignments", [])
         if side == "attack" and attack["purpose"] == CONTROL and not shares(mine, t.get("alignments", [])):
-            raise GmError("支配攻撃の支援には対象と同じ属性が必要です（または全体パワーで支援）",
+            raise GmError("支配攻撃の支援には対象と同じ属性が必要です（またはグローバルパワーで支援）",
                           "Supporting a control attack needs an alignment shared with the target (or use global power)")
         if side == "attack" and attack["purpose"] == DESTROY and not opposes(mine, t.get("alignments", [])):
-            raise GmError("破壊攻撃の支援には対象と対立する属性が必要です（または全体パワーで支援）",
+            raise GmError("破壊攻撃の支援には対象と対立する属性が必要です（またはグローバルパワーで支援）",
                           "Supporting a destroy attack needs an alignment opposed to the target (or use global power)")
         if side == "defense" and not shares(mine, t.get("alignments", [])):
-            raise GmError("防御支援には対象と同じ属性が必要です（または全体パワーで支援）",
+            raise GmError("防御支援には対象と同じ属性が必要です（またはグローバルパワーで支援）",
                           "Defending by alignment needs an alignment shared with the target (or use global power)")
 
 
