@@ -514,3 +514,17 @@ def test_an_action_out_of_its_stage_names_the_stage_in_words(game):
         act("eliminate", {"seat": seat, "reason": "goal_cards"})
     error = act("start_turn", who="s1", status=409)["error"]
     assert (error["ja"], error["en"]) == ("今はこの操作はできません（段階：ゲーム終了）", "Not now (the game's stage: Game over)")
+
+
+def test_the_tables_history_marks_an_attack_called_off(app, game):
+    """The table's history listed an attack the GM called off like one still to roll (its headline and breakdown,
+    "Succeeds on a roll of 10 or less", no roll): it says it was called off, with the GM's reason."""
+    act, sid = game["act"], game["sid"]
+    attack_on_kgb(game)
+    act("cancel_attack", {"reason": "宣言の間違い"})
+    browser = app.test_client()
+    browser.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+    for lang, words in (("ja", "取りやめ: 宣言の間違い"), ("en", "Called off: 宣言の間違い")):
+        html = browser.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        history = re.search(r'<section class="illuminati il-history".*?</section>', html, re.S).group(0)
+        assert words in re.sub(r"<[^>]+>", "", history), (lang, history)

@@ -102,6 +102,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.modifier_label": ("修正の名前（カード名など）", "Modifier label (a card's name)"),
     "illuminati.roll": ("攻撃判定（2d6）", "Roll the attack (2d6)"),
     "illuminati.cancel": ("攻撃を取りやめ", "Call off the attack"),
+    "illuminati.cancelled": ("取りやめ", "Called off"),
     "illuminati.attack_total": ("攻撃力", "Attack"),
     "illuminati.defense_total": ("防御力", "Defense"),
     "illuminati.achieved": ("達成値", "Achieved"),
