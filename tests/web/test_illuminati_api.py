@@ -528,3 +528,18 @@ def test_the_tables_history_marks_an_attack_called_off(app, game):
         html = browser.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
         history = re.search(r'<section class="illuminati il-history".*?</section>', html, re.S).group(0)
         assert words in re.sub(r"<[^>]+>", "", history), (lang, history)
+
+
+def test_i4_a_phone_offers_the_supports_its_player_may_give(app, game):
+    """I-4: the target's owner defends with the target's own tokens and its parent or child, and never plays an agent
+    of its own group; every phone offered all five kinds (three of them then refused). The owner's phone offers the
+    first two, the others' the agent."""
+    attack_on_kgb(game)  # s1 attacks s3's KGB
+    sid = game["sid"]
+    for seat, shown, hidden in (("s3", ("adjacent", "target"), ("agent",)), ("s2", ("agent",), ("adjacent", "target"))):
+        browser = app.test_client()
+        browser.get(f"/join/{sid}?k={game['tokens'][seat]}")
+        form = re.search(r'<form [^>]*class="il-support".*?</form>', browser.get(f"/s/{sid}/phone").get_data(as_text=True),
+                         re.S).group(0)
+        kinds = set(re.findall(r'<option value="(\w+)"', re.search(r'<select name="kind".*?</select>', form, re.S).group(0)))
+        assert set(shown) <= kinds and not set(hidden) & kinds, (seat, kinds)
