@@ -543,3 +543,23 @@ def test_i4_a_phone_offers_the_supports_its_player_may_give(app, game):
                          re.S).group(0)
         kinds = set(re.findall(r'<option value="(\w+)"', re.search(r'<select name="kind".*?</select>', form, re.S).group(0)))
         assert set(shown) <= kinds and not set(hidden) & kinds, (seat, kinds)
+
+
+@pytest.mark.parametrize("out", ["s1", "s3"])
+def test_i7_a_player_put_out_during_an_attack_calls_it_off(game, out):
+    """I-7: the GM put the attacker (s1) or the target's owner (s3) out while the attack was being built; the attack
+    stayed, so nobody could end a turn until the GM called it off, and rolling it moved the groups of a player out of
+    the game. The attack is called off in the same step; the next player's turn goes on."""
+    act, state = game["act"], game["state"]
+    attack_on_kgb(game)  # s1 attacks s3's KGB
+    answer = act("eliminate", {"seat": out, "reason": "goal_cards"})
+    assert [e["type"] for e in answer["events"]] == ["illuminati.attack_cancelled", "illuminati.player_out"]
+    view = answer["ruleset"]
+    assert view["attack"] is None and view["last_attack"]["status"] == "cancelled"
+    assert next(p for p in view["players"] if p["seat"] == out)["out"]
+    current = view["current"]
+    assert current == ("s2" if out == "s1" else "s1")
+    if out == "s1":
+        act("start_turn", who=current)
+    act("end_turn", who=current)
+    assert state()["ruleset"]["current"] != current

@@ -534,11 +534,16 @@ def end_turn(state, payload: dict, ctx) -> list:
 
 
 def eliminate(state, payload: dict, ctx) -> list:
-    """I-7 (GM): a player is out: two goal cards found outside their turn, or no groups left."""
+    """I-7 (GM): a player is out: two goal cards found outside their turn, or no groups left. An attack in progress
+    by them or on their group is called off."""
     g = _stage(state, "play")
     seat = seat_of(state, payload.get("seat")).id
     _player(g, seat)
     reason = _choice(payload.get("reason"), ("goal_cards", "no_groups"), "脱落の理由", "reason", "goal_cards")
+    attack = g["attack"]
+    if attack is not None and seat in (attack["attacker_seat"], attack["target"].get("owner")):
+        # the attack in progress is moot with its attacker or its target's owner out: called off first
+        return [("illuminati.attack_cancelled", {"reason": ""})] + _outs(g, [seat], reason)
     return _outs(g, [seat], reason)
 
 
