@@ -563,3 +563,28 @@ def test_i7_a_player_put_out_during_an_attack_calls_it_off(game, out):
         act("start_turn", who=current)
     act("end_turn", who=current)
     assert state()["ruleset"]["current"] != current
+
+
+@pytest.mark.parametrize("ties", ["reroll", "table_order"])
+def test_i3_players_named_in_any_order_roll_in_seat_order(game, ties):
+    """I-3 (docs: real dice are entered "in seat order"; the reading `table_order` keeps the seating order on a tie):
+    `setup` {"players": ["s3", "s1"]} kept that order, so the first two faces were s3's and a tie put s3 first."""
+    act = game["act"]
+    if ties != "reroll":  # (the default)
+        r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                                json={"key": "illuminati_ties", "value": ties})
+        assert r.status_code == 200, r.get_json()
+    act("setup", {"players": ["s3", "s1"]})
+    assert [p["seat"] for p in game["state"]()["ruleset"]["players"]] == ["s1", "s3"]
+    act("opening_start")
+    for seat in ("s1", "s3"):
+        game["answer"](placement(game), seat, f"Illuminati {seat}")
+    act("opening_next")
+    for seat in ("s1", "s3"):
+        game["answer"](placement(game), seat, f"Group {seat}")
+    act("opening_next")
+    faces = [6, 6, 1, 1] if ties == "reroll" else [3, 4, 5, 2]  # s1 12, s3 2 / a tie at 7
+    view = act("roll_order", {"faces": faces})["ruleset"]
+    assert view["order"] == ["s1", "s3"]
+    assert {p["seat"]: p["order_rolls"] for p in view["players"]} == ({"s1": [12], "s3": [2]} if ties == "reroll" else
+                                                                       {"s1": [7], "s3": [7]})

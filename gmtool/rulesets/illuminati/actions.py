@@ -112,7 +112,8 @@ def setup(state, payload: dict, ctx) -> list:
         players = [players]
     if not isinstance(players, list):
         raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
-    players = list(dict.fromkeys(seat_of(state, p).id for p in players))
+    chosen = {seat_of(state, p).id for p in players}
+    players = [s for s in state.seats if s in chosen]  # in seat order: the order dice are entered and ties kept (I-3)
     tournament = flag_field(payload, "tournament")
     if tournament and len(players) != rules.TOURNAMENT_PLAYERS:
         n = len(players)
