@@ -541,11 +541,11 @@ def eliminate(state, payload: dict, ctx) -> list:
     seat = seat_of(state, payload.get("seat")).id
     _player(g, seat)
     reason = _choice(payload.get("reason"), ("goal_cards", "no_groups"), "脱落の理由", "reason", "goal_cards")
-    attack = g["attack"]
+    attack, drafts = g["attack"], []
     if attack is not None and seat in (attack["attacker_seat"], attack["target"].get("owner")):
         # the attack in progress is moot with its attacker or its target's owner out: called off first
-        return [("illuminati.attack_cancelled", {"reason": ""})] + _outs(g, [seat], reason)
-    return _outs(g, [seat], reason)
+        drafts.append(("illuminati.attack_cancelled", {"reason": ""}))
+    return drafts + _outs(g, [seat], reason)
 
 
 ACTIONS = dict((
