@@ -134,14 +134,16 @@ class Turns:
                        phase=self.phases[0] if self.phases else None)
 
     def eliminate(self, player: str) -> "Turns":
-        """`player` is out; if it was their turn, play passes on (in the same round)."""
+        """`player` is out; if it was their turn, play passes on: in the same round, unless it comes back to the
+        round's opener (a new round, as `next_player`). An opener who is out hands the opening to the next player."""
         if player in self.out:
             return self
         out = self.out + (player,)
         current = self.current if self.current != player else pass_token(self.order, player, out)
         first = self.first if self.first != player else pass_token(self.order, player, out)
         phase = self.phase if current == self.current else (self.phases[0] if self.phases else None)
-        return replace(self, out=out, current=current, first=first, phase=phase)
+        back = current != self.current and current == self.first  # play came back to the round's opener
+        return replace(self, out=out, current=current, first=first, phase=phase, round=self.round + back)
 
     def require(self, player: str) -> None:
         """Refuse a move out of turn."""

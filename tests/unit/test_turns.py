@@ -70,6 +70,15 @@ def test_an_eliminated_player_passes_the_turn_in_the_same_round():
     assert (t.current, t.round) == ("b", 2)
 
 
+def test_the_last_player_of_a_round_out_on_their_turn_starts_the_next_round():
+    """A-5: the round's last player went out on their own turn and play came back to the opener in the same round
+    (the opener played twice in round 1, and the active-master coin passed a turn late): now a new round."""
+    t = Turns.start(["a", "b", "c"]).next_player().next_player().eliminate("c")
+    assert (t.current, t.round, t.first) == ("a", 2, "a")
+    t = Turns.start(["a", "b", "c"]).next_player().eliminate("b")  # not back to the opener: the same round
+    assert (t.current, t.round) == ("c", 1)
+
+
 def test_a_move_out_of_turn_is_refused():
     with pytest.raises(GmError) as e:
         Turns.start(["a", "b"]).require("b")

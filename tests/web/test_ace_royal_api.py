@@ -215,3 +215,30 @@ def test_an_out_player_looks_out_whatever_its_servants_last_state(app, game):
     assert 'class="ar-state ar-state-out"' in player and "ar-state-rise" not in player, player
     phone = open_link(app, f"/join/{sid}?k={tokens['s1']}").get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'class="ar-state ar-state-out"' in phone and "ar-state-rise" not in phone
+
+
+def _end_turn(act, seat):
+    """The seat plays rise → draw → ritual → end step and ends its turn (no placement, reveal or attack)."""
+    for _ in range(4):
+        act("step", who=seat)
+
+
+@pytest.mark.parametrize("s2_mana,winner", [(5, None), (1, "s1")])
+def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_mana, winner):
+    """A-5: the round's last player (s3) went out on their own turn; play came back to the opener s1, but in the
+    same round: s1 played twice in round 1 and the active-master coin passed a turn late. Now the round ends there
+    and the coin passes (s2 loses 1 魔力; at 1 魔力 that puts s2 out too, and s1 wins, A-2, A-7)."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+    if s2_mana != 5:
+        act("adjust", {"seat": "s2", "key": "mana", "delta": s2_mana - 5})
+    _end_turn(act, "s1")
+    _end_turn(act, "s2")
+    act("adjust", {"seat": "s3", "key": "mana", "delta": -5, "reason": "カード効果"})
+    r = state("table")["ruleset"]
+    assert r["players"][2]["out"] == "mana"
+    assert (r["current"], r["round"], r["step"], r["active"]) == ("s1", 2, "rise", "s2")
+    assert r["players"][1]["mana"] == s2_mana - 1
+    assert r["players"][1]["out"] == (None if s2_mana > 1 else "mana")
+    assert r["over"] is (winner is not None) and r["winner"] == winner

@@ -14,11 +14,12 @@ from gmtool.core import dice as dicelib
 from gmtool.core.commands import counter_drafts, require_open, seat_of
 from gmtool.core.errors import Conflict, Forbidden, NotFound
 from gmtool.core.model import Event, State
-from gmtool.core.ruleset import ActionContext
-from gmtool.core.turns import Turns
+from gmtool.core.ruleset import ActionContext, reading_value
+from gmtool.core.turns import Turns, pass_token
 
 from . import rules as r
 from .events import NAME, game
+from .readings import AM_PASS
 
 
 COUNTER_KEYS = ("mana", "seals", "hand", "codes", "assassin", "depletion")
@@ -109,40 +110,63 @@ def counter_settle(state: State, drafts: list) -> list:
 
 
 def settle(plan: Plan) -> None:
-    """Automatic consequences, each an event with its rule code: eliminations (A-2, A-10), the winner (A-7)."""
+    """Automatic consequences, each an event with its rule code: eliminations (A-2, A-10), the winner (A-7).
+    An elimination can end a round and pass the active-master coin (A-5), so every player is checked again."""
     g = plan.g
     if not g or g.get("phase") != "play":
         return
-    for seat in g["order"]:
-        p = g["players"][seat]
-        if p["out"]:
-            continue
-        reason, rule = None, ""
-        if plan.value(seat, "mana") <= 0:
-            reason, rule = "mana", "A-2"
-        elif plan.value(seat, "seals") <= 0 and not p["masterless"]:
-            reason, rule = "seals", "A-2"
-        elif not p["masterless"]:
-            dies = r.master_dies(plan.value(seat, "assassin"), plan.value(seat, "depletion"), plan.value(seat, "hand"))
-            if dies:
-                if r.has_skill((p["hero"], p["class"]), "independent"):
-                    plan.add("ace_royal.masterless", {"seat": seat, "reason": dies, "rule": "A-10"})
-                    continue
-                reason, rule = dies, "A-10"
-        if reason:
-            eliminate(plan, seat, reason, rule)
+    while any(_consequence(plan, seat) for seat in g["order"]):
+        pass
     standing = [s for s in g["order"] if not g["players"][s]["out"]]
     if len(standing) <= 1 and not g["over"]:
         plan.add("ace_royal.finished", {"winner": standing[0] if standing else None, "rule": "A-7"})
 
 
+def _consequence(plan: Plan, seat: str) -> bool:
+    """The automatic consequence for one player, if one is due (A-2, A-10); whether one was added."""
+    p = plan.g["players"][seat]
+    if p["out"]:
+        return False
+    reason, rule = None, ""
+    if plan.value(seat, "mana") <= 0:
+        reason, rule = "mana", "A-2"
+    elif plan.value(seat, "seals") <= 0 and not p["masterless"]:
+        reason, rule = "seals", "A-2"
+    elif not p["masterless"]:
+        dies = r.master_dies(plan.value(seat, "assassin"), plan.value(seat, "depletion"), plan.value(seat, "hand"))
+        if dies and r.has_skill((p["hero"], p["class"]), "independent"):
+            plan.add("ace_royal.masterless", {"seat": seat, "reason": dies, "rule": "A-10"})
+            return True
+        reason, rule = dies, "A-10"
+    if reason:
+        eliminate(plan, seat, reason, rule)
+    return bool(reason)
+
+
 def eliminate(plan: Plan, seat: str, reason: str, rule: str) -> None:
-    """A player is out; when it was their turn (outside a combat being resolved), play passes on."""
+    """A player is out; when it was their turn (outside a combat being resolved), play passes on, and when it
+    passes back to the round's opener the round ends: the active-master coin passes as at an end step (A-5)."""
     g = plan.g
     turns = Turns.from_dict(g["turns"])
     after = turns.eliminate(seat)
     plan.add("ace_royal.out", {"seat": seat, "reason": reason, "rule": rule, "turns": after.to_dict(),
                                "new_turn": after.current != turns.current})
+    if after.current != turns.current and sum(not p["out"] for p in g["players"].values()) > 1:
+        pass_master(plan, turns, after)
+
+
+def pass_master(plan: Plan, turns: Turns, after: Turns) -> None:
+    """A turn ended (`turns` → `after`): at a phase end the active-master coin passes clockwise and the receiver
+    loses 1 魔力 (A-5; when, as the reading `master_pass` says)."""
+    g = plan.g
+    reading = reading_value(plan.sim, AM_PASS)
+    if not r.pass_due(reading, after.round > turns.round, turns.round):
+        return
+    holder = g["active"]
+    to = pass_token(g["order"], holder, [s for s in g["order"] if g["players"][s]["out"]])
+    if to != holder:
+        plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5", "reading": reading})
+        plan.lose_mana(to, 1, ("アクティブマスターコインを受け取った", "received the active master coin"), "A-5")
 
 
 # -- guards --------------------------------------------------------------------------------------

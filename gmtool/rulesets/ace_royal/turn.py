@@ -7,11 +7,11 @@ from gmtool.core.commands import flag_field, seat_of
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
-from gmtool.core.turns import Turns, pass_token
+from gmtool.core.turns import Turns
 
 from . import rules as r
-from .plan import Plan, playing, require_in, turn_player
-from .readings import AM_PASS, COMBAT_REVEAL_DRAW
+from .plan import Plan, pass_master, playing, require_in, turn_player
+from .readings import COMBAT_REVEAL_DRAW
 
 
 # -- the turn --------------------------------------------------------------------------------------
@@ -49,16 +49,8 @@ def end_turn(plan: Plan, seat: str) -> None:
         plan.counter(seat, "hand", plan.value(seat, "hand") - discard, ("終了ステップで4枚まで捨てる", "end step: discard down to 4"), "A-11")
     turns = Turns.from_dict(g["turns"])
     after = turns.next_player()
-    round_ended = after.round > turns.round
     plan.add("ace_royal.turn_ended", {"seat": seat, "turns": after.to_dict(), "discard": discard})
-    if r.pass_due(reading_value(plan.sim, AM_PASS), round_ended, turns.round):
-        out = [s for s in g["order"] if g["players"][s]["out"]]
-        holder = g["active"]
-        to = pass_token(g["order"], holder, out)
-        if to != holder:
-            plan.add("ace_royal.master_passed", {"from": holder, "to": to, "rule": "A-5",
-                                                 "reading": reading_value(plan.sim, AM_PASS)})
-            plan.lose_mana(to, 1, ("アクティブマスターコインを受け取った", "received the active master coin"), "A-5")
+    pass_master(plan, turns, after)
 
 
 def place_code(state: State, p: dict, ctx: ActionContext) -> list:
