@@ -242,3 +242,26 @@ def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_
     assert r["players"][1]["mana"] == s2_mana - 1
     assert r["players"][1]["out"] == (None if s2_mana > 1 else "mana")
     assert r["over"] is (winner is not None) and r["winner"] == winner
+
+
+def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):
+    """A-9: damage to a proxy from a mystic code discards that code instead of 魔力; with no code on the field the
+    proxy was accepted and 8 damage cost nothing at all. Now 409 and nothing written; with a code it pays."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    proxy = {"name": "使い魔", "stats": "1/1/1/1", "source": "code"}
+    version = state()["session"]["version"]
+    refused = act("combat_proxy", proxy, who="s2", status=409)
+    assert "礼装" in refused["error"]["ja"] and "mystic code" in refused["error"]["en"]
+    assert state()["session"]["version"] == version and state()["ruleset"]["combat"]["interceptor_side"]["proxy"] is None
+    act("adjust", {"seat": "s2", "key": "codes", "delta": 1, "reason": "礼装"})
+    act("combat_proxy", proxy, who="s2")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s2")
+    act("combat_resolve", {"faces": [1]})  # 9 vs the proxy's 1 → 8; back 1 vs 8 → 0: s1 steals
+    s2 = state()["ruleset"]["players"][1]
+    assert (s2["mana"], s2["codes"], s2["hand"]) == (5, 0, 3)

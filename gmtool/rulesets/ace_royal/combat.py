@@ -104,6 +104,9 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
     source = str(p.get("source") or "")
     if source not in ("code", "hero"):
         raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
+    if source == "code" and state.counters[c[side]]["codes"] <= 0:  # its damage discards that code
+        raise Conflict("場に礼装カードがありません（礼装による代理戦闘は場の礼装が行います）",
+                       "There is no mystic code on the field (a proxy from a mystic code is one on the field)")
     proxy = {"name": clean_text(p.get("name"), "代理戦闘者の名前", "proxy name"), "stats": r.parse_stats(p.get("stats")),
              "legion": flag_field(p, "legion"), "source": source}
     return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": proxy, "rule": "A-9"})]
