@@ -265,3 +265,17 @@ def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):
     act("combat_resolve", {"faces": [1]})  # 9 vs the proxy's 1 → 8; back 1 vs 8 → 0: s1 steals
     s2 = state()["ruleset"]["players"][1]
     assert (s2["mana"], s2["codes"], s2["hand"]) == (5, 0, 3)
+
+
+def test_a1_the_servant_is_fixed_once_the_game_has_started(game):
+    """A-1: a phone could replace its hidden servant in the middle of the game (99/99/99/99 before its first combat);
+    the cards are set on the servant's seat at the start: 409, and nothing changes."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+    version = state()["session"]["version"]
+    strong = {"hero": {"name": "X", "stats": "99/99/99/99"}, "class": {"name": "Y", "stats": "9/9/9/9"}}
+    for who in ("s2", "gm"):
+        refused = act("set_servant", {**strong, "seat": "s2"}, who=who, status=409)
+        assert "始まって" in refused["error"]["ja"] and "started" in refused["error"]["en"]
+    assert state()["session"]["version"] == version and state("s2")["ruleset"]["me"]["stats"] == [7, 5, 7, 5]

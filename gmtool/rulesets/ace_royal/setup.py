@@ -103,6 +103,8 @@ def set_servant(state: State, p: dict, ctx: ActionContext) -> list:
     g = game_of(state)
     seat = acting_seat(state, p, ctx)
     pl = require_in(g, seat)
+    if g["phase"] != "setup":  # the cards were set on the servant's seat at the start
+        raise Conflict("ゲームは始まっています: サーヴァントは変えられません", "The game has started: the servant cannot change")
     if pl["hero_revealed"] or pl["class_revealed"] or pl["class_known"]:
         raise Conflict("公開したカードは変えられません", "A card already made public cannot be changed")
     hero = _card(_form_card(p, "hero"), "英霊カード", "hero card")
