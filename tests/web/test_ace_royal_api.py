@@ -279,3 +279,24 @@ def test_a1_the_servant_is_fixed_once_the_game_has_started(game):
         refused = act("set_servant", {**strong, "seat": "s2"}, who=who, status=409)
         assert "始まって" in refused["error"]["ja"] and "started" in refused["error"]["en"]
     assert state()["session"]["version"] == version and state("s2")["ruleset"]["me"]["stats"] == [7, 5, 7, 5]
+
+
+def test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception(game):
+    """A-7: `last_combat.strike` (docs §4) was missing when 先制 dealt damage and the interceptor never picked."""
+    act, state = game["act"], game["state"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    act("set_servant", {"hero": {"name": "クー・フーリン", "stats": "5/3/2/2", "skills": ["先制"]},
+                        "class": {"name": "ランサー", "stats": "3/2/1/1"}}, who="s1")
+    for seat in ("s2", "s3"):
+        act("set_servant", SERVANTS["s1"], who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s1")  # 8 vs 8: a tie deals 1, and 先制 skips the interception
+    act("combat_choose", {"kind": "physical"}, who="s2", status=409)
+    last = act("combat_resolve", {"faces": [3]}, who="s1")["ruleset"]["last_combat"]
+    assert last["strike"] == {"kind": "physical", "atk": 8, "def": 8, "damage": 1, "skipped": True}
+    assert last["result"]["result"]["intercept"] is None and last["result"]["result"]["to_interceptor"] == 1
+    assert [p["mana"] for p in state()["ruleset"]["players"]] == [5, 4, 5]

@@ -366,6 +366,9 @@ def resolved_fold(state: State, e: Event) -> None:
     """Fold ace_royal.combat_resolved into this game's state."""
     g = game(state)
     g["combat"]["result"] = copy.deepcopy(e.data)
+    if not g["combat"].get("strike"):  # 先制 skipped the interception process: the judgement is the result's (A-7)
+        attack = e.data["result"]["attack"]
+        g["combat"]["strike"] = {**attack, "skipped": e.data["result"]["first_strike"]["skipped"]}
     g["last_combat"] = copy.deepcopy(g["combat"])
     g["combat"] = None
     g["step"] = "end"
