@@ -300,3 +300,24 @@ def test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interce
     assert last["strike"] == {"kind": "physical", "atk": 8, "def": 8, "damage": 1, "skipped": True}
     assert last["result"]["result"]["intercept"] is None and last["result"]["result"]["to_interceptor"] == 1
     assert [p["mana"] for p in state()["ruleset"]["players"]] == [5, 4, 5]
+
+
+def test_a2_a_side_out_before_the_result_ends_the_combat(game):
+    """A-2/A-7: the interceptor used its last seals in the attack process and went out, but the combat went on
+    against a servant that was out (its phone could still pick, the attacker could still hurt and rob it). Now the
+    combat ends there and the turn player goes on at the end step."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    act("use_seal", {"effects": [{"effect": 4, "text": "宝具"}] * 3}, who="s2")
+    r = state("table")["ruleset"]
+    assert r["players"][1]["out"] == "seals" and r["combat"] is None
+    assert (r["current"], r["step"]) == ("s1", "end") and r["players"][1]["mana"] == 5
+    assert "戦闘は終わる" in r["newest"]["plain"]["ja"] and "the combat ends" in r["newest"]["plain"]["en"]
+    act("combat_choose", {"kind": "physical"}, who="s2", status=409)
+    act("step", who="s1")
+    assert state()["ruleset"]["current"] == "s3"

@@ -492,14 +492,18 @@ def out_fold(state: State, e: Event) -> None:
             g["combat"] = None
         else:
             g["turns"] = copy.deepcopy(e.data["turns"])
+    if e.data.get("combat_ends") and not e.data.get("new_turn"):  # a side of the combat is out: the turn's end step
+        g["combat"] = None
+        g["step"] = "end"
     _remember(state, e)
 
 
 def out_text(e, state, lang):
     """The log line of ace_royal.out (Japanese, or English when lang is "en")."""
     d = e["data"]
-    return _t(lang, f"{_name(state, d['seat'])} が脱落: {_lbl(OUT_REASONS, d['reason'], 'ja')}（{d['rule']}）",
-              f"{_name(state, d['seat'])} is out: {_lbl(OUT_REASONS, d['reason'], 'en')} ({d['rule']})")
+    ends = _t(lang, "、戦闘は終わる", "; the combat ends") if d.get("combat_ends") else ""
+    return _t(lang, f"{_name(state, d['seat'])} が脱落: {_lbl(OUT_REASONS, d['reason'], 'ja')}{ends}（{d['rule']}）",
+              f"{_name(state, d['seat'])} is out: {_lbl(OUT_REASONS, d['reason'], 'en')}{ends} ({d['rule']})")
 
 
 def masterless_fold(state: State, e: Event) -> None:

@@ -149,8 +149,10 @@ def eliminate(plan: Plan, seat: str, reason: str, rule: str) -> None:
     g = plan.g
     turns = Turns.from_dict(g["turns"])
     after = turns.eliminate(seat)
+    c = g.get("combat")  # a servant that is out fights no more: a combat it is in ends without a result
     plan.add("ace_royal.out", {"seat": seat, "reason": reason, "rule": rule, "turns": after.to_dict(),
-                               "new_turn": after.current != turns.current})
+                               "new_turn": after.current != turns.current,
+                               "combat_ends": bool(c) and seat in (c["attacker"], c["interceptor"])})
     if after.current != turns.current and sum(not p["out"] for p in g["players"].values()) > 1:
         pass_master(plan, turns, after)
 
