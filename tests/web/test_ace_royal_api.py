@@ -321,3 +321,54 @@ def test_a2_a_side_out_before_the_result_ends_the_combat(game):
     act("combat_choose", {"kind": "physical"}, who="s2", status=409)
     act("step", who="s1")
     assert state()["ruleset"]["current"] == "s3"
+
+
+def test_a8_quick_dice_count_in_the_attackers_damage_judgement(game):
+    """A-8: in the quick version the interceptor could pick before the dice were rolled, which fixed the attacker's
+    damage judgement without them (the attacker's own die never touched its attack). Now the pick waits for both
+    dice (409), `ready` says so, and the judgement carries them."""
+    act, state = game["act"], game["state"]
+    act("setup", {"version": "quick"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    for seat, servant in SERVANTS.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_choose", {"kind": "magical"}, who="s1")
+    act("combat_roll", {"faces": [6]}, who="s1")
+    refused = act("combat_choose", {"kind": "magical"}, who="s2", status=409)
+    assert "A-8" in refused["error"]["ja"] and "combat die" in refused["error"]["en"]
+    assert state()["ruleset"]["combat"]["ready"] is False
+    act("combat_roll", {"faces": [2]}, who="s2")
+    act("combat_choose", {"kind": "magical"}, who="s2")
+    r = state()["ruleset"]
+    assert r["combat"]["strike"] == {"kind": "magical", "atk": 10, "def": 7, "damage": 3, "skipped": False}
+    assert r["combat"]["ready"] is True
+    act("combat_resolve", {"faces": [4]})  # s1 4+6 vs s2 5+2 → 3; s2 7+2 vs s1 8+6 → 0: s1 steals
+    assert [p["mana"] for p in state()["ruleset"]["players"]] == [8, 5, 8]
+
+
+def test_a8_ready_waits_for_the_quick_dice(game):
+    """`combat.ready` (docs §4: combat_resolve would be accepted) said true in a quick 先制 combat before the dice
+    were rolled, and combat_resolve then answered 409."""
+    act, state = game["act"], game["state"]
+    act("setup", {"version": "quick"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    act("set_servant", {"hero": {"name": "クー・フーリン", "stats": "5/3/2/2", "skills": ["先制"]},
+                        "class": {"name": "ランサー", "stats": "3/2/1/1"}}, who="s1")
+    for seat in ("s2", "s3"):
+        act("set_servant", SERVANTS["s2"], who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s1")  # 8 vs 5: 先制 skips the interception
+    assert state()["ruleset"]["combat"]["ready"] is False
+    act("combat_resolve", status=409)
+    act("combat_roll", {"faces": [3]}, who="s1")
+    act("combat_roll", {"faces": [2]}, who="s2")
+    assert state()["ruleset"]["combat"]["ready"] is True
+    act("combat_resolve", {"faces": [1]})  # 11 vs 7 → 4, no interception
+    assert [p["mana"] for p in state()["ruleset"]["players"]] == [8, 4, 8]

@@ -57,6 +57,7 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
         if not c["attacker_side"]["kind"]:
             raise Conflict("迎撃側は、襲撃側が攻撃手段を選んだ後の迎撃プロセスで選びます（A-7）",
                            "The interceptor picks in the interception process, after the attacker has picked (A-7)")
+        _require_dice(g, c)  # the dice belong to the attacker's damage judgement this pick fixes
         strike = c.get("strike") or _strike(g, state, c)
         if strike["skipped"]:
             raise Conflict("先制でダメージを与えたので、迎撃プロセスはありません（A-7）",
@@ -67,6 +68,14 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("攻撃手段を変えられるのは、カードでステータスが変わった後だけです（A-7）",
                        "A side changes its attack only after a card changed the stats (A-7)")
     return [("ace_royal.combat_set", data)]
+
+
+def _require_dice(g: dict, c: dict) -> None:
+    """A-8: in the quick version both sides' combat dice are rolled before the attacker's damage judgement."""
+    for side in SIDES:
+        if g["version"] == "quick" and not c[f"{side}_side"]["faces"]:
+            raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が戦闘ダイスを振っていません（A-8）",
+                           f"The {side} has not rolled the combat die (A-8)")
 
 
 def _strike(g: dict, state: State, c: dict) -> dict:
@@ -163,10 +172,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("戦闘中ではありません", "There is no combat")
     if not ctx.viewer.is_gm and ctx.viewer.seat not in (c["attacker"], c["interceptor"]):
         raise Forbidden("戦闘の当事者かGMだけが解決できます", "Only the two sides or the GM resolve a combat")
-    for side in SIDES:
-        if g["version"] == "quick" and not c[f"{side}_side"]["faces"]:
-            raise Conflict(f"{'襲撃側' if side == 'attacker' else '迎撃側'}が戦闘ダイスを振っていません（A-8）",
-                           f"The {side} has not rolled the combat die (A-8)")
+    _require_dice(g, c)
     if not c["attacker_side"]["kind"]:
         raise Conflict("襲撃側が物理か魔術を選んでいません", "The attacker has not chosen physical or magical")
     strike = c.get("strike") or _strike(g, state, c)  # fixed when the interceptor picked (A-7)

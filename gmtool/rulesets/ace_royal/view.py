@@ -95,10 +95,12 @@ def view(state: State, viewer: Viewer) -> dict:
     if combat:
         strike = combat_strike(state)
         intercept_due = not (strike and strike["skipped"])
+        rolled = g["version"] != "quick" or all(combat[f"{side}_side"]["faces"] for side in ("attacker", "interceptor"))
         out["combat"] = {**combat, "preview": combat_preview(state), "strike_now": strike,
                          "process": "intercept" if combat.get("strike") else "attack",
                          "intercept_due": intercept_due,
-                         "ready": bool(combat["attacker_side"]["kind"]) and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
+                         "ready": rolled and bool(combat["attacker_side"]["kind"])
+                         and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
         out["me"] = next(p for p in out["players"] if p["seat"] == viewer.seat)
     return out
