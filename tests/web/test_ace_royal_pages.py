@@ -108,13 +108,19 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     api("step", {})
     api("step", {})
     api("declare_attack", {"target": "s2"})
+    api("combat_choose", {"side": "attacker", "kind": "physical"})
     html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert "戦闘ダイスを振る" in html and "戦闘ダイスを振り直す" in html and "8" in html  # 8 魔力 in the quick version
+    # the interceptor picks once both dice are in (they count in the attacker's damage judgement)
+    assert 'id="ar-wait-dice"' in html and 'class="big-button ar-kind"' not in html
     post("combat_roll", {"faces": "1 3"})
     post("use_seal", {"effect": "2", "faces": "6"})  # quick seal 2: re-roll my die, with a real die
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]
     assert view["combat"]["interceptor_side"]["faces"] == [6]
     assert view["players"][1]["seals"] == 2
+    api("combat_roll", {"side": "attacker", "faces": [4]})
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'id="ar-wait-dice"' not in html and 'class="big-button ar-kind"' in html
     bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
                      headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert 400 <= bad.status_code < 500

@@ -71,6 +71,8 @@ STRINGS = {
     "ace_royal.process_intercept": ("迎撃プロセス: 迎撃側の反撃", "Interception process: the interceptor strikes back"),
     "ace_royal.wait_attacker": ("襲撃側が攻撃手段を選ぶのを待っています（迎撃側は迎撃プロセスで選びます）",
                                 "Waiting for the attacker's pick (the interceptor picks in the interception process)"),
+    "ace_royal.wait_dice": ("両者の戦闘ダイスを待っています（ダイスは襲撃側ダメージ判定に入ります）",
+                            "Waiting for both combat dice (they count in the attacker's damage judgement)"),
     "ace_royal.game_over": ("聖杯戦争の終結", "The war is over"),
     "ace_royal.strike": ("襲撃側ダメージ判定", "Attacker's damage judgement"),
     "ace_royal.pick_attack": ("攻撃手段を選んでください", "Pick the attack"),
