@@ -372,3 +372,17 @@ def test_a8_ready_waits_for_the_quick_dice(game):
     assert state()["ruleset"]["combat"]["ready"] is True
     act("combat_resolve", {"faces": [1]})  # 11 vs 7 → 4, no interception
     assert [p["mana"] for p in state()["ruleset"]["players"]] == [8, 4, 8]
+
+
+def test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination(game):
+    """A-3: seal effect 2 raises a stat for the turn it was used in; a turn that ended because its player went out
+    left the raise on the other players' servants into the next turn."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+    act("adjust", {"seat": "s2", "key": "codes", "delta": 2, "reason": "礼装"})
+    act("use_seal", {"effect": 2, "stat": "pdef"}, who="s2")
+    assert state()["ruleset"]["players"][1]["turn_mods"] == [{"stat": "pdef", "value": 2, "label": "令呪2"}]
+    act("adjust", {"seat": "s1", "key": "mana", "delta": -5, "reason": "カード効果"})  # s1 is out on its turn
+    r = state()["ruleset"]
+    assert r["current"] == "s2" and r["players"][1]["turn_mods"] == []

@@ -179,10 +179,13 @@ def started_text(e, state, lang):
 # -- turns -----------------------------------------------------------------------------------------
 
 def _start_turn(g: dict, turns: dict) -> None:
-    """A turn begins (A-5): whose it is, at the rise step, nothing placed or revealed yet."""
+    """A turn begins (A-5): whose it is, at the rise step, nothing placed or revealed yet; seal effect 2 lasted
+    for the turn it was used in (A-3)."""
     g["turns"] = copy.deepcopy(turns)
     g["step"] = "rise"
     g["turn"] = {"placed": False, "revealed": False}
+    for p in g["players"].values():
+        p["turn_mods"] = []
 
 
 def step_fold(state: State, e: Event) -> None:
@@ -446,10 +449,7 @@ def seal_text(e, state, lang):
 
 def turn_fold(state: State, e: Event) -> None:
     """Fold ace_royal.turn_ended into this game's state."""
-    g = game(state)
-    _start_turn(g, e.data["turns"])
-    for p in g["players"].values():  # seal effect 2 lasts for the turn it was used in (A-3)
-        p["turn_mods"] = []
+    _start_turn(game(state), e.data["turns"])
     _remember(state, e)
 
 
