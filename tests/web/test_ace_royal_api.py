@@ -386,3 +386,15 @@ def test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination(game):
     act("adjust", {"seat": "s1", "key": "mana", "delta": -5, "reason": "カード効果"})  # s1 is out on its turn
     r = state()["ruleset"]
     assert r["current"] == "s2" and r["players"][1]["turn_mods"] == []
+
+
+def test_a1_whether_a_servant_is_entered_is_public_its_cards_are_not(game):
+    """docs §4: `servant_set` (the servant's cards are entered) is public; the table and the other phones had null."""
+    act, state = game["act"], game["state"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    act("set_servant", SERVANTS["s1"], who="s1")
+    for who in ("table", "s2", "gm"):
+        players = state(who)["ruleset"]["players"]
+        assert [p["servant_set"] for p in players] == [True, False, False], who
+        assert who == "gm" or (players[0]["hero"] is None and players[0]["class"] is None and players[0]["stats"] is None)

@@ -45,7 +45,7 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         "state": p["state"], "state_label": _pair(r.SERVANT_STATES, p["state"]),
         "out": p["out"], "masterless": p["masterless"],
         "active": g.get("active") == seat, "current": turns.get("current") == seat and not g.get("over"),
-        "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None if own else None,
+        "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None,
         "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
         "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
         "mana": counters.get("mana"), "seals": counters.get("seals"), "hand": counters.get("hand"),
