@@ -398,3 +398,19 @@ def test_a1_whether_a_servant_is_entered_is_public_its_cards_are_not(game):
         players = state(who)["ruleset"]["players"]
         assert [p["servant_set"] for p in players] == [True, False, False], who
         assert who == "gm" or (players[0]["hero"] is None and players[0]["class"] is None and players[0]["stats"] is None)
+
+
+def test_leftover_classes_once(game):
+    """Entering the leftover classes again refilled the pool (the class exchanged away was lost, the one taken came
+    back) and restarted the exchange: the player who had exchanged could exchange again. Now 409, nothing changes."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("leftover_classes", {"classes": ["ランサー 2/2/2/2", "キャスター 1/1/3/3"]})
+    act("exchange_class", {"pick": 0}, who="s3")  # s3 is the last drawer (s1 is the first active master)
+    before = state()
+    refused = act("leftover_classes", {"classes": ["ランサー 2/2/2/2", "キャスター 1/1/3/3"]}, status=409)
+    assert "公開済み" in refused["error"]["ja"] and "already" in refused["error"]["en"]
+    after = state()
+    assert after["session"]["version"] == before["session"]["version"]
+    assert [c["name"] for c in after["ruleset"]["exchange"]["pool"]] == ["アサシン", "キャスター"]
+    assert after["ruleset"]["exchange"]["queue"] == ["s2", "s1"]

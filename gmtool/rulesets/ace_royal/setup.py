@@ -119,6 +119,9 @@ def leftover_classes(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("ゲームは始まっています", "The game has started")
     if not g["first"]:
         raise Conflict("先に最初のアクティブマスターを決めてください", "Decide the first active master first")
+    if g["exchange"]:  # entered again it would refill the pool and restart the exchange
+        raise Conflict("残ったクラスは公開済みです（やり直すときは取り消してください）",
+                       "The leftover classes are revealed already (undo to change them)")
     missing = [state.seat_name(s) for s in g["order"] if not g["players"][s]["hero"]]
     if missing:
         raise Conflict(f"サーヴァント未登録: {'、'.join(missing)}", f"Servants not set yet: {', '.join(missing)}")
