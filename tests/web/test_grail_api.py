@@ -298,3 +298,42 @@ def test_a_force_never_gives_away_the_stats_of_characters_a_viewer_has_not_seen_
     # Once s1 has seen through 凛 too, it sees the archers' force term by term.
     call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ", "s2/凛"]})
     assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "b") == ["メインエミヤの筋力", "サブ凛の筋力 20→10"]
+
+
+@pytest.mark.parametrize("value, ja, en", [
+    ({"main": 5}, "メインはキャラクターID", "Give the main as character ids"),
+    ({"main": {"id": "s1/アルトリア"}}, "メインはキャラクターID", "Give the main as character ids"),
+    ({"main": "s1/アルトリア", "sub": [7]}, "サブはキャラクターID", "Give the sub as character ids"),
+    ({"main": "s1/アルトリア", "others": 3}, "その他はキャラクターID", "Give the others as character ids"),
+    ({"main": "s1/アルトリア", "seal": 2}, "効果1（全ステータス+10）だけ", "Only seal effect 1"),
+    ({"main": "s1/アルトリア", "seal": {"effect": 7}}, "効果1（全ステータス+10）だけ", "Only seal effect 1"),
+    ({"main": "s1/アルトリア", "seal": "abc"}, "効果1（全ステータス+10）だけ", "Only seal effect 1"),
+])
+def test_t4_t13_a_setup_answer_that_names_its_cast_or_seal_wrongly_is_a_clear_400_and_writes_nothing(
+        client, grail, value, ja, en):
+    """T-4: main / sub / others are character ids; T-13: the one seal of the setup is effect 1. Anything else is
+    refused in both languages (never a 500, never a seal silently dropped) and the faction still has to answer."""
+    started(client, grail)
+    sid = grail["session"]
+    log = f"/api/sessions/{sid}/log?limit=1000"
+    before = client.get(log, headers=bearer(grail["tok"]["gm"])).get_json()["events"]
+    r = client.post(f"/api/sessions/{sid}/prompts/c1-setup/answer", headers=bearer(grail["tok"]["s1"]),
+                    json={"value": value})
+    assert r.status_code == 400, r.get_json()
+    error = r.get_json()["error"]
+    assert ja in error["ja"] and en in error["en"]
+    assert client.get(log, headers=bearer(grail["tok"]["gm"])).get_json()["events"] == before
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    assert state["ruleset"]["combat"]["waiting"] == ["セイバー陣営", "アーチャー陣営"]
+
+
+def test_t13_seal_1_is_declared_with_the_setup_in_every_form_it_is_sent(client, grail):
+    """T-13 effect 1 with the setup answer: 1, "1", true and {"effect": 1} all declare it; null / false do not."""
+    started(client, grail)
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "seal": {"effect": 1}}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "seal": False}, "s2")
+    confirm(client, grail, "c1-setup")
+    combat = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    setup = combat["ruleset"]["combat"]["setup"]
+    assert setup["a"]["seal"] == 1 and setup["b"]["seal"] is None
+    assert combat["ruleset"]["factions"][0]["seals"] == 2 and combat["ruleset"]["factions"][1]["seals"] == 3

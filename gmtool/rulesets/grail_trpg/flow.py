@@ -209,7 +209,13 @@ def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) ->
     chars = side_characters(state, combat, side)
     placed = validate_setup(chars, v.get("main") or None, v.get("sub") or None, v.get("others") or ())
     seal = v.get("seal")
-    seal = 1 if seal in (1, "1", True, "on", "true") or (isinstance(seal, dict) and seal.get("effect") == 1) else None
+    if seal in (None, "", False, 0, "0", "false", "off"):
+        seal = None
+    elif seal in (1, "1", True, "on", "true") or (isinstance(seal, dict) and seal.get("effect") in (1, "1")):
+        seal = 1
+    else:
+        raise GmError("セットアップで宣言できる令呪は効果1（全ステータス+10）だけです",
+                      "Only seal effect 1 (all stats +10) is declared with the setup")
     if seal:
         owner = next(c.faction for c in chars if c.id == placed["main"])
         need_seals(state, owner, 1, 1)

@@ -366,11 +366,17 @@ def validate_setup(characters: Sequence[Character], main: Any, sub: Any = None, 
     """T-4: check main (exactly 1), sub (0–1), others (0–2) against the side's characters."""
     by_id = {c.id: c for c in characters}
 
-    def ids(v: Any) -> list[str]:
-        return [] if v is None or v == "" else [v] if isinstance(v, str) else list(v)
-
-    roles = {"main": ids(main), "sub": ids(sub), "others": ids(others)}
     names = {"main": ("メイン", "main", 1, 1), "sub": ("サブ", "sub", 0, 1), "others": ("その他", "others", 0, 2)}
+
+    def ids(role: str, v: Any) -> list[str]:
+        listed = [] if v is None or v == "" else [v] if isinstance(v, str) else v
+        if not isinstance(listed, (list, tuple)) or not all(isinstance(cid, str) for cid in listed):
+            ja, en = names[role][:2]
+            raise GmError(f"{ja}はキャラクターID（例: s1/アルトリア）で指定します",
+                          f"Give the {en} as character ids (e.g. s1/アルトリア)")
+        return list(listed)
+
+    roles = {"main": ids("main", main), "sub": ids("sub", sub), "others": ids("others", others)}
     for role, (ja, en, lo, hi) in names.items():
         if not lo <= len(roles[role]) <= hi:
             raise GmError(f"{ja}は{lo}〜{hi}体です（{len(roles[role])}体）",
