@@ -337,3 +337,28 @@ def test_t13_seal_1_is_declared_with_the_setup_in_every_form_it_is_sent(client, 
     setup = combat["ruleset"]["combat"]["setup"]
     assert setup["a"]["seal"] == 1 and setup["b"]["seal"] is None
     assert combat["ruleset"]["factions"][0]["seals"] == 2 and combat["ruleset"]["factions"][1]["seals"] == 3
+
+
+def test_t13_seals_3_and_4_out_of_their_phase_are_a_409_that_says_when(client, grail):
+    """T-13: seal 3 is for the battle phase, 4 needs the main the setup names. Before the setup is confirmed the
+    faction has no main yet: 409 saying so (not 'only the main's faction'); seal 3 at a select: 409 naming the
+    battle phase. Nothing is written, no seal is spent."""
+    sid = grail["session"]
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    for effect in (3, 4):
+        r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=bearer(grail["tok"]["gm"]),
+                        json={"faction": "s1", "effect": effect, "with": "士郎"})
+        assert r.status_code == 409, r.get_json()
+        assert r.get_json()["error"]["ja"] == f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）"
+        assert r.get_json()["error"]["en"] == f"Seal {effect} is used once the setup is confirmed (when the main is known)"
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=bearer(grail["tok"]["gm"]),
+                    json={"faction": "s1", "effect": 3})
+    assert r.status_code == 409
+    assert r.get_json()["error"]["ja"] == "令呪3はバトルフェイズで使います"
+    assert r.get_json()["error"]["en"] == "Seal 3 is used in the Battle phase"
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    assert state["ruleset"]["factions"][0]["seals"] == 3 and state["ruleset"]["combat"]["seals"]["a"] == []

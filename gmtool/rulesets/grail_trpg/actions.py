@@ -446,8 +446,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         side, role = role_of(combat, faction)
         if side is None:
             raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-        reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c] \
-            if combat.get("setup") else []
+        if not combat.get("setup"):
+            raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
+                           f"Seal {effect} is used once the setup is confirmed (when the main is known)")
+        reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
         check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
         data["side"] = side
         if effect == 4:

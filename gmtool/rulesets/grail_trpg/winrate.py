@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, Sequence
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label
 
 from .rules import STAT_EN, STATS, ResultBreakdown, check_stat, norm_term, note, reading, reading_note, term
@@ -71,7 +71,7 @@ def check_seal_use(effect: int, role: str | None, phase: str | None = None, has_
         raise GmError("令呪4はサブ・その他にサーヴァントがいる陣営のみ使えます",
                       "Seal 4 needs a servant in sub or others")
     if phase is not None and phase not in e["timing"]:
-        raise GmError(f"令呪{effect}は{'・'.join(PHASES[p].ja for p in e['timing'])}フェイズで使います",
+        raise Conflict(f"令呪{effect}は{'・'.join(PHASES[p].ja for p in e['timing'])}フェイズで使います",
                       f"Seal {effect} is used in the {', '.join(PHASES[p].en for p in e['timing'])} phase")
 
 
