@@ -362,3 +362,35 @@ def test_t13_seals_3_and_4_out_of_their_phase_are_a_409_that_says_when(client, g
     assert r.get_json()["error"]["en"] == "Seal 3 is used in the Battle phase"
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()
     assert state["ruleset"]["factions"][0]["seals"] == 3 and state["ruleset"]["combat"]["seals"]["a"] == []
+
+
+@pytest.mark.parametrize("how", ["escape", "end_combat"])
+def test_t1_t12_a_combat_that_ends_with_its_step_revealed_stays_ended(client, grail, how):
+    """T-12: a setup escape that ends the combat while the setup is revealed but not confirmed; T-1: the GM
+    breaks the combat off with a select revealed. The revealed step is cancelled with the combat: a confirm
+    afterwards is a 409 and neither brings the combat back nor spends a seal."""
+    sid = grail["session"]
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", {**a, "seal": 1}, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    prompt = "c1-setup"
+    if how == "escape":
+        out = call(client, grail, "escape", {"faction": "s1", "faces": [90, 10]})
+        assert [e["type"] for e in out["events"]] == ["grail.escape", "prompt.cancelled"]
+    else:
+        confirm(client, grail, "c1-setup")
+        call(client, grail, "next_step")
+        answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+        answer(client, grail, "c1-s1", {"stat": "筋力"}, "s2")
+        prompt = "c1-s1"
+        call(client, grail, "end_combat", {"reason": "時間切れ"})
+    seals = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    seals = [f["seals"] for f in seals["factions"]]
+    r = client.post(f"/api/sessions/{sid}/prompts/{prompt}/confirm", headers=bearer(grail["tok"]["gm"]))
+    assert r.status_code == 409, r.get_json()
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    assert view["in_progress"] is False and view["combat"]["done"] is True and view["combat"]["step"] == "done"
+    assert view["combat"]["result"] == ("escaped" if how == "escape" else "aborted")
+    assert view["combat"]["prompt_status"] == "cancelled"
+    assert [f["seals"] for f in view["factions"]] == seals
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})  # the next combat can start

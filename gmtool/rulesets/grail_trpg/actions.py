@@ -514,9 +514,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
             "cost": cost, "check": check, "escaped": check["escaped"], "let_go": let_go, "automatic": automatic,
             "ends_combat": ends, "entered": is_entered(ctx.dice), "dice_next": ctx.dice.next_index}
     drafts = [("grail.escape", data)] + (seal_drafts(state, faction, cost["cost"], effect) if cost else [])
-    if ends and combat["prompt"] in state.prompts and state.prompts[combat["prompt"]].status in ("open", "locked"):
-        drafts.append(("prompt.cancelled", {"prompt": combat["prompt"], "reason": "逃走により戦闘終了"}))
-    return drafts
+    return drafts + (_cancel_step(state, combat, "逃走により戦闘終了") if ends else [])
 
 
 def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
@@ -635,11 +633,16 @@ def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     combat = require_combat(state, p)
     reason = clean_text(p.get("reason"), "理由", "reason", 200, False)
-    drafts = [("grail.combat_ended", {"combat": combat["id"], "reason": reason})]
+    return [("grail.combat_ended", {"combat": combat["id"], "reason": reason})] + _cancel_step(state, combat, "戦闘の打ち切り")
+
+
+def _cancel_step(state: State, combat: dict, reason: str) -> list:
+    """T-1: a combat that ends takes its unconfirmed step with it: the setup / select prompt is cancelled when it is
+    open or revealed but not confirmed (a confirm after the end would otherwise bring the combat back)."""
     prompt = state.prompts.get(combat["prompt"])
-    if prompt and prompt.status in ("open", "locked"):
-        drafts.append(("prompt.cancelled", {"prompt": prompt.id, "reason": "戦闘の打ち切り"}))
-    return drafts
+    if prompt is None or prompt.confirmed or prompt.status not in ("open", "locked", "revealed"):
+        return []
+    return [("prompt.cancelled", {"prompt": prompt.id, "reason": reason})]
 
 
 ACTIONS = dict((
