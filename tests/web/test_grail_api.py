@@ -394,3 +394,29 @@ def test_t1_t12_a_combat_that_ends_with_its_step_revealed_stays_ended(client, gr
     assert view["combat"]["prompt_status"] == "cancelled"
     assert [f["seals"] for f in view["factions"]] == seals
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})  # the next combat can start
+
+
+def test_t1_a_step_revealed_with_a_side_missing_or_cancelled_is_opened_again_by_next_step(client, grail):
+    """T-1 (docs §1: a cancelled, or unanswered-and-confirmed, setup / select is opened again): the GM reveals a
+    select one side has not answered; its summary says what to do (confirm: a cancel of a revealed prompt is a
+    409), the confirm applies nothing (no result, no seal spent) and next_step opens it again. A cancelled setup
+    is opened again the same way."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    started(client, grail)
+    assert client.post(f"/api/sessions/{sid}/prompts/c1-setup/cancel", headers=gm, json={}).status_code == 200
+    assert call(client, grail, "next_step")["ruleset"]["combat"]["prompt"] == "c1-setup-2"
+    answer(client, grail, "c1-setup-2", {"main": "s1/アルトリア"}, "s1")
+    answer(client, grail, "c1-setup-2", {"main": "s2/エミヤ"}, "s2")
+    confirm(client, grail, "c1-setup-2")
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力", "seal": {"effect": 2}}, "s1")
+    assert client.post(f"/api/sessions/{sid}/prompts/c1-s1/reveal", headers=gm, json={}).status_code == 200
+    pending = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["pending"]
+    assert pending["summary"]["ja"] == "未回答の側があります（確定しても何も適用されず、next_step で出し直せます）"
+    assert pending["summary"]["en"] == "A side did not answer (confirming applies nothing; next_step then opens it again)"
+    assert client.post(f"/api/sessions/{sid}/prompts/c1-s1/cancel", headers=gm, json={}).status_code == 409
+    confirm(client, grail, "c1-s1")
+    view = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]
+    assert view["combat"]["step"] == "select1" and view["combat"]["selects"] == []
+    assert view["combat"]["next"] == {"ja": "出し直す", "en": "Open it again"} and view["factions"][0]["seals"] == 3
+    assert call(client, grail, "next_step")["ruleset"]["combat"]["prompt"] == "c1-s1-2"

@@ -373,8 +373,8 @@ def _missing(prompt: Prompt, answers: dict) -> dict | None:
     absent = [w for w in prompt.respondents() if w not in answers]
     if not absent:
         return None
-    return {"summary": {"ja": "未回答の側があります（取り消して next_step で出し直せます）",
-                        "en": "A side did not answer (cancel, then next_step opens it again)"},
+    return {"summary": {"ja": "未回答の側があります（確定しても何も適用されず、next_step で出し直せます）",
+                        "en": "A side did not answer (confirming applies nothing; next_step then opens it again)"},
             "winners": [], "rows": [], "notes": [], "events": []}
 
 
