@@ -420,3 +420,31 @@ def test_t1_a_step_revealed_with_a_side_missing_or_cancelled_is_opened_again_by_
     assert view["combat"]["step"] == "select1" and view["combat"]["selects"] == []
     assert view["combat"]["next"] == {"ja": "出し直す", "en": "Open it again"} and view["factions"][0]["seals"] == 3
     assert call(client, grail, "next_step")["ruleset"]["combat"]["prompt"] == "c1-s1-2"
+
+
+def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(app, client, grail):
+    """T-2: in PL対GM the GM's own choice is just as hidden: the GM answers its select (a typed-in skill with a
+    name no screen shows otherwise) before the players; until the reveal no phone, table, log or stream page
+    carries it; after the reveal everyone reads it in the result."""
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "gm", "text": "謎の影(アサシン) 筋力30 耐久30 敏捷70 魔力20 幸運30 宝具40"})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": "gm"})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+    call(client, grail, "answer", {"prompt": "c1-setup", "value": {"main": "gm/謎の影"}})
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    call(client, grail, "answer", {"prompt": "c1-s1", "value": {
+        "stat": "敏捷", "mods": [{"label": "秘剣燕返し", "value": 10, "kind": "skill"}]}})
+    table = open_link(app, grail["table_url"])
+    phone = open_link(app, grail["seats"][0]["join_url"])
+
+    def shown():
+        return [str(client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"][w])).get_json())
+                for w in ("s1", "s2")] + \
+            [str(client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"][w])).get_json())
+             for w in ("s1", "s2")] + \
+            [table.get(f"/s/{sid}/table").get_data(as_text=True), phone.get(f"/s/{sid}/phone").get_data(as_text=True)]
+    assert all("秘剣燕返し" not in page for page in shown())
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    assert all("秘剣燕返し" in page for page in shown())
