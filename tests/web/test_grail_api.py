@@ -448,3 +448,25 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
     assert all("秘剣燕返し" not in page for page in shown())
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
     assert all("秘剣燕返し" in page for page in shown())
+
+
+@pytest.mark.parametrize("declarer, value, terms", [
+    # a declared: b (declared upon) first: -50 on a fresh stat is clipped to -30 (T-8), then a's +20 → 40.
+    ("a", 40, ["メインAの筋力 50", "スキル〈呪い〉 -50 → -30 -30", "スキル〈魔力放出〉 20"]),
+    # b declared: a (declared upon) first: +20, then -50 nets -30 and is applied whole → 20.
+    ("b", 20, ["メインAの筋力 50", "スキル〈魔力放出〉 20", "スキル〈呪い〉 -50"]),
+])
+def test_t4_setup_skills_resolve_the_side_declared_upon_first(client, grail, declarer, value, terms):
+    """T-4: setup-timing skills resolve for the side declared upon first, then the declarer; with the ±30 cap
+    (T-8) the order decides the 戦力."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": "A 筋力50 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
+                                                                    "- 魔力放出 セットアップ 筋力+20"})
+    call(client, grail, "set_characters", {"faction": "s2", "text": "B 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50\n"
+                                                                    "- 呪い セットアップ 相手の筋力-50"})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"], "declarer": declarer})
+    answer(client, grail, "c1-setup", {"main": "s1/A", "skills": ["s1/A:1"]}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/B", "skills": ["s2/B:1"]}, "s2")
+    confirm(client, grail, "c1-setup")
+    cell = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()[
+        "ruleset"]["combat"]["forces"]["a"]["筋力"]
+    assert cell["value"] == value and [f"{t['label']['ja']} {t['value']}" for t in cell["terms"]] == terms
