@@ -470,3 +470,29 @@ def test_t4_setup_skills_resolve_the_side_declared_upon_first(client, grail, dec
     cell = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()[
         "ruleset"]["combat"]["forces"]["a"]["筋力"]
     assert cell["value"] == value and [f"{t['label']['ja']} {t['value']}" for t in cell["terms"]] == terms
+
+
+def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(client, grail):
+    """T-3: each declared skill is one use; the same sheet skill twice in one answer would count twice and act
+    twice (怪力 +20 +20 → +30 through the cap). It is refused in both languages, and nothing is written."""
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": "A 筋力50 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
+                                                                    "- 怪力 セレクト 筋力+20"})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/A"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"]
+    r = client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"]["s1"]),
+                    json={"value": {"stat": "筋力", "skills": ["s1/A:1", "s1/A:1"]}})
+    assert r.status_code == 400, r.get_json()
+    assert r.get_json()["error"]["ja"] == "「怪力」を2回宣言しています（1つの回答で1回まで） [T-3]"
+    assert r.get_json()["error"]["en"] == "'怪力' is declared twice (once per answer) [T-3]"
+    assert client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"] == log
+    answer(client, grail, "c1-s1", {"stat": "筋力", "skills": ["s1/A:1"]}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s2")
+    confirm(client, grail, "c1-s1")
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]["combat"]
+    assert view["selects"][0]["result"]["a"]["value"] == 70 and view["uses_left_by_faction"]["s1"]["skill"] == 1

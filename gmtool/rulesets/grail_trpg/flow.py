@@ -269,7 +269,10 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
     left, used_ids, mp, spent, out = uses_left(combat, who), set(combat.get("used_skills", [])), mp_of(state, who), 0, []
     for ref in refs:
         ch, k = skill_of(state, who, str(ref))
-        why = unavailable(k, phase, left, used_ids | {u["skill"] for u in out}, mp, spent)
+        if any(u["skill"] == k["id"] for u in out):
+            raise GmError(f"「{k['name']}」を2回宣言しています（1つの回答で1回まで） [T-3]",
+                          f"'{k['name']}' is declared twice (once per answer) [T-3]")
+        why = unavailable(k, phase, left, used_ids, mp, spent)
         if why:
             raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
                           f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
