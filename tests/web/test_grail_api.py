@@ -496,3 +496,72 @@ def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(c
     confirm(client, grail, "c1-s1")
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]["combat"]
     assert view["selects"][0]["result"]["a"]["value"] == 70 and view["uses_left_by_faction"]["s1"]["skill"] == 1
+
+
+def _one_seal_each(client, grail):
+    """Both factions' characters, each faction down to 1 seal (set_starting_seals), c1 set up, the 1st select open."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "set_starting_seals", {"value": 1})
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+
+
+def test_t13_a_seal_the_revealed_step_will_take_cannot_be_spent_before_the_confirm(client, grail):
+    """T-13: セイバー陣営 (1 seal) declares seal 2 with its select; once revealed, that seal is spoken for: seal 5
+    before the GM confirms is refused (it would leave the seal 2 unpaid: the counter stops at 0 and the +30 came
+    free). After the confirm the seal is paid once."""
+    sid = grail["session"]
+    _one_seal_each(client, grail)
+    answer(client, grail, "c1-s1", {"stat": "筋力", "seal": {"effect": 2}}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=bearer(grail["tok"]["gm"]),
+                    json={"faction": "s1", "effect": 5})
+    assert r.status_code == 400, r.get_json()
+    assert r.get_json()["error"]["ja"] == "セイバー陣営の令呪が足りません（令呪5に1画、残り0画、確定待ちの1画を除く）"
+    assert r.get_json()["error"]["en"] == "セイバー陣営 lacks seals (effect 5 needs 1, has 0 besides the 1 the revealed step takes)"
+    confirm(client, grail, "c1-s1")
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    assert view["factions"][0]["seals"] == 0 and [s["effect"] for s in view["combat"]["seals"]["a"]] == [2]
+    assert view["combat"]["selects"][0]["result"]["a"]["value"] == 50 + 30  # 戦力 50, seal 2 +30
+
+
+def test_t13_a_secret_seal_the_faction_can_no_longer_pay_at_the_reveal_has_no_effect(client, grail):
+    """T-13: セイバー陣営 (1 seal) declares seal 2 in secret, then (before the reveal) the GM spends its last seal on
+    seal 5. At the reveal the seal 2 cannot be paid: no +30, a note says why, and the confirm takes no seal."""
+    sid = grail["session"]
+    _one_seal_each(client, grail)
+    answer(client, grail, "c1-s1", {"stat": "筋力", "seal": {"effect": 2}}, "s1")
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    pending = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s2"])).get_json()[
+        "ruleset"]["combat"]["pending"]["result"]
+    assert pending["a"]["value"] == 50 and all(t["rule"] != "T-13" for t in pending["a"]["terms"])
+    assert {"ja": "セイバー陣営の令呪が足りないため、令呪2は効果なし",
+            "en": "セイバー陣営 has no Command Seal left: seal 2 has no effect", "rule": "T-13"} in pending["notes"]
+    confirm(client, grail, "c1-s1")
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    assert view["factions"][0]["seals"] == 0 and [s["effect"] for s in view["combat"]["seals"]["a"]] == [5]
+    assert view["combat"]["selects"][0]["choices"]["a"]["seal"] is None
+
+
+def test_t13_a_secret_seal_1_the_faction_can_no_longer_pay_at_the_reveal_has_no_effect(client, grail):
+    """T-13: the same for seal 1 with the setup: its last seal spent on seal 5 before the reveal, the +10 is not
+    added to 戦力, a note says why, and the confirm takes no seal."""
+    sid = grail["session"]
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "set_starting_seals", {"value": 1})
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", {**a, "seal": 1}, "s1")
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    assert view["combat"]["forces"]["a"]["筋力"]["value"] == 50 and view["combat"]["setup"]["a"]["seal"] is None
+    assert view["factions"][0]["seals"] == 0 and [s["effect"] for s in view["combat"]["seals"]["a"]] == [5]
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["table_token"])).get_json()["events"]
+    assert any("令呪が足りないため、令呪1は効果なし" in str(e) for e in log)

@@ -171,14 +171,36 @@ def role_of(combat: dict, faction: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+def pending_seals(state: State, faction: str) -> int:
+    """T-13: the seals a revealed, unconfirmed setup / select takes from the faction when the GM confirms it
+    (seal 1 or 2 of its answer): they are spoken for until then."""
+    combat = current_combat(state)
+    prompt = state.prompts.get(combat["prompt"]) if combat else None
+    if prompt is None or not prompt.is_revealed or prompt.confirmed:
+        return 0
+    return sum(-d["delta"] for t, d in (prompt.resolution or {}).get("events", [])
+               if t == "counter.changed" and d["seat"] == faction and d["key"] == "seals")
+
+
 def need_seals(state: State, faction: str, cost: int, effect: int) -> None:
-    """T-13: raise a clear error unless the faction holds `cost` seals."""
+    """T-13: raise a clear error unless the faction holds `cost` seals (besides those a revealed step will take)."""
     if faction == GM_SIDE:
         raise GmError("GMの脅威側は令呪を持ちません", "The GM's threat side has no Command Seals")
-    have = seals_of(state, faction)
+    held = pending_seals(state, faction)
+    have = seals_of(state, faction) - held
     if have < cost:
-        raise GmError(f"{faction_name(state, faction)}の令呪が足りません（令呪{effect}に{cost}画、残り{have}画）",
-                      f"{faction_name(state, faction)} lacks seals (effect {effect} needs {cost}, has {have})")
+        ja, en = (f"、確定待ちの{held}画を除く", f" besides the {held} the revealed step takes") if held else ("", "")
+        raise GmError(f"{faction_name(state, faction)}の令呪が足りません（令呪{effect}に{cost}画、残り{have}画{ja}）",
+                      f"{faction_name(state, faction)} lacks seals (effect {effect} needs {cost}, has {have}{en})")
+
+
+def _unpaid_seal(state: State, faction: str, effect: int) -> dict | None:
+    """T-13: a seal declared in a secret answer that the faction can no longer pay when the step is revealed (it
+    spent its seals since): the note that says it has no effect, else None."""
+    if seals_of(state, faction) >= 1:
+        return None
+    return note(f"{faction_name(state, faction)}の令呪が足りないため、令呪{effect}は効果なし",
+                f"{faction_name(state, faction)} has no Command Seal left: seal {effect} has no effect", "T-13")
 
 
 def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
@@ -511,11 +533,15 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
         for cid in [placed["main"], placed["sub"], *placed["others"]]:
             if cid:
                 chars[cid] = pool[cid]
+        owner = chars[placed["main"]]["faction"]
+        unpaid = _unpaid_seal(state, owner, 1) if setup[side]["seal"] == 1 else None
+        if unpaid:
+            setup[side]["seal"] = None
+            notes.append(unpaid)
         forces[side] = side_forces(setup[side], chars, readings)
         text = {"main": placed["main"], "sub": placed["sub"], "others": list(placed["others"])}  # worded by setup_text
         rows.append({"who": resp[side], "name": combat["names"][side], "value": text, "terms": [], "total": None})
         if setup[side]["seal"] == 1:
-            owner = chars[placed["main"]]["faction"]
             events += _seal_event(state, combat, side, owner, 1, Label("セットアップ: 全ステータス+10（上限外）",
                                                                         "Setup: all stats +10 (outside the cap)"))
     tracker = CapTracker({cid: {s: v for s, v in c["stats"].items()} for cid, c in chars.items()}, readings)
@@ -579,16 +605,24 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
     for side in SIDES:
         a = answers[resp[side]]
         mods = [t for _, t in terms[side]]
-        if a.get("seal"):
-            mods.append(term(Label(f"令呪2: {a['stat']}+30", f"Seal 2: {STAT_EN[a['stat']]} +30"), 30, "T-13"))
+        seal = a.get("seal")
+        if seal:
             owner = combat["chars"][main[side]]["faction"]
-            events += _seal_event(state, combat, side, owner, 2, Label(f"リザルト: {a['stat']}+30（上限外）",
-                                                                        f"Result: {STAT_EN[a['stat']]} +30 (outside the cap)"),
-                                  {"stat": a["stat"], "select_no": n})
+            paid = any(x["effect"] == 2 and x.get("select_no") == n for x in combat["seals"][side])  # a revision
+            unpaid = None if paid else _unpaid_seal(state, owner, 2)
+            if unpaid:
+                seal = None
+                notes.append(unpaid)
+            else:
+                mods.append(term(Label(f"令呪2: {a['stat']}+30", f"Seal 2: {STAT_EN[a['stat']]} +30"), 30, "T-13"))
+            if seal and not paid:
+                events += _seal_event(state, combat, side, owner, 2, Label(f"リザルト: {a['stat']}+30（上限外）",
+                                                                            f"Result: {STAT_EN[a['stat']]} +30 (outside the cap)"),
+                                      {"stat": a["stat"], "select_no": n})
         mods += [term(m["label"], m["amount"], "GM") for m in prompt.modifiers if m["who"] == resp[side]]
         declared = [{"label": u["name"], "value": u.get("value"), "kind": u["kind"], "skill": u.get("skill"),
                      "faction": u.get("faction")} for u in _side_uses(prompt, answers, side)]
-        choices[side] = {"stat": a["stat"], "mods": declared, "seal": a.get("seal"),
+        choices[side] = {"stat": a["stat"], "mods": declared, "seal": seal,
                          "force": combat["forces"][side][a["stat"]]["value"]}
         np_used[side] = np_used[side] or a["stat"] == "宝具"
         choices[side]["_choice"] = SideChoice(a["stat"], choices[side]["force"], tuple(mods))
