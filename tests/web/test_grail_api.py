@@ -565,3 +565,20 @@ def test_t13_a_secret_seal_1_the_faction_can_no_longer_pay_at_the_reveal_has_no_
     assert view["factions"][0]["seals"] == 0 and [s["effect"] for s in view["combat"]["seals"]["a"]] == [5]
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["table_token"])).get_json()["events"]
     assert any("令呪が足りないため、令呪1は効果なし" in str(e) for e in log)
+
+
+def test_t1_t11_a_finished_combat_takes_no_more_steps(client, grail):
+    """T-1/T-11: once finish_combat scored a combat (黒星, 敗退) no action reaches it again, also one that names it
+    (`"combat": "c1"`, which a GM action had accepted: end_combat then rewrote its result to 'aborted' while the
+    loser stayed out with its 黒星). Every step is a 409 and the result stands."""
+    sid = grail["session"]
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [100, 1]})
+    call(client, grail, "finish_combat")
+    body = {"combat": "c1", "faction": "s2", "side": "a", "label": "x", "value": 5, "winner": "a"}
+    for name in ("end_combat", "next_step", "escape", "add_modifier", "finish_combat", "decide", "use_skill"):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(grail["tok"]["gm"]), json=body)
+        assert r.status_code == 409, (name, r.get_json())
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
+    assert view["combat"]["result"]["winner"] == "a" and view["combat"]["result"]["eliminated"] == ["s2"]
+    assert view["out"] == ["s2"] and view["history"][0]["winner"] == "a"

@@ -294,7 +294,7 @@ def _prompt_ready(state: State, combat: dict) -> str:
 def open_select(state: State, p: dict, ctx: ActionContext) -> list:
     """T-5: open the next select (1st–3rd) as a secret prompt; barred stats are greyed out with the reason."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     step = combat["step"]
     n = len(combat["selects"]) + 1
     if step in ("setup", f"select{n}"):
@@ -322,7 +322,7 @@ def _reopen_setup(state: State, ctx: ActionContext, combat: dict) -> list:
 def final_result(state: State, p: dict, ctx: ActionContext) -> list:
     """T-6/T-9: after the 3rd result: 優位 / 劣位 totals and both win rates, term by term."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     if combat["step"] != "result3":
         raise Conflict("ファイナルリザルトは3rdリザルトの確定後です", "The final result comes after the 3rd result is confirmed")
     return [("grail.final", {"combat": combat["id"], "win_rates": win_rates(state, combat)})]
@@ -331,7 +331,7 @@ def final_result(state: State, p: dict, ctx: ActionContext) -> list:
 def roll_battle(state: State, p: dict, ctx: ActionContext) -> list:
     """T-10: both sides roll 1d100 + 勝率 on the server; higher wins (a tie per the Reading battle_tie)."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     if combat["step"] != "final":
         raise Conflict("勝敗判定はファイナルリザルトの後です", "The battle roll comes after the final result")
     rates = win_rates(state, combat)
@@ -343,7 +343,7 @@ def roll_battle(state: State, p: dict, ctx: ActionContext) -> list:
 def decide(state: State, p: dict, ctx: ActionContext) -> list:
     """T-10 (Reading battle_tie=gm): the GM names the winner of a tied battle roll."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     if combat["step"] != "battle":
         raise Conflict("監督役が決めるのは同値の勝敗判定だけです", "The GM decides only a tied battle roll")
     winner = str(p.get("winner", ""))
@@ -355,7 +355,7 @@ def decide(state: State, p: dict, ctx: ActionContext) -> list:
 def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
     """T-11: the losing side's factions each gain one 黒星; those that did not escape are eliminated."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     if combat["step"] != "cleanup":
         raise Conflict("クリンナップは勝敗判定の後です", "Cleanup comes after the battle roll")
     loser = other(combat["winner"])
@@ -378,7 +378,7 @@ def finish_combat(state: State, p: dict, ctx: ActionContext) -> list:
 
 def next_step(state: State, p: dict, ctx: ActionContext) -> list:
     """T-1: whatever comes next: reopen a cancelled step, next select, final result, battle roll, cleanup."""
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     step = combat["step"]
     if step in ("setup", "setup_done") or step.startswith(("select", "result")) and step != "result3":
         return open_select(state, p, ctx)
@@ -481,7 +481,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
 def escape(state: State, p: dict, ctx: ActionContext) -> list:
     """T-12/T-13: an escape check at setup (seal 6) or after losing (seal 7; automatic=true pays one more)."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     faction = _faction(state, p.get("faction"))
     side = next((s for s in SIDES if faction in combat["sides"][s]), None)
     if side is None:
@@ -524,7 +524,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
     labelled modifier {"side", "label", "value", "kind": skill|np|outside, "stat", "target"} that goes through
     the ±30 cap (skill / np) or outside it, and acts where it is entered (a setup modifier changes 戦力)."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     gm = ctx.viewer.is_gm
     phase = phase_now(state, combat)
     prompt = state.prompts.get(combat["prompt"])
@@ -617,7 +617,7 @@ def _cleanup_skill(state: State, combat: dict, use: dict) -> list:
 def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     """T-9: a labelled modifier on a side's win rate (a skill / 宝具 on 勝率, or a house rule), before the roll."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     if combat["step"] in ("battle", "cleanup", "done"):
         raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
     side = str(p.get("side", ""))
@@ -631,7 +631,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
 def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
     """T-1: the GM breaks a combat off (nothing is scored); its open prompt is cancelled."""
     require_open(state)
-    combat = require_combat(state, p)
+    combat = require_combat(state)
     reason = clean_text(p.get("reason"), "理由", "reason", 200, False)
     return [("grail.combat_ended", {"combat": combat["id"], "reason": reason})] + _cancel_step(state, combat, "戦闘の打ち切り")
 

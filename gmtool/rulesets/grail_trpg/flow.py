@@ -53,10 +53,9 @@ def current_combat(state: State) -> dict | None:
     return next((c for c in reversed(grail_of(state)["combats"]) if c["step"] != "done"), None)
 
 
-def require_combat(state: State, payload: dict | None = None) -> dict:
-    """T-1: the combat named in the payload (or the one in progress), or a clear 409."""
-    cid = (payload or {}).get("combat")
-    combat = combat_of(state, str(cid)) if cid else current_combat(state)
+def require_combat(state: State) -> dict:
+    """T-1: the combat in progress (a finished one takes no more steps), or a clear 409."""
+    combat = current_combat(state)
     if combat is None:
         raise Conflict("進行中の戦闘がありません（「戦闘開始」で始めてください）",
                        "No combat in progress (start one with the 'Start' button)")
