@@ -582,3 +582,13 @@ def test_t1_t11_a_finished_combat_takes_no_more_steps(client, grail):
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
     assert view["combat"]["result"]["winner"] == "a" and view["combat"]["result"]["eliminated"] == ["s2"]
     assert view["out"] == ["s2"] and view["history"][0]["winner"] == "a"
+
+
+def test_t1_a_fourth_select_is_refused_in_words(client, grail):
+    """T-1/T-5: three selects per combat; open_select after the 3rd is a 409 in words in both languages (it named
+    a '4セレクト' and the step's id)."""
+    to_final(client, grail)
+    r = client.post(f"/api/sessions/{grail['session']}/actions/open_select", headers=bearer(grail["tok"]["gm"]), json={})
+    assert r.status_code == 409
+    assert r.get_json()["error"]["ja"] == "今はファイナルリザルトなのでセレクトは開けません（セレクトは3回まで）"
+    assert r.get_json()["error"]["en"] == "No select can be opened now: the step is Final result (3 selects per combat)"

@@ -17,7 +17,7 @@ from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
+from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
                    phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_of, uses_left, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
@@ -302,7 +302,9 @@ def open_select(state: State, p: dict, ctx: ActionContext) -> list:
         if step == "setup":
             return _reopen_setup(state, ctx, combat)
     elif step not in ("setup_done", f"result{n - 1}") or n > 3:
-        raise Conflict(f"今は{ORDINALS.get(n, n)}セレクトを開けません（{step}）", f"Cannot open select {n} now ({step})")
+        label = STEP_LABELS[step]
+        raise Conflict(f"今は{label.ja}なのでセレクトは開けません（セレクトは3回まで）",
+                       f"No select can be opened now: the step is {label.en} (3 selects per combat)")
     readings = readings_of(state)
     disabled = {combat["respondents"][s]: disabled_stats(combat, s, readings) for s in SIDES}
     disabled = {k: v for k, v in disabled.items() if v}
