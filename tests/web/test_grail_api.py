@@ -592,3 +592,26 @@ def test_t1_a_fourth_select_is_refused_in_words(client, grail):
     assert r.status_code == 409
     assert r.get_json()["error"]["ja"] == "今はファイナルリザルトなのでセレクトは開けません（セレクトは3回まで）"
     assert r.get_json()["error"]["en"] == "No select can be opened now: the step is Final result (3 selects per combat)"
+
+
+def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_its_black_star(client, grail):
+    """T-12: the escape needs the escaper's total strictly higher (a tie fails); T-13 effect 7: at cleanup it costs
+    黒星 + 1 seals, one more makes it automatic; T-11: the loser gains its 黒星 whether it escaped or not, and only
+    one that did not escape is out."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    assert client.post(f"/api/sessions/{sid}/counters", headers=gm,
+                       json={"seat": "s2", "key": "black_stars", "value": 1}).status_code == 200
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [100, 1]})  # セイバー陣営 (a) wins; アーチャー陣営 lost
+    tie = call(client, grail, "escape", {"faction": "s2", "escaper_mod": 5, "faces": [40, 45]})["ruleset"]["combat"]
+    check = tie["escapes"][-1]
+    assert check["check"]["escaper"]["total"] == 45 == check["check"]["pursuer"]["total"] and not check["escaped"]
+    assert check["cost"]["cost"] == 2 and check["seal"] == 7  # 黒星 1 + 1
+    r = client.post(f"/api/sessions/{sid}/actions/escape", headers=gm, json={"faction": "s2", "automatic": True})
+    assert r.status_code == 409  # one escape check per timing
+    client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
+    auto = call(client, grail, "escape", {"faction": "s2", "automatic": True})["ruleset"]["combat"]["escapes"][-1]
+    assert auto["escaped"] and auto["automatic"] and auto["cost"]["cost"] == 3 and auto["check"]["escaper"] is None
+    done = call(client, grail, "finish_combat")["ruleset"]
+    assert done["combat"]["result"]["escaped"] == ["s2"] and done["combat"]["result"]["eliminated"] == []
+    assert done["out"] == [] and done["factions"][1]["black_stars"] == 2 and done["factions"][1]["seals"] == 0
