@@ -166,6 +166,7 @@ class Prompt:
     resolution: dict | None = None
     modifiers: list[dict] = field(default_factory=list)
     confirmed: bool = False
+    was_revealed: bool = False  # its answers were made public: they stay so if a ruleset cancels it afterwards
     meta: dict = field(default_factory=dict)
     owner: int = field(default=0, compare=False, repr=False)  # the State.prompt_owner that may change it in place
 

@@ -282,6 +282,7 @@ def prompt_revealed(state: State, e: Event) -> None:
     """Fold `prompt.revealed`."""
     prompt = state.writable_prompt(e.data["prompt"])
     prompt.status = "revealed"
+    prompt.was_revealed = True
     prompt.reason = e.data.get("reason", "")
 
 

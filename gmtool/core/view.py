@@ -25,7 +25,7 @@ def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
     """Whether `viewer` may see the answer `who` gave to `prompt`."""
     if viewer.respondent == who:
         return True
-    if prompt.status == "revealed":
+    if prompt.status == "revealed" or prompt.was_revealed:
         return True
     if prompt.status == "cancelled":
         return False

@@ -393,6 +393,10 @@ def test_t1_t12_a_combat_that_ends_with_its_step_revealed_stays_ended(client, gr
     assert view["combat"]["result"] == ("escaped" if how == "escape" else "aborted")
     assert view["combat"]["prompt_status"] == "cancelled"
     assert [f["seals"] for f in view["factions"]] == seals
+    # What was revealed stays public: the table's log still reads both answers (and their salts verify them).
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["table_token"])).get_json()["events"]
+    shown = [e["text"] for e in log if e["type"] == "prompt.answered" and e["data"]["prompt"] == prompt]
+    assert len(shown) == 2 and all("→" in t for t in shown), shown
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})  # the next combat can start
 
 
