@@ -416,8 +416,8 @@ def test_t1_a_step_revealed_with_a_side_missing_or_cancelled_is_opened_again_by_
     answer(client, grail, "c1-s1", {"stat": "筋力", "seal": {"effect": 2}}, "s1")
     assert client.post(f"/api/sessions/{sid}/prompts/c1-s1/reveal", headers=gm, json={}).status_code == 200
     pending = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["pending"]
-    assert pending["summary"]["ja"] == "未回答の側があります（確定しても何も適用されず、next_step で出し直せます）"
-    assert pending["summary"]["en"] == "A side did not answer (confirming applies nothing; next_step then opens it again)"
+    assert pending["summary"]["ja"] == "未回答の側があります（「結果を確定」しても何も適用されません。そのあと「出し直す」で出し直せます）"
+    assert pending["summary"]["en"] == "A side did not answer (press 'Confirm the result', which applies nothing, then 'Open it again')"
     assert client.post(f"/api/sessions/{sid}/prompts/c1-s1/cancel", headers=gm, json={}).status_code == 409
     confirm(client, grail, "c1-s1")
     view = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]

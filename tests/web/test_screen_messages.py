@@ -214,3 +214,22 @@ def test_succession_skipping_a_turn_that_has_a_move_names_the_skip_button(app, c
     assert re.search(r'hx-vals=\'\{"seat": "s1", "force": "1"\}\'>' + button + "</button>", page)
     r = t.post("skip_turn", {"seat": "s1", "force": "0"}, lang=lang)
     assert r.status_code == 409 and said in flash(r) and "force" not in flash(r)
+
+
+@pytest.mark.parametrize(("lang", "said", "buttons"), [
+    ("ja", "「結果を確定」しても何も適用されません。そのあと「出し直す」", ("結果を確定", "出し直す")),
+    ("en", "'Confirm the result', which applies nothing, then 'Open it again'", ("Confirm the result", "Open it again"))])
+def test_grail_a_select_revealed_without_an_answer_names_the_consoles_buttons(grail, lang, said, buttons):
+    """A select revealed before a side answered: its result says how to open it again with the console's buttons
+    (it said "cancel, then next_step": the API's action, and a revealed prompt cannot be cancelled)."""
+    grail.act("start_combat", {"a": ["s1"], "b": ["s2"]})
+    sid = grail.sid
+    prompt = grail.client.get(f"/api/sessions/{sid}/state", headers=bearer(grail.tokens["gm"])).get_json()["ruleset"]["combat"]["prompt"]
+    r = grail.client.post(f"/api/sessions/{sid}/prompts/{prompt}/reveal", headers=bearer(grail.tokens["gm"]), json={})
+    assert r.status_code == 200, r.get_json()
+    page = grail.page("gm", lang)
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page)))
+    assert said in text and "next_step" not in text
+    assert f">{buttons[0]}</button>" in page  # the button it names first
+    grail.client.post(f"/api/sessions/{sid}/prompts/{prompt}/confirm", headers=bearer(grail.tokens["gm"]))
+    assert f">{buttons[1]}</button>" in grail.page("gm", lang)  # then the one that opens it again

@@ -397,8 +397,8 @@ def _missing(prompt: Prompt, answers: dict) -> dict | None:
     absent = [w for w in prompt.respondents() if w not in answers]
     if not absent:
         return None
-    return {"summary": {"ja": "未回答の側があります（確定しても何も適用されず、next_step で出し直せます）",
-                        "en": "A side did not answer (confirming applies nothing; next_step then opens it again)"},
+    return {"summary": {"ja": "未回答の側があります（「結果を確定」しても何も適用されません。そのあと「出し直す」で出し直せます）",
+                        "en": "A side did not answer (press 'Confirm the result', which applies nothing, then 'Open it again')"},
             "winners": [], "rows": [], "notes": [], "events": []}
 
 
