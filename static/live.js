@@ -113,9 +113,12 @@
   function loadQueue() { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } }
   function saveQueue(q) { try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) { /* storage refused */ } }
   function escapeHtml(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
-  function note(kind, text) {
-    const flash = document.getElementById("flash");
-    if (flash) flash.innerHTML = '<div class="flash ' + kind + '" role="status">' + escapeHtml(text) + "</div>";
+  function note(kind, text) {  // a message of the page's own into the live region of its kind (templates/base.html)
+    const error = kind === "flash-error";
+    const region = document.getElementById(error ? "flash-alert" : "flash-status");
+    const other = document.getElementById(error ? "flash-status" : "flash-alert");
+    if (other) other.innerHTML = "";
+    if (region) region.innerHTML = '<div class="flash ' + kind + '">' + escapeHtml(text) + "</div>";
   }
   function showQueue() {
     if (!badge) return;
@@ -154,7 +157,8 @@
       setOffline(true);
       showQueue();
       const text = badge ? badge.dataset.pending : "…";
-      return new Response('<div class="flash flash-pending" role="status">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>",
+      return new Response('<div class="flash flash-pending">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>" +
+                          '<div id="flash-alert" hx-swap-oob="innerHTML"></div>',
                           { status: 202, headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
   };

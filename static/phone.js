@@ -49,9 +49,9 @@
     }
   }
   if (flash) {
-    new MutationObserver(closable).observe(flash, { childList: true });
+    new MutationObserver(closable).observe(flash, { childList: true, subtree: true });
     flash.addEventListener("click", function (e) {
-      if (e.target.closest && e.target.closest(".flash-close")) flash.innerHTML = "";
+      if (e.target.closest && e.target.closest(".flash-close")) e.target.closest(".flash").remove();
     });
     flash.addEventListener("animationend", function (e) {
       if (e.target.classList && e.target.classList.contains("flash")) e.target.remove();

@@ -22,6 +22,7 @@ from .. import runtime
 from ..runtime import SessionManager, admin_key
 from .. import limits
 from . import compression
+from .common import flash_response
 from .sections import SectionExtension
 
 RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
@@ -237,5 +238,5 @@ def error_response(status: int, ja: str, en: str):
         return jsonify(error_json(status, ja, en)), status
     lang = g.get("lang", "ja")
     if request.headers.get("HX-Request") == "true":
-        return render_template("_flash.html", error=True, message=en if lang == "en" else ja), status
+        return flash_response(en if lang == "en" else ja, error=True, status=status)
     return render_template("error.html", status=status, ja=ja, en=en), status

@@ -234,9 +234,18 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
         message = sent_receipt(live, result)
     else:
         message = "OK"
-    response = make_response(render_template("_flash.html", error=False, message=message))
+    response = flash_response(message)
     if refresh:
         response.headers["HX-Refresh"] = "true"
+    return response
+
+
+def flash_response(message: str, error: bool = False, status: int = 200):
+    """A message for htmx: a success into the page's polite live region (#flash-status, the default target), an error
+    into its alert region (#flash-alert); the other region is emptied (templates/_flash.html)."""
+    response = make_response(render_template("_flash.html", error=error, message=message), status)
+    if error:
+        response.headers["HX-Retarget"] = "#flash-alert"
     return response
 
 

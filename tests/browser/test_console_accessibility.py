@@ -43,3 +43,52 @@ def test_the_consoles_first_tab_stops_skip_to_its_areas(server, page, lang, link
     # the next Tab goes on from the log, not back to the top of the page
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#gm-log') !== null")
+
+
+# Live regions (and what makes one) inside another: a screen reader may read a message once for each.
+NESTED = """() => {
+  const live = '[aria-live], [role=status], [role=alert], [role=log]';
+  return [...document.querySelectorAll(live)].filter((el) => el.parentElement.closest(live)).map((el) => el.outerHTML.slice(0, 80));
+}"""
+
+
+def test_each_message_is_in_one_live_region_of_its_kind(server, page, phone_context, browser):
+    """#flash was a polite live region holding a role=status or role=alert message, so some screen readers read a
+    message twice: a success goes into the page's status region, an error into its alert region, neither inside
+    another, and one replaces the other (console, phone and table alike)."""
+    base, app, sid, tokens = console(server, page)
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    for screen, form in ((page, "#gm-dice"), (phone, "#phone-dice + form")):
+        expect(screen.locator("#live .live-root")).to_be_attached()
+        expr = screen.locator(f"{form} input[name=expr]")
+        expr.fill("2D6")
+        screen.locator(f"{form} button.primary").click()
+        expect(screen.locator("#flash-status[role=status] .flash-ok")).to_have_count(1)
+        assert screen.evaluate(NESTED) == []
+        expr.fill("2D")
+        screen.locator(f"{form} button.primary").click()
+        expect(screen.locator("#flash-alert[role=alert] .flash-error")).to_have_count(1)
+        expect(screen.locator("#flash-status")).to_be_empty()
+        assert screen.evaluate(NESTED) == []
+        expr.fill("1D6")
+        screen.locator(f"{form} button.primary").click()
+        expect(screen.locator("#flash-status .flash-ok")).to_have_count(1)
+        expect(screen.locator("#flash-alert")).to_be_empty()
+        assert screen.locator("#flash [role]:not(#flash-status, #flash-alert)").count() == 0
+    # On the phone an error stays in the flow under the header, a success lies over the header bar.
+    expr = phone.locator("#phone-dice + form input[name=expr]")
+    expr.fill("2D")
+    phone.locator("#phone-dice + form button.primary").click()
+    error = phone.locator("#flash-alert .flash-error")
+    expect(error).to_be_visible()
+    assert error.evaluate("(el) => getComputedStyle(el).position") != "fixed"
+    error.locator(".flash-close").click()
+    expect(phone.locator("#flash .flash")).to_have_count(0)
+    expect(phone.locator("#flash")).to_be_hidden()
+    table = browser.new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    expect(table.locator("#live .live-root")).to_be_attached()
+    assert table.evaluate(NESTED) == []
+    table.close()
