@@ -24,15 +24,24 @@
     // browser refuses the call and logs an error (user activation).
     const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     if (fresh.length && navigator.vibrate && touched) navigator.vibrate(200);
-    // and a screen reader reads its title, once (the phone page's polite live region, outside #live)
-    const say = document.getElementById("announce");
-    if (say && fresh.length) {
-      say.textContent = say.dataset.new + ": " + fresh.map((p) => {
-        const h = document.querySelector("#ask-" + CSS.escape(p) + " h2");
-        return h ? h.textContent.trim() : "";
-      }).join(" / ");
-    }
     knownPrompts = now;
+  }
+
+  // What is new on the screen is read once by a screen reader: each thing the fragment marks (data-news: what it is,
+  // data-say: the words; templates/_news.html) that it did not mark before goes to the page's polite live region,
+  // outside #live, as a new line, so the same words for a new thing are read again. What the page showed when it
+  // loaded is not news.
+  let knownNews = null;
+  function sayNews() {
+    const now = new Map();
+    document.querySelectorAll("#live [data-news]").forEach(function (el) { now.set(el.dataset.news, el.dataset.say || ""); });
+    const fresh = knownNews ? [...now].filter(([key, words]) => words && !knownNews.has(key)).map(([, words]) => words) : [];
+    knownNews = new Set(now.keys());
+    const region = document.getElementById("announce");
+    if (!region || !fresh.length) return;
+    const line = document.createElement("p");
+    line.textContent = fresh.join(" / ");
+    region.replaceChildren(line);
   }
 
   // Counters that change flash once (the table screen and every other screen).
@@ -215,6 +224,7 @@
     const root = document.querySelector("#live .live-root");
     if (root) body.dataset.shownVersion = root.dataset.version;
     promptsChanged();
+    sayNews();
     showClosed();
   }
 
@@ -323,5 +333,6 @@
   showQueue();
   flushQueue();
   promptsChanged();
+  sayNews();
   startStream();
 })();

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from gmtool_testing import bearer
 
-def console(server, page, seats=("セイバー", "アーチャー", "ランサー", "ライダー")):
+
+def console(server, page, seats=("セイバー", "アーチャー", "ランサー", "ライダー"), ruleset="sugoroku"):
     base, app = server
-    live, tokens = app.extensions["gmtool"].create("卓", "sugoroku", [{"name": n} for n in seats])
+    live, tokens = app.extensions["gmtool"].create("卓", ruleset, [{"name": n} for n in seats])
     sid = live.state.session_id
     return base, app, sid, tokens
 
@@ -92,3 +94,61 @@ def test_each_message_is_in_one_live_region_of_its_kind(server, page, phone_cont
     expect(table.locator("#live .live-root")).to_be_attached()
     assert table.evaluate(NESTED) == []
     table.close()
+
+
+def test_the_console_and_the_table_say_what_is_new_once(server, page, browser):
+    """Only a phone told a screen reader of a new prompt. The table says a new prompt, a reveal and a roll's result;
+    the console says a reveal (the last answer reveals a prompt by itself), a prompt the GM answers too and a
+    player's roll (the GM's own actions answer with a flash). Each once, and again for a new prompt of the same
+    title (a thing is known by what it is, not by its words)."""
+    base, app, sid, tokens = console(server, page, seats=("セイバー", "アーチャー"), ruleset="generic")
+    api = app.test_client()
+
+    def call(token, path, body):
+        r = api.post(f"/api/sessions/{sid}/{path}", headers=bearer(token), json=body)
+        assert r.status_code in (200, 201), r.get_json()
+        return r.get_json()
+
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phone = browser.new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    heard = {"gm": page.locator("#announce"), "table": table.locator("#announce")}
+    for screen in (page, table, phone):
+        expect(screen.locator("#live .live-root")).to_be_attached()
+    expect(heard["gm"]).to_have_attribute("aria-live", "polite")
+
+    def quiet():  # what was said is gone: only something new fills the region again
+        for screen in (page, table, phone):
+            screen.evaluate("document.querySelectorAll('#announce > *').forEach((line) => { line.dataset.old = '1'; line.textContent = ''; })")
+
+    call(tokens["gm"], "prompts", {"title": "どれ", "kind": "choice", "options": ["赤", "青"], "seats": ["s1", "s2"]})
+    expect(heard["table"]).to_have_text("新しい質問: どれ")
+    expect(page.locator("#gm-prompts")).to_contain_text("どれ")
+    expect(heard["gm"]).to_have_text("")  # the GM opened it
+    quiet()
+    call(tokens["seats"]["s1"], "prompts/p1/answer", {"value": "赤"})
+    call(tokens["seats"]["s2"], "prompts/p1/answer", {"value": "青"})  # the last answer reveals it
+    for who in ("gm", "table"):
+        expect(heard[who]).to_have_text("どれ: 公開済み")
+    quiet()
+    total = call(tokens["seats"]["s1"], "rolls", {"expr": "2D6", "label": "探索"})["total"]
+    for who in ("gm", "table"):
+        expect(heard[who]).to_have_text(f"セイバー · 探索: {total}")
+    quiet()
+    call(tokens["gm"], "counters", {"seat": "s1", "key": "seals", "delta": -1})
+    for screen in (page, table):
+        expect(screen.locator("#live .value[data-seat=s1][data-key=seals]")).to_have_text("2")
+    for who in ("gm", "table"):
+        expect(heard[who]).to_have_text("")  # nothing new: nothing said again
+    # A prompt the GM answers too is news on the console; a second prompt of the same title is news again: a new
+    # line with the same words.
+    for _ in range(2):
+        quiet()
+        call(tokens["gm"], "prompts", {"title": "どれ", "kind": "choice", "options": ["赤", "青"], "seats": ["s1"],
+                                       "gm_submits": True})
+        for screen in (page, table, phone):
+            expect(screen.locator("#announce > :not([data-old])")).to_have_text("新しい質問: どれ")
+    table.close()
+    phone.close()

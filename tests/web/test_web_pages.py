@@ -231,13 +231,18 @@ def test_a_seat_vote_marks_the_winning_option_not_the_voter_of_the_same_seat(cli
 
 
 @pytest.mark.parametrize("lang, new", [("ja", "新しい質問"), ("en", "New prompt")])
-def test_the_phone_page_has_a_polite_live_region_for_a_new_prompt(screens, lang, new):
-    """A new prompt only buzzed the phone: a screen-reader user heard nothing. live.js puts a new prompt's title in
-    this region; it sits outside #live, so no live update replaces it (a region must be in the page before it speaks)."""
-    page = screens.seats["s1"].get(f"/s/{screens.sid}/phone?lang={lang}").get_data(as_text=True)
-    region = re.search(r'<p id="announce" class="sr-only" aria-live="polite" data-new="([^"]*)"></p>', page)
-    assert region and region.group(1) == new
-    assert region.start() < page.index('<div id="live">')
+def test_every_screen_has_a_polite_live_region_for_what_is_new(client, screens, lang, new):
+    """A new prompt only buzzed the phone: a screen-reader user heard nothing. static/live.js puts what is new (the
+    words a fragment marks with data-news / data-say) in this region; it sits outside #live, so no live update
+    replaces it (a region must be in the page before it speaks). A phone's open prompt card carries its words."""
+    client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                json={"title": "どれ", "kind": "choice", "options": ["赤", "青"], "seats": ["s1"]})
+    for screen, path in ((screens.seats["s1"], "phone"), (screens.gm, "gm"), (screens.table, "table")):
+        page = screen.get(f"/s/{screens.sid}/{path}?lang={lang}").get_data(as_text=True)
+        region = page.index('<div id="announce" class="sr-only" aria-live="polite"></div>')
+        assert region < page.index('<div id="live">'), path
+        if path == "phone":
+            assert re.search(rf'id="ask-p1" data-news="prompt-p1" data-say="{new}: どれ"', page)
 
 
 @pytest.mark.parametrize("lang, private, secret", [("ja", "非公開", "GMがシークレットダイスを振りました"),
