@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from .core import engine
-from .core.commands import Draft, check_seat_count, create_session, new_seat, require_open
+from .core.commands import Draft, check_seat_count, create_session, new_seat, require_open, seat_of
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
@@ -389,8 +389,7 @@ class LiveSession:
     def reissue_token(self, seat_id: str, actor: str = "gm") -> str:
         """A new join token for a seat; the old one stops working at once."""
         with self.lock:
-            if seat_id not in self.state.seats:
-                raise NotFound(f"席「{seat_id}」はありません", f"There is no seat '{seat_id}'")
+            seat_of(self.state, seat_id)
             token = new_token()
             old = [h for h, v in self.tokens.items() if v.kind == "seat" and v.seat == seat_id]
             self._commit(actor, [("seat.token_reissued", {"id": seat_id})],
@@ -451,7 +450,7 @@ class SessionManager:
             if live is None:
                 path = self.path_of(session_id)
                 if not _valid_id(session_id) or not path.exists():
-                    raise NotFound(f"セッション「{session_id}」はありません", f"There is no session '{session_id}'")
+                    raise NotFound("そのセッションはありません", "There is no such session")
                 live = self.sessions[session_id] = LiveSession(path, self.synchronous)
             return live
 

@@ -97,7 +97,7 @@ def seat_of(state: State, seat_id: Any):
         raise GmError("席を指定してください", "Give the seat")
     seat = state.seats.get(str(seat_id))
     if seat is None:
-        raise NotFound(f"席「{seat_id}」はありません", f"There is no seat '{seat_id}'")
+        raise NotFound("その席はありません", "There is no such seat")  # an id is not what a player reads
     return seat
 
 
@@ -308,7 +308,7 @@ def reveal_roll(state: State, roll_seq: Any) -> list[Draft]:
         return [("dice.revealed", {"roll_seq": seq})]
     if any(r.seq == seq for r in state.rolls):
         raise Conflict("このロールは公開されています", "This roll is already public")
-    raise NotFound(f"ロール{seq}はありません", f"There is no roll {seq}")
+    raise NotFound("そのダイスロールはありません", "There is no such roll")
 
 
 def mark_scene(state: State, title: Any) -> list[Draft]:

@@ -40,8 +40,13 @@ def get_prompt(state: State, prompt_id: Any) -> Prompt:
     """The prompt named `prompt_id`, or a 404 error."""
     prompt = state.prompts.get(str(prompt_id))
     if prompt is None:
-        raise NotFound(f"質問「{prompt_id}」はありません", f"There is no prompt '{prompt_id}'")
+        raise no_such_prompt()
     return prompt
+
+
+def no_such_prompt() -> NotFound:
+    """The 404 for a prompt that is not there (or not for this viewer): in words, not its id."""
+    return NotFound("その質問はありません", "There is no such prompt")
 
 
 def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, Resolver],

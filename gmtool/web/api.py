@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
-from ..core.errors import GmError, NotFound
+from ..core.errors import GmError
 from ..core.logtext import describe
-from ..core.prompts import get_prompt
+from ..core.prompts import get_prompt, no_such_prompt
 from ..core.view import build_view, can_see_prompt, prompt_view, visible_event
 from ..rulesets import get as get_ruleset
 from ..setup import counters_for, parse_seats
@@ -239,7 +239,7 @@ def prompt(session_id, prompt_id):
     with live.lock:
         found = get_prompt(live.state, prompt_id)
         if not can_see_prompt(found, viewer):
-            raise NotFound(f"質問「{prompt_id}」はありません", f"There is no prompt '{prompt_id}'")
+            raise no_such_prompt()
         return jsonify(prompt_view(found, live.state, viewer))
 
 

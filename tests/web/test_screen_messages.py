@@ -233,3 +233,39 @@ def test_grail_a_select_revealed_without_an_answer_names_the_consoles_buttons(gr
     assert f">{buttons[0]}</button>" in page  # the button it names first
     grail.client.post(f"/api/sessions/{sid}/prompts/{prompt}/confirm", headers=bearer(grail.tokens["gm"]))
     assert f">{buttons[1]}</button>" in grail.page("gm", lang)  # then the one that opens it again
+
+
+ID = re.compile(r"\b(?:s|p)\d+\b|:\d+|\b99\b")  # a seat, prompt or skill id, a roll's number
+
+
+@pytest.mark.parametrize(("lang", "seat", "prompt", "roll", "character", "skill", "player"), [
+    ("ja", "その席はありません", "その質問はありません", "そのダイスロールはありません", "そのキャラクターはいません",
+     "そのスキル・宝具はありません", "その席はこのゲームのプレイヤーではありません"),
+    ("en", "There is no such seat", "There is no such prompt", "There is no such roll", "There is no such character",
+     "There is no such skill or Noble Phantasm", "Not a player of this game: that seat")])
+def test_stale_input_is_refused_in_words_never_by_its_id(app, client, grail, lang, seat, prompt, roll, character, skill,
+                                                          player):
+    """A console's form from before an undo (a seat, a prompt, a roll, a character or skill taken back) was refused
+    with its id: 「席「s3」はありません」, 「スキル「s1/アルトリア:9」」. It says what is missing in words."""
+    gm, sid = grail.screens["gm"], grail.sid
+    headers = {"X-CSRF-Token": csrf_for(grail.tokens["gm"]), "HX-Request": "true"}
+
+    def console(path, form):
+        r = gm.post(f"/s/{sid}/gm/{path}?lang={lang}", data=form, headers=headers)
+        assert r.status_code == 404, (path, r.status_code, flash(r))
+        return flash(r)
+
+    said = [(console("counter", {"seat": "s9", "key": "seals", "delta": "1"}), seat),
+            (console("seats/s9/reissue", {}), seat),
+            (console("prompts/p9/reveal", {}), prompt),
+            (console("rolls/99/reveal", {}), roll),
+            (console("actions/set_skill", {"character": "s1/誰か", "name": "x"}), character),
+            (console("actions/remove_skill", {"skill": "s1/アルトリア:9"}), skill)]
+    api = client.get(f"/api/sessions/{sid}/prompts/p9?lang={lang}", headers=bearer(grail.tokens["gm"])).get_json()["error"]
+    said.append((api[lang], prompt))
+    t = Table(app, client, "succession", ["甲", "乙"])
+    t.act("setup", {"players": ["s1", "s2"], "first": "s1"})
+    r = t.post("play", {"seat": "s9", "card": "5"}, lang=lang)
+    said.append((flash(r), player))
+    for text, words in said:
+        assert words in text and not ID.search(text), text

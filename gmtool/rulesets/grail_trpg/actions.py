@@ -80,6 +80,11 @@ def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
     return [("grail.characters_set", {"faction": faction, "characters": out, "append": append})]
 
 
+def _no_such_character() -> NotFound:
+    """The 404 for a character that is not on any sheet: in words, not its id."""
+    return NotFound("そのキャラクターはいません", "There is no such character")
+
+
 def _sheet_character(state: State, ref, faction=None) -> tuple[str, dict]:
     """(faction, character) of a character named by id (or by display name within `faction`), or 404."""
     ref = str(ref or "").strip()
@@ -95,7 +100,7 @@ def _sheet_character(state: State, ref, faction=None) -> tuple[str, dict]:
         named = [c for c in chars.get(f, []) if c["name"] == ref]
         if len(named) == 1:
             return f, named[0]
-    raise NotFound(f"キャラクター「{ref}」はいません", f"There is no character '{ref}'")
+    raise _no_such_character()
 
 
 def _sheet_skill(state: State, skill_id) -> tuple[str, dict, dict]:
@@ -105,7 +110,7 @@ def _sheet_skill(state: State, skill_id) -> tuple[str, dict, dict]:
             for k in c.get("skills", []):
                 if k["id"] == str(skill_id):
                     return f, c, k
-    raise NotFound(f"スキル「{skill_id}」はありません", f"There is no skill '{skill_id}'")
+    raise NotFound("そのスキル・宝具はありません", "There is no such skill or Noble Phantasm")
 
 
 def set_skill(state: State, p: dict, ctx: ActionContext) -> list:
@@ -140,7 +145,7 @@ def set_seen(state: State, p: dict, ctx: ActionContext) -> list:
     known = {c["id"]: f for f, cs in grail_of(state)["characters"].items() for c in cs}
     for cid in seen:
         if cid not in known:
-            raise NotFound(f"キャラクター「{cid}」はいません", f"There is no character '{cid}'")
+            raise _no_such_character()
         if known[cid] == faction:
             raise GmError("自陣営のキャラクターは看破の対象ではありません", "A faction does not see through its own characters")
     return [("grail.seen_set", {"faction": faction, "seen": list(dict.fromkeys(seen))})]

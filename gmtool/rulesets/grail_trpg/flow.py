@@ -117,7 +117,7 @@ def skill_of(state: State, faction: str, skill_id: Any) -> tuple[dict, dict]:
         for k in ch.get("skills", []):
             if k["id"] == skill_id:
                 return ch, k
-    raise GmError(f"この陣営のスキル「{skill_id}」はありません", f"Your faction has no skill '{skill_id}'")
+    raise GmError("この陣営にそのスキル・宝具はありません", "Your faction has no such skill or Noble Phantasm")
 
 
 def phase_now(state: State, combat: dict, who: str | None = None) -> str | None:

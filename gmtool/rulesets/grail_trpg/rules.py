@@ -384,7 +384,7 @@ def validate_setup(characters: Sequence[Character], main: Any, sub: Any = None, 
     seen: set[str] = set()
     for cid in roles["main"] + roles["sub"] + roles["others"]:
         if cid not in by_id:
-            raise GmError(f"この側にキャラクター「{cid}」はいません", f"No character '{cid}' on this side")
+            raise GmError("そのキャラクターはこの側にいません", "That character is not on this side")
         if cid in seen:
             raise GmError(f"「{by_id[cid].name}」が2か所に入っています", f"'{by_id[cid].name}' is placed twice")
         seen.add(cid)

@@ -135,7 +135,7 @@ class CapTracker:
     def apply(self, cid: str, stat: str, delta: int, source: str = "skill", label: Label | str | None = None) -> dict:
         """T-8: apply a change; returns requested/applied/value/used/left, a term and notes."""
         if cid not in self.base:
-            raise GmError(f"キャラクター「{cid}」はいません", f"No character '{cid}'")
+            raise GmError("そのキャラクターはいません", "There is no such character")
         check_stat(stat)
         if source not in self.SOURCES:
             raise GmError(f"変化の種類「{source}」はありません", f"Unknown change source '{source}'")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open, seat_of
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -70,13 +70,20 @@ def running(state: State, mode: str = "turns") -> dict:
     return s
 
 
+def _seat_words(state: State, seat) -> tuple[str, str]:
+    """A seat as a player reads it (ja, en): its name, or "that seat" for one that is not there (never its id)."""
+    seat = str(seat)
+    return (state.seat_name(seat),) * 2 if seat in state.seats else ("その席", "that seat")
+
+
 def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
     """The player making this move: a seat moves for itself, on its turn; the GM moves for the current player."""
     turns = Turns.from_dict(s["turns"])
     if ctx.viewer.is_gm:
         seat = str(payload.get("seat") or turns.current)
         if seat not in s["players"]:
-            raise GmError(f"席「{seat}」はこのゲームのプレイヤーではありません", f"Seat '{seat}' is not a player of this game")
+            ja, en = _seat_words(state, seat)
+            raise GmError(f"{ja}はこのゲームのプレイヤーではありません", f"Not a player of this game: {en}")
     else:
         seat = ctx.viewer.seat
         if seat not in s["players"]:
@@ -141,7 +148,7 @@ def _players(state: State, payload: dict) -> list[str]:
     players = [str(p) for p in players]
     for p in players:
         if p not in state.seats:
-            raise GmError(f"席「{p}」はありません", f"There is no seat '{p}'", status=404)
+            seat_of(state, p)
     return players
 
 
@@ -197,7 +204,8 @@ def setup(state: State, payload: dict, ctx: ActionContext) -> list:
             raise GmError("先手の席（first）を選ぶか、ダイスで決めてください（first: dice）",
                           "Choose the first player (first), or let a die decide (first: dice)")
         if str(first) not in players:
-            raise GmError(f"先手「{first}」はこのゲームのプレイヤーではありません", f"First player '{first}' is not one of the players")
+            ja, en = _seat_words(state, first)
+            raise GmError(f"先手の{ja}はこのゲームのプレイヤーではありません", f"The first player is not one of the players: {en}")
         _setup_drafts(state, tx, players, str(first), "gm", mode, row, 1)
     return tx.drafts
 

@@ -239,7 +239,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     players, specs = {}, _players(payload)
     unknown = set(specs) - set(seats)
     if unknown:
-        raise GmError(f"席「{'・'.join(sorted(unknown))}」はありません", f"Unknown seats: {', '.join(sorted(unknown))}")
+        raise GmError("その席はありません", "There is no such seat")
     tx = Tx(state)
     first_round = "climax" if skip else "round1"
     tx.emit("sugoroku.setup", {})  # filled in below (the event leads the action: undoable)
