@@ -263,6 +263,9 @@ def test_stale_input_is_refused_in_words_never_by_its_id(app, client, grail, lan
             (console("actions/remove_skill", {"skill": "s1/アルトリア:9"}), skill)]
     api = client.get(f"/api/sessions/{sid}/prompts/p9?lang={lang}", headers=bearer(grail.tokens["gm"])).get_json()["error"]
     said.append((api[lang], prompt))
+    gone = gm.get(f"/s/0000dead/gm?lang={lang}")  # a console's bookmark of a session that is not there
+    assert gone.status_code == 404 and "0000dead" not in gone.get_data(as_text=True)
+    said.append((gone.get_data(as_text=True), {"ja": "そのセッションはありません", "en": "There is no such session"}[lang]))
     t = Table(app, client, "succession", ["甲", "乙"])
     t.act("setup", {"players": ["s1", "s2"], "first": "s1"})
     r = t.post("play", {"seat": "s9", "card": "5"}, lang=lang)
