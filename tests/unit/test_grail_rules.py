@@ -148,7 +148,7 @@ def test_t4_setup_valid_lists_non_combat():
     (["c0", "c1"], None, (), "メイン"),
     ("c0", ["c1", "c2"], (), "サブ"),
     ("c0", None, ["c1", "c2", "c3"], "その他"),
-    ("c0", "zz", (), "zz"),
+    ("c0", "zz", (), "そのキャラクターはこの側にいません"),
     ("c0", "c0", (), "2か所"),
 ])
 def test_t4_setup_rejects_bad_roles(main, sub, others, ja):
