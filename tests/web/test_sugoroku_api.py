@@ -168,3 +168,49 @@ def test_a_vote_for_yourself_is_refused_in_words(game):
     error = answer(vote, "s1", "s1", status=400)["error"]
     assert error["ja"] == "「s1」は選べません：自分には投票できません"
     assert error["en"] == "'s1' is not allowed: You cannot vote for yourself"
+
+
+def _moves(act, faces):
+    """Every seat rolls its entered face, in turn order."""
+    for seat, face in faces:
+        act("roll_move", {"faces": [face]}, who=seat)
+
+
+def test_s6_a_challenge_waits_until_everyone_has_moved(game):
+    """S-6 (seed 戦闘準備フェイズ): a challenge is made after every turn of the action phase; made earlier, the target
+    still moves away and the listed battle joined two factions squares apart (s1 on 4 against s2 on 10)."""
+    act, state = game["act"], game["state"]
+    _moves(act, (("s1", 3), ("s2", 4), ("s3", 6), ("s4", 1)))
+    act("end_phase")  # order s2 s3 s4 s1; nobody meets
+    error = act("challenge", {"target": "s2"}, who="s1", status=409)["error"]
+    assert error["en"] == "A challenge is made once everyone has moved (S-6)"
+    assert state()["ruleset"]["players"]["s1"]["mana"] == 4  # nothing paid
+    assert state("s1")["ruleset"]["me"]["challenge_targets"] == []
+    _moves(act, (("s2", 1), ("s3", 1), ("s4", 1), ("s1", 1)))  # s1 on 4, s2 on 5
+    assert [t["seat"] for t in state("s1")["ruleset"]["me"]["challenge_targets"]] == ["s2"]
+    act("challenge", {"target": "s2"}, who="s1")
+    assert act("end_phase")["ruleset"]["pending"][0]["fighters"] == ["s2", "s1"]
+
+
+def test_s6_a_challenge_no_battle_can_take_is_refused_and_costs_nothing(game):
+    """S-6: a challenge whose battle end_phase would drop (its target fights on its own square, or is in a
+    challenge already) took the 1 魔力 and never happened; it is refused and nothing is paid."""
+    act, state = game["act"], game["state"]
+    act("square_event", {"seat": "s3", "mana": 3})
+    _moves(act, (("s1", 3), ("s2", 4), ("s3", 4), ("s4", 5)))  # s2 and s3 share square 4
+    error = act("challenge", {"target": "s2"}, who="s1", status=409)["error"]
+    assert error["en"] == "アーチャー fights on its own square already (S-6)"
+    act("challenge", {"target": "s4"}, who="s1", status=400)  # s4 on 5 is two squares away
+    assert state()["ruleset"]["players"]["s1"]["mana"] == 4
+
+
+def test_s6_two_challenges_of_one_faction_are_refused(game):
+    """S-6: a faction fights one challenge a phase; a second challenge naming it was paid for and dropped."""
+    act, state = game["act"], game["state"]
+    act("square_event", {"seat": "s3", "mana": 3})
+    _moves(act, (("s1", 3), ("s2", 4), ("s3", 5), ("s4", 1)))
+    act("challenge", {"target": "s2"}, who="s1")
+    error = act("challenge", {"target": "s2"}, who="s3", status=409)["error"]
+    assert error["en"] == "アーチャー is in a challenge already (S-6)"
+    act("challenge", {"target": "s3"}, who="s2", status=409)  # the challenged fights the one challenge too
+    assert state()["ruleset"]["players"]["s3"]["mana"] == 3 and state()["ruleset"]["players"]["s2"]["mana"] == 3

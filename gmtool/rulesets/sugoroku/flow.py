@@ -411,26 +411,58 @@ def square_event(state: State, payload: dict, ctx) -> list:
     return tx.drafts
 
 
-def challenge(state: State, payload: dict, ctx) -> list:
-    """S-6 挑戦: nobody on my square, someone within ±1: pay 1 魔力; after the phase I fight them as the child."""
+def in_challenge(s: dict, seat: str) -> bool:
+    """S-6: whether a faction challenges or is challenged in this action phase (one challenge each)."""
+    return any(seat in (c["seat"], c["target"]) for c in s["challenges"])
+
+
+def challenge_targets(state: State, seat: str) -> list[str]:
+    """S-6 挑戦 (the battle preparation, after every turn): whom `seat` may challenge now; the reason
+    why nobody (Conflict / GmError) otherwise."""
     s = started(state)
-    seat = acting_seat(state, payload, ctx)
-    target = str(payload.get("target", ""))
+    if s["round_over"] or s["round_ended"] or current_mover(state) is not None:
+        raise Conflict("挑戦は全員の移動が終わってから（戦闘準備）です [S-6]",
+                       "A challenge is made once everyone has moved (S-6)")
     positions = {p: state.counters[p]["position"] for p in active(state)
                  if not at_goal(state, p) and state.counters[p]["position"] > 0}
     if seat not in positions:
         raise Conflict("スタートかゴールにいると挑戦できません", "You cannot challenge from the start or the goal")
-    if any(c["seat"] == seat for c in s["challenges"]):
-        raise Conflict("この行動フェイズでは既に挑戦しています", "You already challenged in this action phase")
+    if in_challenge(s, seat):
+        raise Conflict("この行動フェイズでは既に挑戦に関わっています [S-6]",
+                       "You are in a challenge of this action phase already (S-6)")
     check = R.can_challenge(positions, seat, state.counters[seat]["mana"])
     if not check["ok"]:
         raise GmError(check["reason"]["ja"], check["reason"]["en"])
-    if target not in check["targets"]:
-        names = "・".join(state.seat_name(t) for t in check["targets"])
+    return check["targets"]
+
+
+def target_refusal(state: State, target: str) -> Conflict | None:
+    """S-6: why a faction within reach cannot be challenged (its own square's battle, a challenge already), or None."""
+    name, here = state.seat_name(target), state.counters[target]["position"]
+    if any(p != target and state.counters[p]["position"] == here for p in active(state)):
+        return Conflict(f"{name}は自分のマスで戦闘になります [S-6]", f"{name} fights on its own square already (S-6)")
+    if in_challenge(sg(state), target):
+        return Conflict(f"{name}は既に挑戦に関わっています [S-6]", f"{name} is in a challenge already (S-6)")
+    return None
+
+
+def challenge(state: State, payload: dict, ctx) -> list:
+    """S-6 挑戦: nobody on my square, someone within ±1: pay 1 魔力; after the phase I fight them as the child."""
+    started(state)
+    seat = acting_seat(state, payload, ctx)
+    target = str(payload.get("target", ""))
+    targets = challenge_targets(state, seat)
+    if target not in targets:
+        names = "・".join(state.seat_name(t) for t in targets)
         raise GmError(f"挑戦できる相手：{names}", f"You may challenge: {names}")
+    refusal = target_refusal(state, target)
+    if refusal:
+        raise refusal
+    name = state.seat_name(target)
     tx = Tx(state)
-    tx.emit("sugoroku.challenged", {"seat": seat, "target": target, "cost": check["cost"]})
-    tx.add(seat, "mana", -check["cost"], (f"{state.seat_name(target)}に挑戦", f"challenging {state.seat_name(target)}"), "S-6")
+    cost = R.CHALLENGE_COST
+    tx.emit("sugoroku.challenged", {"seat": seat, "target": target, "cost": cost})
+    tx.add(seat, "mana", -cost, (f"{name}に挑戦", f"challenging {name}"), "S-6")
     return tx.drafts
 
 

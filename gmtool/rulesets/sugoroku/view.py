@@ -3,6 +3,7 @@ true names only as core secrecy lets the viewer see the GM's committed answer (S
 
 from __future__ import annotations
 
+from gmtool.core.errors import GmError
 from gmtool.core.model import State
 
 from . import battle as B
@@ -98,12 +99,13 @@ def view(state: State, viewer) -> dict:
            "history": s["history"], "challenges": s["challenges"]}
     if viewer.kind == "seat" and viewer.seat in players:
         me = viewer.seat
-        positions = {p: players[p]["position"] for p in act if not players[p]["at_goal"] and players[p]["position"] > 0}
-        targets = R.can_challenge(positions, me, players[me]["mana"])["targets"] if me in positions else []
+        try:
+            targets = [t for t in F.challenge_targets(state, me) if F.target_refusal(state, t) is None]
+        except GmError:
+            targets = []
         last = s["last_move"]
         out["me"] = {"seat": me, "your_turn": mover == me and not s["battle"] and not s["pending"] and not out["round_over"],
-                     "challenge_targets": [{"seat": t, "name": state.seat_name(t)} for t in targets
-                                           if not any(c["seat"] == me for c in s["challenges"])],
+                     "challenge_targets": [{"seat": t, "name": state.seat_name(t)} for t in targets],
                      "can_free_move": bool(last and last["seat"] == me and last["phase"] == s["phase"] and me in s["moved"]
                                            and not players[me]["at_goal"]),
                      "fighting": bool(s["battle"] and me in B.fighters(s["battle"])),
