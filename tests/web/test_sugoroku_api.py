@@ -214,3 +214,18 @@ def test_s6_two_challenges_of_one_faction_are_refused(game):
     assert error["en"] == "アーチャー is in a challenge already (S-6)"
     act("challenge", {"target": "s3"}, who="s2", status=409)  # the challenged fights the one challenge too
     assert state()["ruleset"]["players"]["s3"]["mana"] == 3 and state()["ruleset"]["players"]["s2"]["mana"] == 3
+
+
+def test_s10_an_eliminated_player_acts_no_more(game):
+    """S-10: a player out of the war used Command Seals and skills still (and the GM's square events reached it)."""
+    act, state = game["act"], game["state"]
+    act("square_event", {"seat": "s4", "vp": -10})
+    act("end_round", {"force": True, "vote": False})
+    assert state()["ruleset"]["out"] == ["s4"]
+    for name, payload, who in (("use_seal", {"effect": "mana"}, "s4"), ("use_skill", {"kind": "skill"}, "s4"),
+                               ("use_seal", {"effect": "mana", "seat": "s4"}, "gm"),
+                               ("square_event", {"seat": "s4", "vp": 3}, "gm")):
+        error = act(name, payload, who=who, status=409)["error"]
+        assert error["ja"] == "ライダーは脱落しています [S-10]" and error["en"] == "ライダー is out of the war (S-10)"
+    s4 = state()["ruleset"]["players"]["s4"]
+    assert (s4["seals"], s4["uses"], s4["vp"]) == (3, 0, -10)
