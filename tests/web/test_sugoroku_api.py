@@ -229,3 +229,17 @@ def test_s10_an_eliminated_player_acts_no_more(game):
         assert error["ja"] == "ライダーは脱落しています [S-10]" and error["en"] == "ライダー is out of the war (S-10)"
     s4 = state()["ruleset"]["players"]["s4"]
     assert (s4["seals"], s4["uses"], s4["vp"]) == (3, 0, -10)
+
+
+def test_s11_free_move_ignores_the_roll_once(game):
+    """S-11: the seal ignores the roll and moves up to 4 squares from where the player stood before it; a second
+    seal right after moved 4 more from the square the ignored roll had reached (0 → 6, then 3, then 10)."""
+    act, state = game["act"], game["state"]
+    act("roll_move", {"faces": [6]}, who="s1")
+    act("use_seal", {"effect": "free_move", "squares": 3}, who="s1")
+    assert state()["ruleset"]["players"]["s1"]["position"] == 3
+    assert state("s1")["ruleset"]["me"]["can_free_move"] is False
+    error = act("use_seal", {"effect": "free_move", "squares": 4}, who="s1", status=409)["error"]
+    assert error["en"] == "Only right after your own roll"
+    s1 = state()["ruleset"]["players"]["s1"]
+    assert (s1["position"], s1["seals"]) == (3, 2)

@@ -20,8 +20,8 @@ from gmtool.core.model import Prompt, State
 
 from . import rules as R
 from .events import is_revealed, sg
-from .flow import (Tx, acting_seat, at_goal, count_reveal, flow_reading, move_to, readings,
-                            require_no_battle, reveal, started)
+from .flow import (Tx, acting_seat, at_goal, count_reveal, flow_reading, just_rolled, move_to, readings,
+                   require_no_battle, reveal, started)
 
 KIND = "sugoroku_cards"
 # One way to split the spaces (no nested optional \s*): linear, and card texts are bounded (MAX_CARD_TEXT).
@@ -383,7 +383,7 @@ def use_seal(state: State, payload: dict, ctx) -> list:
     left = tx.value(seat, "seals")
     if effect == "free_move":
         last = s["last_move"]
-        if not last or last["seat"] != seat or last["phase"] != s["phase"] or seat not in s["moved"]:
+        if not just_rolled(state, seat):
             raise Conflict("出目を無視できるのは自分が振った直後だけです", "Only right after your own roll")
         if at_goal(state, seat):
             raise Conflict("ゴール済みです", "Already at the goal")

@@ -94,7 +94,7 @@ def _moved(state: State, e) -> None:
     if d["to"] != d["from"]:
         s["arrived"][d["seat"]] = e.seq
     s["last_move"] = {"seat": d["seat"], "from": d["from"], "to": d["to"], "phase": s["phase"], "seq": e.seq,
-                      "base": d.get("base", d["from"])}
+                      "base": d.get("base", d["from"]), "turn": d.get("turn", True)}
 
 
 def _skipped(state: State, e) -> None:

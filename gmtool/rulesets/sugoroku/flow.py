@@ -128,6 +128,12 @@ def current_mover(state: State) -> str | None:
     return None
 
 
+def just_rolled(state: State, seat: str) -> bool:
+    """S-11: whether the seat's own roll of this phase is the last move (a free-move seal may ignore it, once)."""
+    s, last = sg(state), (sg(state) or {}).get("last_move")
+    return bool(last and last["seat"] == seat and last["turn"] and last["phase"] == s["phase"] and seat in s["moved"])
+
+
 def note_text(note: dict | None) -> dict | None:
     """A rule note as a {"ja", "en", "rule"} label."""
     return dict(note) if note else None

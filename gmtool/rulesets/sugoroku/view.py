@@ -103,11 +103,9 @@ def view(state: State, viewer) -> dict:
             targets = [t for t in F.challenge_targets(state, me) if F.target_refusal(state, t) is None]
         except GmError:
             targets = []
-        last = s["last_move"]
         out["me"] = {"seat": me, "your_turn": mover == me and not s["battle"] and not s["pending"] and not out["round_over"],
                      "challenge_targets": [{"seat": t, "name": state.seat_name(t)} for t in targets],
-                     "can_free_move": bool(last and last["seat"] == me and last["phase"] == s["phase"] and me in s["moved"]
-                                           and not players[me]["at_goal"]),
+                     "can_free_move": F.just_rolled(state, me) and not players[me]["at_goal"],
                      "fighting": bool(s["battle"] and me in B.fighters(s["battle"])),
                      "is_parent": bool(s["battle"] and s["battle"]["parent"] == me),
                      "karma": [k for k in out["karma_pending"] if k["victor"] == me]}
