@@ -243,3 +243,29 @@ def test_s11_free_move_ignores_the_roll_once(game):
     assert error["en"] == "Only right after your own roll"
     s1 = state()["ruleset"]["players"]["s1"]
     assert (s1["position"], s1["seals"]) == (3, 2)
+
+
+def test_s2_no_ninth_action_phase(game):
+    """S-2: the round ends after the 8th action phase; end_phase (force) went on to a 9th and a 10th."""
+    act, state = game["act"], game["state"]
+    for _ in range(8):
+        act("end_phase", {"force": True})
+    view = state()["ruleset"]
+    assert view["round_over"]["rule"] == "S-2" and (view["phase"], view["phase_shown"]) == (9, 8)
+    error = act("end_phase", {"force": True}, status=409)["error"]
+    assert error["en"] == "The round's end condition is met (the GM ends it)"
+    assert state()["ruleset"]["phase"] == 9
+    act("end_round")
+
+
+def test_s2_the_phase_the_goal_ended_is_ended_once(game):
+    """S-2: when the goal count ends the round mid-phase, the GM may end that phase (its battles), once."""
+    act, state = game["act"], game["state"]
+    act("square_event", {"seat": "s1", "move": 8})
+    act("square_event", {"seat": "s2", "move": 8})
+    act("square_event", {"seat": "s3", "move": 8})
+    act("square_event", {"seat": "s4", "move": 7})  # 4 seats: all at the goal would end it; three are
+    act("roll_move", {"faces": [1]}, who="s4")  # ... and s4's roll ends round 1 (everyone at the goal)
+    assert state()["ruleset"]["round_over"]
+    act("end_phase")
+    act("end_phase", {"force": True}, status=409)

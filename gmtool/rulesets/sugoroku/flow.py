@@ -153,6 +153,14 @@ def require_no_battle(s: dict) -> None:
         raise Conflict("戦闘中です。先に戦闘を終えてください", "A battle is in progress; finish it first")
 
 
+def require_round_on(s: dict, ending_phase: bool = False) -> None:
+    """S-2: refuse once the round is over or its end condition is met (but for ending the phase that met it)."""
+    if s["round_ended"] or s["finished"]:
+        raise Conflict("ラウンドは終了しています", "The round is over")
+    if s["round_over"] and not (ending_phase and s["moved"]):
+        raise Conflict("ラウンド終了の条件を満たしています（GMがラウンドを終了）", "The round's end condition is met (the GM ends it)")
+
+
 def reveal(tx: Tx, seat: str, reason: dict, done: set | None = None) -> None:
     """S-13: reveal a faction's true name (its committed prompt, if the GM entered one)."""
     state = tx.state
@@ -347,10 +355,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     s = started(state)
     seat = acting_seat(state, payload, ctx)
     require_no_battle(s)
-    if s["round_ended"] or s["finished"]:
-        raise Conflict("ラウンドは終了しています", "The round is over")
-    if s["round_over"]:
-        raise Conflict("ラウンド終了の条件を満たしています（GMがラウンドを終了）", "The round's end condition is met (the GM ends it)")
+    require_round_on(s)
     if s["pending"]:
         raise Conflict("先に戦闘を行ってください", "Fight the pending battles first")
     mover = current_mover(state)
@@ -479,8 +484,7 @@ def end_phase(state: State, payload: dict, ctx) -> list:
     """S-3/S-7: end the action phase: rotate the order, list the battles (same square, challenges), check S-2."""
     s = started(state)
     require_no_battle(s)
-    if s["round_ended"]:
-        raise Conflict("ラウンドは終了しています", "The round is over")
+    require_round_on(s, ending_phase=True)
     waiting = current_mover(state)
     if waiting and not flag_field(payload, "force"):
         raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（それでも終えるなら「行動フェイズ終了 (強制)」）",
