@@ -269,3 +269,17 @@ def test_s2_the_phase_the_goal_ended_is_ended_once(game):
     assert state()["ruleset"]["round_over"]
     act("end_phase")
     act("end_phase", {"force": True}, status=409)
+
+
+def test_s13_a_true_name_is_revealed_once_when_two_reasons_meet(game):
+    """S-13: a 《真名開放》 NP that is also the 5th skill use + battle revealed the true name twice in one action
+    (two sugoroku.true_name_revealed, two prompt.revealed, two log lines)."""
+    act, client, sid = game["act"], game["client"], game["sid"]
+    r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(game["tokens"]["gm"]),
+                    json={"seat": "s1", "key": "reveal_count", "value": 4})
+    assert r.status_code == 200
+    act("square_event", {"seat": "s1", "mana": 3})
+    out = act("use_skill", {"kind": "np", "cost": 0, "true_name_release": True}, who="s1")
+    types = [e["type"] for e in out["events"]]
+    assert types.count("sugoroku.true_name_revealed") == 1 and types.count("prompt.revealed") == 1
+    assert out["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"

@@ -161,13 +161,12 @@ def require_round_on(s: dict, ending_phase: bool = False) -> None:
         raise Conflict("ラウンド終了の条件を満たしています（GMがラウンドを終了）", "The round's end condition is met (the GM ends it)")
 
 
-def reveal(tx: Tx, seat: str, reason: dict, done: set | None = None) -> None:
-    """S-13: reveal a faction's true name (its committed prompt, if the GM entered one)."""
+def reveal(tx: Tx, seat: str, reason: dict) -> None:
+    """S-13: reveal a faction's true name (its committed prompt, if the GM entered one), once: not again when
+    it is public or an earlier draft of the same action reveals it."""
     state = tx.state
-    done = done if done is not None else set()
-    if is_revealed(state, seat) or seat in done:
+    if is_revealed(state, seat) or ("sugoroku.true_name_revealed", seat) in ((t, d.get("seat")) for t, d in tx.drafts):
         return
-    done.add(seat)
     tx.emit("sugoroku.true_name_revealed", {"seat": seat, "reason": reason})
     pid = sg(state)["true_name_prompts"].get(seat)
     if pid and pid in state.prompts:
