@@ -283,3 +283,56 @@ def test_s13_a_true_name_is_revealed_once_when_two_reasons_meet(game):
     types = [e["type"] for e in out["events"]]
     assert types.count("sugoroku.true_name_revealed") == 1 and types.count("prompt.revealed") == 1
     assert out["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
+
+
+def _battle_on_3(game, cards):
+    """s1, s2, s3 land on square 3 (s4 on 1), the battle starts and each plays its cards; the battle's view."""
+    act, answer = game["act"], game["answer"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    battle = act("start_battle")["ruleset"]["battle"]
+    for seat, value in cards.items():
+        answer(battle["prompt"], seat, value)
+    return game["state"]()["ruleset"]["battle"]
+
+
+def test_s7_the_gm_rules_a_tie_among_the_tied(game):
+    """S-7 (Reading battle_tie=gm): tied highest totals have no winner and the GM decides among them; a ruling for a
+    fighter outside the tie (the lowest total) made it the winner, and one on a battle with a winner was taken
+    with a 200 and ignored."""
+    act = game["act"]
+    act("battle_adjust", {"winner": "s1"}, status=409)  # no battle
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    act("start_battle")
+    error = act("battle_adjust", {"winner": "s2"}, status=409)["error"]  # the cards are not revealed yet
+    assert error["en"] == "There is no tie to rule (S-7)"
+    battle = game["state"]()["ruleset"]["battle"]
+    for seat, value in {"s1": "力3", "s2": "力5", "s3": "魔5"}.items():
+        game["answer"](battle["prompt"], seat, value)
+    result = game["state"]()["ruleset"]["battle"]["result"]
+    assert result["tied"] == ["s2", "s3"] and result["gm_decides"] and result["winners"] == []
+    error = act("battle_adjust", {"winner": "s1"}, status=400)["error"]
+    assert error["ja"] == "勝者は同点のアーチャー・ランサーか none です"
+    assert game["state"]()["ruleset"]["battle"]["decision"] is None
+    result = act("battle_adjust", {"winner": "s3"})["ruleset"]["battle"]["result"]
+    assert result["winners"] == ["s3"] and not result["gm_decides"]
+
+
+def test_s7_no_ruling_on_a_battle_with_a_winner(game):
+    """S-7: a ruling is for a tie; on a battle that has a winner it is a 409 and changes nothing."""
+    battle = _battle_on_3(game, {"s1": "力3", "s2": "力5", "s3": "魔4"})
+    assert battle["result"]["winners"] == ["s2"]
+    error = game["act"]("battle_adjust", {"winner": "s1"}, status=409)["error"]
+    assert error["en"] == "There is no tie to rule (S-7)"
+    assert game["state"]()["ruleset"]["battle"]["result"]["winners"] == ["s2"]
+
+
+def test_s7_reading_parent_wins_a_tie_leaves_nothing_for_the_gm(game):
+    """S-7, Reading battle_tie=parent: the parent among the tied wins; the result said gm_decides all the same
+    (and the console showed the tie buttons)."""
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "battle_tie", "value": "parent"})
+    assert r.status_code == 200
+    result = _battle_on_3(game, {"s1": "力5", "s2": "力5", "s3": "魔4"})["result"]
+    assert result["winners"] == ["s1"] and result["tied"] == ["s1", "s2"] and result["gm_decides"] is False

@@ -155,7 +155,7 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | 
     if decided:
         notes.append({"ja": "同点をGMが裁定", "en": "Tie decided by the GM", "rule": "S-7"})
     return {"summary": summary, "winners": [winner] if winner else [], "rows": rows, "notes": notes + win["notes"],
-            "events": tx.drafts, "battle": battle["id"], "tied": win["tied"], "gm_decides": bool(win["tied"]) and not decided,
+            "events": tx.drafts, "battle": battle["id"], "tied": win["tied"], "gm_decides": win["gm_decides"] and not decided,
             "vp": vp, "vp_terms": terms, "totals": totals}
 
 
@@ -270,14 +270,20 @@ def battle_card(state: State, payload: dict, ctx) -> list:
 
 
 def battle_adjust(state: State, payload: dict, ctx) -> list:
-    """GM: rule a tie (`winner`: a seat or "none"), add a VP effect (`vp_effect` + `label`), or set `square_vp`."""
+    """GM: rule a revealed tie (`winner`: one of the tied or "none", S-7), add a VP effect (`vp_effect` + `label`), or set
+    `square_vp`."""
     battle = current(state)
     changed = copy.deepcopy(battle)
     tx = Tx(state)
     if payload.get("winner") not in (None, ""):
+        prompt = state.prompts[battle["prompt"]]
+        tied = ((prompt.resolution or {}).get("tied") or []) if prompt.status == "revealed" else []
+        if not tied:
+            raise Conflict("裁定する同点はありません [S-7]", "There is no tie to rule (S-7)")
         winner = str(payload["winner"])
-        if winner != "none" and winner not in fighters(battle):
-            raise GmError("勝者は戦闘の参加者か none です", "The winner must be a fighter or 'none'")
+        if winner != "none" and winner not in tied:
+            raise GmError(f"勝者は同点の{'・'.join(state.seat_name(t) for t in tied)}か none です",
+                          f"The winner must be one of the tied ({', '.join(state.seat_name(t) for t in tied)}) or 'none'")
         changed["decision"] = "" if winner == "none" else winner
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "decision": changed["decision"]})
     if payload.get("vp_effect") not in (None, ""):
