@@ -336,3 +336,17 @@ def test_s7_reading_parent_wins_a_tie_leaves_nothing_for_the_gm(game):
     assert r.status_code == 200
     result = _battle_on_3(game, {"s1": "力5", "s2": "力5", "s3": "魔4"})["result"]
     assert result["winners"] == ["s1"] and result["tied"] == ["s1", "s2"] and result["gm_decides"] is False
+
+
+@pytest.mark.parametrize("mana", [-3, 15])
+def test_s5_a_starting_mana_outside_0_to_14_is_refused(client, mana):
+    """S-5: 魔力 is 0..14; a starting 魔力 of -3 or 15 was taken silently as 0 or 14."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
+    r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                    json={"players": {"s1": {"mana": mana}}})
+    assert r.status_code == 400, r.get_json()
+    assert r.get_json()["error"]["en"] == f"Starting mana must be in 0..14 ({mana})"
+    assert r.get_json()["error"]["ja"] == f"初期魔力は0〜14です（{mana}）"
+    state = client.get(f"/api/sessions/{data['session']}/state", headers=bearer(data["gm_token"])).get_json()
+    assert state["session"]["version"] == 1

@@ -287,6 +287,9 @@ def setup(state: State, payload: dict, ctx) -> list:
     for seat in seats:
         spec = specs.get(seat) or {}
         mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, "初期魔力", "starting mana")
+        if not R.MANA_MIN <= mana <= R.MANA_MAX:
+            raise GmError(f"初期魔力は{R.MANA_MIN}〜{R.MANA_MAX}です（{mana}）",
+                          f"Starting mana must be in {R.MANA_MIN}..{R.MANA_MAX} ({mana})")
         if mana:
             tx.set(seat, "mana", mana, ("初期魔力（キャラクターごと）", "starting mana (per character)"), "S-5")
         if skip:
