@@ -350,3 +350,27 @@ def test_s5_a_starting_mana_outside_0_to_14_is_refused(client, mana):
     assert r.get_json()["error"]["ja"] == f"初期魔力は0〜14です（{mana}）"
     state = client.get(f"/api/sessions/{data['session']}/state", headers=bearer(data["gm_token"])).get_json()
     assert state["session"]["version"] == 1
+
+
+def test_s1_after_the_climax_the_game_is_over(client):
+    """S-1: most 戦果 at the end of the climax wins; skills, seals and square events after it still changed the
+    players' counters (and a skill could reveal a true name)."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
+    sid, gm = data["session"], bearer(data["gm_token"])
+    seats = {s["id"]: bearer(s["token"]) for s in data["seats"]}
+
+    def act(name, payload, who=gm, status=200):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=who, json=payload)
+        assert r.status_code == status, r.get_json()
+        return r.get_json()
+
+    act("setup", {"board_length": 5, "skip_to_climax": True})
+    act("roll_move", {"faces": [5]}, who=seats["s1"])
+    act("roll_move", {"faces": [5]}, who=seats["s2"])  # 2 at the goal: the climax is over (S-2)
+    assert act("end_round", {})["ruleset"]["finished"]
+    for name, payload, who in (("use_skill", {"kind": "skill"}, seats["s3"]), ("use_seal", {"effect": "mana"}, seats["s3"]),
+                               ("square_event", {"seat": "s3", "vp": 5}, gm)):
+        assert act(name, payload, who, status=409)["error"]["en"] == "The game is over"
+    s3 = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["players"]["s3"]
+    assert (s3["uses"], s3["seals"], s3["vp"]) == (0, 3, 0)

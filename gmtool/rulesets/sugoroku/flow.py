@@ -92,7 +92,8 @@ def flow_reading(state: State, key: str) -> Any:
 
 
 def acting_seat(state: State, payload: dict, ctx) -> str:
-    """The seat an action is for: a phone acts for itself; the GM names the seat; a seat out of the war acts no more."""
+    """The seat an action is for: a phone acts for itself; the GM names the seat; no seat acts once the game is over,
+    nor one that is out of the war."""
     seat = payload.get("seat")
     if not ctx.viewer.is_gm:
         if seat not in (None, "", ctx.viewer.seat):
@@ -100,6 +101,8 @@ def acting_seat(state: State, payload: dict, ctx) -> str:
         seat = ctx.viewer.seat
     if seat in (None, "") or str(seat) not in state.seats:
         raise GmError("席を選んでください", "Choose a seat")
+    if (sg(state) or {}).get("finished"):  # S-1: the climax is over
+        raise Conflict("ゲームは終了しています", "The game is over")
     if str(seat) in (sg(state) or {}).get("out", []):  # S-10
         name = state.seat_name(str(seat))
         raise Conflict(f"{name}は脱落しています [S-10]", f"{name} is out of the war (S-10)")
