@@ -374,3 +374,27 @@ def test_s1_after_the_climax_the_game_is_over(client):
         assert act(name, payload, who, status=409)["error"]["en"] == "The game is over"
     s3 = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["players"]["s3"]
     assert (s3["uses"], s3["seals"], s3["vp"]) == (0, 3, 0)
+
+
+def test_s8_a_square_vp_below_0_is_refused_where_it_is_given(game):
+    """S-8: a square's battle VP is 0 or more; -3 was taken by set_square (and start_battle / battle_adjust), and
+    then the battle could not be resolved: the last fighter's cards were refused with 'Square VP must be in 0..'."""
+    act = game["act"]
+    error = act("set_square", {"square": 3, "vp": -3}, status=400)["error"]
+    assert error["en"] == "The battle VP must be 0 or more (-3)" and error["ja"] == "勝利時戦果は0以上です（-3）"
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    act("start_battle", {"square_vp": -1}, status=400)
+    battle = act("start_battle", {"square_vp": 2})["ruleset"]["battle"]
+    act("battle_adjust", {"square_vp": -1}, status=400)
+    game["answer"](battle["prompt"], "s1", "力5")
+    game["answer"](battle["prompt"], "s2", "力2")
+    assert game["state"]()["ruleset"]["battle"]["result"]["vp"] == 2 + 1
+
+
+def test_s7_a_terrain_of_no_attribute_is_refused(game):
+    """S-7: terrain strengthens or weakens 力 / 魔 / 技; "火+2" was taken as no terrain at all (a 200)."""
+    error = game["act"]("set_square", {"square": 3, "terrain": "火+2"}, status=400)["error"]
+    assert error["en"] == "Cannot read the terrain '火+2' (e.g. 力+2 魔-1)"
+    assert game["act"]("set_square", {"square": 3, "terrain": "力+2、魔−1"})["ruleset"]["board"][3]["terrain"] == {"力": 2, "魔": -1}
+    assert game["act"]("set_square", {"square": 3, "terrain": ""})["ruleset"]["board"][3]["terrain"] == {}

@@ -21,7 +21,7 @@ from gmtool.core.model import Prompt, State
 from . import rules as R
 from .events import is_revealed, sg
 from .flow import (Tx, acting_seat, at_goal, count_reveal, flow_reading, just_rolled, move_to, readings,
-                   require_no_battle, reveal, started)
+                   require_no_battle, reveal, square_vp, started)
 
 KIND = "sugoroku_cards"
 # One way to split the spaces (no nested optional \s*): linear, and card texts are bounded (MAX_CARD_TEXT).
@@ -216,13 +216,11 @@ def start_battle(state: State, payload: dict, ctx) -> list:
             raise GmError(f"マス{square}に戦闘はありません", f"No battle on square {square}")
     fs = pending["fighters"]
     square_info = s["squares"].get(str(pending["square"]), {})
-    square_vp = square_info.get("vp", 0)
-    if payload.get("square_vp") not in (None, ""):
-        square_vp = parse_int(payload["square_vp"], "勝利時戦果", "battle VP")
+    vp = square_vp(payload["square_vp"]) if payload.get("square_vp") not in (None, "") else square_info.get("vp", 0)
     pid = f"sg-b{len(state.prompts) + 1}"
     drafts = [("sugoroku.battle_started", {"id": pid, "square": pending["square"], "parent": fs[0], "children": fs[1:],
                                            "fighters": fs, "prompt": pid, "terrain": square_info.get("terrain", {}),
-                                           "square_vp": square_vp, "challenge": pending["challenge"]})]
+                                           "square_vp": vp, "challenge": pending["challenge"]})]
     title = {"ja": f"戦闘（マス{pending['square']}）：親は伏せ札1枚・子は1〜3枚",
              "en": f"Battle (square {pending['square']}): the parent plays 1 card face down, children 1 to 3"}
     drafts += P.open_prompt(state, pid, {"title": title, "kind": KIND, "seats": fs, "resolver": "sugoroku_battle",
@@ -292,7 +290,7 @@ def battle_adjust(state: State, payload: dict, ctx) -> list:
         changed["vp_effects"].append(effect)
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "vp_effect": effect})
     if payload.get("square_vp") not in (None, ""):
-        changed["square_vp"] = parse_int(payload["square_vp"], "勝利時戦果", "battle VP")
+        changed["square_vp"] = square_vp(payload["square_vp"])
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "square_vp": changed["square_vp"]})
     if not tx.drafts:
         raise GmError("winner / vp_effect / square_vp のどれかを指定してください", "Give winner, vp_effect or square_vp")

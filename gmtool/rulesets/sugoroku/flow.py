@@ -310,7 +310,10 @@ def parse_terrain(value: Any) -> dict:
         items = value.items()
     else:
         letters = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
-        items = [(letters.get(a.lower(), a), v) for a, v in re.findall(r"([力魔技pmtPMT])\s*([+\-−]?\d+)", str(value or ""))]
+        text, pattern = str(value or ""), r"([力魔技pmtPMT])\s*([+\-−]?\d+)"
+        if re.sub(r"[\s,、，]+", "", re.sub(pattern, "", text)):
+            raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔-1）", f"Cannot read the terrain '{text[:40]}' (e.g. 力+2 魔-1)")
+        items = [(letters.get(a.lower(), a), v) for a, v in re.findall(pattern, text)]
     out = {}
     for attr, v in items:
         if attr not in R.ATTRIBUTES:
@@ -321,13 +324,21 @@ def parse_terrain(value: Any) -> dict:
     return out
 
 
+def square_vp(value: Any) -> int:
+    """S-8: a square's battle VP (勝利時戦果) as given: a whole number, 0 or more."""
+    vp = parse_int(value, "勝利時戦果", "battle VP")
+    if vp < 0:
+        raise GmError(f"勝利時戦果は0以上です（{vp}）", f"The battle VP must be 0 or more ({vp})")
+    return vp
+
+
 def set_square(state: State, payload: dict, ctx) -> list:
     """S-7/S-8: a square's terrain (地の利) and battle VP, as printed on the board."""
     s = started(state)
     square = parse_int(payload.get("square"), "マス", "square")
     if not 1 <= square <= s["board_length"]:
         raise GmError(f"マスは1〜{s['board_length']}です", f"Squares are 1..{s['board_length']}")
-    vp = parse_int(payload.get("vp") if payload.get("vp") not in (None, "") else 0, "勝利時戦果", "battle VP")
+    vp = square_vp(payload.get("vp") if payload.get("vp") not in (None, "") else 0)
     return [("sugoroku.square_set", {"square": square, "terrain": parse_terrain(payload.get("terrain")), "vp": vp,
                                      "label": clean_text(payload.get("label"), "マスの名前", "square label", required=False)})]
 
