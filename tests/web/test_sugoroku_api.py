@@ -398,3 +398,16 @@ def test_s7_a_terrain_of_no_attribute_is_refused(game):
     assert error["en"] == "Cannot read the terrain '火+2' (e.g. 力+2 魔-1)"
     assert game["act"]("set_square", {"square": 3, "terrain": "力+2、魔−1"})["ruleset"]["board"][3]["terrain"] == {"力": 2, "魔": -1}
     assert game["act"]("set_square", {"square": 3, "terrain": ""})["ruleset"]["board"][3]["terrain"] == {}
+
+
+@pytest.mark.parametrize("payload", [{"move": -5}, {"seals": 1}, {"mana": 20, "move": -1}])
+def test_s3_a_square_event_that_changes_nothing_is_refused(game, payload):
+    """S-3: a square event for s2 on the start square that moves it back, or gives a seal beyond 3, changes
+    nothing; moving back from the start wrote a sugoroku.moved 0→0 with a 200."""
+    version = game["state"]()["session"]["version"]
+    out = game["act"]("square_event", {"seat": "s2", **payload}, status=200 if "mana" in payload else 400)
+    if "mana" in payload:  # 魔力 3 → 14 (clamped, S-5); the move back from the start is no part of it
+        assert [e["type"] for e in out["events"]] == ["counter.changed"]
+    else:
+        assert out["error"]["en"] == "Nothing changes (every counter stays within its bounds)"
+        assert game["state"]()["session"]["version"] == version

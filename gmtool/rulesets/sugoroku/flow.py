@@ -435,9 +435,10 @@ def square_event(state: State, payload: dict, ctx) -> list:
     if payload.get("move") not in (None, "", 0, "0"):
         step = parse_int(payload["move"], "移動", "move")
         frm = tx.value(seat, "position")
-        move_to(tx, seat, frm, frm + step, [{"label": label, "value": step, "rule": "S-3"}], step, False, "S-3")
+        if max(0, min(frm + step, sg(state)["board_length"])) != frm:  # not back from the start, not on from the goal
+            move_to(tx, seat, frm, frm + step, [{"label": label, "value": step, "rule": "S-3"}], step, False, "S-3")
     if not tx.drafts:
-        raise GmError("変化がありません（魔力は0〜14）", "Nothing changes (mana stays within 0..14)")
+        raise GmError("変化がありません（各カウンターの範囲内）", "Nothing changes (every counter stays within its bounds)")
     return tx.drafts
 
 
