@@ -114,7 +114,6 @@ def sugoroku_round() -> RulesetScript:
     s.act("battle_card", {"card": "力3"}, who="s1")
     s.act("end_battle")
     s.act("square_event", {"seat": "s3", "vp": -10, "label": "罰"})
-    s.act("end_phase", {"force": True})
     s.act("end_round", {"force": True})
     vote = s.state.extra["sugoroku"]["vote"]
     for voter, target in (("s1", "s2"), ("s2", "s1"), ("s4", "s1")):

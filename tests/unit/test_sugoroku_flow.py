@@ -205,7 +205,6 @@ def test_s13_five_skill_uses_and_battles_reveal():
     g.answer(pid, "s2", "技9")
     g.act("end_battle")
     assert g.c("s2", "reveal_count") == 4 and not g.s["revealed"]
-    g.act("end_phase", {"force": True})
     g.act("end_round", {"force": True, "vote": False})
     g.act("start_round")
     g.act("use_skill", {"kind": "skill", "cost": 0}, who="s2")

@@ -411,3 +411,25 @@ def test_s3_a_square_event_that_changes_nothing_is_refused(game, payload):
     else:
         assert out["error"]["en"] == "Nothing changes (every counter stays within its bounds)"
         assert game["state"]()["session"]["version"] == version
+
+
+def test_s7_the_last_phase_battles_are_fought_before_the_round_ends(game):
+    """S-7: the battles end_phase lists are fought after every turn; end_round (even forced) dropped them unseen."""
+    act, state = game["act"], game["state"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    error = act("end_round", {"force": True}, status=409)["error"]
+    assert error["en"] == "Fight the pending battles first"
+    assert state()["ruleset"]["pending"] and not state()["ruleset"]["round_ended"]
+    act("skip_battle", {"reason": "合意"})
+    act("end_round", {"force": True})
+
+
+def test_s7_a_forced_end_phase_keeps_the_listed_battles(game):
+    """S-7: a forced end_phase while battles were listed replaced them with the next phase's (none): dropped unseen."""
+    act, state = game["act"], game["state"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    assert act("end_phase", {"force": True}, status=409)["error"]["en"] == "Fight the pending battles first"
+    act("skip_turn", {"seat": "s2"}, status=409)
+    assert state()["ruleset"]["pending"][0]["fighters"] == ["s1", "s2"] and state()["ruleset"]["phase"] == 2

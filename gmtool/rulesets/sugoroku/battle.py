@@ -205,7 +205,7 @@ def current(state: State, seat: str | None = None) -> dict:
 def start_battle(state: State, payload: dict, ctx) -> list:
     """S-6/S-7: start the next pending battle (or the one on `square`): one secret card prompt for every fighter."""
     s = started(state)
-    require_no_battle(s)
+    require_no_battle(s, pending=False)
     if not s["pending"]:
         raise Conflict("行う戦闘がありません", "There is no pending battle")
     pending = s["pending"][0]

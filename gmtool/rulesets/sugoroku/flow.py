@@ -150,10 +150,12 @@ def round_check(state: State, goals: int | None = None, phases_done: int | None 
     return R.round_over(s["round"], phases_done, goals, len(active(state)), readings(state))
 
 
-def require_no_battle(s: dict) -> None:
-    """Rolls and rounds wait for the battle in progress."""
+def require_no_battle(s: dict, pending: bool = True) -> None:
+    """S-7: rolls, phases and rounds wait for the battle in progress and (unless `pending` is False) the listed ones."""
     if s["battle"]:
         raise Conflict("戦闘中です。先に戦闘を終えてください", "A battle is in progress; finish it first")
+    if pending and s["pending"]:
+        raise Conflict("先に戦闘を行ってください", "Fight the pending battles first")
 
 
 def require_round_on(s: dict, ending_phase: bool = False) -> None:
@@ -372,8 +374,6 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     seat = acting_seat(state, payload, ctx)
     require_no_battle(s)
     require_round_on(s)
-    if s["pending"]:
-        raise Conflict("先に戦闘を行ってください", "Fight the pending battles first")
     mover = current_mover(state)
     if mover is None:
         raise Conflict("全員が移動済みです（GMが行動フェイズを終了）", "Everyone has moved (the GM ends the action phase)")
