@@ -433,3 +433,22 @@ def test_s7_a_forced_end_phase_keeps_the_listed_battles(game):
     assert act("end_phase", {"force": True}, status=409)["error"]["en"] == "Fight the pending battles first"
     act("skip_turn", {"seat": "s2"}, status=409)
     assert state()["ruleset"]["pending"][0]["fighters"] == ["s1", "s2"] and state()["ruleset"]["phase"] == 2
+
+
+def test_s13_a_tie_with_last_place_tied_says_the_gm_picks(game):
+    """S-13: a tied vote whose last place is tied too goes to the GM, who picks among the tied; the result said
+    「最下位のGMが決定」 (the GM in last place) and noted that the GM names who picks, which it does not."""
+    act, answer, client, sid = game["act"], game["answer"], game["client"], game["sid"]
+    act("square_event", {"seat": "s1", "vp": 5})
+    act("square_event", {"seat": "s2", "vp": 3})  # s2 has 2 VP from its CP already: s3 and s4 share last place
+    vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s4"), ("s4", "s3")):
+        answer(vote, voter, target)
+    result = client.get(f"/api/sessions/{sid}/prompts/{vote}", headers=bearer(game["tokens"]["gm"])).get_json()["resolution"]
+    assert result["summary"] == {"ja": "同数（セイバー・アーチャー・ランサー・ライダー：1票）→ 最下位が同点のためGMが決定",
+                                 "en": "Tie (セイバー, アーチャー, ランサー, ライダー: 1) → last place is tied: the GM decides"}
+    assert {"ja": "最下位が同点：GMが同数の中から選ぶ", "en": "Last place is tied: the GM picks among the tied",
+            "rule": "S-13"} in result["notes"]
+    r = client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=bearer(game["tokens"]["gm"]), json={})
+    assert r.status_code == 200
+    answer(f"{vote}-tb", "gm", "s4")

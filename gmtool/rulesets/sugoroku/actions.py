@@ -153,14 +153,15 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
     elif top:
         deciders = list(result["deciders"])
         decider = deciders[0] if len(deciders) == 1 else None
-        names = "・".join(state.seat_name(p) for p in top)
+        names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
         tx.drafts += P.open_prompt(state, f"{prompt.id}-tb", {
-            "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({', '.join(state.seat_name(p) for p in top)})"},
+            "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({names_en})"},
             "kind": "seat", "options": top,
             "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
             "meta": {"vote": prompt.id, "tied": top, "deciders": deciders}}, {**BUILTIN, **RESOLVERS})
-        who = state.seat_name(decider) if decider else "GM"
-        summary = {"ja": f"同数（{names}：{best}票）→ 最下位の{who}が決定", "en": f"Tie ({names}: {best}) → last place ({who}) decides"}
+        decides = ({"ja": f"最下位の{state.seat_name(decider)}が決定", "en": f"last place ({state.seat_name(decider)}) decides"}
+                   if decider else {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"})
+        summary = {"ja": f"同数（{names}：{best}票）→ {decides['ja']}", "en": f"Tie ({names_en}: {best}) → {decides['en']}"}
     else:
         summary = {"ja": "投票なし", "en": "No votes"}
     return {"summary": summary, "winners": top[:1] if len(top) == 1 else [], "tied": top if len(top) > 1 else [],

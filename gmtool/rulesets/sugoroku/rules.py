@@ -490,7 +490,7 @@ def true_name_vote(votes: Mapping[Any, Any], standings: Mapping[Any, int] | Iter
         out["notes"].append(_note("同数：最下位のプレイヤーが同数の中から選ぶ", "Tie: the last-placed player picks among the tied",
                                   "S-13"))
         if len(last) > 1:
-            out["notes"].append(_note("最下位が同点：GMが選ぶ人を指名", "Last place is tied: the GM names who picks", "S-13"))
+            out["notes"].append(_note("最下位が同点：GMが同数の中から選ぶ", "Last place is tied: the GM picks among the tied", "S-13"))
     return out
 
 
