@@ -270,9 +270,9 @@ def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
 SETTINGS = ("hide_answers",)
 
 
-def set_reading(state: State, key: Any, value: Any) -> list[Draft]:
-    """Switch one of the session's readings (core's or its ruleset's) for this session."""
-    require_open(state)
+def reading_choice(state: State, key: Any, value: Any) -> tuple[Any, Any]:
+    """One of the session's readings (core's or its ruleset's) and the value of its choice `value` names (a form's
+    "0" / "false" as the choice's own 0 / False), or a readable error (unknown reading 404, other value 400)."""
     reading = state.rules.reading(str(key)) if state.rules is not None else None
     if reading is None:
         known = ", ".join(r.key for r in state.rules.all_readings()) if state.rules is not None else ""
@@ -282,9 +282,16 @@ def set_reading(state: State, key: Any, value: Any) -> list[Draft]:
         names = "/".join(str(c.value) for c in reading.choices)
         raise GmError(f"解釈「{reading.label.ja}」に「{value}」は選べません（{names}）",
                       f"Reading '{reading.label.en}' cannot be '{value}' ({names})")
-    if state.readings.get(reading.key, reading.default) == choice.value:
+    return reading, choice.value
+
+
+def set_reading(state: State, key: Any, value: Any) -> list[Draft]:
+    """Switch one of the session's readings (core's or its ruleset's) for this session."""
+    require_open(state)
+    reading, value = reading_choice(state, key, value)
+    if state.readings.get(reading.key, reading.default) == value:
         raise Conflict(f"解釈「{reading.label.ja}」は既にその値です", f"Reading '{reading.label.en}' already has that value")
-    return [("reading.set", {"key": reading.key, "value": choice.value, "rule": reading.rule})]
+    return [("reading.set", {"key": reading.key, "value": value, "rule": reading.rule})]
 
 
 def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:

@@ -452,3 +452,35 @@ def test_s13_a_tie_with_last_place_tied_says_the_gm_picks(game):
     r = client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=bearer(game["tokens"]["gm"]), json={})
     assert r.status_code == 200
     answer(f"{vote}-tb", "gm", "s4")
+
+
+@pytest.mark.parametrize(("readings", "status", "en"), [
+    ({"terrain_applies_to": "nope"}, 400, "Reading 'What terrain modifies' cannot be 'nope' (attack/all)"),
+    ({"nope": 1}, 404, "There is no reading 'nope'"),
+    (["battle_tie"], 400, "'readings' must be an object")])
+def test_setup_refuses_a_reading_it_cannot_apply(client, readings, status, en):
+    """Readings (S-7 …) chosen with setup went in unchecked: "terrain_applies_to": "nope" made every battle's last
+    answer a 400 (the battle could never resolve); a list was dropped silently."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
+    r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                    json={"readings": readings})
+    assert r.status_code == status and r.get_json()["error"]["en"].startswith(en), r.get_json()
+    state = client.get(f"/api/sessions/{data['session']}/state", headers=bearer(data["gm_token"])).get_json()
+    assert state["session"]["version"] == 1
+
+
+def test_setup_takes_a_reading_as_a_form_sends_it(client):
+    """A reading chosen with setup as text ("0", "false", as a form posts it) is stored as its choice's value: "0"
+    for card_power_floor made every battle's last answer a 400."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
+    sid, gm = data["session"], bearer(data["gm_token"])
+    r = client.post(f"/api/sessions/{sid}/actions/setup", headers=gm, json={
+        "readings": {"card_power_floor": "0", "strong_traits_count": "false"},
+        "players": {"s1": {"cp_spent": 30, "traits": "神性 竜 鬼"}}})
+    assert r.status_code == 200, r.get_json()
+    readings = {x["key"]: x["value"] for x in client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["readings"]}
+    assert readings["card_power_floor"] == 0 and readings["strong_traits_count"] is False
+    # 9 + 30 + 0 (strong traits do not count toward 3) + 6 (three strong traits) - 30 = 15 unspent → 7 VP (S-14)
+    assert r.get_json()["ruleset"]["players"]["s1"]["vp"] == 7

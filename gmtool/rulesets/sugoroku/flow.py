@@ -12,7 +12,7 @@ from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, reading_choice, require_open
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -223,6 +223,16 @@ def starting_vp_terms(spec: dict, rd: dict) -> tuple[int, list, list]:
     return result["value"], terms, result["terms"]
 
 
+def setup_readings(state: State, chosen: Any) -> dict:
+    """The readings chosen with the setup, each checked and stored as its choice's value (as core's readings route)."""
+    if chosen in (None, ""):
+        return {}
+    if not isinstance(chosen, dict):
+        raise GmError("readings は解釈名と値のオブジェクトです", "'readings' must be an object of reading names and values")
+    pairs = (reading_choice(state, key, value) for key, value in chosen.items())
+    return {reading.key: value for reading, value in pairs}
+
+
 def setup(state: State, payload: dict, ctx) -> list:
     """S-1/S-3/S-5/S-14: names, starting 魔力 and VP, board length, turn order, optional skip to the climax."""
     require_open(state)
@@ -256,7 +266,7 @@ def setup(state: State, payload: dict, ctx) -> list:
             names = "、".join(state.seat_name(s) for s in seats)
             raise GmError(f"手番はすべての席を1回ずつ、名前をカンマ区切りで並べてください（{names}）",
                           f"The order must list every seat once, names separated by commas ({', '.join(state.seat_name(s) for s in seats)})")
-    rd = {k: v for k, v in (payload.get("readings") or {}).items()} if isinstance(payload.get("readings"), dict) else {}
+    rd = setup_readings(state, payload.get("readings"))
     players, specs = {}, _players(payload)
     unknown = set(specs) - set(seats)
     if unknown:
