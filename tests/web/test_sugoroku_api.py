@@ -484,3 +484,13 @@ def test_setup_takes_a_reading_as_a_form_sends_it(client):
     assert readings["card_power_floor"] == 0 and readings["strong_traits_count"] is False
     # 9 + 30 + 0 (strong traits do not count toward 3) + 6 (three strong traits) - 30 = 15 unspent → 7 VP (S-14)
     assert r.get_json()["ruleset"]["players"]["s1"]["vp"] == 7
+
+
+@pytest.mark.parametrize("players", [["s1"], "s1", 5])
+def test_setup_refuses_players_that_are_not_an_object(client, players):
+    """S-5/S-14: `players` is an object per seat; a list (or text) was dropped silently and every seat started blank."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
+    r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                    json={"players": players})
+    assert r.status_code == 400 and r.get_json()["error"]["en"] == "'players' must be an object of seats", r.get_json()

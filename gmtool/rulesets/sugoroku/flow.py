@@ -191,6 +191,8 @@ def _players(payload: dict) -> dict:
     players = payload.get("players")
     if isinstance(players, dict):
         return players
+    if players not in (None, ""):
+        raise GmError("players は席ごとのオブジェクトです", "'players' must be an object of seats")
     found: dict = {}
     for key, value in payload.items():  # form fields "s1.master", "s1.mana" …
         m = re.fullmatch(r"(\w+)\.(\w+)", str(key))
