@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer
 
@@ -494,3 +496,31 @@ def test_setup_refuses_players_that_are_not_an_object(client, players):
     r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
                     json={"players": players})
     assert r.status_code == 400 and r.get_json()["error"]["en"] == "'players' must be an object of seats", r.get_json()
+
+
+def test_s9_s11_climax_goal_vp_with_unused_seals_and_the_winner_on_the_table(client):
+    """S-9/S-11: at the goal in the climax 14 / 11 … by arrival plus 6 per unused Command Seal; 2 at the goal end the
+    climax (S-2); the most 戦果 wins (S-1). The table shows each player's VP with the terms it is made of."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
+    sid, gm = data["session"], bearer(data["gm_token"])
+    seats = {s["id"]: bearer(s["token"]) for s in data["seats"]}
+
+    def act(name, payload, who=gm):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=who, json=payload)
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()["ruleset"]
+
+    act("setup", {"board_length": 6, "skip_to_climax": True})
+    act("use_seal", {"effect": "mana"}, seats["s1"])
+    view = act("roll_move", {"faces": [6]}, seats["s1"])
+    assert view["players"]["s1"]["vp"] == 14 + 6 * 2 and [t["value"] for t in view["players"]["s1"]["vp_terms"]] == [14, 12]
+    view = act("roll_move", {"faces": [6]}, seats["s2"])
+    assert view["players"]["s2"]["vp"] == 11 + 6 * 3 and view["round_over"]["rule"] == "S-2"
+    view = act("end_round", {})
+    assert view["finished"] and view["standings"][0]["seat"] == "s2"
+    table = client.application.test_client()
+    page = table.get(f"/s/{sid}/table?k={data['table_token']}", follow_redirects=True).get_data(as_text=True)
+    row = re.search(r'<tr data-seat="s1".*?</tr>', page, re.S).group(0)
+    assert 'title="ゴール1位 14 [S-9]&#10;令呪温存ボーナス 6×2 12 [S-11]&#10;">26</td>' in row
+    assert re.search(r'sg-winner">[^<]*アーチャー', page)
