@@ -524,3 +524,25 @@ def test_s9_s11_climax_goal_vp_with_unused_seals_and_the_winner_on_the_table(cli
     row = re.search(r'<tr data-seat="s1".*?</tr>', page, re.S).group(0)
     assert 'title="ゴール1位 14 [S-9]&#10;令呪温存ボーナス 6×2 12 [S-11]&#10;">26</td>' in row
     assert re.search(r'sg-winner">[^<]*アーチャー', page)
+
+
+def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):
+    """S-11: a fighter leaves the battle with a seal and moves (players on the square) × 1 squares, without the
+    square's event; a battle left with one fighter has no winner and its card prompt is cancelled unrevealed."""
+    act, state, answer = game["act"], game["state"], game["answer"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    battle = act("start_battle")["ruleset"]["battle"]
+    answer(battle["prompt"], "s1", "力9")
+    act("use_seal", {"effect": "escape"}, who="s3", status=409)  # not in this battle
+    out = act("use_seal", {"effect": "escape"}, who="s2")
+    assert [e["type"] for e in out["events"]] == ["sugoroku.seal_used", "counter.changed", "sugoroku.battle_adjusted",
+                                                  "sugoroku.moved", "counter.changed", "prompt.cancelled",
+                                                  "sugoroku.battle_ended"]
+    view = out["ruleset"]
+    assert view["players"]["s2"]["position"] == 3 + 2 and view["players"]["s2"]["seals"] == 2
+    assert view["battle"] is None and view["last_battle"]["winner"] is None and view["players"]["s1"]["vp"] == 0
+    prompt = game["client"].get(f"/api/sessions/{game['sid']}/prompts/{battle['prompt']}",
+                                headers=bearer(game["tokens"]["gm"])).get_json()
+    assert prompt["status"] == "cancelled"
+    assert "力9" not in repr(state("table")) + repr(state("s2"))  # the parent's card is never shown
