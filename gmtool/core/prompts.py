@@ -87,13 +87,8 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     hi = None if spec.get("max") in (None, "") else parse_int(spec["max"], "最大値", "maximum")
     if lo is not None and hi is not None and lo > hi:
         raise GmError("最小値が最大値より大きいです", "The minimum is above the maximum")
-    disabled = spec.get("disabled") or {}
-    if not isinstance(disabled, dict):
-        raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
-    for who, items in disabled.items():
-        if who not in seats + ["gm"] or not isinstance(items, dict) or any(o not in options for o in items):
-            raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
-    meta = spec.get("meta") or {}
+    disabled = _disabled(spec.get("disabled"), seats + ["gm"], options)
+    meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
         raise GmError("meta はオブジェクトで指定してください", "'meta' must be an object")
     resolver = spec.get("resolver") or None
@@ -107,6 +102,24 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,
         "meta": meta,
     })]
+
+
+def _reason(reason: Any) -> str | dict:
+    """A disabled option's reason: text (≤ 200), or a ruleset's {"ja", "en"} pair of texts."""
+    if isinstance(reason, dict) and set(reason) == {"ja", "en"}:
+        return {lang: clean_text(reason[lang], "理由", "reason", limit=MAX_TEXT, required=False) for lang in ("ja", "en")}
+    return clean_text(reason, "理由", "reason", limit=MAX_TEXT, required=False)
+
+
+def _disabled(value: Any, respondents: list[str], options: list[str]) -> dict:
+    """`disabled` of a prompt spec: {respondent: {option: reason}} over its respondents and options (absent: {})."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or any(
+            who not in respondents or not isinstance(items, dict) or any(o not in options for o in items)
+            for who, items in value.items()):
+        raise GmError("無効な選択肢の指定が正しくありません", "'disabled' must map respondents to {option: reason}")
+    return {who: {option: _reason(reason) for option, reason in items.items()} for who, items in value.items()}
 
 
 def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:

@@ -597,3 +597,42 @@ def test_an_export_whose_names_hold_invisible_controls_still_imports_and_continu
     following = client.post(f"/api/sessions/{imported['session']}/continue", headers=bearer(imported["gm_token"]),
                             json={"title": "次回"})
     assert following.status_code == 201, following.get_json()
+
+
+# -- The API contract under hostile input (docs/api.md 12.1, Limits and errors) --------------------------------
+
+@pytest.mark.parametrize("spec, en", [
+    ({"disabled": []}, "'disabled' must map respondents to {option: reason}"),
+    ({"disabled": ""}, "'disabled' must map respondents to {option: reason}"),
+    ({"disabled": {"s1": {"a": ["x"]}}}, "The reason must be text"),
+    ({"disabled": {"s1": {"a": {"x": 1}}}}, "The reason must be text"),
+    ({"disabled": {"s1": {"a": {"ja": ["x"], "en": "y"}}}}, "The reason must be text"),
+    ({"disabled": {"s1": {"a": "x" * 201}}}, "The reason must be at most 200 characters"),
+    ({"meta": []}, "'meta' must be an object"),
+    ({"meta": ""}, "'meta' must be an object"),
+    ({"meta": 0}, "'meta' must be an object"),
+])
+def test_a_prompt_spec_of_the_wrong_shape_is_refused_and_no_phone_breaks(app, client, created, spec, en):
+    """docs/api.md 12.1: `disabled` maps respondents to {option: reason} and `meta` is an object; a reason that
+    is not text (a list) was stored and made every phone page of the session a 500."""
+    sid, gm = created["session"], created["gm_token"]
+    before = gm_state(client, sid, gm)
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm),
+                    json={"title": "q", "options": ["a", "b"], **spec})
+    assert_json_error(r, 400, en)
+    assert gm_state(client, sid, gm) == before
+    phone = open_link(app, created["seats"][0]["join_url"])
+    assert phone.get(f"/s/{sid}/phone").status_code == 200
+
+
+def test_a_disabled_reason_is_kept_as_clean_text_and_shown_on_the_phone(app, client, created):
+    """A reason given as a number is taken as its text, a ruleset's {ja, en} pair stays a pair (12.1)."""
+    sid, gm = created["session"], created["gm_token"]
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={
+        "title": "q", "options": ["a", "b", "c"], "seats": ["s1"],
+        "disabled": {"s1": {"a": 5, "b": {"ja": "呪い", "en": "cursed"}}}})
+    assert r.status_code == 201, r.get_json()
+    seat = client.get(f"/api/sessions/{sid}/prompts/{r.get_json()['id']}", headers=bearer(created["seats"][0]["token"]))
+    assert seat.get_json()["disabled"] == {"a": "5", "b": {"ja": "呪い", "en": "cursed"}}
+    page = open_link(app, created["seats"][0]["join_url"]).get(f"/s/{sid}/phone")
+    assert page.status_code == 200 and 'title="呪い"' in page.get_data(as_text=True)
