@@ -5,17 +5,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.commands import parse_flag
+from .core.commands import clean_text, parse_flag
 from .core.errors import GmError
 from .core.model import CounterDef, Label, Threshold
 from .core.ruleset import Ruleset
+from . import limits
 
 
 def parse_seat(text: Any) -> dict:
     """A seat from 'name' or 'name / faction' (or a {"name", "faction"} object)."""
-    if isinstance(text, dict):
-        return {"name": str(text.get("name", "")).strip(), "faction": str(text.get("faction", "") or "").strip()}
-    name, _, faction = str(text).partition("/")
+    if isinstance(text, dict):  # checked as text when the seat is made (commands.new_seat)
+        return {"name": text.get("name"), "faction": text.get("faction") or ""}
+    if not isinstance(text, str):
+        return {"name": text, "faction": ""}
+    name, _, faction = text.partition("/")
     return {"name": name.strip(), "faction": faction.strip()}
 
 
@@ -38,6 +41,17 @@ def _int_or_none(value: Any, what: str) -> int | None:
                       f"The counter's {what} must be a whole number (got '{value}')") from None
 
 
+def _label(value: Any, what_ja: str, what_en: str) -> Label:
+    """A counter's or flag's name: a text, or {"ja", "en"} texts (English defaults to the Japanese); anything else
+    (a list, true) is refused as not text. Its length is checked by the caller."""
+    def text(v: Any) -> str:
+        return clean_text(v, what_ja, what_en, limit=limits.MAX_TEXT, required=False)
+    if isinstance(value, dict):
+        ja = text(value.get("ja"))
+        return Label(ja, text(value.get("en")) or ja)
+    return Label(text(value), text(value))
+
+
 THRESHOLD_TEXT = re.compile(r"^(?P<label>[^<>=]{1,20})(?P<op>>=|<=|≥|≤)(?P<at>[-+]?\d+)$")
 
 
@@ -52,10 +66,8 @@ def threshold(spec: Any, key: str, n: int) -> Threshold:
         spec = {"label": match["label"], "at": match["at"], "below": match["op"] in ("<=", "≤")}
     if not isinstance(spec, dict) or _int_or_none(spec.get("at"), "フラグの値") is None:
         raise GmError("フラグは {\"at\": 数値, \"label\": 名前} で指定します", "A flag is {\"at\": number, \"label\": name}")
-    label = spec.get("label") or ""
-    label = Label(str(label.get("ja", "")), str(label.get("en") or label.get("ja", ""))) if isinstance(label, dict) \
-        else Label(str(label).strip(), str(label).strip())
-    if not 1 <= len(label.ja) <= 20:
+    label = _label(spec.get("label"), "フラグの名前", "flag name")
+    if not 1 <= len(label.ja) <= 20 or len(label.en) > 20:
         raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
     return Threshold(_int_or_none(spec["at"], "フラグの値"), f"{key}_{n}", label, "",
                      parse_flag(spec.get("below"), "フラグのbelow", "below"))
@@ -69,12 +81,9 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
         spec = {**dict(zip(("name", "start", "min", "max"), parts)), "thresholds": [p for p in parts[4:] if p]}
     if not isinstance(spec, dict):
         raise GmError("カウンターの指定が正しくありません", "Invalid counter specification")
-    name = str(spec.get("name") or spec.get("label") or "").strip()
-    if isinstance(spec.get("label"), dict):
-        label = Label(str(spec["label"].get("ja", "")), str(spec["label"].get("en", "") or spec["label"].get("ja", "")))
-    else:
-        label = Label(name, name)
-    if not label.ja or len(label.ja) > 20:
+    named = spec.get("label") if isinstance(spec.get("label"), dict) else spec.get("name") or spec.get("label")
+    label = _label(named, "カウンター名", "counter name")
+    if not label.ja or len(label.ja) > 20 or len(label.en) > 20:
         raise GmError("カウンター名は1〜20文字です", "A counter name must be 1 to 20 characters")
     start = _int_or_none(spec.get("start"), "初期値") or 0
     lo = _int_or_none(spec.get("min"), "最小値") if "min" in spec else 0

@@ -636,3 +636,31 @@ def test_a_disabled_reason_is_kept_as_clean_text_and_shown_on_the_phone(app, cli
     assert seat.get_json()["disabled"] == {"a": "5", "b": {"ja": "呪い", "en": "cursed"}}
     page = open_link(app, created["seats"][0]["join_url"]).get(f"/s/{sid}/phone")
     assert page.status_code == 200 and 'title="呪い"' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("body, en", [
+    ({"seats": [["Alice"]]}, "The seat name must be text"),
+    ({"seats": [True]}, "The seat name must be text"),
+    ({"seats": [{"name": ["Alice"]}]}, "The seat name must be text"),
+    ({"seats": [{"name": "Alice", "faction": {"a": 1}}]}, "The faction name must be text"),
+    ({"counters": [{"key": "a", "name": ["Gold"]}]}, "The counter name must be text"),
+    ({"counters": [{"key": "a", "label": {"ja": ["金"], "en": "Gold"}}]}, "The counter name must be text"),
+    ({"counters": [{"key": "a", "label": {"ja": "金", "en": "G" * 21}}]}, "A counter name must be 1 to 20 characters"),
+    ({"counters": [{"key": "a", "name": "Gold", "thresholds": [{"at": 1, "label": ["x"]}]}]},
+     "The flag name must be text"),
+])
+def test_session_texts_that_are_not_text_are_refused_not_stored_as_python_text(app, client, admin, body, en):
+    """docs/api.md Limits: a name or label that is not a string is 400 `The <field> must be text` (a list was stored
+    as the seat name "['Alice']"); nothing is created."""
+    r = client.post("/api/sessions", headers=admin, json={"title": "x", **body})
+    assert_json_error(r, 400, en)
+    assert client.get("/api/sessions", headers=admin).get_json()["sessions"] == []
+
+
+def test_a_number_as_a_seat_or_counter_name_is_taken_as_its_text(client, admin):
+    r = client.post("/api/sessions", headers=admin, json={"title": "x", "seats": [7, {"name": 8, "faction": 9}],
+                                                          "counters": [{"key": "a", "label": {"ja": "金"}}]})
+    assert r.status_code == 201, r.get_json()
+    state = client.get(f"/api/sessions/{r.get_json()['session']}/state", headers=bearer(r.get_json()["gm_token"])).get_json()
+    assert [(s["name"], s["faction"]) for s in state["seats"]] == [("7", ""), ("8", "9")]
+    assert state["counters"][0]["label"] == {"ja": "金", "en": "金"}
