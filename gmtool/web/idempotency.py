@@ -26,11 +26,11 @@ class Answers:
 
     def __init__(self, size: int = MAX_KEYS):
         self.size = size
-        self.done: OrderedDict[str, tuple[int, bytes, str]] = OrderedDict()
+        self.done: OrderedDict[str, tuple[int, bytes, str, str]] = OrderedDict()
         self.running: dict[str, threading.Event] = {}
         self.lock = threading.Lock()
 
-    def claim(self, scope: str) -> tuple[int, bytes, str] | None:
+    def claim(self, scope: str) -> tuple[int, bytes, str, str] | None:
         """The stored answer for `scope`, or None after marking it running (the caller then does the work)."""
         while True:
             with self.lock:
@@ -44,8 +44,9 @@ class Answers:
             if not waiting.wait(WAIT_SECONDS):
                 return None  # the first is stuck: do the work rather than hang the phone
 
-    def finish(self, scope: str, answer: tuple[int, bytes, str] | None) -> None:
-        """Store the answer (None: the request failed before answering) and wake the repeats."""
+    def finish(self, scope: str, answer: tuple[int, bytes, str, str] | None) -> None:
+        """Store the answer (status, body, mimetype, the request body's digest; None: the request failed before
+        answering) and wake the repeats."""
         with self.lock:
             if answer is not None:
                 self.done[scope] = answer
@@ -61,6 +62,11 @@ def scope_of(key: str) -> str:
     creds = request.headers.get("Authorization", "") + "|" + "|".join(
         f"{k}={v}" for k, v in sorted(request.cookies.items()) if k != "lang")
     return hashlib.sha256(f"{request.method} {request.path}\n{key}\n{creds}".encode()).hexdigest()
+
+
+def body_digest() -> str:
+    """The request body's SHA-256: a repeat must send the same bytes as the request it repeats."""
+    return hashlib.sha256(request.get_data()).hexdigest()
 
 
 def install(app: Flask) -> None:
@@ -80,11 +86,15 @@ def install(app: Flask) -> None:
         scope = scope_of(key)
         stored = answers.claim(scope)
         if stored is not None:
-            status, body, mimetype = stored
+            status, body, mimetype, digest = stored
+            if digest != body_digest():  # a key is one request: another body under it is a client's mistake
+                return error_response(422, "この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
+                                      "This Idempotency-Key was used for a different request; send it with a new key")
             response = Response(body, status=status, mimetype=mimetype)
             response.headers["Idempotent-Replayed"] = "true"
             return response
         g.idempotency_scope = scope
+        g.idempotency_digest = body_digest()
         return None
 
     @app.after_request
@@ -92,7 +102,8 @@ def install(app: Flask) -> None:
         scope = g.pop("idempotency_scope", None)
         if scope is not None:
             keep = response.status_code < 500 and not response.is_streamed
-            answers.finish(scope, (response.status_code, response.get_data(), response.mimetype) if keep else None)
+            answer = (response.status_code, response.get_data(), response.mimetype, g.pop("idempotency_digest"))
+            answers.finish(scope, answer if keep else None)
         return response
 
     @app.teardown_request

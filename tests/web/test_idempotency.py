@@ -44,3 +44,21 @@ def test_a_refusal_is_remembered_too_and_a_bad_key_changes_nothing(client, admin
     error = bad.get_json()["error"]
     assert bad.status_code == 400 and "Idempotency-Key" in error["ja"] and "Idempotency-Key" in error["en"]
     assert _rolls(client, sid, gm) == []
+
+
+def test_a_key_repeated_with_another_body_is_refused_and_applies_nothing(client, admin):
+    """docs/api.md, Idempotency keys: a key names one request; the same key with a different body is a 422 in both
+    languages (it used to get the first request's answer as if it had been applied), and changes nothing."""
+    sid, gm, seat = _session(client, admin)
+    headers = {**bearer(gm), "Idempotency-Key": "counter-0001"}
+    first = client.post(f"/api/sessions/{sid}/counters", headers=headers, json={"seat": "s1", "key": "karma", "delta": 1})
+    assert first.status_code == 200
+    state = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
+    other = client.post(f"/api/sessions/{sid}/counters", headers=headers, json={"seat": "s2", "key": "karma", "delta": 5})
+    assert other.status_code == 422 and "Idempotent-Replayed" not in other.headers
+    error = other.get_json()["error"]
+    assert error["status"] == 422 and "Idempotency-Key" in error["ja"] and error["en"] == (
+        "This Idempotency-Key was used for a different request; send it with a new key")
+    assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json() == state
+    again = client.post(f"/api/sessions/{sid}/counters", headers=headers, json={"seat": "s1", "key": "karma", "delta": 1})
+    assert again.get_json() == first.get_json() and again.headers.get("Idempotent-Replayed") == "true"
