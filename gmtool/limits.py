@@ -15,6 +15,7 @@ import math
 import re
 import threading
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from .core.errors import GmError
 
@@ -110,7 +111,7 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                raise GmError("使えない文字が含まれています", "The request contains invalid characters") from None
+                raise _invalid_characters() from None
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, int):
@@ -129,6 +130,23 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT
             for k, v in item.items():
                 stack.append((k, depth + 1))
                 stack.append((v, depth + 1))
+
+
+def check_utf8(body: bytes, form: bool = False) -> None:
+    """Refuse a body that is not valid UTF-8 (for a URL-encoded form: once its %-escapes are decoded), which would
+    otherwise be read with U+FFFD in place of its bytes and stored so; a lone surrogate is invalid UTF-8 too."""
+    try:
+        if form:
+            for part in body.split(b"&"):
+                unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+        else:
+            body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _invalid_characters() from None
+
+
+def _invalid_characters() -> GmError:
+    return GmError("使えない文字が含まれています", "The request contains invalid characters")
 
 
 class Shares:

@@ -79,6 +79,12 @@ def create_app(config: dict | None = None) -> Flask:
         from .common import check_origin
         check_origin()
 
+    @app.before_request
+    def _valid_text():
+        """A body that is not UTF-8 is refused before anything reads it (docs/api.md, Limits and errors)."""
+        if request.method not in ("GET", "HEAD", "OPTIONS") and request.mimetype != "multipart/form-data":
+            limits.check_utf8(request.get_data(), form=request.mimetype == "application/x-www-form-urlencoded")
+
     from . import idempotency
     idempotency.install(app)  # after the language and the origin check, so a replay passes them too
 

@@ -664,3 +664,33 @@ def test_a_number_as_a_seat_or_counter_name_is_taken_as_its_text(client, admin):
     state = client.get(f"/api/sessions/{r.get_json()['session']}/state", headers=bearer(r.get_json()["gm_token"])).get_json()
     assert [(s["name"], s["faction"]) for s in state["seats"]] == [("7", ""), ("8", "9")]
     assert state["counters"][0]["label"] == {"ja": "金", "en": "金"}
+
+
+@pytest.mark.parametrize("raw", [b"\xff", b"\xed\xa0\x80", b"\xc3"])  # not UTF-8; a surrogate's bytes; cut short
+def test_a_body_that_is_not_utf8_is_refused_not_stored_with_replacement_characters(client, created, raw):
+    """docs/api.md Limits: text that is not valid Unicode is 400 `The request contains invalid characters`; bytes
+    that are not UTF-8 were read as U+FFFD and stored in the log."""
+    sid, gm = created["session"], created["gm_token"]
+    before = gm_state(client, sid, gm)
+    body = b'{"seat": "s1", "key": "seals", "delta": -1, "reason": "' + raw + b'"}'
+    r = client.post(f"/api/sessions/{sid}/counters", data=body, headers={**bearer(gm), "Content-Type": "application/json"})
+    assert_json_error(r, 400, "The request contains invalid characters")
+    assert gm_state(client, sid, gm) == before
+
+
+@pytest.mark.parametrize("escaped", ["%FF", "%ED%A0%80"])
+def test_a_form_field_that_is_not_utf8_is_refused_on_the_screens(client, screens, escaped):
+    """The same for the screens' forms (their fields are %-escaped UTF-8): the bilingual flash, nothing changed."""
+    sid, gm = screens.sid, screens.token("gm")
+    before = gm_state(client, sid, gm)
+    r = screens.gm.post(f"/s/{sid}/gm/counter", data=f"seat=s1&key=seals&delta=-1&reason=a{escaped}",
+                        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                                 "X-CSRF-Token": screens.csrf("gm")})
+    assert r.status_code == 400 and "使えない文字が含まれています" in r.get_data(as_text=True)
+    assert gm_state(client, sid, gm) == before
+    ok = screens.gm.post(f"/s/{sid}/gm/counter", data="seat=s1&key=seals&delta=-1&reason=%E7%90%86%E7%94%B1+x",
+                         headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                                  "X-CSRF-Token": screens.csrf("gm")})
+    assert ok.status_code == 200
+    assert client.get(f"/api/sessions/{sid}/log?after=1", headers=bearer(gm)).get_json()["events"][0]["data"][
+        "reason"] == "理由 x"
