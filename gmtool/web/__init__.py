@@ -81,8 +81,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _valid_text():
-        """A body that is not UTF-8 is refused before anything reads it (docs/api.md, Limits and errors)."""
+        """A body that is not UTF-8 is refused before anything reads it (docs/api.md, Limits and errors); its text
+        and list lengths are checked where it is read (api.payload, common.act)."""
         if request.method not in ("GET", "HEAD", "OPTIONS") and request.mimetype != "multipart/form-data":
+            # get_data keeps the body: a form is then parsed from it, and the API still sees a form's body
             limits.check_utf8(request.get_data(), form=request.mimetype == "application/x-www-form-urlencoded")
 
     from . import idempotency

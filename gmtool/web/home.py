@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, current_app, g, make_response, redirect, request, url_for
 
+from .. import limits
 from ..core.errors import Forbidden
 from ..i18n import translate
 from ..rulesets import get as get_ruleset
@@ -73,6 +74,7 @@ def create():
     if not is_admin():
         raise Forbidden("GM用のキーが必要です", "The GM key is required")
     check_csrf(current_app.config["ADMIN_KEY"])
+    limits.check_value(request.form.to_dict(flat=False))  # text and list lengths (docs/api.md, limits)
     form = request.form
     ruleset = get_ruleset(form.get("ruleset", "generic"))
     specs = None
