@@ -14,7 +14,7 @@ from ..setup import counters_for, parse_seats
 from ..urls import created, join_url
 from .screens import import_checked
 from .. import limits
-from .common import api_viewer, require_admin, base_url, export_options, export_text, is_campaign_export, lang, \
+from .common import api_viewer, require_admin, base_url, export_options, export_text, query_flag, lang, \
     live_session, manager
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -111,7 +111,7 @@ def export_session(session_id):
     live, viewer = _session(session_id)
     ops.require_gm(viewer)
     fmt, options, full = export_options(request.args)
-    text = export_text(live, fmt, options, full, is_campaign_export(request.args))
+    text = export_text(live, fmt, options, full, query_flag(request.args, "campaign"))
     return Response(text, mimetype=MEDIA_TYPES[fmt][0], headers={"Cache-Control": "no-store"})
 
 
@@ -143,7 +143,7 @@ def campaign(session_id):
 def import_session():
     """Server GM key: load a JSON export (the request body) as a session."""
     require_admin()
-    restore = request.args.get("restore_tokens", "0") in ("1", "true", "on", "yes")
+    restore = query_flag(request.args, "restore_tokens")
     live, tokens = import_checked(manager(), request.get_data(as_text=True), restore_tokens=restore)
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:

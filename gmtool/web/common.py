@@ -12,6 +12,7 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
+from ..core.commands import parse_flag
 from ..core.errors import Forbidden, GmError
 from ..core.prompts import answer_text
 from ..i18n import translate
@@ -177,22 +178,18 @@ def export_options(args) -> tuple[str, Options, bool]:
     standings = args.get("standings", "last")
     if standings not in ("first", "last"):
         raise GmError("standings は first か last です", "'standings' must be 'first' or 'last'")
-
-    def flag(key: str, default: str) -> bool:  # the last value wins (a hidden 0 before a checkbox)
-        values = args.getlist(key)
-        return (values[-1] if values else default) in ("1", "true", "on", "yes")
-
     options = Options(lang=args["lang"] if args.get("lang") in ("ja", "en") else lang(),  # default: the reader's
                       utc_offset=local_utc_offset(),
-                      times=flag("times", "1"), names=names, scene=scene_number,
-                      secret_rolls=flag("secret_rolls", "0"), standings=standings)
-    return args.get("format", "markdown"), options, flag("full", "0")
+                      times=query_flag(args, "times", True), names=names, scene=scene_number,
+                      secret_rolls=query_flag(args, "secret_rolls"), standings=standings)
+    return args.get("format", "markdown"), options, query_flag(args, "full")
 
 
-def is_campaign_export(args) -> bool:
-    """Whether an export request covers the whole campaign (`campaign=1`) rather than one session."""
-    values = args.getlist("campaign")
-    return bool(values) and values[-1] in ("1", "true", "on", "yes")
+def query_flag(args, key: str, default: bool = False) -> bool:
+    """A yes/no query argument as a body's (`1`/`0`, `true`/`false`, `on`, `yes` …; anything else a 400); the last
+    value wins (a hidden 0 before a checkbox)."""
+    values = args.getlist(key)
+    return parse_flag(values[-1], key, key) if values else default
 
 
 def export_text(live: LiveSession, fmt: str, options, full: bool, campaign: bool = False) -> str:

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, render_template, request
 
 from .. import operations as ops
 from ..urls import gm_url
-from .common import act, check_csrf, export_options, export_text, form_payload, go_to, is_campaign_export, \
+from .common import act, check_csrf, export_options, export_text, form_payload, go_to, query_flag, \
     is_htmx, live_session, login, manager, no_store, page_viewer
 from .screens import context, gm_extras, live_fragment
 
@@ -43,7 +43,7 @@ def export_page(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    campaign = is_campaign_export(request.args)
+    campaign = query_flag(request.args, "campaign")
     preview = export_text(live, fmt, options, False, campaign)
     return no_store(render_template("gm/export.html", formats=FORMAT_NAMES, fmt=fmt, options=options,
                                    preview=preview, scenes=live.state.scenes, campaign=campaign,
@@ -57,7 +57,7 @@ def export_download(session_id: str):
     live = live_session(session_id)
     page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    campaign = is_campaign_export(request.args)
+    campaign = query_flag(request.args, "campaign")
     text = export_text(live, fmt, options, full, campaign)
     mimetype, suffix = MEDIA_TYPES[fmt]
     name = f"gmtool-{'campaign-' if campaign else ''}{session_id}{'-full' if full else ''}.{suffix}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from export_session import GENERIC, events_of, play
-from gmtool_testing import unnamed_controls
+from gmtool_testing import bearer, unnamed_controls
 
 from gmtool.cli import main
 from gmtool.core.view import GM, TABLE, Viewer, build_view
@@ -151,10 +151,6 @@ def web(tmp_path):
         assert response.status_code in (200, 201), response.get_json()
     yield app, client, data
     app.extensions["gmtool"].close_all()
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _events(app, sid):
@@ -339,3 +335,17 @@ def test_gm_export_page_is_for_the_gm_only(web):
     assert phone.get(f"/join/{sid}?k={data['seats'][0]['token']}").status_code == 302
     assert phone.get(f"/s/{sid}/gm/export?format=mediawiki").status_code == 403
     assert phone.get(f"/s/{sid}/gm/export/download?format=json&full=1").status_code == 403
+
+
+@pytest.mark.parametrize("query, en", [
+    ("times=x", "'times' must be true or false"), ("secret_rolls=2", "'secret_rolls' must be true or false"),
+    ("format=json&full=maybe", "'full' must be true or false"), ("campaign=all", "'campaign' must be true or false"),
+])
+def test_a_yes_no_export_option_that_is_neither_is_a_400(client, created, query, en):
+    """docs/api.md 14 and Limits (a yes/no field): `times=x` silently left the times out, `full=maybe` made a public
+    export; now a 400 in both languages, like a body's yes/no field. `yes`, `true`, `on`, `0` … still read."""
+    url = f"/api/sessions/{created['session']}/export?{query}"
+    r = client.get(url, headers=bearer(created["gm_token"]))
+    assert r.status_code == 400 and r.get_json()["error"]["en"] == en and r.get_json()["error"]["ja"]
+    assert client.get(f"/api/sessions/{created['session']}/export?times=no&secret_rolls=yes&format=json&full=true",
+                      headers=bearer(created["gm_token"])).get_json()["full"] is True
