@@ -51,7 +51,7 @@ def session_dice(live: LiveSession, p: dict):
 
 def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     """GM or a seat: roll dice on the server, or record the faces of real dice (a seat may not roll secretly)."""
-    expr = str(p.get("expr", "")).strip()
+    expr = commands.clean_text(p.get("expr"), "ダイス式", "dice expression", limit=200, required=False)
     if not viewer.is_gm and viewer.kind != "seat":
         raise Forbidden("テーブル画面からはダイスを振れません", "The table screen cannot roll")
     if parse(expr).secret and not viewer.is_gm:

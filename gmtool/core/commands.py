@@ -18,6 +18,7 @@ from .model import CounterDef, State
 Draft = tuple[str, dict]
 MAX_NAME = 40
 MAX_REASON = 200
+MAX_ID = 200  # characters of a field that names a seat, counter or reading (longer names nothing)
 MAX_SEATS = 12
 MAX_INT = 10**9             # any whole number a request gives (docs/api.md, limits)
 MAX_COUNTER_VALUE = 10**6   # a counter's value, whatever its own range says
@@ -91,11 +92,18 @@ def parse_int(value: Any, what_ja: str, what_en: str) -> int:
     return number
 
 
+def id_text(value: Any, what_ja: str, what_en: str) -> str:
+    """A field that names something (a seat, a counter, a reading): its text, a number taken as its text; a list,
+    an object or true is a 400 `The <what> must be text` (not looked up as "['s1']")."""
+    return clean_text(value, what_ja, what_en, limit=MAX_ID, required=False)
+
+
 def seat_of(state: State, seat_id: Any):
     """The seat named `seat_id`, or a 404 error."""
     if seat_id in (None, ""):
         raise GmError("席を指定してください", "Give the seat")
-    seat = state.seats.get(str(seat_id))
+    seat_id = id_text(seat_id, "席", "seat")
+    seat = state.seats.get(seat_id)
     if seat is None:
         raise NotFound("その席はありません", "There is no such seat")  # an id is not what a player reads
     return seat
@@ -185,7 +193,8 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     seat = seat_of(state, seat_id)
     if key in (None, ""):
         raise GmError("カウンターを指定してください", "Give the counter")
-    definition = state.counter_def(str(key))
+    key = id_text(key, "カウンター", "counter")
+    definition = state.counter_def(key)
     if definition is None:
         raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
     reason = clean_text(reason, "理由", "reason", limit=MAX_REASON, required=False)
@@ -273,7 +282,10 @@ SETTINGS = ("hide_answers",)
 def reading_choice(state: State, key: Any, value: Any) -> tuple[Any, Any]:
     """One of the session's readings (core's or its ruleset's) and the value of its choice `value` names (a form's
     "0" / "false" as the choice's own 0 / False), or a readable error (unknown reading 404, other value 400)."""
-    reading = state.rules.reading(str(key)) if state.rules is not None else None
+    if key in (None, ""):
+        raise GmError("解釈を指定してください", "Give the reading (key)")
+    key = id_text(key, "解釈", "reading")
+    reading = state.rules.reading(key) if state.rules is not None else None
     if reading is None:
         known = ", ".join(r.key for r in state.rules.all_readings()) if state.rules is not None else ""
         raise NotFound(f"解釈「{key}」はありません（{known}）", f"There is no reading '{key}' ({known})")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .commands import Draft, clean_text, parse_flag, parse_int, require_open
+from .commands import Draft, clean_text, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound
 from .model import Answer, Event, Prompt, State, text_in
@@ -60,7 +60,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         title = {lang: clean_text(title[lang], "質問のタイトル", "prompt title", limit=80) for lang in ("ja", "en")}
     else:
         title = clean_text(title, "質問のタイトル", "prompt title", limit=80)
-    kind = spec.get("kind", "choice")
+    kind = id_text(spec.get("kind"), "種類", "kind") or "choice"
     if kind not in KINDS and not (custom and _kind(state, kind) is not None):
         raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")
     seats = spec.get("seats")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from .. import operations as ops
+from ..core.commands import id_text
 from ..core.errors import GmError
 from ..core.logtext import describe
 from ..core.prompts import get_prompt, no_such_prompt
@@ -65,7 +66,7 @@ def create_session():
     """Create a session (server GM key): title, ruleset, seats, counters, private."""
     require_admin()
     p = payload()
-    ruleset = get_ruleset(str(p.get("ruleset", "generic")))
+    ruleset = get_ruleset(id_text(p.get("ruleset"), "ルール", "ruleset") or "generic")
     counters = p.get("counters")
     if counters is not None and not isinstance(counters, list):
         raise GmError("counters はリストで指定してください", "'counters' must be a list")

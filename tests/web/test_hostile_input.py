@@ -705,3 +705,34 @@ def test_the_home_pages_form_is_held_to_the_text_limit_like_every_form(client):
     r = client.post("/sessions", data={"title": "x", "ruleset": "generic", "custom": custom, "csrf": csrf_for(ADMIN_KEY)})
     assert r.status_code == 400 and "A text is too long (at most 8000 characters)" in r.get_data(as_text=True)
     assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"] == []
+
+
+@pytest.mark.parametrize("path, body, en", [
+    ("counters", {"seat": ["s1"], "key": "seals", "delta": -1}, "The seat must be text"),
+    ("counters", {"seat": "s1", "key": {"k": "seals"}, "delta": -1}, "The counter must be text"),
+    ("readings", {"key": ["dice"], "value": "entered"}, "The reading must be text"),
+    ("readings", {"value": "entered"}, "Give the reading (key)"),
+    ("prompts", {"title": "q", "kind": ["choice"], "options": ["a", "b"]}, "The kind must be text"),
+    ("rolls", {"expr": ["1D6"]}, "The dice expression must be text"),
+    ("rolls", {"expr": "1D6", "dice": "seed"}, "'dice' can only be \"server\""),
+    ("rolls", {"expr": "1D6", "dice": ["server"]}, "'dice' can only be \"server\""),
+])
+def test_a_name_field_of_the_wrong_type_is_a_400_not_looked_up_as_python_text(client, created, path, body, en):
+    """A seat, counter, reading, kind or expression given as a list was looked up as its Python text (404 "There is
+    no seat '['s1']'", "Cannot read dice expression: '['1D6']'"), a missing reading key as 'None'; `dice` other
+    than "server" was ignored. Each is a 400 in both languages that changes nothing."""
+    sid, gm = created["session"], created["gm_token"]
+    before = gm_state(client, sid, gm)
+    assert_json_error(client.post(f"/api/sessions/{sid}/{path}", headers=bearer(gm), json=body), 400, en)
+    assert gm_state(client, sid, gm) == before
+
+
+def test_a_null_kind_or_ruleset_is_its_default(client, admin):
+    """docs/api.md: `ruleset` defaults to generic and `kind` to choice; an explicit null was "Unknown ruleset 'None'"."""
+    r = client.post("/api/sessions", headers=admin, json={"title": "x", "ruleset": None, "seats": ["A"]})
+    assert r.status_code == 201 and r.get_json()["ruleset"] == "generic"
+    p = client.post(f"/api/sessions/{r.get_json()['session']}/prompts", headers=bearer(r.get_json()["gm_token"]),
+                    json={"title": "q", "kind": None, "options": ["a", "b"]})
+    assert p.status_code == 201 and p.get_json()["kind"] == "choice"
+    assert_json_error(client.post("/api/sessions", headers=admin, json={"title": "x", "ruleset": ["generic"]}), 400,
+                      "The ruleset must be text")
