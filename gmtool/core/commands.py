@@ -11,14 +11,14 @@ import re
 from typing import Any
 
 from . import dice as dicelib
-from .errors import Conflict, GmError, NotFound
+from .errors import Conflict, GmError, NotFound, shown
 from .engine import clamp
 from .model import CounterDef, State
 
 Draft = tuple[str, dict]
 MAX_NAME = 40
 MAX_REASON = 200
-MAX_ID = 200  # characters of a field that names a seat, counter or reading (longer names nothing)
+MAX_ID = 8000  # a field that names a seat, counter or reading: any text a request may carry (unknown: a 404)
 MAX_SEATS = 12
 MAX_INT = 10**9             # any whole number a request gives (docs/api.md, limits)
 MAX_COUNTER_VALUE = 10**6   # a counter's value, whatever its own range says
@@ -70,23 +70,17 @@ WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 def parse_int(value: Any, what_ja: str, what_en: str) -> int:
     """An integer from a form or JSON value (at most ±MAX_INT), or a readable error."""
-    if isinstance(value, bool):  # JSON true/false is no number (Python would count it as 1/0)
-        shown = "true" if value else "false"
-        raise GmError(f"{what_ja}は整数で入力してください（「{shown}」）", f"The {what_en} must be a whole number (got '{shown}')")
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):  # JSON true/false is no number (Python: 1/0)
         number = value
     else:
         # Full-width digits and signs as a Japanese keyboard types them (３, ＋, −, ー) read as ASCII; other digits
         # Python's int() would take (٣, 1_000) do not
-        text = str(value).strip().translate(WIDE_DIGITS)
-        try:
-            if len(text) > 12 or not WHOLE_NUMBER.fullmatch(text):  # checked before int(): no 4,300-digit conversions
-                raise ValueError
-            number = int(text)
-        except (TypeError, ValueError):
-            shown = text if len(text) <= 20 else text[:17] + "..."
-            raise GmError(f"{what_ja}は整数で入力してください（「{shown}」）",
-                          f"The {what_en} must be a whole number (got '{shown}')") from None
+        text = shown(value).strip().translate(WIDE_DIGITS)
+        if len(text) > 12 or not WHOLE_NUMBER.fullmatch(text) or not isinstance(value, (str, int)):  # no 4,300-digit
+            text = text if len(text) <= 20 else text[:17] + "..."  # conversions, no float 1.0 or list [1]
+            raise GmError(f"{what_ja}は整数で入力してください（「{text}」）",
+                          f"The {what_en} must be a whole number (got '{text}')")
+        number = int(text)
     if abs(number) > MAX_INT:
         raise GmError(f"{what_ja}は±{MAX_INT:,}までです", f"The {what_en} must be within ±{MAX_INT:,}")
     return number

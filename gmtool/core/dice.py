@@ -34,7 +34,7 @@ import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Protocol, Union
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, shown
 
 MAX_DICE_PER_TERM = 100
 MAX_DICE_PER_EXPRESSION = 200  # all terms together (explosions add at most MAX_EXPLOSIONS_PER_TERM per term)
@@ -191,7 +191,7 @@ def parse_faces(value: Any) -> list[int]:
     faces = []
     for x in items:
         if isinstance(x, bool) or not (isinstance(x, int) or (isinstance(x, str) and x.isdigit() and len(x) <= 4)):
-            raise GmError(f"出目は整数で入力してください（{str(x)[:20]}）", f"Faces are whole numbers (got {str(x)[:20]})")
+            raise GmError(f"出目は整数で入力してください（{shown(x)[:20]}）", f"Faces are whole numbers (got {shown(x)[:20]})")
         faces.append(int(x))
     return faces
 

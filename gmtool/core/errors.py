@@ -1,5 +1,6 @@
 """Errors a player or GM can read, in Japanese and English."""
 
+import json
 import re
 
 ECHO_LIMIT = 40  # characters of a quoted input a message repeats (a name is at most 40)
@@ -20,6 +21,12 @@ def _clip_quoted(text: str) -> str:
         return f"「{short}」" if match.group(1) is not None else f"'{short}'"
     text = _QUOTED.sub(clip, text)
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
+
+
+def shown(value) -> str:
+    """A request's value as a message quotes it: text as it is, anything else as JSON writes it (`true`, `null`,
+    `["s1"]`), never as Python's repr (`True`, `None`, `['s1']`)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def error_json(status: int, ja: str, en: str) -> dict:

@@ -37,8 +37,11 @@ MAX_TEXT = 200
 
 
 def get_prompt(state: State, prompt_id: Any) -> Prompt:
-    """The prompt named `prompt_id`, or a 404 error."""
-    prompt = state.prompts.get(str(prompt_id))
+    """The prompt named `prompt_id`, or a 404 error (400 when none is named, or not as text)."""
+    if prompt_id in (None, ""):
+        raise GmError("質問を指定してください", "Give the prompt")
+    prompt_id = id_text(prompt_id, "質問", "prompt")
+    prompt = state.prompts.get(prompt_id)
     if prompt is None:
         raise no_such_prompt()
     return prompt

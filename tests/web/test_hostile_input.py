@@ -736,3 +736,35 @@ def test_a_null_kind_or_ruleset_is_its_default(client, admin):
     assert p.status_code == 201 and p.get_json()["kind"] == "choice"
     assert_json_error(client.post("/api/sessions", headers=admin, json={"title": "x", "ruleset": ["generic"]}), 400,
                       "The ruleset must be text")
+
+
+@pytest.mark.parametrize("path, body, en", [
+    ("counters", {"seat": "s1", "key": "seals", "delta": None, "value": [1]}, "The value must be a whole number (got '[1]')"),
+    ("counters", {"seat": "s1", "key": "seals", "delta": {"a": 1}}, "The change must be a whole number (got '{\"a\": 1}')"),
+    ("rolls", {"expr": "1D6", "faces": [True]}, "Faces are whole numbers (got true)"),
+    ("prompts/p1/answer", {"value": None}, "The number must be a whole number (got 'null')"),
+    ("actions/answer", {"value": "x"}, "Give the prompt"),
+])
+def test_a_message_quotes_a_wrong_value_as_json_not_as_python(client, created, path, body, en):
+    """A refusal repeats the value as JSON wrote it (`null`, `true`, `["s1"]`), not as Python's repr (`None`, `True`,
+    `['s1']`), which a client never sent."""
+    sid, gm = created["session"], created["gm_token"]
+    client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": "n", "kind": "number", "seats": ["s1"]})
+    token = created["seats"][0]["token"] if "answer" in path else gm
+    before = gm_state(client, sid, gm)
+    r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(token), json=body)
+    if path.startswith("actions"):  # generic has no actions: the same lookup through grail_trpg's
+        data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+            "title": "g", "ruleset": "grail_trpg", "seats": ["A", "B"]}).get_json()
+        r = client.post(f"/api/sessions/{data['session']}/{path}", headers=bearer(data["gm_token"]), json=body)
+    error = assert_json_error(r, 400, en)
+    assert error["en"] == en
+    assert gm_state(client, sid, gm) == before
+
+
+def test_grail_modifier_message_reads_as_english():
+    """"The the value of 'x' must be a whole number": the grail modifier's field name began with "the" too."""
+    from gmtool.rulesets.grail_trpg import flow
+    with pytest.raises(GmError) as refused:
+        flow.free_use({"label": "Giant", "value": "x"}, "s1", "setup")
+    assert refused.value.en == "The value of 'Giant' must be a whole number (got 'x')"

@@ -266,7 +266,7 @@ def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     if kind not in kinds:
         raise GmError(f"種類「{kind}」はありません（{' / '.join(kinds)}）", f"Unknown kind '{kind}' ({' / '.join(kinds)})")
     label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
-    amount = parse_int(m.get("value"), f"「{label}」の修正値", f"the value of '{label}'")
+    amount = parse_int(m.get("value"), f"「{label}」の修正値", f"value of '{label}'")
     if abs(amount) > MAX_MOD:
         raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
     stat = m.get("stat") or None
