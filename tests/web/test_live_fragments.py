@@ -152,6 +152,9 @@ def test_a_screen_that_shows_the_current_version_gets_only_a_notice(app, client,
     assert "event: changed" in reconnect and "event: fragment" not in reconnect
     behind = first_message(screens.table, events + "&v=0", {"Last-Event-ID": str(version - 1)})
     assert "event: fragment" in behind and f'data-version="{version}"' in behind
+    # docs/api.md 15, line by line: both first messages open with the retry interval, then the version's id
+    assert first_load.startswith(f"retry: 1000\nid: {version}\nevent: changed\ndata: {version}\n")
+    assert behind.startswith(f"retry: 1000\nid: {version}\nevent: fragment\ndata: {version}\ndata: ")
 
 
 def test_a_pushed_stream_brings_every_change(app, client, screens):
