@@ -21,13 +21,20 @@ from .common import api_viewer, require_admin, base_url, export_options, export_
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+def json_text() -> str:
+    """The request body as sent (a form is not parsed: it is not JSON); a body without the JSON content type is a
+    400 (docs/api.md 2: plain `curl -d` sends a form type)."""
+    text = request.get_data(as_text=True)
+    if text and not request.is_json:
+        raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
+    return text
+
+
 def payload() -> dict:
     """The request's JSON object (an empty body is {}); anything else, or anything over a limit, is a 400."""
-    text = request.get_data(as_text=True)  # the body as sent (a form is not parsed: it is not JSON)
+    text = json_text()
     if not text:
         return {}
-    if not request.is_json:
-        raise GmError("JSONオブジェクトを送ってください", "Send a JSON object")
     try:  # nesting and number literals are checked on the text, before the parser sees it
         data = limits.loads(text)
     except limits.NotJson:
@@ -145,7 +152,7 @@ def import_session():
     """Server GM key: load a JSON export (the request body) as a session."""
     require_admin()
     restore = query_flag(request.args, "restore_tokens")
-    live, tokens = import_checked(manager(), request.get_data(as_text=True), restore_tokens=restore)
+    live, tokens = import_checked(manager(), json_text(), restore_tokens=restore)
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:
         out.update(created(live, tokens, base_url()))

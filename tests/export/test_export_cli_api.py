@@ -244,7 +244,8 @@ def test_api_import_full_backup(web):
     app, client, data = web
     sid = data["session"]
     text = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=bearer(data["gm_token"])).get_data()
-    response = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text)
+    response = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text,
+                           content_type="application/json")
     assert response.status_code == 201
     out = response.get_json()
     assert out == {"session": out["session"], "title": "API卓", "restored_tokens": True}
@@ -266,6 +267,10 @@ def test_api_import_needs_the_admin_key_and_a_valid_export(web, tmp_path):
         response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=bad)
         assert response.status_code == 400, bad[:40]
         assert response.is_json and response.get_json()["error"]["status"] == 400
+    # docs/api.md 2: a body without the JSON content type is 400 `Send a JSON object`, an export too
+    for content_type in (None, "text/plain", "application/x-www-form-urlencoded"):
+        response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text, content_type=content_type)
+        assert response.status_code == 400 and response.get_json()["error"]["en"] == "Send a JSON object"
     assert sorted(data_dir.iterdir()) == files
 
 

@@ -171,13 +171,14 @@ def test_f3_cross_origin_text_plain_import_with_the_cookie_is_refused(app, clien
 
 def test_f3_full_backup_gets_new_tokens_unless_asked(client, created):
     text = _export(client, created, full=True)
-    out = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text).get_json()
+    out = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text, content_type="application/json").get_json()
     assert out["restored_tokens"] is False and out["gm_token"] != created["gm_token"]
     new = out["session"]
     for token in (created["gm_token"], created["table_token"], created["seats"][0]["token"]):
         assert_json_error(client.get(f"/api/sessions/{new}/state", headers=bearer(token)), 403)
     assert client.get(f"/api/sessions/{new}/state", headers=bearer(out["gm_token"])).status_code == 200
-    restored = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text).get_json()
+    restored = client.post("/api/sessions/import?restore_tokens=1", headers=bearer(ADMIN_KEY), data=text,
+                           content_type="application/json").get_json()
     assert restored["restored_tokens"] is True
     assert client.get(f"/api/sessions/{restored['session']}/state",
                       headers=bearer(created["gm_token"])).status_code == 200
