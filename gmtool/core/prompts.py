@@ -11,7 +11,7 @@ from typing import Any
 
 from .commands import Draft, clean_text, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
-from .errors import Conflict, Forbidden, GmError, NotFound
+from .errors import Conflict, Forbidden, GmError, NotFound, shown
 from .model import Answer, Event, Prompt, State, text_in
 from .resolvers import Resolver
 
@@ -132,7 +132,7 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
         return custom.validate(prompt, who, value, state)
     disabled = prompt.per_seat.get(who, {})
     if prompt.kind in ("choice", "seat"):
-        value = str(value) if value is not None else ""
+        value = shown(value) if value is not None else ""
         if value not in prompt.options:
             raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
         if value in disabled:

@@ -177,6 +177,7 @@ def rolls(session_id):
 def reveal_roll(session_id, seq):
     """GM: reveal a secret roll."""
     live, viewer = _session(session_id)
+    payload()  # no parameters, but a body that is not a JSON object is still refused (docs/api.md 2)
     return done(live, ops.reveal_roll(live, viewer, seq))
 
 
@@ -184,6 +185,7 @@ def reveal_roll(session_id, seq):
 def undo(session_id):
     """GM: undo the latest undoable action."""
     live, viewer = _session(session_id)
+    payload()
     return done(live, ops.undo(live, viewer))
 
 
@@ -200,6 +202,7 @@ def add_seat(session_id):
 def reissue(session_id, seat_id):
     """GM: reissue a seat's token."""
     live, viewer = _session(session_id)
+    payload()
     result = ops.reissue(live, viewer, seat_id)
     result["join_url"] = join_url(base_url(), session_id, result["token"])
     return done(live, result)
@@ -216,6 +219,7 @@ def scenes(session_id):
 def close(session_id):
     """GM: close the session, publishing the seed."""
     live, viewer = _session(session_id)
+    payload()
     return done(live, ops.close(live, viewer))
 
 

@@ -769,3 +769,27 @@ def test_grail_modifier_message_reads_as_english():
     with pytest.raises(GmError) as refused:
         flow.free_use({"label": "Giant", "value": "x"}, "s1", "setup")
     assert refused.value.en == "The value of 'Giant' must be a whole number (got 'x')"
+
+
+@pytest.mark.parametrize("path", ["close", "undo", "seats/s1/token", "rolls/2/reveal"])
+@pytest.mark.parametrize("body, content_type", [("[1]", "application/json"), ("{", "application/json"),
+                                                ("close=1", "application/x-www-form-urlencoded")])
+def test_a_route_without_parameters_still_refuses_a_body_that_is_not_a_json_object(client, created, path, body,
+                                                                                    content_type):
+    """docs/api.md 2: an empty body counts as {}, anything else that is not a JSON object is 400 `Send a JSON object`;
+    the routes without parameters did not read their body at all (`[1]` closed the session)."""
+    sid, gm = created["session"], created["gm_token"]
+    client.post(f"/api/sessions/{sid}/rolls", headers=bearer(gm), json={"expr": "S1D6"})
+    before = gm_state(client, sid, gm)
+    r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(gm), data=body, content_type=content_type)
+    assert_json_error(r, 400, "Send a JSON object")
+    assert gm_state(client, sid, gm) == before
+    assert client.post(f"/api/sessions/{sid}/{path}", headers=bearer(gm)).status_code == 200  # no body: fine
+
+
+def test_a_choice_answer_of_the_wrong_type_is_quoted_as_json(client, created):
+    sid, gm = created["session"], created["gm_token"]
+    client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json={"title": "q", "options": ["a", "b"]})
+    r = client.post(f"/api/sessions/{sid}/prompts/p1/answer", headers=bearer(created["seats"][0]["token"]),
+                    json={"value": ["a"]})
+    assert assert_json_error(r, 400)["en"] == """'["a"]' is not one of the options"""
