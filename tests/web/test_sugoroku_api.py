@@ -546,3 +546,48 @@ def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):
                                 headers=bearer(game["tokens"]["gm"])).get_json()
     assert prompt["status"] == "cancelled"
     assert "力9" not in repr(state("table")) + repr(state("s2"))  # the parent's card is never shown
+def _documented_view() -> dict[str, set[str]]:
+    """docs/rulesets/sugoroku.md 4b: the fields of `state.ruleset` (the first column of its table) and, for the
+    rows whose meaning shows a `{…}` of field names, those names."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs/rulesets/sugoroku.md").read_text(encoding="utf-8")
+    section = text.split("## 4b. `state.ruleset`", 1)[1].split("\n## ", 1)[0]
+    fields: dict[str, set[str]] = {"": set()}
+    for row in re.findall(r"^\| (`[^|]*`) \| (.*) \|$", section, re.M):
+        names = re.findall(r"`(\w+)(?:\[\])?`", row[0])
+        fields[""].update(names)
+        span = re.search(r"`\{([^`]*)\}`", row[1])  # its first `{…}`: the fields of one item
+        if span:
+            inner = span.group(1)[len("seat: {"):-1] if span.group(1).startswith("seat: {") else span.group(1)
+            inner = re.sub(r" \[?\{[^{}]*\}\]?", "", inner).split(", ")  # a field's own `{ja, en}` left out
+            if all(re.fullmatch(r"\w+", n) for n in inner):
+                fields[names[-1]] = set(inner)
+    fields["before"] = set(re.findall(r'"(\w+)"', section.split("After it", 1)[0]))
+    return fields
+
+
+def test_the_view_has_exactly_the_documented_fields(client, game):
+    """docs/rulesets/sugoroku.md 4b lists every field of the ruleset view (it had no such section): the view a seat
+    gets before and after setup, a player, the board, the order, a battle and `me` carry exactly those."""
+    documented = _documented_view()
+    fresh = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "x", "ruleset": "sugoroku", "seats": ["A", "B"]}).get_json()
+    before = client.get(f"/api/sessions/{fresh['session']}/state", headers=bearer(fresh["seats"][0]["token"])).get_json()
+    assert set(before["ruleset"]) == documented["before"]
+    game["act"]("roll_move", {"faces": [3]}, who="s1")
+    game["act"]("roll_move", {"faces": [3]}, who="s2")
+    game["act"]("roll_move", {"faces": [1]}, who="s3")
+    game["act"]("roll_move", {"faces": [1]}, who="s4")
+    game["act"]("end_phase")
+    game["act"]("start_battle")
+    view = game["state"]("s1")["ruleset"]
+    assert set(view) == documented[""]
+    assert set(view["players"]["s1"]) == documented["players"]
+    assert set(view["board"][0]) == documented["board"]
+    assert set(view["order"][0]) == documented["order"]
+    assert set(view["standings"][0]) == documented["standings"]
+    assert set(view["elimination"]) == documented["elimination"]
+    assert set(view["battle"]) == documented["battle"]
+    assert set(view["me"]) == documented["me"]
+    assert "me" not in game["state"]("gm")["ruleset"]
