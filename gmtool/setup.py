@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.commands import clean_text, parse_flag
+from .core.commands import clean_text, parse_flag, parse_int
 from .core.errors import GmError
 from .core.model import CounterDef, Label, Threshold
 from .core.ruleset import Ruleset
@@ -31,14 +31,11 @@ def parse_seats(lines: Any) -> list[dict]:
     return [parse_seat(line) for line in lines if (line.strip() if isinstance(line, str) else line)]
 
 
-def _int_or_none(value: Any, what: str) -> int | None:
-    if value is None or str(value).strip() == "":
+def _int_or_none(value: Any, what_ja: str, what_en: str) -> int | None:
+    """A counter's whole number (start, min, max, a flag's value); empty: None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise GmError(f"カウンターの{what}は整数で入力してください（「{value}」）",
-                      f"The counter's {what} must be a whole number (got '{value}')") from None
+    return parse_int(value, f"カウンターの{what_ja}", f"counter's {what_en}")
 
 
 def _label(value: Any, what_ja: str, what_en: str) -> Label:
@@ -64,12 +61,12 @@ def threshold(spec: Any, key: str, n: int) -> Threshold:
             raise GmError(f"フラグ「{spec}」を読めません（例: 討伐令>=9、瀕死<=3）",
                           f"Cannot read the flag '{spec}' (e.g. 討伐令>=9, 瀕死<=3)")
         spec = {"label": match["label"], "at": match["at"], "below": match["op"] in ("<=", "≤")}
-    if not isinstance(spec, dict) or _int_or_none(spec.get("at"), "フラグの値") is None:
+    if not isinstance(spec, dict) or _int_or_none(spec.get("at"), "フラグの値", "flag value") is None:
         raise GmError("フラグは {\"at\": 数値, \"label\": 名前} で指定します", "A flag is {\"at\": number, \"label\": name}")
     label = _label(spec.get("label"), "フラグの名前", "flag name")
     if not 1 <= len(label.ja) <= 20 or len(label.en) > 20:
         raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
-    return Threshold(_int_or_none(spec["at"], "フラグの値"), f"{key}_{n}", label, "",
+    return Threshold(_int_or_none(spec["at"], "フラグの値", "flag value"), f"{key}_{n}", label, "",
                      parse_flag(spec.get("below"), "フラグのbelow", "below"))
 
 
@@ -85,9 +82,9 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     label = _label(named, "カウンター名", "counter name")
     if not label.ja or len(label.ja) > 20 or len(label.en) > 20:
         raise GmError("カウンター名は1〜20文字です", "A counter name must be 1 to 20 characters")
-    start = _int_or_none(spec.get("start"), "初期値") or 0
-    lo = _int_or_none(spec.get("min"), "最小値") if "min" in spec else 0
-    hi = _int_or_none(spec.get("max"), "最大値")
+    start = _int_or_none(spec.get("start"), "初期値", "start value") or 0
+    lo = _int_or_none(spec.get("min"), "最小値", "minimum") if "min" in spec else 0
+    hi = _int_or_none(spec.get("max"), "最大値", "maximum")
     key = str(spec.get("key") or f"c{index}")
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", key):
         raise GmError("カウンターのキーは英数字・_・- の24文字以内です", "A counter key is 1 to 24 letters, digits, _ or -")

@@ -649,6 +649,12 @@ def test_a_disabled_reason_is_kept_as_clean_text_and_shown_on_the_phone(app, cli
     ({"counters": [{"key": "a", "label": {"ja": "金", "en": "G" * 21}}]}, "A counter name must be 1 to 20 characters"),
     ({"counters": [{"key": "a", "name": "Gold", "thresholds": [{"at": 1, "label": ["x"]}]}]},
      "The flag name must be text"),
+    # the English message named the field in Japanese: "The counter's 初期値 must be a whole number (got 'a')"
+    ({"counters": ["HP,a,0,20"]}, "The counter's start value must be a whole number (got 'a')"),
+    ({"counters": [{"key": "a", "name": "HP", "max": [20]}]}, "The counter's maximum must be a whole number (got '[20]')"),
+    ({"counters": ["HP,10,0,20,瀕死<=x"]}, "Cannot read the flag '瀕死<=x' (e.g. 討伐令>=9, 瀕死<=3)"),
+    ({"counters": [{"key": "a", "name": "HP", "thresholds": [{"at": "1.5", "label": "x"}]}]},
+     "The counter's flag value must be a whole number (got '1.5')"),
 ])
 def test_session_texts_that_are_not_text_are_refused_not_stored_as_python_text(app, client, admin, body, en):
     """docs/api.md Limits: a name or label that is not a string is 400 `The <field> must be text` (a list was stored
