@@ -799,3 +799,24 @@ def test_a_choice_answer_of_the_wrong_type_is_quoted_as_json(client, created):
     r = client.post(f"/api/sessions/{sid}/prompts/p1/answer", headers=bearer(created["seats"][0]["token"]),
                     json={"value": ["a"]})
     assert assert_json_error(r, 400)["en"] == """'["a"]' is not one of the options"""
+
+
+@pytest.mark.parametrize("ruleset, seats, setup, action, body, en", [
+    ("sugoroku", ["A", "B"], {}, "use_seal", {"seat": "s1", "effect": ["mana"]}, "The effect must be text"),
+    ("sugoroku", ["A", "B"], {}, "eliminate", {"seat": {"id": "s1"}}, "The seat must be text"),
+    ("ace_royal", ["A", "B"], None, "setup", {"version": ["quick"]}, "The version must be text"),
+    ("succession", ["A", "B"], None, "setup", {"first": "s1", "mode": True}, "The mode must be text"),
+])
+def test_a_ruleset_field_that_names_something_is_refused_when_not_text(client, admin, ruleset, seats, setup, action,
+                                                                       body, en):
+    """A ruleset action's naming field (a seat, an effect, a version, a mode, a side) given as a list, an object or
+    true was read as its Python text ("Unknown Command Seal effect '['mana']'", a seat "{'id': 's1'}"); now a 400 in
+    both languages, named by its key, that changes nothing."""
+    data = client.post("/api/sessions", headers=admin, json={"title": "x", "ruleset": ruleset, "seats": seats}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    if setup is not None:
+        assert client.post(f"/api/sessions/{sid}/actions/setup", headers=bearer(gm), json=setup).status_code == 200
+    before = gm_state(client, sid, gm)
+    r = client.post(f"/api/sessions/{sid}/actions/{action}", headers=bearer(gm), json=body)
+    assert assert_json_error(r, 400, en)["en"] == en
+    assert gm_state(client, sid, gm) == before

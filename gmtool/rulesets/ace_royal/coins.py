@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gmtool.core.commands import clean_text, parse_int, range_words
+from gmtool.core.commands import clean_text, parse_int, range_words, text_field
 from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
@@ -103,7 +103,7 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
     playing(state)  # refuses a game that is not under way
     seat = acting_seat(state, p, ctx)
-    key = str(p.get("key") or "")
+    key = text_field(p, "key")
     if key not in COUNTER_KEYS:
         raise NotFound(f"「{key}」は数えていません（{', '.join(COUNTER_KEYS)}）", f"'{key}' is not counted here ({', '.join(COUNTER_KEYS)})")
     if not ctx.viewer.is_gm and key != "hand":
@@ -135,7 +135,7 @@ def set_state(state: State, p: dict, ctx: ActionContext) -> list:
     g = playing(state)
     seat = acting_seat(state, p, ctx)
     require_in(g, seat)
-    to = str(p.get("state") or "")
+    to = text_field(p, "state")
     if to not in r.SERVANT_STATES:
         raise GmError("状態は rise / reverse / danger / down のどれかです", "The state is rise, reverse, danger or down")
     if g["players"][seat]["state"] == to:

@@ -4,7 +4,7 @@ its damage, Down, the steal and eliminations (A-7)."""
 from __future__ import annotations
 
 from gmtool.core import dice as dicelib
-from gmtool.core.commands import clean_text, flag_field, parse_int
+from gmtool.core.commands import clean_text, flag_field, parse_int, text_field
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
@@ -24,7 +24,7 @@ def _combat_side(state: State, p: dict, ctx: ActionContext) -> tuple[dict, str]:
     c = g.get("combat")
     if not c:
         raise Conflict("戦闘中ではありません", "There is no combat")
-    side = str(p.get("side") or "")
+    side = text_field(p, "side")
     if side not in SIDES:
         if not ctx.viewer.is_gm and ctx.viewer.seat in (c["attacker"], c["interceptor"]):
             side = "attacker" if ctx.viewer.seat == c["attacker"] else "interceptor"
@@ -41,7 +41,7 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
     process and fixes the attacker's damage judgement). A side changes its pick only after a card changed
     the stats (a modifier, a proxy, a die), and the attacker not after the attack process has ended."""
     c, side = _combat_side(state, p, ctx)
-    kind = str(p.get("kind") or "")
+    kind = text_field(p, "kind")
     if kind not in r.KINDS:
         raise GmError("攻撃手段は physical（物理）か magical（魔術）です", "The attack is 'physical' or 'magical'")
     mine = c[f"{side}_side"]
@@ -93,7 +93,7 @@ def _strike(g: dict, state: State, c: dict) -> dict:
 def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     """A labelled modifier (mystic code, scene card …) to one stat or all stats of a side, before the result."""
     c, side = _combat_side(state, p, ctx)
-    stat = str(p.get("stat") or "")
+    stat = text_field(p, "stat")
     if stat not in r.STATS + ("all",):
         raise GmError("stat は patk / pdef / matk / mdef / all のどれかです", "The stat is patk, pdef, matk, mdef or all")
     value = parse_int(p.get("value"), "修正値", "modifier")
@@ -110,7 +110,7 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
         if not c[f"{side}_side"]["proxy"]:
             raise Conflict("代理戦闘はありません", "There is no proxy")
         return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
-    source = str(p.get("source") or "")
+    source = text_field(p, "source")
     if source not in ("code", "hero"):
         raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
     if source == "code" and state.counters[c[side]]["codes"] <= 0:  # its damage discards that code (A-9)

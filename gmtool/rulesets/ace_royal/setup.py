@@ -7,7 +7,7 @@ import re
 
 from typing import Any
 
-from gmtool.core.commands import clean_text, parse_int, require_open, seat_of
+from gmtool.core.commands import clean_text, parse_int, require_open, seat_of, text_field
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
@@ -53,7 +53,7 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     if state.extra.get(NAME):
         raise Conflict("準備は済んでいます（やり直すときは取り消してください）", "The game is set up already (undo to change it)")
-    version = str(p.get("version") or "standard")
+    version = text_field(p, "version", "standard")
     if version not in r.VERSIONS:
         raise GmError("版は standard（スタンダード）か quick（クイック）です", "The version is 'standard' or 'quick'")
     order = p.get("order") or list(state.seats)

@@ -3,7 +3,7 @@ active-master coin (A-5), reveals and declared attacks."""
 
 from __future__ import annotations
 
-from gmtool.core.commands import flag_field, seat_of
+from gmtool.core.commands import flag_field, seat_of, text_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
@@ -93,7 +93,7 @@ def reveal(state: State, p: dict, ctx: ActionContext) -> list:
     """Ritual step: reveal the hero, the class or both; each card draws 2 (A-11)."""
     g = playing(state)
     seat = turn_player(state, p, ctx, "ritual")
-    what = str(p.get("what") or "both")
+    what = text_field(p, "what", "both")
     cards = {"hero": ["hero"], "class": ["class"], "both": ["hero", "class"]}.get(what)
     if cards is None:
         raise GmError("開示するのは hero（英霊）、class（クラス）、both（両方）のどれかです", "Reveal 'hero', 'class' or 'both'")

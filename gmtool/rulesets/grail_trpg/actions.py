@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from gmtool.core import prompts
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of, text_field
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, GmError, NotFound
 from gmtool.core.model import CounterDef, Label, State, text_in
@@ -222,7 +222,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
                               f"{faction_name(state, f)} has no characters (enter them under 'Characters and true names')")
     if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
         raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
-    declarer = str(p.get("declarer") or "a")
+    declarer = text_field(p, "declarer", "a")
     if declarer not in SIDES:
         raise GmError("declarer は a か b です", "declarer must be 'a' or 'b'")
     check_pick(state, sides, declarer)
@@ -353,7 +353,7 @@ def decide(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     if combat["step"] != "battle":
         raise Conflict("監督役が決めるのは同値の勝敗判定だけです", "The GM decides only a tied battle roll")
-    winner = str(p.get("winner", ""))
+    winner = text_field(p, "winner")
     if winner not in SIDES:
         raise GmError("winner は a か b です", "winner must be 'a' or 'b'")
     return [("grail.battle_decided", {"combat": combat["id"], "winner": winner})]
@@ -411,7 +411,7 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
             for label, amount in zip(labels, values):
                 if str(label).strip() or str(amount).strip():
                     mods.append({"label": label, "value": amount, "kind": kind})
-        if str(p.get("free_label") or "").strip() or str(p.get("free_value") or "").strip():
+        if text_field(p, "free_label").strip() or text_field(p, "free_value").strip():
             mods.append({"label": p.get("free_label"), "value": p.get("free_value"), "kind": p.get("free_kind") or "skill",
                          "stat": p.get("free_stat") or None, "target": p.get("free_target")})
         skills = p.get("skills") or []
@@ -460,7 +460,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
         data["side"] = side
         if effect == 4:
-            swap = str(p.get("with") or "").strip()
+            swap = text_field(p, "with").strip()
             by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
             swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
             if swap not in reserve:
@@ -541,7 +541,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         side = next((s for s in SIDES if faction in combat["sides"][s]), None)
         if side is None:
             raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-        ch, k = skill_of(state, faction, str(p["skill"]))
+        ch, k = skill_of(state, faction, text_field(p, "skill"))
         pending_uses = [u for u in combat.get("step_mods", {}).get(combat["prompt"], []) if u.get("faction") == faction] \
             if pending else []
         left = uses_left(combat, faction)
@@ -558,7 +558,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
     else:
         if not gm:
             raise GmError("使うスキルを選んでください", "Choose the skill to use", status=400)
-        side = str(p.get("side", ""))
+        side = text_field(p, "side")
         if side not in SIDES:
             raise GmError("side は a か b です", "side must be 'a' or 'b'")
         use = {**free_use(p, None, phase or "", gm=True), "side": side}
@@ -627,7 +627,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     if combat["step"] in ("battle", "cleanup", "done"):
         raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
-    side = str(p.get("side", ""))
+    side = text_field(p, "side")
     if side not in SIDES:
         raise GmError("side は a か b です", "side must be 'a' or 'b'")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,

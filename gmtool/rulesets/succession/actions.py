@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open, seat_of
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open, seat_of, text_field
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -80,7 +80,7 @@ def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
     """The player making this move: a seat moves for itself, on its turn; the GM moves for the current player."""
     turns = Turns.from_dict(s["turns"])
     if ctx.viewer.is_gm:
-        seat = str(payload.get("seat") or turns.current)
+        seat = text_field(payload, "seat", turns.current or "")
         if seat not in s["players"]:
             ja, en = _seat_words(state, seat)
             raise GmError(f"{ja}はこのゲームのプレイヤーではありません", f"Not a player of this game: {en}")
@@ -165,7 +165,7 @@ def _row(payload: dict) -> list[dict]:
 
 
 def _mode(payload: dict) -> str:
-    mode = str(payload.get("mode") or "turns")
+    mode = text_field(payload, "mode", "turns")
     if mode not in ("turns", "score"):
         raise GmError("mode は turns（手番を記録）か score（得点のみ）です", "mode is turns (track every turn) or score (score only)")
     return mode
@@ -275,7 +275,7 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
     if s["mode"] != "score":
         raise Conflict("このゲームは手番を記録するモードです", "This game tracks turns: the score comes from the takes")
     if ctx.viewer.is_gm:
-        seat = str(payload.get("seat") or "")
+        seat = text_field(payload, "seat")
         if seat not in s["players"]:
             raise GmError("入力する席（seat）を指定してください", "Give the seat (seat) whose cards these are")
     else:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, flag_field, parse_int
+from gmtool.core.commands import clean_text, flag_field, parse_int, text_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Prompt, State
 
@@ -351,7 +351,7 @@ def use_skill(state: State, payload: dict, ctx) -> list:
     """S-5/S-15: a skill or 宝具 card: pay its 魔力 (宝具 needs 魔力 ≥ 7), at most 3 uses per round; S-13 counts it."""
     started(state)
     seat = acting_seat(state, payload, ctx)
-    kind = str(payload.get("kind") or "skill")
+    kind = text_field(payload, "kind", "skill")
     cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
     tx = Tx(state)
     use_card(tx, seat, kind, cost, clean_text(payload.get("label"), "カード名", "card name", 40, False),
@@ -378,7 +378,7 @@ def use_seal(state: State, payload: dict, ctx) -> list:
     """S-11 令呪: mana (+3), power (+3 in this battle), escape (leave the battle), free_move (≤ 4 from before the roll)."""
     s = started(state)
     seat = acting_seat(state, payload, ctx)
-    effect = str(payload.get("effect", ""))
+    effect = text_field(payload, "effect")
     if effect == "extra_die":
         raise GmError("サイコロ追加は振る前に：roll_move の seal=extra_die", "Add a die before rolling: roll_move with seal=extra_die")
     if effect in ("power", "escape"):
@@ -411,7 +411,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
     """S-12: the victor over a 討伐令 target removes up to 10 of its カルマ and gains that many VP (0 declines)."""
     s = started(state)
     seat = acting_seat(state, payload, ctx)
-    target = str(payload.get("target", ""))
+    target = text_field(payload, "target")
     if not any(k["victor"] == seat and k["target"] == target for k in s["karma_pending"]):
         raise Conflict("討伐令の相手に勝ったときだけです", "Only after defeating a subjugation target")
     amount = parse_int(payload.get("amount") if payload.get("amount") not in (None, "") else 0, "カルマ", "karma")
@@ -433,7 +433,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
 def reveal_true_name(state: State, payload: dict, ctx) -> list:
     """S-13: the GM reveals a true name (a card effect, a special attack)."""
     started(state)
-    seat = str(payload.get("seat", ""))
+    seat = text_field(payload, "seat")
     if seat not in state.seats:
         raise GmError("席を選んでください", "Choose a seat")
     if is_revealed(state, seat):

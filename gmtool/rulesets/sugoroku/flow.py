@@ -12,7 +12,7 @@ from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, reading_choice, require_open
+from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, reading_choice, require_open, text_field
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -426,7 +426,7 @@ def skip_turn(state: State, payload: dict, ctx) -> list:
     s = started(state)
     require_no_battle(s)
     mover = current_mover(state)
-    seat = str(payload.get("seat") or mover or "")
+    seat = text_field(payload, "seat", mover or "")
     if mover is None or seat != mover:
         raise Conflict("飛ばせるのは今の手番の席だけです", "Only the current mover's turn can be skipped")
     return [("sugoroku.turn_skipped", {"seat": seat, "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
@@ -493,7 +493,7 @@ def challenge(state: State, payload: dict, ctx) -> list:
     """S-6 挑戦: nobody on my square, someone within ±1: pay 1 魔力; after the phase I fight them as the child."""
     started(state)
     seat = acting_seat(state, payload, ctx)
-    target = str(payload.get("target", ""))
+    target = text_field(payload, "target")
     targets = challenge_targets(state, seat)
     if target not in targets:
         names = "・".join(state.seat_name(t) for t in targets)
