@@ -48,6 +48,12 @@ def in_lang(lang: str, ja: str, en: str) -> str:
 _ja = in_lang
 
 
+def gm_reason(reason: str, lang: str) -> str:
+    """A reason the GM typed, as typed; none typed: the GM's ruling in the reader's language (GMの裁定 / GM's ruling).
+    An action stores an untyped reason as "" and its log line words it, so the English log reads English."""
+    return reason or in_lang(lang, "GMの裁定", "GM's ruling")
+
+
 def session_created(e, state, lang):
     """The log line of `session.created`."""
     d = e["data"]

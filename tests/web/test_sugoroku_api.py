@@ -591,3 +591,22 @@ def test_the_view_has_exactly_the_documented_fields(client, game):
     assert set(view["battle"]) == documented["battle"]
     assert set(view["me"]) == documented["me"]
     assert "me" not in game["state"]("gm")["ruleset"]
+
+
+def test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language(game):
+    """S-10/S-13: an elimination or a true-name reveal by the GM without a reason: the English log and export read
+    "GM's ruling"; they stored and showed the Japanese default (GMの裁定, GMが公開). A typed reason is shown as typed."""
+    act, client, sid = game["act"], game["client"], game["sid"]
+    act("eliminate", {"seat": "s4"})
+    act("eliminate", {"seat": "s3", "reason": "離席"})
+    act("reveal_true_name", {"seat": "s1"})
+    lines = {}
+    for lang in ("ja", "en"):
+        r = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}", headers=bearer(game["tokens"]["gm"]))
+        assert r.status_code == 200
+        text = r.get_data(as_text=True).replace("\\[", "[").replace("\\]", "]")
+        lines[lang] = [x for x in text.splitlines() if re.search("脱落|is out|真名.*判明|True name", x)]
+    assert lines["ja"][0].endswith("ライダーが脱落（GMの裁定） [S-10]")
+    assert lines["ja"][1].endswith("ランサーが脱落（離席） [S-10]") and "が判明：GMの裁定 [S-13]" in lines["ja"][2]
+    assert lines["en"][0].endswith("ライダー is out (GM's ruling) [S-10]") and lines["en"][1].endswith("is out (離席) [S-10]")
+    assert "revealed: GM's ruling [S-13]" in lines["en"][2]

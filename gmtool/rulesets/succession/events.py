@@ -5,6 +5,7 @@ and never entered), so every event is public.
 
 from __future__ import annotations
 
+from gmtool.core.logtext import gm_reason
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
@@ -149,7 +150,7 @@ def describe_taken(ev: dict, state: State, lang: str) -> str:
 def describe_skipped(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.skipped."""
     d = ev["data"]
-    reason = d["reason"] or _t(lang, "GMの裁定", "GM's ruling")
+    reason = gm_reason(d["reason"], lang)
     return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}の手番を飛ばした（{reason}）",
                                 f"{_name(state, d['seat'])}'s turn skipped ({reason})")
 

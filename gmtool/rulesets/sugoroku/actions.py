@@ -102,7 +102,7 @@ def eliminate(state: State, payload: dict, ctx) -> list:
     seat = text_field(payload, "seat")
     if seat not in state.seats or seat in s["out"]:
         raise GmError("脱落させる席を指定してください", "Give a seat still in the game")
-    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMの裁定"
+    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     return [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
 
 

@@ -439,7 +439,7 @@ def reveal_true_name(state: State, payload: dict, ctx) -> list:
     if is_revealed(state, seat):
         raise Conflict("真名は既に判明しています", "The true name is already revealed")
     tx = Tx(state)
-    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or "GMが公開"
+    why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     reveal(tx, seat, {"ja": why, "en": why, "rule": "S-13"})
     return tx.drafts
 

@@ -9,6 +9,7 @@ prompt (core secrecy, core/view.py); a describer prints a name only once that pr
 
 from __future__ import annotations
 
+from gmtool.core.logtext import gm_reason
 from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import TABLE, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType
@@ -359,14 +360,16 @@ def _d_revealed(e, state, lang):
     n = state.seat_name(d["seat"])
     tn = true_name(state, d["seat"])
     shown = _ja(lang, f"「{tn}」", f"'{tn}'") if tn else ""
-    return _ja(lang, f"{n}の真名{shown}が判明：{_label(d['reason'], lang)} [S-13]",
-               f"True name of {n}{(' ' + shown) if shown else ''} revealed: {_label(d['reason'], lang)} [S-13]")
+    why = gm_reason(_label(d["reason"], lang), lang)
+    return _ja(lang, f"{n}の真名{shown}が判明：{why} [S-13]",
+               f"True name of {n}{(' ' + shown) if shown else ''} revealed: {why} [S-13]")
 
 
 def _d_eliminated(e, state, lang):
     d = e["data"]
-    return _ja(lang, f"{state.seat_name(d['seat'])}が脱落（{_label(d['reason'], lang)}） [S-10]",
-               f"{state.seat_name(d['seat'])} is out ({_label(d['reason'], lang)}) [S-10]")
+    why = gm_reason(_label(d["reason"], lang), lang)
+    return _ja(lang, f"{state.seat_name(d['seat'])}が脱落（{why}） [S-10]",
+               f"{state.seat_name(d['seat'])} is out ({why}) [S-10]")
 
 
 def _d_round_ended(e, state, lang):
