@@ -104,10 +104,13 @@ def test_g1_no_take_from_an_empty_row():
 def test_g1_take_once_per_round_and_no_play_with_an_empty_hand():
     with pytest.raises(GmError, match="already took"):
         R.check_take(True, 4)
-    with pytest.raises(GmError, match="No cards in hand"):
-        R.check_play(0)
+    with pytest.raises(GmError, match="No cards in hand: you cannot play; take the cards instead"):
+        R.check_play(0, False, 4)
+    for took, row in ((True, 4), (False, 0)):  # no take left: the GM skips the turn
+        with pytest.raises(GmError, match="neither play nor take"):
+            R.check_play(0, took, row)
     R.check_take(False, 1)
-    R.check_play(1)
+    R.check_play(1, True, 0)
 
 
 @pytest.mark.parametrize("hand, took, row, expected", [

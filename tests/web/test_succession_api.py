@@ -419,3 +419,38 @@ def test_g2_correcting_one_count_of_a_score_only_entry_keeps_the_rest(app, game)
         assert r.status_code < 400, r.get_data(as_text=True)[:300]
         score = state()["ruleset"]["players"][0]["score"]
         assert (score["factions"][0]["mine"], score["plus"], score["minus"], score["grail"]) == (3 + n, 5, 1, 1), who
+
+
+NO_MOVES = {"play": False, "take": False, "must_take": False, "must_play": False, "stuck": False}
+
+
+def test_g1_g3_me_moves_offer_only_what_the_seat_may_do_now(game):
+    """G-1/G-3: a seat's `me.moves` said `play: true` off its turn and after the game was over, where a play is
+    refused; now it is the seat's moves on its turn and nothing otherwise."""
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "row": ["grail", "grail"]})
+    assert state("s1")["ruleset"]["me"]["moves"]["play"] and state("s2")["ruleset"]["me"]["moves"] == NO_MOVES
+    act("play", {"card": "5"}, who="s1")
+    assert state("s2")["ruleset"]["me"]["moves"]["take"] and state("s1")["ruleset"]["me"]["moves"] == NO_MOVES
+    act("play", {"card": "grail"}, who="s2")
+    act("take", who="s1")  # the third grail: s1 wins (G-3)
+    assert state()["ruleset"]["finished"]["winner"] == "s1"
+    for seat in ("s1", "s2"):
+        assert state(seat)["ruleset"]["me"]["moves"] == NO_MOVES
+        act("play", {"card": "6"}, who=seat, status=409)
+
+
+def test_g1_a_play_with_an_empty_hand_and_the_take_used_says_the_gm_skips(game):
+    """G-1: with no card in hand and the round's take used, a refused play said "take the cards instead" (a take
+    is refused too); it says neither is possible and the GM skips the turn."""
+    act, state = game["act"], game["state"]
+    act("setup", {"first": "s1", "row": ["5", "6"]})
+    play(game, ["take", "5"])
+    r = game["client"].post(f"/api/sessions/{game['sid']}/counters", headers=bearer(game["tokens"]["gm"]),
+                            json={"seat": "s1", "key": "hand", "value": 0})  # the GM corrects s1's hand: none left
+    assert r.status_code == 200, r.get_json()
+    assert state("s1")["ruleset"]["me"]["moves"] == {**NO_MOVES, "stuck": True}
+    err = act("play", {"card": "7"}, who="s1", status=409)["error"]
+    assert err["ja"] == "手札がなく、カードを取ることもできません（GMが手番を飛ばします）（G-1）"
+    assert err["en"] == "No cards in hand and no take possible: you can neither play nor take (the GM skips the turn) (G-1)"
+    act("skip_turn")

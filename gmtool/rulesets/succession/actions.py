@@ -226,7 +226,7 @@ def play(state: State, payload: dict, ctx: ActionContext) -> list:
     s = running(state)
     seat = mover(state, s, payload, ctx)
     hand = state.counters[seat][HAND]
-    R.check_play(hand)
+    R.check_play(hand, s["took"][seat], len(s["row"]))
     card = C.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
     C.check_supply(in_play(s), card)
     turns = Turns.from_dict(s["turns"])

@@ -30,11 +30,15 @@ def take_span(row_length: int) -> list[int]:
     return list(range(max(0, row_length - TAKE_SIZE), row_length))
 
 
-def check_play(hand: int) -> None:
-    """G-1: a play needs a card in hand."""
-    if hand <= 0:
+def check_play(hand: int, took: bool, row_length: int) -> None:
+    """G-1: a play needs a card in hand; the refusal says what is left: the take, or (none) the GM's skip."""
+    if hand > 0:
+        return
+    if moves(hand, took, row_length)["take"]:
         raise Conflict("手札がないのでカードを出せません。カードを取ってください（G-1）",
                        "No cards in hand: you cannot play; take the cards instead (G-1)")
+    raise Conflict("手札がなく、カードを取ることもできません（GMが手番を飛ばします）（G-1）",
+                   "No cards in hand and no take possible: you can neither play nor take (the GM skips the turn) (G-1)")
 
 
 def check_take(took: bool, row_length: int) -> None:
@@ -52,3 +56,6 @@ def moves(hand: int, took: bool, row_length: int) -> dict:
     can_take = not took and row_length > 0
     return {"play": can_play, "take": can_take, "must_take": can_take and not can_play,
             "must_play": can_play and took, "stuck": not can_play and not can_take}
+
+
+NO_MOVES = {"play": False, "take": False, "must_take": False, "must_play": False, "stuck": False}  # not this seat's turn

@@ -95,8 +95,9 @@ def view(state: State, viewer: Viewer) -> dict:
            "history": _history(state, s)}
     if viewer.kind == "seat" and viewer.seat in s["players"]:
         me = next(x for x in players if x["seat"] == viewer.seat)
-        out["me"] = {"seat": viewer.seat, "your_turn": current == viewer.seat and not out["start_cards_needed"],
-                     "moves": me["moves"] or R.moves(me["hand"], me["took"], len(s["row"])), "player": me,
+        your_turn = current == viewer.seat and not out["start_cards_needed"]
+        out["me"] = {"seat": viewer.seat, "your_turn": your_turn, "moves": me["moves"] if your_turn else dict(R.NO_MOVES),
+                     "player": me,
                      "opponent": next(x for x in players if x["seat"] != viewer.seat)}
     return out
 
