@@ -610,3 +610,28 @@ def test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language(g
     assert lines["ja"][1].endswith("ランサーが脱落（離席） [S-10]") and "が判明：GMの裁定 [S-13]" in lines["ja"][2]
     assert lines["en"][0].endswith("ライダー is out (GM's ruling) [S-10]") and lines["en"][1].endswith("is out (離席) [S-10]")
     assert "revealed: GM's ruling [S-13]" in lines["en"][2]
+
+
+def test_s12_the_karma_offered_is_what_the_conversion_takes(game):
+    """S-12: once the target's karma fell below 9 (its 討伐令 lifted) the view still offered min(10, karma) while
+    convert_karma refused any amount with a 400; now it offers 0 (declining), which is taken."""
+    act, state, client, sid = game["act"], game["state"], game["client"], game["sid"]
+
+    def set_karma(value):
+        r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(game["tokens"]["gm"]),
+                        json={"seat": "s2", "key": "karma", "value": value})
+        assert r.status_code == 200, r.get_json()
+
+    set_karma(12)
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    battle = act("start_battle")["ruleset"]["battle"]
+    game["answer"](battle["prompt"], "s1", "力9")
+    game["answer"](battle["prompt"], "s2", "力2")
+    pending = act("end_battle")["ruleset"]["karma_pending"]
+    assert [(k["victor"], k["target"], k["max"]) for k in pending] == [("s1", "s2", 10)]
+    set_karma(8)  # the 討伐令 is lifted
+    assert [k["max"] for k in state("s1")["ruleset"]["me"]["karma"]] == [0]
+    act("convert_karma", {"target": "s2", "amount": 1}, who="s1", status=400)
+    assert act("convert_karma", {"target": "s2", "amount": 0}, who="s1")["ruleset"]["karma_pending"] == []
+    assert state()["ruleset"]["players"]["s2"]["karma"] == 8

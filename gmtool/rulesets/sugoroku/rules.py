@@ -452,12 +452,18 @@ def subjugation(karma: int) -> bool:
     return _int(karma, "カルマ", "Karma") >= SUBJUGATION_AT
 
 
+def karma_conversion_max(target_karma: int) -> int:
+    """S-12: the most カルマ a victor may convert now: min(10, karma), or 0 (decline only) once its 討伐令 is lifted."""
+    k = _int(target_karma, "カルマ", "Karma", 0)
+    return min(KARMA_CONVERSION_MAX, k) if subjugation(k) else 0
+
+
 def karma_conversion(target_karma: int, amount: int) -> dict:
     """S-12: defeating a 討伐令 target, reduce its カルマ by 1..10 (≤ its karma) and gain that many VP."""
     k = _int(target_karma, "カルマ", "Karma", 0)
-    if not subjugation(k):
+    if not karma_conversion_max(k):
         raise GmError(f"相手に討伐令が出ていない（カルマ{k}）", f"The target has no subjugation order (karma {k})")
-    a = _int(amount, "減らすカルマ", "Karma to remove", 1, min(KARMA_CONVERSION_MAX, k))
+    a = _int(amount, "減らすカルマ", "Karma to remove", 1, karma_conversion_max(k))
     return {"karma": k - a, "vp": a, "subjugation": subjugation(k - a),
             "terms": [_term("討伐令：減らしたカルマ", "subjugation: karma removed", a, "S-12")]}
 

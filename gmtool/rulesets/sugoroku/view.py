@@ -90,7 +90,7 @@ def view(state: State, viewer) -> dict:
            "pending": [{**b, "names": [state.seat_name(f) for f in b["fighters"]]} for b in s["pending"]],
            "battle": _battle_view(state, s), "last_battle": s["last_battle"],
            "karma_pending": [{**k, "victor_name": state.seat_name(k["victor"]), "target_name": state.seat_name(k["target"]),
-                              "max": min(R.KARMA_CONVERSION_MAX, state.counters[k["target"]]["karma"])}
+                              "max": R.karma_conversion_max(state.counters[k["target"]]["karma"])}
                              for k in s["karma_pending"]],
            "round_over": round_over,
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
