@@ -58,6 +58,8 @@ CORE_EVENTS: tuple[EventType, ...] = (
               line_key=view.prompt_line),  # seen by all; its line reads the summary and the prompt's title only
     EventType("prompt.extended", prompts.prompt_extended, logtext.prompt_extended, PUBLIC,
               line_key=view.prompt_line),
+    EventType("prompt.dropped", prompts.prompt_dropped, logtext.prompt_dropped, PUBLIC,
+              line_key=view.prompt_line),  # names the seat and whether an answer was withdrawn; never the answer
     EventType("prompt.cancelled", prompts.prompt_cancelled, logtext.prompt_cancelled, PUBLIC,
               line_key=view.prompt_line),
     EventType("prompt.modified", prompts.prompt_modified, logtext.prompt_modified, PUBLIC, undoable=True,

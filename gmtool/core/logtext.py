@@ -236,6 +236,16 @@ def prompt_extended(e, state, lang):
     return _ja(lang, f"「{_prompt_title(d, state, lang)}」に{names}を追加", f"{names} added to '{_prompt_title(d, state, lang)}'")
 
 
+def prompt_dropped(e, state, lang):
+    """The log line of `prompt.dropped`: who no longer answers, why, and that an answer given stays unrevealed."""
+    d = e["data"]
+    reason = text_in(d.get("reason"), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
+    withdrawn = _ja(lang, "。回答は公開しない", "; the answer given stays unrevealed") if d.get("withdrawn") else ""
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」の回答者から{state.seat_name(d['seat'])}を外す{reason}{withdrawn}",
+               f"{state.seat_name(d['seat'])} no longer answers '{_prompt_title(d, state, lang)}'{reason}{withdrawn}")
+
+
 def prompt_cancelled(e, state, lang):
     """The log line of `prompt.cancelled`."""
     d = e["data"]

@@ -1,4 +1,4 @@
-"""Secret prompts: open, answer (with a commitment), lock, reveal, resolve, cancel.
+"""Secret prompts: open, answer (with a commitment), lock, reveal, resolve, drop a respondent, cancel.
 
 Answers are written to the log with their salt, but no view shows them before the
 reveal except to the seat that gave them (view.py); the table sees only commitments.
@@ -180,14 +180,16 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
     drafts: list[Draft] = [("prompt.answered", {"prompt": prompt.id, "by": who, "value": value, "salt": salt,
                                                 "commitment": commit(salt, value),
                                                 "change": previous is not None})]
-    answered = set(prompt.answers) | {who}
-    if answered >= set(prompt.respondents()):
-        after = copy.deepcopy(prompt)
-        after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
-        drafts.append(("prompt.revealed", {"prompt": prompt.id, "reason": "",
-                                           "auto": True}))
-        drafts += _resolution(state, after, resolvers, dice)
-    return drafts
+    after = copy.deepcopy(prompt)
+    after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
+    return drafts + _reveal_if_complete(state, after, resolvers, dice)
+
+
+def _reveal_if_complete(state: State, after: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """The automatic reveal (and resolution) of an open prompt that, as `after` stands, every respondent has answered."""
+    if not after.is_open or not set(after.answers) >= set(after.respondents()):
+        return []
+    return [("prompt.revealed", {"prompt": after.id, "reason": "", "auto": True})] + _resolution(state, after, resolvers, dice)
 
 
 def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
@@ -225,6 +227,33 @@ def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[D
         raise GmError("その席は既に回答者です", "Those seats already answer this prompt")
     return [("prompt.extended", {"prompt": prompt.id, "seats": new,
                                  "reason": clean_text(reason, "理由", "reason", 200, False)})]
+
+
+def drop(state: State, prompt_id: Any, seat: str, reason: dict, resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """Take a seat off an unrevealed prompt's respondents (it has left what the prompt asks about, e.g. escaped the
+    battle; a ruleset's action calls this with its reason): an answer it gave is withdrawn and never revealed to
+    anyone else, and an open prompt that everyone left has answered is revealed at once."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if prompt.status not in ("open", "locked"):
+        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    if seat not in prompt.seats:
+        raise GmError("その席はこの質問の回答者ではありません", "That seat does not answer this prompt")
+    if len(prompt.respondents()) < 2:
+        raise Conflict("最後の回答者は外せません（質問を取り消してください）",
+                       "The last respondent cannot be taken off: cancel the prompt instead")
+    drafts: list[Draft] = [("prompt.dropped", {"prompt": prompt.id, "seat": seat, "reason": reason,
+                                               "withdrawn": seat in prompt.answers})]
+    after = copy.deepcopy(prompt)
+    _drop(after, seat)
+    return drafts + _reveal_if_complete(state, after, resolvers, dice)
+
+
+def _drop(prompt: Prompt, seat: str) -> None:
+    """`seat` no longer answers `prompt`: its answer (kept in the log with its commitment only) and options go."""
+    prompt.seats.remove(seat)
+    prompt.answers.pop(seat, None)
+    prompt.per_seat.pop(seat, None)
 
 
 def cancel(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
@@ -315,6 +344,11 @@ def prompt_resolved(state: State, e: Event) -> None:
 def prompt_extended(state: State, e: Event) -> None:
     """Fold `prompt.extended`."""
     state.writable_prompt(e.data["prompt"]).seats.extend(e.data["seats"])
+
+
+def prompt_dropped(state: State, e: Event) -> None:
+    """Fold `prompt.dropped`."""
+    _drop(state.writable_prompt(e.data["prompt"]), e.data["seat"])
 
 
 def prompt_cancelled(state: State, e: Event) -> None:

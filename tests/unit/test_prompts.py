@@ -7,7 +7,7 @@ import pytest
 from gmtool.core import prompts
 from gmtool.core.commitments import verify
 from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
-from gmtool.core.view import GM, TABLE, Viewer, prompt_view
+from gmtool.core.view import GM, TABLE, Viewer, prompt_view, visible_event
 
 STATS = ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"]
 
@@ -380,3 +380,42 @@ def test_prompt_state_refolds_identically(pure):
     pure.do(prompts.confirm, pid)
     again = pure.refold()
     assert prompt_view(again.prompts[pid], again, GM) == prompt_view(pure.state.prompts[pid], pure.state, GM)
+
+
+# -- a respondent taken off -------------------------------------------------------
+
+def test_a_dropped_respondent_answers_no_more_and_its_answer_is_never_revealed(pure):
+    """A seat taken off an open prompt (it left what the prompt asks about): it cannot answer, an answer it gave
+    is withdrawn (its prompt.answered keeps only the commitment for others, also after the reveal), and the
+    prompt reveals when everyone left has answered; the fold is deterministic (undo refolds it)."""
+    pid = pure.open(spec(seats="all", resolver="cancel_duplicates"))
+    secret = pure.answer(pid, "s3", "宝具")[0]
+    pure.answer(pid, "s1", "筋力")
+    events = pure.do(prompts.drop, pid, "s3", {"ja": "離脱", "en": "left"}, pure.resolvers, pure.dice)
+    assert [e.type for e in events] == ["prompt.dropped"] and events[0].data["withdrawn"] is True
+    prompt = pure.state.prompts[pid]
+    assert prompt.respondents() == ["s1", "s2"] and "s3" not in prompt.answers and prompt.status == "open"
+    with pytest.raises(Forbidden):
+        pure.answer(pid, "s3", "宝具")
+    events = pure.answer(pid, "s2", "耐久")
+    assert [e.type for e in events] == ["prompt.answered", "prompt.revealed", "prompt.resolved"]
+    assert pure.state.prompts[pid].resolution["winners"] == ["s1", "s2"]
+    for viewer in (TABLE, GM, Viewer("seat", "s1")):
+        assert "value" not in visible_event(secret, pure.state, viewer)["data"]
+        seen = prompt_view(pure.state.prompts[pid], pure.state, viewer)
+        assert set(seen["answers"]) == {"s1", "s2"} and set(seen["commitments"]) == {"s1", "s2"}
+    assert visible_event(secret, pure.state, Viewer("seat", "s3"))["data"]["value"] == "宝具"
+    assert pure.refold().prompts[pid] == pure.state.prompts[pid]
+
+
+def test_drop_is_refused_for_a_non_respondent_the_last_one_and_after_the_reveal(pure):
+    pid = pure.open(spec())
+    with pytest.raises(GmError):
+        pure.do(prompts.drop, pid, "s3", "", pure.resolvers, pure.dice)
+    pure.do(prompts.drop, pid, "s2", "", pure.resolvers, pure.dice)
+    with pytest.raises(Conflict):
+        pure.do(prompts.drop, pid, "s1", "", pure.resolvers, pure.dice)  # cancel it instead
+    pure.answer(pid, "s1", "筋力")
+    assert pure.state.prompts[pid].status == "revealed"
+    with pytest.raises(Conflict):
+        pure.do(prompts.drop, pid, "s1", "", pure.resolvers, pure.dice)

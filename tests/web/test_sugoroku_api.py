@@ -635,3 +635,54 @@ def test_s12_the_karma_offered_is_what_the_conversion_takes(game):
     act("convert_karma", {"target": "s2", "amount": 1}, who="s1", status=400)
     assert act("convert_karma", {"target": "s2", "amount": 0}, who="s1")["ruleset"]["karma_pending"] == []
     assert state()["ruleset"]["players"]["s2"]["karma"] == 8
+
+
+def test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt(game):
+    """S-7/S-11: a fighter who escapes a battle of three before the reveal answered on: the card prompt waited for
+    it (revealing only early or on its answer). It is taken off the prompt: it cannot answer, the other two answers
+    reveal the battle, and a card it had put down is never shown to anyone else (not in the state, the log or the
+    export), its commitment kept in the log only; undoing the escape puts it back with its answer."""
+    act, state, answer, client, sid, tokens = (game["act"], game["state"], game["answer"], game["client"],
+                                               game["sid"], game["tokens"])
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    pid = act("start_battle")["ruleset"]["battle"]["prompt"]
+    mine = answer(pid, "s2", "技8")["commitment"]
+    out = act("use_seal", {"effect": "escape"}, who="s2")
+    assert [e["type"] for e in out["events"]][-1] == "prompt.dropped"
+    battle = out["ruleset"]["battle"]
+    assert (battle["fighters"], battle["answered"], battle["revealed"]) == (["s1", "s3"], [], False)
+    answer(pid, "s2", "技8", status=403)  # not a respondent any more
+    assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]), json={}).status_code == 200
+    battle = state()["ruleset"]["battle"]
+    assert battle["fighters"] == ["s1", "s2", "s3"] and battle["answered"] == ["s2"]  # back, with its answer
+    act("use_seal", {"effect": "escape"}, who="s2")
+    answer(pid, "s1", "力4")
+    answer(pid, "s3", "魔5")
+    battle = state()["ruleset"]["battle"]
+    assert battle["revealed"] and battle["result"]["totals"] == {"s1": 4, "s3": 5}
+    assert battle["result"]["winners"] == ["s3"] and [r["who"] for r in battle["result"]["rows"]] == ["s1", "s3"]
+    for who in ("table", "s1", "s3", "gm"):
+        seen = repr(state(who)) + client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens[who])).get_data(as_text=True)
+        assert "技8" not in seen, who
+    assert mine in client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["table"])).get_data(as_text=True)
+    assert "技8" in client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens["s2"])).get_data(as_text=True)
+    for lang in ("ja", "en"):
+        text = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}",
+                          headers=bearer(tokens["gm"])).get_data(as_text=True)
+        assert "技8" not in text and ("回答者からアーチャーを外す" in text or "アーチャー no longer answers" in text)
+
+
+def test_s11_the_last_fighter_to_answer_escaping_reveals_the_battle(game):
+    """S-7/S-11: when the two others have answered, the escape of the third (who had not) reveals the battle at once."""
+    act, answer = game["act"], game["answer"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    pid = act("start_battle")["ruleset"]["battle"]["prompt"]
+    answer(pid, "s1", "力6")
+    answer(pid, "s2", "力2")
+    out = act("use_seal", {"effect": "escape"}, who="s3")
+    assert [e["type"] for e in out["events"]][-3:] == ["prompt.dropped", "prompt.revealed", "prompt.resolved"]
+    result = out["ruleset"]["battle"]["result"]
+    assert result["totals"] == {"s1": 6, "s2": 2} and result["winners"] == ["s1"]
+    assert act("end_battle")["ruleset"]["last_battle"]["winner"] == "s1"

@@ -165,6 +165,8 @@ def resolve_battle(prompt: Prompt, answers: dict, state: State, dice: Any) -> di
     if not battle or battle["prompt"] != prompt.id:
         return {"summary": {"ja": "戦闘は終了しています", "en": "The battle is over"}, "winners": [], "rows": [],
                 "notes": [], "events": []}
+    # A fighter taken off the prompt has left the battle (S-11), also in the action that takes it off (not folded yet).
+    battle = {**battle, "left": battle["left"] + [f for f in fighters(battle) if f not in prompt.seats]}
     return outcome(state, prompt, answers, battle)
 
 
@@ -334,12 +336,16 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     move_to(tx, seat, frm, frm + result["move"], result["terms"], result["move"], False, "S-11")
     changed["left"].append(seat)
     prompt = state.prompts[battle["prompt"]]
+    unrevealed = prompt.status in ("open", "locked")
     if len(fighters(changed)) < 2:
-        if prompt.status in ("open", "locked"):
+        if unrevealed:
             tx.emit("prompt.cancelled", {"prompt": prompt.id, "reason": {"ja": "令呪で離脱したため戦闘なし（S-11）",
                                                                      "en": "no battle: escaped with a seal (S-11)"}})
         tx.emit("sugoroku.battle_ended", {"battle": battle["id"], "square": battle["square"], "winner": None, "vp": 0,
                                           "terms": [], "totals": {}, "subjugated": [], "escaped": seat})
+    elif unrevealed:  # it answers no more (a card it put down is never shown); the others' answers reveal the battle
+        why = {"ja": "令呪で戦闘から離脱（S-11）", "en": "escaped the battle with a seal (S-11)"}
+        tx.drafts += P.drop(state, prompt.id, seat, why, ctx.resolvers, ctx.dice)
     else:
         re_resolve(tx, changed)
     return tx.drafts
