@@ -588,3 +588,24 @@ def test_i3_players_named_in_any_order_roll_in_seat_order(game, ties):
     assert view["order"] == ["s1", "s3"]
     assert {p["seat"]: p["order_rolls"] for p in view["players"]} == ({"s1": [12], "s3": [2]} if ties == "reroll" else
                                                                        {"s1": [7], "s3": [7]})
+
+
+def test_i2_a_phone_that_places_again_says_why_and_the_table_names_what_is_set_aside(app, game):
+    """Browser review: a player whose starting group was also chosen by another got only "初期グループ 第2回" and an
+    empty field, and the table only struck the duplicates out. The phone now says its group is set aside and to
+    choose another, in its language; the players who keep theirs are not told so; the table lists the set-aside group."""
+    open_game(game, groups=("CIA", "CIA", "KGB", "IRS"))  # CIA set aside: s1 and s2 place again
+    sid = game["sid"]
+    for lang, words in (("ja", "「CIA」は他のプレイヤーも選んだため脇に置かれました"), ("en", "Another player also chose CIA")):
+        for seat, told in (("s1", True), ("s2", True), ("s3", False)):
+            browser = app.test_client()
+            browser.get(f"/join/{sid}?k={game['tokens'][seat]}")
+            assert (words in browser.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)) is told, (lang, seat)
+        screen = app.test_client()
+        screen.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+        table = screen.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        assert re.search(r'class="il-set-aside">[^<]*: CIA<', table), lang
+    game["answer"](placement(game), "s1", "Hackers")
+    browser = app.test_client()
+    browser.get(f"/join/{sid}?k={game['tokens']['s1']}")
+    assert "il-again" not in browser.get(f"/s/{sid}/phone").get_data(as_text=True)  # placed: nothing more to do

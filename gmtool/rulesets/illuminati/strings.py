@@ -35,6 +35,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                                "Your starting group's card name (face down, revealed together)"),
     "illuminati.place": ("裏向きで配置", "Place face down"),
     "illuminati.set_aside": ("脇に置かれたグループ", "Groups set aside"),
+    "illuminati.choose_again": ("「{name}」は他のプレイヤーも選んだため脇に置かれました。別のグループを選んでください",
+                                "Another player also chose {name}: it is set aside. Choose another group"),
     "illuminati.roll_order": ("プレイ順を決める（全員2d6）", "Roll the play order (everyone 2d6)"),
     "illuminati.faces": ("実ダイスの出目（空欄ならサーバー）", "Real dice faces (blank: the server rolls)"),
     "illuminati.start_turn": ("ターン開始（トークン配置）", "Begin the turn (place tokens)"),
