@@ -156,3 +156,17 @@ def test_the_setup_forms_turn_order_takes_the_seats_names_as_its_hint_says(app, 
     assert r.status_code == 200, r.get_data(as_text=True)[:500]
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(data["gm_token"])).get_json()["ruleset"]
     assert [o["seat"] for o in state["order"]] == ["s3", "s1", "s2"]
+
+
+def test_a_battle_cards_power_field_says_power_on_the_phone(game):
+    """S-7, browser review: each card's power field beside its attribute was an empty box on the phone (named only
+    for a screen reader); it reads パワー / Power until the player types the card's power."""
+    game["act"]("roll_move", {"faces": [3]}, who="s1")
+    game["act"]("roll_move", {"faces": [3]}, who="s2")
+    game["act"]("roll_move", {"faces": [5]}, who="s3")
+    game["act"]("end_phase")
+    game["act"]("start_battle")
+    for who, slots in (("s1", 1), ("s2", 3)):  # the parent puts one card down, the child plays up to three
+        for lang, word in (("ja", "パワー"), ("en", "Power")):
+            fields = re.findall(r'<input[^>]*class="sg-power"[^>]*>', game["page"](who, lang))
+            assert len(fields) == slots and all(f'placeholder="{word}"' in f for f in fields), (who, lang, fields)
