@@ -8,6 +8,7 @@ fragment and the home page are read in both languages.
 - English: no kana, kanji or Japanese punctuation (、「」（）【】〈〉…) in any visible text or accessible name (aria-label, title, placeholder, alt,
   a button's value, a confirm dialog's text), once the texts the users typed are taken out (seat names and
   factions, titles, character sheets, prompt titles and options, reasons: every string the scripts sent).
+- English: every column or row heading begins with a capital letter, as its neighbours do.
 - Japanese: no English word in the same places, except what Japanese players read as it is (GM, HP, QR,
   dice expressions such as 2D6, rule codes such as [T-4], gmtool, SHA-256 …) and what the users typed.
 - Every control (a field, a select, a button, a link) has a name a screen reader can say: a label, an aria-label
@@ -259,6 +260,17 @@ def english_in_japanese(screens: dict[str, str], words: list[str]) -> list[str]:
     return found
 
 
+def lowercase_headings(screens: dict[str, str], words: list[str]) -> list[str]:
+    """Every English column or row heading (<th>) that begins with a small letter ("gap" beside "VP", "Mana")."""
+    found = []
+    for page, html in screens.items():
+        for where, text in texts_of(html):
+            rest = strip_typed(text, words).strip()
+            if where == "<th>" and rest[:1].islower():
+                found.append(f"{page} {where}: {text[:80]!r}")
+    return found
+
+
 def _report(found: list[str]) -> str:
     unique = list(dict.fromkeys(found))
     return f"{len(unique)} texts:\n" + "\n".join(unique[:120])
@@ -269,7 +281,8 @@ def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, clie
     found, stages = [], []
     for driver, stage in scripted_sessions(client, name):
         stages.append(stage)
-        found += japanese_in_english(pages(app, driver, "en"), user_words(driver))
+        screens = pages(app, driver, "en")
+        found += japanese_in_english(screens, user_words(driver)) + lowercase_headings(screens, user_words(driver))
     assert stages, f"{name} declares neither a demo nor a leak probe: its screens are not checked"
     assert not found, _report(found)
 
@@ -293,5 +306,7 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
     assert not japanese_in_english({"page": '<button aria-label="衛宮 +1">'}, ["衛宮"])
     assert japanese_in_english({"page": "<p>Alice 6、Bob 5 (missing 2）</p>"}, ["Alice", "Bob"])  # Japanese punctuation
     assert not japanese_in_english({"page": "<p>Alice（衛宮）</p>"}, ["Alice（衛宮）"])  # inside what a user typed
+    assert lowercase_headings({"page": "<table><tr><th>VP</th><th>gap</th><th>alice</th></tr></table>"}, ["alice"]) \
+        == ["page <th>: 'gap'"]
     assert english_in_japanese({"page": '<button aria-label="expr">2D6</button><p>GM [T-4] 2D6>=7</p>'}, []) \
         == ["page <button aria-label>: 'expr' (expr)"]

@@ -117,7 +117,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.won': ('の勝ち', 'won'),
     'sugoroku.no_winner_2': ('勝者なし', 'no winner'),
     'sugoroku.faction': ('陣営', 'Faction'),
-    'sugoroku.gap': ('差', 'gap'),
+    'sugoroku.gap': ('差', 'Gap'),
     'sugoroku.mana_2': ('魔力', 'Mana'),
     'sugoroku.seals': ('令呪', 'Seals'),
     'sugoroku.karma': ('カルマ', 'Karma'),
