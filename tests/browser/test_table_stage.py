@@ -1,7 +1,8 @@
 """Issue 12: the table screen is a stage. A grail combat and a sugoroku battle are walked step by step
 (driven through the JSON API, as the GM console and the phones would) while real Chromium shows the
 table screen at 1920×1080 and 1280×720 (and in English): at every step the current step and its result
-are inside the viewport, inside the stage, and nothing needs scrolling."""
+are inside the viewport, inside the stage, and nothing needs scrolling; on the 1920-wide TV every word reads at
+18 px or more."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ FIT = """(result) => {
 }"""
 
 
+# Every text of the live screen smaller than `min` px, by element (rule codes, hidden until 根拠, aside).
+SMALL_TEXT = """(min) => { const out = new Set(); const walk = document.createTreeWalker(document.querySelector('#live'), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const el = walk.currentNode.parentElement; const text = walk.currentNode.textContent.trim();
+    if (!text || el.closest('.rule, .history') || !el.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < min) out.add(`${el.tagName.toLowerCase()}.${el.className} ${size}px: ${text.slice(0, 24)}`); }
+  return [...out]; }"""
+TV_MIN_PX = 18  # read from two metres on a 1920-wide TV
+
+
 class Table:
     """The same table screen open on a TV, a laptop and an English laptop."""
 
@@ -50,6 +61,8 @@ class Table:
             if SHOTS:
                 page.screenshot(path=f"{SHOTS}/{page.viewport_size['width']}-{step}-{version}.png")
             where = f"{page.viewport_size} step {step}: {fit}"
+            if page.viewport_size["width"] == 1920:  # the TV: no word too small to read across the room
+                assert not page.evaluate(SMALL_TEXT, TV_MIN_PX), where + f" small text: {page.evaluate(SMALL_TEXT, TV_MIN_PX)}"
             assert fit["scrollY"] <= 0 and fit["scrollX"] <= 0, "the table screen scrolls: " + where
             for box in (fit["step"], fit["result"]):
                 assert box and box["h"] > 0, "missing on the stage: " + where
