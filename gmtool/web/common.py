@@ -12,6 +12,7 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
+from ..core import logtext
 from ..core.commands import parse_flag
 from ..core.errors import Forbidden, GmError
 from ..core.prompts import answer_text
@@ -229,6 +230,8 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
         message = result["text"]
     elif "commitment" in result:  # an answer: what was sent and when, in words (the commitment is on its card)
         message = sent_receipt(live, result)
+    elif "undone" in result:  # the GM's undo: which action it took back, as the GM's log now reads it
+        message = "↶ " + logtext.undone({"data": result["undone"]}, live.state, lang())
     else:
         message = "OK"
     response = flash_response(message)

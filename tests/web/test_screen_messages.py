@@ -272,3 +272,17 @@ def test_stale_input_is_refused_in_words_never_by_its_id(app, client, grail, lan
     said.append((flash(r), player))
     for text, words in said:
         assert words in text and not ID.search(text), text
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "↶ 取り消し: セイバー陣営: 戦果"), ("en", "↶ Undo: セイバー陣営: VP")])
+def test_the_consoles_undo_says_which_action_it_took_back(app, client, lang, words):
+    """Browser review: ↶ 取り消し answered only "OK", so a busy GM could not tell which action went; the flash names it
+    as the log line of the undo reads (取り消し: … / Undo: …), in the console's language."""
+    t = Table(app, client, "sugoroku", ["セイバー陣営", "アーチャー陣営"])
+    t.act("setup", {})
+    r = t.client.post(f"/api/sessions/{t.sid}/counters", headers=bearer(t.tokens["gm"]),
+                      json={"seat": "s1", "key": "vp", "delta": 2, "reason": "ボーナス"})
+    assert r.status_code == 200, r.get_json()
+    response = t.screens["gm"].post(f"/s/{t.sid}/gm/undo?lang={lang}", headers={
+        "X-CSRF-Token": csrf_for(t.tokens["gm"]), "HX-Request": "true"})
+    assert response.status_code == 200 and flash(response).startswith(words), flash(response)
