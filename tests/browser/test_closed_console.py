@@ -132,3 +132,39 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"closed-console-{name}.png"), full_page=True)
         phone.screenshot(path=os.path.join(SHOTS, f"closed-phone-{name}.png"), full_page=True)
+
+
+def test_a_closed_succession_tells_nobody_to_move(server, browser, phone_context):
+    """Browser review: after the GM closed a Grail Succession mid-round, the table still read 「手番のプレイヤー
+    エルキドゥ」 and 「エルキドゥ: このラウンドは取り済み。カードを出してください」, and that player's phone 「あなたの手番」:
+    nobody can move in a closed session. Who is to move and what they must do are gone from the table and the phones
+    (live and reloaded); the last move, the row and the scores stay."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("終了卓", "succession", [{"name": "ギルガメッシュ"}, {"name": "エルキドゥ"}])
+    sid, client = live.state.session_id, app.test_client()
+
+    def post(path, body=None, who="gm"):
+        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(tokens["seats"].get(who, tokens["gm"])), json=body or {})
+        assert r.status_code == 200, (path, r.get_json())
+
+    post("actions/setup", {"first": "s1", "row": [5, 6]})
+    post("actions/play", {"card": "7"}, who="s1")
+    post("actions/take", who="s2")  # エルキドゥ took: next time it must play
+    post("actions/play", {"card": "8"}, who="s1")
+    table = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s2']}")
+    now = [(table, "#stage .sc-current"), (table, "#stage #sc-must"), (phone, "#sc-your-turn"), (phone, "#sc-must")]
+    for screen, selector in now:
+        expect(screen.locator(selector)).to_be_visible()
+    post("close")
+    for reload in (False, True):
+        for screen in (table, phone):
+            if reload:
+                screen.reload()
+            expect(screen.locator("#live .closed-banner")).to_be_visible()
+        for screen, selector in now:
+            expect(screen.locator(selector)).to_be_hidden()
+        expect(table.locator("#stage #sc-last")).to_contain_text("ギルガメッシュ")
+        expect(phone.locator("#sc-my-score")).to_be_visible()
