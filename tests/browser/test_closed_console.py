@@ -168,3 +168,60 @@ def test_a_closed_succession_tells_nobody_to_move(server, browser, phone_context
             expect(screen.locator(selector)).to_be_hidden()
         expect(table.locator("#stage #sc-last")).to_contain_text("ギルガメッシュ")
         expect(phone.locator("#sc-my-score")).to_be_visible()
+
+
+def _play_until_a_turn(ruleset: str, post) -> tuple[list[str], list[str]]:
+    """The setup of each game up to s1's turn (through the API); (the table's, s1's phone's) marks of whose turn it is."""
+    if ruleset == "sugoroku":
+        post("actions/setup")
+        return ["#stage .sg-mover"], []
+    if ruleset == "ace_royal":
+        post("actions/setup", {"version": "standard"})
+        post("actions/roll_first", {"faces": [6, 3]})
+        for seat, stats in (("s1", "6/5/3/3"), ("s2", "5/3/5/3")):
+            post("actions/set_servant", {"hero": {"name": "英霊", "stats": stats}, "class": {"name": "クラス", "stats": "2/2/2/2"}}, who=seat)
+        post("actions/start_game")
+        return ["#stage .ar-current"], [".ar-seals summary"]
+    post("actions/setup")  # illuminati: the opening (I-2), then the play order (I-3): s1 first
+    post("actions/opening_start")
+    for round_ in (("Bavarian Illuminati", "UFOs"), ("CIA", "KGB")):
+        prompt = post("state")["ruleset"]["placement"]["prompt"]
+        for seat, name in zip(("s1", "s2"), round_):
+            post(f"prompts/{prompt}/answer", {"value": name}, who=seat)
+        post("actions/opening_next")
+    post("actions/roll_order", {"faces": [6, 6, 1, 1]})
+    return ["#stage .il-current-name"], [".il-your-turn"]
+
+
+@pytest.mark.parametrize("ruleset", ["sugoroku", "ace_royal", "illuminati"])
+def test_a_closed_game_shows_nobody_whose_turn_it_is(server, browser, phone_context, ruleset):
+    """As for succession above: a closed session's table no longer names whose turn it is (手番 …), and the phone of
+    that player no longer says it is its turn nor offers an empty 令呪を使う; the other player's phone no longer waits."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("終了卓", ruleset, [{"name": "ギルガメッシュ"}, {"name": "エルキドゥ"}])
+    sid, client = live.state.session_id, app.test_client()
+
+    def post(path, body=None, who="gm"):
+        token = tokens["seats"].get(who, tokens["gm"])
+        if path == "state":
+            return client.get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()
+        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(token), json=body or {})
+        assert r.status_code == 200, (path, r.get_json())
+        return r.get_json()
+
+    on_table, on_phone = _play_until_a_turn(ruleset, post)
+    table = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    phones = {}
+    for seat in ("s1", "s2"):
+        phones[seat] = phone_context().new_page()
+        phones[seat].goto(f"{base}/join/{sid}?k={tokens['seats'][seat]}")
+    now = [(table, s) for s in on_table] + [(phones["s1"], s) for s in on_phone]
+    if ruleset == "sugoroku":
+        now.append((phones["s2"], ".sg-wait"))
+    for screen, selector in now:
+        expect(screen.locator(selector)).to_be_visible()
+    post("close")
+    for screen, selector in now:
+        expect(screen.locator("#live .closed-banner")).to_be_visible()
+        expect(screen.locator(selector)).to_be_hidden()
