@@ -355,3 +355,24 @@ def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
         act("end_turn", who=seat)
         check("#stage #il-newest")
     table.close()
+
+
+# Every Latin word of the live screen that the browser broke over two lines ("Comm / and Seals").
+BROKEN_WORDS = """() => { const out = new Set(); const walk = document.createTreeWalker(document.querySelector('#live'), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode; if (!node.parentElement.getClientRects().length) continue;
+    for (const m of node.textContent.matchAll(/[A-Za-z]{2,}/g)) { const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) out.add(m[0]); } }
+  return [...out]; }"""
+
+
+def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
+    """Browser review: with the counters' labels grown for the TV, 「Command Seals」 read 「Comm / and / Seals」 in its
+    80 px box at 1920×1080; the boxes grow with the screen, so no word is cut, and every word still reads at 18 px."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
+    expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
+    assert tv.evaluate(BROKEN_WORDS) == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
+    tv.context.close()
