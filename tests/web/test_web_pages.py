@@ -261,3 +261,16 @@ def test_the_private_lock_and_the_secret_dice_say_it_in_words(client, screens, l
     assert f'<span class="pill secret-roll-note"><span aria-hidden="true">🎲</span> {secret}</span>' in table
     for page in (gm, table, screens.seats["s1"].get(f"/s/{screens.sid}/phone?lang={lang}").get_data(as_text=True)):
         assert bare_emoji(page) == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "まだダイスは振られていません"), ("en", "No dice rolled yet")])
+def test_an_empty_rolls_card_says_no_dice_were_rolled_yet(client, screens, lang, words):
+    """Browser review: before the first roll the phones and the console showed a card headed only ロール / Rolls with
+    nothing in it; it says no dice were rolled yet, until the first roll (the table's roll strip is not shown then)."""
+    pages = {"gm": (screens.gm, "gm"), "s1": (screens.seats["s1"], "phone")}
+    for who, (browser, path) in pages.items():
+        assert words in browser.get(f"/s/{screens.sid}/{path}?lang={lang}").get_data(as_text=True), who
+    assert client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.data["gm_token"]),
+                       json={"expr": "2D6", "label": "索敵"}).status_code == 201
+    for who, (browser, path) in pages.items():
+        assert words not in browser.get(f"/s/{screens.sid}/{path}?lang={lang}").get_data(as_text=True), who
