@@ -609,3 +609,24 @@ def test_i2_a_phone_that_places_again_says_why_and_the_table_names_what_is_set_a
     browser = app.test_client()
     browser.get(f"/join/{sid}?k={game['tokens']['s1']}")
     assert "il-again" not in browser.get(f"/s/{sid}/phone").get_data(as_text=True)  # placed: nothing more to do
+
+
+@pytest.mark.parametrize(("lang", "names"), [
+    ("ja", ["パワー", "グローバルパワー", "パワー", "抵抗", "下流のグループ数", "対象と下流のトークン"]),
+    ("en", ["Power", "Global power", "Power", "Resistance", "Groups below it", "Tokens on it and below"])])
+def test_the_attack_forms_numbers_are_named_in_full_above_their_fields(app, game, lang, names):
+    """Browser review: the attack form's numbers were named only by placeholders in 3-character fields, read on a
+    390 px phone as 「グローバ」「下流のグ」 / "Global p", "Resistar", "Tokens (" (and gone once typed). Each now has its
+    whole name written above it, on the attacker's phone and on the GM console."""
+    open_game(game)
+    game["act"]("roll_order", {"faces": [6, 6, 1, 1, 2, 2, 3, 3]})  # s1 first
+    game["act"]("start_turn", who="s1")
+    sid = game["sid"]
+    for who, path in (("s1", "phone"), ("gm", "gm")):
+        browser = app.test_client()
+        browser.get(f"/join/{sid}?k={game['tokens'][who]}" if who != "gm" else f"/s/{sid}/gm?k={game['tokens']['gm']}")
+        page = browser.get(f"/s/{sid}/{path}?lang={lang}").get_data(as_text=True)
+        form = re.search(r'<form[^>]*actions/attack".*?</form>', page, re.S).group(0)
+        fields = ("attacker_power", "attacker_global_power", "target_power", "target_resistance", "target_subtree", "target_tokens")
+        shown = [re.search(rf'<label class="il-num"><span>([^<]*)</span><input name="{f}"', form) for f in fields]
+        assert [m.group(1) if m else None for m in shown] == names, (who, lang)
