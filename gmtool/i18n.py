@@ -67,7 +67,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dice.real_badge": ("実ダイス", "real dice"),
     "dice.real": ("実ダイスの出目を入力", "Enter the faces of real dice"),
     "dice.faces": ("実ダイスの出目", "Faces of the real dice"),
-    "dice.faces_hint": ("例: 3 5（振った順に）", "e.g. 3 5 (in the order rolled)"),
+    "dice.faces_hint": ("例: 3 5（振った順に）", "e.g. 3 5 (as rolled)"),
     "gm.readings": ("解釈（ハウスルール）", "Readings (house rules)"),
     "gm.readings_hint": ("ルールのあいまいな箇所の読み方です。変更はログに残り、取り消せます。",
                          "How ambiguous rules are read. Each change is logged and can be undone."),

@@ -1,0 +1,50 @@
+"""A placeholder that is a field's only visible label is shown whole (browser review: the illuminati console's
+「特殊ゴール・ゴールカードの名前」 in a 12-character field, a phone's real-dice hint "e.g. 3 5 (in the order rolled)" cut
+at 390 px), on the GM console at 1366×768 and on a phone at 390×844, in both languages, every disclosure opened."""
+
+from __future__ import annotations
+
+import pytest
+from gmtool_testing import bearer
+
+# Every visible field whose placeholder is wider than the room inside it.
+CUT = """() => { const ctx = document.createElement('canvas').getContext('2d'); const out = [];
+  document.querySelectorAll('details').forEach((d) => { d.open = true; });
+  for (const el of document.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+    if (!el.checkVisibility()) continue;
+    const cs = getComputedStyle(el); ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const width = Math.max(...el.placeholder.split('\\n').map((line) => ctx.measureText(line).width));
+    if (width > room + 1) out.push(`${el.name}: ${el.placeholder} (${Math.round(width)} > ${Math.round(room)} px)`); }
+  return out; }"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_context, lang):
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("イルミナティ", "illuminati", [{"name": "佐藤"}, {"name": "鈴木"}])
+    sid, client = live.state.session_id, app.test_client()
+
+    def post(path, body=None, who="gm"):
+        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(tokens["seats"].get(who, tokens["gm"])), json=body or {})
+        assert r.status_code == 200, (path, r.get_json())
+        return r.get_json()
+
+    post("actions/setup")
+    post("actions/opening_start")
+    for names in (("Bavarian Illuminati", "UFOs"), ("CIA", "KGB")):
+        prompt = client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["ruleset"]["placement"]["prompt"]
+        for seat, name in zip(("s1", "s2"), names):
+            post(f"prompts/{prompt}/answer", {"value": name}, who=seat)
+        post("actions/opening_next")
+    post("actions/roll_order", {"faces": [6, 6, 1, 1]})
+    post("actions/start_turn", who="s1")
+    gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    for page in (gm, phone):
+        page.goto(f"{page.url.split('?')[0]}?lang={lang}")
+        page.locator("#live .live-root").wait_for(state="attached")
+        assert page.evaluate(CUT) == [], page.url
+    gm.context.close()
