@@ -56,7 +56,7 @@ def test_counter_columns_line_up_and_the_reason_shows_whole(server, browser, rul
             for row in rows:
                 assert max(row["middles"]) - min(row["middles"]) <= 1, row  # −, value and ＋ on one line
                 assert row["labelRight"] <= row["down"], row  # a long name wraps in its own column
-                assert row["placeholder"], row  # 理由（任意） / Reason (optional) shows whole
+                assert row["placeholder"], row  # 理由（任意） / Why (optional) shows whole
         # the scene field's example (第1ラウンド / 決戦) shows whole on a phone, a laptop and a TV
         assert page.evaluate("""() => { const i = document.querySelector(".scene-form input"), s = getComputedStyle(i);
             const c = document.createElement("canvas").getContext("2d"); c.font = s.font;

@@ -7,6 +7,10 @@ from __future__ import annotations
 import pytest
 from gmtool_testing import bearer
 
+from gmtool.driver import LocalDriver
+from gmtool.rulesets import registry
+from gmtool.setup import counters_for, parse_seats
+
 # Every visible field whose placeholder is wider than the room inside it.
 CUT = """() => { const ctx = document.createElement('canvas').getContext('2d'); const out = [];
   document.querySelectorAll('details').forEach((d) => { d.open = true; });
@@ -47,4 +51,29 @@ def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_cont
         page.goto(f"{page.url.split('?')[0]}?lang={lang}")
         page.locator("#live .live-root").wait_for(state="attached")
         assert page.evaluate(CUT) == [], page.url
+    gm.context.close()
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_no_placeholder_is_cut_in_a_rulesets_demo(server, browser, phone_context, name):
+    """Every ruleset's console and phone in its demo's state (the generic counters' 「Reason (optional)」, grail's escape
+    modifiers "esc. mod" / "pursuit mod" and a prompt's "modifier name" were cut in English)."""
+    base, app = server
+    ruleset = registry()[name]
+    demo = ruleset.demo
+    seats = list(demo.seats) if demo else ["A", "B"]
+    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
+    live, tokens = app.extensions["gmtool"].create("デモ", name, parse_seats(seats), counters)
+    if demo and demo.play:
+        demo.play(LocalDriver(live))
+    sid = live.state.session_id
+    gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    for page in (gm, phone):
+        for lang in ("ja", "en"):
+            page.goto(f"{page.url.split('?')[0]}?lang={lang}")
+            page.locator("#live .live-root").wait_for(state="attached")
+            assert page.evaluate(CUT) == [], page.url
     gm.context.close()
