@@ -170,3 +170,11 @@ def test_a_battle_cards_power_field_says_power_on_the_phone(game):
         for lang, word in (("ja", "パワー"), ("en", "Power")):
             fields = re.findall(r'<input[^>]*class="sg-power"[^>]*>', game["page"](who, lang))
             assert len(fields) == slots and all(f'placeholder="{word}"' in f for f in fields), (who, lang, fields)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "ラウンド1 · 行動フェイズ 1 ?/8"), ("en", "Round 1 · Action phase 1 ?/8")])
+def test_every_screen_names_the_action_phase_alike(game, lang, words):
+    """Browser review: the phones read 「フェイズ 1/8」 / "phase 1/8" where the console and the table read 「行動フェイズ
+    1/8」 / "Action phase 1/8"; every screen now names it the same (S-3)."""
+    for who in ("gm", "table", "s1", "s2"):
+        assert re.search(words, text_of(game["page"](who, lang)).replace("・", " · ")), who

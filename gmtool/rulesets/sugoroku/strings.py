@@ -91,7 +91,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.card_hint': ('カード（力・魔・技とパワー）', 'Card (P power, M magic, T technique, and its power)'),
     'sugoroku.readings': ('解釈（ハウスルール）', 'Readings (house rules)'),
     'sugoroku.set': ('設定', 'Set'),
-    'sugoroku.phase': ('フェイズ', 'phase'),
     'sugoroku.roll_1d6': ('1d6を振る', 'Roll 1d6'),
     'sugoroku.mana_supply_half_1_mana': ('魔力供給（出目半分・魔力+1）', 'Mana supply (half, +1 mana)'),
     'sugoroku.seal_extra_die': ('令呪：ダイス追加', 'Seal: extra die'),
