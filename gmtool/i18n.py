@@ -84,6 +84,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.hide_answers_off": ("オフ", "Off"),
     "gm.hide_answers_hint": ("プレイヤーにこの画面が見えても選択が分からないよう、GM画面のログと質問には誰が回答したかだけを出します。",
                              "So that players who can see this screen learn nothing, the console's log and prompts show who answered, not what."),
+    "gm.hide_answers_off_hint": ("今はGM画面のログと質問に回答が出ています。プレイヤーにこの画面が見えるならオンにしてください。",
+                                 "The console's log and prompts show the answers now. If the players can see this screen, turn it on."),
     "gm.answers_hidden": ("回答は公開まで隠しています", "Answers are hidden until the reveal"),
     "gm.join": ("参加QR", "Join QR codes"),
     "gm.reissue": ("リンク再発行", "Reissue link"),

@@ -171,3 +171,17 @@ def test_qr_sheet_has_a_typed_address_and_a_wifi_hint_under_each_code(screens, l
     for card, url in zip(cards, [s["join_url"] for s in screens.data["seats"]] + [screens.data["table_url"]]):
         assert wifi in card and typed in card
         assert card.index("<svg") < card.index(f'<p class="typed-url"><code>{url}</code>')
+
+
+@pytest.mark.parametrize(("lang", "off", "on"), [
+    ("ja", "今はGM画面のログと質問に回答が出ています", "誰が回答したかだけを出します"),
+    ("en", "The console&#39;s log and prompts show the answers now", "show who answered, not what")])
+def test_the_toggles_hint_says_what_the_console_shows_now(screens, lang, off, on):
+    """Browser review: under 「回答を公開まで隠す: オフ」 the console read that its log and prompts show only who
+    answered, which is what it does when on; the hint now says what the console shows in the current state."""
+    def hint():
+        page = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
+        return page.split('class="row hide-answers"', 1)[1].split('<p class="hint open-only">', 1)[1].split("</p>", 1)[0]
+    assert off in hint() and on not in hint()
+    assert gm_post(screens, "settings", {"key": "hide_answers", "value": "on"}).status_code == 200
+    assert on in hint() and off not in hint()
