@@ -267,6 +267,34 @@ def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str |
     return drafts
 
 
+def counter_drafts_now(state: State, drafts: list[Draft]) -> list[Draft]:
+    """Drafts computed earlier (a prompt's resolution, at its reveal) as they apply now: each counter change
+    moves its counter by its delta from the value it holds now (into its bounds), with the threshold flags it
+    raises or lowers now, so its from / to are what it does; the other drafts as they are."""
+    values: dict[tuple[str, str], int] = {}
+    flags: dict[str, list[str]] = {}
+    out: list[Draft] = []
+    for event_type, data in drafts:
+        if event_type in ("flag.raised", "flag.lowered") and "counter" in data:
+            continue  # a counter's threshold flag: computed again with its change below
+        if event_type != "counter.changed":
+            out.append((event_type, data))
+            continue
+        seat, key = data["seat"], data["key"]
+        current = values.get((seat, key), state.counters[seat][key])
+        standing = flags.setdefault(seat, list(state.flags.get(seat, [])))
+        for draft in counter_drafts(state, seat, key, current + int(data["delta"]), data.get("reason", ""),
+                                    data.get("rule", ""), current, standing, data.get("max")):
+            out.append(draft)
+            if draft[0] == "counter.changed":
+                values[(seat, key)] = draft[1]["to"]
+            elif draft[0] == "flag.raised":
+                standing.append(draft[1]["flag"])
+            else:
+                standing.remove(draft[1]["flag"])
+    return out
+
+
 def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
     """Switch one of the GM's session settings (SETTINGS), remembered in the session's log."""
     require_open(state)

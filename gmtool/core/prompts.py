@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .commands import Draft, clean_text, id_text, parse_flag, parse_int, require_open
+from .commands import Draft, clean_text, counter_drafts_now, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound, shown
 from .model import Answer, Event, Prompt, State, text_in
@@ -284,14 +284,14 @@ def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any
 
 
 def confirm(state: State, prompt_id: Any) -> list[Draft]:
-    """Confirm the resolution; the events it carries take effect."""
+    """Confirm the resolution; the events it carries take effect, its counter changes from the values the
+    counters hold now (they may have moved since the reveal)."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_revealed or prompt.confirmed:
         raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
     drafts: list[Draft] = [("prompt.confirmed", {"prompt": prompt.id})]
-    drafts += [(t, d) for t, d in (prompt.resolution or {}).get("events", [])]
-    return drafts
+    return drafts + counter_drafts_now(state, [(t, d) for t, d in (prompt.resolution or {}).get("events", [])])
 
 
 def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:

@@ -208,3 +208,23 @@ def test_grail_starting_seals_move_the_bound_with_the_start():
     assert pure.state.counters["s1"]["seals"] == 5 and pure.state.bounds("s1", "seals") == (0, 5)
     with pytest.raises(GmError):
         commands.change_counter(pure.state, "s1", "seals", delta=1)
+
+
+def test_changes_computed_earlier_apply_by_their_delta_from_the_value_now_with_the_flags_now(manager):
+    """A prompt's resolution is computed at its reveal and applied at the confirm (commands.counter_drafts_now):
+    each change moves the counter by its delta from where it stands at the confirm, into its bounds, its from / to
+    and threshold flags what it does then, not what the reveal saw."""
+    from gmtool.rulesets import get as get_ruleset
+    from gmtool.setup import counters_for
+    live, _ = manager.create("確定", "generic", [{"name": "A"}], counters_for(get_ruleset("generic"), ["HP,10,0,20,瀕死<=3"]))
+    early = commands.counter_drafts(live.state, "s1", "c1", 5, "一撃") + [("note", {"x": 1})]  # 10→5 at the reveal
+    early += commands.counter_drafts(live.state, "s1", "c1", 2, "追撃", current=5, flags=[])  # 5→2 raises 瀕死
+    live.execute("gm", commands.change_counter, "s1", "c1", value=14)  # moved before the confirm
+    now = commands.counter_drafts_now(live.state, early)
+    assert now == [("counter.changed", {"seat": "s1", "key": "c1", "delta": -5, "from": 14, "to": 9, "reason": "一撃"}),
+                   ("note", {"x": 1}),
+                   ("counter.changed", {"seat": "s1", "key": "c1", "delta": -3, "from": 9, "to": 6, "reason": "追撃"})]
+    live.execute("gm", commands.change_counter, "s1", "c1", value=4)
+    now = commands.counter_drafts_now(live.state, early)
+    assert [(t, d.get("from"), d.get("to")) for t, d in now] == [
+        ("counter.changed", 4, 0), ("flag.raised", None, None), ("note", None, None)]  # clamped at 0; nothing left

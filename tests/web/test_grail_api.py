@@ -619,3 +619,27 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
     done = call(client, grail, "finish_combat")["ruleset"]
     assert done["combat"]["result"]["escaped"] == ["s2"] and done["combat"]["result"]["eliminated"] == []
     assert done["out"] == [] and done["factions"][1]["black_stars"] == 2 and done["factions"][1]["seals"] == 0
+
+
+def test_t13_a_confirm_logs_the_counter_changes_it_makes_not_those_computed_at_the_reveal(client, grail):
+    """T-13 (core prompts.confirm): a setup's seal 1 and its skill's MP are paid when the GM confirms; a seal 5
+    between the reveal and the confirm moved both counters, so the confirm's lines read the numbers it changed
+    (seals 1→0, MP 6→4), not the ones the reveal computed (2→1, 3→1), in the log, on the table and in the export."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER.replace(
+        "宝具60\n", "宝具60\n- スキル 魔力放出 セットアップ 筋力+10 MP2\n", 1)})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})  # seals 3→2, MP 0→3
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "seal": 1, "skills": ["s1/アルトリア:1"]}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})  # seals 2→1, MP 3→6
+    confirm(client, grail, "c1-setup")
+    seat = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["seats"][0]
+    assert seat["counters"]["seals"] == 0 and seat["counters"]["mp"] == 4
+    for token in (grail["tok"]["gm"], grail["table_token"]):
+        log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(token)).get_json()["events"]
+        changed = [e["text"] for e in log if e["type"] == "counter.changed"][-2:]
+        assert changed == ["セイバー陣営: 令呪 1→0 (-1)（令呪1 [T-13]）", "セイバー陣営: MP 6→4 (-2)（スキルのMP [T-3]）"]
+    md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=gm).get_data(as_text=True)
+    assert "令呪 1→0" in md and "MP 6→4" in md and "MP 3→1" not in md and "令呪 2→1（令呪1" not in md
