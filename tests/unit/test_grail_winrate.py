@@ -8,7 +8,7 @@ from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
 from gmtool.rulesets.grail_trpg.rules import STATS, SideChoice, compare, force
 from gmtool.rulesets.grail_trpg.winrate import (
-    SEAL_EFFECTS, CapTracker, UseCounter, battle_roll, black_stars_after, check_seal_use, escape_check,
+    SEAL_EFFECTS, CapTracker, battle_roll, black_stars_after, check_seal_use, escape_check,
     force_difference, luck_bonus_of, non_combat_count, pairings, seal_cost, seal_effects, win_rate,
 )
 
@@ -19,27 +19,6 @@ def readings_in(notes):
 
 def values(terms):
     return [t["value"] for t in terms]
-
-
-# -- T-3: use limits ----------------------------------------------------------------------
-
-def test_t3_two_skills_and_two_np_per_faction_per_scene():
-    u = UseCounter()
-    assert u.use("saber", "skill")["left"] == 1
-    assert u.use("saber", "skill", "怪力") == {"faction": "saber", "kind": "skill", "used": 2, "left": 0, "rule": "T-3"}
-    with pytest.raises(GmError) as e:
-        u.use("saber", "skill", "魔力放出")
-    assert "2回" in e.value.ja and "魔力放出" in e.value.ja and "limit 2" in e.value.en
-    u.use("saber", "np")
-    u.use("saber", "np")
-    with pytest.raises(GmError):
-        u.use("saber", "np")
-    assert u.remaining("saber") == {"skill": 0, "np": 0}
-    assert u.use("archer", "skill")["used"] == 1  # per faction
-    u.undo("saber", "skill")
-    assert UseCounter(u.to_dict()).remaining("saber") == {"skill": 1, "np": 0}
-    with pytest.raises(GmError):
-        u.use("saber", "seal")
 
 
 # -- T-8: caps -----------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 Every computed number comes with `terms`: [{"label": {"ja", "en"}, "value": int, "rule"}].
 Every Reading of RULES.md that applies comes back as a note {"ja", "en", "rule", "reading"},
 and can be switched with a `readings` dict (keys, defaults and choices: READINGS).
-Caps (CapTracker), use limits (UseCounter), win rate, battle roll, cleanup, escape, seals and
-pairings: grail_winrate.py.
+Caps (CapTracker), win rate, battle roll, cleanup, escape, seals and pairings: winrate.py (the T-3 use
+limits are counted per faction in the combat's state: flow.py).
 """
 
 from __future__ import annotations

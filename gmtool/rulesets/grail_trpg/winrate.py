@@ -110,7 +110,7 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
     return {"effect": effect, "cost": sum(t["value"] for t in terms), "terms": terms, "notes": notes}
 
 
-# -- caps (T-8) and use limits (T-3) ---------------------------------------------
+# -- caps (T-8) ---------------------------------------------
 
 class CapTracker:
     """T-8: per character and stat, skill/宝具 changes within ±30 per scene; ceiling 100 but seals."""
@@ -183,45 +183,6 @@ class CapTracker:
             for s, ch in per.items():
                 t.changes[cid][s].update({k: int(v) for k, v in ch.items()})
         return t
-
-
-class UseCounter:
-    """T-3: at most 2 skills and 2 宝具 per faction per combat scene, across all timings."""
-
-    KINDS = {"skill": ("スキル", "skills"), "np": ("宝具", "Noble Phantasms")}
-
-    def __init__(self, counts: Mapping[str, Mapping[str, int]] | None = None):
-        self.counts = {f: {k: int(c.get(k, 0)) for k in USE_LIMITS} for f, c in (counts or {}).items()}
-
-    def remaining(self, faction: str) -> dict[str, int]:
-        """T-3: how many skills and 宝具 the faction may still use this scene."""
-        c = self.counts.get(faction, {})
-        return {k: USE_LIMITS[k] - c.get(k, 0) for k in USE_LIMITS}
-
-    def use(self, faction: str, kind: str, label: str = "") -> dict:
-        """T-3: count one use; GmError when the faction has used its 2 of that kind."""
-        if kind not in USE_LIMITS:
-            raise GmError(f"種類「{kind}」はありません（skill/np）", f"Unknown kind '{kind}' (skill/np)")
-        ja, en = self.KINDS[kind]
-        c = self.counts.setdefault(faction, {k: 0 for k in USE_LIMITS})
-        if c[kind] >= USE_LIMITS[kind]:
-            what = f"「{label}」を使えません: " if label else ""
-            raise GmError(f"{what}陣営「{faction}」はこの戦闘シーンで既に{ja}を{USE_LIMITS[kind]}回使っています"
-                          f"（上限{USE_LIMITS[kind]}）",
-                          f"{'Cannot use ' + repr(label) + ': ' if label else ''}faction '{faction}' has already used "
-                          f"{USE_LIMITS[kind]} {en} this combat scene (limit {USE_LIMITS[kind]})")
-        c[kind] += 1
-        return {"faction": faction, "kind": kind, "used": c[kind], "left": USE_LIMITS[kind] - c[kind], "rule": "T-3"}
-
-    def undo(self, faction: str, kind: str) -> None:
-        """T-3: take back one use (the GM undid it)."""
-        c = self.counts.get(faction)
-        if c and c.get(kind, 0) > 0:
-            c[kind] -= 1
-
-    def to_dict(self) -> dict:
-        """T-3: JSON form."""
-        return {f: dict(c) for f, c in self.counts.items()}
 
 
 # -- win rate (T-9) ----------------------------------------------------------------
