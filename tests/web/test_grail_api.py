@@ -237,8 +237,8 @@ def test_a_barred_stat_is_refused_in_words_in_both_languages(client, grail):
                     json={"value": {"stat": "筋力"}})
     assert r.status_code == 400
     error = r.get_json()["error"]
-    assert error["ja"] == "筋力は選べません: 筋力は直前のセレクトで選んだため選べません"
-    assert error["en"] == "STR cannot be chosen in this select [T-5]"
+    assert error["ja"] == "筋力は選べません: 筋力は直前のセレクトで選んだため選べません [T-5]"
+    assert error["en"] == "STR cannot be chosen: STR was chosen in the previous select [T-5]"
     assert error["message"] == f"{error['ja']} / {error['en']}"
 
 

@@ -373,7 +373,8 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     check_stat(str(stat))
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
-        raise GmError(f"{stat}は選べません: {text_in(reason, 'ja')}", f"{STAT_EN[stat]} cannot be chosen in this select [T-5]")
+        raise GmError(f"{stat}は選べません: {text_in(reason, 'ja')} [T-5]",
+                      f"{STAT_EN[stat]} cannot be chosen: {text_in(reason, 'en')} [T-5]")
     uses = declared_uses(state, combat, who, v, "select", stat)
     seal = v.get("seal")
     if seal in (None, "", False, 0, "0"):
