@@ -643,3 +643,23 @@ def test_t13_a_confirm_logs_the_counter_changes_it_makes_not_those_computed_at_t
         assert changed == ["セイバー陣営: 令呪 1→0 (-1)（令呪1 [T-13]）", "セイバー陣営: MP 6→4 (-2)（スキルのMP [T-3]）"]
     md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=gm).get_data(as_text=True)
     assert "令呪 1→0" in md and "MP 6→4" in md and "MP 3→1" not in md and "令呪 2→1（令呪1" not in md
+
+
+@pytest.mark.parametrize("body, ja, en", [
+    ({"text": "ランサー 筋力150 耐久60 敏捷40 魔力55 幸運40 宝具60"},
+     "1行目: 筋力の値は0〜100の整数です（150）[T-8]", "Line 1: STR must be a whole number 0–100 (150) [T-8]"),
+    ({"text": "ランサー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n- スキル 怪力\nアーチャー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具" + "9" * 24},
+     f"3行目: 宝具の値は0〜100の整数です（{'9' * 24}）[T-8]", f"Line 3: NP must be a whole number 0–100 ({'9' * 24}) [T-8]"),
+    ({"characters": [{"name": "ランサー", "stats": {"STR": 40, "END": 101, "AGI": 40, "MAG": 55, "LUK": 40, "NP": 60}}]},
+     "1番目: 耐久の値は0〜100の整数です（101）[T-8]", "Item 1: END must be a whole number 0–100 (101) [T-8]"),
+])
+def test_t8_a_stat_over_100_is_refused_at_entry_in_both_languages_and_writes_nothing(client, grail, body, ja, en):
+    """T-8: no stat exceeds 100 by any means but Command Seals, so a sheet's stat is 0–100: 150 or a 24-digit
+    number is a 400 naming the line, the stat and the value in both languages, and nothing is written; 100 is taken."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    r = client.post(f"/api/sessions/{sid}/actions/set_characters", headers=gm, json={"faction": "s1", **body})
+    assert r.status_code == 400 and (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (ja, en)
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
+    done = call(client, grail, "set_characters", {"faction": "s1", "text": "ランサー 筋力100 耐久0 敏捷40 魔力55 幸運40 宝具60"})
+    assert done["ruleset"]["factions"][0]["characters"][0]["stats"]["筋力"] == 100

@@ -23,6 +23,7 @@ from gmtool.core.ruleset import Choice, Reading
 STATS = ("筋力", "耐久", "敏捷", "魔力", "幸運", "宝具")
 STATS_EN = ("STR", "END", "AGI", "MAG", "LUK", "NP")
 STAT_EN = dict(zip(STATS, STATS_EN))
+CEILING = 100  # T-8: nothing but Command Seals takes a stat over 100 (nor a sheet: a stat is entered as 0..100)
 STAT_LABELS = {s: Label(s, e) for s, e in zip(STATS, STATS_EN)}
 
 HALF, MINUS10 = "half", "minus10"
@@ -237,9 +238,9 @@ def _read_stats(pairs, n: int, where: str) -> dict[str, int]:
             raise _bad(n, f"{stat}が2回あります", f"{STAT_EN[stat]} given twice", where)
         if isinstance(value, str) and unicodedata.normalize("NFKC", value).strip().isdigit():
             value = int(unicodedata.normalize("NFKC", value))
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _bad(n, f"{stat}の値は0以上の整数です（{value!r}）",
-                       f"{STAT_EN[stat]} must be an integer ≥ 0 ({value!r})", where)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CEILING:
+            raise _bad(n, f"{stat}の値は0〜{CEILING}の整数です（{value!r}）[T-8]",
+                       f"{STAT_EN[stat]} must be a whole number 0–{CEILING} ({value!r}) [T-8]", where)
         stats[stat] = value
     missing = [s for s in STATS if s not in stats]
     if missing:

@@ -11,10 +11,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Label
 
-from .rules import STAT_EN, STATS, ResultBreakdown, check_stat, norm_term, note, reading, reading_note, term
+from .rules import CEILING, STAT_EN, STATS, ResultBreakdown, check_stat, norm_term, note, reading, reading_note, term
 
 SCENE_CAP = 30  # T-8: ±30 per character, per stat, per scene (skills and 宝具)
-CEILING = 100  # T-8: nothing but Command Seals takes a stat over 100
 USE_LIMITS = {"skill": 2, "np": 2}  # T-3
 
 PHASES = {"setup": Label("セットアップ", "Setup"), "select": Label("セレクト", "Select"),
