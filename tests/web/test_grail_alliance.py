@@ -42,3 +42,33 @@ def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two
     combat = state["ruleset"]["combat"]
     assert combat["uses_left"] == {"a": {"skill": 0, "np": 4}, "b": {"skill": 2, "np": 2}}
     assert combat["uses_left_by_faction"]["s1"]["skill"] == combat["uses_left_by_faction"]["s3"]["skill"] == 0
+
+
+def test_t13_in_its_combat_only_the_mains_faction_uses_seal_5(client, admin):
+    """T-13: only the main's faction uses Command Seals (3 also the sub's), seal 5 (MP+3, any time) included: the
+    ally whose character is the sub gets 400 in both languages and keeps its seal and MP; the main's faction may;
+    before the setup is confirmed an allied faction is not yet known to be the main's (409, as for 3 and 4), and a
+    faction outside the combat uses it as any time."""
+    created = client.post("/api/sessions", headers=admin, json={
+        "title": "同盟戦", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営", "キャスター陣営", "ランサー陣営"]}).get_json()
+    sid, gm = created["session"], created["gm_token"]
+    seat = {s["id"]: s["token"] for s in created["seats"]}
+    for faction, line in (("s1", "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"),
+                          ("s2", "アーチャー 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"),
+                          ("s3", "キャスター 筋力10 耐久20 敏捷30 魔力70 幸運30 宝具40")):
+        post(client, sid, "actions/set_characters", gm, {"faction": faction, "text": line})
+    post(client, sid, "actions/start_combat", gm, {"a": ["s1", "s3"], "b": ["s2"]})
+    early = post(client, sid, "actions/use_seal", gm, {"faction": "s3", "effect": 5}, status=409)["error"]
+    assert (early["ja"], early["en"]) == ("令呪5はセットアップの確定後に使います（メインが決まってから）",
+                                          "Seal 5 is used once the setup is confirmed (when the main is known)")
+    post(client, sid, "actions/use_seal", gm, {"faction": "s2", "effect": 5})  # a lone side's faction is the main's
+    post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター"}})
+    post(client, sid, "prompts/c1-setup/answer", seat["s2"], {"value": {"main": "s2/アーチャー"}})
+    post(client, sid, "prompts/c1-setup/answer", seat["s3"], {"value": {}})
+    post(client, sid, "prompts/c1-setup/confirm", gm)
+    refused = post(client, sid, "actions/use_seal", gm, {"faction": "s3", "effect": 5}, status=400)["error"]
+    assert (refused["ja"], refused["en"]) == ("令呪5はメインの陣営のみ使えます", "Seal 5 is only for the faction of the main")
+    post(client, sid, "actions/use_seal", gm, {"faction": "s1", "effect": 5})
+    post(client, sid, "actions/use_seal", gm, {"faction": "s4", "effect": 5})  # not in this combat: any time
+    seats = {s["id"]: s["counters"] for s in client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["seats"]}
+    assert [(seats[f]["seals"], seats[f]["mp"]) for f in ("s1", "s2", "s3", "s4")] == [(2, 3), (2, 3), (3, 0), (2, 3)]

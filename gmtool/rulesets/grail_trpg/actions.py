@@ -437,51 +437,49 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                       "Use effects 3, 4, 5 here (1 with the setup answer, 2 with a select, 6 and 7 with escape)")
     need_seals(state, faction, 1, effect)
     combat = current_combat(state)
+    side, role = role_of(combat, faction) if combat else (None, None)
     text = SEAL_EFFECTS[effect]["label"]
-    data = {"combat": combat["id"] if combat else None, "faction": faction, "side": None, "effect": effect,
+    data = {"combat": combat["id"] if side else None, "faction": faction, "side": side, "effect": effect,
             "cost": 1, "text": text.to_dict(), "detail": {}}
+    if effect != 5 and side is None:  # 3 and 4 act on a combat; 5 (any time) also outside one
+        if combat is None:
+            raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
+        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
+    reserve = []
+    if side is not None:  # in its combat only the main's faction uses seals (3 also the sub's)
+        if combat.get("setup"):
+            reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
+            check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
+        elif effect != 5 or len(combat["sides"][side]) > 1:  # a lone faction's character will be the main
+            raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
+                           f"Seal {effect} is used once the setup is confirmed (when the main is known)")
     extra = []
     if effect == 5:
         now = state.counters[faction].get("mp", 0)
         extra = counter_drafts(state, faction, "mp", now + 3, {"ja": "令呪5 [T-13]", "en": "Command Seal 5 [T-13]"}, "T-13")
-        if combat:
-            data["side"] = role_of(combat, faction)[0]
-            data["combat"] = combat["id"] if data["side"] else None
-    else:
-        if combat is None:
-            raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
-        side, role = role_of(combat, faction)
-        if side is None:
-            raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-        if not combat.get("setup"):
-            raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
-                           f"Seal {effect} is used once the setup is confirmed (when the main is known)")
-        reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
-        check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
-        data["side"] = side
-        if effect == 4:
-            swap = text_field(p, "with").strip()
-            by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
-            swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
-            if swap not in reserve:
-                names = "・".join(combat["chars"][c]["name"] for c in reserve)
-                raise GmError(f"交代するキャラクターはサブかその他から選びます（{names}）",
-                              f"Swap the main with the sub or an other ({names})")
-            setup = dict(combat["setup"][side])
-            old = setup["main"]
-            if setup.get("sub") == swap:
-                setup["sub"] = old
-            else:
-                setup["others"] = [old if o == swap else o for o in setup["others"]]
-            setup["main"] = swap
-            forces = dict(combat["forces"])
-            forces[side] = side_forces(setup, combat["chars"], readings_of(state))
-            data["setup"] = {**combat["setup"], side: setup}
-            data["forces"] = forces
-            data["detail"] = {"from": old, "to": swap}
-            names = combat["chars"]
-            data["text"] = {"ja": f"メインを{names[old]['name']}から{names[swap]['name']}に交代",
-                            "en": f"Main swapped from {names[old]['name']} to {names[swap]['name']}"}
+    elif effect == 4:
+        swap = text_field(p, "with").strip()
+        by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
+        swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
+        if swap not in reserve:
+            names = "・".join(combat["chars"][c]["name"] for c in reserve)
+            raise GmError(f"交代するキャラクターはサブかその他から選びます（{names}）",
+                          f"Swap the main with the sub or an other ({names})")
+        setup = dict(combat["setup"][side])
+        old = setup["main"]
+        if setup.get("sub") == swap:
+            setup["sub"] = old
+        else:
+            setup["others"] = [old if o == swap else o for o in setup["others"]]
+        setup["main"] = swap
+        forces = dict(combat["forces"])
+        forces[side] = side_forces(setup, combat["chars"], readings_of(state))
+        data["setup"] = {**combat["setup"], side: setup}
+        data["forces"] = forces
+        data["detail"] = {"from": old, "to": swap}
+        names = combat["chars"]
+        data["text"] = {"ja": f"メインを{names[old]['name']}から{names[swap]['name']}に交代",
+                        "en": f"Main swapped from {names[old]['name']} to {names[swap]['name']}"}
     return [("grail.seal_used", data)] + seal_drafts(state, faction, 1, effect) + extra
 
 
