@@ -663,3 +663,52 @@ def test_t8_a_stat_over_100_is_refused_at_entry_in_both_languages_and_writes_not
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     done = call(client, grail, "set_characters", {"faction": "s1", "text": "ランサー 筋力100 耐久0 敏捷40 魔力55 幸運40 宝具60"})
     assert done["ruleset"]["factions"][0]["characters"][0]["stats"]["筋力"] == 100
+
+
+def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken(client, grail):
+    """T-10/T-9/T-13: battle skills and seal 3 add to the 勝率 that goes into the battle roll (seed: the battle
+    phase's skills are used last, then both roll). Under the Reading battle_tie=gm a tie leaves the step at `battle`
+    for the GM to decide; a battle skill (its chip greyed out with the reason) and seal 3 are refused there in both
+    languages and write nothing, and the GM's decide goes on."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "battle_tie", "value": "gm"})
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER.replace(
+        "宝具60\n", "宝具60\n- スキル 直感 バトル 勝率+10\n", 1)})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
+    confirm(client, grail, "c1-setup")
+    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    final = call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+    chip = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
+        "ruleset"]["combat"]["skills"]["chips"][0]
+    assert chip["name"] == "直感" and chip["usable"]  # before the roll
+    a, b = 1, 1 + final["a"]["total"] - final["b"]["total"]
+    tied = call(client, grail, "roll_battle", {"faces": [a, b]})["ruleset"]["combat"]
+    assert tied["step"] == "battle" and tied["battle"]["needs_gm"]
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    chip = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
+        "ruleset"]["combat"]["skills"]["chips"][0]
+    assert not chip["usable"] and chip["reason"] == {
+        "ja": "勝敗判定の後です（勝率は判定の前に加えます）", "en": "The battle roll is made (win rates are added before it)",
+        "rule": "T-10"}
+    r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=bearer(grail["tok"]["s1"]),
+                    json={"skill": "s1/アルトリア:1"})
+    assert r.status_code == 400 and r.get_json()["error"]["ja"] == \
+        "「直感」は使えません: 勝敗判定の後です（勝率は判定の前に加えます） [T-10]"
+    assert r.get_json()["error"]["en"] == "Cannot use '直感': The battle roll is made (win rates are added before it) [T-10]"
+    r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=gm,
+                    json={"side": "a", "label": "軍略", "value": 10, "win_rate": True})
+    assert r.status_code == 409 and r.get_json()["error"]["en"] == \
+        "The battle roll is made (win rates are added before it) [T-10]"
+    r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=gm, json={"faction": "s2", "effect": 3})
+    assert r.status_code == 409 and (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (
+        "令呪3は使えません: 勝敗判定の後です（勝率は判定の前に加えます） [T-10]",
+        "Seal 3 cannot be used: The battle roll is made (win rates are added before it) [T-10]")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
+    assert call(client, grail, "decide", {"winner": "a"})["ruleset"]["combat"]["step"] == "cleanup"

@@ -17,7 +17,7 @@ from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
+from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
                    phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_of, uses_left, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
@@ -450,6 +450,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         if combat.get("setup"):
             reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
             check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
+            late = after_the_roll(combat) if effect == 3 else None
+            if late:
+                raise Conflict(f"令呪3は使えません: {late['ja']} [{late['rule']}]",
+                               f"Seal 3 cannot be used: {late['en']} [{late['rule']}]")
         elif effect != 5 or len(combat["sides"][side]) > 1:  # a lone faction's character will be the main
             raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
                            f"Seal {effect} is used once the setup is confirmed (when the main is known)")
@@ -546,7 +550,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         for u in pending_uses:
             left[u["kind"]] = left.get(u["kind"], 0) - (u["kind"] in left)
         why = unavailable(k, phase, left, set(combat.get("used_skills", [])) | {u.get("skill") for u in pending_uses},
-                          mp_of(state, faction), sum(u.get("mp", 0) for u in pending_uses))
+                          mp_of(state, faction), sum(u.get("mp", 0) for u in pending_uses)) or after_the_roll(combat)
         if why:
             raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
                           f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
@@ -576,6 +580,9 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
             raise Conflict("クリンナップで使えるのはシートのスキルです（逃走判定の修正は逃走判定のフォームで）[T-11]",
                            "At cleanup only sheet skills are used (escape modifiers go in the escape form) [T-11]")
         return _cleanup_skill(state, combat, use)
+    late = after_the_roll(combat)
+    if late:
+        raise Conflict(f"{late['ja']} [{late['rule']}]", f"{late['en']} [{late['rule']}]")
     if phase != "battle" or use.get("value") is not None or use.get("win_rate") is None:
         raise Conflict("今使えるのは勝率のスキル（バトル）だけです。能力値のスキルはセットアップ・セレクトの回答で、"
                        "またはリザルトの公開後・確定前に使います",

@@ -134,6 +134,15 @@ def phase_now(state: State, combat: dict, who: str | None = None) -> str | None:
             "result3": "result"}.get(step)
 
 
+def after_the_roll(combat: dict) -> dict | None:
+    """T-10/T-9: after a tied battle roll the GM decides (step `battle`, Reading battle_tie=gm): the 勝率 went into
+    the roll, so a battle skill or seal 3 declared now is refused; the reason ({"ja", "en", "rule"}), else None."""
+    if combat["step"] != "battle":
+        return None
+    return {"ja": "勝敗判定の後です（勝率は判定の前に加えます）", "en": "The battle roll is made (win rates are added before it)",
+            "rule": "T-10"}
+
+
 def _obj(value: Any) -> dict:
     if isinstance(value, str):
         try:
@@ -764,7 +773,7 @@ def skill_chips(state: State, c: dict, faction: str) -> dict:
     chips = []
     for ch in grail_of(state)["characters"].get(faction, []):
         for k in ch.get("skills", []):
-            why = unavailable(k, phase, left, used, mp)
+            why = unavailable(k, phase, left, used, mp) or after_the_roll(c)
             chips.append({"id": k["id"], "name": k["name"], "kind": k["kind"], "character": ch["name"],
                           "label": skill_label(k).to_dict(), "effect_text": effect_text(k).to_dict(),
                           "usable": why is None, "reason": why})
