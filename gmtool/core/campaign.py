@@ -10,7 +10,7 @@ events. The previous session gets `campaign.next`. Both sessions' logs and expor
 
 from __future__ import annotations
 
-from .commands import Draft, counter_drafts
+from .commands import CounterRun, Draft
 from .errors import GmError
 from .model import State
 from .ruleset import Carry
@@ -43,22 +43,15 @@ def continue_drafts(previous: State, fresh: State) -> list[Draft]:
     drafts: list[Draft] = [("campaign.continued", {
         "campaign": campaign_of(previous)["id"], "previous": {"id": previous.session_id, "title": previous.title},
         "rule": RULE})]
-    values = {seat: dict(fresh.counters[seat]) for seat in fresh.seats}
-    flags = {seat: list(fresh.flags.get(seat, [])) for seat in fresh.seats}
+    run = CounterRun(fresh)
     reason = {"ja": f"前回（{previous.title}）から引き継ぎ", "en": f"carried over from '{previous.title}'"}
     for seat, counters in carry.counters.items():
         for key, value in counters.items():
-            if seat not in values or fresh.counter_def(key) is None or values[seat][key] == value:
+            if seat not in fresh.seats or fresh.counter_def(key) is None or run.value(seat, key) == value:
                 continue
             hi = fresh.bounds(seat, key)[1]
             bound = value if hi is not None and value > hi else None  # a bound raised last time stays raised
-            for draft in counter_drafts(fresh, seat, key, value, reason, RULE, values[seat][key], flags[seat], bound):
-                drafts.append(draft)
-                if draft[0] == "flag.raised":
-                    flags[seat].append(draft[1]["flag"])
-                elif draft[0] == "flag.lowered":
-                    flags[seat] = [f for f in flags[seat] if f != draft[1]["flag"]]
-            values[seat][key] = value
+            drafts += run.set(seat, key, value, reason, RULE, bound)
     for key, value in previous.readings.items():
         reading = fresh.rules.reading(key)
         if reading is not None and reading.choice(value) is not None:

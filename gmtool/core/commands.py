@@ -267,31 +267,48 @@ def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str |
     return drafts
 
 
+class CounterRun:
+    """Counter changes made one after another in one go: each from the value and with the flags the earlier ones
+    left (the state's before the first)."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.values: dict[tuple[str, str], int] = {}
+        self.flags: dict[str, list[str]] = {}
+
+    def value(self, seat_id: str, key: str) -> int:
+        """The counter's value after the changes so far."""
+        return self.values.get((seat_id, key), self.state.counters[seat_id][key])
+
+    def set(self, seat_id: str, key: str, new: int, reason: str | dict = "", rule: str = "",
+            bound: int | None = None) -> list[Draft]:
+        """The drafts of one change (counter_drafts), from where the changes so far left the counter."""
+        standing = self.flags.setdefault(seat_id, list(self.state.flags.get(seat_id, [])))
+        drafts = counter_drafts(self.state, seat_id, key, new, reason, rule, self.value(seat_id, key), standing, bound)
+        for event_type, data in drafts:
+            if event_type == "counter.changed":
+                self.values[(seat_id, key)] = data["to"]
+            elif event_type == "flag.raised":
+                standing.append(data["flag"])
+            else:
+                standing.remove(data["flag"])
+        return drafts
+
+
 def counter_drafts_now(state: State, drafts: list[Draft]) -> list[Draft]:
     """Drafts computed earlier (a prompt's resolution, at its reveal) as they apply now: each counter change
     moves its counter by its delta from the value it holds now (into its bounds), with the threshold flags it
     raises or lowers now, so its from / to are what it does; the other drafts as they are."""
-    values: dict[tuple[str, str], int] = {}
-    flags: dict[str, list[str]] = {}
-    out: list[Draft] = []
+    run, out = CounterRun(state), []
     for event_type, data in drafts:
         if event_type in ("flag.raised", "flag.lowered") and "counter" in data:
             continue  # a counter's threshold flag: computed again with its change below
         if event_type != "counter.changed":
             out.append((event_type, data))
             continue
-        seat, key = data["seat"], data["key"]
-        current = values.get((seat, key), state.counters[seat][key])
-        standing = flags.setdefault(seat, list(state.flags.get(seat, [])))
-        for draft in counter_drafts(state, seat, key, current + int(data["delta"]), data.get("reason", ""),
-                                    data.get("rule", ""), current, standing, data.get("max")):
-            out.append(draft)
-            if draft[0] == "counter.changed":
-                values[(seat, key)] = draft[1]["to"]
-            elif draft[0] == "flag.raised":
-                standing.append(draft[1]["flag"])
-            else:
-                standing.remove(draft[1]["flag"])
+        seat_id, key = data["seat"], data["key"]
+        out += run.set(seat_id, key, run.value(seat_id, key) + int(data["delta"]), data.get("reason", ""),
+                       data.get("rule", ""), data.get("max"))
     return out
 
 
