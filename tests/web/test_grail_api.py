@@ -695,20 +695,20 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
     chip = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
         "ruleset"]["combat"]["skills"]["chips"][0]
     assert not chip["usable"] and chip["reason"] == {
-        "ja": "勝敗判定の後です（勝率は判定の前に加えます）", "en": "The battle roll is made (win rates are added before it)",
+        "ja": "勝敗判定の後です（勝率は判定の前に加えます）", "en": "The battle roll has been made (win rates are added before it)",
         "rule": "T-10"}
     r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=bearer(grail["tok"]["s1"]),
                     json={"skill": "s1/アルトリア:1"})
     assert r.status_code == 400 and r.get_json()["error"]["ja"] == \
         "「直感」は使えません: 勝敗判定の後です（勝率は判定の前に加えます） [T-10]"
-    assert r.get_json()["error"]["en"] == "Cannot use '直感': The battle roll is made (win rates are added before it) [T-10]"
+    assert r.get_json()["error"]["en"] == "Cannot use '直感': The battle roll has been made (win rates are added before it) [T-10]"
     r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=gm,
                     json={"side": "a", "label": "軍略", "value": 10, "win_rate": True})
     assert r.status_code == 409 and r.get_json()["error"]["en"] == \
-        "The battle roll is made (win rates are added before it) [T-10]"
+        "The battle roll has been made (win rates are added before it) [T-10]"
     r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=gm, json={"faction": "s2", "effect": 3})
     assert r.status_code == 409 and (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (
         "令呪3は使えません: 勝敗判定の後です（勝率は判定の前に加えます） [T-10]",
-        "Seal 3 cannot be used: The battle roll is made (win rates are added before it) [T-10]")
+        "Seal 3 cannot be used: The battle roll has been made (win rates are added before it) [T-10]")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     assert call(client, grail, "decide", {"winner": "a"})["ruleset"]["combat"]["step"] == "cleanup"

@@ -139,8 +139,8 @@ def after_the_roll(combat: dict) -> dict | None:
     the roll, so a battle skill or seal 3 declared now is refused; the reason ({"ja", "en", "rule"}), else None."""
     if combat["step"] != "battle":
         return None
-    return {"ja": "勝敗判定の後です（勝率は判定の前に加えます）", "en": "The battle roll is made (win rates are added before it)",
-            "rule": "T-10"}
+    return {"ja": "勝敗判定の後です（勝率は判定の前に加えます）",
+            "en": "The battle roll has been made (win rates are added before it)", "rule": "T-10"}
 
 
 def _obj(value: Any) -> dict:
