@@ -157,6 +157,28 @@ def test_class_exchange_from_the_last_drawer_counter_clockwise():
         game.act("set_servant", SABER, who="a")  # an exchanged class is public
 
 
+def test_a1_the_game_starts_only_after_the_class_exchange():
+    """start_game was accepted while the exchange still waited for players: the leftover classes leave the table when
+    the exchange ends, then the servants are set (A-1). Now a 409 naming whose turn it is, and nothing is written."""
+    game = Game(3)
+    game.act("setup", {})
+    game.act("roll_first", dice=[6, 2, 1])  # a first: the exchange runs c, b, a
+    for s in "abc":
+        game.act("set_servant", SABER, who=s)
+    game.act("leftover_classes", {"classes": [{"name": "ランサー", "stats": "2/2/2/2"}]})
+    game.act("exchange_class", {"pick": "pass"}, who="c")
+    before = len(game.events)
+    with pytest.raises(Conflict) as refused:
+        game.act("start_game")
+    assert refused.value.status == 409
+    assert "クラス交換" in refused.value.ja and "Bさん" in refused.value.ja and "class exchange" in refused.value.en
+    assert len(game.events) == before and game.g["phase"] == "setup"
+    game.act("exchange_class", {"pick": 0}, who="b")
+    game.act("exchange_class", {"pick": "pass"}, who="a")
+    game.act("start_game")
+    assert game.g["phase"] == "play" and game.g["players"]["b"]["class"]["name"] == "ランサー"
+
+
 def test_turn_steps_rise_draw_ritual_end():
     game = started()
     assert game.g["turns"]["current"] == "a" and game.g["step"] == "rise"

@@ -156,3 +156,38 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
     s2 = view["players"][1]
     assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger
+
+
+def test_a1_the_console_disables_the_start_until_the_class_exchange_is_over(app, client):
+    """開幕 answered a 409 during the class exchange (A-1) while the console offered it: now it is disabled there,
+    saying whose turn it is to exchange, in either language."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "エースロイヤル", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    data = r.get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    gm = open_link(app, data["gm_url"])
+
+    def act(name, payload, token=gm_token, status=200):
+        response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(token), json=payload)
+        assert response.status_code == status, (name, response.get_json())
+        return response.get_json()
+
+    act("setup", {})
+    act("roll_first", {"faces": [6, 2]})
+    for seat in data["seats"]:
+        act("set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "セイバー", "stats": "3/3/1/5"}},
+            token=seat["token"])
+    act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
+    refused = act("start_game", {}, status=409)["error"]
+    assert "ウェイバー" in refused["ja"] and "class exchange" in refused["en"]
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert re.search(r'id="ar-start"[^>]* disabled aria-describedby="ar-exchange-pending"', html)
+    assert re.search(r'id="ar-exchange-pending">開幕はクラス交換が終わってから（A-1）。次に交換かパスをする人: ウェイバー<', html)
+    english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert "The game starts once the class exchange is over (A-1). Next to exchange or pass: ウェイバー" in english
+    gm.get(f"/s/{sid}/gm?lang=ja")
+    act("exchange_class", {"pick": "pass"})
+    act("exchange_class", {"pick": 0})
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert not re.search(r'id="ar-start"[^>]* disabled', html) and 'id="ar-exchange-pending"' not in html
+    act("start_game", {})

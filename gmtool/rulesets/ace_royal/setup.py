@@ -159,7 +159,8 @@ def exchange_class(state: State, p: dict, ctx: ActionContext) -> list:
 
 
 def start_game(state: State, p: dict, ctx: ActionContext) -> list:
-    """The servants are set Reverse and the first active master's turn begins (rise step)."""
+    """The servants are set Reverse and the first active master's turn begins (rise step), once every servant is set
+    and the class exchange is over (A-1)."""
     g = game_of(state)
     if g["phase"] != "setup":
         raise Conflict("ゲームは始まっています", "The game has started")
@@ -168,5 +169,10 @@ def start_game(state: State, p: dict, ctx: ActionContext) -> list:
     missing = [state.seat_name(s) for s in g["order"] if not g["players"][s]["hero"]]
     if missing:
         raise Conflict(f"サーヴァント未登録: {'、'.join(missing)}", f"Servants not set yet: {', '.join(missing)}")
+    ex = g.get("exchange")
+    if ex and ex["queue"]:  # the leftover classes leave the table when the exchange ends, then the cards are set (A-1)
+        who = state.seat_name(ex["queue"][0])
+        raise Conflict(f"クラス交換が終わっていません: 次は {who} の番です（交換かパス）（A-1）",
+                       f"The class exchange is not over: it is {who}'s turn (exchange or pass) (A-1)")
     turns = Turns.start(g["order"], first=g["first"])
     return [("ace_royal.started", {"turns": turns.to_dict()})]

@@ -12,6 +12,8 @@ STRINGS = {
     "ace_royal.start": ("開幕", "Start the game"),
     "ace_royal.servants_missing": ("開幕の前に、各プレイヤーがスマホでサーヴァントを登録します。未登録",
                                    "Before the start each player sets their servant on the phone. Not set yet"),
+    "ace_royal.exchange_pending": ("開幕はクラス交換が終わってから（A-1）。次に交換かパスをする人",
+                                   "The game starts once the class exchange is over (A-1). Next to exchange or pass"),
     "ace_royal.servant": ("サーヴァント", "Servant"),
     "ace_royal.not_set": ("未登録", "Not set"),  # the GM's servant column before the player sets one
     "ace_royal.hero": ("英霊カード", "Hero card"),
