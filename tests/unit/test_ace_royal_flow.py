@@ -490,6 +490,37 @@ def test_a3_a_seal_the_servant_has_nothing_left_for_is_refused_not_spent():
     assert game.c("b", "assassin") == 0 and game.c("b", "seals") == 1
 
 
+@pytest.mark.parametrize("version", ["standard", "quick"])
+def test_a3_seal_one_at_the_mana_limit_is_refused_not_spent(version):
+    """Seal effect 1 at the 魔力 limit (30) spent the seal and recovered nothing, silently (A-3): now a 409 saying there is
+    nothing to recover and how the GM raises the limit; one effect 1 too many in a list is refused the same way."""
+    game = started(version=version)
+    game.act("adjust", {"seat": "b", "key": "mana", "delta": 30 - game.c("b", "mana")})
+    before = len(game.events)
+    for effects in ([1], [{"effect": 4, "text": "宝具"}, 1]):
+        with pytest.raises(Conflict) as refused:
+            game.act("use_seal", {"effects": effects}, who="b")
+        assert refused.value.status == 409 and "回復するものがありません" in refused.value.ja
+        assert "nothing to recover" in refused.value.en
+    game.act("adjust", {"seat": "b", "key": "mana", "delta": -1})
+    with pytest.raises(Conflict):
+        game.act("use_seal", {"effects": [1, 1]}, who="b", dice=[1] if version == "quick" else [])
+    assert len(game.events) == before + 1 and game.c("b", "seals") == 3
+    game.act("use_seal", {"effect": 1}, who="b", dice=[4] if version == "quick" else [])
+    assert game.c("b", "mana") == 30 and game.c("b", "seals") == 2
+
+
+def test_a3_standard_seal_two_without_a_mystic_code_is_refused_not_spent():
+    """Standard seal effect 2 adds the number of the player's mystic codes on the field (A-3): with none it was +0 and the
+    seal was spent anyway; now a 409 and nothing is written."""
+    game = started()
+    before = len(game.events)
+    with pytest.raises(Conflict) as refused:
+        game.act("use_seal", {"effect": 2, "stat": "patk"}, who="a")
+    assert refused.value.status == 409 and "礼装" in refused.value.ja and "No mystic code" in refused.value.en
+    assert len(game.events) == before and game.c("a", "seals") == 3 and game.g["players"]["a"]["turn_mods"] == []
+
+
 def test_adjust_above_the_counters_limit_is_refused_not_cut():
     """adjust {"key": "hand", "delta": 1000000000} set the hand to 30 without a word, and +1 at the limit (a phone's
     hand button) answered OK and did nothing: now a 400 saying the limit, and nothing is written."""

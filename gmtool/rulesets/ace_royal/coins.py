@@ -31,16 +31,23 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     quick = g["version"] == "quick"
     done, later = [], []
     coins = {c: plan.value(seat, c) for c in ("assassin", "depletion")}  # what the earlier effects leave
+    mana, mana_cap = plan.value(seat, "mana"), state.bounds(seat, "mana")[1]
     for raw in effects:
         raw = raw if isinstance(raw, dict) else {"effect": raw}
         n = parse_int(raw.get("effect"), "令呪の効果", "seal effect")
         eff = {"effect": n}
-        if n == 1:
+        if n == 1:  # a seal that would recover nothing is refused, not spent
+            if mana_cap is not None and mana >= mana_cap:
+                raise Conflict(f"魔力は上限の{mana_cap}です: 令呪1で回復するものがありません"
+                               "（上限はGMがカウンター欄で理由を書いて上げます）",
+                               f"Mana is at its limit of {mana_cap}: seal effect 1 has nothing to recover (the GM raises "
+                               "the limit on the counter panel, giving a reason)")
             if quick:
                 eff["faces"] = [ctx.dice.randint(6)]
                 later.append(("mana", sum(eff["faces"])))
             else:
                 later.append(("mana", 1))
+            mana += later[-1][1]
         elif n == 2:
             if quick:
                 c = g.get("combat")
@@ -56,7 +63,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                 stat = str(raw.get("stat") or "")
                 if stat not in r.STATS:
                     raise GmError("強化するステータス（patk / pdef / matk / mdef）を選んでください", "Choose the stat to raise (patk, pdef, matk, mdef)")
-                eff.update(stat=stat, value=state.counters[seat]["codes"], label="令呪2")
+                if not plan.value(seat, "codes"):  # + the mystic codes on the field: +0 would waste the seal
+                    raise Conflict("場に礼装カードがありません: 令呪2の強化は+0になります",
+                                   "No mystic code on your field: seal effect 2 would add +0")
+                eff.update(stat=stat, value=plan.value(seat, "codes"), label="令呪2")
         elif n == 3:
             coin = str(raw.get("coin") or "")
             if coin not in ("assassin", "depletion"):
