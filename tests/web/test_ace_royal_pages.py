@@ -56,6 +56,11 @@ def test_screens_through_a_combat(app, client):
     post("s1", "step", {})
     html = pages()
     assert 'ar-now">儀式ステップ' in html["table"] and "襲撃: ウェイバー" in html["s1"]
+    # seal effect 2 adds the mystic codes on the field (A-3): offered only with one there (+0 is refused)
+    assert "ステータス強化（礼装の枚数）" not in html["s1"] and "令呪を使う" in html["s1"]
+    post("gm", "adjust", {"seat": "s1", "key": "codes", "delta": "1"})
+    assert "ステータス強化（礼装の枚数） (+1)" in pages()["s1"]
+    post("gm", "adjust", {"seat": "s1", "key": "codes", "delta": "-1"})
     # the GM's ✓ buttons (a servant's state, a command seal) are named for a screen reader, in either language
     assert 'aria-label="凛: 令呪を使う"' in html["gm"]
     english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
