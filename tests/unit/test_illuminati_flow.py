@@ -401,6 +401,29 @@ def test_i7_gm_marks_two_goal_cards_out_and_turns_skip_them():
         game.act("eliminate", {"seat": "s3"}, who="s1")
 
 
+def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out():
+    """I-7: a player with no groups is out. Core's counter route set `groups` to 0 and the player played on (the GM had
+    to call `eliminate` too): now the change puts them out in the same action, calling off an attack on their group,
+    and the last player left wins (I-1); undoing the change brings them back."""
+    from gmtool.core.commands import change_counter
+    game = playing(3)
+    game.act("start_turn", who="s1")
+    game.act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
+                        "target": {"name": "Gs2", "owner": "s2", "power": 2, "resistance": 5, "position": "child"}},
+             who="s1")
+    game.write(change_counter(game.state, "s2", "groups", value=0, reason="カード効果"))
+    assert game.g["out"] == {"s2": "no_groups"} and game.g["attack"] is None and game.g["stage"] == "play"
+    assert [e.type for e in game.events[-3:]] == ["counter.changed", "illuminati.attack_cancelled", "illuminati.player_out"]
+    game.write(change_counter(game.state, "s3", "groups", value="-1"))
+    assert game.g["out"] == {"s2": "no_groups", "s3": "no_groups"} and game.g["winner"]["seat"] == "s1"
+    again = engine.fold(game.events, RULESET, undone={game.state.last_action})
+    assert again.extra["illuminati"]["out"] == {"s2": "no_groups"} and again.counters["s3"]["groups"] == 1
+    game = opened(3)  # during the opening nobody goes out: groups are 0 until the starting group is kept (I-2)
+    game.write(change_counter(game.state, "s2", "groups", value=1))
+    game.write(change_counter(game.state, "s2", "groups", value=0))
+    assert game.g["out"] == {} and game.events[-1].type == "counter.changed"
+
+
 def test_log_lines_are_bilingual_and_english_has_no_japanese():
     game = playing(3)
     game.act("start_turn", who="s1")

@@ -630,3 +630,24 @@ def test_the_attack_forms_numbers_are_named_in_full_above_their_fields(app, game
         fields = ("attacker_power", "attacker_global_power", "target_power", "target_resistance", "target_subtree", "target_tokens")
         shown = [re.search(rf'<label class="il-num"><span>([^<]*)</span><input name="{f}"', form) for f in fields]
         assert [m.group(1) if m else None for m in shown] == names, (who, lang)
+
+
+def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(game):
+    """I-7 (docs §1): `groups` set to 0 with the core counter route during play puts the player out in that action (the
+    GM had to call `eliminate` as well); the turn passes them by, and the GM's undo takes both back."""
+    act, state, client = game["act"], game["state"], game["client"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    r = client.post(f"/api/sessions/{game['sid']}/counters", headers=bearer(game["tokens"]["gm"]),
+                    json={"seat": "s2", "key": "groups", "value": 0, "reason": "カード効果"})
+    assert r.status_code == 200, r.get_json()
+    players = {p["seat"]: p for p in state()["ruleset"]["players"]}
+    assert players["s2"]["out"] and players["s2"]["out_reason"] == "no_groups"
+    act("start_turn", who="s1")
+    act("end_turn", who="s1")
+    assert state()["ruleset"]["current"] == "s3"
+    for _ in range(3):  # end_turn, start_turn, the counter change with the player out
+        undo = client.post(f"/api/sessions/{game['sid']}/undo", headers=bearer(game["tokens"]["gm"]), json={})
+        assert undo.status_code == 200, undo.get_json()
+    players = {p["seat"]: p for p in state()["ruleset"]["players"]}
+    assert not players["s2"]["out"] and players["s2"]["counters"]["groups"] == 1

@@ -8,7 +8,7 @@ the table. This module only declares `RULESET`; nothing registers itself on impo
 from gmtool.core.model import CounterDef, Label
 from gmtool.core.ruleset import PromptKind, Ruleset
 
-from .actions import ACTIONS, PLACEMENT_KIND, validate_placement
+from .actions import ACTIONS, PLACEMENT_KIND, counter_settle, validate_placement
 from .campaign import carry_over
 from .events import EVENTS
 from .probe import PROBE
@@ -46,5 +46,6 @@ RULESET = Ruleset(
     stylesheet="rulesets/illuminati.css",
     docs="docs/rulesets/illuminati.md",
     carry_over=carry_over,
+    counter_settle=counter_settle,
     leak_probe=PROBE,
 )

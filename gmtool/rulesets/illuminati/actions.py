@@ -541,11 +541,28 @@ def eliminate(state, payload: dict, ctx) -> list:
     seat = seat_of(state, payload.get("seat")).id
     _player(g, seat)
     reason = _choice(payload.get("reason"), ("goal_cards", "no_groups"), "脱落の理由", "reason", "goal_cards")
+    return _put_out(g, [seat], reason)
+
+
+def _put_out(g: dict, seats: list[str], reason: str) -> list:
+    """I-7: players out outside an attack's roll; the attack in progress is moot with its attacker or its target's
+    owner out, so it is called off first."""
     attack, drafts = g["attack"], []
-    if attack is not None and seat in (attack["attacker_seat"], attack["target"].get("owner")):
-        # the attack in progress is moot with its attacker or its target's owner out: called off first
+    if attack is not None and {attack["attacker_seat"], attack["target"].get("owner")} & set(seats):
         drafts.append(("illuminati.attack_cancelled", {"reason": ""}))
-    return drafts + _outs(g, [seat], reason)
+    return drafts + _outs(g, seats, reason)
+
+
+def counter_settle(state, drafts: list) -> list:
+    """I-7 on core's counter panel: `groups` set to 0 during play puts the player out at once, in the same action, as an
+    attack that leaves them none does (the last player left wins, I-1); the GM's undo takes both back."""
+    g = peek(state)
+    if g["stage"] != "play":
+        return drafts
+    left = set(active(g))
+    out = [d["seat"] for t, d in drafts if t == "counter.changed" and d["key"] == "groups"
+           and rules.is_out(d["to"]) and d["seat"] in left]
+    return drafts + _put_out(g, out, "no_groups")
 
 
 ACTIONS = dict((
