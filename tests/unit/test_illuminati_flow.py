@@ -351,6 +351,22 @@ def test_i4_refusals_change_nothing():
     assert (len(game.events), dict(game.state.counters["s1"])) == before
 
 
+@pytest.mark.parametrize("side,kind,ja,en", [
+    ("attack", "target", "「対象自身（トークン数×パワー）」では「攻撃を支援」はできません",
+     "'The target itself (power per token)' cannot be used to support the attack"),
+    ("attack", "adjacent", "「親か子（パワー）」では「攻撃を支援」はできません",
+     "'Parent or child (power)' cannot be used to support the attack")])
+def test_i4_a_support_refused_for_its_side_is_worded_as_the_form_shows_it(side, kind, ja, en):
+    """The phone's support form offers its kinds for either side; the refusal of one the side does not take (I-4) said
+    「この支援（target）はこの側では使えません」 / "A 'target' support cannot be given to the attack": now the form's words."""
+    game = playing(3)
+    game.act("start_turn", who="s1")
+    game.act("attack", attack_payload(target={"name": "Gs2", "owner": "s2", "power": 2, "resistance": 4}), who="s1")
+    with pytest.raises(GmError) as refused:
+        game.act("support", {"side": side, "kind": kind, "name": "Gs2", "value": 2, "tokens": 1}, who="s2")
+    assert (refused.value.ja, refused.value.en) == (ja, en)
+
+
 def test_i4_control_from_the_hand():
     game = playing(3)
     game.act("start_turn", who="s1")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gmtool.core.errors import Conflict, GmError
 
 from .alignments import opposes, pair_counts, shares
+from .strings import STRINGS
 
 CONTROL, DESTROY = "control", "destroy"
 PURPOSES = (CONTROL, DESTROY)
@@ -139,8 +140,9 @@ def check_support(attack: dict, support: dict, target_owner: str | None) -> None
     supporter's own power structure, the target's tokens or its parent or child from anyone but its owner)."""
     side, kind = support["side"], support["kind"]
     allowed = ATTACK_SUPPORTS if side == "attack" else DEFENSE_SUPPORTS
-    if kind not in allowed:
-        raise GmError(f"この支援（{kind}）はこの側では使えません", f"A '{kind}' support cannot be given to the {side}")
+    if kind not in allowed:  # worded as the support forms show the kind and the side
+        (kind_ja, kind_en), (side_ja, side_en) = STRINGS[f"illuminati.sk_{kind}"], STRINGS[f"illuminati.support_{side}"]
+        raise GmError(f"「{kind_ja}」では「{side_ja}」はできません", f"'{kind_en}' cannot be used to {side_en.lower()}")
     t = attack["target"]
     if kind == "agent":
         if target_owner is not None and support.get("seat") == target_owner:
