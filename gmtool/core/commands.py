@@ -183,6 +183,15 @@ def range_words(lo: int | None, hi: int | None) -> tuple[str, str]:
     return "制限なし", "unbounded"
 
 
+def counter_definition(state: State, key: Any) -> CounterDef:
+    """The session's counter `key`, or a 404 in words (the screens name counters by their labels; only a crafted
+    request names one that is not there); a key that is not text is a 400."""
+    definition = state.counter_def(id_text(key, "カウンター", "counter"))
+    if definition is None:
+        raise NotFound("そのカウンターはありません", "There is no such counter")
+    return definition
+
+
 def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, value: Any = None,
                    reason: Any = "") -> list[Draft]:
     """Change a seat's counter by `delta` or to `value` (the GM's request), within its bounds.
@@ -194,10 +203,7 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     seat = seat_of(state, seat_id)
     if key in (None, ""):
         raise GmError("カウンターを指定してください", "Give the counter")
-    key = id_text(key, "カウンター", "counter")
-    definition = state.counter_def(key)
-    if definition is None:
-        raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
+    definition = counter_definition(state, key)
     reason = clean_text(reason, "理由", "reason", limit=MAX_REASON, required=False)
     current = state.counters[seat.id][definition.key]
     if (delta is None) == (value is None):
@@ -240,9 +246,7 @@ def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str |
     them (default: the state's). `bound` sets this seat's upper bound for the counter first (a GM's
     raise with a reason, a ruleset's new starting value); the event carries it as `max`.
     """
-    definition = state.counter_def(key)
-    if definition is None:
-        raise NotFound(f"カウンター「{key}」はありません", f"There is no counter '{key}'")
+    definition = counter_definition(state, key)
     current = state.counters[seat_id][key] if current is None else current
     lo, hi = state.bounds(seat_id, key)
     if bound is not None:
@@ -316,7 +320,7 @@ def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
     """Switch one of the GM's session settings (SETTINGS), remembered in the session's log."""
     require_open(state)
     if key not in SETTINGS:
-        raise NotFound(f"設定「{key}」はありません", f"There is no setting '{key}'")
+        raise NotFound("その設定はありません", "There is no such setting")  # the console's toggle sends a known one
     if value is None or value == "" or (value not in YES and value not in NO):
         raise GmError("設定はオンかオフです", "A setting is on or off")
     return [("setting.set", {"key": key, "value": value in YES})]

@@ -96,10 +96,12 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         raise GmError("meta はオブジェクトで指定してください", "'meta' must be an object")
     resolver = spec.get("resolver") or None
     if resolver is not None:
-        if not isinstance(resolver, str) or resolver not in resolvers:
-            raise GmError(f"解決方法「{resolver}」はありません", f"There is no resolver '{resolver}'")
-        if kind not in resolvers[resolver].kinds:
-            raise GmError(f"解決方法「{resolver}」はこの種類に使えません", f"Resolver '{resolver}' does not fit kind '{kind}'")
+        if not isinstance(resolver, str) or resolver not in resolvers:  # the console offers the known ones
+            raise GmError("その解決方法はありません", "There is no such resolver")
+        if kind not in resolvers[resolver].kinds:  # named as the console's menu shows it
+            label = resolvers[resolver].label
+            raise GmError(f"解決方法「{label.ja}」はこの種類の質問には使えません",
+                          f"The resolver '{label.en}' does not fit this kind of prompt")
     return [("prompt.opened", {
         "id": prompt_id, "title": title, "kind": kind, "options": options, "seats": seats,
         "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,

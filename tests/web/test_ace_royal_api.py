@@ -414,3 +414,19 @@ def test_leftover_classes_once(game):
     assert after["session"]["version"] == before["session"]["version"]
     assert [c["name"] for c in after["ruleset"]["exchange"]["pool"]] == ["アサシン", "キャスター"]
     assert after["ruleset"]["exchange"]["queue"] == ["s2", "s1"]
+
+
+def test_refusals_of_keys_and_numbers_no_screen_sends_are_said_in_words(game):
+    """A crafted request's unknown counter key or leftover class number was echoed as a code or a 0-based index
+    (「「x」は数えていません（mana, seals, …）」, 「5番のクラスカードはありません」): now in words, as core's counter route."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
+    error = act("exchange_class", {"pick": 5}, who="s3", status=404)["error"]
+    assert (error["ja"], error["en"]) == ("そのクラスカードは残っていません", "There is no such leftover class card")
+    for _ in range(3):
+        act("exchange_class", {"pick": "pass"})
+    act("start_game")
+    error = act("adjust", {"seat": "s1", "key": "vp", "delta": 1}, status=404)["error"]
+    assert (error["ja"], error["en"]) == ("そのカウンターはありません", "There is no such counter")
+    assert state()["ruleset"]["players"][0]["mana"] == 5

@@ -137,7 +137,9 @@ def test_the_setting_is_remembered_by_the_session(tmp_path, screens, app):
 
 def test_setting_is_the_gms_alone_and_checked(client, screens):
     assert gm_post(screens, "settings", {"key": "hide_answers", "value": "maybe"}).status_code == 400
-    assert gm_post(screens, "settings", {"key": "nonsense", "value": "on"}).status_code == 404
+    unknown = gm_post(screens, "settings", {"key": "nonsense", "value": "on"})
+    assert unknown.status_code == 404 and "nonsense" not in unknown.get_data(as_text=True)  # said in words, not echoed
+    assert "その設定はありません" in unknown.get_data(as_text=True)
     log = client.get(f"/api/sessions/{screens.sid}/log", headers=bearer(screens.token("table"))).get_json()["events"]
     gm_post(screens, "settings", {"key": "hide_answers", "value": "on"})
     after = client.get(f"/api/sessions/{screens.sid}/log", headers=bearer(screens.token("table"))).get_json()["events"]

@@ -379,14 +379,17 @@ def test_f5_a_failure_after_the_action_is_saved_says_it_was_recorded(app, client
 
 
 def test_messages_repeat_at_most_forty_characters_of_an_input(client, created):
-    """A 5,000-character counter key is not echoed back whole (core.errors._clip_quoted); a seat that is not there
-    is said in words, its id not at all."""
+    """A 5,000-character prompt kind is not echoed back whole (core.errors._clip_quoted); a seat or a counter that is
+    not there is said in words, its id or key not at all."""
     sid, gm = created["session"], bearer(created["gm_token"])
-    for body in ({"seat": "x" * 5000, "key": "vp", "delta": 1}, {"seat": "s1", "key": "k" * 5000, "delta": 1}):
+    for body, said in (({"seat": "x" * 5000, "key": "vp", "delta": 1}, "There is no such seat"),
+                       ({"seat": "s1", "key": "x" * 5000, "delta": 1}, "There is no such counter")):
         error = assert_json_error(client.post(f"/api/sessions/{sid}/counters", headers=gm, json=body), 404)
-        assert len(error["ja"]) < 120 and len(error["en"]) < 160, error
-        assert "xx" not in error["en"] + error["ja"]
-        assert "k" * 39 + "…" in error["en"] + error["ja"] or error["en"] == "There is no such seat"
+        assert error["en"] == said and "xx" not in error["en"] + error["ja"], error
+    error = assert_json_error(client.post(f"/api/sessions/{sid}/prompts", headers=gm,
+                                          json={"title": "t", "kind": "k" * 5000}), 400)
+    assert len(error["ja"]) < 120 and len(error["en"]) < 160, error
+    assert "k" * 39 + "…" in error["en"] and "k" * 39 + "…" in error["ja"]
 
 
 def test_a_message_quoting_many_opening_quotes_is_one_pass_and_bounded():

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gmtool.core.commands import clean_text, parse_int, range_words, text_field
-from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
+from gmtool.core.commands import clean_text, counter_definition, parse_int, range_words, text_field
+from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 
 from . import rules as r
-from .plan import COUNTER_KEYS, Plan, acting_seat, playing, require_in
+from .plan import Plan, acting_seat, playing, require_in
 
 
 # -- command seals and manual changes -----------------------------------------------------------
@@ -113,9 +113,7 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
     playing(state)  # refuses a game that is not under way
     seat = acting_seat(state, p, ctx)
-    key = text_field(p, "key")
-    if key not in COUNTER_KEYS:
-        raise NotFound(f"「{key}」は数えていません（{', '.join(COUNTER_KEYS)}）", f"'{key}' is not counted here ({', '.join(COUNTER_KEYS)})")
+    key = counter_definition(state, text_field(p, "key")).key  # the screens send a known key: said in words (404)
     if not ctx.viewer.is_gm and key != "hand":
         raise Forbidden("手札の枚数以外はGMが変更します", "The GM changes everything but your hand size")
     delta = parse_int(p.get("delta"), "増減", "change")

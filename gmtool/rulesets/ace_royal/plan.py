@@ -22,7 +22,6 @@ from .events import NAME, game
 from .readings import AM_PASS
 
 
-COUNTER_KEYS = ("mana", "seals", "hand", "codes", "assassin", "depletion")
 MAX_PLAYERS = 7
 MIN_PLAYERS = 2
 

@@ -153,7 +153,7 @@ def exchange_class(state: State, p: dict, ctx: ActionContext) -> list:
         return [("ace_royal.class_exchanged", {"seat": seat, "pick": None, "new": None, "old": None})]
     pick = parse_int(pick, "交換するクラスの番号", "class number")
     if not 0 <= pick < len(ex["pool"]):
-        raise NotFound(f"{pick}番のクラスカードはありません", f"There is no leftover class number {pick}")
+        raise NotFound("そのクラスカードは残っていません", "There is no such leftover class card")  # the screens show the cards
     old = g["players"][seat]["class"]
     return [("ace_royal.class_exchanged", {"seat": seat, "pick": pick, "new": ex["pool"][pick], "old": old})]
 
