@@ -44,7 +44,10 @@ def test_t1_readings_have_defaults_and_reject_unknown_choices():
     assert reading({"force_diff": "sum_halved_floor"}, "force_diff") == "sum_halved_floor"
     with pytest.raises(GmError) as e:
         reading({"battle_tie": "coin"}, "battle_tie")
-    assert "battle_tie" in e.value.ja and "battle_tie" in e.value.en
+    # said by the reading's label, as the readings panel shows it, never its key or the stored value
+    label = {r.key: r for r in declared_readings()}["battle_tie"].label
+    assert label.ja in e.value.ja and label.en in e.value.en and "解釈（ハウスルール）" in e.value.ja
+    assert not any(code in e.value.ja + e.value.en for code in ("battle_tie", "coin"))
     table = {r.key: r for r in declared_readings()}
     assert set(table) == set(READINGS)
     assert table["third_may_repeat_first"].default is True

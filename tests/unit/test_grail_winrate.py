@@ -309,3 +309,10 @@ def test_t14_highest_priority_picks_allies_are_one_side():
     assert pairings(order, fought=[("saber", "lancer"), "rider"], readings={"pairing_opponents": "unfought"})["opponents"] == []
     assert pairings(order, fought=["caster"], out=["rider"])["opponents"] == ["caster"]
     assert pairings(order, fought=order)["picker"] is None
+
+
+def test_t9_a_side_not_in_the_combat_is_said_in_words():
+    """T-9: the win rate of a side the combat does not have said 「側は a か b です（'c'）」 (the sides' internal ids)."""
+    with pytest.raises(GmError) as e:
+        force_difference("c", [])
+    assert (e.value.ja, e.value.en) == ("その側はこの戦闘にいません", "That side is not in this combat")

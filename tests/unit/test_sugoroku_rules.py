@@ -58,8 +58,11 @@ def test_readings_have_defaults_choices_and_both_languages():
 
 
 def test_reading_rejects_bad_values():
-    with pytest.raises(GmError):
+    with pytest.raises(GmError) as e:
         S.reading({"battle_tie": "coin"}, "battle_tie")
+    # said by the reading's label, as the readings panel shows it, never its key or the stored value
+    assert "戦闘の最高値が同点" in e.value.ja and "Tied highest battle power" in e.value.en
+    assert not any(code in e.value.ja + e.value.en for code in ("battle_tie", "coin"))
     with pytest.raises(GmError):
         S.reading({"strong_traits_count": 1}, "strong_traits_count")  # 1 is not a bool
 

@@ -118,9 +118,11 @@ def reading(readings: Mapping | None, key: str) -> Any:
     """T-1: the active choice of one Reading (the default unless `readings` switches it)."""
     spec = READINGS[key]
     value = (readings or {}).get(key, next(iter(spec["choices"])))
-    if value not in spec["choices"]:
-        raise GmError(f"解釈「{key}」に「{value}」は選べません（{'/'.join(map(str, spec['choices']))}）",
-                      f"Reading '{key}' cannot be '{value}' ({'/'.join(map(str, spec['choices']))})")
+    if value not in spec["choices"]:  # only a log written outside core's readings route holds one (never echoed)
+        label = READING_LABELS[key]
+        raise GmError(f"解釈「{label.ja}」の設定が正しくありません。GMが「解釈（ハウスルール）」の欄で選び直してください",
+                      f"The reading '{label.en}' holds a value gmtool does not know: the GM chooses it again under "
+                      "'Readings (house rules)'")
     return value
 
 

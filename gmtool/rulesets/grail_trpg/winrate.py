@@ -197,8 +197,8 @@ def _count(value: Any, what: tuple[str, str]) -> int:
 
 
 def _other(side: str) -> str:
-    if side not in ("a", "b"):
-        raise GmError(f"側は a か b です（{side!r}）", f"Side must be 'a' or 'b' ({side!r})")
+    if side not in ("a", "b"):  # the combat's own sides are passed; no request names one
+        raise GmError("その側はこの戦闘にいません", "That side is not in this combat")
     return "b" if side == "a" else "a"
 
 

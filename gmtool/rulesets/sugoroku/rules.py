@@ -78,8 +78,10 @@ def reading(readings: Mapping[str, Any] | None, key: str) -> Any:
     spec = READINGS[key]
     value = (readings or {}).get(key, spec["default"])
     if value not in spec["choices"] or isinstance(value, bool) != isinstance(spec["default"], bool):
-        raise GmError(f"解釈「{key}」の値 {value!r} は使えません（{spec['choices']}）",
-                      f"Reading '{key}' cannot be {value!r} (choices: {spec['choices']})")
+        (label_ja, label_en) = spec["label"]  # only a log written outside core's readings route holds one (never echoed)
+        raise GmError(f"解釈「{label_ja}」の設定が正しくありません。GMが「解釈（ハウスルール）」の欄で選び直してください",
+                      f"The reading '{label_en}' holds a value gmtool does not know: the GM chooses it again under "
+                      "'Readings (house rules)'")
     return value
 
 
