@@ -22,7 +22,6 @@ from .readings import PARENT_BONUS, TIES
 from .state import STAGES, active, current, peek
 
 PLACEMENT_KIND = "illuminati_card"
-COUNTER_KEYS = ("groups", "tokens_illuminati", "tokens_groups", "destroyed", "plot_hand", "group_hand", "resources")
 
 
 # -- helpers ----------------------------------------------------------------------------------------
