@@ -125,9 +125,8 @@ DEMO_FILE = ".demo.json"  # in the data folder: the ids of the demo sessions `--
 def _demo(manager) -> str:
     """A ready sample session of every ruleset that declares a demo, made once per data folder and reused by
     every later `--demo` (one that was deleted is made again); returns the generic one's id."""
-    from .driver import LocalDriver
+    from .driver import make_demo
     from .rulesets import registry
-    from .setup import counters_for, parse_seats
     path = manager.data_dir / DEMO_FILE
     try:
         made = {str(k): str(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
@@ -138,12 +137,7 @@ def _demo(manager) -> str:
         if ruleset.demo is None:
             continue
         if not (made.get(name) and manager.path_of(made[name]).exists()):
-            demo = ruleset.demo
-            counters = counters_for(ruleset, list(demo.counters)) if demo.counters else None
-            live, _tokens = manager.create(demo.title, name, parse_seats(list(demo.seats)), counters)
-            if demo.play is not None:
-                demo.play(LocalDriver(live))
-            made[name] = live.state.session_id
+            made[name] = make_demo(manager, name)[0].state.session_id
         if name == "generic" or not first:
             first = made[name]
     path.write_text(json.dumps(made), encoding="utf-8")

@@ -10,9 +10,8 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from gmtool.driver import LocalDriver
+from gmtool.driver import make_demo
 from gmtool.rulesets import registry
-from gmtool.setup import counters_for, parse_seats
 from gmtool_testing import bearer
 
 SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
@@ -95,13 +94,7 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     """Each ruleset's GM panel and a phone's (its demo's state where it has one) offer nothing once the session is
     closed: no dice, answers or steps, each of which would answer 409; live when the close arrives, and afresh."""
     base, app = server
-    ruleset = registry()[name]
-    demo = ruleset.demo
-    seats = list(demo.seats) if demo else ["A", "B"]
-    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
-    live, tokens = app.extensions["gmtool"].create("終了卓", name, parse_seats(seats), counters)
-    if demo and demo.play:
-        demo.play(LocalDriver(live))
+    live, tokens = make_demo(app.extensions["gmtool"], name, "終了卓")
     sid = live.state.session_id
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")

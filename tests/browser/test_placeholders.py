@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 from gmtool_testing import bearer
 
-from gmtool.driver import LocalDriver
+from gmtool.driver import make_demo
 from gmtool.rulesets import registry
-from gmtool.setup import counters_for, parse_seats
 
 # Every visible field whose placeholder is wider than the room inside it.
 CUT = """() => { const ctx = document.createElement('canvas').getContext('2d'); const out = [];
@@ -59,13 +58,7 @@ def test_no_placeholder_is_cut_in_a_rulesets_demo(server, browser, phone_context
     """Every ruleset's console and phone in its demo's state (the generic counters' 「Reason (optional)」, grail's escape
     modifiers "esc. mod" / "pursuit mod" and a prompt's "modifier name" were cut in English)."""
     base, app = server
-    ruleset = registry()[name]
-    demo = ruleset.demo
-    seats = list(demo.seats) if demo else ["A", "B"]
-    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
-    live, tokens = app.extensions["gmtool"].create("デモ", name, parse_seats(seats), counters)
-    if demo and demo.play:
-        demo.play(LocalDriver(live))
+    live, tokens = make_demo(app.extensions["gmtool"], name, "デモ")
     sid = live.state.session_id
     gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")

@@ -249,10 +249,7 @@ def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):
     proxy was accepted and 8 damage cost nothing at all. Now 409 and nothing written; with a code it pays."""
     act, state = game["act"], game["state"]
     _setup(act)
-    act("start_game")
-    act("step", who="s1")
-    act("step", who="s1")
-    act("declare_attack", {"target": "s2"}, who="s1")
+    start_and_attack_s2(act)
     proxy = {"name": "使い魔", "stats": "1/1/1/1", "source": "code"}
     version = state()["session"]["version"]
     refused = act("combat_proxy", proxy, who="s2", status=409)
@@ -281,19 +278,29 @@ def test_a1_the_servant_is_fixed_once_the_game_has_started(game):
     assert state()["session"]["version"] == version and state("s2")["ruleset"]["me"]["stats"] == [7, 5, 7, 5]
 
 
-def test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception(game):
-    """A-7: `last_combat.strike` (docs §4) was missing when 先制 dealt damage and the interceptor never picked."""
-    act, state = game["act"], game["state"]
-    act("setup", {"version": "standard"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    act("set_servant", {"hero": {"name": "クー・フーリン", "stats": "5/3/2/2", "skills": ["先制"]},
-                        "class": {"name": "ランサー", "stats": "3/2/1/1"}}, who="s1")
-    for seat in ("s2", "s3"):
-        act("set_servant", SERVANTS["s1"], who=seat)
+def start_and_attack_s2(act):
+    """The game started: s1, the first player, steps to its battle and attacks s2."""
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
     act("declare_attack", {"target": "s2"}, who="s1")
+
+
+def first_strike_attack(act, version, others):
+    """A game of `version`: s1's Lancer with 先制 (8 physical) attacks s2; s2 and s3 play the servant `others`."""
+    act("setup", {"version": version})
+    act("roll_first", {"faces": [6, 3, 2]})
+    act("set_servant", {"hero": {"name": "クー・フーリン", "stats": "5/3/2/2", "skills": ["先制"]},
+                        "class": {"name": "ランサー", "stats": "3/2/1/1"}}, who="s1")
+    for seat in ("s2", "s3"):
+        act("set_servant", others, who=seat)
+    start_and_attack_s2(act)
+
+
+def test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception(game):
+    """A-7: `last_combat.strike` (docs §4) was missing when 先制 dealt damage and the interceptor never picked."""
+    act, state = game["act"], game["state"]
+    first_strike_attack(act, "standard", SERVANTS["s1"])
     act("combat_choose", {"kind": "physical"}, who="s1")  # 8 vs 8: a tie deals 1, and 先制 skips the interception
     act("combat_choose", {"kind": "physical"}, who="s2", status=409)
     last = act("combat_resolve", {"faces": [3]}, who="s1")["ruleset"]["last_combat"]
@@ -308,10 +315,7 @@ def test_a2_a_side_out_before_the_result_ends_the_combat(game):
     combat ends there and the turn player goes on at the end step."""
     act, state = game["act"], game["state"]
     _setup(act)
-    act("start_game")
-    act("step", who="s1")
-    act("step", who="s1")
-    act("declare_attack", {"target": "s2"}, who="s1")
+    start_and_attack_s2(act)
     act("combat_choose", {"kind": "physical"}, who="s1")
     act("use_seal", {"effects": [{"effect": 4, "text": "宝具"}] * 3}, who="s2")
     r = state("table")["ruleset"]
@@ -332,10 +336,7 @@ def test_a8_quick_dice_count_in_the_attackers_damage_judgement(game):
     act("roll_first", {"faces": [6, 3, 2]})
     for seat, servant in SERVANTS.items():
         act("set_servant", servant, who=seat)
-    act("start_game")
-    act("step", who="s1")
-    act("step", who="s1")
-    act("declare_attack", {"target": "s2"}, who="s1")
+    start_and_attack_s2(act)
     act("combat_choose", {"kind": "magical"}, who="s1")
     act("combat_roll", {"faces": [6]}, who="s1")
     refused = act("combat_choose", {"kind": "magical"}, who="s2", status=409)
@@ -354,16 +355,7 @@ def test_a8_ready_waits_for_the_quick_dice(game):
     """`combat.ready` (docs §4: combat_resolve would be accepted) said true in a quick 先制 combat before the dice
     were rolled, and combat_resolve then answered 409."""
     act, state = game["act"], game["state"]
-    act("setup", {"version": "quick"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    act("set_servant", {"hero": {"name": "クー・フーリン", "stats": "5/3/2/2", "skills": ["先制"]},
-                        "class": {"name": "ランサー", "stats": "3/2/1/1"}}, who="s1")
-    for seat in ("s2", "s3"):
-        act("set_servant", SERVANTS["s2"], who=seat)
-    act("start_game")
-    act("step", who="s1")
-    act("step", who="s1")
-    act("declare_attack", {"target": "s2"}, who="s1")
+    first_strike_attack(act, "quick", SERVANTS["s2"])
     act("combat_choose", {"kind": "physical"}, who="s1")  # 8 vs 5: 先制 skips the interception
     assert state()["ruleset"]["combat"]["ready"] is False
     act("combat_resolve", status=409)

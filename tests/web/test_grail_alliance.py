@@ -12,9 +12,10 @@ def post(client, sid, path, token, body=None, status=200):
     return response.get_json()
 
 
-def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two(client, admin):
-    created = client.post("/api/sessions", headers=admin, json={
-        "title": "同盟戦", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営", "キャスター陣営"]}).get_json()
+def alliance(client, admin, seats):
+    """A grail session of `seats` with three factions' characters, in a combat of s1 and s3 allied against s2:
+    (session id, GM token, seat tokens)."""
+    created = client.post("/api/sessions", headers=admin, json={"title": "同盟戦", "ruleset": "grail_trpg", "seats": seats}).get_json()
     sid, gm = created["session"], created["gm_token"]
     seat = {s["id"]: s["token"] for s in created["seats"]}
     for faction, line in (("s1", "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"),
@@ -22,6 +23,11 @@ def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two
                           ("s3", "キャスター 筋力10 耐久20 敏捷30 魔力70 幸運30 宝具40")):
         post(client, sid, "actions/set_characters", gm, {"faction": faction, "text": line})
     post(client, sid, "actions/start_combat", gm, {"a": ["s1", "s3"], "b": ["s2"]})
+    return sid, gm, seat
+
+
+def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two(client, admin):
+    sid, gm, seat = alliance(client, admin, ["セイバー陣営", "アーチャー陣営", "キャスター陣営"])
     post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター"}})
     post(client, sid, "prompts/c1-setup/answer", seat["s2"], {"value": {"main": "s2/アーチャー"}})
     post(client, sid, "prompts/c1-setup/answer", seat["s3"], {"value": {}})  # the ally answers for itself
@@ -49,15 +55,7 @@ def test_t13_in_its_combat_only_the_mains_faction_uses_seal_5(client, admin):
     ally whose character is the sub gets 400 in both languages and keeps its seal and MP; the main's faction may;
     before the setup is confirmed an allied faction is not yet known to be the main's (409, as for 3 and 4), and a
     faction outside the combat uses it as any time."""
-    created = client.post("/api/sessions", headers=admin, json={
-        "title": "同盟戦", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営", "キャスター陣営", "ランサー陣営"]}).get_json()
-    sid, gm = created["session"], created["gm_token"]
-    seat = {s["id"]: s["token"] for s in created["seats"]}
-    for faction, line in (("s1", "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"),
-                          ("s2", "アーチャー 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"),
-                          ("s3", "キャスター 筋力10 耐久20 敏捷30 魔力70 幸運30 宝具40")):
-        post(client, sid, "actions/set_characters", gm, {"faction": faction, "text": line})
-    post(client, sid, "actions/start_combat", gm, {"a": ["s1", "s3"], "b": ["s2"]})
+    sid, gm, seat = alliance(client, admin, ["セイバー陣営", "アーチャー陣営", "キャスター陣営", "ランサー陣営"])
     early = post(client, sid, "actions/use_seal", gm, {"faction": "s3", "effect": 5}, status=409)["error"]
     assert (early["ja"], early["en"]) == ("令呪5はセットアップの確定後に使います（メインが決まってから）",
                                           "Seal 5 is used once the setup is confirmed (when the main is known)")

@@ -55,6 +55,11 @@ def to_final(client, grail):
     answer(client, grail, "c1-setup", a, "s1")
     answer(client, grail, "c1-setup", b, "s2")
     confirm(client, grail, "c1-setup")
+    return three_selects(client, grail)
+
+
+def three_selects(client, grail):
+    """c1's three selects played (s1 picks 筋力 魔力 幸運, s2 耐久 敏捷 宝具) to the final result; its win rates."""
     for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
         call(client, grail, "next_step")
         answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
@@ -679,12 +684,7 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
     answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
     answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
     confirm(client, grail, "c1-setup")
-    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
-        call(client, grail, "next_step")
-        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
-        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
-        confirm(client, grail, f"c1-s{n}")
-    final = call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+    final = three_selects(client, grail)
     chip = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
         "ruleset"]["combat"]["skills"]["chips"][0]
     assert chip["name"] == "直感" and chip["usable"]  # before the roll
