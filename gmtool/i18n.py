@@ -92,6 +92,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.reissue_confirm": ("この席の古いリンクは使えなくなります。再発行しますか？",
                            "The seat's old link will stop working. Reissue?"),
     "gm.add_seat": ("席を追加", "Add seat"),
+    "gm.seats_full": ("席はこれ以上追加できません（このゲームは{n}席まで）", "No more seats can be added (this game has at most {n})"),
     "gm.close": ("セッション終了（シード公開）", "Close session (publish seed)"),
     "gm.close_confirm": ("セッションを終了してダイスのシードを公開しますか？", "Close the session and publish the dice seed?"),
     "gm.reveal_roll": ("公開", "Reveal"),

@@ -9,6 +9,7 @@ from functools import lru_cache
 from flask import current_app, g, template_rendered
 from markupsafe import Markup, escape
 
+from ..core.commands import MAX_SEATS
 from ..core.logtext import describe
 from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..i18n import template_words, translate
@@ -260,8 +261,10 @@ def gm_extras(live: LiveSession) -> dict:
         url = join_url(base_url(), sid, token)
         joins.append({"id": seat.id, "name": seat.name, "faction": seat.faction, "url": url, "qr": qr_svg(url)})
     turl = table_url(base_url(), sid, live.table_token)
+    most = min(live.ruleset.seats[1], MAX_SEATS)
     return {"joins": joins, "table_url": turl, "table_qr": qr_svg(turl),
-            "resolvers": live.ruleset.all_resolvers()}
+            "resolvers": live.ruleset.all_resolvers(),
+            "seats_full": most if len(live.state.seats) >= most else 0}  # the add-seat form is disabled, saying so
 
 
 SCREEN_TEMPLATES = {"gm": ("gm/console.html", "gm/_live.html", "gm/qr_sheet.html"),

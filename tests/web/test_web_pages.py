@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from gmtool_testing import bare_emoji, bearer
+from gmtool_testing import bare_emoji, bearer, open_link
 
 
 def gm_post(screens, path, data=None):
@@ -274,3 +274,22 @@ def test_an_empty_rolls_card_says_no_dice_were_rolled_yet(client, screens, lang,
                        json={"expr": "2D6", "label": "索敵"}).status_code == 201
     for who, (browser, path) in pages.items():
         assert words not in browser.get(f"/s/{screens.sid}/{path}?lang={lang}").get_data(as_text=True), who
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "席はこれ以上追加できません（このゲームは2席まで）"),
+                                             ("en", "No more seats can be added (this game has at most 2)")])
+def test_a_game_with_all_its_seats_disables_adding_one_saying_why(app, client, admin, lang, words):
+    """Browser review: the console of a two-player game (succession) offered 席を追加, which the server then refused.
+    With all its seats the form stays, disabled, saying why; a game with room keeps it enabled."""
+    def add_seat_controls(ruleset, seats):
+        created = client.post("/api/sessions", headers=admin, json={"title": "卓", "ruleset": ruleset, "seats": seats})
+        page = open_link(app, created.get_json()["gm_url"]).get(f"/s/{created.get_json()['session']}/gm?lang={lang}")
+        html = page.get_data(as_text=True)
+        form = html[html.index('/seats"'):].split("</form>")[0]
+        return html, re.findall(r"<(?:input|button)[^>]*>", form)
+    html, controls = add_seat_controls("succession", ["ギルガメッシュ", "エルキドゥ"])
+    assert words in html and len(controls) == 3
+    assert all(" disabled" in c and 'aria-describedby="seats-full"' in c for c in controls)
+    html, controls = add_seat_controls("generic", ["A", "B"])
+    assert words not in html and 'id="seats-full"' not in html
+    assert len(controls) == 3 and not any(" disabled" in c for c in controls)
