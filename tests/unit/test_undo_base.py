@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from gmtool import operations as ops
 from gmtool import runtime
-from gmtool.core import commands, engine
+from gmtool.core import commands, engine, prompts
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Event
 from gmtool.core.view import GM, Viewer, build_view
@@ -34,7 +34,8 @@ from gmtool.store import LogReader
 RULESETS = sorted(registry())
 EXAMPLES = settings(max_examples=15, deadline=None, derandomize=True, database=None, print_blob=True,
                     suppress_health_check=list(HealthCheck))
-OPS = ("undo", "undo", "counter", "roll", "prompt", "modify", "confirm", "restart")
+OPS = ("undo", "undo", "counter", "roll", "prompt", "modify", "confirm", "drop", "restart")
+DROP_TITLE = "undo drop"
 
 
 class Interrupted(Exception):
@@ -147,6 +148,8 @@ def run_op(op: str, live, manager):
                                                                       "amount": 2, "label": "undo test"})
         elif op == "confirm" and revealed:
             ops.prompt_action(live, GM, revealed[0].id, "confirm", {})
+        elif op == "drop" and len(live.state.seats) >= 2:
+            drop_op(live)
     except GmError:
         pass  # refused by the rules (e.g. nothing left to undo): nothing changed
     if op == "restart":
@@ -156,6 +159,22 @@ def run_op(op: str, live, manager):
         live = manager.get(sid)
     check(live)
     return manager, live
+
+
+def drop_op(live) -> None:
+    """prompt.dropped (a ruleset's seal escape, core prompts.drop): the oldest open test prompt (one the base most
+    likely shares) loses its first respondent, a withdrawn answer or not, revealed once the rest have answered;
+    with none open, one is opened for every seat and answered by the first (and the last of three or more)."""
+    ours = [p for p in live.state.prompts.values() if p.is_open and p.title == DROP_TITLE and len(p.seats) >= 2]
+    if ours:
+        with live.lock:
+            live.execute("gm", prompts.drop, ours[0].id, ours[0].seats[0], {"ja": "離脱", "en": "left"},
+                         live.ruleset.all_resolvers(), live.dice())
+        return
+    seats = list(live.state.seats)
+    opened = ops.open_prompt(live, GM, {"title": DROP_TITLE, "kind": "number", "seats": seats, "resolver": "highest"})
+    for seat in dict.fromkeys([seats[0], seats[-1]] if len(seats) >= 3 else [seats[0]]):
+        ops.answer(live, Viewer("seat", seat), opened["id"], {"value": 3})
 
 
 @pytest.fixture
@@ -201,7 +220,7 @@ def test_a_copied_state_and_its_original_fold_on_apart(name, manager):
     place: a prompt only through writable_prompt; rolls and scene marks never)."""
     live = new_session(manager, name)
     play(live, 10_000)
-    for op in ("prompt", "modify", "roll", "prompt", "confirm", "counter"):
+    for op in ("prompt", "modify", "roll", "prompt", "confirm", "counter", "drop", "drop", "drop"):
         run_op(op, live, manager)
     events, rules, undone = list(live.store.events()), live.ruleset, live.store.undone_actions()
     whole = engine.fold(fresh(events), rules, undone)
