@@ -41,20 +41,25 @@ def confirm(client, grail, prompt):
     assert r.status_code == 200, r.get_json()
 
 
-def started(client, grail, a_sub="s1/士郎", b_sub="s2/凛"):
-    """Both factions' characters set and c1 started (セイバー陣営 vs アーチャー陣営); the two setups to answer."""
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+def started(client, grail, a_sub="s1/士郎", b_sub="s2/凛", sheet=SABER):
+    """Both factions' characters set (セイバー陣営's from `sheet`) and c1 started (セイバー陣営 vs アーチャー陣営); the
+    two setups to answer."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": sheet})
     call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
     return {"main": "s1/アルトリア", "sub": a_sub}, {"main": "s2/エミヤ", "sub": b_sub}
 
 
-def to_final(client, grail):
-    """c1 played through its setup and three selects to the final result; its win rates."""
-    a, b = started(client, grail)
+def set_up(client, grail, a, b):
+    """c1's setup answered (`a` for セイバー陣営, `b` for アーチャー陣営) and confirmed."""
     answer(client, grail, "c1-setup", a, "s1")
     answer(client, grail, "c1-setup", b, "s2")
     confirm(client, grail, "c1-setup")
+
+
+def to_final(client, grail):
+    """c1 played through its setup and three selects to the final result; its win rates."""
+    set_up(client, grail, *started(client, grail))
     return three_selects(client, grail)
 
 
@@ -227,12 +232,7 @@ def test_a_barred_stat_is_refused_in_words_in_both_languages(client, grail):
     """docs/rulesets/grail_trpg.md §3: the stat of the previous select is refused with its reason (T-5) — the
     reason itself in each language, never the text of a Python dict."""
     sid = grail["session"]
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
-    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
-    confirm(client, grail, "c1-setup")
+    set_up(client, grail, *started(client, grail))
     call(client, grail, "next_step")
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
     answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
@@ -485,13 +485,8 @@ def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(c
     """T-3: each declared skill is one use; the same sheet skill twice in one answer would count twice and act
     twice (怪力 +20 +20 → +30 through the cap). It is refused in both languages, and nothing is written."""
     sid = grail["session"]
-    call(client, grail, "set_characters", {"faction": "s1", "text": "A 筋力50 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
-                                                                    "- 怪力 セレクト 筋力+20"})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    answer(client, grail, "c1-setup", {"main": "s1/A"}, "s1")
-    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
-    confirm(client, grail, "c1-setup")
+    started(client, grail, sheet="A 筋力50 耐久60 敏捷40 魔力55 幸運40 宝具60\n- 怪力 セレクト 筋力+20")
+    set_up(client, grail, {"main": "s1/A"}, {"main": "s2/エミヤ"})
     call(client, grail, "next_step")
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"]
     r = client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"]["s1"]),
@@ -509,13 +504,8 @@ def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(c
 
 def _one_seal_each(client, grail):
     """Both factions' characters, each faction down to 1 seal (set_starting_seals), c1 set up, the 1st select open."""
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
     call(client, grail, "set_starting_seals", {"value": 1})
-    a, b = started(client, grail)
-    answer(client, grail, "c1-setup", a, "s1")
-    answer(client, grail, "c1-setup", b, "s2")
-    confirm(client, grail, "c1-setup")
+    set_up(client, grail, *started(client, grail))
     call(client, grail, "next_step")
 
 
@@ -561,8 +551,6 @@ def test_t13_a_secret_seal_1_the_faction_can_no_longer_pay_at_the_reveal_has_no_
     """T-13: the same for seal 1 with the setup: its last seal spent on seal 5 before the reveal, the +10 is not
     added to 戦力, a note says why, and the confirm takes no seal."""
     sid = grail["session"]
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
     call(client, grail, "set_starting_seals", {"value": 1})
     a, b = started(client, grail)
     answer(client, grail, "c1-setup", {**a, "seal": 1}, "s1")
@@ -677,13 +665,7 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
     languages and write nothing, and the GM's decide goes on."""
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "battle_tie", "value": "gm"})
-    call(client, grail, "set_characters", {"faction": "s1", "text": SABER.replace(
-        "宝具60\n", "宝具60\n- スキル 直感 バトル 勝率+10\n", 1)})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")
-    answer(client, grail, "c1-setup", {"main": "s2/エミヤ", "sub": "s2/凛"}, "s2")
-    confirm(client, grail, "c1-setup")
+    set_up(client, grail, *started(client, grail, sheet=SABER.replace("宝具60\n", "宝具60\n- スキル 直感 バトル 勝率+10\n", 1)))
     final = three_selects(client, grail)
     chip = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
         "ruleset"]["combat"]["skills"]["chips"][0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gmtool_testing import bearer, open_link
-from test_grail_api import ARCHER, SABER, answer, call, confirm, grail, started, to_final  # noqa: F401  (grail: the fixture)
+from test_grail_api import SABER, answer, call, confirm, grail, set_up, started, to_final  # noqa: F401  (grail: the fixture)
 
 
 def stage(app, grail, lang="ja"):  # noqa: F811
@@ -108,12 +108,8 @@ def card(html, pid):
 
 def test_a_result_skill_after_the_confirm_revises_the_select_card_on_every_screen(app, client, grail):  # noqa: F811
     sid = grail["session"]
-    call(client, grail, "set_characters", {"faction": "s1", "text": RESULT_SABER})
-    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
-    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
-    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
-    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
-    confirm(client, grail, "c1-setup")
+    started(client, grail, sheet=RESULT_SABER)
+    set_up(client, grail, {"main": "s1/アルトリア"}, {"main": "s2/エミヤ"})
     call(client, grail, "next_step")
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
     answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
