@@ -71,6 +71,21 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def api_caller(app, session_id: str, tokens: dict):
+    """`call(path, body=None, who="gm")` for a session made in-process: a POST to /api/sessions/<sid>/<path> as the
+    GM or a seat that must answer 200, its JSON; the path "state" GETs that viewer's state instead."""
+    client = app.test_client()
+
+    def call(path: str, body: dict | None = None, who: str = "gm") -> dict:
+        headers = bearer(tokens["seats"].get(who, tokens["gm"]))
+        if path == "state":
+            return client.get(f"/api/sessions/{session_id}/state", headers=headers).get_json()
+        r = client.post(f"/api/sessions/{session_id}/{path}", headers=headers, json=body or {})
+        assert r.status_code == 200, (path, r.get_json())
+        return r.get_json()
+    return call
+
+
 def path_of(url: str) -> str:
     """The path and query of a URL handed out by gmtool."""
     parts = urlsplit(url)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from gmtool.driver import make_demo
 from gmtool.rulesets import registry
-from gmtool_testing import bearer
+from gmtool_testing import api_caller, bearer
 
 SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
 
@@ -134,12 +134,8 @@ def test_a_closed_succession_tells_nobody_to_move(server, browser, phone_context
     (live and reloaded); the last move, the row and the scores stay."""
     base, app = server
     live, tokens = app.extensions["gmtool"].create("終了卓", "succession", [{"name": "ギルガメッシュ"}, {"name": "エルキドゥ"}])
-    sid, client = live.state.session_id, app.test_client()
-
-    def post(path, body=None, who="gm"):
-        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(tokens["seats"].get(who, tokens["gm"])), json=body or {})
-        assert r.status_code == 200, (path, r.get_json())
-
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
     post("actions/setup", {"first": "s1", "row": [5, 6]})
     post("actions/play", {"card": "7"}, who="s1")
     post("actions/take", who="s2")  # エルキドゥ took: next time it must play
@@ -175,7 +171,13 @@ def _play_until_a_turn(ruleset: str, post) -> tuple[list[str], list[str]]:
             post("actions/set_servant", {"hero": {"name": "英霊", "stats": stats}, "class": {"name": "クラス", "stats": "2/2/2/2"}}, who=seat)
         post("actions/start_game")
         return ["#stage .ar-current"], [".ar-seals summary"]
-    post("actions/setup")  # illuminati: the opening (I-2), then the play order (I-3): s1 first
+    illuminati_opening(post)
+    return ["#stage .il-current-name"], [".il-your-turn"]
+
+
+def illuminati_opening(post) -> None:
+    """An illuminati game of two (s1, s2) through the opening (I-2) and the play order (I-3): s1 plays first."""
+    post("actions/setup")
     post("actions/opening_start")
     for round_ in (("Bavarian Illuminati", "UFOs"), ("CIA", "KGB")):
         prompt = post("state")["ruleset"]["placement"]["prompt"]
@@ -183,7 +185,6 @@ def _play_until_a_turn(ruleset: str, post) -> tuple[list[str], list[str]]:
             post(f"prompts/{prompt}/answer", {"value": name}, who=seat)
         post("actions/opening_next")
     post("actions/roll_order", {"faces": [6, 6, 1, 1]})
-    return ["#stage .il-current-name"], [".il-your-turn"]
 
 
 @pytest.mark.parametrize("ruleset", ["sugoroku", "ace_royal", "illuminati"])
@@ -192,16 +193,8 @@ def test_a_closed_game_shows_nobody_whose_turn_it_is(server, browser, phone_cont
     that player no longer says it is its turn nor offers an empty 令呪を使う; the other player's phone no longer waits."""
     base, app = server
     live, tokens = app.extensions["gmtool"].create("終了卓", ruleset, [{"name": "ギルガメッシュ"}, {"name": "エルキドゥ"}])
-    sid, client = live.state.session_id, app.test_client()
-
-    def post(path, body=None, who="gm"):
-        token = tokens["seats"].get(who, tokens["gm"])
-        if path == "state":
-            return client.get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()
-        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(token), json=body or {})
-        assert r.status_code == 200, (path, r.get_json())
-        return r.get_json()
-
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
     on_table, on_phone = _play_until_a_turn(ruleset, post)
     table = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")

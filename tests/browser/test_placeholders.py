@@ -5,7 +5,8 @@ at 390 px), on the GM console at 1366×768 and on a phone at 390×844, in both l
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import bearer
+from gmtool_testing import api_caller
+from test_closed_console import illuminati_opening
 
 from gmtool.driver import make_demo
 from gmtool.rulesets import registry
@@ -26,21 +27,9 @@ CUT = """() => { const ctx = document.createElement('canvas').getContext('2d'); 
 def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_context, lang):
     base, app = server
     live, tokens = app.extensions["gmtool"].create("イルミナティ", "illuminati", [{"name": "佐藤"}, {"name": "鈴木"}])
-    sid, client = live.state.session_id, app.test_client()
-
-    def post(path, body=None, who="gm"):
-        r = client.post(f"/api/sessions/{sid}/{path}", headers=bearer(tokens["seats"].get(who, tokens["gm"])), json=body or {})
-        assert r.status_code == 200, (path, r.get_json())
-        return r.get_json()
-
-    post("actions/setup")
-    post("actions/opening_start")
-    for names in (("Bavarian Illuminati", "UFOs"), ("CIA", "KGB")):
-        prompt = client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["ruleset"]["placement"]["prompt"]
-        for seat, name in zip(("s1", "s2"), names):
-            post(f"prompts/{prompt}/answer", {"value": name}, who=seat)
-        post("actions/opening_next")
-    post("actions/roll_order", {"faces": [6, 6, 1, 1]})
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
+    illuminati_opening(post)
     post("actions/start_turn", who="s1")
     gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
