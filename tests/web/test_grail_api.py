@@ -402,6 +402,12 @@ def test_t1_t12_a_combat_that_ends_with_its_step_revealed_stays_ended(client, gr
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["table_token"])).get_json()["events"]
     shown = [e["text"] for e in log if e["type"] == "prompt.answered" and e["data"]["prompt"] == prompt]
     assert len(shown) == 2 and all("→" in t for t in shown), shown
+    # The step's cancel says why in the reader's language (the English log read 「(逃走により戦闘終了)」)
+    for lang, why in (("ja", {"escape": "（逃走により戦闘終了）", "end_combat": "（戦闘の打ち切り）"}),
+                      ("en", {"escape": " (the combat ended with an escape)", "end_combat": " (the combat was broken off)"})):
+        log = client.get(f"/api/sessions/{sid}/log?limit=1000&lang={lang}", headers=bearer(grail["table_token"])).get_json()
+        line = next(e["text"] for e in log["events"] if e["type"] == "prompt.cancelled")
+        assert line.endswith(why[how]), line
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})  # the next combat can start
 
 

@@ -523,7 +523,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
             "cost": cost, "check": check, "escaped": check["escaped"], "let_go": let_go, "automatic": automatic,
             "ends_combat": ends, "entered": is_entered(ctx.dice), "dice_next": ctx.dice.next_index}
     drafts = [("grail.escape", data)] + (seal_drafts(state, faction, cost["cost"], effect) if cost else [])
-    return drafts + (_cancel_step(state, combat, "逃走により戦闘終了") if ends else [])
+    return drafts + (_cancel_step(state, combat, ESCAPE_ENDS) if ends else [])
 
 
 def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
@@ -645,10 +645,14 @@ def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     combat = require_combat(state)
     reason = clean_text(p.get("reason"), "理由", "reason", 200, False)
-    return [("grail.combat_ended", {"combat": combat["id"], "reason": reason})] + _cancel_step(state, combat, "戦闘の打ち切り")
+    return [("grail.combat_ended", {"combat": combat["id"], "reason": reason})] + _cancel_step(state, combat, BROKEN_OFF)
 
 
-def _cancel_step(state: State, combat: dict, reason: str) -> list:
+ESCAPE_ENDS = {"ja": "逃走により戦闘終了", "en": "the combat ended with an escape"}  # a cancelled step's reason
+BROKEN_OFF = {"ja": "戦闘の打ち切り", "en": "the combat was broken off"}
+
+
+def _cancel_step(state: State, combat: dict, reason: dict) -> list:
     """T-1: a combat that ends takes its unconfirmed step with it: the setup / select prompt is cancelled when it is
     open or revealed but not confirmed (a confirm after the end would otherwise bring the combat back)."""
     prompt = state.prompts.get(combat["prompt"])
