@@ -18,6 +18,7 @@ from flask import Flask, Response, g, request
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 MAX_KEYS = 5000
+KEPT_HEADERS = ("Location", "HX-Redirect", "HX-Refresh", "HX-Retarget")  # how the first answer acts on a screen
 WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
 
 
@@ -26,11 +27,11 @@ class Answers:
 
     def __init__(self, size: int = MAX_KEYS):
         self.size = size
-        self.done: OrderedDict[str, tuple[int, bytes, str, str]] = OrderedDict()
+        self.done: OrderedDict[str, tuple[int, bytes, str, dict, str]] = OrderedDict()
         self.running: dict[str, threading.Event] = {}
         self.lock = threading.Lock()
 
-    def claim(self, scope: str) -> tuple[int, bytes, str, str] | None:
+    def claim(self, scope: str) -> tuple[int, bytes, str, dict, str] | None:
         """The stored answer for `scope`, or None after marking it running (the caller then does the work)."""
         while True:
             with self.lock:
@@ -44,9 +45,9 @@ class Answers:
             if not waiting.wait(WAIT_SECONDS):
                 return None  # the first is stuck: do the work rather than hang the phone
 
-    def finish(self, scope: str, answer: tuple[int, bytes, str, str] | None) -> None:
-        """Store the answer (status, body, mimetype, the request body's digest; None: the request failed before
-        answering) and wake the repeats."""
+    def finish(self, scope: str, answer: tuple[int, bytes, str, dict, str] | None) -> None:
+        """Store the answer (status, body, mimetype, its KEPT_HEADERS, the request body's digest; None: the request
+        failed before answering) and wake the repeats."""
         with self.lock:
             if answer is not None:
                 self.done[scope] = answer
@@ -86,11 +87,11 @@ def install(app: Flask) -> None:
         scope = scope_of(key)
         stored = answers.claim(scope)
         if stored is not None:
-            status, body, mimetype, digest = stored
+            status, body, mimetype, headers, digest = stored
             if digest != body_digest():  # a key is one request: another body under it is a client's mistake
                 return error_response(422, "この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
                                       "This Idempotency-Key was used for a different request; send it with a new key")
-            response = Response(body, status=status, mimetype=mimetype)
+            response = Response(body, status=status, mimetype=mimetype, headers=headers)
             response.headers["Idempotent-Replayed"] = "true"
             return response
         g.idempotency_scope = scope
@@ -102,7 +103,8 @@ def install(app: Flask) -> None:
         scope = g.pop("idempotency_scope", None)
         if scope is not None:
             keep = response.status_code < 500 and not response.is_streamed
-            answer = (response.status_code, response.get_data(), response.mimetype, g.pop("idempotency_digest"))
+            kept = {k: response.headers[k] for k in KEPT_HEADERS if k in response.headers}
+            answer = (response.status_code, response.get_data(), response.mimetype, kept, g.pop("idempotency_digest"))
             answers.finish(scope, answer if keep else None)
         return response
 

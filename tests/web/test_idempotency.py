@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gmtool_testing import bearer
+from gmtool_testing import bearer, open_link
+
+from gmtool.web.common import csrf_for
 
 
 def _session(client, admin):
@@ -62,3 +64,18 @@ def test_a_key_repeated_with_another_body_is_refused_and_applies_nothing(client,
     assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json() == state
     again = client.post(f"/api/sessions/{sid}/counters", headers=headers, json={"seat": "s1", "key": "karma", "delta": 1})
     assert again.get_json() == first.get_json() and again.headers.get("Idempotent-Replayed") == "true"
+
+
+def test_a_screens_repeated_tap_acts_on_the_page_as_the_first_answer_did(app, created):
+    """A tap a screen sends again with its key (live.js: a lost answer, a queued tap) gets the first answer's htmx
+    instructions too, not only its body: a refusal goes to the alert region (HX-Retarget), the campaign's next
+    session opens (HX-Redirect, a 204 without a body). The repeat had only the body: the page did nothing."""
+    gm, sid = open_link(app, created["gm_url"]), created["session"]
+    headers = {"X-CSRF-Token": csrf_for(created["gm_token"]), "HX-Request": "true"}
+    for key, path, form, header in (("tap-refused-01", "counter", {"seat": "s1", "key": "nope", "delta": "1"}, "HX-Retarget"),
+                                    ("tap-continue-01", "continue", {"title": "第2回"}, "HX-Redirect")):
+        first, again = (gm.post(f"/s/{sid}/gm/{path}", data=form, headers={**headers, "Idempotency-Key": key})
+                        for _ in range(2))
+        assert again.headers.get("Idempotent-Replayed") == "true" and again.status_code == first.status_code
+        assert first.headers.get(header) and again.headers.get(header) == first.headers[header], (path, again.headers)
+        assert again.get_data() == first.get_data()
