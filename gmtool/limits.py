@@ -134,13 +134,11 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT
 
 def check_utf8(body: bytes, form: bool = False) -> None:
     """Refuse a body that is not valid UTF-8 (for a URL-encoded form: once its %-escapes are decoded), which would
-    otherwise be read with U+FFFD in place of its bytes and stored so; a lone surrogate is invalid UTF-8 too."""
+    otherwise be read with U+FFFD in place of its bytes and stored so; a lone surrogate is invalid UTF-8 too. A form
+    is decoded whole, in one pass: the ASCII `&` and `=` between its fields complete no character, so the whole is
+    valid exactly when every field is (split field by field, a body of 256 KB of `&` took 40 ms)."""
     try:
-        if form:
-            for part in body.split(b"&"):
-                unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
-        else:
-            body.decode("utf-8")
+        (unquote_to_bytes(body.replace(b"+", b" ")) if form else body).decode("utf-8")
     except UnicodeDecodeError:
         raise _invalid_characters() from None
 
