@@ -294,6 +294,10 @@ class Ruleset:
     # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
     # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
     counter_settle: Callable[[State, list], list] | None = None
+    # The final part of a write-up (export/report.py): (the table's view of the state where the export ends, lang)
+    # -> (column heads, one row per seat, lines under the table such as the result), or None for core's table
+    # (every seat's public counters and flags). None (the default): core's table. It sees only the table's view.
+    standings: Callable[[dict, str], tuple[list[str], list[list[str]], list[str]] | None] | None = None
 
     def __post_init__(self):
         from .events import CORE_EVENTS, CORE_UPCASTERS  # core's own event types are declared with this contract
@@ -351,6 +355,8 @@ class Ruleset:
             if a.name != name or a.who not in ("gm", "seat"):
                 out.append(f"action {name} is not declared with action()")
             out.extend(_label_problems(a.label, f"action {name}"))
+        if self.standings is not None and not callable(self.standings):
+            out.append("its standings are not a function")
         kinds = [k.name for k in self.prompt_kinds]
         if len(set(kinds)) != len(kinds):
             out.append("duplicate prompt kinds")

@@ -58,4 +58,5 @@ def build_campaign_report(logs: list[tuple[list[Event], Any]], options: Options 
     meta = [m for m in reports[0].meta if m[0] in (L(lang, "ルール", "Ruleset"), L(lang, "席", "Seats"))]
     meta.append((L(lang, "セッション", "Sessions"), sessions))
     return Report(L(lang, f"キャンペーン: {reports[0].title}", f"Campaign: {reports[0].title}"), lang, meta, sections,
-                  last.standings_head, last.standings, appendix, verification, options.standings == "first")
+                  last.standings_head, last.standings, appendix, verification, options.standings == "first",
+                  last.standings_lines)

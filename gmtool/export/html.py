@@ -35,6 +35,8 @@ def render_html(report: Report) -> str:
     parts.append("</ul>")
     standings = [f"<h2>{escape(L(lang, '最終状況', 'Standings'))}</h2>",
                  _table(report.standings_head, report.standings)]
+    if report.standings_lines:
+        standings.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.standings_lines) + "</ul>")
     if report.standings_first:
         parts += standings
     for section in report.sections:

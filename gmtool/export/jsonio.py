@@ -16,7 +16,7 @@ from .. import limits
 from ..core.errors import GmError
 from ..core.model import Event
 from ..core.view import GM, TABLE, visible_event
-from .report import Options, fold_all
+from .report import Options, display_state, fold_all, own_standings
 
 SCHEMA = "gmtool.export/1"
 
@@ -38,6 +38,10 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
            "session": {"id": final.session_id, "title": final.title, "ruleset": final.ruleset,
                        "created": final.created, "seed_hash": final.seed_hash, "seed": final.seed},
            "events": out_events}
+    own = own_standings(display_state(final, options.names), options.lang)
+    if own is not None:  # a ruleset that keeps its scores itself (succession) writes its final table
+        head, rows, lines = own
+        doc["standings"] = {"head": head, "rows": rows, "lines": list(lines)}
     if secrets is not None:
         doc["secrets"] = secrets
     return json.dumps(doc, ensure_ascii=False, indent=1)

@@ -99,7 +99,8 @@ MARKUPS = {
 
 def _standings(m: Markup, report: Report, level: int) -> list[str]:
     return [m.heading(level, L(report.lang, "最終状況", "Standings")), "",
-            m.table(report.standings_head, report.standings), ""]
+            m.table(report.standings_head, report.standings), ""] \
+        + [m.item(m.escape(line)) for line in report.standings_lines] + [""]
 
 
 def _appendix(m: Markup, report: Report, level: int) -> list[str]:

@@ -80,6 +80,7 @@ class Report:
     appendix: list[Appendix] = field(default_factory=list)
     verification: list[tuple[str, str]] = field(default_factory=list)  # seed hash, seed
     standings_first: bool = False
+    standings_lines: list[str] = field(default_factory=list)  # under the standings table (a ruleset's result)
 
 
 def L(lang: str, ja: str, en: str) -> str:
@@ -145,7 +146,7 @@ class Names:
         return value
 
 
-def _display_state(state: State, names: str) -> State:
+def display_state(state: State, names: str) -> State:
     """A copy of the state whose seat names follow the names option, in the seats and in what the log
     stored as text (a combat's side names, a result's summary, a prompt's title)."""
     if names != "faction":
@@ -186,7 +187,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     """The write-up of a session's events: one line per decision, grouped by scene and round."""
     lang = options.lang
     final = fold_all(events, rules)
-    shown_final = _display_state(final, options.names)
+    shown_final = display_state(final, options.names)
     renamer = Names(final, options.names)
     viewer_for_rolls = GM if options.secret_rolls else TABLE
     own_kinds = {k.name for k in rules.prompt_kinds}  # the ruleset logs these decisions itself
@@ -247,7 +248,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         sections = [sections[options.scene]]
     else:
         sections = [s for s in sections if s.items or s is not sections[0]]
-    head, rows = _standings(build_view(_display_state(end_state, options.names), TABLE), lang)
+    head, rows, lines = final_standings(display_state(end_state, options.names), lang)
     meta = [(L(lang, "ルール", "Ruleset"), rules.label.get(lang)),
             (L(lang, "作成", "Created"), local_time(final.created, options.utc_offset)),
             (L(lang, "席", "Seats"), L(lang, "、", ", ").join(s.name for s in shown_final.seats.values()))]
@@ -259,7 +260,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
     if final.seed:
         verification.append((L(lang, "ダイスシード", "Dice seed"), final.seed))
     return Report(final.title, lang, meta, sections, head, rows, appendix, verification,
-                  options.standings == "first")
+                  options.standings == "first", lines)
 
 
 def _gain(visible: dict, state: State, lang: str) -> str:
@@ -327,6 +328,22 @@ def without_empty_columns(head: list[str], rows: list[list[str]], keep: int = 1)
     """A table without the columns that are empty in every row (the first `keep` columns always stay)."""
     kept = [i for i in range(len(head)) if i < keep or any(str(row[i]).strip() for row in rows)]
     return [head[i] for i in kept], [[row[i] for i in kept] for row in rows]
+
+
+def own_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], list[str]] | None:
+    """The ruleset's own final table and lines (its `standings` hook, given the table's view), or None."""
+    hook = state.rules.standings if state.rules is not None else None
+    return hook(build_view(state, TABLE), lang) if hook is not None else None
+
+
+def final_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], list[str]]:
+    """The final part of a write-up, from the table's view of `state`: the ruleset's own table and lines, or every
+    seat's public counters and flags."""
+    own = own_standings(state, lang)
+    if own is not None:
+        head, rows, lines = own
+        return head, rows, list(lines)
+    return (*_standings(build_view(state, TABLE), lang), [])
 
 
 def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -454,3 +455,48 @@ def test_g1_a_play_with_an_empty_hand_and_the_take_used_says_the_gm_skips(game):
     assert err["ja"] == "手札がなく、カードを取ることもできません（GMが手番を飛ばします）（G-1）"
     assert err["en"] == "No cards in hand and no take possible: you can neither play nor take (the GM skips the turn) (G-1)"
     act("skip_turn")
+
+
+def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
+    """The write-up's final part (every format, both languages) shows each player's score as G-2 counts it and
+    the result (G-3), not only the hand counter: the worked example of RULES.md G-2, A 15 to B 14."""
+    act = game["act"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "3", "minus": [2, 1]}, who="s2")
+
+    def export(fmt, lang="ja"):
+        r = game["client"].get(f"/api/sessions/{game['sid']}/export?format={fmt}&lang={lang}&times=0",
+                               headers=bearer(game["tokens"]["gm"]))
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    md = export("markdown")
+    final = md[md.index("## 最終状況"):md.index("## 付録")]
+    assert "| 席 | 過半数 | セット | プラス | マイナス | 聖杯 | 合計 |" in final
+    assert "| アルトリア | 5（勢力5） | 10（2組） | 0 | 0 | 0 | 15 |" in final
+    assert "| ギルガメッシュ | 14（勢力6・8） | 0 | +3 | -3 | 0 | 14 |" in final
+    assert "- 結果：通常サクセション：アルトリアの勝利 \\[G-2\\]" in final and "手札" not in final
+    en = export("markdown", "en")
+    final = en[en.index("## Standings"):en.index("## Appendix")]
+    assert "| Seat | Majorities | Sets | Plus | Minus | Grails | Total |" in final
+    assert "| ギルガメッシュ | 14 (factions 6, 8) | 0 | +3 | -3 | 0 | 14 |" in final
+    assert "- Result: Normal succession: アルトリア wins \\[G-2\\]" in final
+    doc = json.loads(export("json", "en"))
+    assert doc["standings"]["rows"] == [["アルトリア", "5 (faction 5)", "10 (2 × 5)", "0", "0", "0", "15"],
+                                        ["ギルガメッシュ", "14 (factions 6, 8)", "0", "+3", "-3", "0", "14"]]
+    assert doc["standings"]["lines"] == ["Result: Normal succession: アルトリア wins [G-2]"]
+    for fmt in ("mediawiki", "atwiki", "text", "html"):
+        for lang, words in (("ja", ("10（2組）", "結果：通常サクセション：アルトリアの勝利")),
+                            ("en", ("10 (2 × 5)", "Result: Normal succession: アルトリア wins"))):
+            text = export(fmt, lang)
+            assert all(w in text for w in words), (fmt, lang)
+    # a game in play is not decided yet; equal totals under the draw reading end in a draw
+    act("rematch")
+    act("enter_counts", {"f5": 1}, who="s2")
+    assert "- 結果：未決着（第2ゲーム進行中）" in export("markdown")
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "tie", "value": "draw"})
+    assert r.status_code == 200, r.get_json()
+    act("enter_counts", {"f5": 1}, who="s1")
+    assert "- Result: Equal totals: a draw \\[G-3\\]" in export("markdown", "en")

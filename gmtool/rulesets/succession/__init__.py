@@ -15,6 +15,7 @@ from .actions import ACTIONS
 from .campaign import carry_over
 from .demo import demo
 from .events import EVENTS
+from .standings import standings
 from .state import READINGS
 from .strings import STRINGS
 from .view import view
@@ -39,6 +40,7 @@ RULESET = Ruleset(
     stylesheet="rulesets/succession.css",
     docs="docs/rulesets/succession.md",
     carry_over=carry_over,
+    standings=standings,
     demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
 )
 

@@ -176,18 +176,21 @@ def _breakdown(state: State, scores: dict, lang: str) -> str:
     return " / ".join(parts)
 
 
+def result_text(reason: str, winner: str | None, rematch: bool, lang: str) -> str:
+    """A finished game's result (G-3), given the winner's name: three grails, the higher total, or equal totals."""
+    if reason == "grail":
+        return _t(lang, f"聖杯サクセション！{winner}が聖杯3枚を揃えて勝利 [G-3]",
+                  f"Grail succession! {winner} holds all three grails and wins [G-3]")
+    if reason == "tie":
+        return _t(lang, "同点" + ("：再戦 [G-3]" if rematch else "：引き分け [G-3]"),
+                  "Equal totals" + (": a rematch [G-3]" if rematch else ": a draw [G-3]"))
+    return _t(lang, f"通常サクセション：{winner}の勝利 [G-2]", f"Normal succession: {winner} wins [G-2]")
+
+
 def describe_game_ended(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.game_ended: the winner and the final breakdown."""
     d = ev["data"]
-    if d["reason"] == "grail":
-        head = _t(lang, f"聖杯サクセション！{_name(state, d['winner'])}が聖杯3枚を揃えて勝利 [G-3]",
-                  f"Grail succession! {_name(state, d['winner'])} holds all three grails and wins [G-3]")
-    elif d["reason"] == "tie":
-        head = _t(lang, "同点" + ("：再戦 [G-3]" if d.get("rematch") else "：引き分け [G-3]"),
-                  "Equal totals" + (": a rematch [G-3]" if d.get("rematch") else ": a draw [G-3]"))
-    else:
-        head = _t(lang, f"通常サクセション：{_name(state, d['winner'])}の勝利 [G-2]",
-                  f"Normal succession: {_name(state, d['winner'])} wins [G-2]")
+    head = result_text(d["reason"], _name(state, d["winner"]) if d.get("winner") else None, bool(d.get("rematch")), lang)
     return f"{head} — {_breakdown(state, d['scores'], lang)}"
 
 
