@@ -491,6 +491,7 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
                             ("en", ("10 (2 × 5)", "Result: Normal succession: アルトリア wins"))):
             text = export(fmt, lang)
             assert all(w in text for w in words), (fmt, lang)
+    assert "- 結果：通常サクセション：アルトリアの勝利" in export("markdown&campaign=1")  # the last session's
     # a game in play is not decided yet; equal totals under the draw reading end in a draw
     act("rematch")
     act("enter_counts", {"f5": 1}, who="s2")
@@ -500,3 +501,18 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
     assert r.status_code == 200, r.get_json()
     act("enter_counts", {"f5": 1}, who="s1")
     assert "- Result: Equal totals: a draw \\[G-3\\]" in export("markdown", "en")
+
+
+def test_the_final_scores_follow_the_names_option(client):
+    """names=faction: the final table and the result name each player by their faction, like the story."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "サクセション", "ruleset": "succession", "seats": ["アルトリア / Artoria", "ギルガメッシュ / Gilgamesh"]})
+    sid, gm = r.get_json()["session"], r.get_json()["gm_token"]
+    for name, payload in (("setup", {"first": "s1", "mode": "score"}), ("enter_counts", {"seat": "s1", "f5": 2}),
+                          ("enter_counts", {"seat": "s2", "f5": 1})):
+        assert client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm), json=payload).status_code == 200
+    text = client.get(f"/api/sessions/{sid}/export?format=markdown&lang=en&names=faction",
+                      headers=bearer(gm)).get_data(as_text=True)
+    final = text[text.index("## Standings"):]
+    assert "| Artoria | 5 (faction 5) | 0 | 0 | 0 | 0 | 5 |" in final and "- Result: Normal succession: Artoria wins" in final
+    assert "アルトリア" not in final
