@@ -112,6 +112,9 @@ class EventType:
     line_key: Callable[[Event, State], Any] | None = None
 
 
+PANEL_OPS = frozenset({"confirm", "modifiers"})  # what a ruleset's GM panel may take over from the prompt card
+
+
 @dataclass(frozen=True)
 class PromptKind:
     """A ruleset's own kind of secret prompt (opened by its actions, answered on the usual routes)."""
@@ -122,6 +125,9 @@ class PromptKind:
     template: str = ""  # the answer form the phone shows (a template name)
     term_text: Callable[[dict, str], str] | None = None  # how a term of its resolution reads in a language
                                                           # (default: the term's label in that language)
+    # The GM operations on a revealed prompt of this kind that the ruleset's own GM panel offers ("confirm",
+    # "modifiers"): the console's prompt card leaves them out, so each result has one button (the API keeps them).
+    panel_ops: frozenset[str] = frozenset()
 
     def takes_lang(self) -> bool:
         """Whether `text` words the answer in the viewer's language (it takes a second argument)."""
@@ -360,6 +366,9 @@ class Ruleset:
         kinds = [k.name for k in self.prompt_kinds]
         if len(set(kinds)) != len(kinds):
             out.append("duplicate prompt kinds")
+        for k in self.prompt_kinds:
+            if not set(k.panel_ops) <= PANEL_OPS:
+                out.append(f"prompt kind {k.name}: panel_ops are among {sorted(PANEL_OPS)}")
         return out
 
     def __deepcopy__(self, memo) -> "Ruleset":

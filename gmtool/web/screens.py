@@ -101,6 +101,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
             "controls": False,  # the GM console's counter controls: with the page only (gm/_live.html)
             "heartbeat": current_app.config["HEARTBEAT"],
             "ruleset_templates": live.ruleset.templates, "prompt_templates": {k.name: k.template for k in live.ruleset.prompt_kinds if k.template},
+            "panel_ops": {k.name: k.panel_ops for k in live.ruleset.prompt_kinds},
             "ruleset_css": stylesheet_url(live.ruleset),
             "counter_defs": {c["key"]: c for c in view["counters"]}}
     if viewer.kind == "seat":

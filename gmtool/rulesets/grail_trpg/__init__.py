@@ -29,8 +29,11 @@ RULESET = Ruleset(
     counters=COUNTERS,
     events=with_export_lines(EVENTS),
     prompt_kinds=(
-        PromptKind("grail_setup", validate_setup_answer, setup_text, "rulesets/grail/setup_form.html"),
-        PromptKind("grail_select", validate_select_answer, select_text, "rulesets/grail/select_form.html"),
+        # the combat panel confirms a step (#grail-confirm) and takes its modifiers (#grail-step-modifier, T-8)
+        PromptKind("grail_setup", validate_setup_answer, setup_text, "rulesets/grail/setup_form.html",
+                   panel_ops=frozenset({"confirm", "modifiers"})),
+        PromptKind("grail_select", validate_select_answer, select_text, "rulesets/grail/select_form.html",
+                   panel_ops=frozenset({"confirm", "modifiers"})),
     ),
     resolvers={
         "grail_setup": Resolver("grail_setup", Label("戦力（T-4）", "Force (T-4)"), ("grail_setup",), resolve_setup),

@@ -33,7 +33,9 @@ RULESET = Ruleset(
     seats=(2, 7),
     counters=COUNTERS,
     events=with_export_lines(EVENTS),
-    prompt_kinds=(PromptKind(B.KIND, B.validate_cards, B.cards_text, "rulesets/sugoroku/_cards_form.html", term_text),),
+    # the battle panel applies the result (end_battle); a GM power modifier stays on the prompt card (S-7)
+    prompt_kinds=(PromptKind(B.KIND, B.validate_cards, B.cards_text, "rulesets/sugoroku/_cards_form.html", term_text,
+                             panel_ops=frozenset({"confirm"})),),
     resolvers=RESOLVERS,
     readings=READINGS,
     actions=ACTIONS,
