@@ -546,6 +546,32 @@ def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):
                                 headers=bearer(game["tokens"]["gm"])).get_json()
     assert prompt["status"] == "cancelled"
     assert "力9" not in repr(state("table")) + repr(state("s2"))  # the parent's card is never shown
+
+
+def test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed(game):
+    """S-11: a fighter who escapes a revealed battle of two ends it with no winner; its revealed card prompt stayed
+    open to a confirm, which then applied the old result (the parent got its VP after the child had left). The prompt
+    is cancelled with the battle; the cards everyone saw stay public."""
+    act, state, answer = game["act"], game["state"], game["answer"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
+    act("end_phase")
+    battle = act("start_battle")["ruleset"]["battle"]
+    answer(battle["prompt"], "s1", "力9")
+    answer(battle["prompt"], "s2", "力1")
+    prompt_url = f"/api/sessions/{game['sid']}/prompts/{battle['prompt']}"
+    gm = bearer(game["tokens"]["gm"])
+    assert game["client"].get(prompt_url, headers=gm).get_json()["status"] == "revealed"
+    out = act("use_seal", {"effect": "escape"}, who="s2")
+    assert out["ruleset"]["battle"] is None and out["ruleset"]["last_battle"]["winner"] is None
+    assert "prompt.cancelled" in [e["type"] for e in out["events"]]
+    refused = game["client"].post(f"{prompt_url}/confirm", headers=gm, json={})
+    assert refused.status_code == 409, refused.get_json()
+    assert state()["ruleset"]["players"]["s1"]["vp"] == 0
+    table_log = game["client"].get(f"/api/sessions/{game['sid']}/log?limit=500",
+                                   headers=bearer(game["tokens"]["table"])).get_json()
+    assert "力9" in repr(table_log)  # the cards everyone saw stay public in the log
+
+
 def _documented_view() -> dict[str, set[str]]:
     """docs/rulesets/sugoroku.md 4b: the fields of `state.ruleset` (the first column of its table) and, for the
     rows whose meaning shows a `{…}` of field names, those names."""
