@@ -81,7 +81,14 @@ def test_the_table_summary_shows_whole_rolls_on_one_line_at_1280x720(open_table,
         table.goto(f"{table.url.split('?')[0]}?lang={lang}")
         strip = table.locator(".summary-rolls .rolls")
         expect(strip.locator(".roll").first).to_contain_text(names[3])
-        shown = strip.evaluate("""ol => { const box = ol.getBoundingClientRect();
+        # measured once the layout holds still (the live fragment may still be morphing in after the load)
+        shown, previous = None, []
+        for _ in range(20):
+            if shown == previous:
+                break
+            previous = shown
+            table.wait_for_timeout(150)
+            shown = strip.evaluate("""ol => { const box = ol.getBoundingClientRect();
             const summary = document.querySelector('#table-summary').getBoundingClientRect();
             return [...ol.querySelectorAll('.roll')].map(li => { const r = li.getBoundingClientRect();
               const inside = r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1;
