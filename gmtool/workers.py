@@ -16,6 +16,7 @@ the worker stops Caddy and then itself (`watch_parent`), so no orphan keeps the 
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -104,11 +105,18 @@ class Cluster:
             shutil.rmtree(self.config_dir, ignore_errors=True)
 
 
-def free_port() -> int:
-    """A port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(count: int, avoid: tuple[int, ...] = ()) -> list[int]:
+    """`count` different ports of 127.0.0.1 that nothing listens on now, none of them in `avoid`. The sockets are
+    held open until all are chosen: one bound and closed at a time, the system may hand out the same port twice
+    (two workers were once given one port, and the second could not listen)."""
+    with contextlib.ExitStack() as held:
+        ports: list[int] = []
+        while len(ports) < count:
+            s = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            s.bind(("127.0.0.1", 0))
+            if s.getsockname()[1] not in avoid:
+                ports.append(s.getsockname()[1])
+        return ports
 
 
 def is_listening(port: int) -> bool:
@@ -195,7 +203,7 @@ def serve_workers(args) -> int:
     if not caddy:
         print(CADDY_MISSING, file=sys.stderr)
         return 2
-    port = args.port or free_port()  # --port 0: a free port, chosen here since Caddy needs a number
+    port = args.port or free_ports(1)[0]  # --port 0: a free port, chosen here since Caddy needs a number
     problem = _port_problem(args.host, port)
     if problem:
         port_refused(port, problem)
@@ -207,7 +215,7 @@ def serve_workers(args) -> int:
         manager = SessionManager(Path(args.data))
         demo = _demo(manager)
         manager.close_all()
-    ports = [free_port() for _ in range(args.workers)]
+    ports = free_ports(args.workers, avoid=(port,))
     workers = [Worker(k, p, worker_command(args, k, p, public)) for k, p in enumerate(ports, 1)]
     config_dir = Path(tempfile.mkdtemp(prefix="gmtool-caddy-"))
     config = config_dir / "Caddyfile"
