@@ -39,9 +39,8 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
                        "created": final.created, "seed_hash": final.seed_hash, "seed": final.seed},
            "events": out_events}
     own = own_standings(display_state(final, options.names), options.lang)
-    if own is not None:  # a ruleset that keeps its scores itself (succession) writes its final table
-        head, rows, lines = own
-        doc["standings"] = {"head": head, "rows": rows, "lines": list(lines)}
+    if own is not None:  # a ruleset with a standings hook: its final table, as the write-ups show it
+        doc["standings"] = dict(zip(("head", "rows", "lines"), own))
     if secrets is not None:
         doc["secrets"] = secrets
     return json.dumps(doc, ensure_ascii=False, indent=1)

@@ -333,17 +333,18 @@ def without_empty_columns(head: list[str], rows: list[list[str]], keep: int = 1)
 def own_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], list[str]] | None:
     """The ruleset's own final table and lines (its `standings` hook, given the table's view), or None."""
     hook = state.rules.standings if state.rules is not None else None
-    return hook(build_view(state, TABLE), lang) if hook is not None else None
+    own = hook(build_view(state, TABLE), lang) if hook is not None else None
+    if own is None:
+        return None
+    head, rows, lines = own
+    return head, rows, list(lines)
 
 
 def final_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], list[str]]:
     """The final part of a write-up, from the table's view of `state`: the ruleset's own table and lines, or every
     seat's public counters and flags."""
     own = own_standings(state, lang)
-    if own is not None:
-        head, rows, lines = own
-        return head, rows, list(lines)
-    return (*_standings(build_view(state, TABLE), lang), [])
+    return own if own is not None else (*_standings(build_view(state, TABLE), lang), [])
 
 
 def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
