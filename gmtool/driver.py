@@ -11,21 +11,6 @@ from .core.model import GM, Viewer
 from .core.view import build_view
 from .runtime import LiveSession
 
-def make_demo(manager, name: str, title: str | None = None):
-    """A new session of ruleset `name` set up as its demo declares (`Ruleset.demo`: its seats, counters and
-    played steps; two seats A and B when it declares none), titled `title` or the demo's title: (live, tokens)."""
-    from .rulesets import registry
-    from .setup import counters_for, parse_seats
-    ruleset = registry()[name]
-    demo = ruleset.demo
-    seats = list(demo.seats) if demo else ["A", "B"]
-    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
-    live, tokens = manager.create(title or (demo.title if demo else name), name, parse_seats(seats), counters)
-    if demo and demo.play is not None:
-        demo.play(LocalDriver(live))
-    return live, tokens
-
-
 ROUTES = {"/counters": ops.change_counter, "/rolls": ops.roll, "/prompts": ops.open_prompt,
           "/readings": ops.set_reading, "/scenes": ops.mark_scene}
 
@@ -55,3 +40,18 @@ class LocalDriver:
     def state(self, who: str = "gm") -> dict:
         """The session as `who` sees it."""
         return build_view(self.live.state, self._viewer(who), self.live.version)
+
+
+def make_demo(manager, name: str, title: str | None = None):
+    """A new session of ruleset `name` set up as its demo declares (`Ruleset.demo`: its seats, counters and
+    played steps; two seats A and B when it declares none), titled `title` or the demo's title: (live, tokens)."""
+    from .rulesets import registry
+    from .setup import counters_for, parse_seats
+    ruleset = registry()[name]
+    demo = ruleset.demo
+    seats = list(demo.seats) if demo else ["A", "B"]
+    counters = counters_for(ruleset, list(demo.counters)) if demo and demo.counters else None
+    live, tokens = manager.create(title or (demo.title if demo else name), name, parse_seats(seats), counters)
+    if demo and demo.play is not None:
+        demo.play(LocalDriver(live))
+    return live, tokens

@@ -12,6 +12,7 @@ from .prompts import answer_text
 
 GENERAL = "general"  # the rule code of gmtool's own readings (RULES.md's general principles): not shown
 
+
 def minus_sign(value: int, signed: bool = False) -> str:
     """A number as a breakdown writes it: a negative one with the minus sign (U+2212) its subtraction uses (−5, not
     -5); `signed`: a positive one with its + (a modifier). The log lines and the screens (the `num` filter) alike."""
