@@ -74,8 +74,8 @@ def test_the_table_summary_shows_whole_rolls_on_one_line_at_1280x720(open_table,
     live, tokens, table, _phones = open_table("双六卓", "sugoroku", names, table_height=720)
     sid = live.state.session_id
     api_post(sid, tokens["gm"], "actions/setup", {"board_length": 20, "order": ["s1", "s2", "s3", "s4"]})
-    for seat in ("s1", "s2", "s3", "s4"):
-        api_post(sid, tokens["seats"][seat], "actions/roll_move", {})
+    for seat, face in (("s1", 3), ("s2", 1), ("s3", 6), ("s4", 5)):  # entered: the same board every run
+        api_post(sid, tokens["seats"][seat], "actions/roll_move", {"faces": [face]})
     expect(table.locator(".summary-rolls .roll")).to_have_count(3)
     for lang in ("ja", "en"):
         table.goto(f"{table.url.split('?')[0]}?lang={lang}")
