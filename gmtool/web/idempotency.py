@@ -2,8 +2,9 @@
 while offline and sent when the connection returns) is applied once; the repeat gets the first answer.
 
 A browser screen puts an `Idempotency-Key` header on every POST (static/live.js); API clients may. The
-answers are kept in memory for the last MAX_KEYS keys: a repeat across a server restart is applied
-again (the queue only sends what never reached the server, so this is the lost-response case only).
+answers are kept in memory for the last MAX_KEYS keys, at most MAX_BYTES of bodies in all (the oldest go first): a
+repeat across a server restart is applied again (the queue only sends what never reached the server, so this is the
+lost-response case only).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from flask import Flask, Response, g, request
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 MAX_KEYS = 5000
+MAX_BYTES = 16 * 1024 * 1024  # what a client sending large answers' keys could make the server hold
 KEPT_HEADERS = ("Location", "HX-Redirect", "HX-Refresh", "HX-Retarget")  # how the first answer acts on a screen
 WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
 
@@ -25,8 +27,10 @@ WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running wa
 class Answers:
     """The answers to recent keyed requests, and the requests still running."""
 
-    def __init__(self, size: int = MAX_KEYS):
+    def __init__(self, size: int = MAX_KEYS, max_bytes: int = MAX_BYTES):
         self.size = size
+        self.max_bytes = max_bytes
+        self.bytes = 0  # the kept bodies' length in all
         self.done: OrderedDict[str, tuple[int, bytes, str, dict, str]] = OrderedDict()
         self.running: dict[str, threading.Event] = {}
         self.lock = threading.Lock()
@@ -50,9 +54,11 @@ class Answers:
         failed before answering) and wake the repeats."""
         with self.lock:
             if answer is not None:
+                replaced = self.done.pop(scope, None)  # a stuck first request that finished after its repeat
+                self.bytes += len(answer[1]) - (len(replaced[1]) if replaced else 0)
                 self.done[scope] = answer
-                while len(self.done) > self.size:
-                    self.done.popitem(last=False)
+                while len(self.done) > 1 and (len(self.done) > self.size or self.bytes > self.max_bytes):
+                    self.bytes -= len(self.done.popitem(last=False)[1][1])
             event = self.running.pop(scope, None)
         if event is not None:
             event.set()

@@ -79,3 +79,17 @@ def test_a_screens_repeated_tap_acts_on_the_page_as_the_first_answer_did(app, cr
         assert again.headers.get("Idempotent-Replayed") == "true" and again.status_code == first.status_code
         assert first.headers.get(header) and again.headers.get(header) == first.headers[header], (path, again.headers)
         assert again.get_data() == first.get_data()
+
+
+def test_the_kept_answers_are_held_to_a_byte_budget_oldest_first(app):
+    """A client that sends many keyed requests with large answers cannot make the server keep them all: the oldest
+    answers go first once their bodies pass the budget, and the newest is always kept."""
+    answers = app.extensions["gmtool.idempotency"].__class__(size=100, max_bytes=10_000)
+    for n in range(30):
+        answers.claim(f"k{n}")
+        answers.finish(f"k{n}", (200, b"x" * 1_000, "application/json", {}, "d"))
+    assert answers.bytes == sum(len(a[1]) for a in answers.done.values()) <= 10_000
+    assert list(answers.done) == [f"k{n}" for n in range(20, 30)]
+    answers.claim("big")
+    answers.finish("big", (200, b"y" * 50_000, "application/json", {}, "d"))  # over the budget alone: still kept
+    assert list(answers.done) == ["big"] and answers.claim("big")[1] == b"y" * 50_000
