@@ -235,85 +235,116 @@ def change_counter(state: State, seat_id: Any, key: Any, delta: Any = None, valu
     return settle(state, drafts) if settle else drafts  # the ruleset's automatic checks apply at once
 
 
-def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str | dict = "", rule: str = "",
-                   current: int | None = None, flags: list[str] | None = None,
-                   bound: int | None = None) -> list[Draft]:
-    """The one counter change every action uses: the value moved into the seat's bounds for the counter
-    (its definition's, or the upper bound raised for this seat), with the threshold flags it raises or
-    lowers, upwards and downwards (none when nothing changes).
+def counter_drafts(state: State, seat_id: str, key: str, new: int, reason: str | dict | tuple[str, str] = "",
+                   rule: str = "", bound: int | None = None) -> list[Draft]:
+    """The one counter change every action uses, from the state as it is (CounterRun.set, alone in its run)."""
+    return CounterRun(state).set(seat_id, key, new, reason, rule, bound)
 
-    `current` and `flags` are the seat's value and flags as earlier drafts of the same action left
-    them (default: the state's). `bound` sets this seat's upper bound for the counter first (a GM's
-    raise with a reason, a ruleset's new starting value); the event carries it as `max`.
-    """
-    definition = counter_definition(state, key)
-    current = state.counters[seat_id][key] if current is None else current
-    lo, hi = state.bounds(seat_id, key)
-    if bound is not None:
-        hi = bound
-    new = clamp(int(new), lo, hi)
-    if new == current:
-        return []
-    extra: dict = {}
-    if rule:
-        extra["rule"] = rule
-    if bound is not None and bound != state.bounds(seat_id, key)[1]:
-        extra["max"] = bound
-    drafts: list[Draft] = [("counter.changed", {"seat": seat_id, "key": key, "delta": new - current, "from": current,
-                                                "to": new, "reason": reason, **extra})]
-    standing = state.flags.get(seat_id, []) if flags is None else flags
-    for t in definition.thresholds:
-        data = {"seat": seat_id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key, "at": t.at}
-        if t.is_met(new) and t.flag not in standing:
-            drafts.append(("flag.raised", data))
-        elif not t.is_met(new) and t.flag in standing:
-            drafts.append(("flag.lowered", data))
-    return drafts
+
+def rule_reason(reason: str | dict | tuple[str, str], rule: str = "") -> str | dict:
+    """A counter change's reason as the log keeps it: a ruleset's words `(Japanese, English)` with the rule code
+    after each (`{"ja": "… [S-8]", "en": "… [S-8]"}`); a text or a `{"ja", "en"}` as it is."""
+    if not isinstance(reason, tuple):
+        return reason
+    code = f" [{rule}]" if rule else ""
+    return {"ja": reason[0] + code, "en": reason[1] + code}
 
 
 class CounterRun:
-    """Counter changes made one after another in one go: each from the value and with the flags the earlier ones
-    left (the state's before the first)."""
+    """The drafts of one action, with its counter changes made one after another: each from the value, with the
+    threshold flags and the upper bound the earlier ones left (the state's before the first).
+
+    `drafts` holds every draft of the run in order: the counter changes (`set`, `add`) and whatever else the
+    action adds (`emit`, or `drafts +=`)."""
 
     def __init__(self, state: State):
         self.state = state
+        self.drafts: list[Draft] = []
         self.values: dict[tuple[str, str], int] = {}
         self.flags: dict[str, list[str]] = {}
+        self.maxima: dict[tuple[str, str], int] = {}
+
+    def emit(self, event_type: str, data: dict) -> None:
+        """Add one draft that is not a counter change."""
+        self.drafts.append((event_type, data))
 
     def value(self, seat_id: str, key: str) -> int:
         """The counter's value after the changes so far."""
         return self.values.get((seat_id, key), self.state.counters[seat_id][key])
 
-    def set(self, seat_id: str, key: str, new: int, reason: str | dict = "", rule: str = "",
+    def standing(self, seat_id: str) -> list[str]:
+        """The seat's flags after the changes so far."""
+        return self.flags[seat_id] if seat_id in self.flags else list(self.state.flags.get(seat_id, []))
+
+    def bounds(self, seat_id: str, key: str) -> tuple[int | None, int | None]:
+        """The seat's bounds for the counter after the changes so far (an upper bound raised in the run holds)."""
+        lo, hi = self.state.bounds(seat_id, key)
+        return lo, self.maxima.get((seat_id, key), hi)
+
+    def fork(self) -> "CounterRun":
+        """A run that starts where this one stands (values, flags, bounds) and writes drafts of its own."""
+        other = CounterRun(self.state)
+        other.values, other.maxima = dict(self.values), dict(self.maxima)
+        other.flags = {seat: list(flags) for seat, flags in self.flags.items()}
+        return other
+
+    def set(self, seat_id: str, key: str, new: int, reason: str | dict | tuple[str, str] = "", rule: str = "",
             bound: int | None = None) -> list[Draft]:
-        """The drafts of one change (counter_drafts), from where the changes so far left the counter."""
-        standing = self.flags.setdefault(seat_id, list(self.state.flags.get(seat_id, [])))
-        drafts = counter_drafts(self.state, seat_id, key, new, reason, rule, self.value(seat_id, key), standing, bound)
-        for event_type, data in drafts:
-            if event_type == "counter.changed":
-                self.values[(seat_id, key)] = data["to"]
-            elif event_type == "flag.raised":
+        """Move a counter to `new`, into the seat's bounds for it, with the threshold flags it raises or lowers,
+        upwards and downwards; the drafts (none when nothing changes) are added to the run and returned.
+
+        `reason` as rule_reason keeps it. `bound` sets this seat's upper bound for the counter first (a GM's raise
+        with a reason, a ruleset's new starting value); the event carries it as `max`."""
+        definition = counter_definition(self.state, key)
+        current = self.value(seat_id, key)
+        lo, hi = self.bounds(seat_id, key)
+        new = clamp(int(new), lo, hi if bound is None else bound)
+        if new == current:
+            return []
+        extra: dict = {}
+        if rule:
+            extra["rule"] = rule
+        if bound is not None and bound != hi:
+            extra["max"] = self.maxima[(seat_id, key)] = bound
+        drafts: list[Draft] = [("counter.changed", {"seat": seat_id, "key": key, "delta": new - current,
+                                                    "from": current, "to": new, "reason": rule_reason(reason, rule),
+                                                    **extra})]
+        standing = self.flags.setdefault(seat_id, self.standing(seat_id))
+        for t in definition.thresholds:
+            data = {"seat": seat_id, "flag": t.flag, "label": t.label.to_dict(), "rule": t.rule, "counter": key,
+                    "at": t.at}
+            if t.is_met(new) and t.flag not in standing:
+                drafts.append(("flag.raised", data))
+            elif not t.is_met(new) and t.flag in standing:
+                drafts.append(("flag.lowered", data))
+        for event_type, data in drafts[1:]:
+            if event_type == "flag.raised":
                 standing.append(data["flag"])
             else:
                 standing.remove(data["flag"])
+        self.values[(seat_id, key)] = new
+        self.drafts += drafts
         return drafts
+
+    def add(self, seat_id: str, key: str, delta: int, reason: str | dict | tuple[str, str] = "", rule: str = "",
+            bound: int | None = None) -> list[Draft]:
+        """Move a counter by `delta` from its value after the changes so far (set)."""
+        return self.set(seat_id, key, self.value(seat_id, key) + int(delta), reason, rule, bound)
 
 
 def counter_drafts_now(state: State, drafts: list[Draft]) -> list[Draft]:
     """Drafts computed earlier (a prompt's resolution, at its reveal) as they apply now: each counter change
     moves its counter by its delta from the value it holds now (into its bounds), with the threshold flags it
     raises or lowers now, so its from / to are what it does; the other drafts as they are."""
-    run, out = CounterRun(state), []
+    run = CounterRun(state)
     for event_type, data in drafts:
         if event_type in ("flag.raised", "flag.lowered") and "counter" in data:
             continue  # a counter's threshold flag: computed again with its change below
         if event_type != "counter.changed":
-            out.append((event_type, data))
+            run.emit(event_type, data)
             continue
-        seat_id, key = data["seat"], data["key"]
-        out += run.set(seat_id, key, run.value(seat_id, key) + int(data["delta"]), data.get("reason", ""),
-                       data.get("rule", ""), data.get("max"))
-    return out
+        run.add(data["seat"], data["key"], data["delta"], data.get("reason", ""), data.get("rule", ""), data.get("max"))
+    return run.drafts
 
 
 def set_setting(state: State, key: Any, value: Any) -> list[Draft]:

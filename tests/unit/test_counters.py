@@ -217,8 +217,11 @@ def test_changes_computed_earlier_apply_by_their_delta_from_the_value_now_with_t
     from gmtool.rulesets import get as get_ruleset
     from gmtool.setup import counters_for
     live, _ = manager.create("確定", "generic", [{"name": "A"}], counters_for(get_ruleset("generic"), ["HP,10,0,20,瀕死<=3"]))
-    early = commands.counter_drafts(live.state, "s1", "c1", 5, "一撃") + [("note", {"x": 1})]  # 10→5 at the reveal
-    early += commands.counter_drafts(live.state, "s1", "c1", 2, "追撃", current=5, flags=[])  # 5→2 raises 瀕死
+    run = commands.CounterRun(live.state)
+    run.set("s1", "c1", 5, "一撃")  # 10→5 at the reveal
+    run.emit("note", {"x": 1})
+    run.set("s1", "c1", 2, "追撃")  # 5→2 raises 瀕死
+    early = run.drafts
     live.execute("gm", commands.change_counter, "s1", "c1", value=14)  # moved before the confirm
     now = commands.counter_drafts_now(live.state, early)
     assert now == [("counter.changed", {"seat": "s1", "key": "c1", "delta": -5, "from": 14, "to": 9, "reason": "一撃"}),
@@ -228,3 +231,19 @@ def test_changes_computed_earlier_apply_by_their_delta_from_the_value_now_with_t
     now = commands.counter_drafts_now(live.state, early)
     assert [(t, d.get("from"), d.get("to")) for t, d in now] == [
         ("counter.changed", 4, 0), ("flag.raised", None, None), ("note", None, None)]  # clamped at 0; nothing left
+
+
+def test_a_counter_run_keeps_an_upper_bound_raised_earlier_in_the_run(pure):
+    """CounterRun: a change that raises a counter's upper bound (seals 3 → 6) holds for the later changes of the
+    same run, which are clamped to the raised bound, not the state's old one (6 → 5, not 6 → 3)."""
+    run = commands.CounterRun(pure.state)
+    run.set("s1", "seals", 6, "褒賞", bound=6)
+    assert run.set("s1", "seals", 5, "使用") == [
+        ("counter.changed", {"seat": "s1", "key": "seals", "delta": -1, "from": 6, "to": 5, "reason": "使用"})]
+    pure.write(run.drafts)
+    assert pure.state.counters["s1"]["seals"] == 5 and pure.state.bounds("s1", "seals") == (0, 6)
+    # a resolution computed earlier replays the same way (counter_drafts_now runs its changes as one run)
+    now = commands.counter_drafts_now(pure.state, [
+        ("counter.changed", {"seat": "s2", "key": "seals", "delta": 4, "reason": "褒賞", "max": 7}),
+        ("counter.changed", {"seat": "s2", "key": "seals", "delta": -1, "reason": "使用"})])
+    assert [(d["from"], d["to"], d.get("max")) for _, d in now] == [(3, 7, 7), (7, 6, None)]

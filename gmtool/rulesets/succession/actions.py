@@ -5,9 +5,7 @@ and returns the event drafts; round ends and the game's end are written by the m
 
 from __future__ import annotations
 
-import copy
-
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, require_open, seat_of, text_field
+from gmtool.core.commands import CounterRun, clean_text, flag_field, require_open, seat_of, text_field
 from gmtool.core.dice import is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -20,30 +18,6 @@ from . import scoring as S
 from .state import FIRST_READING, TIE_READING, in_play, sx
 
 HAND = "hand"
-
-
-class Tx:
-    """Drafts of one action, with counter values as the earlier drafts leave them."""
-
-    def __init__(self, state: State):
-        self.state = state
-        self.drafts: list = []
-        self.values: dict[tuple[str, str], int] = {}
-
-    def emit(self, event_type: str, data: dict) -> None:
-        """Add one event draft."""
-        self.drafts.append((event_type, data))
-
-    def value(self, seat: str, key: str) -> int:
-        """A counter's value after the drafts so far."""
-        return self.values.get((seat, key), self.state.counters[seat][key])
-
-    def counter(self, seat: str, key: str, new: int, reason: str | dict, rule: str) -> None:
-        """Move a counter (core's counter_drafts, from its value after the drafts so far)."""
-        proxy = copy.copy(self.state)
-        proxy.counters = {**self.state.counters, seat: {**self.state.counters[seat], key: self.value(seat, key)}}
-        self.drafts += counter_drafts(proxy, seat, key, new, reason, rule)
-        self.values[(seat, key)] = proxy.counter_def(key).clamp(new)
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -106,7 +80,7 @@ def _scores(result_scores: dict) -> dict:
     return {p: {k: v for k, v in sc.items()} for p, sc in result_scores.items()}
 
 
-def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list], row_after: int) -> None:
+def _finish_turn(state: State, s: dict, tx: CounterRun, seat: str, extra: dict[str, list], row_after: int) -> None:
     """After a move: a grail succession (G-3), else the round's end (refill, flip) or the game's end (G-2/G-3)."""
     t = tallies(s, extra)
     tie = reading_value(state, TIE_READING)
@@ -127,7 +101,7 @@ def _finish_turn(state: State, s: dict, tx: Tx, seat: str, extra: dict[str, list
                                        "scores": _scores(S.score(t))})
     tx.emit("scene.marked", {"title": round_title(s["game"], s["round"] + 1)})
     for p in s["players"]:
-        tx.counter(p, HAND, R.HAND_SIZE, {"ja": f"第{s['round'] + 1}ラウンド", "en": f"Round {s['round'] + 1}"}, "G-1")
+        tx.set(p, HAND, R.HAND_SIZE, {"ja": f"第{s['round'] + 1}ラウンド", "en": f"Round {s['round'] + 1}"}, "G-1")
 
 
 # -- actions --------------------------------------------------------------------------------------
@@ -171,7 +145,7 @@ def _mode(payload: dict) -> str:
     return mode
 
 
-def _setup_drafts(state: State, tx: Tx, players: list[str], first: str, how: str, mode: str, row: list[dict],
+def _setup_drafts(state: State, tx: CounterRun, players: list[str], first: str, how: str, mode: str, row: list[dict],
                   number: int, rolls: dict | None = None, entered: bool = False, dice_next: int | None = None) -> None:
     data = {"players": players, "first": first, "how": how, "mode": mode, "row": row, "game": number}
     if rolls is not None:
@@ -180,7 +154,7 @@ def _setup_drafts(state: State, tx: Tx, players: list[str], first: str, how: str
     tx.emit("scene.marked", {"title": round_title(number, 1) if mode == "turns"
                              else {"ja": f"第{number}ゲーム 得点計算", "en": f"Game {number}, scoring"}})
     for p in players:
-        tx.counter(p, HAND, R.HAND_SIZE if mode == "turns" else 0, {"ja": f"第{number}ゲーム", "en": f"Game {number}"}, "G-1")
+        tx.set(p, HAND, R.HAND_SIZE if mode == "turns" else 0, {"ja": f"第{number}ゲーム", "en": f"Game {number}"}, "G-1")
 
 
 def setup(state: State, payload: dict, ctx: ActionContext) -> list:
@@ -193,7 +167,7 @@ def setup(state: State, payload: dict, ctx: ActionContext) -> list:
     mode = _mode(payload)
     row = _row(payload)
     first = payload.get("first")
-    tx = Tx(state)
+    tx = CounterRun(state)
     by_dice = first == "dice" or (first in (None, "") and reading_value(state, FIRST_READING) == "dice")
     if by_dice:
         rolled = roll_order(players, ctx.dice, 6)
@@ -230,10 +204,10 @@ def play(state: State, payload: dict, ctx: ActionContext) -> list:
     card = C.parse_card(payload.get("card", payload.get("kind")), payload.get("value"))
     C.check_supply(in_play(s), card)
     turns = Turns.from_dict(s["turns"])
-    tx = Tx(state)
+    tx = CounterRun(state)
     tx.emit("succession.played", {"seat": seat, "card": card, "round": s["round"], "turn": turns.round,
                                   "row": len(s["row"]) + 1, "hand": hand - 1})
-    tx.counter(seat, HAND, hand - 1, "", "G-1")  # the play's own line says why
+    tx.set(seat, HAND, hand - 1, "", "G-1")  # the play's own line says why
     _finish_turn(state, s, tx, seat, {}, len(s["row"]) + 1)
     return tx.drafts
 
@@ -246,7 +220,7 @@ def take(state: State, payload: dict, ctx: ActionContext) -> list:
     left, cards = R.take_split(s["row"])
     turns = Turns.from_dict(s["turns"])
     score = S.score(tallies(s, {seat: cards}))[seat]["total"]
-    tx = Tx(state)
+    tx = CounterRun(state)
     tx.emit("succession.taken", {"seat": seat, "cards": cards, "round": s["round"], "turn": turns.round,
                                  "row": len(left), "score": score})
     _finish_turn(state, s, tx, seat, {seat: cards}, len(left))
@@ -263,7 +237,7 @@ def skip_turn(state: State, payload: dict, ctx: ActionContext) -> list:
                        "This turn has a legal move (play or take); to skip it anyway: 'Skip the turn'")
     reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     turns = Turns.from_dict(s["turns"])
-    tx = Tx(state)
+    tx = CounterRun(state)
     tx.emit("succession.skipped", {"seat": seat, "reason": reason, "round": s["round"], "turn": turns.round})
     _finish_turn(state, s, tx, seat, {}, len(s["row"]))
     return tx.drafts
@@ -302,7 +276,7 @@ def rematch(state: State, payload: dict, ctx: ActionContext) -> list:
     first = next(p for p in s["players"] if p != s["opener"])
     row = _row(payload)
     mode = _mode(payload) if payload.get("mode") else s["mode"]
-    tx = Tx(state)
+    tx = CounterRun(state)
     _setup_drafts(state, tx, list(s["players"]), first, "rematch", mode, row, s["game"] + 1)
     return tx.drafts
 

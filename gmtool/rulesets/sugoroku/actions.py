@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, flag_field, text_field
+from gmtool.core.commands import CounterRun, clean_text, flag_field, text_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
@@ -36,7 +36,7 @@ COUNTERS = (
 
 # -- rounds ---------------------------------------------------------------------------------------
 
-def _open_vote(state: State, tx: F.Tx, remaining: list[str], ctx_resolvers: dict) -> str | None:
+def _open_vote(state: State, tx: CounterRun, remaining: list[str], ctx_resolvers: dict) -> str | None:
     """S-13 真名看破投票: every remaining player votes secretly for another, unrevealed faction."""
     unrevealed = [p for p in remaining if not is_revealed(state, p)]
     voters = [v for v in remaining if any(u != v for u in unrevealed)]
@@ -67,7 +67,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
                        f"The end condition (S-2) is not met: {check['phases_left']} phases left (use force)")
     reason = over or {"ja": "GMが終了", "en": "ended by the GM", "rule": "S-2"}
     ended_at = s["phase"] if s["moved"] else s["phase"] - 1
-    tx = F.Tx(state)
+    tx = CounterRun(state)
     tx.emit("sugoroku.round_ended", {})
     recoveries = {}
     for seat in s["goal"]:
@@ -120,7 +120,7 @@ def start_round(state: State, payload: dict, ctx) -> list:
     length = F.parse_int(payload.get("board_length") or s["board_length"], "盤面のマス数", "board length")
     if not 5 <= length <= 60:
         raise GmError("盤面は5〜60マスです", "The board has 5 to 60 squares")
-    tx = F.Tx(state)
+    tx = CounterRun(state)
     tx.emit("scene.marked", {"title": R.ROUND_LABELS[nxt].to_dict()})
     tx.emit("sugoroku.round_started", {"round": nxt, "board_length": length, "order": s["order"]})
     for seat in F.active(state):
@@ -145,7 +145,7 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
     counts = [{"option": p, "name": state.seat_name(p), "votes": n}
               for p, n in sorted(result["counts"].items(), key=lambda kv: -kv[1]) if n]
     rows = [{"who": v, "name": state.seat_name(v), "value": t, "terms": [], "total": None} for v, t in votes.items()]
-    tx = F.Tx(state)
+    tx = CounterRun(state)
     if len(top) == 1:
         F.reveal(tx, top[0], {"ja": "真名看破投票で最多得票", "en": "most votes in the true-name vote", "rule": "S-13"})
         summary = {"ja": f"最多得票：{state.seat_name(top[0])}（{best}票）→ 真名公開",
@@ -175,7 +175,7 @@ def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> 
     by, pick = next(iter(answers.items()))
     result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": prompt.meta.get("deciders", [])},
                                   pick, None if by == "gm" else by)
-    tx = F.Tx(state)
+    tx = CounterRun(state)
     F.reveal(tx, pick, {"ja": "真名看破投票：同数を最下位が決定", "en": "true-name vote: tie decided by last place", "rule": "S-13"})
     return {"summary": {"ja": f"{state.seat_name(pick)}の真名を公開", "en": f"{state.seat_name(pick)}'s true name revealed"},
             "winners": [pick], "rows": [{"who": by, "name": state.seat_name(by) if by != "gm" else "GM", "value": pick,

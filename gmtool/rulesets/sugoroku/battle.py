@@ -14,13 +14,13 @@ import re
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, flag_field, parse_int, text_field
+from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, text_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import Prompt, State
 
 from . import rules as R
 from .events import is_revealed, sg
-from .flow import (Tx, acting_seat, at_goal, count_reveal, flow_reading, just_rolled, move_to, readings,
+from .flow import (acting_seat, at_goal, count_reveal, flow_reading, just_rolled, move_to, readings,
                    require_no_battle, reveal, square_vp, started)
 
 KIND = "sugoroku_cards"
@@ -100,7 +100,7 @@ def fighters(battle: dict) -> list[str]:
     return [f for f in [battle["parent"], *battle["children"]] if f not in battle["left"]]
 
 
-def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | None = None) -> dict:
+def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: CounterRun | None = None) -> dict:
     """S-7/S-8: totals with breakdown, the winner (or a tie for the GM), the VP, and the drafts that apply it."""
     rd = readings(state)
     rows, totals, played = [], {}, {}
@@ -127,7 +127,7 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | 
     winner, decided = win["winner"], False
     if win["tied"] and battle.get("decision") is not None:
         winner, decided = (battle["decision"] or None), True
-    tx = tx or Tx(state)
+    tx = tx or CounterRun(state)
     tx.emit("sugoroku.battle_ended", {})
     at = len(tx.drafts) - 1
     vp, terms = 0, []
@@ -139,7 +139,7 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Tx | 
     for f in fighters(battle):
         count_reveal(tx, f, ("戦闘", "battle"))
     losers = [f for f in fighters(battle) if winner and f != winner]
-    subjugated = [f for f in losers if "subjugation" in tx.flags.get(f, [])]
+    subjugated = [f for f in losers if "subjugation" in tx.standing(f)]
     tx.drafts[at] = ("sugoroku.battle_ended", {
         "battle": battle["id"], "square": battle["square"], "winner": winner, "vp": vp, "terms": terms,
         "totals": totals, "subjugated": subjugated, "decided_by_gm": decided})
@@ -174,22 +174,15 @@ def _answers(prompt: Prompt) -> dict:
     return {who: a.value for who, a in prompt.answers.items()}
 
 
-def re_resolve(tx: Tx, battle: dict) -> None:
+def re_resolve(tx: CounterRun, battle: dict) -> None:
     """After a change to a revealed battle: a new prompt.resolved with the result as it now stands."""
     state = tx.state
     prompt = state.prompts[battle["prompt"]]
     if prompt.status != "revealed":
         return
-    result = outcome(state, prompt, _answers(prompt), battle, _shadow(tx))
+    result = outcome(state, prompt, _answers(prompt), battle, tx.fork())
     result["events"] = [d for d in result["events"]]
     tx.emit("prompt.resolved", {"prompt": prompt.id, "resolution": {"resolver": "sugoroku_battle", **result}})
-
-
-def _shadow(tx: Tx) -> Tx:
-    """A Tx that starts from the counters after `tx` but writes its own drafts."""
-    shadow = Tx(tx.state)
-    shadow.counters, shadow.flags = copy.deepcopy(tx.counters), copy.deepcopy(tx.flags)
-    return shadow
 
 
 def current(state: State, seat: str | None = None) -> dict:
@@ -251,7 +244,7 @@ def battle_card(state: State, payload: dict, ctx) -> list:
     after = prompt.status == "revealed"
     card = card_text(payload.get("card"))
     kind = card_dict(card)["kind"]
-    tx = Tx(state)
+    tx = CounterRun(state)
     if kind == "attack":
         if seat != battle["parent"]:
             raise GmError("子のアタックカードはカード提出（1〜3枚）で出します", "A child plays attack cards in its card submission")
@@ -274,7 +267,7 @@ def battle_adjust(state: State, payload: dict, ctx) -> list:
     `square_vp`."""
     battle = current(state)
     changed = copy.deepcopy(battle)
-    tx = Tx(state)
+    tx = CounterRun(state)
     if payload.get("winner") not in (None, ""):
         prompt = state.prompts[battle["prompt"]]
         tied = ((prompt.resolution or {}).get("tied") or []) if prompt.status == "revealed" else []
@@ -307,7 +300,7 @@ def end_battle(state: State, payload: dict, ctx) -> list:
     if prompt.status != "revealed":
         raise Conflict("全員のカードが公開されていません（GMは早期公開できます）",
                        "Not every card is revealed yet (the GM may reveal early)")
-    tx = Tx(state)
+    tx = CounterRun(state)
     tx.emit("prompt.confirmed", {"prompt": prompt.id})
     result = outcome(state, prompt, _answers(prompt), battle, tx)
     return result["events"]
@@ -316,7 +309,7 @@ def end_battle(state: State, payload: dict, ctx) -> list:
 def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     """S-11: 令呪 power +3 (+3 VP if won), or leave the battle moving (players on the square) × 1 without its event."""
     battle = current(state, seat)
-    tx = Tx(state)
+    tx = CounterRun(state)
     left = tx.value(seat, "seals")
     changed = copy.deepcopy(battle)
     if effect == "power":
@@ -359,13 +352,13 @@ def use_skill(state: State, payload: dict, ctx) -> list:
     seat = acting_seat(state, payload, ctx)
     kind = text_field(payload, "kind", "skill")
     cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
-    tx = Tx(state)
+    tx = CounterRun(state)
     use_card(tx, seat, kind, cost, clean_text(payload.get("label"), "カード名", "card name", 40, False),
              flag_field(payload, "true_name_release"))
     return tx.drafts
 
 
-def use_card(tx: Tx, seat: str, kind: str, cost: int, label: str = "", release: bool = False) -> None:
+def use_card(tx: CounterRun, seat: str, kind: str, cost: int, label: str = "", release: bool = False) -> None:
     """Pay a skill / 宝具 card (S-5, S-15) and count it toward the true name (S-13)."""
     result = R.use_skill(kind, cost, tx.value(seat, "mana"), tx.value(seat, "uses"))
     tx.emit("sugoroku.skill_used", {"seat": seat, "kind": kind, "cost": cost, "label": label, "uses": result["uses"],
@@ -389,7 +382,7 @@ def use_seal(state: State, payload: dict, ctx) -> list:
         raise GmError("サイコロ追加は振る前に：roll_move の seal=extra_die", "Add a die before rolling: roll_move with seal=extra_die")
     if effect in ("power", "escape"):
         return seal_in_battle(state, seat, effect, ctx)
-    tx = Tx(state)
+    tx = CounterRun(state)
     left = tx.value(seat, "seals")
     if effect == "free_move":
         last = s["last_move"]
@@ -421,7 +414,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
     if not any(k["victor"] == seat and k["target"] == target for k in s["karma_pending"]):
         raise Conflict("討伐令の相手に勝ったときだけです", "Only after defeating a subjugation target")
     amount = parse_int(payload.get("amount") if payload.get("amount") not in (None, "") else 0, "カルマ", "karma")
-    tx = Tx(state)
+    tx = CounterRun(state)
     terms: list = []
     if amount:
         result = R.karma_conversion(state.counters[target]["karma"], amount)
@@ -444,7 +437,7 @@ def reveal_true_name(state: State, payload: dict, ctx) -> list:
         raise GmError("席を選んでください", "Choose a seat")
     if is_revealed(state, seat):
         raise Conflict("真名は既に判明しています", "The true name is already revealed")
-    tx = Tx(state)
+    tx = CounterRun(state)
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     reveal(tx, seat, {"ja": why, "en": why, "rule": "S-13"})
     return tx.drafts

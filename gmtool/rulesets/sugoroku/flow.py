@@ -1,7 +1,7 @@
 """Sugoroku (S): the flow actions (setup, turns, phases, rounds, skills, seals, karma, true names).
 
 Each action is a pure command ``(state, payload, ctx) -> drafts``; counter changes are core
-``counter.changed`` drafts built by ``Tx`` (so thresholds raise / lower the 討伐令 flag, S-12),
+``counter.changed`` drafts built by core's ``CounterRun`` (so thresholds raise / lower the 討伐令 flag, S-12),
 and every automatic effect names its rule in the reason. Battles are in battle.py.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
-from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, reading_choice, require_open, text_field
+from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, reading_choice, require_open, text_field
 from gmtool.core.commitments import commit
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import State
@@ -27,47 +27,6 @@ FLOW_READINGS: dict[str, dict[str, Any]] = {
                          "words": ((True, "宝具の使用も数える（スキル使用＋戦闘＋宝具）", "NP uses count (with skill uses and battles)"),
                                    (False, "スキル使用と戦闘のみ数える", "Only skill uses and battles count"))},
 }
-
-
-class Tx:
-    """Drafts of one action with the counters as they will be after them (for from/to and thresholds)."""
-
-    def __init__(self, state: State):
-        self.state = state
-        self.counters = {s: dict(v) for s, v in state.counters.items()}
-        self.flags = {s: list(v) for s, v in state.flags.items()}
-        self.drafts: list = []
-
-    def emit(self, event_type: str, data: dict) -> None:
-        """Add one draft."""
-        self.drafts.append((event_type, data))
-
-    def value(self, seat: str, key: str) -> int:
-        """A counter's value after the drafts so far."""
-        return self.counters[seat][key]
-
-    def set(self, seat: str, key: str, new: int, reason: str | tuple[str, str], rule: str = "") -> int:
-        """Set a counter (clamped to its bounds, e.g. 魔力 0..14, S-5) with its flags and its reason (Japanese,
-        English; a plain text is a label the GM typed); returns the change."""
-        current = self.counters[seat][key]
-        flags = self.flags.setdefault(seat, [])
-        code = f" [{rule}]" if rule else ""
-        why = {"ja": reason[0] + code, "en": reason[1] + code} if isinstance(reason, tuple) else reason + code
-        drafts = counter_drafts(self.state, seat, key, new, why, rule,
-                                current=current, flags=flags)
-        for event_type, data in drafts:
-            self.emit(event_type, data)
-            if event_type == "counter.changed":
-                self.counters[seat][key] = data["to"]
-            elif event_type == "flag.raised":
-                flags.append(data["flag"])
-            else:
-                flags.remove(data["flag"])
-        return self.counters[seat][key] - current
-
-    def add(self, seat: str, key: str, delta: int, reason: str | tuple[str, str], rule: str = "") -> int:
-        """Change a counter by `delta` (clamped); returns the change actually made."""
-        return self.set(seat, key, self.counters[seat][key] + delta, reason, rule)
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -166,7 +125,7 @@ def require_round_on(s: dict, ending_phase: bool = False) -> None:
         raise Conflict("ラウンド終了の条件を満たしています（GMがラウンドを終了）", "The round's end condition is met (the GM ends it)")
 
 
-def reveal(tx: Tx, seat: str, reason: dict) -> None:
+def reveal(tx: CounterRun, seat: str, reason: dict) -> None:
     """S-13: reveal a faction's true name (its committed prompt, if the GM entered one), once: not again when
     it is public or an earlier draft of the same action reveals it."""
     state = tx.state
@@ -178,7 +137,7 @@ def reveal(tx: Tx, seat: str, reason: dict) -> None:
         tx.emit("prompt.revealed", {"prompt": pid, "reason": {"ja": reason["ja"], "en": reason["en"]}, "auto": False})
 
 
-def count_reveal(tx: Tx, seat: str, why: tuple[str, str]) -> None:
+def count_reveal(tx: CounterRun, seat: str, why: tuple[str, str]) -> None:
     """S-13: one more skill use or battle; at 5 the true name is revealed."""
     tx.add(seat, "reveal_count", 1, why, "S-13")
     if R.reveal_by_count(tx.value(seat, "reveal_count")):
@@ -273,7 +232,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     unknown = set(specs) - set(seats)
     if unknown:
         raise GmError("その席はありません", "There is no such seat")
-    tx = Tx(state)
+    tx = CounterRun(state)
     first_round = "climax" if skip else "round1"
     tx.emit("sugoroku.setup", {})  # filled in below (the event leads the action: undoable)
     prompt_ids = {}
@@ -359,7 +318,7 @@ def set_square(state: State, payload: dict, ctx) -> list:
 
 # -- movement -------------------------------------------------------------------------------------
 
-def move_to(tx: Tx, seat: str, frm: int, to: int, terms: list, move: int, turn: bool, rule: str,
+def move_to(tx: CounterRun, seat: str, frm: int, to: int, terms: list, move: int, turn: bool, rule: str,
             extra: dict | None = None) -> None:
     """Move a seat (clamped to the goal), with the S-9 goal processing when it arrives."""
     state, s = tx.state, sg(tx.state)
@@ -394,7 +353,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     seal = payload.get("seal") or None
     if seal not in (None, "extra_die"):
         raise GmError("振る前に使える令呪は extra_die だけです", "Only the 'extra_die' seal is used when rolling")
-    tx = Tx(state)
+    tx = CounterRun(state)
     expr = "2D6" if seal else "1D6"
     roll = dicelib.roll(expr, ctx.dice)
     tx.emit("dice.rolled", {"label": {"ja": "移動（S-3）", "en": "Move (S-3)"}, "roll": roll.to_dict(),
@@ -438,7 +397,7 @@ def square_event(state: State, payload: dict, ctx) -> list:
     seat = acting_seat(state, payload, ctx)
     typed = clean_text(payload.get("label"), "イベント名", "event label", 60, False)
     label = typed or {"ja": "マスのイベント", "en": "square event"}
-    tx = Tx(state)
+    tx = CounterRun(state)
     square = tx.value(seat, "position")
     reason = (f"{typed or label['ja']}（マス{square}）", f"{typed or label['en']} (square {square})")
     for key, rule in (("mana", "S-5"), ("vp", "S-3"), ("karma", "S-12"), ("seals", "S-11")):
@@ -502,7 +461,7 @@ def challenge(state: State, payload: dict, ctx) -> list:
     if refusal:
         raise refusal
     name = state.seat_name(target)
-    tx = Tx(state)
+    tx = CounterRun(state)
     cost = R.CHALLENGE_COST
     tx.emit("sugoroku.challenged", {"seat": seat, "target": target, "cost": cost})
     tx.add(seat, "mana", -cost, (f"{name}に挑戦", f"challenging {name}"), "S-6")
