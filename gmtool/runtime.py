@@ -33,6 +33,7 @@ from .core.commands import Draft, check_seat_count, create_session, new_seat, re
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
+from .core.prompts import newly_shown
 from .core.view import GM, TABLE, Viewer
 from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
@@ -141,9 +142,14 @@ def token_hash(token: str) -> str:
 
 
 class CannotUndo(Conflict):
-    """An undo refused because the log does not fold without its action (409)."""
+    """An undo refused (409): the log does not fold without its action, or the fold would show a withdrawn answer."""
 
     echoes_input = False  # it quotes the action's own summary, whole
+
+
+BUILT_ON = ("後の操作（その回答など）がこの操作に基づいています", "later actions (such as the answers to it) build on it")
+WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
+              "undoing it would add a withdrawn answer to a result already revealed")
 
 
 class LiveSession:
@@ -336,6 +342,8 @@ class LiveSession:
                         engine.fold_on(state, self.store.events(after_seq=folded_to))  # what the table did meanwhile
                     except Exception:  # noqa: BLE001  an action made during the undo builds on it
                         raise self._cannot_undo(action, gm_summary) from None
+                    if newly_shown(self.state, state):  # e.g. an escape's withdrawn card in a battle revealed since
+                        raise self._cannot_undo(action, gm_summary, WOULD_SHOW)
                     previous, self.state = self.state, state
                     try:
                         events = self._commit(actor, [("undo", {
@@ -358,13 +366,14 @@ class LiveSession:
                 raise
 
     @staticmethod
-    def _cannot_undo(action: int, gm_summary: dict) -> "CannotUndo":
-        """The refusal of an undo whose action later events build on (e.g. the answers to the prompt it
-        opened): the log does not fold without it. It stays done and leaves the undo list."""
-        log.warning("undo of action %s refused: the log does not fold without it", action, exc_info=True)
-        return CannotUndo(f"「{gm_summary['ja']}」は取り消せません。後の操作（その回答など）がこの操作に基づいています。"
+    def _cannot_undo(action: int, gm_summary: dict, because: tuple[str, str] = BUILT_ON) -> "CannotUndo":
+        """The refusal of an undo, `because` (Japanese, English): by default later events build on its action (e.g.
+        the answers to the prompt it opened) and the log does not fold without it. It stays done and leaves the
+        undo list."""
+        log.warning("undo of action %s refused: %s", action, because[1], exc_info=because is BUILT_ON)
+        return CannotUndo(f"「{gm_summary['ja']}」は取り消せません。{because[0]}。"
                           "取り消しの対象から外しました（もう一度押すと、その前の操作を取り消します）",
-                          f"'{gm_summary['en']}' cannot be undone: later actions (such as the answers to it) build on it. "
+                          f"'{gm_summary['en']}' cannot be undone: {because[1]}. "
                           "It is no longer offered for undo (undo again to undo the action before it).")
 
     def _refold(self, folded_to: int, undone: set[int], action: int, start: int) -> State:

@@ -306,6 +306,27 @@ def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], di
                                  "dice_next": dice.next_index})]
 
 
+def shown_answers(prompt: Prompt | None) -> set[tuple[str, str]]:
+    """The answers a prompt shows, as (who, commitment): all of a revealed one (also one a ruleset cancelled after
+    its reveal), none before its reveal."""
+    if prompt is None or not prompt.was_revealed:
+        return set()
+    return {(who, answer.commitment) for who, answer in prompt.answers.items()}
+
+
+def newly_shown(before: State, after: State) -> list[str]:
+    """The prompts that show in `after` an answer they do not show in `before`. An undo folds the log again
+    without its action: it must not put an answer that was withdrawn unseen (e.g. by `drop`) into a result that
+    has been revealed since (runtime.LiveSession.undo refuses it).
+
+    Only the prompts `after` folded itself are compared: the undo's `after` is a copy (State.copy) of a fold of
+    the log before the undone action, and a prompt it still shares with that fold was revealed there if at all,
+    after which no answer of it changes (a state never copied folded every prompt itself)."""
+    return [pid for pid, prompt in after.prompts.items()
+            if prompt.owner == after.prompt_owner and prompt.was_revealed
+            and shown_answers(prompt) - shown_answers(before.prompts.get(pid))]
+
+
 # -- fold ---------------------------------------------------------------------
 # A fold changes a prompt only through `state.writable_prompt`: a copied state shares its prompts (State.copy).
 

@@ -409,6 +409,24 @@ def test_a_dropped_respondent_answers_no_more_and_its_answer_is_never_revealed(p
     assert pure.refold().prompts[pid] == pure.state.prompts[pid]
 
 
+def test_a_fold_without_the_drop_would_show_the_withdrawn_answer_in_the_revealed_prompt(pure):
+    """newly_shown (an undo's check): folded again without the action that dropped s3, the prompt revealed since
+    would show s3's withdrawn answer; without an action that does not touch the prompt, nothing new is shown."""
+    from gmtool.core import commands, engine
+    pid = pure.open(spec(seats="all"))
+    pure.answer(pid, "s3", "宝具")
+    pure.answer(pid, "s1", "筋力")
+    drop = pure.do(prompts.drop, pid, "s3", {"ja": "離脱", "en": "left"}, pure.resolvers, pure.dice)[0].action
+    assert prompts.newly_shown(pure.state, engine.fold(pure.events, pure.state.rules, {drop})) == []  # not revealed
+    scene = pure.do(commands.mark_scene, "第2夜")[0].action
+    pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)
+    assert prompts.shown_answers(pure.state.prompts[pid]) == {(who, a.commitment)
+                                                              for who, a in pure.state.prompts[pid].answers.items()}
+    assert prompts.newly_shown(pure.state, engine.fold(pure.events, pure.state.rules, {drop})) == [pid]
+    assert prompts.newly_shown(pure.state, engine.fold(pure.events, pure.state.rules, {scene})) == []
+    assert prompts.newly_shown(pure.state, pure.refold()) == []
+
+
 def test_drop_is_refused_for_a_non_respondent_the_last_one_and_after_the_reveal(pure):
     pid = pure.open(spec())
     with pytest.raises(GmError):

@@ -699,6 +699,34 @@ def test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prom
         assert "技8" not in text and ("回答者からアーチャーを外す" in text or "アーチャー no longer answers" in text)
 
 
+def test_s11_undoing_an_escape_after_the_reveal_would_show_its_withdrawn_card_and_is_refused(game):
+    """S-11: a fighter who escaped a battle of three before the reveal withdrew its card. Once the GM has revealed
+    the battle, undoing the escape would fold the card back into the revealed prompt (on the table, in the log and
+    the exports): the undo is refused with a 409 in both languages and nothing changes."""
+    act, state, answer, client, sid, tokens = (game["act"], game["state"], game["answer"], game["client"],
+                                               game["sid"], game["tokens"])
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    pid = act("start_battle")["ruleset"]["battle"]["prompt"]
+    answer(pid, "s1", "力4")
+    answer(pid, "s2", "技8")
+    act("use_seal", {"effect": "escape"}, who="s2")
+    gm = bearer(tokens["gm"])
+    assert client.post(f"/api/sessions/{sid}/prompts/{pid}/reveal", headers=gm, json={}).status_code == 200
+    before = {who: state(who) for who in ("gm", "table", "s1", "s3")}
+    exported = client.get(f"/api/sessions/{sid}/export?format=markdown&lang=ja", headers=gm).get_data(as_text=True)
+    r = client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
+    assert r.status_code == 409, r.get_json()
+    error = r.get_json()["error"]
+    assert "公開済みの結果に伏せたままだった回答が加わります" in error["ja"]
+    assert "would add a withdrawn answer to a result already revealed" in error["en"]
+    assert {who: state(who) for who in before} == before  # nothing changed, for the GM and the table
+    assert client.get(f"/api/sessions/{sid}/export?format=markdown&lang=ja", headers=gm).get_data(as_text=True) == exported
+    for who in ("table", "s1", "s3"):
+        seen = repr(state(who)) + client.get(f"/api/sessions/{sid}/log", headers=bearer(tokens[who])).get_data(as_text=True)
+        assert "技8" not in seen, who
+
+
 def test_s11_the_last_fighter_to_answer_escaping_reveals_the_battle(game):
     """S-7/S-11: when the two others have answered, the escape of the third (who had not) reveals the battle at once."""
     act, answer = game["act"], game["answer"]
