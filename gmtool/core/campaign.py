@@ -40,10 +40,10 @@ def continue_drafts(previous: State, fresh: State) -> list[Draft]:
         if event_type not in declared:
             raise GmError(f"引き継ぎのイベント「{event_type}」はこのルールにありません",
                           f"The carried event type '{event_type}' is not declared by this ruleset")
-    drafts: list[Draft] = [("campaign.continued", {
-        "campaign": campaign_of(previous)["id"], "previous": {"id": previous.session_id, "title": previous.title},
-        "rule": RULE})]
     run = CounterRun(fresh)
+    run.emit("campaign.continued", {
+        "campaign": campaign_of(previous)["id"], "previous": {"id": previous.session_id, "title": previous.title},
+        "rule": RULE})
     reason = {"ja": f"前回（{previous.title}）から引き継ぎ", "en": f"carried over from '{previous.title}'"}
     for seat, counters in carry.counters.items():
         for key, value in counters.items():
@@ -51,13 +51,14 @@ def continue_drafts(previous: State, fresh: State) -> list[Draft]:
                 continue
             hi = fresh.bounds(seat, key)[1]
             bound = value if hi is not None and value > hi else None  # a bound raised last time stays raised
-            drafts += run.set(seat, key, value, reason, RULE, bound)
+            run.set(seat, key, value, reason, RULE, bound)
     for key, value in previous.readings.items():
         reading = fresh.rules.reading(key)
         if reading is not None and reading.choice(value) is not None:
-            drafts.append(("reading.set", {"key": key, "value": value, "rule": reading.rule}))
-    drafts.extend((t, dict(d)) for t, d in carry.events)
-    return drafts
+            run.emit("reading.set", {"key": key, "value": value, "rule": reading.rule})
+    for event_type, data in carry.events:
+        run.emit(event_type, dict(data))
+    return run.drafts
 
 
 def next_draft(previous: State, following_id: str, following_title: str) -> Draft:
