@@ -16,6 +16,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "manifest.description": ("対面セッションのGM支援（スマホで秘密の選択・ダイス・カウンター）",
                              "A GM assistant for in-person sessions (secret choices, dice and counters on phones)"),
     "flash.close": ("閉じる", "Close"),
+    "flash.done": ("完了しました", "Done"),  # an action's flash when it wrote nothing its viewer may see
+    "flash.more": ("{first} …ほか {more} 件", "{first} … and {more} more"),  # an action's flash: its first line
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),
     "revoked": ("このリンクは使えなくなりました。GMに新しいQRコードをもらってください。",

@@ -47,9 +47,9 @@ NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
-# Whether the request being answered has committed an action (set False as each request starts): a failure after
-# the commit must not answer that nothing was changed
-recorded: ContextVar[bool] = ContextVar("recorded", default=False)
+# The events the request being answered has committed (emptied as each request starts): a failure after the commit
+# must not answer that nothing was changed, and a screen's form says what its action did (web.common.act)
+recorded: ContextVar[tuple[Event, ...]] = ContextVar("recorded", default=())
 SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
@@ -265,7 +265,7 @@ class LiveSession:
             self.store.remove_from(events[0].seq)
             self.state = engine.fold(self.store.events(), self.ruleset, self.store.undone_actions())
             raise
-        recorded.set(True)
+        recorded.set(recorded.get() + tuple(events))
         if self.ruleset.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
@@ -529,7 +529,7 @@ class SessionManager:
                 with self.lock:
                     self.sessions.pop(live.state.session_id, None)
                 remove_session_files(live.path)  # no half-continued session stays behind
-                recorded.set(False)  # the new session's commit is gone with its file
+                recorded.set(())  # the new session's commit is gone with its file (a continuation answers no flash)
                 raise
         return live, tokens
 

@@ -12,13 +12,11 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
-from ..core import logtext
 from ..core.commands import parse_flag
 from ..core.errors import Forbidden, GmError
-from ..core.prompts import answer_text
-from ..i18n import translate
 from ..export import Options
 from ..core.view import GM, Viewer
+from .. import runtime
 from ..runtime import LiveSession, SessionManager
 from .. import limits
 from ..store import local_utc_offset
@@ -217,24 +215,19 @@ def lang() -> str:
 
 
 def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bool = False):
-    """Run an operation from a screen's form (cookie + CSRF): a flash fragment for htmx, else
-    back to the page at `endpoint`; `refresh` makes htmx reload the whole page."""
+    """Run an operation from a screen's form (cookie + CSRF): for htmx a flash that says what it did as the
+    viewer's log reads it (screens.flash_text), else back to the page at `endpoint`; `refresh` makes htmx reload the
+    whole page."""
     live = live_session(session_id)
     viewer, token = page_viewer(live, kind)
     check_csrf(token)
     limits.check_value(request.form.to_dict(flat=False))  # text and list lengths (docs/api.md, limits)
-    result = operation(live, viewer, *args)
+    before = len(runtime.recorded.get())
+    operation(live, viewer, *args)
     if not is_htmx():
         return redirect(url_for(endpoint, session_id=session_id))
-    if "text" in result:  # a roll
-        message = result["text"]
-    elif "commitment" in result:  # an answer: what was sent and when, in words (the commitment is on its card)
-        message = sent_receipt(live, result)
-    elif "undone" in result:  # the GM's undo: which action it took back, as the GM's log now reads it
-        message = "↶ " + logtext.undone({"data": result["undone"]}, live.state, lang())
-    else:
-        message = "OK"
-    response = flash_response(message)
+    from .screens import flash_text  # (screens builds on this module)
+    response = flash_response(flash_text(live, viewer, runtime.recorded.get()[before:]))
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response
@@ -255,15 +248,6 @@ def clock_hm(ts: str) -> str:
         return datetime.fromisoformat(ts).astimezone().strftime("%H:%M")
     except (TypeError, ValueError):
         return ts or ""
-
-
-def sent_receipt(live: LiveSession, result: dict) -> str:
-    """「送信しました: 3 (21:04)」 / "Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
-    prompt = live.state.prompts.get(str(result["prompt"]))
-    names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
-    text = answer_text(live.ruleset, prompt.kind, result["value"], names, lang()) if prompt is not None else str(result["value"])
-    when = f" ({clock_hm(result['at'])})" if result.get("at") else ""
-    return f"✓ {translate('prompt.sent', lang())}: {text}{when}"
 
 
 def login(session_id: str, kind: str, endpoint: str):

@@ -11,12 +11,13 @@ from markupsafe import Markup, escape
 
 from ..core.commands import MAX_SEATS
 from ..core.logtext import describe
+from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..i18n import template_words, translate
 from ..runtime import LiveSession
 from ..urls import join_url, table_url
 from . import stylesheet_url
-from .common import base_url, csrf_for, lang, qr_svg
+from .common import base_url, clock_hm, csrf_for, lang, qr_svg
 from .sections import kept
 
 LOG_LINES = 60     # the GM console's log
@@ -47,6 +48,47 @@ def log_line(event, state, viewer: Viewer, language: str) -> dict | None:
         return None
     return {"seq": event.seq, "time": clock(event.ts), "type": event.type,
             "text": describe(visible, state, language), "undone": visible["undone"]}
+
+
+def screen_viewer(live: LiveSession, viewer: Viewer) -> Viewer:
+    """The viewer a screen shows: the GM as the console's setting says (answers hidden until the reveal: its
+    prompts and log say who answered, not what), anyone else as they are (the caller holds the session's lock)."""
+    if viewer.is_gm and not viewer.hide_answers and answers_hidden(live.state):
+        return Viewer("gm", hide_answers=True)
+    return viewer
+
+
+FLASH_JOINED = 120  # the longest flash that joins an action's lines; a longer one says the first and how many more
+
+
+def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
+    """What an action did, for the flash of the screen that sent it: its events as `viewer`'s log reads them (the
+    viewer's own answer as its receipt, without the commitment), joined, or the first and how many more; nothing
+    `viewer` may see: 「完了しました」 / "Done"."""
+    language = lang()
+    with live.lock:
+        viewer, lines = screen_viewer(live, viewer), []
+        for event in events:
+            line = log_line(event, live.state, viewer, language)
+            if line is None:
+                continue
+            if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
+                line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts)
+            lines.append(line["text"])
+    if not lines:
+        return translate("flash.done", language)
+    joined = " / ".join(lines)
+    if len(lines) == 1 or len(joined) <= FLASH_JOINED:
+        return joined
+    return translate("flash.more", language).format(first=lines[0], more=len(lines) - 1)
+
+
+def sent_receipt(live: LiveSession, prompt_id: str, value, at: str) -> str:
+    """「✓ 送信しました: 3 (21:04)」 / "✓ Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
+    prompt = live.state.prompts.get(str(prompt_id))
+    names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
+    text = answer_text(live.ruleset, prompt.kind, value, names, lang()) if prompt is not None else str(value)
+    return f"✓ {translate('prompt.sent', lang())}: {text} ({clock_hm(at)})"
 
 
 def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list[dict]:
@@ -86,8 +128,7 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     that show them; a phone shows none)."""
     g.rules = live.ruleset  # the answer_text filter words answers of the ruleset's prompt kinds
     with live.lock:
-        if viewer.is_gm and not viewer.hide_answers and answers_hidden(live.state):
-            viewer = Viewer("gm", hide_answers=True)  # the GM's setting: prompts and log say who answered, not what
+        viewer = screen_viewer(live, viewer)
         view = screen_view(live, viewer)
         # What every phone shows alike is rendered from the table's view, once for all of them (a seat's own
         # view of a revealed prompt holds its own marks, which would make each phone's rendering its own).

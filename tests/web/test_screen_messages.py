@@ -274,7 +274,7 @@ def test_stale_input_is_refused_in_words_never_by_its_id(app, client, grail, lan
         assert words in text and not ID.search(text), text
 
 
-@pytest.mark.parametrize(("lang", "words"), [("ja", "↶ 取り消し: セイバー陣営: 戦果"), ("en", "↶ Undo: セイバー陣営: VP")])
+@pytest.mark.parametrize(("lang", "words"), [("ja", "取り消し: セイバー陣営: 戦果"), ("en", "Undo: セイバー陣営: VP")])
 def test_the_consoles_undo_says_which_action_it_took_back(app, client, lang, words):
     """Browser review: ↶ 取り消し answered only "OK", so a busy GM could not tell which action went; the flash names it
     as the log line of the undo reads (取り消し: … / Undo: …), in the console's language."""
