@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from . import dice as dicelib
-from .errors import Conflict, GmError, NotFound, shown
+from .errors import Conflict, GmError, NotFound, choices_text, shown
 from .engine import clamp
 from .model import CounterDef, State
 
@@ -368,13 +368,13 @@ def reading_choice(state: State, key: Any, value: Any) -> tuple[Any, Any]:
     key = id_text(key, "解釈", "reading")
     reading = state.rules.reading(key) if state.rules is not None else None
     if reading is None:
-        known = ", ".join(r.key for r in state.rules.all_readings()) if state.rules is not None else ""
-        raise NotFound(f"解釈「{key}」はありません（{known}）", f"There is no reading '{key}' ({known})")
+        ja, en = choices_text({r.key: r.label for r in state.rules.all_readings()} if state.rules is not None else {})
+        raise NotFound(f"解釈「{key}」はありません（{ja}）", f"There is no reading '{key}' ({en})")
     choice = reading.choice(value)
     if choice is None:
-        names = "/".join(str(c.value) for c in reading.choices)
-        raise GmError(f"解釈「{reading.label.ja}」に「{value}」は選べません（{names}）",
-                      f"Reading '{reading.label.en}' cannot be '{value}' ({names})")
+        ja, en = choices_text({shown(c.value): c.label for c in reading.choices})
+        raise GmError(f"解釈「{reading.label.ja}」に「{shown(value)}」は選べません（{ja}）",
+                      f"Reading '{reading.label.en}' cannot be '{shown(value)}' ({en})")
     return reading, choice.value
 
 

@@ -29,6 +29,13 @@ def shown(value) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
+def choices_text(options) -> tuple[str, str]:
+    """The choices a refusal offers, by their labels ({code: Label or (ja, en)}): 「一つ選ぶ」「複数選ぶ」… in Japanese;
+    in English each label with the code an API client sends (docs/api.md names the codes): "One choice [choice], …"."""
+    pairs = [(code, (label.ja, label.en) if hasattr(label, "ja") else tuple(label)) for code, label in options.items()]
+    return "".join(f"「{ja}」" for _, (ja, _) in pairs), ", ".join(f"{en} [{code}]" for code, (_, en) in pairs)
+
+
 def error_json(status: int, ja: str, en: str) -> dict:
     """The API's error object (docs/api.md): what every refusal answers, whoever writes it (the app or the server)."""
     return {"error": {"status": status, "ja": ja, "en": en, "message": f"{ja} / {en}"}}

@@ -9,9 +9,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..i18n import STRINGS
 from .commands import Draft, clean_text, counter_drafts_now, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
-from .errors import Conflict, Forbidden, GmError, NotFound, shown
+from .errors import Conflict, Forbidden, GmError, NotFound, choices_text, shown
 from .model import Answer, Event, Prompt, State, text_in
 from .resolvers import Resolver
 
@@ -65,7 +66,8 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         title = clean_text(title, "質問のタイトル", "prompt title", limit=80)
     kind = id_text(spec.get("kind"), "種類", "kind") or "choice"
     if kind not in KINDS and not (custom and _kind(state, kind) is not None):
-        raise GmError(f"種類「{kind}」は使えません（{'/'.join(KINDS)}）", f"Unknown kind '{kind}' (use {'/'.join(KINDS)})")
+        ja, en = choices_text({k: STRINGS[f"kind.{k}"] for k in KINDS})  # the console's words for them
+        raise GmError(f"種類「{kind}」は使えません（{ja}）", f"Unknown kind '{kind}' (use {en})")
     seats = spec.get("seats")
     seats = list(state.seats) if seats in (None, "all") else seats
     if not isinstance(seats, list) or any(str(s) not in state.seats for s in seats):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.metadata import entry_points
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, choices_text
 from gmtool.core.ruleset import Ruleset
 from gmtool.i18n import add_strings
 
@@ -39,6 +39,6 @@ def get(name: str) -> Ruleset:
     """The ruleset named `name`, or a readable error."""
     ruleset = registry().get(name)
     if ruleset is None:
-        raise GmError(f"ルール「{name}」はありません（{', '.join(registry())}）",
-                      f"Unknown ruleset '{name}' (available: {', '.join(registry())})")
+        ja, en = choices_text({key: found.label for key, found in registry().items()})
+        raise GmError(f"ルール「{name}」はありません（{ja}）", f"Unknown ruleset '{name}' (available: {en})")
     return ruleset

@@ -457,7 +457,8 @@ def test_s13_a_tie_with_last_place_tied_says_the_gm_picks(game):
 
 
 @pytest.mark.parametrize(("readings", "status", "en"), [
-    ({"terrain_applies_to": "nope"}, 400, "Reading 'What terrain modifies' cannot be 'nope' (attack/all)"),
+    ({"terrain_applies_to": "nope"}, 400,
+     "Reading 'What terrain modifies' cannot be 'nope' (Attack cards only [attack], Every card with an attribute [all])"),
     ({"nope": 1}, 404, "There is no reading 'nope'"),
     (["battle_tie"], 400, "'readings' must be an object")])
 def test_setup_refuses_a_reading_it_cannot_apply(client, readings, status, en):

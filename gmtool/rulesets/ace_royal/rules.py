@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gmtool.core.commands import parse_int
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, choices_text
 
 STATS = ("patk", "pdef", "matk", "mdef")
 STAT_LABELS = {"patk": ("物理攻撃", "Physical attack"), "pdef": ("物理防御", "Physical defence"),
@@ -91,8 +91,8 @@ def parse_skills(value: Any) -> list[str]:
             continue
         key = next((k for k, (ja, en) in SKILLS.items() if text in (k, ja) or text.lower() == en.lower()), None)
         if key is None:
-            names = "、".join(ja for ja, _ in SKILLS.values())
-            raise GmError(f"スキル「{text}」は扱えません（{names}）", f"Unknown skill '{text}' (known: {', '.join(SKILLS)})")
+            ja, en = choices_text(SKILLS)
+            raise GmError(f"スキル「{text}」は扱えません（{ja}）", f"Unknown skill '{text}' (known: {en})")
         if key not in out:
             out.append(key)
     return out

@@ -12,7 +12,7 @@ import json
 from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of, text_field
 from gmtool.core.dice import is_entered
-from gmtool.core.errors import Conflict, GmError, NotFound
+from gmtool.core.errors import Conflict, GmError, NotFound, choices_text
 from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
@@ -213,7 +213,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
         if not sides[s]:
             raise GmError(f"{s.upper()}側の陣営を選んでください", f"Choose the factions of side {s.upper()}")
         if GM_SIDE in sides[s] and len(sides[s]) > 1:
-            raise GmError("GMの脅威側（gm）は単独の側です", "The GM's threat side (gm) stands alone")
+            raise GmError("GMの脅威側は単独の側です", "The GM's threat side (gm) stands alone")
         for f in sides[s]:
             if f in out:
                 raise Conflict(f"{faction_name(state, f)}は敗退しています", f"{faction_name(state, f)} is eliminated")
@@ -222,12 +222,10 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
                               f"{faction_name(state, f)} has no characters (enter them under 'Characters and true names')")
     if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
         raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
-    declarer = text_field(p, "declarer", "a")
-    if declarer not in SIDES:
-        raise GmError("declarer は a か b です", "declarer must be 'a' or 'b'")
+    names = {s: side_name(state, sides[s]) for s in SIDES}
+    declarer = _side(text_field(p, "declarer", "a"), names, "宣言側", "declaring side")
     check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
-    names = {s: side_name(state, sides[s]) for s in SIDES}
     title = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False) or \
         {"ja": f"戦闘: {names['a']} vs {names['b']}", "en": f"Combat: {names['a']} vs {names['b']}"}
     resp = {s: sides[s][0] for s in SIDES}
@@ -347,15 +345,22 @@ def roll_battle(state: State, p: dict, ctx: ActionContext) -> list:
                                      "entered": is_entered(ctx.dice), "dice_next": ctx.dice.next_index})]
 
 
+def _side(value: str, names: dict, ja: str, en: str) -> str:
+    """A combat side ("a" / "b") from a request; a refusal names the two sides by their factions (the English with
+    the codes docs/rulesets/grail_trpg.md gives)."""
+    if value not in SIDES:
+        words_ja, words_en = choices_text({s: (names[s], names[s]) for s in SIDES})
+        raise GmError(f"{ja}は{words_ja}のどちらかです", f"The {en} must be one of: {words_en}")
+    return value
+
+
 def decide(state: State, p: dict, ctx: ActionContext) -> list:
     """T-10 (Reading battle_tie=gm): the GM names the winner of a tied battle roll."""
     require_open(state)
     combat = require_combat(state)
     if combat["step"] != "battle":
         raise Conflict("監督役が決めるのは同値の勝敗判定だけです", "The GM decides only a tied battle roll")
-    winner = text_field(p, "winner")
-    if winner not in SIDES:
-        raise GmError("winner は a か b です", "winner must be 'a' or 'b'")
+    winner = _side(text_field(p, "winner"), combat["names"], "勝者", "winner")
     return [("grail.battle_decided", {"combat": combat["id"], "winner": winner})]
 
 
@@ -433,8 +438,8 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     faction = _faction(state, p.get("faction"))
     effect = parse_int(p.get("effect"), "令呪の効果", "seal effect")
     if effect not in (3, 4, 5):
-        raise GmError("ここで使う令呪は効果3・4・5です（1はセットアップ、2はセレクトの回答で、6・7は escape で）",
-                      "Use effects 3, 4, 5 here (1 with the setup answer, 2 with a select, 6 and 7 with escape)")
+        raise GmError("ここで使う令呪は効果3・4・5です（1はセットアップ、2はセレクトの回答で、6・7は「逃走判定」で）",
+                      "Use effects 3, 4, 5 here (1 with the setup answer, 2 with a select, 6 and 7 with Escape [escape])")
     need_seals(state, faction, 1, effect)
     combat = current_combat(state)
     side, role = role_of(combat, faction) if combat else (None, None)
@@ -560,9 +565,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
     else:
         if not gm:
             raise GmError("使うスキルを選んでください", "Choose the skill to use", status=400)
-        side = text_field(p, "side")
-        if side not in SIDES:
-            raise GmError("side は a か b です", "side must be 'a' or 'b'")
+        side = _side(text_field(p, "side"), combat["names"], "修正する側", "side")
         use = {**free_use(p, None, phase or "", gm=True), "side": side}
         if p.get("win_rate") not in (None, ""):
             use.update(win_rate=use["value"], value=None, stat=None)

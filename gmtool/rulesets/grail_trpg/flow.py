@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from gmtool.core.commands import clean_text, counter_drafts, parse_int
-from gmtool.core.errors import Conflict, GmError
+from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import resolution_view
 
@@ -270,10 +270,11 @@ def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     """T-8: a skill typed in (not on the sheet) or a GM modifier: {label, value, kind, stat, target, win_rate}."""
     if not isinstance(m, dict):
         raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
-    kinds = (*MOD_KINDS, "outside") if gm else tuple(MOD_KINDS)
+    kinds = {**MOD_KINDS, "outside": ("上限外", "outside the cap")} if gm else MOD_KINDS
     kind = m.get("kind") or "skill"
-    if kind not in kinds:
-        raise GmError(f"種類「{kind}」はありません（{' / '.join(kinds)}）", f"Unknown kind '{kind}' ({' / '.join(kinds)})")
+    if not isinstance(kind, str) or kind not in kinds:
+        ja, en = choices_text(kinds)
+        raise GmError(f"種類「{shown(kind)}」はありません（{ja}）", f"Unknown kind '{shown(kind)}' ({en})")
     label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
     amount = parse_int(m.get("value"), f"「{label}」の修正値", f"value of '{label}'")
     if abs(amount) > MAX_MOD:

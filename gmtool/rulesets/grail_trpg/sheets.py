@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import Any, Mapping
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, choices_text, shown
 from gmtool.core.model import Label
 
 from .rules import STAT_EN, STATS
@@ -71,10 +71,12 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
     timing = _TIMING_WORDS.get(str(raw.get("timing") or "any").strip().lower(),
                                _TIMING_WORDS.get(str(raw.get("timing") or "").strip()))
     if kind is None:
-        raise _bad(where, f"種類「{raw.get('kind')}」はありません（skill / np）", f"unknown kind '{raw.get('kind')}' (skill / np)")
+        ja, en = choices_text(KINDS)
+        raise _bad(where, f"種類「{shown(raw.get('kind'))}」はありません（{ja}）", f"unknown kind '{shown(raw.get('kind'))}' ({en})")
     if timing is None:
-        raise _bad(where, f"タイミング「{raw.get('timing')}」はありません（{'/'.join(TIMINGS)}）",
-                   f"unknown timing '{raw.get('timing')}' ({'/'.join(TIMINGS)})")
+        ja, en = choices_text(TIMINGS)
+        raise _bad(where, f"タイミング「{shown(raw.get('timing'))}」はありません（{ja}）",
+                   f"unknown timing '{shown(raw.get('timing'))}' ({en})")
     stat = raw.get("stat") or None
     if stat is not None:
         if stat not in _STAT_WORDS:

@@ -10,16 +10,17 @@ from typing import Any
 from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of
 from gmtool.core.dice import is_entered
-from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text, shown
 from gmtool.core.ruleset import action, reading_value
 from gmtool.core.turns import Turns
 
 from . import attack as atk
 from . import opening, rules
 from .alignments import parse_alignments
-from .events import PURPOSES as TOKEN_PURPOSES
+from .events import KINDS as VICTORY_KINDS, OUT as OUT_REASONS, PURPOSES as TOKEN_PURPOSES
 from .readings import PARENT_BONUS, TIES
 from .state import STAGES, active, current, peek
+from .strings import STRINGS
 
 PLACEMENT_KIND = "illuminati_card"
 
@@ -88,13 +89,36 @@ def _int(value: Any, ja: str, en: str, lo: int = 0, hi: int = 99, default: int |
     return n
 
 
-def _choice(value: Any, allowed: tuple, ja: str, en: str, default: Any = None) -> str:
+def _choice(value: Any, allowed: dict[str, tuple[str, str]], ja: str, en: str, default: Any = None) -> str:
+    """One of `allowed` ({code: (Japanese, English) words}); a refusal names the choices in words (the English with
+    their codes, which docs/rulesets/illuminati.md gives)."""
     if value in (None, "") and default is not None:
         return default
-    if value not in allowed:
-        raise GmError(f"{ja}は{'/'.join(allowed)}のどれかです（「{str(value)[:20]}」）",
-                      f"The {en} must be one of {'/'.join(allowed)} (got '{str(value)[:20]}')")
+    if not isinstance(value, str) or value not in allowed:
+        words_ja, words_en = choices_text(allowed)
+        raise GmError(f"{ja}は{words_ja}のどれかです（「{shown(value)[:20]}」）",
+                      f"The {en} must be one of: {words_en} (got '{shown(value)[:20]}')")
     return value
+
+
+def _words(keys: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """{code: the words the screens' forms show for it (strings.py)}."""
+    return {code: STRINGS[key] for code, key in keys.items()}
+
+
+AUTO_CONTROL = _words({"none": "illuminati.auto_none", "group": "illuminati.auto_group",
+                       "resource": "illuminati.auto_resource"})
+TOKEN_SOURCES = _words({"illuminati": "illuminati.tok_ill", "group": "illuminati.tok_grp"})
+ATTACK_PURPOSES = _words({atk.CONTROL: "illuminati.control", atk.DESTROY: "illuminati.destroy"})
+CARD_KINDS = _words({"illuminati": "illuminati.kind_illuminati", "group": "illuminati.kind_group"})
+POWERS = _words({"normal": "illuminati.use_normal", "global": "illuminati.use_global"})
+POSITIONS = _words({"child": "illuminati.child", "grandchild": "illuminati.grandchild", "further": "illuminati.further"})
+PAYMENTS = _words({"token": "illuminati.pay_token", "plot": "illuminati.pay_plot"})
+SUPPORT_SIDES = _words({"attack": "illuminati.support_attack", "defense": "illuminati.support_defense"})
+SUPPORT_KINDS = _words({"aligned": "illuminati.sk_aligned", "global": "illuminati.sk_global", "agent": "illuminati.sk_agent",
+                        "target": "illuminati.sk_target", "adjacent": "illuminati.sk_adjacent"})
+MODIFIED_SIDES = _words({"attack": "illuminati.attack_total", "defense": "illuminati.defense_total"})
+VICTORIES = {k: VICTORY_KINDS[k] for k in ("basic", "special", "goal_card")}
 
 
 # -- I-1 regulation ---------------------------------------------------------------------------------
@@ -148,7 +172,7 @@ def opening_start(state, payload: dict, ctx) -> list:
     """I-2: every player places an Illuminati face down (a secret prompt on each phone)."""
     g = _stage(state, "setup")
     if g["goal"] is None:
-        raise Conflict("先にレギュレーション（setup）を決めてください", "Set the regulation (setup) first")
+        raise Conflict("先にレギュレーションを決めてください", "Set the regulation (setup) first")
     return _open_placement(state, "illuminati", list(g["players"]), 0, ctx)
 
 
@@ -221,7 +245,7 @@ def start_turn(state, payload: dict, ctx) -> list:
     g, seat = _turn_seat(state, payload, ctx)
     if g["turn"]["started"]:
         raise Conflict("このターンは既に開始しています", "This turn has already begun")
-    auto = _choice(payload.get("auto_control"), ("none", "group", "resource"), "自動支配", "automatic control", "none")
+    auto = _choice(payload.get("auto_control"), AUTO_CONTROL, "自動支配", "automatic control", "none")
     draw_plot, draw_group = flag_field(payload, "draw_plot"), flag_field(payload, "draw_group")
     c = state.counters[seat]
     group_hand = c["group_hand"] + (1 if draw_group else 0)
@@ -252,8 +276,8 @@ def spend(state, payload: dict, ctx) -> list:
     g = _stage(state, "play")
     seat = _actor_seat(state, payload, ctx)
     _player(g, seat)
-    purpose = _choice(payload.get("purpose"), ("move", "draw_group", "draw_plot", "other"), "用途", "purpose")
-    source = _choice(payload.get("source"), ("illuminati", "group"), "トークンの場所", "token source", "group")
+    purpose = _choice(payload.get("purpose"), TOKEN_PURPOSES, "用途", "purpose")
+    source = _choice(payload.get("source"), TOKEN_SOURCES, "トークンの場所", "token source", "group")
     label = clean_text(payload.get("label"), "メモ", "note", limit=40, required=False)
     count, changes = 1, []
     if purpose in ("move", "draw_group") and seat != current(g):
@@ -315,17 +339,17 @@ def declare_attack(state, payload: dict, ctx) -> list:
     g, seat = _turn_seat(state, payload, ctx)
     if g["attack"] is not None:
         raise Conflict("別の攻撃が進行中です", "Another attack is in progress")
-    purpose = _choice(payload.get("purpose"), atk.PURPOSES, "攻撃の目的", "purpose")
+    purpose = _choice(payload.get("purpose"), ATTACK_PURPOSES, "攻撃の目的", "purpose")
     a = _card(payload, "attacker", "攻撃要員", "attacker")
     t = _card(payload, "target", "攻撃対象", "target")
-    kind = _choice(a.get("kind"), ("illuminati", "group"), "攻撃要員の種類", "attacker kind", "group")
+    kind = _choice(a.get("kind"), CARD_KINDS, "攻撃要員の種類", "attacker kind", "group")
     if kind == "illuminati":
         name = clean_text(a.get("name") or g["illuminati"].get(seat), "攻撃要員の名前", "attacker's name")
     else:
         name = clean_text(a.get("name"), "攻撃要員の名前", "attacker's name")
     power = _int(a.get("power"), "攻撃要員のパワー", "attacker's power")
     global_power = None if a.get("global_power") in (None, "") else _int(a.get("global_power"), "グローバルパワー", "global power")
-    use = _choice(a.get("use"), ("normal", "global"), "使うパワー", "power used", "normal")
+    use = _choice(a.get("use"), POWERS, "使うパワー", "power used", "normal")
     if use == "global" and global_power is None:
         raise GmError("グローバルパワーがない攻撃要員です", "The attacker has no global power")
     owner = t.get("owner") or None
@@ -336,7 +360,7 @@ def declare_attack(state, payload: dict, ctx) -> list:
         raise GmError("手札のグループは支配目的でだけ攻撃対象にできます", "A group from the hand can only be a control target")
     if owner == seat and purpose != atk.DESTROY:
         raise GmError("自分のグループは破壊目的でだけ攻撃できます", "Your own group can only be attacked to destroy it")
-    position = "hand" if owner is None else _choice(t.get("position"), ("child", "grandchild", "further"),
+    position = "hand" if owner is None else _choice(t.get("position"), POSITIONS,
                                                     "対象の位置", "target position", "further")
     target = {
         "name": clean_text(t.get("name"), "攻撃対象の名前", "target's name"), "owner": owner,
@@ -354,7 +378,7 @@ def declare_attack(state, payload: dict, ctx) -> list:
         if target["tokens"] > state.counters[owner]["tokens_groups"]:
             raise GmError("対象と下流のトークンが持ち主のトークン数を超えています",
                           "More tokens on the target than its owner has on groups")
-    pay = _choice(payload.get("pay"), ("token", "plot"), "攻撃の開始方法", "payment", "token")
+    pay = _choice(payload.get("pay"), PAYMENTS, "攻撃の開始方法", "payment", "token")
     changes = []
     if pay == "plot":
         _need(state, seat, "plot_hand", 1)
@@ -394,9 +418,9 @@ def support(state, payload: dict, ctx) -> list:
     attack = g["attack"]
     seat = _actor_seat(state, payload, ctx)
     _player(g, seat)
-    side = _choice(payload.get("side"), ("attack", "defense"), "支援する側", "side")
-    kind = _choice(payload.get("kind"), atk.ATTACK_SUPPORTS + ("target", "adjacent"), "支援の種類", "support kind")
-    source = _choice(payload.get("source"), ("group", "illuminati"), "支援するカード", "supporting card", "group")
+    side = _choice(payload.get("side"), SUPPORT_SIDES, "支援する側", "side")
+    kind = _choice(payload.get("kind"), SUPPORT_KINDS, "支援の種類", "support kind")
+    source = _choice(payload.get("source"), CARD_KINDS, "支援するカード", "supporting card", "group")
     if source == "illuminati" and kind not in ("adjacent", "global"):
         raise GmError("イルミナティは親子の防御支援かグローバルパワーでだけ支援できます",
                       "The Illuminati supports only as a parent or with its global power")
@@ -423,7 +447,7 @@ def support(state, payload: dict, ctx) -> list:
 def modify(state, payload: dict, ctx) -> list:
     """A labelled manual modifier from the GM (a card's text) on the attack or the defense."""
     _attack(state)
-    side = _choice(payload.get("side"), ("attack", "defense"), "修正する側", "side")
+    side = _choice(payload.get("side"), MODIFIED_SIDES, "修正する側", "side")
     amount = _int(payload.get("amount"), "修正値", "modifier", -99, 99)
     if amount == 0:
         raise GmError("修正値が0です", "The modifier is 0")
@@ -437,7 +461,7 @@ def choose_power(state, payload: dict, ctx) -> list:
     attack = g["attack"]
     if not ctx.viewer.is_gm and ctx.viewer.seat != attack["attacker_seat"]:
         raise Forbidden("攻撃側だけが選べます", "Only the attacker chooses")
-    use = _choice(payload.get("use"), ("normal", "global"), "使うパワー", "power used")
+    use = _choice(payload.get("use"), POWERS, "使うパワー", "power used")
     if use == "global" and attack["attacker"]["global_power"] is None:
         raise GmError("グローバルパワーがない攻撃要員です", "The attacker has no global power")
     if use == attack["attacker"]["use"]:
@@ -496,7 +520,7 @@ def declare_victory(state, payload: dict, ctx) -> list:
     g = _stage(state, "play")
     seat = _actor_seat(state, payload, ctx)
     _player(g, seat)
-    kind = _choice(payload.get("kind"), ("basic", "special", "goal_card"), "勝利条件", "victory kind", "basic")
+    kind = _choice(payload.get("kind"), VICTORIES, "勝利条件", "victory kind", "basic")
     label = clean_text(payload.get("label"), "勝利条件の名前", "victory label", limit=60, required=kind != "basic")
     if kind != "basic" and not ctx.viewer.is_gm:
         raise Forbidden("特殊ゴールとゴールカードはGMが宣言します", "The GM declares special goals and goal cards")
@@ -539,7 +563,7 @@ def eliminate(state, payload: dict, ctx) -> list:
     g = _stage(state, "play")
     seat = seat_of(state, payload.get("seat")).id
     _player(g, seat)
-    reason = _choice(payload.get("reason"), ("goal_cards", "no_groups"), "脱落の理由", "reason", "goal_cards")
+    reason = _choice(payload.get("reason"), OUT_REASONS, "脱落の理由", "reason", "goal_cards")
     return _put_out(g, [seat], reason)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, choices_text
 from gmtool.core.model import Label
 
 # The ten alignments in the seed's order, with their labels.
@@ -43,9 +43,8 @@ def parse_alignments(value, what_ja: str = "属性", what_en: str = "alignments"
     for item in items:
         key = _ALIASES.get(str(item).strip().lower()) or _ALIASES.get(str(item).strip())
         if key is None:
-            names = "/".join(ALIGNMENTS)
-            raise GmError(f"{what_ja}に「{str(item)[:20]}」はありません（{names}）",
-                          f"Unknown {what_en} '{str(item)[:20]}' (use {names})")
+            ja, en = choices_text(ALIGNMENTS)
+            raise GmError(f"{what_ja}に「{str(item)[:20]}」はありません（{ja}）", f"Unknown {what_en} '{str(item)[:20]}' (use {en})")
         if key not in out:
             out.append(key)
     return out

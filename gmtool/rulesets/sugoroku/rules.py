@@ -337,7 +337,7 @@ def _card(card: Mapping[str, Any]) -> dict:
     if attr not in ATTRIBUTES and not (kind != "attack" and attr is None):
         raise GmError(f"属性は力・魔・技です（{attr!r}）", f"Attribute must be 力, 魔 or 技 ({attr!r})")
     if card.get("face", "up") not in ("up", "down"):
-        raise GmError("カードの向きは up か down です", "Card face must be 'up' or 'down'")
+        raise GmError("カードの向きは表向きか裏向きです", "Card face must be face up [up] or face down [down]")
     return {"kind": kind, "attribute": attr, "face": card.get("face", "up"), "name": card.get("name"),
             "power": _int(card.get("power"), "パワー", "Power", 0, 9 if kind == "attack" else None)}
 

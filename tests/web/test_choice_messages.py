@@ -1,0 +1,111 @@
+"""A refusal that offers choices names them as the screens do (core.errors.choices_text): by their labels in both
+languages, never by the codes behind them (「choice/multi/number/text/seat」, 「server/entered」, illuminati's
+「none/group/resource」); the English adds each code in brackets, as docs/api.md and docs/rulesets/ give them, for the
+programmer whose request only these messages reach."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import bearer
+from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)
+from test_screen_messages import Table, flash
+
+from gmtool.core.errors import GmError
+from gmtool.rulesets.ace_royal.rules import parse_skills
+from gmtool.rulesets.grail_trpg.flow import free_use
+from gmtool.rulesets.grail_trpg.sheets import make_skill
+from gmtool.rulesets.sugoroku.rules import _card as sugoroku_card
+from gmtool.web.common import csrf_for
+
+CODE = re.compile(r"[a-z]{3,}")  # a code (choice, server, auto_control …): no Japanese message holds one
+
+
+def console(t: Table, path: str, form: dict, lang: str):
+    """A core form of the GM console, crafted, as htmx sends it."""
+    return t.screens["gm"].post(f"/s/{t.sid}/gm/{path}?lang={lang}", data=form,
+                                headers={"X-CSRF-Token": csrf_for(t.tokens["gm"]), "HX-Request": "true"})
+
+
+@pytest.mark.parametrize(("path", "form", "status", "ja", "en"), [
+    ("prompts", {"title": "1stセレクト", "kind": "poll", "options": "筋力\n耐久"}, 400,
+     "種類「poll」は使えません（「一つ選ぶ」「複数選ぶ」「数値」「短い文」「席に投票」）",
+     "Unknown kind 'poll' (use One choice [choice], Several choices [multi], Number [number], Short text [text], "
+     "Vote for a seat [seat])"),
+    ("readings", {"key": "nope", "value": "1"}, 404, "解釈「nope」はありません（「ダイス」）",
+     "There is no reading 'nope' (Dice [dice])"),
+    ("readings", {"key": "dice", "value": "x"}, 400,
+     "解釈「ダイス」に「x」は選べません（「サーバーが振る（シードから、後で検証可能）」「卓で振った実ダイスの出目を入力する」）",
+     "Reading 'Dice' cannot be 'x' (The server rolls (from the seed, verifiable) [server], "
+     "Faces of real dice rolled at the table are entered [entered])"),
+])
+def test_a_crafted_core_form_is_refused_with_the_choices_in_words(app, client, path, form, status, ja, en):
+    """The console's prompt kind and a reading's choice, sent with a value no form offers: 400/404 naming the choices
+    by the words the console shows them with, in the console's language; nothing changes."""
+    t = Table(app, client, "generic", ["セイバー", "アーチャー"])
+    for lang, said in (("ja", ja), ("en", en)):
+        r = console(t, path, form, lang)
+        assert r.status_code == status and flash(r) == said, flash(r)
+    assert not CODE.search(ja.replace("poll", "").replace("nope", ""))
+    state = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()
+    assert state["session"]["version"] == 1
+
+
+def test_illuminati_choices_are_refused_in_the_words_of_its_forms(game):  # noqa: F811
+    """illuminati's `_choice` said 「自動支配はnone/group/resourceのどれかです」: the codes of its select. It names the
+    options as the phone's select does; the English keeps the codes docs/rulesets/illuminati.md gives."""
+    open_game(game)
+    game["act"]("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    error = game["act"]("start_turn", {"auto_control": "castle"}, who="s1", status=400)["error"]
+    assert error["ja"] == "自動支配は「自動支配なし」「自動支配：グループ」「自動支配：リソース」のどれかです（「castle」）"
+    assert error["en"] == ("The automatic control must be one of: No automatic control [none], Automatic control: a group "
+                           "[group], Automatic control: a resource [resource] (got 'castle')")
+    game["act"]("start_turn", who="s1")
+    error = game["act"]("spend", {"purpose": ["move"]}, who="s1", status=400)["error"]  # a list: refused, not a 500
+    assert "「グループの移動」" in error["ja"] and not CODE.search(error["ja"].replace('["move"]', "")), error
+    error = game["act"]("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 8},
+                                   "target": {"name": "X", "owner": "s2", "alignments": ["Martian"]}}, who="s1",
+                        status=400)["error"]
+    assert "「政府系」「企業系」" in error["ja"] and not CODE.search(error["ja"].replace("Martian", "")), error
+    assert "Government [government], Corporate [corporate]" in error["en"], error
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("ja", "宣言側は「セイバー陣営」「アーチャー陣営」のどちらかです"),
+    ("en", "The declaring side must be one of: セイバー陣営 [a], アーチャー陣営 [b]")])
+def test_grail_a_side_is_refused_by_its_factions_names(app, client, lang, said):
+    """grail's 「declarer は a か b です」 named a field and two codes; it names the two sides by their factions."""
+    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
+    t.act("set_characters", {"faction": "s1", "text": "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"})
+    t.act("set_characters", {"faction": "s2", "text": "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"})
+    r = t.post("start_combat", {"a": "s1", "b": "s2", "declarer": "c"}, lang=lang)
+    assert r.status_code == 400 and flash(r) == said, flash(r)
+
+
+def _refusal(fn, *args):
+    with pytest.raises(GmError) as e:
+        fn(*args)
+    return e.value.ja, e.value.en
+
+
+@pytest.mark.parametrize(("fn", "args", "ja", "en"), [
+    (free_use, ({"label": "心眼", "value": 5, "kind": "magic"}, None, "", True),
+     "種類「magic」はありません（「スキル」「宝具」「上限外」）", "Unknown kind 'magic' (skill [skill], NP [np], outside the cap [outside])"),
+    (make_skill, ({"name": "直感", "kind": "magic"}, ("アルトリア", "アルトリア")),
+     "アルトリア: 種類「magic」はありません（「スキル」「宝具」）", "アルトリア: unknown kind 'magic' (Skill [skill], NP [np])"),
+    (make_skill, ({"name": "直感", "timing": "朝"}, ("アルトリア", "アルトリア")),
+     "アルトリア: タイミング「朝」はありません（「セットアップ」「セレクト」「リザルト」「バトル」「クリンナップ」「常時」）",
+     "アルトリア: unknown timing '朝' (Setup [setup], Select [select], Result [result], Battle [battle], Cleanup [cleanup], "
+     "Any time [any])"),
+    (parse_skills, (["飛行"],), "スキル「飛行」は扱えません（「先制」「見切り」",
+     "Unknown skill '飛行' (known: First strike [first_strike], Mind's eye [mind_eye]"),
+    (sugoroku_card, ({"kind": "attack", "attribute": "力", "face": "sideways"},), "カードの向きは表向きか裏向きです",
+     "Card face must be face up [up] or face down [down]"),
+])
+def test_a_rulesets_refusal_names_its_choices_in_words(fn, args, ja, en):
+    """grail's mod and sheet kinds and timings (「skill / np」, 「setup/select/…」), Ace Royal's keyword skills (the English
+    listed keys only) and a sugoroku card's face (「up か down」): the choices in words, the English with the codes."""
+    said_ja, said_en = _refusal(fn, *args)
+    assert said_ja.startswith(ja) and said_en.startswith(en), (said_ja, said_en)
+    assert not CODE.search(said_ja.replace("magic", "")), said_ja
