@@ -47,9 +47,10 @@ NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
 RECENT_EVENTS = 300
-# The events the request being answered has committed (emptied as each request starts): a failure after the commit
-# must not answer that nothing was changed, and a screen's form says what its action did (web.common.act)
-recorded: ContextVar[tuple[Event, ...]] = ContextVar("recorded", default=())
+# The events the request being answered has committed (a new list as each request starts; None outside a request,
+# where nothing is collected): a failure after the commit must not answer that nothing was changed, and a screen's
+# form says what its action did (web.common.act)
+recorded: ContextVar[list[Event] | None] = ContextVar("recorded", default=None)
 SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
@@ -265,7 +266,8 @@ class LiveSession:
             self.store.remove_from(events[0].seq)
             self.state = engine.fold(self.store.events(), self.ruleset, self.store.undone_actions())
             raise
-        recorded.set(recorded.get() + tuple(events))
+        if (written := recorded.get()) is not None:
+            written.extend(events)
         if self.ruleset.is_undoable(drafts[0][0]):
             self.undoable.append(events[0].action)
         self.recent.extend(events)
@@ -529,7 +531,9 @@ class SessionManager:
                 with self.lock:
                     self.sessions.pop(live.state.session_id, None)
                 remove_session_files(live.path)  # no half-continued session stays behind
-                recorded.set(())  # the new session's commit is gone with its file (a continuation answers no flash)
+                written = recorded.get()
+                if written is not None:
+                    written.clear()  # the new session's commit is gone with its file
                 raise
         return live, tokens
 

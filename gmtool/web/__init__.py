@@ -65,7 +65,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _nothing_recorded_yet():
-        runtime.recorded.set(())  # a request thread answers many requests, one after the other
+        runtime.recorded.set([])  # a request thread answers many requests, one after the other
 
     @app.before_request
     def _language():
