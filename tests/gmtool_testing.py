@@ -269,3 +269,27 @@ def bare_emoji(html: str) -> list[str]:
     html = re.sub(r'<span (?:aria-hidden="true"|role="img" aria-label="[^"]+")>[^<]*</span>', "", html)
     html = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)  # text only (a title, a label aside)
     return [ch for ch in html if 0x1F300 <= ord(ch) <= 0x1FAFF]
+
+
+# Browser tests: every text of the live screen that a box cut off, in a page.evaluate. A text counts as cut when an
+# ancestor that clips (overflow other than visible) or the viewport holds only part of it, or when a clipping ancestor
+# hides it whole, except a roll the summary's one-line strip leaves out by design (.summary-rolls .rolls); and the
+# page itself must not scroll. Each problem is a line naming the clipping box, the element and the text.
+CLIPPED_TEXT = """() => { const out = [];
+  const walk = document.createTreeWalker(document.querySelector('#live'), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode, text = node.textContent.trim(), el = node.parentElement;
+    if (!text || !el.getClientRects().length || el.closest('.history')) continue;
+    const range = document.createRange(); range.selectNodeContents(node); const r = range.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    let cut = null, leftOut = false;
+    for (let a = el.parentElement; a && !cut; a = a.parentElement) { const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (r.bottom > b.bottom + 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.left < b.left - 1) {
+        if (a.matches('.summary-rolls .rolls') && r.top >= b.bottom - 1) { leftOut = true; break; }
+        cut = a.id ? '#' + a.id : a.tagName.toLowerCase() + '.' + [...a.classList].join('.'); } }
+    if (!cut && !leftOut && (r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.left < -1 || r.top < -1)) cut = 'viewport';
+    if (cut) out.push(`${cut}: ${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text.slice(0, 30)}"`); }
+  const page = document.scrollingElement;
+  if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push('the page scrolls');
+  return out; }"""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+from gmtool_testing import CLIPPED_TEXT, api_caller
 from playwright.sync_api import expect
 
 
@@ -67,34 +69,54 @@ def test_a_turn_with_a_battle_between_two_phones(page, open_table):
     assert "アルトリア" not in table.locator("#live").inner_text()
 
 
-def test_the_table_summary_shows_whole_rolls_on_one_line_at_1280x720(open_table, api_post):
-    """Four players with long faction names: the summary's roll strip (newest first) shows only whole rolls, each
-    on one line, inside the summary; the rolls that do not fit are left out, never cut or broken over two lines."""
-    names = ["セイバー陣営", "アーチャー陣営", "ランサー陣営", "ライダー陣営"]
-    live, tokens, table, _phones = open_table("双六卓", "sugoroku", names, table_height=720)
-    sid = live.state.session_id
-    api_post(sid, tokens["gm"], "actions/setup", {"board_length": 20, "order": ["s1", "s2", "s3", "s4"]})
-    for seat, face in (("s1", 3), ("s2", 1), ("s3", 6), ("s4", 5)):  # entered: the same board every run
-        api_post(sid, tokens["seats"][seat], "actions/roll_move", {"faces": [face]})
-    expect(table.locator(".summary-rolls .roll")).to_have_count(3)
-    for lang in ("ja", "en"):
-        table.goto(f"{table.url.split('?')[0]}?lang={lang}")
-        strip = table.locator(".summary-rolls .rolls")
-        expect(strip.locator(".roll").first).to_contain_text(names[3])
-        # measured once the layout holds still (the live fragment may still be morphing in after the load)
-        shown, previous = None, []
-        for _ in range(20):
-            if shown == previous:
-                break
-            previous = shown
-            table.wait_for_timeout(150)
-            shown = strip.evaluate("""ol => { const box = ol.getBoundingClientRect();
-            const summary = document.querySelector('#table-summary').getBoundingClientRect();
-            return [...ol.querySelectorAll('.roll')].map(li => { const r = li.getBoundingClientRect();
-              const inside = r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1;
-              const outside = r.top >= box.bottom - 1;
-              return {text: li.innerText.replace(/\\s+/g, ' '), inside, outside, height: r.height,
-                      in_summary: r.bottom <= summary.bottom + 1}; }); }""")
-        visible = [r for r in shown if r["inside"]]
-        assert visible and all(r["inside"] or r["outside"] for r in shown), (lang, shown)
-        assert all(r["in_summary"] and r["height"] <= 48 for r in visible), (lang, shown)
+# Seven factions with long names (sugoroku seats at most 7): the widest standings and the most markers.
+LONG_NAMES = ["セイバー陣営（衛宮士郎とアルトリア）", "アーチャー陣営（遠坂凛とエミヤ）", "ランサー陣営（言峰綺礼）", "ライダー陣営（間桐桜）",
+              "キャスター陣営（葛木宗一郎）", "アサシン陣営（佐々木小次郎）", "バーサーカー陣営（イリヤスフィール）"]
+# Each board's entered faces, one per seat in turn order: the same board every run.
+BOARDS = {"spread": [1, 2, 3, 4, 5, 6, 1], "pairs": [1, 1, 2, 2, 3, 3, 4], "crowd": [3] * 7, "tie_of_seven": [3] * 7}
+# The strip's rolls: whole and on one line inside it, or left out below it; all inside the summary.
+ROLLS = """ol => { const box = ol.getBoundingClientRect(), summary = document.querySelector('#table-summary').getBoundingClientRect();
+  return [...ol.querySelectorAll('.roll')].map(li => { const r = li.getBoundingClientRect();
+    return {text: li.innerText.replace(/\\s+/g, ' '), inside: r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1,
+            outside: r.top >= box.bottom - 1, height: r.height, in_summary: r.bottom <= summary.bottom + 1}; }); }"""
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_the_table_shows_a_whole_sugoroku_board_and_its_rolls_at_every_screen(server, browser, board):
+    """The summary of seven long-named factions (spread over the board, in pairs, all on one square) and a revealed tie
+    of all seven on the stage: at 1280×720, 1366×768 and 1920×1080, in both languages, no text of the table screen is
+    cut (the summary was 40vh with overflow hidden: the rolls, then the standings' last rows fell out of it; a crowded
+    square stacked its markers one per line), the page does not scroll, and the roll strip shows whole rolls on one line."""
+    base, app = server
+    live, raw = app.extensions["gmtool"].create("双六卓", "sugoroku", [{"name": n} for n in LONG_NAMES])
+    sid, seats = live.state.session_id, list(raw["seats"])
+    call = api_caller(app, sid, raw)
+    call("actions/setup", {"board_length": 20, "order": seats})
+    for seat, face in zip(seats, BOARDS[board]):
+        call("actions/roll_move", {"faces": [face]}, who=seat)
+    if board == "tie_of_seven":
+        call("actions/end_phase")
+        call("actions/start_battle")
+        battle = call("state")["ruleset"]["battle"]
+        for seat in battle["fighters"]:
+            cards = ["力5"] if seat == battle["parent"] else ["技3", "魔2", "力1"]
+            call(f"prompts/{battle['prompt']}/answer", {"value": cards}, who=seat)
+        assert call("state")["ruleset"]["battle"]["result"]
+    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
+        table = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        for lang in ("ja", "en"):
+            table.goto(f"{base}/s/{sid}/table?k={raw['table']}&lang={lang}")
+            expect(table.locator(".summary-rolls .roll").first).to_contain_text(LONG_NAMES[6])
+            cut, previous = None, []
+            for _ in range(20):  # measured once the layout holds still (the stage's entrance, its fit)
+                if cut == previous:
+                    break
+                previous = cut
+                table.wait_for_timeout(150)
+                cut = table.evaluate(CLIPPED_TEXT), table.locator(".summary-rolls .rolls").evaluate(ROLLS)
+            where = (board, width, lang)
+            assert cut[0] == [], where
+            visible = [r for r in cut[1] if r["inside"]]
+            assert visible and all(r["inside"] or r["outside"] for r in cut[1]), (where, cut[1])
+            assert all(r["in_summary"] and r["height"] <= 48 for r in visible), (where, cut[1])
+        table.context.close()
