@@ -114,3 +114,16 @@ def test_the_keyboard_focus_ring_shows_on_the_dark_theme(client):
     # a grail skill chip hides its checkbox: the chip wears the ring instead
     chip = declared(css(client, "rulesets/grail.css"), ".g-chip:has(input:focus-visible)", root=text)
     assert chip["outline"].split() == outline
+
+
+@pytest.mark.parametrize("sheet, selector, background", [
+    ("ace_royal", ".ar-out", "#1b1d22"), ("illuminati", ".il-out", CARD), ("sugoroku", ".sg-out", CARD)])
+def test_an_out_player_reads_as_out_at_aa_contrast(client, sheet, selector, background):
+    """A player out of the game is muted and struck through, not faded: at opacity .45 its words read at about 3.8:1
+    on a card and its muted labels at 2.3:1 (WCAG AA asks 4.5:1); a faded pill lost its contrast too."""
+    root = css(client, "gmtool.css")
+    text = css(client, f"rulesets/{sheet}.css")
+    rule = declared(text, selector, root=root)
+    assert float(rule.get("opacity", 1)) == 1
+    assert ratio(rgb(rule["color"]), rgb(background)) >= 4.5
+    assert re.search(re.escape(selector) + r" [^{]*\{[^}]*text-decoration: line-through", text)
