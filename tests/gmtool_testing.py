@@ -262,6 +262,12 @@ def unnamed_controls(html: str) -> list[str]:
             if not any(unicodedata.category(ch)[0] in "LN" for ch in name)]
 
 
+def icon(name: str) -> str:
+    """A regular expression for templates/_icons.html's picture `name` (die, trophy): an inline SVG hidden from a
+    screen reader (the word beside it says it), which draws where no emoji font is installed."""
+    return rf'<svg class="icon icon-{name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">(?:(?!</svg>).)*</svg>'
+
+
 def bare_emoji(html: str) -> list[str]:
     """Pictographic emoji (🏁 🔒 🎲 🏆 …) a page shows as its own text: each should be hidden from a screen reader
     beside a word that says it (<span aria-hidden="true">🏁</span>ゴール) or named (role="img" aria-label), since
