@@ -41,7 +41,7 @@ PRIMARY = """() => {
   if (!el) return {marked: 0, found: false};
   const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 28));
-  return {marked: marked.length, found: true, top: r.top, bottom: r.bottom, height: r.height,
+  return {marked: marked.length, found: true, top: r.top, bottom: r.bottom, height: r.height, left: r.left, right: r.right,
           layout: [document.documentElement.scrollWidth, innerWidth, innerHeight],
           uncovered: !!hit && el.contains(hit), prompt: !!el.closest('.prompt-card'),
           what: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} ` +
@@ -50,7 +50,7 @@ PRIMARY = """() => {
 
 
 def primary_problems(page, where: str, prompt: bool | None = None) -> list[str]:
-    """What is wrong with the screen's primary action: none or several marked, outside the bottom half,
+    """What is wrong with the screen's primary action: none or several marked, outside the bottom half or the width,
     covered by something else, or (`prompt`) not the open prompt's when one waits for this seat."""
     p = page.evaluate(PRIMARY)
     if not p["found"]:
@@ -64,6 +64,8 @@ def primary_problems(page, where: str, prompt: bool | None = None) -> list[str]:
         out.append(f"{where}: {p['marked']} primary actions")
     if p["height"] <= 0 or p["top"] < p["vh"] / 2 - 0.5 or p["bottom"] > p["vh"] + 0.5:
         out.append(f"{where}: {p['what']} at y={p['top']:.0f}..{p['bottom']:.0f}, not in the bottom half of {p['vh']}")
+    if p["left"] < -0.5 or p["right"] > screen["width"] + 0.5:  # a docked button 100% wide plus its 10 px inset
+        out.append(f"{where}: {p['what']} at x={p['left']:.0f}..{p['right']:.0f}, wider than the screen's {screen['width']}")
     if not p["uncovered"]:
         out.append(f"{where}: {p['what']} is covered")
     if prompt is not None and p["prompt"] != prompt:
