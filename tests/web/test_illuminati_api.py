@@ -651,3 +651,20 @@ def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(game):
         assert undo.status_code == 200, undo.get_json()
     players = {p["seat"]: p for p in state()["ruleset"]["players"]}
     assert not players["s2"]["out"] and players["s2"]["counters"]["groups"] == 1
+
+
+def test_after_the_game_no_player_is_marked_to_play(app, game):
+    """I-1: once a victory ends the game nobody's turn is next: the table and the console marked the seat after the
+    winner's turn (▶ and the current-player outline) as if it were to play."""
+    act, tokens, sid = game["act"], game["tokens"], game["sid"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("start_turn", who="s1")
+    act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
+    act("end_turn", who="s1")
+    assert game["state"]()["ruleset"]["stage"] == "over"
+    for who, path in (("table", "table"), ("gm", "gm")):
+        browser = app.test_client()
+        assert browser.get(f"/s/{sid}/{path}?k={tokens[who]}").status_code == 302
+        page = browser.get(f"/s/{sid}/{path}").get_data(as_text=True)
+        assert "il-current" not in re.sub(r'class="il-current-name"', "", page) and "▶" not in page, who
