@@ -66,23 +66,25 @@
     const item = document.querySelector("#stage .stage-item");
     return item ? item.dataset.stageKey : "";
   }
-  // The table's stage shows its whole moment: one taller than the room the summary leaves it (a tie of seven
-  // long names on a 1280×720 laptop) is drawn smaller (zoom, static/gmtool.css), never cut off.
-  function fitStage() {
-    const stage = document.getElementById("stage");
-    if (!stage) return;
-    let fit = 1;
-    stage.style.setProperty("--stage-fit", "1");
-    while (stage.scrollHeight > stage.clientHeight + 1 && fit > 0.5) {
-      fit = Math.round(fit * 100 - 5) / 100;
-      stage.style.setProperty("--stage-fit", String(fit));
-    }
+  // The table screen shows the whole of its stage and summary: a summary taller than the room the stage leaves it
+  // (eight seats of seven counters on a 1280×720 laptop), then a moment taller than the stage (a tie of seven long
+  // names) is drawn smaller (--fit, a zoom in static/gmtool.css), never cut off.
+  function fitTable() {
+    const boxes = [document.getElementById("table-summary"), document.getElementById("stage")].filter(Boolean);
+    boxes.forEach(function (box) { box.style.setProperty("--fit", "1"); });
+    boxes.forEach(function (box) {
+      let fit = 1;
+      while (box.scrollHeight > box.clientHeight + 1 && fit > 0.5) {
+        fit = Math.round(fit * 100 - 5) / 100;
+        box.style.setProperty("--fit", String(fit));
+      }
+    });
   }
-  window.addEventListener("resize", fitStage);
+  window.addEventListener("resize", fitTable);
   document.addEventListener("animationend", function (e) {  // measured again without the entrance's offset
-    if (e.target.classList && e.target.classList.contains("stage-item")) fitStage();
+    if (e.target.classList && e.target.classList.contains("stage-item")) fitTable();
   });
-  if (document.fonts) document.fonts.ready.then(fitStage);
+  if (document.fonts) document.fonts.ready.then(fitTable);
   // The table's history stays open (or closed) across live updates.
   let historyOpen = false;
   document.addEventListener("toggle", function (e) {
@@ -232,7 +234,7 @@
       item.style.animation = "";
     }
     keepHistory();
-    fitStage();
+    fitTable();
     // The GM console's counter controls come with the page; a live fragment holds placeholders for them.
     // One that no page control took (a seat added since the page loaded) brings the controls, once.
     if (cfg.liveControls && document.querySelector("#live [data-placeholder]")) {
@@ -352,6 +354,6 @@
   flushQueue();
   promptsChanged();
   sayNews();
-  fitStage();
+  fitTable();
   startStream();
 })();

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 
-from gmtool_testing import bearer
+from gmtool_testing import CLIPPED_TEXT, bearer
 from playwright.sync_api import expect
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
@@ -376,3 +376,30 @@ def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
     assert tv.evaluate(BROKEN_WORDS) == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
     tv.context.close()
+
+
+EIGHT = ["セイバー陣営", "アーチャー陣営", "ランサー陣営", "ライダー陣営", "キャスター陣営", "アサシン陣営", "バーサーカー陣営", "ルーラー陣営"]
+
+
+def test_eight_seats_of_seven_counters_and_a_prompt_for_all_are_whole_on_every_screen(server, browser):
+    """Browser review: the summary grows to what it holds (it was cut at 40% of the screen), so eight seats of seven
+    counters filled a 1280×720 screen and pushed the stage (a prompt open for all eight) out of it. The summary takes
+    at most 60% of the screen, the stage the rest, and what is too tall for its box is drawn smaller: no text is
+    cut at any screen, in either language, and the page does not scroll."""
+    base, app = server
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]), json={
+        "title": "大人数卓", "ruleset": "generic", "seats": EIGHT,
+        "counters": ["seals", "mana", "karma", "vp", "coins", "black_stars", "HP,10,0,20,瀕死<=3"]})
+    assert r.status_code == 201, r.get_json()
+    data = r.get_json()
+    r = client.post(f"/api/sessions/{data['session']}/prompts", headers=bearer(data["gm_token"]),
+                    json={"title": "どれ", "kind": "choice", "options": ["赤", "青", "緑"]})
+    assert r.status_code == 201, r.get_json()
+    for (width, height), lang in [((w, h), lang) for w, h in ((1280, 720), (1366, 768), (1920, 1080)) for lang in ("ja", "en")]:
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(f"{base}/s/{data['session']}/table?k={data['table_token']}&lang={lang}")
+        expect(page.locator("#stage [data-stage-step=prompt]")).to_be_visible()
+        page.wait_for_timeout(700)  # the stage's entrance, then its fit
+        assert page.evaluate(CLIPPED_TEXT) == [], (width, lang)
+        page.context.close()
