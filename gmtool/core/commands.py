@@ -347,6 +347,19 @@ def counter_drafts_now(state: State, drafts: list[Draft]) -> list[Draft]:
     return run.drafts
 
 
+def change_at_confirm(state: State, seat_id: str, key: str, delta: int, reason: str | dict = "",
+                      rule: str = "") -> list[Draft]:
+    """A counter change by `delta` that a prompt's resolution carries to its confirm, whole: counter_drafts_now
+    applies it then, from the value the counter holds then (into its bounds). Its `from` / `to` are the value now
+    and that value moved by `delta` (outside the bounds if so): clamped now, the change would lose what the counter
+    gains before the confirm (MP set to 0 before a reveal and to 5 before its confirm pays a cost of 2 as 5→3)."""
+    if not delta:
+        return []
+    current = state.counters[seat_id][key]
+    data = {"seat": seat_id, "key": key, "delta": delta, "from": current, "to": current + delta, "reason": reason}
+    return [("counter.changed", {**data, "rule": rule} if rule else data)]
+
+
 def set_setting(state: State, key: Any, value: Any) -> list[Draft]:
     """Switch one of the GM's session settings (SETTINGS), remembered in the session's log."""
     require_open(state)

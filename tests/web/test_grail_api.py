@@ -700,3 +700,70 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
         "Seal 3 cannot be used: The battle roll has been made (win rates are added before it) [T-10]")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     assert call(client, grail, "decide", {"winner": "a"})["ruleset"]["combat"]["step"] == "cleanup"
+
+
+MP_SKILLS = SABER.replace("宝具60\n", "宝具60\n- スキル 魔力放出 セットアップ 筋力+10 MP2\n- スキル 直感 リザルト 筋力+5 MP2\n"
+                                    "- スキル 怪力 セレクト 筋力+10 MP2\n", 1)
+
+
+def set_mp(client, grail, value):
+    """The GM sets セイバー陣営's MP (the console's counter panel posts the same)."""
+    r = client.post(f"/api/sessions/{grail['session']}/counters", headers=bearer(grail["tok"]["gm"]),
+                    json={"seat": "s1", "key": "mp", "value": value})
+    assert r.status_code == 200, r.get_json()
+
+
+@pytest.mark.parametrize("at_reveal, before_confirm, modifier", [(0, 5, False), (1, 6, True)])
+def test_t13_a_step_skill_pays_its_whole_mp_from_what_the_gm_set_before_the_confirm(client, grail, at_reveal,
+                                                                                      before_confirm, modifier):
+    """T-13/T-3: a setup skill's MP 2 is paid at the confirm, whole, from the MP the faction holds then: the GM set
+    the MP to 0 (or 1) before the step was resolved (at the reveal, or before a GM modifier re-resolved it) and to 5
+    (or 6) by the counter panel before the confirm: MP ends at 3 (4), the log reads 5→3 (6→4) (the resolution's
+    change was clamped at the reveal: 0 and -1 paid, the skill's MP left unpaid)."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": MP_SKILLS})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    set_mp(client, grail, 3)
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "skills": ["s1/アルトリア:1"]}, "s1")  # MP 3: enough
+    if modifier:
+        answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+        set_mp(client, grail, at_reveal)
+        call(client, grail, "use_skill", {"side": "b", "label": "軍略", "value": 5, "stat": "筋力"})  # resolved again
+    else:
+        set_mp(client, grail, at_reveal)
+        answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")  # revealed and resolved at MP 0
+    set_mp(client, grail, before_confirm)
+    confirm(client, grail, "c1-setup")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["seats"][0]["counters"]["mp"] == \
+        before_confirm - 2
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=gm).get_json()["events"]
+    assert [e["text"] for e in log if e["type"] == "counter.changed"][-1] == \
+        f"セイバー陣営: MP {before_confirm}→{before_confirm - 2} (-2)（スキルのMP [T-3]）"
+
+
+def test_t13_a_skill_after_the_reveal_counts_the_mp_the_answer_declared(client, grail):
+    """T-13/T-3: MP 3 and a select answer declaring 怪力 (MP 2): after the reveal 直感 (MP 2, result timing) cannot be
+    paid too: its chip on the phone says so and use_skill is a 400 in both languages that writes nothing (it was
+    taken, and the confirm paid 3 of the 4); the confirm pays 怪力's 2."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": MP_SKILLS})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    set_mp(client, grail, 3)
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    set_up(client, grail, {"main": "s1/アルトリア"}, {"main": "s2/エミヤ"})
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力", "skills": ["s1/アルトリア:3"]}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    chips = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["s1"])).get_json()[
+        "ruleset"]["combat"]["skills"]["chips"]
+    chip = next(c for c in chips if c["name"] == "直感")
+    assert not chip["usable"] and chip["reason"]["en"] == "Not enough MP (needs 2, has 1)"
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=bearer(grail["tok"]["s1"]),
+                    json={"skill": "s1/アルトリア:2"})
+    assert r.status_code == 400 and (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (
+        "「直感」は使えません: MPが足りません（必要2、残り1） [T-13]", "Cannot use '直感': Not enough MP (needs 2, has 1) [T-13]")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
+    confirm(client, grail, "c1-s1")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["seats"][0]["counters"]["mp"] == 1

@@ -19,7 +19,7 @@ from gmtool.core.ruleset import ActionContext, action
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
 from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
                    phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
-                   side_forces, skill_of, uses_left, win_rates, mp_of, pairing_now)
+                   side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
 from .rules import STATS, parse_characters
 from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
@@ -549,13 +549,8 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         if side is None:
             raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
         ch, k = skill_of(state, faction, text_field(p, "skill"))
-        pending_uses = [u for u in combat.get("step_mods", {}).get(combat["prompt"], []) if u.get("faction") == faction] \
-            if pending else []
-        left = uses_left(combat, faction)
-        for u in pending_uses:
-            left[u["kind"]] = left.get(u["kind"], 0) - (u["kind"] in left)
-        why = unavailable(k, phase, left, set(combat.get("used_skills", [])) | {u.get("skill") for u in pending_uses},
-                          mp_of(state, faction), sum(u.get("mp", 0) for u in pending_uses)) or after_the_roll(combat)
+        left, used, spent = skill_budget(state, combat, faction)
+        why = unavailable(k, phase, left, used, mp_of(state, faction), spent) or after_the_roll(combat)
         if why:
             raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
                           f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
@@ -591,19 +586,18 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
                        "またはリザルトの公開後・確定前に使います",
                        "Only win-rate skills can be used now (battle); stat skills go with the setup / select answer "
                        "or after a reveal, before the GM confirms")
-    drafts = [("grail.modifier_added", {"combat": combat["id"], "side": side, "label": use["name"],
-                                        "value": use["win_rate"], "kind": use["kind"], "faction": use.get("faction"),
-                                        "skill": use.get("skill"), "counts": bool(use.get("faction"))})]
-    if use.get("mp") and use.get("faction") not in (None, GM_SIDE):
-        drafts += counter_drafts(state, use["faction"], "mp", mp_of(state, use["faction"]) - use["mp"],
-                                 f"{use['name']} [T-3]", "T-3")
-    return drafts
+    return [("grail.modifier_added", {"combat": combat["id"], "side": side, "label": use["name"],
+                                      "value": use["win_rate"], "kind": use["kind"], "faction": use.get("faction"),
+                                      "skill": use.get("skill"), "counts": bool(use.get("faction"))})] + \
+        _mp_drafts(state, use)
 
 
 def _mp_drafts(state: State, use: dict) -> list:
+    """T-13: the MP a skill used outside a pending step costs, paid at once (a pending step's skills pay theirs at
+    its confirm: Uses.mp_drafts)."""
     if not use.get("mp") or use.get("faction") in (None, GM_SIDE):
         return []
-    return counter_drafts(state, use["faction"], "mp", max(0, mp_of(state, use["faction"]) - use["mp"]),
+    return counter_drafts(state, use["faction"], "mp", mp_of(state, use["faction"]) - use["mp"],
                           f"{use['name']} [T-3]", "T-3")
 
 

@@ -11,7 +11,7 @@ import copy
 import json
 from typing import Any
 
-from gmtool.core.commands import clean_text, counter_drafts, parse_int
+from gmtool.core.commands import change_at_confirm, clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import resolution_view
@@ -104,6 +104,20 @@ def uses_left(combat: dict, faction: str) -> dict[str, int]:
     """T-3: how many skills and 宝具 one faction may still use in this combat."""
     used = faction_uses(combat).get(faction, {})
     return {k: USE_LIMITS[k] - used.get(k, 0) for k in USE_LIMITS}
+
+
+def skill_budget(state: State, combat: dict, faction: str) -> tuple[dict[str, int], set, int]:
+    """T-3/T-13: what the faction may still use now: its skills and 宝具 left (uses_left), the skills it has used and
+    the MP it has spent but not yet paid. A revealed, unconfirmed setup / select holds the uses its answers declared
+    and those entered since (use_skill): they count from the reveal, though the confirm records and pays them."""
+    left, used, pending = uses_left(combat, faction), set(combat.get("used_skills", [])), []
+    prompt = state.prompts.get(combat["prompt"])
+    if prompt is not None and prompt.is_revealed and not prompt.confirmed:
+        declared = [u for w, a in prompt.answers.items() if isinstance(a.value, dict) for u in _answer_uses(a.value, w)]
+        pending = [u for u in declared + step_uses(combat, prompt.id) if u.get("faction") == faction]
+    for u in pending:
+        left[u["kind"]] = left.get(u["kind"], 0) - (u["kind"] in left)
+    return left, used | {u.get("skill") for u in pending}, sum(u.get("mp", 0) for u in pending)
 
 
 def mp_of(state: State, faction: str) -> int | None:
@@ -485,11 +499,12 @@ class Uses:
         return {"faction_uses": self.faction_uses, "uses": sides, "used_skills": self.used_skills}
 
     def mp_drafts(self) -> list:
-        """T-13: the MP the declared skills cost, as counter changes."""
+        """T-13: the MP the declared skills cost, as counter changes the confirm makes, each by the whole cost
+        from the MP the faction holds then (change_at_confirm)."""
         out = []
         for f, cost in self.mp.items():
-            out += counter_drafts(self.state, f, "mp", max(0, mp_of(self.state, f) - cost),
-                                  {"ja": "スキルのMP [T-3]", "en": "skills' MP [T-3]"}, "T-3")
+            out += change_at_confirm(self.state, f, "mp", -cost, {"ja": "スキルのMP [T-3]", "en": "skills' MP [T-3]"},
+                                     "T-3")
         return out
 
 
@@ -770,11 +785,11 @@ def skill_chips(state: State, c: dict, faction: str) -> dict:
     """T-1/T-3/T-5/T-13: the faction's skills and 宝具 for the timing now, each with its effect in words and,
     when it cannot be used, the reason (what the phone shows as one-tap chips)."""
     phase = phase_now(state, c)
-    left, used, mp = uses_left(c, faction), set(c.get("used_skills", [])), mp_of(state, faction)
+    (left, used, spent), mp = skill_budget(state, c, faction), mp_of(state, faction)
     chips = []
     for ch in grail_of(state)["characters"].get(faction, []):
         for k in ch.get("skills", []):
-            why = unavailable(k, phase, left, used, mp) or after_the_roll(c)
+            why = unavailable(k, phase, left, used, mp, spent) or after_the_roll(c)
             chips.append({"id": k["id"], "name": k["name"], "kind": k["kind"], "character": ch["name"],
                           "label": skill_label(k).to_dict(), "effect_text": effect_text(k).to_dict(),
                           "usable": why is None, "reason": why})
