@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -422,3 +423,40 @@ def test_refusals_of_keys_and_numbers_no_screen_sends_are_said_in_words(game):
     error = act("adjust", {"seat": "s1", "key": "vp", "delta": 1}, status=404)["error"]
     assert (error["ja"], error["en"]) == ("そのカウンターはありません", "There is no such counter")
     assert state()["ruleset"]["players"][0]["mana"] == 5
+
+
+def test_adjust_below_a_counters_minimum_names_its_label_and_real_minimum(game):
+    """adjust refused any count below 0 with 「0未満にはできません」, also a counter whose minimum is negative (熱, from
+    -3 to 5, kept by a session imported from a file that has it: -2 is taken) and said nothing of the counter. Now
+    the refusal is worded as core's counter panel, with the counter's label and its real range in both languages
+    (never its key), and writes nothing."""
+    client, act = game["client"], game["act"]
+    _setup(act)
+    act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
+    for _ in range(3):
+        act("exchange_class", {"pick": "pass"})
+    act("start_game")
+    doc = json.loads(client.get(f"/api/sessions/{game['sid']}/export?format=json",
+                                headers=bearer(game["tokens"]["gm"])).get_data(as_text=True))
+    doc["events"][0]["data"]["counters"].append({"key": "heat", "label": {"ja": "熱", "en": "Heat"}, "start": 0,
+                                                 "min": -3, "max": 5})
+    r = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=json.dumps(doc),
+                    content_type="application/json")
+    assert r.status_code == 201, r.get_json()
+    sid, gm = r.get_json()["session"], bearer(r.get_json()["gm_token"])
+
+    def adjust(seat, key, delta):
+        return client.post(f"/api/sessions/{sid}/actions/adjust", headers=gm,
+                           json={"seat": seat, "key": key, "delta": delta})
+
+    assert adjust("s1", "heat", -2).status_code == 200
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    for seat, key, delta, ja, en in [
+            ("s1", "heat", -2, "熱は-3から5までの範囲です（-4にはできません）", "Heat must be from -3 to 5 (cannot become -4)"),
+            ("s2", "mana", -6, "魔力は0から30までの範囲です（-1にはできません）", "Mana must be from 0 to 30 (cannot become -1)")]:
+        r = adjust(seat, key, delta)
+        error = r.get_json()["error"]
+        assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+        assert "heat" not in error["message"]
+    state = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
+    assert state["session"]["version"] == version and state["seats"][0]["counters"]["heat"] == -2

@@ -123,14 +123,13 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     reason = HAND_REASONS.get(reason, reason) or ("手動", "by hand")
     plan = Plan(state, ctx)
     new = plan.value(seat, key) + delta
-    if new < 0:
-        raise GmError(f"0未満にはできません（今は{plan.value(seat, key)}）", f"Cannot go below 0 (now {plan.value(seat, key)})")
     lo, hi = state.bounds(seat, key)
-    if hi is not None and new > hi:  # counter_drafts would cut it to the bound without a word
+    if (lo is not None and new < lo) or (hi is not None and new > hi):  # counter_drafts would cut it without a word
         label, (ja, en) = state.counter_def(key).label, range_words(lo, hi)  # worded as core's counter panel
-        raise GmError(f"{label.ja}は{ja}です（{new}にはできません）。上限はGMがカウンター欄で理由を書いて上げます",
-                      f"{label.en} must be {en} (cannot become {new}); the GM raises the limit on the counter "
-                      "panel, giving a reason")
+        above = hi is not None and new > hi
+        raise GmError(f"{label.ja}は{ja}です（{new}にはできません）" + ("。上限はGMがカウンター欄で理由を書いて上げます" if above else ""),
+                      f"{label.en} must be {en} (cannot become {new})" + (
+                          "; the GM raises the limit on the counter panel, giving a reason" if above else ""))
     if key == "mana" and delta < 0:
         plan.lose_mana(seat, -delta, reason, "A-2")
     else:
