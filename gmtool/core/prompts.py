@@ -129,6 +129,32 @@ def _disabled(value: Any, respondents: list[str], options: list[str]) -> dict:
     return {who: {option: _reason(reason) for option, reason in items.items()} for who, items in value.items()}
 
 
+def _held_disabled(value: Any) -> dict:
+    """`disabled` as a stored prompt.opened holds it, in the shape the screens read: {respondent: {option: reason}},
+    each reason text or a {"ja", "en"} pair of texts. A file saved before reasons were checked (or a crafted import)
+    may hold any JSON there: a reason that is a number reads as its text; a list, an object or true/false as no
+    reason (the option stays disabled, without words: a player reads no code); what is no map is left out."""
+    def text(reason: Any) -> str:
+        return reason if isinstance(reason, str) else str(reason) if isinstance(reason, (int, float)) \
+            and not isinstance(reason, bool) else ""
+
+    def held(reason: Any) -> str | dict:
+        if isinstance(reason, dict) and set(reason) == {"ja", "en"}:
+            return {lang: text(reason[lang]) for lang in ("ja", "en")}
+        return text(reason)
+
+    if not isinstance(value, dict):
+        return {}
+    return {str(who): {str(option): held(reason) for option, reason in items.items()}
+            for who, items in value.items() if isinstance(items, dict)}
+
+
+def _not_allowed(option: str, reason: str | dict) -> GmError:
+    """The refusal of a disabled option, with its reason when it has words."""
+    ja, en = text_in(reason, "ja"), text_in(reason, "en")
+    return GmError(f"「{option}」は選べません" + (f"：{ja}" if ja else ""), f"'{option}' is not allowed" + (f": {en}" if en else ""))
+
+
 def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
     """The answer normalised, or a readable error if it breaks the prompt's rules."""
     custom = _kind(state, prompt.kind)
@@ -140,8 +166,7 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
         if value not in prompt.options:
             raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
         if value in disabled:
-            raise GmError(f"「{value}」は選べません：{text_in(disabled[value], 'ja')}",
-                          f"'{value}' is not allowed: {text_in(disabled[value], 'en')}")
+            raise _not_allowed(value, disabled[value])
         return value
     if prompt.kind == "multi":
         if not isinstance(value, list):
@@ -151,8 +176,7 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
             raise GmError("選択肢から重複なく選んでください", "Choose from the options, each at most once")
         for v in value:
             if v in disabled:
-                raise GmError(f"「{v}」は選べません：{text_in(disabled[v], 'ja')}",
-                              f"'{v}' is not allowed: {text_in(disabled[v], 'en')}")
+                raise _not_allowed(v, disabled[v])
         lo, hi = prompt.min or 1, prompt.max or len(prompt.options)
         if not lo <= len(value) <= hi:
             raise GmError(f"{lo}〜{hi}個選んでください", f"Choose {lo} to {hi} options")
@@ -337,7 +361,7 @@ def prompt_opened(state: State, e: Event) -> None:
     d = e.data
     state.prompts[d["id"]] = Prompt(
         id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
-        gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=dict(d.get("disabled") or {}),
+        gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=_held_disabled(d.get("disabled")),
         resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}), owner=state.prompt_owner)
 
 

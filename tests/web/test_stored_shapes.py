@@ -1,0 +1,75 @@
+"""A session file holds what the gmtool that wrote it accepted: one saved before a check was added (or an import
+from anyone) may hold a field in a shape today's requests refuse. Loading and showing it must never be a 500."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from gmtool_testing import ADMIN_KEY, bearer, open_link
+
+from gmtool.store import Store
+from gmtool.web import create_app
+
+
+def session_with(tmp_path, drafts_of):
+    """A generic session made through the API, then `drafts_of(created)` appended straight into its file as one
+    action (as the gmtool that wrote it stored them), and a fresh app started on the folder."""
+    data = tmp_path / "sessions"
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    r = app.test_client().post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "古い卓", "seats": ["セイバー", "アーチャー"], "counters": ["seals", "karma"]})
+    assert r.status_code == 201, r.get_json()
+    created = r.get_json()
+    app.extensions["gmtool"].close_all()
+    store = Store(data / f"{created['session']}.sqlite")
+    try:
+        store.append("gm", drafts_of(created))
+    finally:
+        store.close()
+    return create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True}), created
+
+
+def every_screen(app, created) -> dict:
+    """Every page, fragment-free read and export of the session for each viewer: {what: response}."""
+    sid, out = created["session"], {}
+    for name, url, page in (("gm", created["gm_url"], "gm"), ("table", created["table_url"], "table"),
+                            ("phone", created["seats"][0]["join_url"], "phone")):
+        out[name] = open_link(app, url).get(f"/s/{sid}/{page}")
+    api = app.test_client()
+    for token in (created["gm_token"], created["table_token"], created["seats"][0]["token"]):
+        for path in ("state", "log?limit=1000", "log?limit=1000&lang=en", "prompts/p1"):
+            out[f"{path} {token[:4]}"] = api.get(f"/api/sessions/{sid}/{path}", headers=bearer(token))
+    for fmt in ("markdown", "text", "html", "json"):
+        out[fmt] = api.get(f"/api/sessions/{sid}/export?format={fmt}", headers=bearer(created["gm_token"]))
+    return out
+
+
+@pytest.mark.parametrize("reason, ja, en", [
+    (["呪い"], "", ""), ({"x": 1}, "", ""), (True, "", ""), (None, "", ""), (5, "5", "5"),
+    ({"ja": ["呪い"], "en": "cursed"}, "", "cursed"), ("呪い", "呪い", "呪い")])
+def test_an_old_prompt_whose_disabled_reason_is_not_text_is_shown_and_still_refused(tmp_path, reason, ja, en):
+    """A prompt.opened saved before 'disabled' reasons were checked (914c0fd) holds any JSON as a reason: a list made
+    every phone page of the session a 500. The phone, table and GM console, the API's reads and the exports answer
+    200; the option stays disabled on the phone and refused by the API in both languages, its reason shown when it
+    is words (a number as its text), none for a list, an object or true (a player reads no code)."""
+    app, created = session_with(tmp_path, lambda c: [("prompt.opened", {
+        "id": "p1", "title": "どこへ行く？", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"],
+        "gm_submits": False, "min": None, "max": None, "disabled": {"s1": {"a": reason}}, "resolver": None,
+        "meta": {}})])
+    screens = every_screen(app, created)
+    for what, response in screens.items():
+        assert response.status_code == 200, (what, response.get_data(as_text=True)[-500:])
+    phone = screens["phone"].get_data(as_text=True)
+    button = re.search(r'<button name="value" value="a"[^>]*>(.*?)</button>', phone, re.S)
+    assert " disabled" in button.group(0) and ("<small" in button.group(1)) == bool(ja)
+    assert "[" not in button.group(0) and "True" not in button.group(0) and "None" not in button.group(0)
+    seat = bearer(created["seats"][0]["token"])
+    api = app.test_client()
+    r = api.post(f"/api/sessions/{created['session']}/prompts/p1/answer", headers=seat, json={"value": "a"})
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (
+        "「a」は選べません" + (f"：{ja}" if ja else ""), "'a' is not allowed" + (f": {en}" if en else ""))
+    r = api.post(f"/api/sessions/{created['session']}/prompts/p1/answer", headers=seat, json={"value": "b"})
+    assert r.status_code == 200, r.get_json()
+    app.extensions["gmtool"].close_all()
