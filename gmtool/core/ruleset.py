@@ -304,6 +304,10 @@ class Ruleset:
     # -> (column heads, one row per seat, lines under the table such as the result), or None for core's table
     # (every seat's public counters and flags). None (the default): core's table. It sees only the table's view.
     standings: Callable[[dict, str], tuple[list[str], list[list[str]], list[str]] | None] | None = None
+    # The same final part as data for the JSON export (export/jsonio.py): (the table's view of the final state)
+    # -> numbers, seat ids and names, no words of one language (what a program reads), or None. None (the
+    # default): the JSON export has no `standings`.
+    standings_data: Callable[[dict], dict | None] | None = None
 
     def __post_init__(self):
         from .events import CORE_EVENTS, CORE_UPCASTERS  # core's own event types are declared with this contract
@@ -363,6 +367,8 @@ class Ruleset:
             out.extend(_label_problems(a.label, f"action {name}"))
         if self.standings is not None and not callable(self.standings):
             out.append("its standings are not a function")
+        if self.standings_data is not None and not callable(self.standings_data):
+            out.append("its standings_data is not a function")
         kinds = [k.name for k in self.prompt_kinds]
         if len(set(kinds)) != len(kinds):
             out.append("duplicate prompt kinds")

@@ -15,8 +15,8 @@ from typing import Any
 from .. import limits
 from ..core.errors import GmError
 from ..core.model import Event
-from ..core.view import GM, TABLE, visible_event
-from .report import Options, display_state, fold_all, own_standings
+from ..core.view import GM, TABLE, build_view, visible_event
+from .report import Options, fold_all
 
 SCHEMA = "gmtool.export/1"
 
@@ -38,9 +38,10 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
            "session": {"id": final.session_id, "title": final.title, "ruleset": final.ruleset,
                        "created": final.created, "seed_hash": final.seed_hash, "seed": final.seed},
            "events": out_events}
-    own = own_standings(display_state(final, options.names), options.lang)
-    if own is not None:  # a ruleset with a standings hook: its final table, as the write-ups show it
-        doc["standings"] = dict(zip(("head", "rows", "lines"), own))
+    hook = final.rules.standings_data
+    standings = hook(build_view(final, TABLE)) if hook is not None else None
+    if standings is not None:  # a ruleset's final standings as data (numbers, not a write-up's words)
+        doc["standings"] = standings
     if secrets is not None:
         doc["secrets"] = secrets
     return json.dumps(doc, ensure_ascii=False, indent=1)

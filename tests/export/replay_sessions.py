@@ -1,5 +1,5 @@
-"""Two deterministic sessions for the replay golden files: one whole grail_trpg combat and one sugoroku
-round, played through the rulesets' own actions with fixed dice, salts and times (one minute per action).
+"""Deterministic sessions for the replay golden files: one whole grail_trpg combat, one sugoroku round and one
+succession game scored from its counts, played through the rulesets' own actions with fixed dice, salts and times (one minute per action).
 
 The grail combat is RULES.md T's worked example (tests/unit/test_grail_flow.py computes every number by
 hand): setup, three selects with a skill, a seal and affinities, the final result with a seal, the battle
@@ -9,6 +9,9 @@ through アルトリア, whose true name must never reach a public export.
 The sugoroku round: setup, a terrain square, a phase of moves where two servants meet, the battle with its
 secret cards, the end of the round and the true-name vote (セイバー's true name is revealed; the others'
 stay secret).
+
+The succession game: RULES.md G-2's worked example entered as counts (A 15 to B 14), its final standings in the
+write-ups' words and, in the JSON export, as numbers.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from gmtool.rulesets import get as get_ruleset
 
 GRAIL = get_ruleset("grail_trpg")
 SUGOROKU = get_ruleset("sugoroku")
+SUCCESSION = get_ruleset("succession")
 
 SABER = """アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
 士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10
@@ -119,4 +123,15 @@ def sugoroku_round() -> RulesetScript:
     for voter, target in (("s1", "s2"), ("s2", "s1"), ("s4", "s1")):
         s.seat_answer(vote, voter, target)
     s.confirm(vote)
+    return s
+
+
+def succession_scores() -> RulesetScript:
+    """One succession game in score mode (see the module docstring)."""
+    s = RulesetScript(SUCCESSION)
+    s.write(create_session("succ0001", "サクセション 第1局", "succession", [new_seat("s1", "A"), new_seat("s2", "B")],
+                           list(SUCCESSION.counters), seed_hash(b"gmtool replay golden succession1")))
+    s.act("setup", {"first": "s1", "mode": "score"})
+    s.act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    s.act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "3", "minus": [2, 1]}, who="s2")
     return s

@@ -1,4 +1,4 @@
-"""Golden files of one whole grail_trpg combat and one sugoroku round in every format, checked for
+"""Golden files of one whole grail_trpg combat, one sugoroku round and one succession game in every format, checked for
 validity (MediaWiki parses, Markdown renders, HTML loads nothing from outside), for the shape of a
 replay (one line per decision, verification data in the appendix only) and for leaks (a true name
 nobody has seen through never reaches a public export).
@@ -14,8 +14,8 @@ import mwparserfromhell
 import pytest
 from export_session import check_golden
 from markdown_it import MarkdownIt
-from replay_sessions import (GRAIL, GRAIL_SECRET, SUGOROKU, SUGOROKU_REVEALED, SUGOROKU_SECRETS, grail_combat,
-                             sugoroku_round)
+from replay_sessions import (GRAIL, GRAIL_SECRET, SUCCESSION, SUGOROKU, SUGOROKU_REVEALED, SUGOROKU_SECRETS,
+                             grail_combat, succession_scores, sugoroku_round)
 from test_export_validity import _check_html
 
 from gmtool.export import FORMAT_NAMES, Options, export
@@ -23,7 +23,8 @@ from gmtool.export import FORMAT_NAMES, Options, export
 SUFFIX = {"markdown": "md", "mediawiki": "wiki", "atwiki": "atwiki.txt", "text": "txt", "html": "html",
           "json": "json"}
 OPTIONS = {"ja": Options(times=False), "en": Options(times=False, lang="en")}
-SESSIONS = {"grail": (grail_combat, GRAIL), "sugoroku": (sugoroku_round, SUGOROKU)}
+SESSIONS = {"grail": (grail_combat, GRAIL), "sugoroku": (sugoroku_round, SUGOROKU),
+            "succession": (succession_scores, SUCCESSION)}
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +149,16 @@ def test_no_public_export_leaks_a_true_name(played, fmt, lang):
     for name in SUGOROKU_SECRETS:
         assert name not in sugoroku, name
     assert SUGOROKU_REVEALED in sugoroku
+
+
+def test_succession_standings_are_words_in_the_write_ups_and_numbers_in_the_json(played):
+    """G-2/G-3: the write-ups end with the final table and the result line in their language; the JSON export's
+    `standings` holds each player's total and its G-2 terms as numbers and the result, the same in either language."""
+    events, rules = played["succession"]
+    assert "| A | 5（勢力5） | 10（2組） | 0 | 0 | 0 | 15 |" in export(events, rules, "markdown", OPTIONS["ja"])
+    assert "| B | 14 (factions 6, 8) | 0 | +3 | -3 | 0 | 14 |" in export(events, rules, "markdown", OPTIONS["en"])
+    standings = json.loads(export(events, rules, "json", OPTIONS["ja"]))["standings"]
+    assert standings == json.loads(export(events, rules, "json", OPTIONS["en"]))["standings"]
+    assert [(p["seat"], p["total"], p["majorities"], p["set_points"], p["plus"], p["minus"])
+            for p in standings["players"]] == [("s1", 15, 5, 10, 0, 0), ("s2", 14, 14, 0, 3, 3)]
+    assert standings["result"]["winner"] == "s1" and standings["result"]["reason"] == "score"

@@ -482,10 +482,16 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
     assert "| Seat | Majorities | Sets | Plus | Minus | Grails | Total |" in final
     assert "| ギルガメッシュ | 14 (factions 6, 8) | 0 | +3 | -3 | 0 | 14 |" in final
     assert "- Result: Normal succession: アルトリア wins \\[G-2\\]" in final
-    doc = json.loads(export("json", "en"))
-    assert doc["standings"]["rows"] == [["アルトリア", "5 (faction 5)", "10 (2 × 5)", "0", "0", "0", "15"],
-                                        ["ギルガメッシュ", "14 (factions 6, 8)", "0", "+3", "-3", "0", "14"]]
-    assert doc["standings"]["lines"] == ["Result: Normal succession: アルトリア wins [G-2]"]
+    doc = json.loads(export("json", "en"))  # numbers for a program, the same in either language
+    assert doc["standings"] == json.loads(export("json"))["standings"] == {
+        "players": [{"seat": "s1", "name": "アルトリア", "total": 15, "majorities": 5, "factions_won": [5], "sets": 2,
+                     "set_points": 10, "plus": 0, "minus": 0, "grails": 0},
+                    {"seat": "s2", "name": "ギルガメッシュ", "total": 14, "majorities": 14, "factions_won": [6, 8],
+                     "sets": 0, "set_points": 0, "plus": 3, "minus": 3, "grails": 0}],
+        "result": {"decided": True, "game": 1, "reason": "score", "winner": "s1", "winner_name": "アルトリア",
+                   "rematch": False, "rule": "G-2"}}
+    for p in doc["standings"]["players"]:  # G-2: the total is the sum of its terms
+        assert p["total"] == p["majorities"] + p["set_points"] + p["plus"] - p["minus"]
     for fmt in ("mediawiki", "atwiki", "text", "html"):
         for lang, words in (("ja", ("10（2組）", "結果：通常サクセション：アルトリアの勝利")),
                             ("en", ("10 (2 × 5)", "Result: Normal succession: アルトリア wins"))):
@@ -496,11 +502,15 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
     act("rematch")
     act("enter_counts", {"f5": 1}, who="s2")
     assert "- 結果：未決着（第2ゲーム進行中）" in export("markdown")
+    assert json.loads(export("json"))["standings"]["result"] == {
+        "decided": False, "game": 2, "reason": None, "winner": None, "winner_name": None, "rematch": False, "rule": None}
     r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
                             json={"key": "tie", "value": "draw"})
     assert r.status_code == 200, r.get_json()
     act("enter_counts", {"f5": 1}, who="s1")
     assert "- Result: Equal totals: a draw \\[G-3\\]" in export("markdown", "en")
+    assert json.loads(export("json"))["standings"]["result"] == {
+        "decided": True, "game": 2, "reason": "tie", "winner": None, "winner_name": None, "rematch": False, "rule": "G-3"}
 
 
 def test_the_final_scores_follow_the_names_option(client):

@@ -15,7 +15,7 @@ from .actions import ACTIONS
 from .campaign import carry_over
 from .demo import demo
 from .events import EVENTS
-from .standings import standings
+from .standings import standings, standings_data
 from .state import READINGS
 from .strings import STRINGS
 from .view import view
@@ -41,6 +41,7 @@ RULESET = Ruleset(
     docs="docs/rulesets/succession.md",
     carry_over=carry_over,
     standings=standings,
+    standings_data=standings_data,
     demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
 )
 

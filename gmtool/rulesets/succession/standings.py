@@ -1,5 +1,6 @@
 """Grail Succession: the final part of a write-up (the ruleset's `standings` hook, export/report.py): each
-player's score with its breakdown (G-2: majorities, sets, plus, minus; grails score 0) and the result (G-3).
+player's score with its breakdown (G-2: majorities, sets, plus, minus; grails score 0) and the result (G-3); the
+same as numbers for the JSON export (`standings_data`, export/jsonio.py).
 
 Built from the table's view alone, so it shows what the table sees (every card gmtool knows is face up).
 """
@@ -43,3 +44,26 @@ def standings(view: dict, lang: str) -> tuple[list[str], list[list[str]], list[s
     else:
         result = _t(lang, f"未決着（第{s['game']}ゲーム進行中）", f"Not decided yet (game {s['game']} in play)")
     return head, rows, [_t(lang, f"結果：{result}", f"Result: {result}")]
+
+
+def standings_data(view: dict) -> dict | None:
+    """G-2/G-3: the final standings as numbers for the JSON export, from the table's view: per player its seat,
+    name, total and the G-2 terms it sums (majority points with the faction values won, sets and their points,
+    plus, minus, grails), and the game's result; None before the first game is set up."""
+    s = view.get("ruleset") or {}
+    if not s.get("ready"):
+        return None
+    players = []
+    for p in s["players"]:
+        sc = p["score"]
+        won = [f["value"] for f in sc["factions"] if f["points"]]
+        players.append({"seat": p["seat"], "name": p["name"], "total": sc["total"],
+                        "majorities": sum(f["points"] for f in sc["factions"]), "factions_won": won,
+                        "sets": sc["sets"], "set_points": sc["set_points"], "plus": sc["plus"], "minus": sc["minus"],
+                        "grails": sc["grail"]})
+    done = s["finished"]
+    result = {"decided": bool(done), "game": s["game"], "reason": done["reason"] if done else None,
+              "winner": done.get("winner") if done else None, "winner_name": done.get("winner_name") if done else None,
+              "rematch": bool(done.get("rematch")) if done else False,
+              "rule": ("G-2" if done["reason"] == "score" else "G-3") if done else None}
+    return {"players": players, "result": result}
