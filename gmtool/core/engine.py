@@ -80,8 +80,10 @@ def session_created(state: State, e: Event) -> None:
 
 
 def seat_added(state: State, e: Event) -> None:
-    """Fold `seat.added`."""
+    """Fold `seat.added` (an id that is not text is refused: no request could name that seat)."""
     d = e.data
+    if not isinstance(d["id"], str):
+        raise ValueError("a seat id is text")
     state.seats[d["id"]] = Seat(d["id"], d["name"], d.get("faction", ""))
     _init_counters(state, d["id"])
 

@@ -3,6 +3,7 @@ from anyone) may hold a field in a shape today's requests refuse. Loading and sh
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -73,3 +74,42 @@ def test_an_old_prompt_whose_disabled_reason_is_not_text_is_shown_and_still_refu
     r = api.post(f"/api/sessions/{created['session']}/prompts/p1/answer", headers=seat, json={"value": "b"})
     assert r.status_code == 200, r.get_json()
     app.extensions["gmtool"].close_all()
+
+
+def exported(client, created) -> dict:
+    """The session's public JSON export, as a document to edit."""
+    return json.loads(client.get(f"/api/sessions/{created['session']}/export?format=json",
+                                 headers=bearer(created["gm_token"])).get_data(as_text=True))
+
+
+def imported(client, doc):
+    return client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=json.dumps(doc),
+                       content_type="application/json")
+
+
+@pytest.mark.parametrize("where, value", [
+    (("session.created", "seats", 0, "id"), True), (("session.created", "seats", 1, "id"), -5),
+    (("session.created", "counters", 0, "key"), 5), (("seat.added", "id"), True),
+    (("prompt.opened", "resolver"), ["sum"]), (("prompt.opened", "kind"), {"x": 1}), (("prompt.opened", "id"), 7)])
+def test_a_crafted_import_whose_ids_are_not_text_is_refused(app, client, where, value):
+    """An export from anyone: a seat id true or -5 passed the import's check as its text ("True"), was kept as it
+    was, and that seat's phone was a 500 (its link names the seat as text); a prompt's resolver given as a list
+    made its reveal a 500. Ids, kinds and resolvers that are not text are refused with a 400 and leave nothing."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "卓", "seats": ["A", "B"],
+                                                                     "counters": ["seals", "karma"]})
+    created = r.get_json()
+    sid, gm = created["session"], bearer(created["gm_token"])
+    assert client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "C"}).status_code == 201
+    assert client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "合計", "kind": "number", "seats": ["s1", "s2"], "resolver": "sum"}).status_code == 201
+    doc = exported(client, created)
+    event = next(e for e in doc["events"] if e["type"] == where[0])
+    parent = event["data"]
+    for key in where[1:-1]:
+        parent = parent[key]
+    parent[where[-1]] = value
+    sessions = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    r = imported(client, doc)
+    assert r.status_code == 400 and r.get_json()["error"]["ja"] and r.get_json()["error"]["en"], r.get_json()
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
+    assert imported(client, exported(client, created)).status_code == 201  # the file as it was imports
