@@ -767,3 +767,24 @@ def test_t13_a_skill_after_the_reveal_counts_the_mp_the_answer_declared(client, 
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     confirm(client, grail, "c1-s1")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["seats"][0]["counters"]["mp"] == 1
+
+
+def test_t3_a_skill_after_the_reveal_counts_the_skills_the_answer_declared(client, grail):
+    """T-3: two skills declared with a select are the faction's two for the combat from the reveal on: a result
+    skill after the reveal is refused in both languages and writes nothing (it was taken as a third)."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER.replace("宝具60\n", "宝具60\n- スキル 魔力放出 セットアップ "
+                                                                                "筋力+10\n- スキル 直感 リザルト 筋力+5\n- スキル 怪力 セレクト 筋力+10\n- スキル 心眼 セレクト 筋力+5\n", 1)})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    set_up(client, grail, {"main": "s1/アルトリア"}, {"main": "s2/エミヤ"})
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力", "skills": ["s1/アルトリア:3", "s1/アルトリア:4"]}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    r = client.post(f"/api/sessions/{sid}/actions/use_skill", headers=bearer(grail["tok"]["s1"]),
+                    json={"skill": "s1/アルトリア:2"})
+    assert r.status_code == 400 and (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (
+        "「直感」は使えません: スキルはこの戦闘で2回使用済み（陣営ごと） [T-3]",
+        "Cannot use '直感': 2 skills already used this combat (per faction) [T-3]")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
