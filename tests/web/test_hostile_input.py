@@ -824,3 +824,26 @@ def test_a_ruleset_field_that_names_something_is_refused_when_not_text(client, a
     r = client.post(f"/api/sessions/{sid}/actions/{action}", headers=bearer(gm), json=body)
     assert assert_json_error(r, 400, en)["en"] == en
     assert gm_state(client, sid, gm) == before
+
+
+@pytest.mark.parametrize("skill, en", [
+    ({"name": "x", "stat": ["筋力"]}, """Item 1, skill 1: stat must be a text or a number (got '["筋力"]')"""),
+    ({"name": "x", "stat": {"a": 1}}, """Item 1, skill 1: stat must be a text or a number (got '{"a": 1}')"""),
+    ({"name": ["x"]}, """Item 1, skill 1: name must be a text or a number (got '["x"]')"""),
+    ({"name": "x", "note": [1]}, "Item 1, skill 1: note must be a text or a number (got '[1]')"),
+    ({"name": "x", "kind": True}, "Item 1, skill 1: kind must be a text or a number (got 'true')"),
+    ({"name": "x", "mp": None, "value": "a"}, "Item 1, skill 1: The value must be a whole number -100..100 (a)"),
+])
+def test_a_grail_sheet_skill_field_that_is_not_text_is_refused(client, admin, skill, en):
+    """grail_trpg `set_characters` as JSON: a skill's stat given as a list or an object was looked up in a dict (a
+    500, "unhashable type"), its name or note as a list was kept as Python text ("['x']"); each is a 400 that
+    quotes the value as JSON writes it, as the field-by-field `set_skill` does, and changes nothing."""
+    data = client.post("/api/sessions", headers=admin, json={"title": "聖杯", "ruleset": "grail_trpg",
+                                                             "seats": ["A", "B"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    stats = {"筋力": 40, "耐久": 40, "敏捷": 40, "魔力": 40, "幸運": 40, "宝具": 40}
+    before = gm_state(client, sid, gm)
+    r = client.post(f"/api/sessions/{sid}/actions/set_characters", headers=bearer(gm),
+                    json={"faction": "s1", "characters": [{"name": "A", "stats": stats, "skills": [skill]}]})
+    assert assert_json_error(r, 400)["en"] == en
+    assert gm_state(client, sid, gm) == before

@@ -56,7 +56,8 @@ def _int(value: Any, where: tuple[str, str], what: tuple[str, str], lo: int, hi:
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,4}", value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _bad(where, f"{what[0]}は{lo}〜{hi}の整数です（{value!r}）", f"{what[1]} must be a whole number {lo}..{hi} ({value!r})")
+        raise _bad(where, f"{what[0]}は{lo}〜{hi}の整数です（{shown(value)}）",
+                   f"{what[1]} must be a whole number {lo}..{hi} ({shown(value)})")
     return value
 
 
@@ -64,6 +65,10 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
     """T-3/T-8: one skill checked from a JSON object or form fields (id assigned later)."""
     if not isinstance(raw, Mapping):
         raise _bad(where, "スキルは {name, kind, timing, …} のオブジェクトです", "a skill is an object {name, kind, timing, …}")
+    for k in FORM_FIELDS:  # a text or a number each: a list, an object or true is refused, not read as its Python text
+        v = raw.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (str, int))):
+            raise _bad(where, f"{k} は文字か数で指定します（「{shown(v)}」）", f"{k} must be a text or a number (got '{shown(v)}')")
     name = unicodedata.normalize("NFKC", str(raw.get("name") or "")).strip()
     if not name or len(name) > MAX_NAME:
         raise _bad(where, f"スキル名は1〜{MAX_NAME}文字です", f"a skill name is 1–{MAX_NAME} characters")
