@@ -11,7 +11,10 @@ request changes nothing (the GM's full view, the event count and the data folder
 after). A fourth test sends
 each ruleset action of the three newer games a valid payload with values swapped for the wrong types
 (lists, objects, booleans, huge and negative numbers, full-width digits, unknown and foreign seats), by
-every kind of caller, through the API and the screens' forms.
+every kind of caller, through the API and the screens' forms. Two sweeps (not drawn) give every field of every
+action each wrong value of SWEEP in turn: the three newer games' actions before the setup, mid-game and after the
+end, and the two older games' documented steps in page order; a refusal also names no id or Python value the
+request did not hold.
 
 Reproducible in CI: derandomize=True, no example database, a bounded number of examples.
 GMTOOL_FUZZ_EXAMPLES raises the count; GMTOOL_FUZZ_SEED=<n> draws other examples (derandomize off);
@@ -193,12 +196,13 @@ if WIDE:
 class Table:
     """An app on a scratch folder with a played session of every ruleset and a logged-in screen of each kind."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, plans: dict | None = None):
         self.app = create_app({"DATA_DIR": str(tmp_path / "sessions"), "ADMIN_KEY": ADMIN_KEY, "TESTING": True,
                                "PROPAGATE_EXCEPTIONS": False, "HEARTBEAT": 0.01})
         self.client = self.app.test_client()
+        self.plans = LIVE if plans is None else plans  # label -> (ruleset, seats, play, still), as LIVE
         self.sessions = {}
-        for label in LIVE:
+        for label in self.plans:
             self._create(label)
         self.home = self.app.test_client()
         assert self.home.get(f"/?k={ADMIN_KEY}").status_code == 302
@@ -206,7 +210,7 @@ class Table:
                        if rule.endpoint not in ("static", "live.events")]
 
     def _create(self, label):
-        ruleset, seats, _, _ = LIVE[label]
+        ruleset, seats, _, _ = self.plans[label]
         body = {"title": label, "ruleset": ruleset, "seats": seats}
         if ruleset == "generic":
             body.update(counters=["seals", "mana", "karma", "vp"], private=["mana"])
@@ -224,7 +228,7 @@ class Table:
     def revive(self, label):
         """The session of `label` again in its live state (an accepted request may have ended the combat, the
         round, the attack): played anew when it is not."""
-        still = LIVE[label][3]
+        still = self.plans[label][3]
         if still is None:
             return
         live = self.live(label)
@@ -250,8 +254,8 @@ class Table:
             assert response.status_code < 300, (seat, value, response.get_json())
 
         post("rolls", {"expr": "S2D6"})
-        if LIVE[label][2] is not None:
-            LIVE[label][2](post, answer)
+        if self.plans[label][2] is not None:
+            self.plans[label][2](post, answer)
         elif ruleset == "generic":
             post("prompts", {"title": "Q", "kind": "number", "seats": ["s1", "s2"], "resolver": "sum"})
             post("prompts", {"title": "C", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]})
@@ -259,7 +263,7 @@ class Table:
             for faction in ("s1", "s2"):
                 post("actions/set_characters", {"faction": faction, "text":
                      "セイバー 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n士郎 筋力20 耐久20 敏捷20 魔力10 幸運30 宝具10"})
-        else:
+        elif ruleset == "sugoroku":
             post("actions/setup", {"board_length": 8})
             post("actions/square_event", {"seat": "s1", "move": 3})
             post("actions/square_event", {"seat": "s2", "move": 3})
@@ -642,37 +646,128 @@ def test_fuzz_ruleset_actions_with_wrong_types(tmp_path):
     table.app.extensions["gmtool"].close_all()
 
 
-SWEEP = [None, True, [1, 2], {"a": 1}, -1, "9" * 4300]  # per field: no value, a boolean, a list, an object, a negative, 4,300 digits
+ABSENT = object()  # a field left out
+SWEEP = {  # what each field of a valid payload is given in turn: a name for the failure message -> the value
+    "missing": ABSENT, "null": None, "a number": 7, "a text": "x", "a list": [1, "x"], "an object": {"a": 1},
+    "10**30": 10**30, "a negative": -1, "a float": 1.5, "a boolean": True, "an empty text": "",
+    "10,000 characters": "a" * 10_000, "4,300 digits": "9" * 4300, "an unknown seat": "s9", "an unknown name": "nope",
+    "an unknown index": 99}
 
 
-def test_every_field_of_every_action_with_each_wrong_type(tmp_path):
-    """Not drawn but swept: every field of every valid payload above (nested ones too), in turn, given each of
-    SWEEP, by the GM through the API, in every live session of its game. The answer is a 2xx (then undone) or a
-    bilingual 4xx that changed nothing: never a 5xx (4,300 digits pass int() but not the JSON of a sum)."""
-    table = Table(tmp_path)
-    for label in sorted(label for label in table.sessions if table.sessions[label]["ruleset"] in TEMPLATES):
-        ruleset = table.sessions[label]["ruleset"]
-        for name, bodies in sorted(TEMPLATES[ruleset].items()):
-            for base in bodies:
-                for spot in _spots(base):
-                    for value in SWEEP:
-                        table.revive(label)
-                        session, live = table.sessions[label], table.live(label)
-                        body = copy.deepcopy(base)
-                        parent = body
-                        for key in spot[:-1]:
-                            parent = parent[key]
-                        parent[spot[-1]] = copy.deepcopy(value)
-                        prompt = next((p for p in sorted(live.state.prompts) if live.state.prompts[p].status == "open"), "p99")
-                        where = {"counters": "counters", "answer": f"prompts/{prompt}/answer"}.get(name, f"actions/{name}")
-                        path = f"/api/sessions/{session['session']}/{where}"
-                        before, last_action = table.snapshot(label), live.state.last_action
-                        response = table.client.post(path, headers=bearer(session["gm_token"]), data=json.dumps(body),
-                                                     content_type="application/json")
-                        check(table, f"{path} {spot}={str(value)[:20]}", response, before, api=True, only=label)
-                        if response.status_code < 400 and live.state.last_action != last_action and live.undoable \
-                                and live.undoable[-1] == live.state.last_action:
-                            table.client.post(f"/api/sessions/{session['session']}/undo", headers=bearer(session["gm_token"]))
+def swept(base: dict):
+    """(what was done, payload): `base` with each of its fields (nested ones too) given each of SWEEP in turn, then
+    with a field it does not take."""
+    for spot in _spots(base):
+        for name, value in SWEEP.items():
+            body = copy.deepcopy(base)
+            parent = body
+            for key in spot[:-1]:
+                parent = parent[key]
+            if value is ABSENT:
+                del parent[spot[-1]]
+            else:
+                parent[spot[-1]] = copy.deepcopy(value)
+            yield f"{'.'.join(map(str, spot))} = {name}", body
+    yield "a field it does not take", {**base, "unexpected": "x"}
+
+
+def _ace_royal_over(post, answer):
+    _ace_royal(post, until="ritual")
+    for seat in ("s2", "s3"):  # 魔力 0: out (A-2); the last one standing wins
+        post("actions/adjust", {"seat": seat, "key": "mana", "delta": -5, "reason": "x"})
+
+
+def _succession_over(post, answer):
+    _succession(post, "score")
+    post("actions/enter_counts", {"seat": "s2", "f5": 1, "f6": 3, "f7": 2, "f8": 4, "plus": "2", "minus": [], "grail": 1})
+
+
+def _illuminati_over(post, answer):
+    _illuminati(post, answer)
+    for seat in ("s2", "s3", "s4"):
+        post("actions/eliminate", {"seat": seat, "reason": "no_groups"})
+
+
+# label -> (ruleset, seats, play, still) as LIVE: each newer game before its setup, in the middle, after its end
+STAGES = {
+    "ace_royal before setup": ("ace_royal", LIVE["ace_royal"][1], None, lambda v: v.get("phase") == "new"),
+    "ace_royal mid-game": LIVE["ace_royal"],
+    "ace_royal after the end": ("ace_royal", LIVE["ace_royal"][1], _ace_royal_over, lambda v: bool(v.get("over"))),
+    "succession before setup": ("succession", LIVE["succession"][1], None, lambda v: not v.get("ready")),
+    "succession mid-game": LIVE["succession"],
+    "succession score-only": LIVE["succession_score"],
+    "succession after the end": ("succession", LIVE["succession"][1], _succession_over, lambda v: bool(v.get("finished"))),
+    "illuminati before setup": ("illuminati", LIVE["illuminati"][1], None, lambda v: v.get("stage") == "setup"
+                                and not v.get("players")),
+    "illuminati mid-game": LIVE["illuminati"],
+    "illuminati after the end": ("illuminati", LIVE["illuminati"][1], _illuminati_over,
+                                 lambda v: v.get("winner") is not None),
+}
+
+
+def documented_actions(ruleset: str) -> set[str]:
+    """The actions of a ruleset page's table (its section "Actions"): the first cell of each row, `<name>`."""
+    text = (DOCS / f"{ruleset}.md").read_text(encoding="utf-8")
+    section = re.search(r"^## \d+\. Actions\n(.*?)^## ", text, re.S | re.M).group(1)
+    return set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+
+
+def plain_words(error: dict, sent: str) -> bool:
+    """A refusal names no internal key or id: no seat id, prompt id or Python value that the request did not hold."""
+    for word in re.findall(r"\b(?:s\d+|p\d+|None|True|False)\b|\['|\{'", error["ja"] + " " + error["en"]):
+        if word not in sent:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("game", ["ace_royal", "succession", "illuminati"])
+def test_every_field_of_every_action_with_each_wrong_value(tmp_path, game):
+    """Not drawn but swept: every field of every valid payload above (nested ones too; every action of the page's
+    table has one), in turn, given each of SWEEP, before the game's setup, in the middle and after its end, by the
+    GM, by the seat the action is for and by another seat, through the API and the screens' forms (the GM console's
+    or the phone's). The answer is a 2xx (then undone) or a bilingual 4xx in plain words that changed nothing:
+    never a 5xx."""
+    assert documented_actions(game) == set(TEMPLATES[game]) - {"counters", "answer"}
+    plans = {label: plan for label, plan in STAGES.items() if plan[0] == game}
+    table = Table(tmp_path, plans)
+    labels = list(plans)
+    wrong = [(name, base, what, body) for name, bases in sorted(TEMPLATES[game].items()) for base in bases
+             for what, body in swept(base)]
+    for k, (name, base, what, body) in enumerate(wrong):
+        # in turn: the stage, the caller (the GM, the seat the action is for, another seat), the API or the form;
+        # GMTOOL_FUZZ_WIDE=1 sends each in every stage
+        for label in labels if WIDE else [labels[k % len(labels)]]:
+            table.revive(label)
+            session, live = table.sessions[label], table.live(label)
+            with live.lock:
+                current = live.ruleset.view(live.state, GM).get("current") or "s1"
+            own = base.get("seat") or current
+            other = next(s for s in session["tokens"] if s not in ("gm", "table", own))
+            who = ("gm", own, other)[k // len(labels) % 3]
+            via = ("api", "form")[k // (3 * len(labels)) % 2]
+            sid = session["session"]
+            prompt = next((p for p in sorted(live.state.prompts) if live.state.prompts[p].status == "open"), "p99")
+            where = {"counters": ("counters", "gm/counter"),
+                     "answer": (f"prompts/{prompt}/answer", f"gm/prompts/{prompt}/answer")}
+            api_path, gm_path = where.get(name, (f"actions/{name}", f"gm/actions/{name}"))
+            before, last_action = table.snapshot(label), live.state.last_action
+            text = json.dumps(body)
+            if via == "api":
+                path = f"/api/sessions/{sid}/{api_path}"
+                response = table.client.post(path, headers=bearer(session["tokens"][who]), data=text,
+                                             content_type="application/json")
+            else:
+                path = f"/s/{sid}/" + (gm_path if who == "gm" else gm_path.replace("gm/", "phone/").replace(
+                    "phone/counter", "phone/roll"))
+                fields = form_fields(body) + [("csrf", csrf_for(session["tokens"][who]))]
+                response = session["screens"][who].post(path, data="&".join(f"{q(f)}={q(v)}" for f, v in fields),
+                                                        content_type="application/x-www-form-urlencoded")
+            check(table, f"{label}: {who} {path} {what}", response, before, api=via == "api", only=label)
+            if response.status_code >= 400 and via == "api":
+                assert plain_words(response.get_json()["error"], text), (label, who, path, what, response.get_json())
+            if response.status_code < 400 and live.state.last_action != last_action and live.undoable \
+                    and live.undoable[-1] == live.state.last_action:
+                table.client.post(f"/api/sessions/{sid}/undo", headers=bearer(session["gm_token"]))
     table.app.extensions["gmtool"].close_all()
 
 
@@ -696,7 +791,7 @@ def documented_steps(ruleset: str) -> list[tuple[str, dict]]:
 @pytest.mark.parametrize("ruleset", sorted(DOC_SEATS))
 def test_every_field_of_the_documented_steps_with_each_wrong_type(tmp_path, ruleset):
     """The two older games (the sweep above covers the three newer ones): their pages' own action calls, replayed in
-    page order by the GM; before each, every field of its body in turn is given each of SWEEP (and left out). A
+    page order by the GM; before each, every field of its body in turn is given each of SWEEP (which leaves it out too). A
     wrong body is answered with a bilingual 4xx that changed nothing, or accepted and then undone; never a 5xx."""
     app = create_app({"DATA_DIR": str(tmp_path / "sessions"), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
     client = app.test_client()
@@ -711,18 +806,15 @@ def test_every_field_of_the_documented_steps_with_each_wrong_type(tmp_path, rule
     steps = documented_steps(ruleset)
     assert len(steps) >= 10, steps
     for name, body in steps:
-        for key in body:
-            for value in [*SWEEP, "absent"]:
-                wrong = {k: v for k, v in body.items() if not (k == key and value == "absent")}
-                if value != "absent":
-                    wrong[key] = copy.deepcopy(value)
-                before, last_action = snapshot(), live.state.last_action
-                response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=wrong)
-                assert response.status_code < 500, (name, wrong, response.get_data()[:300])
-                if response.status_code >= 400:
-                    error = response.get_json()["error"]
-                    assert bilingual(error["ja"], error["en"]) and snapshot() == before, (name, wrong, error)
-                elif live.state.last_action != last_action and live.undoable and live.undoable[-1] == live.state.last_action:
-                    assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
+        for what, wrong in swept(body):
+            before, last_action = snapshot(), live.state.last_action
+            response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=wrong)
+            assert response.status_code < 500, (name, what, response.get_data()[:300])
+            if response.status_code >= 400:
+                error = response.get_json()["error"]
+                assert bilingual(error["ja"], error["en"]) and snapshot() == before, (name, what, error)
+                assert plain_words(error, json.dumps(wrong)), (name, what, error)
+            elif live.state.last_action != last_action and live.undoable and live.undoable[-1] == live.state.last_action:
+                assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
         client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=body)
     app.extensions["gmtool"].close_all()

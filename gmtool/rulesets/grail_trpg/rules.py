@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, shown
 from gmtool.core.model import Label
 from gmtool.core.ruleset import Choice, Reading
 
@@ -241,8 +241,8 @@ def _read_stats(pairs, n: int, where: str) -> dict[str, int]:
         if isinstance(value, str) and unicodedata.normalize("NFKC", value).strip().isdigit():
             value = int(unicodedata.normalize("NFKC", value))
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CEILING:
-            raise _bad(n, f"{stat}の値は0〜{CEILING}の整数です（{value!r}）[T-8]",
-                       f"{STAT_EN[stat]} must be a whole number 0–{CEILING} ({value!r}) [T-8]", where)
+            raise _bad(n, f"{stat}の値は0〜{CEILING}の整数です（{shown(value)}）[T-8]",
+                       f"{STAT_EN[stat]} must be a whole number 0–{CEILING} ({shown(value)}) [T-8]", where)
         stats[stat] = value
     missing = [s for s in STATS if s not in stats]
     if missing:

@@ -94,7 +94,7 @@ def _choice(value: Any, allowed: dict[str, tuple[str, str]], ja: str, en: str, d
     their codes, which docs/rulesets/illuminati.md gives)."""
     if value in (None, "") and default is not None:
         return default
-    if not isinstance(value, str) or value not in allowed:
+    if not isinstance(value, str) or value not in allowed:  # quoted as JSON writes it (null, true, {"a": 1})
         words_ja, words_en = choices_text(allowed)
         raise GmError(f"{ja}は{words_ja}のどれかです（「{shown(value)[:20]}」）",
                       f"The {en} must be one of: {words_en} (got '{shown(value)[:20]}')")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gmtool.core.errors import GmError, choices_text
+from gmtool.core.errors import GmError, choices_text, shown
 from gmtool.core.model import Label
 
 # The ten alignments in the seed's order, with their labels.
@@ -38,13 +38,14 @@ def parse_alignments(value, what_ja: str = "属性", what_en: str = "alignments"
     """A card's alignments from a list or a comma-separated text (keys, Japanese or English names), I-6."""
     if value in (None, ""):
         return []
-    items = value if isinstance(value, (list, tuple)) else str(value).replace("、", ",").split(",")
+    items = value if isinstance(value, (list, tuple)) else shown(value).replace("、", ",").split(",")
     out: list[str] = []
     for item in items:
         key = _ALIASES.get(str(item).strip().lower()) or _ALIASES.get(str(item).strip())
         if key is None:
             ja, en = choices_text(ALIGNMENTS)
-            raise GmError(f"{what_ja}に「{str(item)[:20]}」はありません（{ja}）", f"Unknown {what_en} '{str(item)[:20]}' (use {en})")
+            raise GmError(f"{what_ja}に「{shown(item)[:20]}」はありません（{ja}）",
+                          f"Unknown {what_en} '{shown(item)[:20]}' (use {en})")
         if key not in out:
             out.append(key)
     return out

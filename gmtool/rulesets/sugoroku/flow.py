@@ -14,7 +14,7 @@ from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, reading_choice, require_open, text_field
 from gmtool.core.commitments import commit
-from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.errors import Conflict, Forbidden, GmError, shown
 from gmtool.core.model import State
 
 from . import rules as R
@@ -283,7 +283,7 @@ def parse_terrain(value: Any) -> dict:
         items = value.items()
     else:
         letters = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
-        text, pattern = str(value or ""), r"([力魔技pmtPMT])\s*([+\-−]?\d+)"
+        text, pattern = shown(value or ""), r"([力魔技pmtPMT])\s*([+\-−]?\d+)"  # true: "true", not "True"
         if re.sub(r"[\s,、，]+", "", re.sub(pattern, "", text)):
             raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔-1）", f"Cannot read the terrain '{text[:40]}' (e.g. 力+2 魔-1)")
         items = [(letters.get(a.lower(), a), v) for a, v in re.findall(pattern, text)]
