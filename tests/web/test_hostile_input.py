@@ -753,6 +753,8 @@ def test_a_null_kind_or_ruleset_is_its_default(client, admin):
     ("counters", {"seat": "s1", "key": "seals", "delta": None, "value": [1]}, "The value must be a whole number (got '[1]')"),
     ("counters", {"seat": "s1", "key": "seals", "delta": {"a": 1}}, "The change must be a whole number (got '{\"a\": 1}')"),
     ("rolls", {"expr": "1D6", "faces": [True]}, "Faces are whole numbers (got true)"),
+    ("readings", {"key": "dice", "value": {"a": [1]}}, """Reading 'Dice' cannot be '{"a": [1]}' (server/entered)"""),
+    ("readings", {"key": "dice", "value": None}, "Reading 'Dice' cannot be 'null' (server/entered)"),
     ("prompts/p1/answer", {"value": None}, "The number must be a whole number (got 'null')"),
     ("actions/answer", {"value": "x"}, "Give the prompt"),
 ])
