@@ -712,6 +712,17 @@ def documented_actions(ruleset: str) -> set[str]:
     return set(re.findall(r"^\| `(\w+)` \|", section, re.M))
 
 
+# SWEEP's list, object or boolean as Python writes it: an accepted request kept a value as its Python text
+PYTHON_TEXT = re.compile(r"""\[1, 'x'\]|\{'a': 1\}|["'](?:True|False|None)["']""")
+
+
+def python_text(live) -> str | None:
+    """What of the session's GM view reads as Python's text of a SWEEP value, if any."""
+    with live.lock:
+        found = PYTHON_TEXT.search(json.dumps(build_view(live.state, GM, live.version), ensure_ascii=False))
+    return found and found.group()
+
+
 def plain_words(error: dict, sent: str) -> bool:
     """A refusal names no internal key or id: no seat id, prompt id or Python value that the request did not hold."""
     for word in re.findall(r"\b(?:s\d+|p\d+|None|True|False)\b|\['|\{'", error["ja"] + " " + error["en"]):
@@ -765,9 +776,10 @@ def test_every_field_of_every_action_with_each_wrong_value(tmp_path, game):
             check(table, f"{label}: {who} {path} {what}", response, before, api=via == "api", only=label)
             if response.status_code >= 400 and via == "api":
                 assert plain_words(response.get_json()["error"], text), (label, who, path, what, response.get_json())
-            if response.status_code < 400 and live.state.last_action != last_action and live.undoable \
-                    and live.undoable[-1] == live.state.last_action:
-                table.client.post(f"/api/sessions/{sid}/undo", headers=bearer(session["gm_token"]))
+            if response.status_code < 400 and live.state.last_action != last_action:
+                assert python_text(live) is None, (label, who, path, what, python_text(live))
+                if live.undoable and live.undoable[-1] == live.state.last_action:
+                    table.client.post(f"/api/sessions/{sid}/undo", headers=bearer(session["gm_token"]))
     table.app.extensions["gmtool"].close_all()
 
 
@@ -814,7 +826,9 @@ def test_every_field_of_the_documented_steps_with_each_wrong_type(tmp_path, rule
                 error = response.get_json()["error"]
                 assert bilingual(error["ja"], error["en"]) and snapshot() == before, (name, what, error)
                 assert plain_words(error, json.dumps(wrong)), (name, what, error)
-            elif live.state.last_action != last_action and live.undoable and live.undoable[-1] == live.state.last_action:
-                assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
+            elif live.state.last_action != last_action:
+                assert python_text(live) is None, (name, what, python_text(live))
+                if live.undoable and live.undoable[-1] == live.state.last_action:
+                    assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
         client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=body)
     app.extensions["gmtool"].close_all()

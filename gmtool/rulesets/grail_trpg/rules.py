@@ -289,19 +289,27 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
             raise GmError(f"JSONを読めません（{e.lineno}行目）", f"Cannot read JSON (line {e.lineno})") from None
         out = []
         for n, item in enumerate(items, 1):
-            if not isinstance(item, dict) or not str(item.get("name", "")).strip():
+            if not isinstance(item, dict):
+                raise _bad(n, "name のあるオブジェクトが必要です", "an object with a name is required", "item")
+            texts = {}
+            for key in ("id", "name", "class_name", "class", "true_name", "faction"):  # never kept as Python's text
+                v = item.get(key)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (str, int))):
+                    raise _bad(n, f"{key} は文字か数で指定します（「{shown(v)}」）",
+                               f"{key} must be a text or a number (got '{shown(v)}')", "item")
+                texts[key] = "" if v is None else str(v).strip()
+            if not texts["name"]:
                 raise _bad(n, "name のあるオブジェクトが必要です", "an object with a name is required", "item")
             raw = item.get("stats", {k: v for k, v in item.items() if _KEYS.get(k) or _KEYS.get(str(k).upper())})
             if not isinstance(raw, dict):
                 raise _bad(n, "stats はオブジェクトです", "stats must be an object", "item")
-            name = str(item["name"]).strip()
-            cid = str(item["id"]) if item.get("id") else _unique_id(faction, name, taken)
+            name = texts["name"]
+            cid = texts["id"] if item.get("id") else _unique_id(faction, name, taken)
             skills = item.get("skills") or []
             if not isinstance(skills, list):
                 raise _bad(n, "skills はリストです", "skills must be a list", "item")
-            out.append(Character(cid, name, str(item.get("class_name", item.get("class", ""))),
-                                 str(item.get("true_name", "")), _read_stats(raw.items(), n, "item"),
-                                 str(item.get("faction", faction)),
+            out.append(Character(cid, name, texts["class_name"] or texts["class"], texts["true_name"],
+                                 _read_stats(raw.items(), n, "item"), texts["faction"] or faction,
                                  [make_skill(k, (f"{n}番目の{k_no}つ目のスキル", f"Item {n}, skill {k_no}"))
                                   for k_no, k in enumerate(skills, 1)]))
         return out
