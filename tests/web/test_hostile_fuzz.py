@@ -29,6 +29,7 @@ import html
 import json
 import os
 import re
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -369,6 +370,87 @@ def test_fuzz_api_routes_with_hostile_json(tmp_path):
         else:
             response = table.client.post(path, headers=headers)
         check(table, path, response, before, api=True, only=label)
+
+    run()
+    table.app.extensions["gmtool"].close_all()
+
+
+# docs/api.md's core routes (the generic session of Table: prompt p1 a number, p2 a choice; roll 2 secret) with
+# valid bodies, whose values the test below swaps for large ones
+CORE_BODIES = {
+    "sessions": [{"title": "x", "seats": ["A", {"name": "B", "faction": "b"}], "counters": ["seals", "HP,10,0,20,瀕死<=3"],
+                  "private": ["mana"]}],
+    "counters": [{"seat": "s1", "key": "seals", "delta": -1, "reason": "x"}, {"seat": "s2", "key": "mana", "value": 3}],
+    "rolls": [{"expr": "2D6+1", "label": "x", "secret": True}, {"expr": "1D6", "faces": [3]}],
+    "rolls/2/reveal": [{}],
+    "seats": [{"name": "x", "faction": "y"}],
+    "seats/s1/token": [{}],
+    "scenes": [{"title": "x"}],
+    "prompts": [{"title": "q", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"], "resolver": "max",
+                 "disabled": {"s1": {"a": "r"}}, "meta": {"a": 1}, "gm_submits": True},
+                {"title": "q", "kind": "number", "seats": ["s1"], "min": 0, "max": 10, "resolver": "sum"},
+                {"title": "q", "kind": "multi", "options": ["a", "b", "c"], "multi": 2}, {"title": "q", "kind": "text"}],
+    "prompts/p1/answer": [{"value": 3}],
+    "prompts/p2/answer": [{"value": "a"}],
+    "prompts/p1/extend": [{"seats": ["s3"]}],
+    "prompts/p1/modifiers": [{"seat": "s1", "label": "x", "amount": 1}],
+    "prompts/p2/lock": [{}],
+    "prompts/p2/cancel": [{"reason": "x"}],
+    "readings": [{"key": "dice", "value": "entered"}],
+    "undo": [{}],
+    "continue": [{"title": "x"}],
+}
+UNITS = ["a", " ", "1D6+", "「", "'", "s1,", "筋力 ", "9", "(", "[", "\\", "〜", "\u202e", "\n", "あ", "+-", "%", "<b>"]
+long_text = st.builds(lambda unit, n: (unit * n)[:8000], st.sampled_from(UNITS), st.integers(1, 8000))
+large_value = st.one_of(long_text, st.lists(long_text | json_leaf, max_size=200),
+                        st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), long_text | json_value, max_size=60),
+                        json_value)
+CPU_LIMIT = 0.1  # seconds of this thread's CPU time to refuse one request (not wall time: the machine may be busy)
+
+
+def test_fuzz_core_routes_with_large_bodies_answer_quickly(tmp_path):
+    """docs/api.md's core routes with a valid body whose fields (up to three) are swapped for large values (8,000
+    characters of one repeated piece, lists of 200, objects of 60 fields, random JSON), by the GM, a seat or the
+    server key: never a 5xx, a refusal in both languages and plain words that changes nothing, and no refusal takes
+    more than CPU_LIMIT of CPU time (a parse or a check that is not linear in its input; an accepted request may
+    write files)."""
+
+    table = Table(tmp_path, {"generic": LIVE["generic"]})
+    session = table.sessions["generic"]
+    sid = session["session"]
+
+    @fuzz
+    @FUZZ
+    @given(st.data())
+    def run(data):
+        route = data.draw(st.sampled_from(sorted(CORE_BODIES)))
+        body = copy.deepcopy(data.draw(st.sampled_from(CORE_BODIES[route])))
+        for _ in range(data.draw(st.integers(1, 3))):
+            spots = list(_spots(body))
+            if not spots or data.draw(st.integers(0, 4)) == 0:
+                body[data.draw(st.sampled_from(FIELDS))] = data.draw(large_value)
+                continue
+            spot = spots[data.draw(st.integers(0, len(spots) - 1))]
+            parent = body
+            for key in spot[:-1]:
+                parent = parent[key]
+            parent[spot[-1]] = data.draw(large_value)
+        who = "admin" if route == "sessions" else data.draw(st.sampled_from(["gm", "gm", "s1", "s2"]))
+        path = "/api/sessions" if route == "sessions" else f"/api/sessions/{sid}/{route}"
+        text = json.dumps(body, ensure_ascii=data.draw(st.booleans()))
+        before, last_action = table.snapshot("generic"), table.live("generic").state.last_action
+        start = time.thread_time()
+        response = table.client.post(path, headers=bearer(session["tokens"].get(who, ADMIN_KEY)),
+                                     data=text.encode("utf-8", "surrogatepass"), content_type="application/json")
+        spent = time.thread_time() - start
+        assert response.status_code < 400 or spent < CPU_LIMIT, (path, round(spent, 3), len(text), text[:300])
+        check(table, path, response, before, api=True, only="generic")
+        if response.status_code >= 400:
+            assert plain_words(response.get_json()["error"], text), (path, response.get_json(), text[:300])
+        live = table.live("generic")
+        if response.status_code < 400 and live.state.last_action != last_action and live.undoable \
+                and live.undoable[-1] == live.state.last_action:
+            table.client.post(f"/api/sessions/{sid}/undo", headers=bearer(session["gm_token"]))
 
     run()
     table.app.extensions["gmtool"].close_all()
