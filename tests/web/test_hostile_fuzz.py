@@ -19,7 +19,8 @@ request did not hold.
 Reproducible in CI: derandomize=True, no example database, a bounded number of examples.
 GMTOOL_FUZZ_EXAMPLES raises the count; GMTOOL_FUZZ_SEED=<n> draws other examples (derandomize off);
 GMTOOL_FUZZ_WIDE=1 adds more states of the newer games (ace_royal's ritual step in the quick version and its
-class exchange, illuminati's secret group placement).
+class exchange, illuminati's secret group placement) and sends each of the newer games' sweep in every stage
+(about 12,700 requests instead of 4,000).
 """
 
 from __future__ import annotations
