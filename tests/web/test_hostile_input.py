@@ -749,12 +749,16 @@ def test_a_null_kind_or_ruleset_is_its_default(client, admin):
                       "The ruleset must be text")
 
 
+DICE_CHOICES = ("(The server rolls (from the seed, verifiable) [server], "
+                "Faces of real dice rolled at the table are entered [entered])")
+
+
 @pytest.mark.parametrize("path, body, en", [
     ("counters", {"seat": "s1", "key": "seals", "delta": None, "value": [1]}, "The value must be a whole number (got '[1]')"),
     ("counters", {"seat": "s1", "key": "seals", "delta": {"a": 1}}, "The change must be a whole number (got '{\"a\": 1}')"),
     ("rolls", {"expr": "1D6", "faces": [True]}, "Faces are whole numbers (got true)"),
-    ("readings", {"key": "dice", "value": {"a": [1]}}, """Reading 'Dice' cannot be '{"a": [1]}' (server/entered)"""),
-    ("readings", {"key": "dice", "value": None}, "Reading 'Dice' cannot be 'null' (server/entered)"),
+    ("readings", {"key": "dice", "value": {"a": [1]}}, """Reading 'Dice' cannot be '{"a": [1]}' """ + DICE_CHOICES),
+    ("readings", {"key": "dice", "value": None}, "Reading 'Dice' cannot be 'null' " + DICE_CHOICES),
     ("prompts/p1/answer", {"value": None}, "The number must be a whole number (got 'null')"),
     ("actions/answer", {"value": "x"}, "Give the prompt"),
 ])
