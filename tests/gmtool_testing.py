@@ -299,3 +299,102 @@ CLIPPED_TEXT = """() => { const out = [];
   const page = document.scrollingElement;
   if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push('the page scrolls');
   return out; }"""
+# -- documented fields -----------------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def _names(inner: str) -> list[str] | None:
+    """The field names of a `{a, b {ja, en}, c: [x], d?}` written in the docs (the text between its outer braces):
+    each item's leading name, with its `?` when the docs mark it as present only sometimes; None when an item is
+    not a name (`…`)."""
+    items, depth, item = [], 0, ""
+    for ch in inner + ",":
+        depth += ch in "{[(" and 1 or ch in "}])" and -1 or 0
+        if ch == "," and depth == 0:
+            items.append(item.strip())
+            item = ""
+        else:
+            item += ch
+    names = [re.match(r"\w+\??(?=$|[ :(\[{])", i) for i in items]
+    return [m.group(0) for m in names] if all(names) else None
+
+
+def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
+    """The fields a docs page's table documents, under its section `heading` (up to the next `## `): every name
+    in backticks in a row's first column (`players[]`, `a`, `b`) is a top-level field (`""`); a dotted one
+    (`combat.attacker_side`, `players[].score`, `me.moves`) names an object inside the view. When a row names
+    one field and the rest of the row holds a `{…}` (or `[{…}]`) in backticks, the first one lists that
+    object's fields (for a list, each item's; for a map written `{seat: {…}}`, each value's, the path then
+    ending in `{}`): `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `fields_at`."""
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    fields: dict[str, set[str]] = {"": set()}
+    for first, rest in re.findall(r"^\| ([^|]*`[^|]*) \|(.*)\|$", section, re.M):
+        paths = re.findall(r"`([\w.\[\]]+)`", first)
+        fields[""].update(p.removesuffix("[]") for p in paths if re.fullmatch(r"\w+(\[\])?", p))
+        span = re.search(r"`\[?\{((?:[^`{}]|\{[^`{}]*(?:\{[^`{}]*\}[^`{}]*)*\})*)\}\]?`", rest)
+        if not span or len(paths) != 1:
+            continue
+        inner, path = span.group(1), paths[-1]
+        mapped = re.fullmatch(r"\w+: \{(.*)\}", inner)
+        if mapped:
+            inner, path = mapped.group(1), path + "{}"
+        names = _names(inner)
+        if names is not None:
+            fields[path.removesuffix("[]") if not path.endswith("{}") else path] = set(names)
+    return fields
+
+
+def fields_at(views: list, path: str) -> set[str]:
+    """The keys of every object found at `path` (as `documented_fields` writes it) in any of `views`."""
+    objs = list(views)
+    for part in re.findall(r"\w+|\{\}|\[\]", path):
+        if part == "[]":
+            continue
+        if part == "{}":
+            objs = [v for o in objs if isinstance(o, dict) for v in o.values()]
+            continue
+        objs = [o[part] for o in objs if isinstance(o, dict) and o.get(part) is not None]
+        objs = [x for o in objs for x in (o if isinstance(o, list) else [o])]
+    return {k for o in objs if isinstance(o, dict) for k in o}
+
+
+def undocumented(views: list, doc: str, heading: str) -> dict[str, tuple[set, set]]:
+    """Where `views` (dicts as returned) and the docs' table differ: {path: (returned but not documented,
+    documented but never returned)} for the top level and every object whose fields the table lists; {} when
+    they agree. A field marked `?` need not be returned; any other must be, so a documented object never seen
+    in `views` counts as missing (the test did not reach it)."""
+    differences = {}
+    for path, documented in documented_fields(doc, heading).items():
+        seen = fields_at(views, path) if path else {k for v in views for k in v}
+        named = {n.removesuffix("?") for n in documented}
+        extra, missing = seen - named, {n for n in documented if not n.endswith("?")} - seen
+        if extra or missing:
+            differences[path] = (extra, missing)
+    return differences
+
+
+@contextmanager
+def recorded_views(client, session_id: str, tokens: dict):
+    """While the block runs, every POST the test client makes to the session that answers 2xx is followed by a
+    GET of the state as every token in `tokens` (the GM, the table, each seat): the list yielded fills with
+    those states and the answers (as returned), so a test sees every viewer's view at every step."""
+    views: list[dict] = []
+    opened = client.open
+
+    def open_and_record(*args, **kwargs):
+        response = opened(*args, **kwargs)
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        method = kwargs.get("method", "GET")
+        if method == "POST" and path.startswith(f"/api/sessions/{session_id}/") and response.status_code < 300:
+            views.append(response.get_json())
+            for token in tokens.values():
+                views.append(opened(f"/api/sessions/{session_id}/state", headers=bearer(token)).get_json())
+        return response
+
+    client.open = open_and_record
+    try:
+        yield views
+    finally:
+        del client.open

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -21,6 +21,11 @@ SERVANTS = {
 @pytest.fixture
 def game(client):
     """An ace_royal session with three seats."""
+    return new_game(client)
+
+
+def new_game(client):
+    """An ace_royal session with three seats: {sid, act, state, tokens, client}."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "エースロイヤル", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー", "キャスター陣営"]})
     assert r.status_code == 201, r.get_json()
@@ -460,3 +465,16 @@ def test_adjust_below_a_counters_minimum_names_its_label_and_real_minimum(game):
         assert "heat" not in error["message"]
     state = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
     assert state["session"]["version"] == version and state["seats"][0]["counters"]["heat"] == -2
+def test_the_view_has_exactly_the_documented_fields(client):
+    """docs/rulesets/ace_royal.md §4 lists every field of `state.ruleset` and of the objects in it: whole games
+    (a full one, a quick combat, 先制, the class exchange, seal 2) seen by the GM, the table and every seat after every
+    step carry exactly those, none missing and none unnamed."""
+    views = []
+    for flow in (test_a_whole_game_through_the_api, test_a8_quick_dice_count_in_the_attackers_damage_judgement,
+                 test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
+                 test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination):
+        game = new_game(client)
+        with recorded_views(client, game["sid"], game["tokens"]) as seen:
+            flow(game)
+        views += [v["ruleset"] for v in seen if "ruleset" in v]
+    assert undocumented(views, "docs/rulesets/ace_royal.md", "## 4. `state.ruleset`") == {}
