@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, unnamed_controls
+from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented, unnamed_controls
 
 from gmtool.web.common import csrf_for
 
@@ -19,6 +19,12 @@ LAST_ROUND = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "-
 @pytest.fixture
 def game(client):
     """A succession session with two seats, created through the API (not set up)."""
+    return new_game(client)
+
+
+def new_game(client):
+    """A succession session with two seats, created through the API (not set up): {sid, act, state, tokens,
+    client}."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "サクセション", "ruleset": "succession", "seats": ["アルトリア", "ギルガメッシュ"]})
     assert r.status_code == 201, r.get_json()
@@ -526,3 +532,17 @@ def test_the_final_scores_follow_the_names_option(client):
     final = text[text.index("## Standings"):]
     assert "| Artoria | 5 (faction 5) | 0 | 0 | 0 | 0 | 5 |" in final and "- Result: Normal succession: Artoria wins" in final
     assert "アルトリア" not in final
+
+
+def test_the_view_has_exactly_the_documented_fields(client):
+    """docs/rulesets/succession.md §4 lists every field of `state.ruleset` and of the objects in it: games through
+    the API (a whole one to its score and a rematch, one won by the grails, one in score-only mode), seen by the GM,
+    the table and both seats after every step, carry exactly those, none missing and none unnamed."""
+    views = []
+    for flow in (test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
+                 test_score_only_mode_with_phones):
+        game = new_game(client)
+        with recorded_views(client, game["sid"], game["tokens"]) as seen:
+            flow(game)
+        views += [v["ruleset"] for v in seen if "ruleset" in v]
+    assert undocumented(views, "docs/rulesets/succession.md", "## 4. `state.ruleset`") == {}
