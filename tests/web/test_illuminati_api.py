@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer
+from gmtool_testing import ADMIN_KEY, bearer, recorded_views, undocumented
 
 from gmtool.core.ruleset import has_japanese
 
@@ -16,6 +16,11 @@ SEATS = ["アリス", "ボブ", "キャロル", "デイヴ"]
 @pytest.fixture
 def game(client):
     """An illuminati session with four seats."""
+    return new_game(client)
+
+
+def new_game(client):
+    """An illuminati session with four seats: {sid, act, state, answer, tokens, client}."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "イルミナティ", "ruleset": "illuminati", "seats": SEATS})
     assert r.status_code == 201, r.get_json()
@@ -668,3 +673,23 @@ def test_after_the_game_no_player_is_marked_to_play(app, game):
         assert browser.get(f"/s/{sid}/{path}?k={tokens[who]}").status_code == 302
         page = browser.get(f"/s/{sid}/{path}").get_data(as_text=True)
         assert "il-current" not in re.sub(r'class="il-current-name"', "", page) and "▶" not in page, who
+def test_the_view_has_exactly_the_documented_fields(client):
+    """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
+    the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one
+    wins), seen by the GM, the table and every seat after every step, carry exactly those, none missing and none
+    unnamed."""
+
+    def to_the_end(game):
+        test_i7_a_player_put_out_during_an_attack_calls_it_off(game, "s1")  # s1 out, its attack called off
+        game["act"]("declare_victory", {"kind": "special", "label": "Big Brother", "seat": "s2"})
+        game["act"]("eliminate", {"seat": "s3", "reason": "goal_cards"})
+        game["act"]("eliminate", {"seat": "s4", "reason": "goal_cards"})  # s2 is the last player: the winner
+
+    views = []
+    for flow in (test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports,
+                 to_the_end):
+        game = new_game(client)
+        with recorded_views(client, game["sid"], game["tokens"]) as seen:
+            flow(game)
+        views += [v["ruleset"] for v in seen if "ruleset" in v]
+    assert undocumented(views, "docs/rulesets/illuminati.md", "## 5. `state.ruleset`") == {}
