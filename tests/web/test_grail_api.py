@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
         "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
@@ -13,9 +13,14 @@ ARCHER = [{"name": "エミヤ", "class_name": "アーチャー", "true_name": "�
 
 
 @pytest.fixture
-def grail(client, admin):
-    r = client.post("/api/sessions", headers=admin, json={"title": "聖杯戦争", "ruleset": "grail_trpg",
-                                                          "seats": ["セイバー陣営", "アーチャー陣営"]})
+def grail(client):
+    return new_grail(client)
+
+
+def new_grail(client):
+    """A grail_trpg session with two factions: the answer of POST /api/sessions plus `tok` {gm, s1, s2}."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "聖杯戦争", "ruleset": "grail_trpg",
+                                                                      "seats": ["セイバー陣営", "アーチャー陣営"]})
     assert r.status_code == 201, r.get_json()
     data = r.get_json()
     data["tok"] = {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
@@ -788,3 +793,58 @@ def test_t3_a_skill_after_the_reveal_counts_the_skills_the_answer_declared(clien
         "「直感」は使えません: スキルはこの戦闘で2回使用済み（陣営ごと） [T-3]",
         "Cannot use '直感': 2 skills already used this combat (per faction) [T-3]")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
+SKILLED_SABER = ("アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n"
+                 "- スキル 怪力 リザルト 筋力+20\n- スキル 仕切り直し クリンナップ 敏捷+10")
+SKILLED_ARCHER = ("エミヤ(アーチャー)/エミヤ 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50\n"
+                  "- スキル 心眼 リザルト 相手の筋力-10\n- スキル 千里眼 クリンナップ 勝率+10")
+
+
+def test_the_view_has_exactly_the_documented_fields(client):
+    """docs/rulesets/grail_trpg.md §6 lists every field of `state.ruleset` and §6b of its `combat`, and of the objects
+    in them: combats through the API (a whole one with seals and a skill, an escape at cleanup, a result skill and
+    cleanup skills, a PL対GM combat), seen by the GM, the table and both factions after every step, carry exactly
+    those, none missing and none unnamed."""
+
+    def skills(client, grail):
+        """A result skill after the confirm, then cleanup skills by a phone and by the GM (§3a)."""
+        call(client, grail, "set_characters", {"faction": "s1", "text": SKILLED_SABER})
+        call(client, grail, "set_characters", {"faction": "s2", "text": SKILLED_ARCHER})
+        call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
+        call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"], "declarer": "a"})
+        answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+        answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+        confirm(client, grail, "c1-setup")
+        for n, (a, b) in enumerate([("筋力", "筋力"), ("魔力", "敏捷"), ("幸運", "耐久")], 1):
+            call(client, grail, "next_step")
+            answer(client, grail, f"c1-s{n}", {"stat": a}, "s1")
+            answer(client, grail, f"c1-s{n}", {"stat": b}, "s2")
+            confirm(client, grail, f"c1-s{n}")
+            if n == 1:
+                call(client, grail, "use_skill", {"skill": "s2/エミヤ:1"}, who="s2")
+        call(client, grail, "final_result")
+        call(client, grail, "roll_battle", {"faces": [70, 20]})
+        call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
+        call(client, grail, "use_skill", {"skill": "s2/エミヤ:2", "faction": "s2"})
+        call(client, grail, "finish_combat")
+
+    def pl_vs_gm(client, grail):
+        """The GM's threat side (`gm`) fights セイバー陣営 to its 1st select."""
+        call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+        call(client, grail, "set_characters", {"faction": "gm", "text": "謎の影(アサシン) 筋力30 耐久30 敏捷70 魔力20 幸運30 宝具40"})
+        call(client, grail, "start_combat", {"a": ["s1"], "b": "gm"})
+        answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+        call(client, grail, "answer", {"prompt": "c1-setup", "value": {"main": "gm/謎の影"}})
+        confirm(client, grail, "c1-setup")
+        call(client, grail, "next_step")
+
+    views = []
+    for flow in (test_a_whole_combat_through_the_api, skills, pl_vs_gm,
+                 test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_its_black_star):
+        grail = new_grail(client)
+        tokens = {**grail["tok"], "table": grail["table_token"]}
+        with recorded_views(client, grail["session"], tokens) as seen:
+            flow(client, grail)
+        views += [v["ruleset"] for v in seen if "ruleset" in v]
+    assert undocumented(views, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}
+    combats = [v["combat"] for v in views if v["combat"]]
+    assert undocumented(combats, "docs/rulesets/grail_trpg.md", "## 6b. `state.ruleset.combat`") == {}
