@@ -321,14 +321,14 @@ def _names(inner: str) -> list[str] | None:
 
 
 def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
-    """The fields a docs page's table documents, under its section `heading` (up to the next `## `): every name
+    """The fields a docs page's table documents, under its section `heading` (up to the next `## ` or `### `): every name
     in backticks in a row's first column (`players[]`, `a`, `b`) is a top-level field (`""`); a dotted one
     (`combat.attacker_side`, `players[].score`, `me.moves`) names an object inside the view. When a row names
     one field and the rest of the row holds a `{…}` (or `[{…}]`) in backticks, the first one lists that
     object's fields (for a list, each item's; for a map written `{seat: {…}}`, each value's, the path then
     ending in `{}`): `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `fields_at`."""
     text = (ROOT / doc).read_text(encoding="utf-8")
-    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    section = re.split(r"\n###? ", text.split(heading, 1)[1], maxsplit=1)[0]
     fields: dict[str, set[str]] = {"": set()}
     for first, rest in re.findall(r"^\| ([^|]*`[^|]*) \|(.*)\|$", section, re.M):
         paths = re.findall(r"`([\w.\[\]]+)`", first)

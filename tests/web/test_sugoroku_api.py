@@ -5,12 +5,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer
+from gmtool_testing import ADMIN_KEY, bearer, recorded_views, undocumented
 
 
 @pytest.fixture
 def game(client):
     """A sugoroku session with four seats, set up through the API."""
+    return new_game(client)
+
+
+def new_game(client):
+    """A sugoroku session with four seats, set up through the API: {sid, act, state, answer, tokens, client}."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "双六テスト", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー", "ライダー"]})
     assert r.status_code == 201, r.get_json()
@@ -573,51 +578,29 @@ def test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be
     assert "力9" in repr(table_log)  # the cards everyone saw stay public in the log
 
 
-def _documented_view() -> dict[str, set[str]]:
-    """docs/rulesets/sugoroku.md 4b: the fields of `state.ruleset` (the first column of its table) and, for the
-    rows whose meaning shows a `{…}` of field names, those names."""
-    import re
-    from pathlib import Path
-    text = (Path(__file__).resolve().parents[2] / "docs/rulesets/sugoroku.md").read_text(encoding="utf-8")
-    section = text.split("## 4b. `state.ruleset`", 1)[1].split("\n## ", 1)[0]
-    fields: dict[str, set[str]] = {"": set()}
-    for row in re.findall(r"^\| (`[^|]*`) \| (.*) \|$", section, re.M):
-        names = re.findall(r"`(\w+)(?:\[\])?`", row[0])
-        fields[""].update(names)
-        span = re.search(r"`\{([^`]*)\}`", row[1])  # its first `{…}`: the fields of one item
-        if span:
-            inner = span.group(1)[len("seat: {"):-1] if span.group(1).startswith("seat: {") else span.group(1)
-            inner = re.sub(r" \[?\{[^{}]*\}\]?", "", inner).split(", ")  # a field's own `{ja, en}` left out
-            if all(re.fullmatch(r"\w+", n) for n in inner):
-                fields[names[-1]] = set(inner)
-    fields["before"] = set(re.findall(r'"(\w+)"', section.split("After it", 1)[0]))
-    return fields
-
-
-def test_the_view_has_exactly_the_documented_fields(client, game):
-    """docs/rulesets/sugoroku.md 4b lists every field of the ruleset view (it had no such section): the view a seat
-    gets before and after setup, a player, the board, the order, a battle and `me` carry exactly those."""
-    documented = _documented_view()
+def test_the_view_has_exactly_the_documented_fields(client):
+    """docs/rulesets/sugoroku.md 4b lists every field of the ruleset view (it had no such section) and of the objects
+    in it: a session before `setup`, and games through the API after it (a whole round with its vote, battles with
+    a tie the GM rules, an escape, a challenge and a karma conversion, a tie for last place), seen by the GM, the table and every
+    seat after every step, carry exactly those, none missing and none unnamed; `me` only for a seat (not the GM
+    or the table)."""
     fresh = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "x", "ruleset": "sugoroku", "seats": ["A", "B"]}).get_json()
-    before = client.get(f"/api/sessions/{fresh['session']}/state", headers=bearer(fresh["seats"][0]["token"])).get_json()
-    assert set(before["ruleset"]) == documented["before"]
-    game["act"]("roll_move", {"faces": [3]}, who="s1")
-    game["act"]("roll_move", {"faces": [3]}, who="s2")
-    game["act"]("roll_move", {"faces": [1]}, who="s3")
-    game["act"]("roll_move", {"faces": [1]}, who="s4")
-    game["act"]("end_phase")
-    game["act"]("start_battle")
-    view = game["state"]("s1")["ruleset"]
-    assert set(view) == documented[""]
-    assert set(view["players"]["s1"]) == documented["players"]
-    assert set(view["board"][0]) == documented["board"]
-    assert set(view["order"][0]) == documented["order"]
-    assert set(view["standings"][0]) == documented["standings"]
-    assert set(view["elimination"]) == documented["elimination"]
-    assert set(view["battle"]) == documented["battle"]
-    assert set(view["me"]) == documented["me"]
-    assert "me" not in game["state"]("gm")["ruleset"]
+    before = [client.get(f"/api/sessions/{fresh['session']}/state", headers=bearer(token)).get_json()["ruleset"]
+              for token in (fresh["gm_token"], fresh["table_token"], fresh["seats"][0]["token"])]
+    assert undocumented(before, "docs/rulesets/sugoroku.md", "### `state.ruleset` before `setup`") == {}
+    views, unseated = [], []
+    for flow in (test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
+                 test_s12_the_karma_offered_is_what_the_conversion_takes, test_s13_a_tie_with_last_place_tied_says_the_gm_picks,
+                 test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
+                 test_s6_a_challenge_waits_until_everyone_has_moved):
+        game = new_game(client)
+        with recorded_views(client, game["sid"], game["tokens"]) as seen:
+            flow(game)
+        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        unseated += [game["state"](who)["ruleset"] for who in ("gm", "table")]
+    assert undocumented(views, "docs/rulesets/sugoroku.md", "### `state.ruleset` after `setup`") == {}
+    assert all("me" not in view for view in unseated)
 
 
 def test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language(game):
