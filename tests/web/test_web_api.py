@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gmtool_testing import bearer
+from gmtool_testing import ADMIN_KEY, bearer, undocumented
 from gmtool.core.commitments import verify
 from gmtool.core.dice import die_value
 
@@ -467,3 +467,85 @@ def test_yes_no_fields_read_the_same_everywhere(client, admin):
     assert_error(client.post(url, headers=bearer(game["gm_token"]), json={"tournament": "maybe"}), 400,
                  "'tournament' must be true or false")
     assert state_of(client, game["session"], game["gm_token"]) == before
+
+
+def test_every_answer_has_exactly_the_documented_fields(client):
+    """docs/api.md section 17 names every field of every JSON answer: a session driven through every route of the
+    page (as the GM, the table and a seat; every kind of roll, prompt and resolver; export, import, close, continue)
+    answers with exactly those, none missing and none unnamed."""
+    admin, answers = bearer(ADMIN_KEY), []
+
+    def call(name, method, path, who, body=None, status=200):
+        r = client.open(f"/api{path}", method=method, headers=who, json=body)
+        assert r.status_code == status, (path, r.get_json())
+        answers.append({name: r.get_json()})
+        return r.get_json()
+
+    call("health", "GET", "/health", {})
+    call("error", "GET", "/sessions", {}, status=403)
+    made = call("created", "POST", "/sessions", admin, {
+        "title": "全項目", "seats": ["Alice / Red", "Bob", "Carol"], "private": ["mana"],
+        "counters": ["seals", "mana", "karma", "vp"]}, status=201)
+    sid, gm = made["session"], bearer(made["gm_token"])
+    s1, s2, s3 = (bearer(s["token"]) for s in made["seats"])
+    table = bearer(made["table_token"])
+    viewers = (gm, table, s1, s2)
+    s = f"/sessions/{sid}"
+    call("sessions", "GET", "/sessions", admin)
+    call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "karma", "delta": 9})
+    call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "mana", "value": 4})
+    for expr, who in (("2D6+1>=7", gm), ("3D6!", s1), ("D66", gm), ("choice[a,b,c]", s2), ("4D6KH3-1D4", gm),
+                      ("S2D6", gm)):
+        seq = call("roll", "POST", f"{s}/rolls", who, {"expr": expr, "label": "x"}, status=201)["seq"]
+    for who in viewers:
+        call("state", "GET", f"{s}/state", who)  # the secret roll unrevealed
+    call("roll_revealed", "POST", f"{s}/rolls/{seq}/reveal", gm)
+    call("roll", "POST", f"{s}/rolls", gm, {"expr": "1D6"}, status=201)
+    call("undo", "POST", f"{s}/undo", gm)
+    call("seat_added", "POST", f"{s}/seats", gm, {"name": "Dave"}, status=201)
+    call("token_reissued", "POST", f"{s}/seats/s3/token", gm)
+    call("scene", "POST", f"{s}/scenes", gm, {"title": "Round 1"}, status=201)
+    call("readings", "POST", f"{s}/readings", gm, {"key": "dice", "value": "entered"})
+    call("readings", "POST", f"{s}/readings", gm, {"key": "dice", "value": "server"})
+    specs = [({"title": "bid", "kind": "number", "seats": ["s1"], "gm_submits": True, "resolver": "highest"},
+              [(s1, 7), (gm, 5)]),
+             ({"title": "sum", "kind": "number", "seats": ["s1", "s2"], "resolver": "sum"}, [(s1, 1), (s2, 2)]),
+             ({"title": "vote", "kind": "seat", "seats": ["s1", "s2"], "resolver": "votes"}, [(s1, "s2"), (s2, "s1")]),
+             ({"title": "stat", "kind": "choice", "options": ["STR", "DEX"], "seats": ["s1", "s2"],
+               "resolver": "cancel_duplicates", "disabled": {"s2": {"DEX": "cursed"}}}, [(s1, "STR"), (s2, "STR")]),
+             ({"title": "many", "kind": "multi", "options": ["a", "b", "c"], "seats": ["s1"]}, [(s1, ["a", "b"])]),
+             ({"title": "words", "kind": "text", "seats": ["s1", "s2"]}, [(s1, "hi")])]
+    for spec, given in specs:
+        pid = call("prompt", "POST", f"{s}/prompts", gm, spec, status=201)["id"]
+        for who, value in given:
+            call("answer", "POST", f"{s}/prompts/{pid}/answer", who, {"value": value})
+        for who in viewers:
+            got = client.get(f"/api{s}/prompts/{pid}", headers=who)
+            assert got.status_code == 200, got.get_json()
+            answers.append({"state": {"prompts": [got.get_json()]}})
+    call("prompt", "POST", f"{s}/prompts/p1/modifiers", gm, {"who": "gm", "amount": 3, "label": "Giant"})
+    call("prompt", "POST", f"{s}/prompts/p1/confirm", gm)
+    call("prompt", "POST", f"{s}/prompts/p6/extend", gm, {"seats": ["s3"]})
+    call("prompt", "POST", f"{s}/prompts/p6/lock", gm, {"reason": "time"})
+    call("prompt", "POST", f"{s}/prompts/p6/reveal", gm)
+    call("prompt", "POST", f"{s}/prompts", gm, {"title": "gone", "kind": "text", "seats": ["s1"]}, status=201)
+    call("prompt", "POST", f"{s}/prompts/p7/cancel", gm, {"reason": "wrong"})
+    for who in viewers:
+        call("state", "GET", f"{s}/state", who)
+        call("log", "GET", f"{s}/log?limit=1000", who)
+    call("error", "POST", f"{s}/actions/nope", gm, status=404)
+    exported = call("export", "GET", f"{s}/export?format=json", gm)
+    full = call("export", "GET", f"{s}/export?format=json&full=1", gm)
+    call("imported", "POST", "/sessions/import", admin, exported, status=201)
+    call("imported", "POST", "/sessions/import?restore_tokens=1", admin, full, status=201)
+    call("closed", "POST", f"{s}/close", gm)
+    call("continued", "POST", f"{s}/continue", gm, {"title": "next"}, status=201)
+    call("campaign", "GET", f"{s}/campaign", gm)
+    game = call("created", "POST", "/sessions", admin, {"title": "game", "ruleset": "succession",
+                                                        "seats": ["A", "B"]}, status=201)
+    call("action", "POST", f"/sessions/{game['session']}/actions/setup", bearer(game["gm_token"]), {"first": "s1"})
+    call("export", "GET", f"/sessions/{game['session']}/export?format=json", bearer(game["gm_token"]))
+    # a prompt's answer is the prompt of `state.prompts` (plus `version`), whose table rows name its objects
+    answers += [{"state": {"prompts": [{k: v for k, v in a["prompt"].items() if k != "version"}]}}
+                for a in answers if "prompt" in a]
+    assert undocumented(answers, "docs/api.md", "## 17. Every field of every answer") == {}
