@@ -304,6 +304,12 @@ CLIPPED_TEXT = """() => { const out = [];
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
+def _section(doc: str, heading: str) -> str:
+    """The text of a docs page (a path under the repository) from `heading` up to the next `## ` or `### `."""
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    return re.split(r"\n###? ", text.split(heading, 1)[1], maxsplit=1)[0]
+
+
 def _names(inner: str) -> list[str] | None:
     """The field names of a `{a, b {ja, en}, c: [x], d?}` written in the docs (the text between its outer braces):
     each item's leading name, with its `?` when the docs mark it as present only sometimes; None when an item is
@@ -326,9 +332,9 @@ def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
     (`combat.attacker_side`, `players[].score`, `me.moves`) names an object inside the view. When a row names
     one field and the rest of the row holds a `{…}` (or `[{…}]`) in backticks, the first one lists that
     object's fields (for a list, each item's; for a map written `{seat: {…}}`, each value's, the path then
-    ending in `{}`): `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `fields_at`."""
-    text = (ROOT / doc).read_text(encoding="utf-8")
-    section = re.split(r"\n###? ", text.split(heading, 1)[1], maxsplit=1)[0]
+    ending in `{}`; `{key: value}`, a map of plain values, gives that path with no fields):
+    `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `fields_at`."""
+    section = _section(doc, heading)
     fields: dict[str, set[str]] = {"": set()}
     for first, rest in re.findall(r"^\| ([^|]*`[^|]*) \|(.*)\|$", section, re.M):
         paths = re.findall(r"`([\w.\[\]]+)`", first)
@@ -336,13 +342,13 @@ def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
         span = re.search(r"`\[?\{((?:[^`{}]|\{[^`{}]*(?:\{[^`{}]*\}[^`{}]*)*\})*)\}\]?`", rest)
         if not span or len(paths) != 1:
             continue
-        inner, path = span.group(1), paths[-1]
-        mapped = re.fullmatch(r"\w+: \{(.*)\}", inner)
-        if mapped:
-            inner, path = mapped.group(1), path + "{}"
-        names = _names(inner)
+        inner, path = span.group(1), paths[-1].removesuffix("[]")
+        mapped = re.fullmatch(r"\w+: (?:\{(.*)\}|\w+)", inner)
+        if mapped:  # a map: `{seat: {…}}` (its values' fields) or `{key: value}` (its values are no objects)
+            inner, path = mapped.group(1) or "", path + "{}"
+        names = _names(inner) if inner else []
         if names is not None:
-            fields[path.removesuffix("[]") if not path.endswith("{}") else path] = set(names)
+            fields[path] = set(names)
     return fields
 
 
@@ -360,13 +366,35 @@ def fields_at(views: list, path: str) -> set[str]:
     return {k for o in objs if isinstance(o, dict) for k in o}
 
 
+def _keys_anywhere(value, maps: set[str], path: str = "", out: set | None = None) -> set:
+    """Every field name at any depth of a JSON value, but the keys of the maps the docs name (`maps`: their paths
+    without `[]`), keys that are ids or words (`s1`, `c1-s1`, `s1/アルトリア`, `筋力`: not lower-case names) and
+    what a resolution's `events` (the log's event data) hold."""
+    out = set() if out is None else out
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if path not in maps and re.fullmatch(r"[a-z][a-z_]*[a-z]", k):
+                out.add(k)
+            if k != "events":
+                _keys_anywhere(v, maps, path + "{}" if path in maps else f"{path}.{k}".lstrip("."), out)
+    elif isinstance(value, list):
+        for v in value:
+            _keys_anywhere(v, maps, path, out)
+    return out
+
+
 def undocumented(views: list, doc: str, heading: str) -> dict[str, tuple[set, set]]:
     """Where `views` (dicts as returned) and the docs' table differ: {path: (returned but not documented,
     documented but never returned)} for the top level and every object whose fields the table lists; {} when
     they agree. A field marked `?` need not be returned; any other must be, so a documented object never seen
-    in `views` counts as missing (the test did not reach it)."""
-    differences = {}
-    for path, documented in documented_fields(doc, heading).items():
+    in `views` counts as missing (the test did not reach it). Deeper objects without a row of their own are held
+    to their names: `"*"` lists the field names returned anywhere that the section never writes."""
+    differences, fields = {}, documented_fields(doc, heading)
+    maps = {p.replace("[]", "").removesuffix("{}") for p in fields if p.endswith("{}")}
+    unnamed = _keys_anywhere(views, maps) - set(re.findall(r"\w+", _section(doc, heading)))
+    if unnamed:
+        differences["*"] = (unnamed, set())
+    for path, documented in fields.items():
         seen = fields_at(views, path) if path else {k for v in views for k in v}
         named = {n.removesuffix("?") for n in documented}
         extra, missing = seen - named, {n for n in documented if not n.endswith("?")} - seen

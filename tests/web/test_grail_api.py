@@ -845,6 +845,7 @@ def test_the_view_has_exactly_the_documented_fields(client):
         with recorded_views(client, grail["session"], tokens) as seen:
             flow(client, grail)
         views += [v["ruleset"] for v in seen if "ruleset" in v]
-    assert undocumented(views, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}
-    combats = [v["combat"] for v in views if v["combat"]]
+    combats = [v["combat"] for v in views if v["combat"]]  # §6b's
+    tops = [{**v, "combat": v["combat"] and {}} for v in views]
+    assert undocumented(tops, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}
     assert undocumented(combats, "docs/rulesets/grail_trpg.md", "## 6b. `state.ruleset.combat`") == {}
