@@ -7,9 +7,12 @@ import re
 
 import pytest
 
-from gmtool_testing import ADMIN_KEY, bearer, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, open_link, undocumented
+from test_sugoroku_api import new_game as sugoroku_game
+from test_sugoroku_api import test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt
 from gmtool.core.commitments import verify
 from gmtool.core.dice import die_value
+from gmtool.web.common import csrf_for
 
 
 def state_of(client, sid, token):
@@ -469,10 +472,10 @@ def test_yes_no_fields_read_the_same_everywhere(client, admin):
     assert state_of(client, game["session"], game["gm_token"]) == before
 
 
-def test_every_answer_has_exactly_the_documented_fields(client):
-    """docs/api.md section 17 names every field of every JSON answer: a session driven through every route of the
-    page (as the GM, the table and a seat; every kind of roll, prompt and resolver; export, import, close, continue)
-    answers with exactly those, none missing and none unnamed."""
+def _every_route(app, client) -> tuple[list[dict], list[dict]]:
+    """A session driven through every route of docs/api.md (as the GM, the table and a seat; every kind of roll,
+    prompt and resolver; a console setting; export, import, close, continue): every answer as {its name in
+    section 17: its JSON}, and every event of the sessions it made as the GM reads them."""
     admin, answers = bearer(ADMIN_KEY), []
 
     def call(name, method, path, who, body=None, status=200):
@@ -494,6 +497,9 @@ def test_every_answer_has_exactly_the_documented_fields(client):
     call("sessions", "GET", "/sessions", admin)
     call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "karma", "delta": 9})
     call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "mana", "value": 4})
+    call("counter", "POST", f"{s}/counters", gm, {"seat": "s2", "key": "seals", "value": 4, "reason": "褒賞"})
+    call("counter", "POST", f"{s}/counters", gm, {"seat": "s2", "key": "karma", "value": 9})
+    call("counter", "POST", f"{s}/counters", gm, {"seat": "s2", "key": "karma", "value": 0})
     for expr, who in (("2D6+1>=7", gm), ("3D6!", s1), ("D66", gm), ("choice[a,b,c]", s2), ("4D6KH3-1D4", gm),
                       ("S2D6", gm)):
         seq = call("roll", "POST", f"{s}/rolls", who, {"expr": expr, "label": "x"}, status=201)["seq"]
@@ -507,6 +513,10 @@ def test_every_answer_has_exactly_the_documented_fields(client):
     call("scene", "POST", f"{s}/scenes", gm, {"title": "Round 1"}, status=201)
     call("readings", "POST", f"{s}/readings", gm, {"key": "dice", "value": "entered"})
     call("readings", "POST", f"{s}/readings", gm, {"key": "dice", "value": "server"})
+    console = open_link(app, made["gm_url"])
+    r = console.post(f"/s/{sid}/gm/settings", data={"key": "hide_answers", "value": "on"},
+                     headers={"X-CSRF-Token": csrf_for(made["gm_token"]), "HX-Request": "true"})
+    assert r.status_code == 200
     specs = [({"title": "bid", "kind": "number", "seats": ["s1"], "gm_submits": True, "resolver": "highest"},
               [(s1, 7), (gm, 5)]),
              ({"title": "sum", "kind": "number", "seats": ["s1", "s2"], "resolver": "sum"}, [(s1, 1), (s2, 2)]),
@@ -536,18 +546,50 @@ def test_every_answer_has_exactly_the_documented_fields(client):
     call("error", "POST", f"{s}/actions/nope", gm, status=404)
     exported = call("export", "GET", f"{s}/export?format=json", gm)
     full = call("export", "GET", f"{s}/export?format=json&full=1", gm)
-    call("imported", "POST", "/sessions/import", admin, exported, status=201)
-    call("imported", "POST", "/sessions/import?restore_tokens=1", admin, full, status=201)
+    copy = call("imported", "POST", "/sessions/import", admin, exported, status=201)
+    restored = call("imported", "POST", "/sessions/import?restore_tokens=1", admin, full, status=201)
     call("closed", "POST", f"{s}/close", gm)
-    call("continued", "POST", f"{s}/continue", gm, {"title": "next"}, status=201)
+    following = call("continued", "POST", f"{s}/continue", gm, {"title": "next"}, status=201)
     call("campaign", "GET", f"{s}/campaign", gm)
     game = call("created", "POST", "/sessions", admin, {"title": "game", "ruleset": "succession",
                                                         "seats": ["A", "B"]}, status=201)
     call("action", "POST", f"/sessions/{game['session']}/actions/setup", bearer(game["gm_token"]), {"first": "s1"})
     answers[-1]["action"]["ruleset"] = {}  # the ruleset's part of the view: its page (the ruleset's own tests)
     call("export", "GET", f"/sessions/{game['session']}/export?format=json", bearer(game["gm_token"]))
+    events = []
+    for session, token in ((sid, made["gm_token"]), (copy["session"], copy["gm_token"]),
+                           (restored["session"], made["gm_token"]), (following["session"], following["gm_token"])):
+        events += client.get(f"/api/sessions/{session}/log?limit=1000", headers=bearer(token)).get_json()["events"]
+    return answers, events
+
+
+def test_every_answer_has_exactly_the_documented_fields(app, client):
+    """docs/api.md section 17 names every field of every JSON answer: a session driven through every route of the
+    page (as the GM, the table and a seat; every kind of roll, prompt and resolver; export, import, close, continue)
+    answers with exactly those, none missing and none unnamed."""
+    answers, _ = _every_route(app, client)
     # a prompt's answer is the prompt of `state.prompts` (plus `version`), whose table rows name its objects
     for answer in [a for a in answers if "prompt" in a]:
         answers.append({"state": {"prompts": [{k: v for k, v in answer["prompt"].items() if k != "version"}]}})
         answer["prompt"] = dict.fromkeys(answer["prompt"])
     assert undocumented(answers, "docs/api.md", "## 17. Every field of every answer") == {}
+
+
+def test_every_event_has_exactly_the_documented_data(app, client):
+    """docs/api.md section 6's table names the `data` of every core event type: the log of a session driven through
+    every route (and its imported copies and next session, and a sugoroku battle a fighter escapes from) carries
+    exactly those fields, every type of the table seen."""
+    _, events = _every_route(app, client)
+    game = sugoroku_game(client)
+    test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt(game)
+    log = client.get(f"/api/sessions/{game['sid']}/log?limit=1000", headers=bearer(game["tokens"]["gm"])).get_json()
+    events += [e for e in log["events"] if e["type"] == "prompt.dropped"]  # the rest: the ruleset's page
+    by_type: dict = {}  # {"counter": {"changed": data}}: the table's dotted types are paths
+    for event in events:
+        if event["type"].split(".")[0] != "succession":
+            head, _, tail = event["type"].partition(".")
+            by_type.setdefault(head, {}).setdefault(tail, []).append(event["data"]) if tail else \
+                by_type.setdefault(head, []).append(event["data"])
+    differences = undocumented([by_type], "docs/api.md", "### Event data（イベントの `data`）")
+    differences.pop("", None)  # the table's first column names event types, not fields
+    assert differences == {}, differences
