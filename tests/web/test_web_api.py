@@ -8,8 +8,7 @@ import re
 import pytest
 
 from gmtool_testing import ADMIN_KEY, bearer, open_link, undocumented
-from test_sugoroku_api import new_game as sugoroku_game
-from test_sugoroku_api import test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt
+import test_sugoroku_api as sugoroku
 from gmtool.core.commitments import verify
 from gmtool.core.dice import die_value
 from gmtool.web.common import csrf_for
@@ -580,8 +579,8 @@ def test_every_event_has_exactly_the_documented_data(app, client):
     every route (and its imported copies and next session, and a sugoroku battle a fighter escapes from) carries
     exactly those fields, every type of the table seen."""
     _, events = _every_route(app, client)
-    game = sugoroku_game(client)
-    test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt(game)
+    game = sugoroku.new_game(client)
+    sugoroku.test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt(game)
     log = client.get(f"/api/sessions/{game['sid']}/log?limit=1000", headers=bearer(game["tokens"]["gm"])).get_json()
     events += [e for e in log["events"] if e["type"] == "prompt.dropped"]  # the rest: the ruleset's page
     by_type: dict = {}  # {"counter": {"changed": data}}: the table's dotted types are paths
