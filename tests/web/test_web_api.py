@@ -494,6 +494,9 @@ def _every_route(app, client) -> tuple[list[dict], list[dict]]:
     viewers = (gm, table, s1, s2)
     s = f"/sessions/{sid}"
     call("sessions", "GET", "/sessions", admin)
+    polled = client.get(f"/s/{sid}/version?as=gm", headers=admin)
+    assert polled.status_code == 200
+    answers.append({"version": polled.get_json()})
     call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "karma", "delta": 9})
     call("counter", "POST", f"{s}/counters", gm, {"seat": "s1", "key": "mana", "value": 4})
     call("counter", "POST", f"{s}/counters", gm, {"seat": "s2", "key": "seals", "value": 4, "reason": "褒賞"})
@@ -543,6 +546,8 @@ def _every_route(app, client) -> tuple[list[dict], list[dict]]:
         call("state", "GET", f"{s}/state", who)
         call("log", "GET", f"{s}/log?limit=1000", who)
     call("error", "POST", f"{s}/actions/nope", gm, status=404)
+    call("error", "GET", f"{s}/undo", gm, status=405)
+    call("error", "GET", f"{s}/nowhere", gm, status=404)
     exported = call("export", "GET", f"{s}/export?format=json", gm)
     full = call("export", "GET", f"{s}/export?format=json&full=1", gm)
     copy = call("imported", "POST", "/sessions/import", admin, exported, status=201)
