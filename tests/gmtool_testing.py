@@ -8,6 +8,7 @@ import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from gmtool.core import engine, prompts  # noqa: F401  (prompts registers its fold handlers)
@@ -301,7 +302,7 @@ CLIPPED_TEXT = """() => { const out = [];
   return out; }"""
 # -- documented fields -----------------------------------------------------------------------------
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _section(doc: str, heading: str) -> str:
@@ -407,7 +408,8 @@ def undocumented(views: list, doc: str, heading: str) -> dict[str, tuple[set, se
 def recorded_views(client, session_id: str, tokens: dict):
     """While the block runs, every POST the test client makes to the session that answers 2xx is followed by a
     GET of the state as every token in `tokens` (the GM, the table, each seat): the list yielded fills with
-    those states and the answers (as returned), so a test sees every viewer's view at every step."""
+    those answers and states (as returned), so a test sees every viewer's view at every step. The client's own
+    `open` records (nothing is replaced: every request still goes through the app)."""
     views: list[dict] = []
     opened = client.open
 
