@@ -428,3 +428,11 @@ def recorded_views(client, session_id: str, tokens: dict):
         yield views
     finally:
         del client.open
+
+
+def ruleset_views(client, session_id: str, tokens: dict, play) -> list[dict]:
+    """The `ruleset` part of every view recorded (recorded_views) while `play()` runs: every answer and every
+    viewer's state after each step, for a test that holds them to the docs' tables (undocumented)."""
+    with recorded_views(client, session_id, tokens) as seen:
+        play()
+    return [v["ruleset"] for v in seen if "ruleset" in v]

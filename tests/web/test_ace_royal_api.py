@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -474,7 +474,5 @@ def test_the_view_has_exactly_the_documented_fields(client):
                  test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
                  test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination):
         game = new_game(client)
-        with recorded_views(client, game["sid"], game["tokens"]) as seen:
-            flow(game)
-        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
     assert undocumented(views, "docs/rulesets/ace_royal.md", "## 4. `state.ruleset`") == {}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link
-from test_screen_messages import Table, flash
+from test_screen_messages import GRAIL_A, GRAIL_B, Table, flash, grail_table
 
 from gmtool.core.model import Label
 from gmtool.core.ruleset import GM_ONLY, EventType, Ruleset, action, own_seat
@@ -19,8 +19,6 @@ from gmtool.web import create_app
 from gmtool.web.common import csrf_for
 
 COMMITMENT = re.compile(r"[0-9a-f]{12}")
-GRAIL_A = "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"
-GRAIL_B = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"
 
 
 def console(t: Table, path: str, form: dict, lang: str):
@@ -29,20 +27,17 @@ def console(t: Table, path: str, form: dict, lang: str):
                                 headers={"X-CSRF-Token": csrf_for(t.tokens["gm"]), "HX-Request": "true"})
 
 
+@pytest.fixture
+def grail(app, client) -> Table:
+    return grail_table(app, client)
+
+
 def said(response) -> str:
     """The flash of a form that succeeded, which never reads 「OK」."""
     assert response.status_code == 200, flash(response)
     text = flash(response)
     assert text and text != "OK", text
     return text
-
-
-@pytest.fixture
-def grail(app, client) -> Table:
-    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
-    t.act("set_characters", {"faction": "s1", "text": GRAIL_A})
-    t.act("set_characters", {"faction": "s2", "text": GRAIL_B})
-    return t
 
 
 @pytest.mark.parametrize(("lang", "counter", "scene", "roll", "closed"), [

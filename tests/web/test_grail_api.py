@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
         "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
@@ -442,11 +442,8 @@ def test_t1_a_step_revealed_with_a_side_missing_or_cancelled_is_opened_again_by_
     assert call(client, grail, "next_step")["ruleset"]["combat"]["prompt"] == "c1-s1-2"
 
 
-def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(app, client, grail):
-    """T-2: in PL対GM the GM's own choice is just as hidden: the GM answers its select (a typed-in skill with a
-    name no screen shows otherwise) before the players; until the reveal no phone, table, log or stream page
-    carries it; after the reveal everyone reads it in the result."""
-    sid = grail["session"]
+def pl_vs_gm_to_the_first_select(client, grail):
+    """PL対GM (T-2): the GM's threat side (`gm`) fights セイバー陣営, set up and on to its 1st select."""
     call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
     call(client, grail, "set_characters", {"faction": "gm", "text": "謎の影(アサシン) 筋力30 耐久30 敏捷70 魔力20 幸運30 宝具40"})
     call(client, grail, "start_combat", {"a": ["s1"], "b": "gm"})
@@ -454,6 +451,14 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
     call(client, grail, "answer", {"prompt": "c1-setup", "value": {"main": "gm/謎の影"}})
     confirm(client, grail, "c1-setup")
     call(client, grail, "next_step")
+
+
+def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(app, client, grail):
+    """T-2: in PL対GM the GM's own choice is just as hidden: the GM answers its select (a typed-in skill with a
+    name no screen shows otherwise) before the players; until the reveal no phone, table, log or stream page
+    carries it; after the reveal everyone reads it in the result."""
+    sid = grail["session"]
+    pl_vs_gm_to_the_first_select(client, grail)
     call(client, grail, "answer", {"prompt": "c1-s1", "value": {
         "stat": "敏捷", "mods": [{"label": "秘剣燕返し", "value": 10, "kind": "skill"}]}})
     table = open_link(app, grail["table_url"])
@@ -827,24 +832,12 @@ def test_the_view_has_exactly_the_documented_fields(client):
         call(client, grail, "use_skill", {"skill": "s2/エミヤ:2", "faction": "s2"})
         call(client, grail, "finish_combat")
 
-    def pl_vs_gm(client, grail):
-        """The GM's threat side (`gm`) fights セイバー陣営 to its 1st select."""
-        call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
-        call(client, grail, "set_characters", {"faction": "gm", "text": "謎の影(アサシン) 筋力30 耐久30 敏捷70 魔力20 幸運30 宝具40"})
-        call(client, grail, "start_combat", {"a": ["s1"], "b": "gm"})
-        answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
-        call(client, grail, "answer", {"prompt": "c1-setup", "value": {"main": "gm/謎の影"}})
-        confirm(client, grail, "c1-setup")
-        call(client, grail, "next_step")
-
     views = []
-    for flow in (test_a_whole_combat_through_the_api, skills, pl_vs_gm,
+    for flow in (test_a_whole_combat_through_the_api, skills, pl_vs_gm_to_the_first_select,
                  test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_its_black_star):
         grail = new_grail(client)
         tokens = {**grail["tok"], "table": grail["table_token"]}
-        with recorded_views(client, grail["session"], tokens) as seen:
-            flow(client, grail)
-        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        views += ruleset_views(client, grail["session"], tokens, lambda: flow(client, grail))
     combats = [v["combat"] for v in views if v["combat"]]  # §6b's
     tops = [{**v, "combat": v["combat"] and {}} for v in views]
     assert undocumented(tops, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}

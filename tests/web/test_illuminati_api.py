@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, recorded_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, ruleset_views, undocumented
 
 from gmtool.core.ruleset import has_japanese
 
@@ -689,7 +689,5 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for flow in (test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports,
                  to_the_end):
         game = new_game(client)
-        with recorded_views(client, game["sid"], game["tokens"]) as seen:
-            flow(game)
-        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
     assert undocumented(views, "docs/rulesets/illuminati.md", "## 5. `state.ruleset`") == {}

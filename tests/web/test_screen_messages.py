@@ -64,12 +64,17 @@ GRAIL_A = "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸
 GRAIL_B = "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"
 
 
-@pytest.fixture
-def grail(app, client) -> Table:
+def grail_table(app, client) -> Table:
+    """A grail session of two factions with their characters set (GRAIL_A, GRAIL_B)."""
     t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
     t.act("set_characters", {"faction": "s1", "text": GRAIL_A})
     t.act("set_characters", {"faction": "s2", "text": GRAIL_B})
     return t
+
+
+@pytest.fixture
+def grail(app, client) -> Table:
+    return grail_table(app, client)
 
 
 @pytest.mark.parametrize(("lang", "said"), [("ja", "「打ち切り」で打ち切って"), ("en", "stop it with 'End combat'")])

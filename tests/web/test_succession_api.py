@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, recorded_views, undocumented, unnamed_controls
+from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented, unnamed_controls
 
 from gmtool.web.common import csrf_for
 
@@ -542,7 +542,5 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for flow in (test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
                  test_score_only_mode_with_phones):
         game = new_game(client)
-        with recorded_views(client, game["sid"], game["tokens"]) as seen:
-            flow(game)
-        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
     assert undocumented(views, "docs/rulesets/succession.md", "## 4. `state.ruleset`") == {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, recorded_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, ruleset_views, undocumented
 
 
 @pytest.fixture
@@ -595,9 +595,7 @@ def test_the_view_has_exactly_the_documented_fields(client):
                  test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
                  test_s6_a_challenge_waits_until_everyone_has_moved):
         game = new_game(client)
-        with recorded_views(client, game["sid"], game["tokens"]) as seen:
-            flow(game)
-        views += [v["ruleset"] for v in seen if "ruleset" in v]
+        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
         unseated += [game["state"](who)["ruleset"] for who in ("gm", "table")]
     assert undocumented(views, "docs/rulesets/sugoroku.md", "### `state.ruleset` after `setup`") == {}
     assert all("me" not in view for view in unseated)
