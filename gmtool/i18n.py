@@ -183,6 +183,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.title": ("テーブル", "Table"),
     "table.seed_hash": ("ダイスシードのSHA-256", "SHA-256 of the dice seed"),
     "table.seed": ("ダイスシード（公開済み）", "Dice seed (published)"),
+    "table.closed": ("セッション終了", "Session closed"),
     "table.rolls": ("ロール", "Rolls"),
     "table.no_rolls": ("まだダイスは振られていません", "No dice rolled yet"),
     "table.secret_roll": ("GMがシークレットダイスを振りました", "The GM rolled secret dice"),

@@ -8,6 +8,9 @@ import pytest
 
 from gmtool_testing import bare_emoji, bearer, icon, open_link
 
+from gmtool.driver import make_demo
+from gmtool.rulesets import registry
+
 
 def gm_post(screens, path, data=None):
     return screens.gm.post(f"/s/{screens.sid}/gm/{path}", data=data or {},
@@ -294,3 +297,29 @@ def test_a_game_with_all_its_seats_disables_adding_one_saying_why(app, client, a
     html, controls = add_seat_controls("generic", ["A", "B"])
     assert words not in html and 'id="seats-full"' not in html
     assert len(controls) == 3 and not any(" disabled" in c for c in controls)
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+@pytest.mark.parametrize(("lang", "closed"), [("ja", "セッション終了"), ("en", "Session closed")])
+def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app, client, name, lang, closed):
+    """Once a session is closed its table asks nobody anything and puts no code up large. Under the core stage the
+    close's log line had been the big result, its 64-digit seed included; now the stage says the session is closed,
+    in words (a ruleset's own stage keeps the game as it stood, without whose turn it is). The summary had still
+    counted a prompt left open (「投票: 0/1」). The seed stays in the history's footer."""
+    live, tokens = make_demo(app.extensions["gmtool"], name, "終了卓")
+    sid = live.state.session_id
+    table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
+    gm = bearer(tokens["gm"])
+    opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm,
+                         json={"title": "投票", "kind": "number", "respondents": ["s1"]})
+    assert opened.status_code == 201, opened.get_json()
+    assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
+    seed = live.state.seed
+    html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+    stage = html.split('id="stage"', 1)[1].split('id="table-summary"', 1)[0]
+    assert seed not in stage
+    if name == "generic":  # the core stage
+        assert 'class="stage-item stage-closed"' in stage and f'<p class="stage-result">{closed}</p>' in stage
+    summary = html.split('id="table-summary"', 1)[1].split("data-news", 1)[0]
+    assert "summary-prompts" not in summary and "投票" not in summary
+    assert seed in html.split('class="seed"', 1)[1]  # the history's footer
