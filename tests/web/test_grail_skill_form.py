@@ -4,8 +4,11 @@ after the confirm (T-6)."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
-from gmtool_testing import bearer, open_link
+from gmtool_testing import ROOT, bearer, open_link
 from test_grail_api import call, grail  # noqa: F401  (the fixture)
 
 from gmtool.web.common import csrf_for
@@ -162,3 +165,27 @@ def test_t4_english_sheet_syntax_through_the_api_and_the_placeholders_examples(a
                  for k in sheet["characters"][0]["skills"]]
         assert shown[0][0] == example[0] and shown[0][2:5] == ("setup", "筋力", 20), shown
         assert shown[1][2:] == ("battle", None, None, "self", 10, 2) and shown[2][1:6] == ("np", "select", "敏捷", -20, "opponent")
+
+
+def refusal_rows() -> list[tuple[dict, int, str, str]]:
+    """The rows of docs/rulesets/grail_trpg.md's set_skill refusal table whose input is one field's value and whose
+    messages are quoted whole: (the skill's fields, the status, ja, en); a value of 10 unless the row says
+    `without `value``."""
+    text = (ROOT / "docs/rulesets/grail_trpg.md").read_text(encoding="utf-8")
+    table = text.split("| input | status | `ja` / `en` |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r'^\| `("\w+": [^`]*)`([^|]*)\| (\d{3}) \| `([^`]+)` / `([^`]+)` \|$', table, re.M)
+    return [({"name": "x", **({} if "without" in rest else {"value": 10}), **json.loads("{" + field + "}")},
+             int(status), ja, en) for field, rest, status, ja, en in rows if "…" not in ja]
+
+
+@pytest.mark.parametrize("fields, status, ja, en", refusal_rows())
+def test_t8_the_docs_refusal_table_quotes_what_set_skill_answers(client, grail, fields, status, ja, en):  # noqa: F811
+    """docs/rulesets/grail_trpg.md's refusal table quotes each message as the API words it (the kind and timing rows
+    still listed the codes after the refusals named the choices in words, 51386d4)."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
+    err = call(client, grail, "set_skill", {"character": "s1/アルトリア", **fields}, status=status)["error"]
+    assert (err["ja"], err["en"]) == (ja, en)
+
+
+def test_the_refusal_table_is_read():
+    assert len(refusal_rows()) >= 6
