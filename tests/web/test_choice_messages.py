@@ -83,6 +83,19 @@ def test_grail_a_side_is_refused_by_its_factions_names(app, client, lang, said):
     assert r.status_code == 400 and flash(r) == said, flash(r)
 
 
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("ja", "修正する側は「セイバー陣営」「アーチャー陣営」のどちらかです"),
+    ("en", "The side must be one of: セイバー陣営 [a], アーチャー陣営 [b]")])
+def test_grail_a_win_rate_modifiers_side_is_refused_by_its_factions_names(app, client, lang, said):
+    """add_modifier kept 「side は a か b です」 after start_combat, decide and use_skill named the sides (one check)."""
+    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
+    t.act("set_characters", {"faction": "s1", "text": "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"})
+    t.act("set_characters", {"faction": "s2", "text": "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"})
+    t.act("start_combat", {"a": "s1", "b": "s2"})
+    r = t.post("add_modifier", {"side": "c", "label": "地の利", "value": "5"}, lang=lang)
+    assert r.status_code == 400 and flash(r) == said, flash(r)
+
 def _refusal(fn, *args):
     with pytest.raises(GmError) as e:
         fn(*args)

@@ -629,9 +629,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     if combat["step"] in ("battle", "cleanup", "done"):
         raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
-    side = text_field(p, "side")
-    if side not in SIDES:
-        raise GmError("side は a か b です", "side must be 'a' or 'b'")
+    side = _side(text_field(p, "side"), combat["names"], "修正する側", "side")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,
                                       "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),
                                       "value": parse_int(p.get("value"), "修正値", "modifier")})]
