@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from .core.commands import clean_text, parse_flag, parse_int
+from .core.engine import is_key
 from .core.errors import GmError
 from .core.model import CounterDef, Label, Threshold
 from .core.ruleset import Ruleset
@@ -86,7 +87,7 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     lo = _int_or_none(spec.get("min"), "最小値", "minimum") if "min" in spec else 0
     hi = _int_or_none(spec.get("max"), "最大値", "maximum")
     key = str(spec.get("key") or f"c{index}")
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,24}", key):
+    if not is_key(key):
         raise GmError("カウンターのキーは英数字・_・- の24文字以内です", "A counter key is 1 to 24 letters, digits, _ or -")
     flags = spec.get("thresholds") or []
     if not isinstance(flags, list) or len(flags) > 4:

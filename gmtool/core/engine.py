@@ -8,12 +8,20 @@ event of an undone action is skipped by the fold.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from .model import CounterDef, Event, RollRecord, Seat, State
 
 RECENT_ROLLS = 50
+KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")  # a seat id or counter key as gmtool writes them
+
+
+def is_key(value: Any) -> bool:
+    """A seat id or counter key as gmtool writes them: text of 1 to 24 letters, digits, _ or - (not true or -5, whose
+    text would pass, nor "a/b": no request could name it)."""
+    return isinstance(value, str) and KEY.fullmatch(value) is not None
 
 
 def apply(state: State, event: Event, rules: Any = None) -> State:
@@ -80,10 +88,11 @@ def session_created(state: State, e: Event) -> None:
 
 
 def seat_added(state: State, e: Event) -> None:
-    """Fold `seat.added` (an id that is not text is refused: no request could name that seat)."""
+    """Fold `seat.added` (an id gmtool does not write, or one already seated, is refused: no request could name that
+    seat, or it would replace another; only a crafted import holds one)."""
     d = e.data
-    if not isinstance(d["id"], str):
-        raise ValueError("a seat id is text")
+    if not is_key(d["id"]) or d["id"] in state.seats:
+        raise ValueError("a seat id is 1 to 24 letters, digits, _ or -, and new")
     state.seats[d["id"]] = Seat(d["id"], d["name"], d.get("faction", ""))
     _init_counters(state, d["id"])
 

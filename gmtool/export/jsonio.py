@@ -8,12 +8,12 @@ holds every event and the session's secrets, and restores an identical session.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
 from .. import limits
 from ..core.errors import GmError
+from ..core.engine import is_key
 from ..core.model import Event
 from ..core.view import GM, TABLE, build_view, visible_event
 from .report import Options, fold_all
@@ -109,10 +109,10 @@ def _check_created(data: dict) -> None:
             raise GmError(f"席は{MAX_SEATS}までです", f"At most {MAX_SEATS} seats")
         for seat in seats:
             new_seat(str(seat["id"]), seat["name"], seat.get("faction", ""))
-            if not _is_key(seat["id"]):  # text: a seat's link and its phone find it by its id as text
+            if not is_key(seat["id"]):  # text: a seat's link and its phone find it by its id as text
                 raise GmError("席のIDが正しくありません", "A seat id is malformed")
         for counter in counters:
-            if not _is_key(counter["key"]):
+            if not is_key(counter["key"]):
                 raise GmError("カウンターのキーは英数字・_・- の24文字以内です",
                               "A counter key is 1 to 24 letters, digits, _ or -")
             if not _is_counter(counter):
@@ -123,12 +123,6 @@ def _check_created(data: dict) -> None:
             from None
     except (KeyError, TypeError, AttributeError):
         raise GmError("セッション作成イベントが正しくありません", "The session.created event is invalid") from None
-
-
-def _is_key(value) -> bool:
-    """A seat id or counter key as gmtool writes them: text of 1 to 24 letters, digits, _ or - (not true or -5, whose
-    text would pass: the session would keep them as they are and no request could name them)."""
-    return isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,24}", value) is not None
 
 
 def _is_label(value) -> bool:
