@@ -357,11 +357,14 @@ def newly_shown(before: State, after: State) -> list[str]:
 # A fold changes a prompt only through `state.writable_prompt`: a copied state shares its prompts (State.copy).
 
 def prompt_opened(state: State, e: Event) -> None:
-    """Fold `prompt.opened` (an id, kind or resolver that is not text is refused: open_prompt never writes one, and
-    a request could not name it or the reveal could not look it up)."""
+    """Fold `prompt.opened` (an id, kind or resolver that is not text, or a min or max that is no whole number, is
+    refused: open_prompt never writes one, and a request could not name it, the reveal could not look it up or an
+    answer could not be checked against it)."""
     d = e.data
     if not all(isinstance(d[k], str) for k in ("id", "kind")) or not isinstance(d.get("resolver") or "", str):
         raise ValueError("a prompt's id, kind and resolver are text")
+    if any(d.get(k) is not None and (isinstance(d[k], bool) or not isinstance(d[k], int)) for k in ("min", "max")):
+        raise ValueError("a prompt's min and max are whole numbers")
     state.prompts[d["id"]] = Prompt(
         id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
         gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=_held_disabled(d.get("disabled")),

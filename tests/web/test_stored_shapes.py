@@ -91,13 +91,15 @@ def imported(client, doc):
     (("session.created", "seats", 0, "id"), True), (("session.created", "seats", 1, "id"), -5),
     (("session.created", "counters", 0, "key"), 5), (("seat.added", "id"), True), (("seat.added", "id"), ""),
     (("seat.added", "id"), "a/b"), (("seat.added", "id"), "x" * 25), (("seat.added", "id"), "s1"),
-    (("prompt.opened", "resolver"), ["sum"]), (("prompt.opened", "kind"), {"x": 1}), (("prompt.opened", "id"), 7)])
+    (("prompt.opened", "resolver"), ["sum"]), (("prompt.opened", "kind"), {"x": 1}), (("prompt.opened", "id"), 7),
+    (("prompt.opened", "min"), "x"), (("prompt.opened", "max"), {"a": 1}), (("prompt.opened", "max"), [2])])
 def test_a_crafted_import_whose_ids_are_not_text_is_refused(app, client, where, value):
     """An export from anyone: a seat id true or -5 passed the import's check as its text ("True"), was kept as it
     was, and that seat's phone was a 500 (its link names the seat as text); a prompt's resolver given as a list
     made its reveal a 500. Ids, kinds and resolvers that are not text are refused with a 400 and leave nothing; so is
     a seat added with an id no request can name ("", "a/b": the token route and the counters answered 404) or
-    with a seat's id already taken (it replaced that seat, A vanished), as the session's own seats are."""
+    with a seat's id already taken (it replaced that seat, A vanished), as the session's own seats are; and a
+    prompt whose min or max is no whole number (every answer to it was a 500)."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "卓", "seats": ["A", "B"],
                                                                      "counters": ["seals", "karma"]})
     created = r.get_json()
