@@ -660,7 +660,8 @@ def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(game):
 
 def test_after_the_game_no_player_is_marked_to_play(app, game):
     """I-1: once a victory ends the game nobody's turn is next: the table and the console marked the seat after the
-    winner's turn (▶ and the current-player outline) as if it were to play."""
+    winner's turn (▶ and the current-player outline) as if it were to play, and the view's current / current_name /
+    players[].current still named it (the templates had each been taught to look at the stage instead)."""
     act, tokens, sid = game["act"], game["tokens"], game["sid"]
     open_game(game)
     act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
@@ -668,6 +669,9 @@ def test_after_the_game_no_player_is_marked_to_play(app, game):
     act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
     act("end_turn", who="s1")
     assert game["state"]()["ruleset"]["stage"] == "over"
+    for who in ("gm", "table", "s2"):  # the API says so too (as ace_royal's does): nobody's turn, no name
+        view = game["state"](who)["ruleset"]
+        assert (view["current"], view["current_name"]) == (None, "") and not any(p["current"] for p in view["players"])
     for who, path in (("table", "table"), ("gm", "gm")):
         browser = app.test_client()
         assert browser.get(f"/s/{sid}/{path}?k={tokens[who]}").status_code == 302

@@ -36,7 +36,7 @@ def _attack_view(state: State, attack: dict | None) -> dict | None:
 def view(state: State, viewer: Viewer) -> dict:
     """The game as `viewer` sees it: players against the goal, order, the attack with its breakdown."""
     g = peek(state)
-    now = current(g)
+    now = current(g) if g["stage"] == "play" else None  # I-1: after the game it is nobody's turn
     goal = g["goal"]
     players = []
     for seat in (g["order"] or g["players"]):
