@@ -16,6 +16,7 @@ from gmtool.core.errors import GmError
 from gmtool.rulesets.ace_royal.rules import parse_skills
 from gmtool.rulesets.grail_trpg.flow import free_use
 from gmtool.rulesets.grail_trpg.sheets import make_skill
+from gmtool.rulesets.sugoroku.battle import card_text
 from gmtool.rulesets.sugoroku.rules import _card as sugoroku_card
 from gmtool.web.common import csrf_for
 
@@ -95,6 +96,23 @@ def test_grail_a_win_rate_modifiers_side_is_refused_by_its_factions_names(app, c
     t.act("start_combat", {"a": "s1", "b": "s2"})
     r = t.post("add_modifier", {"side": "c", "label": "地の利", "value": "5"}, lang=lang)
     assert r.status_code == 400 and flash(r) == said, flash(r)
+
+
+@pytest.mark.parametrize(("card", "ja", "en"), [
+    ({"kind": "magic", "power": 3}, "カードの種類は「アタック」「スキル」「宝具」のどれかです",
+     "The card kind must be one of: Attack [attack], Skill [skill], NP [np]"),
+    ({"attribute": None, "power": 3}, "属性は力・魔・技です（null）", "Attribute must be 力, 魔 or 技 (null)"),
+    ({"attribute": "火", "power": 3}, "属性は力・魔・技です（火）", "Attribute must be 力, 魔 or 技 (火)"),
+    ({"attribute": "力", "power": "abc"}, "パワーは整数です（abc）", "Power must be an integer (abc)"),
+    ({"attribute": "力", "power": [7]}, "パワーは整数です（[7]）", "Power must be an integer ([7])"),
+    (["力7"], "カード「[\"力7\"]」を読めません", "Cannot read card '[\"力7\"]'"),
+    (None, "カード「null」を読めません", "Cannot read card 'null'")])
+def test_a_sugoroku_card_is_refused_in_words_and_as_json_quotes_it(card, ja, en):
+    """A battle card (a phone's answer or battle_card) given as an object or a value no form sends: the kind named
+    by its words (it said 「attack / skill / np」), a wrong value quoted as JSON writes it, not as Python's repr
+    ('None', "'abc'", "['力7']"), as the other refusals of this session quote them (errors.shown)."""
+    said_ja, said_en = _refusal(card_text, card)
+    assert said_ja.startswith(ja) and said_en.startswith(en), (said_ja, said_en)
 
 def _refusal(fn, *args):
     with pytest.raises(GmError) as e:

@@ -15,7 +15,7 @@ from typing import Any
 
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, text_field
-from gmtool.core.errors import Conflict, GmError
+from gmtool.core.errors import Conflict, GmError, shown
 from gmtool.core.model import Prompt, State
 
 from . import rules as R
@@ -38,12 +38,11 @@ PREFIX = {"attack": "", "skill": "スキル", "np": "宝具"}
 def card_text(card: Any) -> str:
     """One card as text: 力7, スキル魔3, 宝具8 (from text or {"power", "attribute", "kind"})."""
     if isinstance(card, dict):
-        kind = KIND_WORDS.get(str(card.get("kind", "attack")).lower(), None)
-        if kind is None:
-            raise GmError("カードの種類は attack / skill / np です", "Card kind is attack, skill or np")
+        kind = card.get("kind", "attack")
+        kind = KIND_WORDS.get(kind.lower(), kind) if isinstance(kind, str) else kind  # R._card refuses any other
         c = R._card({"kind": kind, "attribute": card.get("attribute"), "power": card.get("power")})
         return f"{PREFIX[kind]}{c['attribute'] or ''}{c['power']}"
-    text = str(card).strip()
+    text = shown(card).strip()  # a list or null as JSON writes it
     if len(text) > MAX_CARD_TEXT:
         raise GmError(f"カードは{MAX_CARD_TEXT}文字以内です", f"A card is at most {MAX_CARD_TEXT} characters")
     m = CARD_RE.fullmatch(text)

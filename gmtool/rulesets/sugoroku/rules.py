@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping
 
-from gmtool.core.errors import GmError
+from gmtool.core.errors import GmError, choices_text, shown
 from gmtool.core.model import Label
 from gmtool.core.turns import roll_order, rotate
 
@@ -24,6 +24,7 @@ MANA_MIN, MANA_MAX, NP_MIN_MANA, SKILL_USES_PER_ROUND = 0, 14, 7, 3  # S-5, S-15
 ACTION_PHASES_PER_ROUND, GOAL_COUNT_TO_END = 8, {"round1": 6, "round2": 4, "climax": 2}  # S-2
 GOAL_VP, GOAL_VP_LATER, ELIMINATION_GAP = (14, 11, 9, 7), 3, 10  # S-9, S-10
 ATTRIBUTES, CARD_KINDS, CHALLENGE_COST, FIELD_CARD_LIMIT = ("力", "魔", "技"), ("attack", "skill", "np"), 1, 3  # S-6/7
+CARD_KIND_WORDS = {"attack": ("アタック", "Attack"), "skill": ("スキル", "Skill"), "np": ("宝具", "NP")}  # as a refusal names them
 KIND_LABELS = {"attack": Label("アタック", "attack"), "skill": Label("スキル", "skill"), "np": Label("宝具", "NP")}
 ATTRIBUTE_WORDS = {"力": "Power", "魔": "Magic", "技": "Technique"}  # how an English reader reads 力 / 魔 / 技
 CARD_WORDS = {"スキル": "Skill", "宝具": "NP"}
@@ -102,7 +103,7 @@ def _note(ja: str, en: str, rule: str) -> dict:
 
 def _int(value: Any, ja: str, en: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise GmError(f"{ja}は整数です（{value!r}）", f"{en} must be an integer ({value!r})")
+        raise GmError(f"{ja}は整数です（{shown(value)}）", f"{en} must be an integer ({shown(value)})")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         rng = f"{'' if lo is None else lo}〜{'' if hi is None else hi}"
         raise GmError(f"{ja}は{rng}です（{value}）", f"{en} must be in {rng.replace('〜', '..')} ({value})")
@@ -332,10 +333,11 @@ def attribute_words(terrain: Mapping[str, int], lang: str) -> str:
 def _card(card: Mapping[str, Any]) -> dict:
     kind = card.get("kind", "attack")
     if kind not in CARD_KINDS:
-        raise GmError(f"カードの種類「{kind}」は不明です", f"Unknown card kind '{kind}'")
+        ja, en = choices_text(CARD_KIND_WORDS)
+        raise GmError(f"カードの種類は{ja}のどれかです（「{shown(kind)}」）", f"The card kind must be one of: {en} (got '{shown(kind)}')")
     attr = card.get("attribute")
     if attr not in ATTRIBUTES and not (kind != "attack" and attr is None):
-        raise GmError(f"属性は力・魔・技です（{attr!r}）", f"Attribute must be 力, 魔 or 技 ({attr!r})")
+        raise GmError(f"属性は力・魔・技です（{shown(attr)}）", f"Attribute must be 力, 魔 or 技 ({shown(attr)})")
     if card.get("face", "up") not in ("up", "down"):
         raise GmError("カードの向きは表向きか裏向きです", "Card face must be face up [up] or face down [down]")
     return {"kind": kind, "attribute": attr, "face": card.get("face", "up"), "name": card.get("name"),
