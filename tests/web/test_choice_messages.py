@@ -10,7 +10,7 @@ import re
 import pytest
 from gmtool_testing import bearer
 from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)
-from test_screen_messages import Table, flash
+from test_screen_messages import Table, flash, grail_table
 
 from gmtool.core.errors import GmError
 from gmtool.rulesets.ace_royal.rules import parse_skills
@@ -77,12 +77,9 @@ def test_illuminati_choices_are_refused_in_the_words_of_its_forms(game):  # noqa
     ("en", "The declaring side must be one of: セイバー陣営 [a], アーチャー陣営 [b]")])
 def test_grail_a_side_is_refused_by_its_factions_names(app, client, lang, said):
     """grail's 「declarer は a か b です」 named a field and two codes; it names the two sides by their factions."""
-    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
-    t.act("set_characters", {"faction": "s1", "text": "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"})
-    t.act("set_characters", {"faction": "s2", "text": "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"})
+    t = grail_table(app, client)
     r = t.post("start_combat", {"a": "s1", "b": "s2", "declarer": "c"}, lang=lang)
     assert r.status_code == 400 and flash(r) == said, flash(r)
-
 
 
 @pytest.mark.parametrize(("lang", "said"), [
@@ -90,9 +87,7 @@ def test_grail_a_side_is_refused_by_its_factions_names(app, client, lang, said):
     ("en", "The side must be one of: セイバー陣営 [a], アーチャー陣営 [b]")])
 def test_grail_a_win_rate_modifiers_side_is_refused_by_its_factions_names(app, client, lang, said):
     """add_modifier kept 「side は a か b です」 after start_combat, decide and use_skill named the sides (one check)."""
-    t = Table(app, client, "grail_trpg", ["セイバー陣営", "アーチャー陣営"])
-    t.act("set_characters", {"faction": "s1", "text": "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"})
-    t.act("set_characters", {"faction": "s2", "text": "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"})
+    t = grail_table(app, client)
     t.act("start_combat", {"a": "s1", "b": "s2"})
     r = t.post("add_modifier", {"side": "c", "label": "地の利", "value": "5"}, lang=lang)
     assert r.status_code == 400 and flash(r) == said, flash(r)
