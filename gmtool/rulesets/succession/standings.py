@@ -14,35 +14,34 @@ def _t(lang: str, ja: str, en: str) -> str:
     return en if lang == "en" else ja
 
 
-def _majorities(score: dict, lang: str) -> str:
-    won = [str(f["value"]) for f in score["factions"] if f["points"]]
+def _majorities(player: dict, lang: str) -> str:
+    won = [str(v) for v in player["factions_won"]]
     if not won:
         return "0"
-    points = sum(f["points"] for f in score["factions"])
-    return _t(lang, f"{points}（勢力{'・'.join(won)}）", f"{points} (faction{'s' if len(won) > 1 else ''} {', '.join(won)})")
+    return _t(lang, f"{player['majorities']}（勢力{'・'.join(won)}）",
+              f"{player['majorities']} (faction{'s' if len(won) > 1 else ''} {', '.join(won)})")
 
 
 def standings(view: dict, lang: str) -> tuple[list[str], list[list[str]], list[str]] | None:
-    """The final table (one row per player: majorities, sets, plus, minus, grails, total) and the result line,
-    from the table's view; None before the first game is set up (core's table then)."""
-    s = view.get("ruleset") or {}
-    if not s.get("ready"):
+    """The final table (one row per player: majorities, sets, plus, minus, grails, total) and the result line:
+    standings_data in words; None before the first game is set up (core's table then)."""
+    data = standings_data(view)
+    if data is None:
         return None
     head = [_t(lang, "席", "Seat"), _t(lang, "過半数", "Majorities"), _t(lang, "セット", "Sets"),
             _t(lang, "プラス", "Plus"), _t(lang, "マイナス", "Minus"), _t(lang, "聖杯", "Grails"),
             _t(lang, "合計", "Total")]
     rows = []
-    for p in s["players"]:
-        sc = p["score"]
-        sets = _t(lang, f"{sc['set_points']}（{sc['sets']}組）", f"{sc['set_points']} ({sc['sets']} × 5)") \
-            if sc["sets"] else "0"
-        rows.append([p["name"], _majorities(sc, lang), sets, f"+{sc['plus']}" if sc["plus"] else "0",
-                     f"-{sc['minus']}" if sc["minus"] else "0", str(sc["grail"]), str(sc["total"])])
-    done = s["finished"]
-    if done:
-        result = result_text(done["reason"], done.get("winner_name"), bool(done.get("rematch")), lang)
+    for p in data["players"]:
+        sets = _t(lang, f"{p['set_points']}（{p['sets']}組）", f"{p['set_points']} ({p['sets']} × 5)") \
+            if p["sets"] else "0"
+        rows.append([p["name"], _majorities(p, lang), sets, f"+{p['plus']}" if p["plus"] else "0",
+                     f"-{p['minus']}" if p["minus"] else "0", str(p["grails"]), str(p["total"])])
+    r = data["result"]
+    if r["decided"]:
+        result = result_text(r["reason"], r["winner_name"], r["rematch"], lang)
     else:
-        result = _t(lang, f"未決着（第{s['game']}ゲーム進行中）", f"Not decided yet (game {s['game']} in play)")
+        result = _t(lang, f"未決着（第{r['game']}ゲーム進行中）", f"Not decided yet (game {r['game']} in play)")
     return head, rows, [_t(lang, f"結果：{result}", f"Result: {result}")]
 
 
