@@ -222,12 +222,11 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
     viewer, token = page_viewer(live, kind)
     check_csrf(token)
     limits.check_value(request.form.to_dict(flat=False))  # text and list lengths (docs/api.md, limits)
-    before = len(runtime.recorded.get())
     operation(live, viewer, *args)
     if not is_htmx():
         return redirect(url_for(endpoint, session_id=session_id))
     from .screens import flash_text  # (screens builds on this module)
-    response = flash_response(flash_text(live, viewer, runtime.recorded.get()[before:]))
+    response = flash_response(flash_text(live, viewer, runtime.recorded.get()))  # the request's events: its action's
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response

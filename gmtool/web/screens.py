@@ -73,7 +73,7 @@ def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
             if line is None:
                 continue
             if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
-                line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts)
+                line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
             lines.append(line["text"])
     if not lines:
         return translate("flash.done", language)
@@ -83,12 +83,12 @@ def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
     return translate("flash.more", language).format(first=lines[0], more=len(lines) - 1)
 
 
-def sent_receipt(live: LiveSession, prompt_id: str, value, at: str) -> str:
+def sent_receipt(live: LiveSession, prompt_id: str, value, at: str, language: str) -> str:
     """「✓ 送信しました: 3 (21:04)」 / "✓ Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
     prompt = live.state.prompts.get(str(prompt_id))
     names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
-    text = answer_text(live.ruleset, prompt.kind, value, names, lang()) if prompt is not None else str(value)
-    return f"✓ {translate('prompt.sent', lang())}: {text} ({clock_hm(at)})"
+    text = answer_text(live.ruleset, prompt.kind, value, names, language) if prompt is not None else str(value)
+    return f"✓ {translate('prompt.sent', language)}: {text} ({clock_hm(at)})"
 
 
 def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list[dict]:
