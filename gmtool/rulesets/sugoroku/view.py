@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gmtool.core.errors import GmError
 from gmtool.core.model import State
+from gmtool.core.view import resolution_view
 
 from . import battle as B
 from . import flow as F
@@ -33,7 +34,7 @@ def _player(state: State, s: dict, seat: str, viewer) -> dict:
             "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
 
 
-def _battle_view(state: State, s: dict) -> dict | None:
+def _battle_view(state: State, s: dict, viewer) -> dict | None:
     b = s["battle"]
     if not b:
         return None
@@ -43,7 +44,8 @@ def _battle_view(state: State, s: dict) -> dict | None:
             "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
             "terrain_text": R.attribute_words(b["terrain"], "ja"),
             "terrain_words": {lang: R.attribute_words(b["terrain"], lang) for lang in ("ja", "en")},
-            "result": prompt.resolution if revealed else None,
+            # the events its confirm will write, each as its type shows it to `viewer` (core's resolution_view)
+            "result": resolution_view(prompt.resolution, prompt.opened_seq, state, viewer) if revealed else None,
             "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
 
 
@@ -88,7 +90,7 @@ def view(state: State, viewer) -> dict:
                            "gap_limit": R.ELIMINATION_GAP, "terms": elim["terms"]},
            "goal": [{"seat": p, "name": players[p]["name"], "place": i + 1} for i, p in enumerate(s["goal"])],
            "pending": [{**b, "names": [state.seat_name(f) for f in b["fighters"]]} for b in s["pending"]],
-           "battle": _battle_view(state, s), "last_battle": s["last_battle"],
+           "battle": _battle_view(state, s, viewer), "last_battle": s["last_battle"],
            "karma_pending": [{**k, "victor_name": state.seat_name(k["victor"]), "target_name": state.seat_name(k["target"]),
                               "max": R.karma_conversion_max(state.counters[k["target"]]["karma"])}
                              for k in s["karma_pending"]],
