@@ -62,7 +62,8 @@ def cmd_list(args) -> int:
     elif not sessions:
         print("セッションはまだありません / no sessions yet")
     for s in sessions if not args.json else []:
-        print(f"{s['id']}  {s.get('created', '')[:16]}  {s.get('ruleset', '')}  {s.get('title', '')}")
+        damaged = "  [壊れています・開けません / damaged: cannot be opened]" if s["damaged"] else ""
+        print(f"{s['id']}  {s['created'][:16]}  {s['ruleset']}  {s['title']}{damaged}")
     return 0
 
 

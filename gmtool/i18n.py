@@ -31,6 +31,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.seats_to": ("〜", "–"),
     "home.seats_close": ("席", " seats"),
     "home.open": ("GM画面を開く", "Open GM console"),
+    "home.damaged": ("保存ファイルが壊れていて開けません（開くと、何が壊れているかと直し方を表示します）",
+                     "Its saved file is damaged and cannot be opened (open it to see what is wrong and what to do)"),
     "home.need_key": ("GM用のキーが必要です。gmtool serve を起動した端末に表示されたURLを開いてください。",
                       "The GM key is required. Open the URL printed by `gmtool serve`."),
     "form.title": ("タイトル", "Title"),

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections import Counter, OrderedDict, deque
@@ -153,6 +154,88 @@ WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだっ�
               "undoing it would add a withdrawn answer to a result already revealed")
 
 
+class DamagedSession(Conflict):
+    """A session file that does not load (409): a hand-edited file, one written by another program, a disk error.
+
+    Its message says only that the session (by id) cannot be opened, which anyone who has its address may read;
+    `details` (Japanese, English) names the session's title, what is wrong and what to do, for the holder of the
+    server's GM key (web: the home page and its pages; the command line)."""
+
+    echoes_input = False
+
+    def __init__(self, session_id: str, title: str, why_ja: str, why_en: str):
+        super().__init__(f"セッション {session_id} の保存ファイルが壊れていて開けません。GMに知らせてください",
+                         f"The saved file of session {session_id} is damaged and cannot be opened; tell the GM")
+        file = f"{session_id}{SUFFIX}"
+        named_ja, named_en = (f"「{title}」", f"'{title}' ") if title else ("", "")
+        self.details = (
+            f"セッション{named_ja}の保存ファイル {file} を開けません: {why_ja}。"
+            f"ファイルはそのまま残してあります。データフォルダの {file} をバックアップから戻すか、"
+            "以前に書き出したJSONをインポートしてください（ほかのセッションはそのまま使えます）",
+            f"The saved file of session {named_en}{file} cannot be opened: {why_en}. "
+            f"The file is left as it is: put a backup of {file} back in the data folder, or import a JSON export "
+            "saved earlier (the other sessions work as before).")
+
+    def __str__(self) -> str:
+        """The details (the command line's message and the server's log are the GM's)."""
+        return " / ".join(self.details)
+
+
+def damage_of(path: Path) -> tuple[str, str]:
+    """What is wrong with a session file that did not load (Japanese, English): found by reading it again, event by
+    event. It names an event by its number and type, never its data (a secret may be in it)."""
+    from .core.errors import GmError as _GmError
+    try:
+        with LogReader(path) as reader:
+            secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
+            meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
+            try:
+                bytes.fromhex(secret["seed"])
+            except (KeyError, TypeError, ValueError):
+                return "ダイスのシードがありません", "its dice seed is missing"
+            name = meta.get("ruleset", "generic")
+            try:
+                rules = get_ruleset(name)
+            except _GmError:
+                return f"ルール「{name}」がこのgmtoolに入っていません", f"its ruleset '{name}' is not installed here"
+            try:
+                undone = reader.undone_actions()
+            except Exception:  # noqa: BLE001
+                return "取り消しの記録が読めません", "its undo records cannot be read"
+            state, last = State(undone=undone, rules=rules), 0
+            events = reader.events()
+            while True:
+                try:
+                    event = next(events)
+                except StopIteration:
+                    break
+                except Exception:  # noqa: BLE001  the data of the event after `last` is not JSON
+                    return f"{last + 1}番目のイベントのデータが読めません", f"the data of event {last + 1} cannot be read"
+                try:
+                    engine.apply(state, event)
+                except Exception as e:  # noqa: BLE001
+                    return (f"{event.seq}番目のイベント（{event.type}）を再生できません（{type(e).__name__}）",
+                            f"event {event.seq} ({event.type}) does not replay ({type(e).__name__})")
+                last = event.seq
+    except sqlite3.DatabaseError:
+        return "SQLiteのデータベースとして読めません", "it is not a readable SQLite database"
+    except Exception:  # noqa: BLE001
+        pass
+    return "読み込みに失敗しました（詳しくはサーバーのログにあります）", "loading it failed (the server's log has the details)"
+
+
+def _file_mark(path: Path) -> tuple:
+    """What changes when a file is replaced or written (its size and time, its WAL's too)."""
+    marks = []
+    for name in (str(path), f"{path}-wal"):
+        try:
+            st = os.stat(name)
+            marks.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            marks.append(None)
+    return tuple(marks)
+
+
 class LiveSession:
     """One session in memory: state, store, token index and change notification."""
 
@@ -174,7 +257,11 @@ class LiveSession:
         self.rendered = Rendered()  # live fragments and views of the current version (web/screens.py)
         self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self.lines: dict = {}  # log lines the screens show, kept by what each depends on (web/screens.log_lines)
-        self._load()
+        try:
+            self._load()
+        except BaseException:  # a damaged file (SessionManager.get says what is wrong): no connection left open
+            self.store.close()
+            raise
 
     # -- loading ----------------------------------------------------------
     def _load(self) -> None:
@@ -444,6 +531,7 @@ class SessionManager:
         private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
+        self.damaged: dict[str, tuple[tuple, tuple]] = {}  # id -> (its file's mark, DamagedSession's title and why)
         self.continuing = threading.Lock()
 
     def path_of(self, session_id: str) -> Path:
@@ -462,17 +550,38 @@ class SessionManager:
                 path = self.path_of(session_id)
                 if not _valid_id(session_id) or not path.exists():
                     raise NotFound("そのセッションはありません", "There is no such session")
-                live = self.sessions[session_id] = LiveSession(path, self.synchronous)
+                live = self.sessions[session_id] = self._open(session_id, path)
             return live
+
+    def _open(self, session_id: str, path: Path) -> LiveSession:
+        """Load a session file; one that does not load is a DamagedSession (409) saying what is wrong, remembered
+        until the file changes (a backup put back), so a phone that keeps asking does not fold it again each time."""
+        known = self.damaged.get(session_id)
+        if known is not None and known[0] == _file_mark(path):
+            raise DamagedSession(session_id, *known[1])
+        try:
+            return LiveSession(path, self.synchronous)
+        except Exception:  # noqa: BLE001  whatever the file holds: the GM is told, the other sessions go on
+            log.exception("session file %s does not load", path.name)
+            why = ((read_meta(path) or {}).get("title", ""), *damage_of(path))
+            self.damaged[session_id] = (_file_mark(path), why)
+            raise DamagedSession(session_id, *why) from None
 
     def list(self) -> list[dict]:
         """Every session in the data folder, newest first."""
         found = []
         for path in self.data_dir.glob(f"*{SUFFIX}"):
             meta = read_meta(path)
-            if meta.get("id"):
-                found.append(meta)
-        return sorted(found, key=lambda m: m.get("created", ""), reverse=True)
+            session_id = (meta or {}).get("id") or path.name[:-len(SUFFIX)]
+            known = self.damaged.get(session_id)
+            damaged = known is not None and known[0] == _file_mark(path)
+            if meta is None and path.stat().st_size:  # (an empty file is a session being made)
+                damaged = True
+            meta = meta or {}
+            if meta.get("id") or (damaged and _valid_id(session_id)):
+                found.append({"id": session_id, "title": meta.get("title", ""), "ruleset": meta.get("ruleset", ""),
+                              "created": meta.get("created", ""), "damaged": damaged})
+        return sorted(found, key=lambda m: m["created"], reverse=True)
 
     def create(self, title: str, ruleset: str, seats: list[dict], counters: list[CounterDef] | None = None,
                extra: dict | None = None) -> tuple[LiveSession, dict]:
@@ -545,13 +654,13 @@ class SessionManager:
         while (prev := chain[0].state.campaign.get("previous")) and prev["id"] not in seen:
             try:
                 chain.insert(0, self.get(prev["id"]))
-            except (NotFound, NotOwned):  # a session deleted, left on another laptop or owned by another worker
+            except (NotFound, NotOwned, DamagedSession):  # deleted, left on another laptop, another worker's, damaged
                 break
             seen.add(prev["id"])
         while (nxt := chain[-1].state.campaign.get("next")) and nxt["id"] not in seen:
             try:
                 chain.append(self.get(nxt["id"]))
-            except (NotFound, NotOwned):
+            except (NotFound, NotOwned, DamagedSession):
                 break
             seen.add(nxt["id"])
         return chain

@@ -250,12 +250,16 @@ def _sql_int(value: int) -> int:
     return max(-2**63, min(int(value), 2**63 - 1))
 
 
-def read_meta(path: Path) -> dict[str, str]:
-    """A session file's meta values, read-only (for listing)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def read_meta(path: Path) -> dict[str, str] | None:
+    """A session file's meta values, read-only (for listing); None for a file that is no SQLite database with a
+    meta table (a damaged one)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError:
+        return None
     try:
         return {k: v for k, v in conn.execute("SELECT key, value FROM meta")}
     except sqlite3.DatabaseError:
-        return {}
+        return None
     finally:
         conn.close()

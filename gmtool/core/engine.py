@@ -109,8 +109,11 @@ def seat_token_reissued(state: State, e: Event) -> None:
 
 
 def counter_changed(state: State, e: Event) -> None:
-    """Fold `counter.changed`."""
+    """Fold `counter.changed` (a key the session does not define is refused: no definition says who may see that
+    value, so the file is damaged, not shown; only a hand-edited or foreign file holds one)."""
     d = e.data
+    if state.counter_def(d["key"]) is None:
+        raise ValueError("a counter.changed names a counter the session does not define")
     if d.get("max") is not None:  # the GM raised this seat's upper bound (with a reason), or a ruleset's start did
         state.counter_max.setdefault(d["seat"], {})[d["key"]] = int(d["max"])
     values = state.counters[d["seat"]]

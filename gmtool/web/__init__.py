@@ -22,7 +22,7 @@ from .. import runtime
 from ..runtime import SessionManager, admin_key
 from .. import limits
 from . import compression
-from .common import flash_response
+from .common import flash_response, is_admin
 from .sections import SectionExtension
 
 RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
@@ -146,6 +146,12 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(GmError)
     def _gm_error(error: GmError):
         return error_response(error.status, error.ja, error.en)
+
+    @app.errorhandler(runtime.DamagedSession)
+    def _damaged(error: runtime.DamagedSession):
+        """A session file that does not load: what is wrong and what to do for the server's GM key, else only that
+        it cannot be opened (its title and log are the GM's to read)."""
+        return error_response(error.status, *(error.details if is_admin() else (error.ja, error.en)))
 
     @app.errorhandler(403)
     def _forbidden(error):

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of
 
+from gmtool.cli import main
 from gmtool.store import Store
 from gmtool.web import create_app
 
@@ -118,3 +121,87 @@ def test_a_crafted_import_whose_ids_are_not_text_is_refused(app, client, where, 
     assert r.status_code == 400 and r.get_json()["error"]["ja"] and r.get_json()["error"]["en"], r.get_json()
     assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
     assert imported(client, exported(client, created)).status_code == 201  # the file as it was imports
+
+
+def two_sessions_one_edited(tmp_path, edit):
+    """Two generic sessions made through the API (a counter changed in the first), the app stopped, the first's file
+    changed by `edit(path)` (sqlite3 on the file the real store wrote, or its bytes), and a fresh app on the folder."""
+    data = tmp_path / "sessions"
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    made = []
+    for title in ("壊れた卓", "無事な卓"):
+        r = app.test_client().post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+            "title": title, "seats": ["セイバー", "アーチャー"], "counters": ["seals", "karma"]})
+        assert r.status_code == 201, r.get_json()
+        made.append(r.get_json())
+    r = app.test_client().post(f"/api/sessions/{made[0]['session']}/counters", headers=bearer(made[0]["gm_token"]),
+                               json={"seat": "s1", "key": "seals", "delta": -1})
+    assert r.status_code == 200, r.get_json()
+    app.extensions["gmtool"].close_all()
+    edit(data / f"{made[0]['session']}.sqlite")
+    return create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True}), made
+
+
+def unknown_counter(path):
+    """The counter.changed of the file names a counter the session does not define (hand-edited with sqlite3)."""
+    with sqlite3.connect(path) as db:
+        assert db.execute("UPDATE events SET data = replace(data, '\"seals\"', '\"hp\"') "
+                          "WHERE type = 'counter.changed'").rowcount == 1
+    db.close()
+
+
+def not_a_database(path):
+    """The file's bytes are no SQLite database (a disk error, a file of another program)."""
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"not a database " * 300)
+
+
+@pytest.mark.parametrize("edit, why_ja, why_en", [
+    (unknown_counter, "2番目のイベント（counter.changed）を再生できません", "event 2 (counter.changed) does not replay"),
+    (not_a_database, "SQLiteのデータベースとして読めません", "it is not a readable SQLite database")])
+def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on(tmp_path, capsys, edit, why_ja,
+                                                                                  why_en):
+    """A file in the data folder that does not load (a counter.changed for a counter the session does not define,
+    hand-edited or from another program; bytes that are no database) made every page of the session a 500, and the
+    counter's value was shown to every seat (no definition said it was private). Now the holder of the server's GM
+    key is told which session, what is wrong and what to do (409, both languages) on the page and through the API;
+    anyone else only that it cannot be opened (no title, no log); the home page and the API's list name it damaged
+    beside the other session, which works; nothing is written to the file."""
+    app, (bad, good) = two_sessions_one_edited(tmp_path, edit)
+    sid, path = bad["session"], tmp_path / "sessions" / f"{bad['session']}.sqlite"
+    before = path.read_bytes()
+    gm_browser = app.test_client()
+    assert gm_browser.get(f"/?k={ADMIN_KEY}").status_code == 302
+    page = gm_browser.get(f"/s/{sid}/gm")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 409, text[-500:]
+    for words in (why_ja, why_en, f"{sid}.sqlite", "バックアップから戻す", "put a backup of"):
+        assert words in text.replace("&#39;", "'"), words
+    if edit is unknown_counter:
+        assert "「壊れた卓」" in text
+    r = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY))
+    assert r.status_code == 409 and why_en in r.get_json()["error"]["en"] and why_ja in r.get_json()["error"]["ja"]
+    public = {"status": 409, "ja": f"セッション {sid} の保存ファイルが壊れていて開けません。GMに知らせてください",
+              "en": f"The saved file of session {sid} is damaged and cannot be opened; tell the GM"}
+    for token in (bad["gm_token"], bad["table_token"], bad["seats"][0]["token"], ""):
+        for route in ("state", "log", "export?format=json"):
+            r = app.test_client().get(f"/api/sessions/{sid}/{route}", headers=bearer(token) if token else {})
+            assert r.status_code == 409 and {k: r.get_json()["error"][k] for k in public} == public, r.get_json()
+    for url in (bad["table_url"], bad["seats"][1]["join_url"]):
+        r = app.test_client().get(path_of(url))
+        shown = r.get_data(as_text=True)
+        assert r.status_code == 409 and public["ja"] in shown and "壊れた卓" not in shown and why_en not in shown
+    home = gm_browser.get("/").get_data(as_text=True)
+    items = re.findall(r"<li>.*?</li>", home, re.S)
+    assert len(items) == 2 and "保存ファイルが壊れていて開けません" in next(i for i in items if f"/s/{sid}/gm" in i)
+    assert "damaged" not in next(i for i in items if f"/s/{good['session']}/gm" in i)
+    listed = app.test_client().get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
+    assert {s["id"]: s["damaged"] for s in listed} == {sid: True, good["session"]: False}
+    r = app.test_client().post(f"/api/sessions/{good['session']}/counters", headers=bearer(good["gm_token"]),
+                               json={"seat": "s1", "key": "seals", "delta": -1})
+    assert r.status_code == 200 and r.get_json()["value"] == 2
+    assert path.read_bytes() == before
+    app.extensions["gmtool"].close_all()
+    assert main(["export", sid, "--data", str(tmp_path / "sessions")]) == 2  # the command line is the GM's
+    assert why_en in capsys.readouterr().err
