@@ -150,6 +150,7 @@ class CannotUndo(Conflict):
 
 
 BUILT_ON = ("後の操作（その回答など）がこの操作に基づいています", "later actions (such as the answers to it) build on it")
+REFUSED = "undo_refused"  # the meta value listing the actions whose undo was refused (CannotUndo), as JSON
 WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
               "undoing it would add a withdrawn answer to a result already revealed")
 
@@ -279,9 +280,11 @@ class LiveSession:
                 self.tokens[value] = TABLE
             elif key.startswith("seat:"):
                 self.tokens[value] = Viewer("seat", key[5:])
-        self.ruleset = get_ruleset(self.store.get_meta().get("ruleset", "generic"))
+        meta = self.store.get_meta()
+        self.ruleset = get_ruleset(meta.get("ruleset", "generic"))
+        self.refused = {int(a) for a in json.loads(meta.get(REFUSED, "[]"))}  # undos refused: never offered again
         for head in self.store.action_heads():  # the undo window first: the newest undoable actions
-            if self.ruleset.is_undoable(self.ruleset.upcast(head).type):
+            if self.ruleset.is_undoable(self.ruleset.upcast(head).type) and head.action not in self.refused:
                 self.undoable.appendleft(head.action)
                 if len(self.undoable) == UNDO_DEPTH:
                     break
@@ -446,8 +449,11 @@ class LiveSession:
                         if self.state is state:  # the undo was not written: memory stays as the log is
                             self.state = previous
                         raise
-            except CannotUndo:
-                raise  # off the list: the next undo takes the action before it
+            except CannotUndo:  # off the list for good: the next undo takes the action before it, after a restart too
+                with self.lock:
+                    self.refused.add(action)
+                    self.store.put_meta(REFUSED, json.dumps(sorted(self.refused)))
+                raise
             except BaseException:
                 with self.lock:
                     if action not in self.state.undone:

@@ -157,6 +157,10 @@ class Store(EventLog):
         """All meta values."""
         return {r["key"]: r["value"] for r in self.db["meta"].rows}
 
+    def put_meta(self, key: str, value: str) -> None:
+        """Set one meta value (one statement: written at once)."""
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
     def get_secrets(self) -> dict[str, str]:
         """All secret values (token hashes, the dice seed)."""
         return {r["key"]: r["value"] for r in self.db["secrets"].rows}

@@ -83,3 +83,43 @@ def test_racing_answers_to_one_prompt_end_consistent(live_server):
     assert answered[-1]["data"]["commitment"] == mine["commitment"]
     assert mine["commitment"] in commitments
     assert state["prompts"][0]["status"] == "open"
+
+
+def test_an_undo_refused_before_a_restart_is_not_offered_again_after_it(tmp_path):
+    """S-11: undoing an escape from a battle revealed since would show the escaper's withdrawn card, so it is refused
+    (409) and leaves the undo list: the next undo takes the action before it. The list lived in memory: after the
+    server was killed and started again on the same folder the escape was offered again, and refused again. The
+    refusal is kept in the session's file, so the console offers after the restart what it offered before."""
+    server = ServerProcess(tmp_path / "sessions").start()
+    client = Client(server.base)
+    try:
+        status, s = client.json("POST", "/api/sessions", server.admin_key, {
+            "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー", "ライダー"]})
+        sid, tokens = s["session"], {"gm": s["gm_token"], **{seat["id"]: seat["token"] for seat in s["seats"]}}
+
+        def call(path, who="gm", body=None, expected=200):
+            status, answer = client.json("POST", f"/api/sessions/{sid}/{path}", tokens[who], body or {})
+            assert status == expected, (path, answer)
+            return answer
+
+        call("actions/setup", body={"board_length": 8})
+        for seat, face in (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)):
+            call("actions/roll_move", seat, {"faces": [face]})
+        call("actions/end_phase")
+        pid = call("actions/start_battle")["ruleset"]["battle"]["prompt"]
+        call(f"prompts/{pid}/answer", "s1", {"value": "力4"})
+        call(f"prompts/{pid}/answer", "s2", {"value": "技8"})
+        call("actions/use_seal", "s2", {"effect": "escape"})
+        call(f"prompts/{pid}/reveal")
+        refused = call("undo", expected=409)["error"]
+        assert "withdrawn answer" in refused["en"]
+        client.close()
+        server.kill()
+        server = ServerProcess(tmp_path / "sessions").start()
+        client = Client(server.base)
+        status, answer = client.json("POST", f"/api/sessions/{sid}/undo", tokens["gm"], {})
+        assert status == 409 and "withdrawn answer" not in str(answer), answer
+        assert "戦闘開始" in answer["error"]["ja"]  # the battle's start, before the escape (its answers build on it)
+    finally:
+        client.close()
+        server.stop()
