@@ -38,7 +38,9 @@ def change_counter(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     value = p.get("value") if p.get("value") not in (None, "") else None
     live.execute("gm", commands.change_counter, p.get("seat"), p.get("key"), delta=delta, value=value,
                  reason=p.get("reason", ""))
-    seat, key = str(p.get("seat")), str(p.get("key"))
+    # the seat and counter as the command read them (" s1 " names s1: str() of the request's was a KeyError, a 500)
+    seat = commands.seat_of(live.state, p.get("seat")).id
+    key = commands.counter_definition(live.state, p.get("key")).key
     return {"seat": seat, "key": key, "value": live.state.counters[seat][key],
             "flags": list(live.state.flags.get(seat, []))}
 

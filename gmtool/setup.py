@@ -86,7 +86,7 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     start = _int_or_none(spec.get("start"), "初期値", "start value") or 0
     lo = _int_or_none(spec.get("min"), "最小値", "minimum") if "min" in spec else 0
     hi = _int_or_none(spec.get("max"), "最大値", "maximum")
-    key = str(spec.get("key") or f"c{index}")
+    key = spec.get("key", f"c{index}")  # given, it must be text as it is: not 5, null or ["x"] made "5", "None"
     if not is_key(key):
         raise GmError("カウンターのキーは英数字・_・- の24文字以内です", "A counter key is 1 to 24 letters, digits, _ or -")
     flags = spec.get("thresholds") or []

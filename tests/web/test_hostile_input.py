@@ -659,6 +659,9 @@ def test_a_disabled_reason_is_kept_as_clean_text_and_shown_on_the_phone(app, cli
     ({"counters": ["HP,10,0,20,瀕死<=x"]}, "Cannot read the flag '瀕死<=x' (e.g. 討伐令>=9, 瀕死<=3)"),
     ({"counters": [{"key": "a", "name": "HP", "thresholds": [{"at": "1.5", "label": "x"}]}]},
      "The counter's flag value must be a whole number (got '1.5')"),
+    # a key was str()-ed before it was checked: 5 was stored as the key "5", true as "True", null as the default
+    *(({"counters": [{"key": key, "name": "HP"}]}, "A counter key is 1 to 24 letters, digits, _ or -")
+      for key in (5, True, None, ["x"], {"a": 1}, "", "a/b")),
 ])
 def test_session_texts_that_are_not_text_are_refused_not_stored_as_python_text(app, client, admin, body, en):
     """docs/api.md Limits: a name or label that is not a string is 400 `The <field> must be text` (a list was stored
@@ -675,6 +678,15 @@ def test_a_number_as_a_seat_or_counter_name_is_taken_as_its_text(client, admin):
     state = client.get(f"/api/sessions/{r.get_json()['session']}/state", headers=bearer(r.get_json()["gm_token"])).get_json()
     assert [(s["name"], s["faction"]) for s in state["seats"]] == [("7", ""), ("8", "9")]
     assert state["counters"][0]["label"] == {"ja": "金", "en": "金"}
+
+
+def test_a_counter_change_naming_its_seat_and_counter_with_spaces_answers_their_ids(client, created):
+    """The command reads " s1 " and " seals " as s1 and seals (text is stripped); the answer looked the request's own
+    text up (str(p["seat"])): a KeyError, a 500 after the change was saved."""
+    sid, gm = created["session"], created["gm_token"]
+    r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(gm), json={"seat": " s1 ", "key": " seals ", "delta": -1})
+    assert r.status_code == 200, r.get_json()
+    assert {k: r.get_json()[k] for k in ("seat", "key", "value")} == {"seat": "s1", "key": "seals", "value": 2}
 
 
 @pytest.mark.parametrize("raw", [b"\xff", b"\xed\xa0\x80", b"\xc3"])  # not UTF-8; a surrogate's bytes; cut short
