@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from itertools import islice
 
+from .commands import counter_drafts_now
 from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: F401  (the viewers are used from here)
 from .ruleset import readings_view
 
@@ -80,8 +81,7 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         "disabled": dict(prompt.per_seat.get(me, {})) if me else {},
         "your_answer": {**answers[me], "at": prompt.answers[me].at} if me in answers else None,  # with when it was sent
         "answers": answers if (prompt.status == "revealed" or viewer.is_gm) else {},
-        "resolution": resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
-        if prompt.status == "revealed" else None,
+        "resolution": pending_view(prompt, state, viewer) if prompt.status == "revealed" else None,
         "modifiers": list(prompt.modifiers) if prompt.status == "revealed" else [],
         "confirmed": prompt.confirmed,
         # A ruleset's own bookkeeping prompt (e.g. a committed true name): its panel shows it,
@@ -221,6 +221,18 @@ def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict |
         return data
     return {k: v for k, v in data.items() if k not in ("gm_summary", "gm_summary_en")
             and (k not in ("summary", "summary_en") or "gm_summary" in data)}
+
+
+def pending_view(prompt: Prompt, state: State, viewer: Viewer) -> dict | None:
+    """A revealed prompt's resolution as `viewer` may see it (resolution_view); before its confirm, the counter
+    changes it carries are shown as the confirm would make them now (counter_drafts_now: from the value each counter
+    holds, into its bounds, with the flags that raises or lowers), not as drafted at the reveal, whose `to` may lie
+    outside the counter's range (a cost of 2 from MP 1 reads 1→-1; the confirm pays 1→0)."""
+    resolution = prompt.resolution
+    if resolution and resolution.get("events") and not prompt.confirmed:
+        now = counter_drafts_now(state, [(event_type, data) for event_type, data in resolution["events"]])
+        resolution = {**resolution, "events": [[event_type, data] for event_type, data in now]}
+    return resolution_view(resolution, prompt.opened_seq, state, viewer)
 
 
 def resolution_view(resolution: dict | None, seq: int, state: State, viewer: Viewer) -> dict | None:

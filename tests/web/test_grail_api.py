@@ -752,6 +752,40 @@ def test_t13_a_step_skill_pays_its_whole_mp_from_what_the_gm_set_before_the_conf
         f"セイバー陣営: MP {before_confirm}→{before_confirm - 2} (-2)（スキルのMP [T-3]）"
 
 
+def test_t13_the_pending_mp_change_shows_what_the_confirm_will_pay(client, grail):
+    """T-13/T-3: a setup skill's MP 2, drafted at the reveal from MP 1, read 1→-1 in the pending step (the grail
+    view's `pending.events` and the prompt's `resolution.events`, for the GM and the faction), below MP's range; the
+    confirm pays 1→0. The preview is the change the confirm would write now: at MP 1 1→0 (-1), at MP 0 none, after
+    the GM sets 5 it reads 5→3 (-2), and the confirm writes exactly that."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    call(client, grail, "set_characters", {"faction": "s1", "text": MP_SKILLS})
+    call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
+    set_mp(client, grail, 3)
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "skills": ["s1/アルトリア:1"]}, "s1")
+    set_mp(client, grail, 1)
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")  # revealed and resolved at MP 1
+
+    def previews(who):
+        state = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"][who])).get_json()
+        prompt = next(p for p in state["prompts"] if p["id"] == "c1-setup")
+        out = []
+        for events in (state["ruleset"]["combat"]["pending"]["events"], prompt["resolution"]["events"]):
+            out.append([(d["from"], d["to"], d["delta"]) for t, d in events if t == "counter.changed" and d["key"] == "mp"])
+        return out
+
+    for who in ("gm", "s1"):
+        assert previews(who) == [[(1, 0, -1)]] * 2, who
+    set_mp(client, grail, 0)
+    assert previews("gm") == [[]] * 2
+    set_mp(client, grail, 5)
+    assert previews("gm") == [[(5, 3, -2)]] * 2
+    confirm(client, grail, "c1-setup")
+    log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=gm).get_json()["events"]
+    paid = [e["data"] for e in log if e["type"] == "counter.changed"][-1]
+    assert (paid["from"], paid["to"], paid["delta"]) == (5, 3, -2)
+
+
 def test_t13_a_skill_after_the_reveal_counts_the_mp_the_answer_declared(client, grail):
     """T-13/T-3: MP 3 and a select answer declaring 怪力 (MP 2): after the reveal 直感 (MP 2, result timing) cannot be
     paid too: its chip on the phone says so and use_skill is a 400 in both languages that writes nothing (it was

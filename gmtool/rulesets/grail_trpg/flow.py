@@ -14,7 +14,7 @@ from typing import Any
 from gmtool.core.commands import change_at_confirm, clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
-from gmtool.core.view import resolution_view
+from gmtool.core.view import pending_view
 
 from .events import GM_SIDE, combat_of, faction_name, forces_seen, grail_of, select_resolution, use_limit
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
@@ -826,7 +826,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         if prompt.status in ("open", "locked"):
             waiting = [("GM" if w == GM_SIDE else state.seat_name(w)) for w in prompt.respondents() if w not in prompt.answers]
         elif prompt.status == "revealed" and not prompt.confirmed and prompt.resolution:
-            pending = resolution_view(prompt.resolution, prompt.opened_seq, state, viewer)
+            pending = pending_view(prompt, state, viewer)
             if prompt.kind == "grail_setup":
                 pending = _pending_setup(pending)
     setup = _setup_view(c["setup"], c["chars"]) if c.get("setup") else None

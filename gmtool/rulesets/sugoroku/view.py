@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gmtool.core.errors import GmError
 from gmtool.core.model import State
-from gmtool.core.view import resolution_view
+from gmtool.core.view import pending_view
 
 from . import battle as B
 from . import flow as F
@@ -44,8 +44,8 @@ def _battle_view(state: State, s: dict, viewer) -> dict | None:
             "answered": [w for w in (prompt.answers if prompt else {})], "revealed": revealed,
             "terrain_text": R.attribute_words(b["terrain"], "ja"),
             "terrain_words": {lang: R.attribute_words(b["terrain"], lang) for lang in ("ja", "en")},
-            # the events its confirm will write, each as its type shows it to `viewer` (core's resolution_view)
-            "result": resolution_view(prompt.resolution, prompt.opened_seq, state, viewer) if revealed else None,
+            # the events its confirm will write, each as its type shows it to `viewer` (core's pending_view)
+            "result": pending_view(prompt, state, viewer) if revealed else None,
             "names": {f: state.seat_name(f) for f in [b["parent"], *b["children"]]}}
 
 
