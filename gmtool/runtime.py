@@ -13,7 +13,6 @@ events at a time, never with the Event objects the live state folded (a fold may
 
 from __future__ import annotations
 
-import copy
 import gc
 import hashlib
 import json
@@ -627,12 +626,12 @@ class SessionManager:
         from .core.campaign import continue_drafts, next_draft
         previous = self.get(previous_id)
         with self.continuing:  # one continuation at a time: a campaign never forks
-            with previous.lock:
-                state = copy.deepcopy(previous.state)
-            following = state.campaign.get("next")
-            if following:
-                raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
-                               f"This session is already continued in '{following['title']}' ({following['id']})")
+            with previous.lock:  # refused before anything is copied; State.copy shares the prompts (a long session's
+                following = previous.state.campaign.get("next")  # bulk): a deepcopy grew with the session's length
+                if following:
+                    raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
+                                   f"This session is already continued in '{following['title']}' ({following['id']})")
+                state = previous.state.copy()
             title = (title or "").strip() or next_title(state.title, lang)
             seats = [{"id": s.id, "name": s.name, "faction": s.faction} for s in state.seats.values()]
             live, tokens = self.create(title, state.ruleset, seats, list(state.counter_defs))
