@@ -181,10 +181,9 @@ class DamagedSession(Conflict):
         return " / ".join(self.details)
 
 
-def damage_of(path: Path) -> tuple[str, str]:
-    """What is wrong with a session file that did not load (Japanese, English): found by reading it again, event by
-    event. It names an event by its number and type, never its data (a secret may be in it)."""
-    from .core.errors import GmError as _GmError
+def damage_of(path: Path) -> tuple[str, str] | None:
+    """What is wrong with a session file that did not load (Japanese, English), found by reading it again, event by
+    event (None: nothing found). It names an event by its number and type, never its data (a secret may be in it)."""
     try:
         with LogReader(path) as reader:
             secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
@@ -196,7 +195,7 @@ def damage_of(path: Path) -> tuple[str, str]:
             name = meta.get("ruleset", "generic")
             try:
                 rules = get_ruleset(name)
-            except _GmError:
+            except GmError:
                 return f"ルール「{name}」がこのgmtoolに入っていません", f"its ruleset '{name}' is not installed here"
             try:
                 undone = reader.undone_actions()
@@ -217,11 +216,14 @@ def damage_of(path: Path) -> tuple[str, str]:
                     return (f"{event.seq}番目のイベント（{event.type}）を再生できません（{type(e).__name__}）",
                             f"event {event.seq} ({event.type}) does not replay ({type(e).__name__})")
                 last = event.seq
+    except sqlite3.OperationalError as e:  # a table missing is the file's; a busy disk, too many open files are not
+        if "no such table" in str(e):
+            return "gmtoolのセッションの表がありません", "it lacks the tables of a gmtool session"
     except sqlite3.DatabaseError:
         return "SQLiteのデータベースとして読めません", "it is not a readable SQLite database"
     except Exception:  # noqa: BLE001
         pass
-    return "読み込みに失敗しました（詳しくはサーバーのログにあります）", "loading it failed (the server's log has the details)"
+    return None
 
 
 def _file_mark(path: Path) -> tuple:
@@ -568,8 +570,12 @@ class SessionManager:
             return LiveSession(path, self.synchronous)
         except Exception:  # noqa: BLE001  whatever the file holds: the GM is told, the other sessions go on
             log.exception("session file %s does not load", path.name)
-            why = ((read_meta(path) or {}).get("title", ""), *damage_of(path))
-            self.damaged[session_id] = (_file_mark(path), why)
+            found = damage_of(path)
+            why = ((read_meta(path) or {}).get("title", ""),
+                   *(found or ("読み込みに失敗しました（詳しくはサーバーのログにあります）",
+                               "loading it failed (the server's log has the details)")))
+            if found:  # (a failure the file does not explain, e.g. too many open files, is tried again next time)
+                self.damaged[session_id] = (_file_mark(path), why)
             raise DamagedSession(session_id, *why) from None
 
     def list(self) -> list[dict]:

@@ -157,9 +157,17 @@ def not_a_database(path):
     path.write_bytes(b"not a database " * 300)
 
 
+def ruleset_not_installed(path):
+    """The session's game is one this gmtool does not have (a third-party ruleset uninstalled since)."""
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = 'gone_game' WHERE key = 'ruleset'")
+    db.close()
+
+
 @pytest.mark.parametrize("edit, why_ja, why_en", [
     (unknown_counter, "2番目のイベント（counter.changed）を再生できません", "event 2 (counter.changed) does not replay"),
-    (not_a_database, "SQLiteのデータベースとして読めません", "it is not a readable SQLite database")])
+    (not_a_database, "SQLiteのデータベースとして読めません", "it is not a readable SQLite database"),
+    (ruleset_not_installed, "ルール「gone_game」がこのgmtoolに入っていません", "its ruleset 'gone_game' is not installed here")])
 def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on(tmp_path, capsys, edit, why_ja,
                                                                                   why_en):
     """A file in the data folder that does not load (a counter.changed for a counter the session does not define,
