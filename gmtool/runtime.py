@@ -567,7 +567,7 @@ class SessionManager:
         if known is not None and known[0] == _file_mark(path):
             raise DamagedSession(session_id, *known[1])
         try:
-            return LiveSession(path, self.synchronous)
+            live = LiveSession(path, self.synchronous)
         except Exception:  # noqa: BLE001  whatever the file holds: the GM is told, the other sessions go on
             log.exception("session file %s does not load", path.name)
             found = damage_of(path)
@@ -577,6 +577,8 @@ class SessionManager:
             if found:  # (a failure the file does not explain, e.g. too many open files, is tried again next time)
                 self.damaged[session_id] = (_file_mark(path), why)
             raise DamagedSession(session_id, *why) from None
+        self.damaged.pop(session_id, None)  # a backup put back
+        return live
 
     def list(self) -> list[dict]:
         """Every session in the data folder, newest first."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -138,6 +139,7 @@ def two_sessions_one_edited(tmp_path, edit):
                                json={"seat": "s1", "key": "seals", "delta": -1})
     assert r.status_code == 200, r.get_json()
     app.extensions["gmtool"].close_all()
+    shutil.copy(data / f"{made[0]['session']}.sqlite", tmp_path / "backup.sqlite")
     edit(data / f"{made[0]['session']}.sqlite")
     return create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True}), made
 
@@ -175,7 +177,8 @@ def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on
     counter's value was shown to every seat (no definition said it was private). Now the holder of the server's GM
     key is told which session, what is wrong and what to do (409, both languages) on the page and through the API;
     anyone else only that it cannot be opened (no title, no log); the home page and the API's list name it damaged
-    beside the other session, which works; nothing is written to the file."""
+    beside the other session, which works; nothing is written to the file, and once the GM puts a backup back the same
+    server opens it."""
     app, (bad, good) = two_sessions_one_edited(tmp_path, edit)
     sid, path = bad["session"], tmp_path / "sessions" / f"{bad['session']}.sqlite"
     before = path.read_bytes()
@@ -210,6 +213,13 @@ def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on
                                json={"seat": "s1", "key": "seals", "delta": -1})
     assert r.status_code == 200 and r.get_json()["value"] == 2
     assert path.read_bytes() == before
+    not_a_database(path)  # (its WAL and SHM go too)
+    shutil.copy(tmp_path / "backup.sqlite", path)  # the GM puts the backup back: the same server opens it
+    r = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(bad["gm_token"]))
+    assert r.status_code == 200 and r.get_json()["seats"][0]["counters"]["seals"] == 2
+    listed = app.test_client().get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
+    assert {s["id"]: s["damaged"] for s in listed} == {sid: False, good["session"]: False}
     app.extensions["gmtool"].close_all()
+    edit(path)
     assert main(["export", sid, "--data", str(tmp_path / "sessions")]) == 2  # the command line is the GM's
     assert why_en in capsys.readouterr().err
