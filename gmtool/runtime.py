@@ -588,8 +588,11 @@ class SessionManager:
             session_id = (meta or {}).get("id") or path.name[:-len(SUFFIX)]
             known = self.damaged.get(session_id)
             damaged = known is not None and known[0] == _file_mark(path)
-            if meta is None and path.stat().st_size:  # (an empty file is a session being made)
-                damaged = True
+            if meta is None:
+                try:
+                    damaged = damaged or path.stat().st_size > 0  # (an empty file is a session being made)
+                except OSError:
+                    continue  # (removed meanwhile: a refused import)
             meta = meta or {}
             if meta.get("id") or (damaged and _valid_id(session_id)):
                 found.append({"id": session_id, "title": meta.get("title", ""), "ruleset": meta.get("ruleset", ""),
