@@ -157,15 +157,16 @@ WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだっ�
 class DamagedSession(Conflict):
     """A session file that does not load (409): a hand-edited file, one written by another program, a disk error.
 
-    Its message says only that the session (by id) cannot be opened, which anyone who has its address may read;
+    Its message says only that the session cannot be opened (in words a player reads: no id), which anyone who has
+    its address may read;
     `details` (Japanese, English) names the session's title, what is wrong and what to do, for the holder of the
     server's GM key (web: the home page and its pages; the command line)."""
 
     echoes_input = False
 
     def __init__(self, session_id: str, title: str, why_ja: str, why_en: str):
-        super().__init__(f"セッション {session_id} の保存ファイルが壊れていて開けません。GMに知らせてください",
-                         f"The saved file of session {session_id} is damaged and cannot be opened; tell the GM")
+        super().__init__("このセッションの保存ファイルが壊れていて開けません。GMに知らせてください",
+                         "This session's saved file is damaged and cannot be opened; tell the GM")
         file = f"{session_id}{SUFFIX}"
         named_ja, named_en = (f"「{title}」", f"'{title}' ") if title else ("", "")
         self.details = (

@@ -193,8 +193,8 @@ def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on
         assert "「壊れた卓」" in text
     r = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY))
     assert r.status_code == 409 and why_en in r.get_json()["error"]["en"] and why_ja in r.get_json()["error"]["ja"]
-    public = {"status": 409, "ja": f"セッション {sid} の保存ファイルが壊れていて開けません。GMに知らせてください",
-              "en": f"The saved file of session {sid} is damaged and cannot be opened; tell the GM"}
+    public = {"status": 409, "ja": "このセッションの保存ファイルが壊れていて開けません。GMに知らせてください",
+              "en": "This session's saved file is damaged and cannot be opened; tell the GM"}
     for token in (bad["gm_token"], bad["table_token"], bad["seats"][0]["token"], ""):
         for route in ("state", "log", "export?format=json"):
             r = app.test_client().get(f"/api/sessions/{sid}/{route}", headers=bearer(token) if token else {})
