@@ -353,6 +353,13 @@ def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
     return fields
 
 
+def table_rows(doc: str, heading: str) -> dict[str, list[str]]:
+    """The rows of the table(s) in a docs page's section `heading` whose first column is one name in backticks:
+    {that name: the row's other cells}."""
+    return {m.group(1): [c.strip() for c in m.group(2).split(" | ")]
+            for m in re.finditer(r"^\| `([\w.\[\]]+)` \| (.*) \|$", _section(doc, heading), re.M)}
+
+
 def fields_at(views: list, path: str) -> set[str]:
     """The keys of every object found at `path` (as `documented_fields` writes it) in any of `views`."""
     objs = list(views)

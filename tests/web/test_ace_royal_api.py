@@ -465,14 +465,39 @@ def test_adjust_below_a_counters_minimum_names_its_label_and_real_minimum(game):
         assert "heat" not in error["message"]
     state = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
     assert state["session"]["version"] == version and state["seats"][0]["counters"]["heat"] == -2
+def a_code_placed_and_a_servant_without_its_master(game):
+    """A-6/A-10: a mystic code placed in the ritual step; depletion coins beyond the hand kill the master of a
+    単独行動 servant, which fights on."""
+    act = game["act"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    loner = {**SERVANTS["s2"], "hero": {**SERVANTS["s2"]["hero"], "skills": ["単独行動"]}}
+    for seat, servant in {**SERVANTS, "s2": loner}.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("place_code", {}, who="s1")
+    act("adjust", {"seat": "s2", "key": "depletion", "delta": 5})
+
+
+def documented_games(client, every_event=False):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
+    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: a full one, a quick combat, 先制, the class exchange, seal 2; with `every_event` also those that write the event types these leave
+    out (a mystic code placed, a master killed under a 単独行動 servant)."""
+    for flow in (test_a_whole_game_through_the_api, test_a8_quick_dice_count_in_the_attackers_damage_judgement,
+                 test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
+                 test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination,
+                 *(every_event and (a_code_placed_and_a_servant_without_its_master,) or ())):
+        game = new_game(client)
+        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/ace_royal.md §4 lists every field of `state.ruleset` and of the objects in it: whole games
     (a full one, a quick combat, 先制, the class exchange, seal 2) seen by the GM, the table and every seat after every
     step carry exactly those, none missing and none unnamed."""
     views = []
-    for flow in (test_a_whole_game_through_the_api, test_a8_quick_dice_count_in_the_attackers_damage_judgement,
-                 test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
-                 test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination):
-        game = new_game(client)
-        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
+    for sid, tokens, play in documented_games(client):
+        views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/ace_royal.md", "## 4. `state.ruleset`") == {}

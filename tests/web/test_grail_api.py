@@ -838,40 +838,64 @@ SKILLED_ARCHER = ("エミヤ(アーチャー)/エミヤ 筋力30 耐久40 敏捷
                   "- スキル 心眼 リザルト 相手の筋力-10\n- スキル 千里眼 クリンナップ 勝率+10")
 
 
+def result_and_cleanup_skills(client, grail):
+    """A result skill after the confirm, then cleanup skills by a phone and by the GM (§3a)."""
+    call(client, grail, "set_characters", {"faction": "s1", "text": SKILLED_SABER})
+    call(client, grail, "set_characters", {"faction": "s2", "text": SKILLED_ARCHER})
+    call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
+    call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"], "declarer": "a"})
+    answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
+    answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
+    confirm(client, grail, "c1-setup")
+    for n, (a, b) in enumerate([("筋力", "筋力"), ("魔力", "敏捷"), ("幸運", "耐久")], 1):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": a}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": b}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+        if n == 1:
+            call(client, grail, "use_skill", {"skill": "s2/エミヤ:1"}, who="s2")
+    call(client, grail, "final_result")
+    call(client, grail, "roll_battle", {"faces": [70, 20]})
+    call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
+    call(client, grail, "use_skill", {"skill": "s2/エミヤ:2", "faction": "s2"})
+    call(client, grail, "finish_combat")
+
+
+def sheets_pairing_and_a_broken_off_combat(client, grail):
+    """T-13/T-8/T-14/T-9/T-1: what the whole combats leave out: the starting seals, a skill added to a sheet through
+    the API, a win-rate modifier, a combat the GM breaks off and a priority order whose first faction passes."""
+    call(client, grail, "set_starting_seals", {"value": 2})
+    started(client, grail)
+    call(client, grail, "add_modifier", {"side": "b", "label": "地の利", "value": 5})
+    call(client, grail, "end_combat", {"reason": "時間切れ"})
+    call(client, grail, "set_skill", {"character": "s1/アルトリア", "name": "直感", "kind": "skill", "timing": "battle",
+                                      "win_rate": "10"})
+    call(client, grail, "set_priority", {"order": ["s2", "s1"], "new_round": True})
+    call(client, grail, "pass_pick", who="s2")
+
+
+def documented_games(client, every_event=False):
+    """The combats the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
+    (session id, tokens of the GM, the table and both factions, play), `play()` not yet run: a whole one with seals
+    and a skill, an escape at cleanup, a result skill and cleanup skills, a PL対GM combat; with `every_event` also
+    those that write the event types these leave out (a tie the GM decides, sheets, pairing, a combat broken off)."""
+    for flow in (test_a_whole_combat_through_the_api, result_and_cleanup_skills, pl_vs_gm_to_the_first_select,
+                 test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_its_black_star,
+                 *(every_event and (test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken,
+                                    sheets_pairing_and_a_broken_off_combat) or ())):
+        grail = new_grail(client)
+        tokens = {**grail["tok"], "table": grail["table_token"]}
+        yield grail["session"], tokens, lambda flow=flow, grail=grail: flow(client, grail)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/grail_trpg.md §6 lists every field of `state.ruleset` and §6b of its `combat`, and of the objects
     in them: combats through the API (a whole one with seals and a skill, an escape at cleanup, a result skill and
     cleanup skills, a PL対GM combat), seen by the GM, the table and both factions after every step, carry exactly
     those, none missing and none unnamed."""
-
-    def skills(client, grail):
-        """A result skill after the confirm, then cleanup skills by a phone and by the GM (§3a)."""
-        call(client, grail, "set_characters", {"faction": "s1", "text": SKILLED_SABER})
-        call(client, grail, "set_characters", {"faction": "s2", "text": SKILLED_ARCHER})
-        call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ"]})
-        call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"], "declarer": "a"})
-        answer(client, grail, "c1-setup", {"main": "s1/アルトリア"}, "s1")
-        answer(client, grail, "c1-setup", {"main": "s2/エミヤ"}, "s2")
-        confirm(client, grail, "c1-setup")
-        for n, (a, b) in enumerate([("筋力", "筋力"), ("魔力", "敏捷"), ("幸運", "耐久")], 1):
-            call(client, grail, "next_step")
-            answer(client, grail, f"c1-s{n}", {"stat": a}, "s1")
-            answer(client, grail, f"c1-s{n}", {"stat": b}, "s2")
-            confirm(client, grail, f"c1-s{n}")
-            if n == 1:
-                call(client, grail, "use_skill", {"skill": "s2/エミヤ:1"}, who="s2")
-        call(client, grail, "final_result")
-        call(client, grail, "roll_battle", {"faces": [70, 20]})
-        call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
-        call(client, grail, "use_skill", {"skill": "s2/エミヤ:2", "faction": "s2"})
-        call(client, grail, "finish_combat")
-
     views = []
-    for flow in (test_a_whole_combat_through_the_api, skills, pl_vs_gm_to_the_first_select,
-                 test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_its_black_star):
-        grail = new_grail(client)
-        tokens = {**grail["tok"], "table": grail["table_token"]}
-        views += ruleset_views(client, grail["session"], tokens, lambda: flow(client, grail))
+    for session_id, tokens, play in documented_games(client):
+        views += ruleset_views(client, session_id, tokens, play)
     combats = [v["combat"] for v in views if v["combat"]]  # §6b's
     tops = [{**v, "combat": v["combat"] and {}} for v in views]
     assert undocumented(tops, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}

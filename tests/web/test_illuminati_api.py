@@ -677,21 +677,44 @@ def test_after_the_game_no_player_is_marked_to_play(app, game):
         assert browser.get(f"/s/{sid}/{path}?k={tokens[who]}").status_code == 302
         page = browser.get(f"/s/{sid}/{path}").get_data(as_text=True)
         assert "il-current" not in re.sub(r'class="il-current-name"', "", page) and "▶" not in page, who
+def to_the_end(game):
+    """s1 put out during its attack (called off), a declaration, then players put out until s2, the last, wins."""
+    test_i7_a_player_put_out_during_an_attack_calls_it_off(game, "s1")  # s1 out, its attack called off
+    game["act"]("declare_victory", {"kind": "special", "label": "Big Brother", "seat": "s2"})
+    game["act"]("eliminate", {"seat": "s3", "reason": "goal_cards"})
+    game["act"]("eliminate", {"seat": "s4", "reason": "goal_cards"})  # s2 is the last player: the winner
+
+
+def tokens_an_agent_and_the_power(game):
+    """I-4: in its turn a player spends a token, places an agent and attacks with its global power."""
+    act = game["act"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("start_turn", who="s1")
+    act("spend", {"purpose": "move", "label": "Gnomes"}, who="s1")
+    act("place_agent", {"illuminati": "UFOs"}, who="s1")
+    act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10, "global_power": 8},
+                   "target": {"name": "KGB", "owner": "s3", "power": 2, "resistance": 5}}, who="s1")
+    act("choose_power", {"use": "global"}, who="s1")
+
+
+def documented_games(client, every_event=False):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
+    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: the opening, an attack with supports rolled, one called off, a declaration, players put out until one wins; with `every_event` also those that write the event types these leave
+    out (tokens spent, an agent placed, the power chosen)."""
+    for flow in (test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports,
+                 to_the_end,
+                 *(every_event and (tokens_an_agent_and_the_power,) or ())):
+        game = new_game(client)
+        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
     the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one
     wins), seen by the GM, the table and every seat after every step, carry exactly those, none missing and none
     unnamed."""
-
-    def to_the_end(game):
-        test_i7_a_player_put_out_during_an_attack_calls_it_off(game, "s1")  # s1 out, its attack called off
-        game["act"]("declare_victory", {"kind": "special", "label": "Big Brother", "seat": "s2"})
-        game["act"]("eliminate", {"seat": "s3", "reason": "goal_cards"})
-        game["act"]("eliminate", {"seat": "s4", "reason": "goal_cards"})  # s2 is the last player: the winner
-
     views = []
-    for flow in (test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports,
-                 to_the_end):
-        game = new_game(client)
-        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
+    for sid, tokens, play in documented_games(client):
+        views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/illuminati.md", "## 5. `state.ruleset`") == {}

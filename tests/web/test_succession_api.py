@@ -534,13 +534,30 @@ def test_the_final_scores_follow_the_names_option(client):
     assert "アルトリア" not in final
 
 
+def starting_cards_and_a_skipped_turn(game):
+    """Seed 準備③ and G-1: the GM enters the two starting row cards one by one, then skips a turn."""
+    game["act"]("setup", {"first": "s1"})
+    game["act"]("start_card", {"card": "5"})
+    game["act"]("start_card", {"card": "+2"})
+    game["act"]("skip_turn", {"force": True, "reason": "離席"})
+
+
+def documented_games(client, every_event=False):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
+    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole one to its score and a rematch, one won by the grails, one in score-only mode; with `every_event` also those that write the event types these leave
+    out (the starting row entered card by card, a skipped turn)."""
+    for flow in (test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
+                 test_score_only_mode_with_phones,
+                 *(every_event and (starting_cards_and_a_skipped_turn,) or ())):
+        game = new_game(client)
+        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/succession.md §4 lists every field of `state.ruleset` and of the objects in it: games through
     the API (a whole one to its score and a rematch, one won by the grails, one in score-only mode), seen by the GM,
     the table and both seats after every step, carry exactly those, none missing and none unnamed."""
     views = []
-    for flow in (test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
-                 test_score_only_mode_with_phones):
-        game = new_game(client)
-        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
+    for sid, tokens, play in documented_games(client):
+        views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/succession.md", "## 4. `state.ruleset`") == {}

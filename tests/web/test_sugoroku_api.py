@@ -578,6 +578,36 @@ def test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be
     assert "力9" in repr(table_log)  # the cards everyone saw stay public in the log
 
 
+def a_skipped_turn_and_cards_added_to_a_battle(game):
+    """S-3/S-7/S-15: the GM skips a turn; in a battle the parent adds a face-up card before the reveal and a skill
+    card after it (its mana paid)."""
+    act, state, answer = game["act"], game["state"], game["answer"]
+    act("skip_turn", {"seat": "s1", "reason": "離席"})
+    _moves(act, (("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    act("start_battle")
+    battle = state()["ruleset"]["battle"]
+    act("battle_card", {"card": "力4"}, who=battle["parent"])
+    for seat in battle["fighters"]:
+        answer(battle["prompt"], seat, "力5" if seat == battle["parent"] else ["技3"])
+    act("battle_card", {"card": "スキル 魔2", "cost": 1}, who=battle["parent"])
+
+
+def documented_games(client, every_event=False):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
+    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole round with its vote, battles with a tie the GM rules, an escape, a challenge and a karma conversion, a
+    tie for last place; with `every_event` also those that write the event types these leave
+    out (a skipped turn, cards and skill cards added to a battle, a battle skipped, eliminations)."""
+    for flow in (test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
+                 test_s12_the_karma_offered_is_what_the_conversion_takes, test_s13_a_tie_with_last_place_tied_says_the_gm_picks,
+                 test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
+                 test_s6_a_challenge_waits_until_everyone_has_moved,
+                 *(every_event and (a_skipped_turn_and_cards_added_to_a_battle, test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
+                                    test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language) or ())):
+        game = new_game(client)
+        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/sugoroku.md 4b lists every field of the ruleset view (it had no such section) and of the objects
     in it: a session before `setup`, and games through the API after it (a whole round with its vote, battles with
@@ -590,13 +620,10 @@ def test_the_view_has_exactly_the_documented_fields(client):
               for token in (fresh["gm_token"], fresh["table_token"], fresh["seats"][0]["token"])]
     assert undocumented(before, "docs/rulesets/sugoroku.md", "### `state.ruleset` before `setup`") == {}
     views, unseated = [], []
-    for flow in (test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
-                 test_s12_the_karma_offered_is_what_the_conversion_takes, test_s13_a_tie_with_last_place_tied_says_the_gm_picks,
-                 test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
-                 test_s6_a_challenge_waits_until_everyone_has_moved):
-        game = new_game(client)
-        views += ruleset_views(client, game["sid"], game["tokens"], lambda: flow(game))
-        unseated += [game["state"](who)["ruleset"] for who in ("gm", "table")]
+    for sid, tokens, play in documented_games(client):
+        views += ruleset_views(client, sid, tokens, play)
+        unseated += [client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens[who])).get_json()["ruleset"]
+                     for who in ("gm", "table")]
     assert undocumented(views, "docs/rulesets/sugoroku.md", "### `state.ruleset` after `setup`") == {}
     assert all("me" not in view for view in unseated)
 

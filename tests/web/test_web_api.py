@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+from importlib import import_module
 
 import pytest
 
-from gmtool_testing import ADMIN_KEY, bearer, open_link, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, open_link, table_rows, undocumented
 import test_sugoroku_api as sugoroku
 from gmtool.core.commitments import verify
 from gmtool.core.dice import die_value
+from gmtool.rulesets import get as get_ruleset
 from gmtool.web.common import csrf_for
 
 
@@ -595,5 +597,64 @@ def test_every_event_has_exactly_the_documented_data(app, client):
             by_type.setdefault(head, {}).setdefault(tail, []).append(event["data"]) if tail else \
                 by_type.setdefault(head, []).append(event["data"])
     differences = undocumented([by_type], "docs/api.md", "### Event data（イベントの `data`）")
+    differences.pop("", None)  # the table's first column names event types, not fields
+    assert differences == {}, differences
+
+
+# the ruleset's test module whose `documented_games` play its games; the words of a visibility in the docs' tables
+RULESET_GAMES = {"illuminati": "test_illuminati_api"}
+VISIBILITY_WORDS = {"public": "public", "seat": "its seat and the GM", "gm": "GM only", "custom": "filtered",
+                    "redact": "redacted"}
+EVENT_TYPES = "Event types and their `data`"
+
+
+def whole_log(client, session_id: str, token: str) -> list[dict]:
+    """Every event of a session's log as `token` may see it (GET …/log page by page, in Japanese)."""
+    events: list[dict] = []
+    while page := client.get(f"/api/sessions/{session_id}/log?lang=ja&limit=1000&after={events[-1]['seq'] if events else 0}",
+                             headers=bearer(token)).get_json()["events"]:
+        events += page
+    return events
+
+
+@pytest.mark.parametrize("name", list(RULESET_GAMES))
+def test_every_ruleset_event_has_exactly_the_documented_data(client, name):
+    """docs/rulesets/<name>.md's table "Event types and their `data`" lists every event type the ruleset declares, who
+    sees it (its declared visibility) and its `data`: the GM's log of games driven through the API (the
+    documented-fields tests' games and those that reach the rarer types) records every listed type, no other, with
+    exactly the listed fields (none missing, none unnamed); the table and every seat read what the visibility gives
+    them: a public event whole, a seat's own only that seat, a filtered one no field the GM's lacks."""
+    rules = get_ruleset(name)
+    declared = {e.name: e.visibility for e in rules.events}
+    games = []
+    for session_id, tokens, play in import_module(RULESET_GAMES[name]).documented_games(client, every_event=True):
+        play()
+        games.append((session_id, tokens))
+    by_type: dict = {}  # {"grail": {"combat_started": [data]}}: the table's dotted types are paths
+    for session_id, tokens in games:
+        logs = {who: whole_log(client, session_id, token) for who, token in tokens.items()}
+        gm = {e["seq"]: e for e in logs.pop("gm") if e["type"] in declared}
+        for event in gm.values():
+            head, _, tail = event["type"].partition(".")
+            by_type.setdefault(head, {}).setdefault(tail, []).append(event["data"])
+        for who, log in logs.items():
+            seen = {e["seq"]: e for e in log if e["type"] in declared}
+            for seq, event in gm.items():
+                visibility, got = declared[event["type"]], seen.get(seq)
+                if visibility.kind == "public":
+                    assert got == event, (who, event)
+                elif visibility.kind == "seat":
+                    assert got == (event if event["data"].get(visibility.field) == who else None), (who, event)
+                elif visibility.kind == "gm":
+                    assert got is None, (who, event)
+                else:  # filtered: the event, with fields taken out or narrowed, never one the GM's lacks
+                    assert got is None or (set(got["data"]) <= set(event["data"])
+                                           and {**got, "data": None} == {**event, "data": None}), (who, event)
+    rows = table_rows(rules.docs, EVENT_TYPES)
+    documented = {row: cells[0] for row, cells in rows.items() if row in declared}
+    recorded = {f"{head}.{tail}" for head, tails in by_type.items() for tail in tails}
+    assert set(documented) == set(declared) == recorded, (set(declared) - set(documented), set(declared) - recorded)
+    assert {t: w for t, w in documented.items() if not w.startswith(VISIBILITY_WORDS[declared[t].kind])} == {}
+    differences = undocumented([by_type], rules.docs, EVENT_TYPES)
     differences.pop("", None)  # the table's first column names event types, not fields
     assert differences == {}, differences
