@@ -602,7 +602,7 @@ def test_every_event_has_exactly_the_documented_data(app, client):
 
 
 # the ruleset's test module whose `documented_games` play its games; the words of a visibility in the docs' tables
-RULESET_GAMES = {"ace_royal": "test_ace_royal_api", "succession": "test_succession_api",
+RULESET_GAMES = {"sugoroku": "test_sugoroku_api", "ace_royal": "test_ace_royal_api", "succession": "test_succession_api",
                  "illuminati": "test_illuminati_api"}
 VISIBILITY_WORDS = {"public": "public", "seat": "its seat and the GM", "gm": "GM only", "custom": "filtered",
                     "redact": "redacted"}
