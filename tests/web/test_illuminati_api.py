@@ -699,12 +699,14 @@ def tokens_an_agent_and_the_power(game):
 
 
 def documented_games(client, every_event=False):
-    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
-    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: the opening, an attack with supports rolled, one called off, a declaration, players put out until one wins; with `every_event` also those that write the event types these leave
-    out (tokens spent, an agent placed, the power chosen)."""
-    for flow in (test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports,
-                 to_the_end,
-                 *(every_event and (tokens_an_agent_and_the_power,) or ())):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
+    id, tokens of the GM, the table and every seat, play), `play()` not yet run: the opening, an attack with
+    supports rolled, one called off, a declaration, players put out until one wins; with `every_event` also those
+    that write the event types these leave out (tokens spent, an agent placed, the power chosen)."""
+    flows = [test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports, to_the_end]
+    if every_event:
+        flows += [tokens_an_agent_and_the_power]
+    for flow in flows:
         game = new_game(client)
         yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
 

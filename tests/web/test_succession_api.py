@@ -543,12 +543,15 @@ def starting_cards_and_a_skipped_turn(game):
 
 
 def documented_games(client, every_event=False):
-    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
-    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole one to its score and a rematch, one won by the grails, one in score-only mode; with `every_event` also those that write the event types these leave
-    out (the starting row entered card by card, a skipped turn)."""
-    for flow in (test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
-                 test_score_only_mode_with_phones,
-                 *(every_event and (starting_cards_and_a_skipped_turn,) or ())):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
+    id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole one to its score and a
+    rematch, one won by the grails, one in score-only mode; with `every_event` also those that write the event types
+    these leave out (the starting row entered card by card, a skipped turn)."""
+    flows = [test_a_whole_game_through_the_api, test_three_grails_end_the_game_on_every_screen,
+             test_score_only_mode_with_phones]
+    if every_event:
+        flows += [starting_cards_and_a_skipped_turn]
+    for flow in flows:
         game = new_game(client)
         yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
 

@@ -594,16 +594,21 @@ def a_skipped_turn_and_cards_added_to_a_battle(game):
 
 
 def documented_games(client, every_event=False):
-    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as
-    (session id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole round with its vote, battles with a tie the GM rules, an escape, a challenge and a karma conversion, a
-    tie for last place; with `every_event` also those that write the event types these leave
-    out (a skipped turn, cards and skill cards added to a battle, a battle skipped, eliminations)."""
-    for flow in (test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
-                 test_s12_the_karma_offered_is_what_the_conversion_takes, test_s13_a_tie_with_last_place_tied_says_the_gm_picks,
-                 test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
-                 test_s6_a_challenge_waits_until_everyone_has_moved,
-                 *(every_event and (a_skipped_turn_and_cards_added_to_a_battle, test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
-                                    test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language) or ())):
+    """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
+    id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole round with its vote,
+    battles with a tie the GM rules, an escape, a challenge and a karma conversion, a tie for last place; with
+    `every_event` also those that write the event types these leave out (a skipped turn, cards and skill cards added
+    to a battle, a battle skipped, eliminations)."""
+    flows = [test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
+             test_s12_the_karma_offered_is_what_the_conversion_takes,
+             test_s13_a_tie_with_last_place_tied_says_the_gm_picks,
+             test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed,
+             test_s6_a_challenge_waits_until_everyone_has_moved]
+    if every_event:
+        flows += [a_skipped_turn_and_cards_added_to_a_battle,
+                  test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
+                  test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language]
+    for flow in flows:
         game = new_game(client)
         yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
 
