@@ -623,8 +623,9 @@ def test_every_ruleset_event_has_exactly_the_documented_data(client, name):
     """docs/rulesets/<name>.md's table "Event types and their `data`" lists every event type the ruleset declares, who
     sees it (its declared visibility) and its `data`: the GM's log of games driven through the API (the
     documented-fields tests' games and those that reach the rarer types) records every listed type, no other, with
-    exactly the listed fields (none missing, none unnamed); the table and every seat read what the visibility gives
-    them: a public event whole, a seat's own only that seat, a filtered one without the fields its row takes out."""
+    exactly the listed fields (none missing, none unnamed), and the full JSON export the same data; the table and every
+    seat read what the visibility gives them: a public event whole, a seat's own only that seat, a filtered one without
+    the fields its row takes out."""
     rules = get_ruleset(name)
     declared = {e.name: e.visibility for e in rules.events}
     rows = table_rows(rules.docs, EVENT_TYPES)
@@ -635,6 +636,10 @@ def test_every_ruleset_event_has_exactly_the_documented_data(client, name):
     by_type: dict = {}  # {"grail": {"combat_started": [data]}}: the table's dotted types are paths
     for session_id, tokens in games:
         logs = {who: whole_log(client, session_id, token) for who, token in tokens.items()}
+        backup = client.get(f"/api/sessions/{session_id}/export?format=json&full=1", headers=bearer(tokens["gm"]))
+        # the JSON export records what the log does (a fold that changed an earlier event's data in place changed it)
+        assert [(e["seq"], e["type"], e["data"]) for e in backup.get_json()["events"]] == [
+            (e["seq"], e["type"], e["data"]) for e in logs["gm"]]
         gm = {e["seq"]: e for e in logs.pop("gm") if e["type"] in declared}
         for event in gm.values():
             head, _, tail = event["type"].partition(".")

@@ -6,6 +6,8 @@ reveal, and the events below are written only after it.
 
 from __future__ import annotations
 
+import copy
+
 from gmtool.core.logtext import minus_sign
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
@@ -272,7 +274,8 @@ def describe_game_won(e, state, lang):
 def attack_declared(state, e):
     """Fold: an attack declared (I-4)."""
     g = game(state)
-    g["attack"] = {**e.data["attack"], "supports": [], "modifiers": [], "status": "supports"}
+    # a copy: later folds change the attack in the state (attack_choice its attacker's `use`), never the event
+    g["attack"] = {**copy.deepcopy(e.data["attack"]), "supports": [], "modifiers": [], "status": "supports"}
     g["next_attack"] = e.data["attack"]["id"] + 1
 
 
