@@ -220,6 +220,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.status.locked": ("締め切り", "Locked"),
     "prompt.status.revealed": ("公開済み", "Revealed"),
     "prompt.status.cancelled": ("取り消し", "Cancelled"),
+    "prompt.status.closed": ("終了（非公開）", "Closed, not revealed"),  # open when the session was closed
     "prompt.breakdown": ("内訳", "Breakdown"),
     "prompt.total": ("合計", "Total"),
     "prompt.votes": ("票", "votes"),

@@ -179,10 +179,19 @@ def session_imported(state: State, e: Event) -> None:
     state.seed_hash = e.data["seed_hash"]
 
 
+CLOSED_REASON = {"ja": "セッション終了", "en": "Session closed"}
+
+
 def session_closed(state: State, e: Event) -> None:
-    """Fold `session.closed`."""
+    """Fold `session.closed`: a prompt still open or locked is closed with it, unrevealed (status "closed": its
+    answers stay their authors', as a cancelled prompt's; view.can_see_answer)."""
     state.closed = True
     state.seed = e.data["seed"]
+    for prompt_id, prompt in list(state.prompts.items()):
+        if prompt.status in ("open", "locked"):
+            prompt = state.writable_prompt(prompt_id)
+            prompt.status = "closed"
+            prompt.reason = CLOSED_REASON
 
 
 def reading_set(state: State, e: Event) -> None:

@@ -159,7 +159,7 @@ class Prompt:
     max: int | None = None
     per_seat: dict = field(default_factory=dict)  # seat -> {"disabled": {option: reason}}
     resolver: str | None = None
-    status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled
+    status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled; open or locked -> closed (the session's close)
     answers: dict[str, Answer] = field(default_factory=dict)
     opened_seq: int = 0
     reason: str = ""

@@ -7,7 +7,8 @@ Every page, fragment, API response and export is built from `build_view` or
 - a prompt answer is seen by the respondent who gave it; by everyone after the reveal
   (only the final answer: one changed before the reveal stays the author's);
   by the GM before the reveal only when the GM is not a combatant (gm_submits false);
-- a cancelled prompt's answers are never shown to anyone but their author;
+- a cancelled prompt's answers are never shown to anyone but their author, nor are those of a prompt the
+  session's close found unrevealed (status "closed");
 - token changes, and the GM's summary of what an undo took back, are seen by the GM only;
 - every other event as its type declares (core/events.py, a ruleset's `events`); an event of a
   type the session's rules do not declare is seen by the GM only.
@@ -28,7 +29,7 @@ def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
         return True
     if prompt.status == "revealed" or prompt.was_revealed:
         return True
-    if prompt.status == "cancelled":
+    if prompt.status in ("cancelled", "closed"):  # closed: unrevealed when the session was closed
         return False
     return viewer.is_gm and not prompt.gm_submits and not viewer.hide_answers
 

@@ -294,6 +294,47 @@ def test_close_publishes_the_seed_and_further_changes_conflict(client, created):
         assert_error(client.post(f"/api/sessions/{sid}/{path}", headers=gm, json=body), 409, "closed")
 
 
+def test_a_prompt_left_open_at_the_close_is_closed_unrevealed_for_every_viewer(app, client, created):
+    """The last session found a prompt left open (or locked) at the close still `open` in every view, its phone still
+    offering the answer form. The close closes it with the session (status `closed`, reason 「セッション終了」): no
+    answer is shown by it to anyone but its author, not even to the GM, who could see them before (as a cancelled
+    prompt's); a prompt revealed before stays revealed. The close cannot be undone, so it stays closed."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    s1, s2 = (bearer(s["token"]) for s in created["seats"][:2])
+    ask = {"title": "誰を狙う", "kind": "choice", "options": ["A", "B"], "seats": ["s1", "s2"]}
+    left_open, locked, revealed = (client.post(f"/api/sessions/{sid}/prompts", headers=gm, json=ask).get_json()["id"]
+                                   for _ in range(3))
+    for pid, seats in ((left_open, (s1,)), (locked, (s1,)), (revealed, (s1, s2))):
+        for seat in seats:
+            assert client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=seat, json={"value": "B"}).status_code == 200
+    assert client.post(f"/api/sessions/{sid}/prompts/{locked}/lock", headers=gm).status_code == 200
+    assert state_of(client, sid, created["gm_token"])["prompts"][2]["answers"]["s1"]["value"] == "B"  # before: the GM's
+    phone = open_link(app, created["seats"][1]["join_url"])
+    assert f'id="ask-{left_open}"' in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
+    closed = {"ja": "セッション終了", "en": "Session closed"}
+    for token, own in ((created["gm_token"], None), (created["table_token"], None),
+                       (created["seats"][0]["token"], "s1"), (created["seats"][1]["token"], "s2")):
+        prompts = {p["id"]: p for p in state_of(client, sid, token)["prompts"]}
+        for pid in (left_open, locked):
+            for p in (prompts[pid], client.get(f"/api/sessions/{sid}/prompts/{pid}", headers=bearer(token)).get_json()):
+                assert (p["status"], p["revealed"], p["reason"], p["answers"], p["resolution"]) == (
+                    "closed", False, closed, {}, None), (token, p)
+                assert p["answered"] == ["s1"] and set(p["commitments"]) == {"s1"}
+                assert (p["your_answer"] or {}).get("value") == ("B" if own == "s1" else None)
+        assert prompts[revealed]["status"] == "revealed" and prompts[revealed]["answers"]["s2"]["value"] == "B"
+    for token in (created["gm_token"], created["table_token"], created["seats"][1]["token"]):
+        log = client.get(f"/api/sessions/{sid}/log", headers=bearer(token)).get_json()["events"]
+        answers = [e["data"] for e in log if e["type"] == "prompt.answered" and e["data"]["prompt"] != revealed]
+        assert answers and all("value" not in a for a in answers)
+    page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert f'id="ask-{left_open}"' not in page and f'id="ask-{locked}"' not in page
+    assert f'class="prompt prompt-closed" id="prompt-{left_open}"' in page and "終了（非公開）" in page  # read, not asked
+    assert_error(client.post(f"/api/sessions/{sid}/undo", headers=gm), 409, "closed")
+    assert_error(client.post(f"/api/sessions/{sid}/prompts/{left_open}/answer", headers=s2, json={"value": "A"}), 409)
+    assert state_of(client, sid, created["table_token"])["prompts"][2]["status"] == "closed"
+
+
 # -- prompts ---------------------------------------------------------------------
 
 def test_prompt_round_trip_with_commitments(client, created):

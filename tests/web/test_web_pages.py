@@ -320,6 +320,6 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     assert seed not in stage
     if name == "generic":  # the core stage
         assert 'class="stage-item stage-closed"' in stage and f'<p class="stage-result">{closed}</p>' in stage
-    summary = html.split('id="table-summary"', 1)[1].split("data-news", 1)[0]
+    summary = html.split('id="table-summary"', 1)[1].split('id="history"', 1)[0]
     assert "summary-prompts" not in summary and "投票" not in summary
     assert seed in html.split('class="seed"', 1)[1]  # the history's footer
