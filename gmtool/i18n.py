@@ -17,6 +17,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "A GM assistant for in-person sessions (secret choices, dice and counters on phones)"),
     "flash.close": ("閉じる", "Close"),
     "flash.done": ("完了しました", "Done"),  # an action's flash when it wrote nothing its viewer may see
+    "flash.closed": ("セッションを終了しました", "The session is closed"),  # the close's flash: its seed is in the log
     "flash.more": ("{first} …ほか {more} 件", "{first} … and {more} more"),  # an action's flash: its first line
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),

@@ -74,6 +74,8 @@ def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
                 continue
             if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
                 line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
+            elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
+                line["text"] = translate("flash.closed", language)
             lines.append(line["text"])
     if not lines:
         return translate("flash.done", language)
