@@ -6,6 +6,7 @@ sheet, the table and campaign links, the log, reissuing a join link, the next se
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -90,9 +91,10 @@ def phone_offers(page) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(registry()))
-def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_context, name):
+def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, browser, phone_context, name):
     """Each ruleset's GM panel and a phone's (its demo's state where it has one) offer nothing once the session is
-    closed: no dice, answers or steps, each of which would answer 409; live when the close arrives, and afresh."""
+    closed: no dice, answers or steps, each of which would answer 409; live when the close arrives, and afresh. The
+    table's stage says the session is closed (a banner at 1920×1080) and shows no one to move or to wait for."""
     base, app = server
     live, tokens = make_demo(app.extensions["gmtool"], name, "終了卓")
     sid = live.state.session_id
@@ -100,6 +102,9 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
     expect(phone.get_by_role("button", name="2D6")).to_be_visible()
     assert phone_offers(phone)
+    table = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    expect(table.locator("#stage")).to_be_visible()
     you_answer = phone.get_by_text("あなたがこの側の回答者です")  # grail: the demo's combat is on, s1 answers for its side
     if name == "grail_trpg":
         expect(you_answer).to_be_visible()
@@ -111,6 +116,17 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, phone_co
     expect(page.locator("#live .closed-banner")).to_be_visible()
     assert offered(page) == []
     expect(phone.locator("#live .closed-banner")).to_be_visible()  # the close reaches the phone live
+    # the table's own stage says so, above the game as it stood, and shows nothing still to be done (grail's had shown
+    # its step as if it could be answered): live, then reloaded in English
+    for lang, words in (("ja", "セッション終了"), ("en", "Session closed")):
+        if lang == "en":
+            table.goto(f"{base}/s/{sid}/table?lang=en")
+        expect(table.locator("#stage > .closed-banner")).to_have_text(words)
+        expect(table.locator("body")).to_have_class("screen-table session-closed")
+        assert table.evaluate("""() => [...document.querySelectorAll('#live .open-only, #live .g-stage-wait')]
+            .filter((el) => el.checkVisibility()).length""") == 0
+        expect(table.locator("#stage")).not_to_contain_text(  # sugoroku's 「提出 0/2」, grail's 「回答待ち」, who moves
+            re.compile("提出|submitted|回答待ち|Waiting for|手番のプレイヤー|To move|To play"), use_inner_text=True)
     expect(phone.locator("body")).to_have_class("screen-phone session-closed")
     assert phone_offers(phone) == []
     expect(you_answer).to_be_hidden()

@@ -305,7 +305,8 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     """Once a session is closed its table asks nobody anything and puts no code up large. Under the core stage the
     close's log line had been the big result, its 64-digit seed included; now the stage says the session is closed,
     in words (a ruleset's own stage keeps the game as it stood, without whose turn it is). The summary had still
-    counted a prompt left open (「投票: 0/1」). The seed stays in the history's footer."""
+    counted a prompt left open (「投票: 0/1」). The seed stays in the history's footer. Each stage now says the session
+    is closed in a banner over the game as it stood before the close."""
     live, tokens = make_demo(app.extensions["gmtool"], name, "終了卓")
     sid = live.state.session_id
     table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
@@ -318,8 +319,10 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
     stage = html.split('id="stage"', 1)[1].split('id="table-summary"', 1)[0]
     assert seed not in stage
-    if name == "generic":  # the core stage
-        assert 'class="stage-item stage-closed"' in stage and f'<p class="stage-result">{closed}</p>' in stage
+    # every stage says it is closed, above the game as it stood (grail's stage had shown its step as if answerable)
+    assert stage.count(f'<p class="closed-banner stage-closed" data-stage-step="closed">{closed}</p>') == 1
+    if name == "generic":  # the core stage: the last result before the close, the prompt left open now closed
+        assert 'data-stage-step="prompt">投票 · ' + {"ja": "終了（非公開）", "en": "Closed, not revealed"}[lang] in stage
     summary = html.split('id="table-summary"', 1)[1].split('id="history"', 1)[0]
     assert "summary-prompts" not in summary and "投票" not in summary
     assert seed in html.split('class="seed"', 1)[1]  # the history's footer
