@@ -68,17 +68,51 @@
   }
   // The table screen shows the whole of its stage and summary: a summary taller than the room the stage leaves it
   // (eight seats of seven counters on a 1280×720 laptop), then a moment taller than the stage (a tie of seven long
-  // names) is drawn smaller (--fit, a zoom in static/gmtool.css), never cut off.
+  // names) is drawn smaller (--fit, a zoom in static/gmtool.css), never cut off. On a TV (--text-floor, gmtool.css)
+  // no word is drawn below the floor: a box zooms no further than its smallest words allow, and a summary that
+  // still does not fit takes more of the screen from the stage (which then zooms, down to its own words' floor).
+  function smallestText(box) {  // the smallest font size (unzoomed px) of a word shown in `box`, rule codes aside
+    let smallest = Infinity;
+    const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const el = walk.currentNode.parentElement;
+      if (!walk.currentNode.textContent.trim() || el.closest(".rule") || !el.checkVisibility()) continue;
+      smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
+    }
+    return smallest;
+  }
   function fitTable() {
-    const boxes = [document.getElementById("table-summary"), document.getElementById("stage")].filter(Boolean);
-    boxes.forEach(function (box) { box.style.setProperty("--fit", "1"); });
-    boxes.forEach(function (box) {
+    const summary = document.getElementById("table-summary"), stage = document.getElementById("stage");
+    const boxes = [summary, stage].filter(Boolean);
+    boxes.forEach(function (box) { box.style.setProperty("--fit", "1"); box.style.maxHeight = ""; box.classList.remove("tight"); });
+    const floor = parseFloat(getComputedStyle(body).getPropertyValue("--text-floor")) || 0;
+    const over = function (box) { return box.scrollHeight > box.clientHeight + 1; };
+    const least = function (box) {  // the smallest zoom its words allow, a step of 5 %
+      return floor ? Math.min(1, Math.max(0.5, Math.ceil(floor / smallestText(box) * 20 - 1e-9) / 20)) : 0.5;
+    };
+    const shrink = function (box) {  // zoom out by steps of 5 % while too tall, down to what the floor allows
+      const lowest = least(box);
       let fit = 1;
-      while (box.scrollHeight > box.clientHeight + 1 && fit > 0.5) {
+      box.style.setProperty("--fit", "1");
+      while (over(box) && Math.round(fit * 100 - 5) / 100 >= lowest) {
         fit = Math.round(fit * 100 - 5) / 100;
         box.style.setProperty("--fit", String(fit));
       }
-    });
+    };
+    if (summary) {
+      shrink(summary);
+      if (over(summary)) {
+        summary.classList.add("tight");  // each seat's counters one line each (label beside value), then measured again
+        shrink(summary);
+        if (over(summary)) summary.style.maxHeight = "none";  // the stage gives it room
+      }
+    }
+    if (!stage) return;
+    shrink(stage);
+    if (over(stage) && summary && floor) {  // at its floor: the summary gives the stage room, drawn as small as it may be
+      summary.style.setProperty("--fit", String(least(summary)));
+      shrink(stage);
+    }
   }
   window.addEventListener("resize", fitTable);
   document.addEventListener("animationend", function (e) {  // measured again without the entrance's offset

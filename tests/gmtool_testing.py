@@ -300,6 +300,18 @@ CLIPPED_TEXT = """() => { const out = [];
   const page = document.scrollingElement;
   if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push('the page scrolls');
   return out; }"""
+# Every text of the table screen (its bar, the live part, the history's button) that reads smaller than `min` px, by
+# element: its font size times the CSS zoom it is drawn at (live.js fitTable zooms the stage and the summary down;
+# getComputedStyle's font size does not count that). Rule codes (hidden until 根拠) and the closed history are left out.
+SMALL_TEXT = """(min) => { const out = new Set(); const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const el = walk.currentNode.parentElement; const text = walk.currentNode.textContent.trim();
+    if (!text || el.closest('.rule, .history-body, script, style, .skip-links, .sr-only') || !el.checkVisibility()) continue;
+    let zoom = el.currentCSSZoom;
+    if (zoom === undefined) { zoom = 1; for (let a = el; a; a = a.parentElement) zoom *= parseFloat(getComputedStyle(a).zoom) || 1; }
+    const size = Math.round(parseFloat(getComputedStyle(el).fontSize) * zoom * 10) / 10;
+    if (size < min) out.add(`${el.tagName.toLowerCase()}.${el.className} ${size}px: ${text.slice(0, 24)}`); }
+  return [...out]; }"""
+TV_MIN_PX = 18  # read from two metres on a 1920-wide TV
 # -- documented fields -----------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]

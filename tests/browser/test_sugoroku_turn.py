@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import CLIPPED_TEXT, api_caller
+from gmtool_testing import CLIPPED_TEXT, SMALL_TEXT, TV_MIN_PX, api_caller
 from playwright.sync_api import expect
 
 
@@ -119,4 +119,6 @@ def test_the_table_shows_a_whole_sugoroku_board_and_its_rolls_at_every_screen(se
             visible = [r for r in cut[1] if r["inside"]]
             assert visible and all(r["inside"] or r["outside"] for r in cut[1]), (where, cut[1])
             assert all(r["in_summary"] and r["height"] <= 48 for r in visible), (where, cut[1])
+            if width == 1920:  # the TV: drawn smaller to fit, but every word still reads across the room
+                assert table.evaluate(SMALL_TEXT, TV_MIN_PX) == [], where
         table.context.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 
-from gmtool_testing import CLIPPED_TEXT, bearer
+from gmtool_testing import CLIPPED_TEXT, SMALL_TEXT, TV_MIN_PX, bearer
 from playwright.sync_api import expect
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
@@ -29,14 +29,6 @@ FIT = """(result) => {
 }"""
 
 
-# Every text of the live screen smaller than `min` px, by element (rule codes, hidden until 根拠, aside).
-SMALL_TEXT = """(min) => { const out = new Set(); const walk = document.createTreeWalker(document.querySelector('#live'), NodeFilter.SHOW_TEXT);
-  while (walk.nextNode()) { const el = walk.currentNode.parentElement; const text = walk.currentNode.textContent.trim();
-    if (!text || el.closest('.rule, .history') || !el.getClientRects().length) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    if (size < min) out.add(`${el.tagName.toLowerCase()}.${el.className} ${size}px: ${text.slice(0, 24)}`); }
-  return [...out]; }"""
-TV_MIN_PX = 18  # read from two metres on a 1920-wide TV
 
 
 class Table:
@@ -402,4 +394,6 @@ def test_eight_seats_of_seven_counters_and_a_prompt_for_all_are_whole_on_every_s
         expect(page.locator("#stage [data-stage-step=prompt]")).to_be_visible()
         page.wait_for_timeout(700)  # the stage's entrance, then its fit
         assert page.evaluate(CLIPPED_TEXT) == [], (width, lang)
+        if width == 1920:  # drawn smaller to fit, still read across the room
+            assert page.evaluate(SMALL_TEXT, TV_MIN_PX) == [], lang
         page.context.close()
