@@ -76,7 +76,7 @@
     const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     while (walk.nextNode()) {
       const el = walk.currentNode.parentElement;
-      if (!walk.currentNode.textContent.trim() || el.closest(".rule") || !el.checkVisibility()) continue;
+      if (!walk.currentNode.textContent.trim() || el.closest(".rule") || !el.getClientRects().length) continue;
       smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
     }
     return smallest;
