@@ -902,3 +902,27 @@ def test_the_view_has_exactly_the_documented_fields(client):
     tops = [{**v, "combat": v["combat"] and {}} for v in views]
     assert undocumented(tops, "docs/rulesets/grail_trpg.md", "## 6. `state.ruleset`") == {}
     assert undocumented(combats, "docs/rulesets/grail_trpg.md", "## 6b. `state.ruleset.combat`") == {}
+
+
+def test_t14_the_phone_offers_only_a_pairing_that_can_start(app, client, grail):
+    """Browser review: a faction without characters saw its T-14 pick buttons, and a tap answered 400 with a
+    hint about the GM console's panel; an opponent without characters was offered the same way. The phone offers
+    the opponents once both factions have characters (and says so until then); declining stays possible. Its own
+    characters' heading says there are none yet instead of standing empty."""
+    sid = grail["session"]
+    phone = open_link(app, next(s["join_url"] for s in grail["seats"] if s["id"] == "s1"))
+    assert "キャラクター未登録" in phone.get(f"/s/{sid}/phone").get_data(as_text=True)  # not an empty heading
+
+    def pick_form():
+        html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+        return html.split('id="grail-pick"', 1)[1].split("</form>", 1)[0]
+
+    for faction, body in ((None, None), ("s1", {"text": SABER}), ("s2", {"characters": ARCHER})):
+        if faction:
+            call(client, grail, "set_characters", {"faction": faction, **body})
+        form = pick_form()
+        assert "今回は戦わない" in form
+        if faction != "s2":  # one side or both without characters: no opponent to tap, the reason instead
+            assert 'name="opponent"' not in form and "GMが両方の陣営のキャラクターを登録すると" in form
+    assert 'name="opponent" value="s2"' in form and "GMが両方の陣営" not in form
+    assert "キャラクター未登録" not in phone.get(f"/s/{sid}/phone").get_data(as_text=True)

@@ -100,6 +100,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                                    "Your alliance's first faction chooses the main and the stat; your faction declares only its own skills (submit even with none)"),
     'grail.your_turn_to_pick': ('あなたの陣営が対戦相手を選ぶ番です', "Your faction's turn to pick an opponent"),
     'grail.decline_to_fight': ('今回は戦わない', 'Decline to fight'),
+    'grail.pick_waits_for_characters': ('GMが両方の陣営のキャラクターを登録すると、ここで相手を選べます',
+                                        'Once the GM has entered both factions\' characters, you pick your opponent here'),
     'grail.step_modifier': ('修正（スキル・宝具は±30上限内、上限外も可）', 'Modifier (skills and NPs within the ±30 cap, or outside it)'),
     'grail.outside_the_cap': ('上限外', 'Outside the cap'),
     'grail.debuff': ('相手へ', 'on the opponent'),
