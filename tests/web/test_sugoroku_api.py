@@ -754,3 +754,14 @@ def test_s11_the_last_fighter_to_answer_escaping_reveals_the_battle(game):
     result = out["ruleset"]["battle"]["result"]
     assert result["totals"] == {"s1": 6, "s2": 2} and result["winners"] == ["s1"]
     assert act("end_battle")["ruleset"]["last_battle"]["winner"] == "s1"
+
+
+def test_s13_the_table_stage_shows_the_revealed_true_name(game):
+    """Browser review: a true name revealed by the GM put 「真名：セイバー」を一斉公開 on the table's stage (the
+    commitment's prompt, opened right after the reveal, titled by the seat's name), which reads as if the true
+    name were セイバー; the stage shows the reveal's own line, which names アルトリア."""
+    game["act"]("reveal_true_name", {"seat": "s1", "reason": "宝具《真名開放》"})
+    table = game["client"].application.test_client()
+    html = table.get(f"/s/{game['sid']}/table?k={game['tokens']['table']}", follow_redirects=True).get_data(as_text=True)
+    latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, flags=re.S).group(1)
+    assert "アルトリア" in latest and "一斉公開" not in latest, latest
