@@ -765,3 +765,19 @@ def test_s13_the_table_stage_shows_the_revealed_true_name(game):
     html = table.get(f"/s/{game['sid']}/table?k={game['tokens']['table']}", follow_redirects=True).get_data(as_text=True)
     latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, flags=re.S).group(1)
     assert "アルトリア" in latest and "一斉公開" not in latest, latest
+
+
+def test_s2_a_round_the_gm_ended_early_has_nobody_to_move(game):
+    """Browser review: after the GM ended round 1 early (end_round force), the next mover's phone still showed the
+    big 1d6 button and every screen 手番: …, though the round is over (its roll is refused); the view names no
+    mover once the round has ended."""
+    act, state = game["act"], game["state"]
+    assert state("s1")["ruleset"]["me"]["your_turn"]
+    act("end_round", {"force": True})
+    view = state("s1")["ruleset"]
+    assert view["round_ended"] and view["current"] is None and view["current_name"] is None
+    assert not view["me"]["your_turn"]
+    phone = game["client"].application.test_client()
+    html = phone.get(f"/join/{game['sid']}?k={game['tokens']['s1']}", follow_redirects=True).get_data(as_text=True)
+    assert 'id="sg-roll"' not in html
+    act("roll_move", who="s1", status=409)

@@ -67,7 +67,7 @@ def view(state: State, viewer) -> dict:
         standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": i + 1, "gap_above": above})
     elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
         if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
-    mover = F.current_mover(state)
+    mover = None if s["round_ended"] else F.current_mover(state)  # S-2: an ended round has nobody to move
     length = s["board_length"]
     board = [{"n": i, "seats": [p for p in act if players[p]["position"] == i],
               "terrain": s["squares"].get(str(i), {}).get("terrain", {}), "vp": s["squares"].get(str(i), {}).get("vp"),
