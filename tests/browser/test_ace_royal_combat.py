@@ -65,7 +65,8 @@ def test_one_combat_with_two_phones(page, open_table):
             .map(c => c.querySelector('dt').textContent)""")
         assert spill == [], (lang, spill)
     phones["s1"].locator(".ar-kind[data-kind=physical]").click()
-    expect(phones["s1"].locator(".ar-kind[data-kind=physical].primary")).to_be_visible()
+    expect(phones["s1"].locator("#ar-picked")).to_be_visible()  # the pick stands (A-7): no buttons to tap
+    expect(phones["s1"].locator(".ar-kind")).to_have_count(0)
     # s1's 先制 deals damage: there is no interception process, so s2 has nothing to pick (A-7).
     expect(phones["s2"].locator(".ar-kind")).to_have_count(0)
     expect(phones["s2"].locator("#ar-resolve")).to_be_visible()

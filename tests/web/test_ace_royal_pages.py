@@ -69,8 +69,13 @@ def test_screens_through_a_combat(app, client):
     post("s1", "declare_attack", {"target": "s2"})
     post("s1", "combat_choose", {"kind": "physical"})
     post("s2", "combat_choose", {"kind": "magical"}, status=409)  # 先制 dealt damage: no interception (A-7)
+    # A-7: a pick stands until a card changes the stats: the attacker's phone showed both buttons, each a 409
+    post("s1", "combat_choose", {"kind": "magical"}, status=409)
+    html = pages()["s1"]
+    assert 'class="big-button ar-kind"' not in html and re.search(r'id="ar-picked"><b>物理</b>', html)
     post("gm", "combat_modifier", {"side": "interceptor", "stat": "all", "value": "1", "label": "令呪の加護"})
     html = pages()
+    assert 'class="big-button primary ar-kind" data-kind="physical"' in html["s1"] and 'id="ar-picked"' not in html["s1"]
     assert 'id="ar-combat"' in html["table"] and "令呪の加護" in html["table"] and 'id="ar-resolve"' in html["s2"]
     assert "遠坂の秘蔵英霊" in html["table"]  # disclosed by the combat
     post("s2", "combat_resolve", {"faces": "1"})  # 9 vs 5+1 → 3; 先制 skips the interception; s1 steals card 1

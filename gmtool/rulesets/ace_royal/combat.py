@@ -48,7 +48,7 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
     if mine["kind"] == kind:
         raise Conflict("既にその攻撃手段です", "That attack is already chosen")
     g = game(state)
-    now = {s: _side_result(g, state, c, s)["stats"] for s in SIDES}
+    now = _stats_now(g, state, c)
     data = {"side": side, "seat": c[side], "what": "kind", "kind": kind, "stats": now, "rule": "A-7"}
     if side == "attacker" and c.get("strike"):
         raise Conflict("襲撃プロセスは終わりました: 襲撃側の攻撃手段はもう変えられません（A-7）",
@@ -64,10 +64,20 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
                            "First strike dealt damage: there is no interception process (A-7)")
         if not c.get("strike"):
             data["strike"] = strike
-    if mine["kind"] and mine.get("stats") == now:
+    if pick_fixed(state, c, side):
         raise Conflict("攻撃手段を変えられるのは、カードでステータスが変わった後だけです（A-7）",
                        "A side changes its attack only after a card changed the stats (A-7)")
     return [("ace_royal.combat_set", data)]
+
+
+def _stats_now(g: dict, state: State, c: dict) -> dict:
+    return {s: _side_result(g, state, c, s)["stats"] for s in SIDES}
+
+
+def pick_fixed(state: State, c: dict, side: str) -> bool:
+    """A-7: the side has picked and no card has changed the stats since: another pick is refused."""
+    mine = c[f"{side}_side"]
+    return bool(mine["kind"]) and mine.get("stats") == _stats_now(game(state), state, c)
 
 
 def _require_dice(g: dict, c: dict) -> None:

@@ -77,6 +77,7 @@ STRINGS = {
                             "Waiting for both combat dice (they count in the attacker's damage judgement)"),
     "ace_royal.game_over": ("聖杯戦争の終結", "The war is over"),
     "ace_royal.strike": ("襲撃側ダメージ判定", "Attacker's damage judgement"),
+    "ace_royal.pick_again_after_a_card": ("カードでステータスが変われば選び直せます", "A card that changes the stats lets you pick again"),
     "ace_royal.pick_attack": ("攻撃手段を選んでください", "Pick the attack"),
     "ace_royal.no_interception": ("先制: 迎撃なし", "First strike: no interception"),
     "ace_royal.order": ("座席順（時計回り）", "Seating order (clockwise)"),

@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .combat import combat_preview, combat_strike
+from .combat import SIDES, combat_preview, combat_strike, pick_fixed
 from .events import NAME
 
 
@@ -99,6 +99,7 @@ def view(state: State, viewer: Viewer) -> dict:
         out["combat"] = {**combat, "preview": combat_preview(state), "strike_now": strike,
                          "process": "intercept" if combat.get("strike") else "attack",
                          "intercept_due": intercept_due,
+                         "pick_fixed": {side: pick_fixed(state, combat, side) for side in SIDES},
                          "ready": rolled and bool(combat["attacker_side"]["kind"])
                          and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
