@@ -83,6 +83,9 @@ def test_screens_through_a_combat(app, client):
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html["table"]))
     assert "物理 9 vs 6 ⇒ 3 ダメージ" in text and "先制: 迎撃なし" in text and "&lt;令呪の加護&gt; +1" in text
     assert text.index("物理 9 vs 6") < text.index("ライズステップ")  # the result on the stage, above the summary
+    english = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)))
+    assert "Physical 9 vs 6 ⇒ 3 damage" in english  # mid-sentence: not "3 Damage"
+    table.get(f"/s/{sid}/table?lang=ja")
     post("gm", "adjust", {"seat": "s2", "key": "mana", "delta": "-2"})
     html = pages()
     assert "勝者: 凛" in html["table"] and "勝者: 凛" in html["s2"]

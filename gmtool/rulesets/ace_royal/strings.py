@@ -68,7 +68,7 @@ STRINGS = {
     "ace_royal.faces": ("実ダイスの出目（空欄ならサーバー）", "Real dice faces (empty: the server rolls)"),
     "ace_royal.exchange": ("クラス交換", "Class exchange"),
     "ace_royal.pass": ("交換しない", "Keep my class"),
-    "ace_royal.damage": ("ダメージ", "Damage"),
+    "ace_royal.damage": ("ダメージ", "damage"),
     "ace_royal.process_attack": ("襲撃プロセス: 襲撃側が物理か魔術を選ぶ", "Attack process: the attacker picks physical or magical"),
     "ace_royal.process_intercept": ("迎撃プロセス: 迎撃側の反撃", "Interception process: the interceptor strikes back"),
     "ace_royal.wait_attacker": ("襲撃側が攻撃手段を選ぶのを待っています（迎撃側は迎撃プロセスで選びます）",
