@@ -711,6 +711,27 @@ def documented_games(client, every_event=False):
         yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
 
 
+def test_the_tables_stage_shows_no_step_the_gm_took_back(app, game):
+    """Browser review: the GM undid the end of the turn that won the game; the table's stage went on showing
+    「アリスのターン終了。次は…」 as the newest step with 「アリスの勝利！」 under it, in a game in play again (an undone
+    line stays in the log, struck through). The stage shows the newest step that stands: the declaration."""
+    act, tokens, sid = game["act"], game["tokens"], game["sid"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("start_turn", who="s1")
+    act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
+    act("end_turn", who="s1")
+    undo = game["client"].post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]), json={})
+    assert undo.status_code == 200, undo.get_json()
+    assert game["state"]()["ruleset"]["stage"] == "play"
+    browser = app.test_client()
+    assert browser.get(f"/s/{sid}/table?k={tokens['table']}").status_code == 302
+    page = browser.get(f"/s/{sid}/table").get_data(as_text=True)
+    newest = re.search(r'id="il-newest">(.*?)</p>', page, re.S)
+    assert newest and "特別勝利" in newest.group(1), newest
+    assert "il-stage-flag" not in page and "ターン終了" not in newest.group(1)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
     the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one
