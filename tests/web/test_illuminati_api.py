@@ -637,7 +637,7 @@ def test_the_attack_forms_numbers_are_named_in_full_above_their_fields(app, game
         assert [m.group(1) if m else None for m in shown] == names, (who, lang)
 
 
-def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(game):
+def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(app, game):
     """I-7 (docs §1): `groups` set to 0 with the core counter route during play puts the player out in that action (the
     GM had to call `eliminate` as well); the turn passes them by, and the GM's undo takes both back."""
     act, state, client = game["act"], game["state"], game["client"]
@@ -648,6 +648,14 @@ def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(game):
     assert r.status_code == 200, r.get_json()
     players = {p["seat"]: p for p in state()["ruleset"]["players"]}
     assert players["s2"]["out"] and players["s2"]["out_reason"] == "no_groups"
+    # The player's own phone says so (it said 「0/12 組織（あと 12）」 as if still playing for the goal; the table and
+    # the console said 脱落 / Out)
+    phone = app.test_client()
+    phone.get(f"/join/{game['sid']}?k={game['tokens']['s2']}")
+    for lang, out, missing in (("ja", "脱落", "あと"), ("en", "Out", "missing")):
+        me = re.search(r'<p class="il-me">.*?</p>', phone.get(f"/s/{game['sid']}/phone?lang={lang}").get_data(as_text=True),
+                       re.S).group(0)
+        assert out in me and missing not in me, (lang, me)
     act("start_turn", who="s1")
     act("end_turn", who="s1")
     assert state()["ruleset"]["current"] == "s3"
