@@ -548,6 +548,10 @@ def test_i4_a_phone_offers_the_supports_its_player_may_give(app, game):
                          re.S).group(0)
         kinds = set(re.findall(r'<option value="(\w+)"', re.search(r'<select name="kind".*?</select>', form, re.S).group(0)))
         assert set(shown) <= kinds and not set(hidden) & kinds, (seat, kinds)
+        # The side is chosen for them: the owner defends, the others support the attack (the owner's form was set to
+        # 攻撃を支援, so its docked 支援 button sent help to the attacker on its own group)
+        checked = re.findall(r'<input type="radio" name="side" value="(\w+)" checked>', form)
+        assert checked == ["defense" if seat == "s3" else "attack"], (seat, checked)
 
 
 @pytest.mark.parametrize("out", ["s1", "s3"])
