@@ -34,6 +34,16 @@ SMALL = """(min) => {
 }"""
 
 
+# Every visible toggle (a summary) that is not drawn as a button, with no disclosure mark: it reads as a plain label
+# (the dice card's 「実ダイスの出目を入力」 over the expression field looked like that field's name, not something to open).
+UNMARKED = """() => [...document.querySelectorAll('summary:not(.big-button)')].filter(el => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return false;
+  const style = getComputedStyle(el), before = getComputedStyle(el, '::before').content;
+  return style.display !== 'list-item' && (!before || before === 'none' || before === 'normal');
+}).map(el => `summary "${el.textContent.trim().slice(0, 30)}" has no disclosure mark`)"""
+
+
 # The screen's primary action: the one marked in the live fragment, else the page's fallback (the dice).
 PRIMARY = """() => {
   const marked = [...document.querySelectorAll('#live [data-primary]')];
@@ -134,10 +144,10 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
             phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
-            problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN)]
+            problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED)]
             problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
             phone.close()
-    assert not problems, "controls under 44×44 px or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
+    assert not problems, "controls under 44×44 px, toggles without a mark or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
     # The same scene on the TV: the stage's step in view and nothing scrolls.
     for width, height in ((1920, 1080), (1280, 720)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
