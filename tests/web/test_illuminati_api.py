@@ -744,6 +744,32 @@ def test_the_tables_stage_shows_no_step_the_gm_took_back(app, game):
     assert "il-stage-flag" not in page and "ターン終了" not in newest.group(1)
 
 
+def test_a_phone_offers_no_token_spend_its_player_cannot_pay(app, game):
+    """Browser review: every phone showed its four token buttons (move a group, draw a group card, a plot card for
+    1 Illuminati or 2 group tokens) as if they could be tapped, before the player's first turn with no token at all;
+    each tap was refused (409 「…が足りません」). A button the player cannot pay for, or the turn's one group draw
+    once used, is disabled."""
+    act, sid = game["act"], game["sid"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+
+    def buttons(seat: str) -> dict:
+        phone = app.test_client()
+        phone.get(f"/join/{sid}?k={game['tokens'][seat]}")
+        page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+        found = re.findall(r'<button hx-post="[^"]*/spend" hx-vals=\'(\{[^\']*\})\'( disabled)?>', page)
+        return {vals: bool(off) for vals, off in found}
+
+    plot_ill = '{"purpose": "draw_plot", "source": "illuminati"}'
+    plot_grp = '{"purpose": "draw_plot", "source": "group"}'
+    move, draw = '{"purpose": "move", "source": "group"}', '{"purpose": "draw_group", "source": "group"}'
+    assert buttons("s2") == {plot_ill: True, plot_grp: True}  # no token before their first turn
+    act("start_turn", {"draw_group": False}, who="s1")  # 1 Illuminati token, 1 group token
+    assert buttons("s1") == {move: False, draw: False, plot_ill: False, plot_grp: True}  # 2 group tokens for a plot
+    act("spend", {"purpose": "draw_group", "source": "illuminati"}, who="s1")  # the turn's one group draw
+    assert buttons("s1") == {move: False, draw: True, plot_ill: True, plot_grp: True}
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
     the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one
