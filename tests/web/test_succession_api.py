@@ -447,6 +447,18 @@ def test_g1_g3_me_moves_offer_only_what_the_seat_may_do_now(game):
         act("play", {"card": "6"}, who=seat, status=409)
 
 
+def test_g1_a_waiting_phone_names_the_player_to_move_once(app, game):
+    """Browser review: the phone of the player waiting for the other's move said 「手番のプレイヤー ギルガメッシュ」 in
+    its status line and again 「手番のプレイヤー: ギルガメッシュ」 two lines below. Once, in the status line."""
+    game["act"]("setup", {"first": "s2", "row": ["5", "6"]})
+    phone = app.test_client()
+    phone.get(f"/join/{game['sid']}?k={game['tokens']['s1']}")
+    for lang, words in (("ja", "手番のプレイヤー"), ("en", "To move")):
+        page = phone.get(f"/s/{game['sid']}/phone?lang={lang}").get_data(as_text=True)
+        section = re.search(r'<section class="card succession sc-phone".*?</section>', page, re.S).group(0)
+        assert section.count(words) == 1 and "ギルガメッシュ" in section, (lang, section.count(words))
+
+
 def test_g1_a_play_with_an_empty_hand_and_the_take_used_says_the_gm_skips(game):
     """G-1: with no card in hand and the round's take used, a refused play said "take the cards instead" (a take
     is refused too); it says neither is possible and the GM skips the turn."""
