@@ -531,6 +531,26 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
         "decided": True, "game": 2, "reason": "tie", "winner": None, "winner_name": None, "rematch": False, "rule": "G-3"}
 
 
+def test_g3_the_campaign_page_lists_each_evenings_result(app, game):
+    """Browser review: the campaign page's 結果 column of a finished game read 「アルトリア: 手札 0; ギルガメッシュ: 手札 0」
+    (the only counter, empty at the end) and never who won. It reads the result line of the write-up's standings,
+    in the page's language; an evening not set up yet still lists its counters."""
+    act, client, tokens, sid = game["act"], game["client"], game["tokens"], game["sid"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "3", "minus": [2, 1]}, who="s2")  # A 15, B 14 (G-2)
+    r = client.post(f"/api/sessions/{sid}/continue", headers=bearer(tokens["gm"]), json={})
+    assert r.status_code == 201, r.get_json()
+    for lang, result in (("ja", "結果：通常サクセション：アルトリアの勝利 [G-2]"),
+                         ("en", "Result: Normal succession: アルトリア wins [G-2]")):
+        listed = client.get(f"/api/sessions/{sid}/campaign?lang={lang}", headers=bearer(tokens["gm"])).get_json()
+        assert [row["outcome"] for row in listed["sessions"]] == [
+            result, "アルトリア: 手札 5; ギルガメッシュ: 手札 5" if lang == "ja" else "アルトリア: Hand 5; ギルガメッシュ: Hand 5"]
+    browser = app.test_client()
+    browser.get(f"/s/{sid}/gm?k={tokens['gm']}")
+    assert "アルトリアの勝利" in browser.get(f"/s/{sid}/gm/campaign").get_data(as_text=True)
+
+
 def test_the_final_scores_follow_the_names_option(client):
     """names=faction: the final table and the result name each player by their faction, like the story."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
