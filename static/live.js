@@ -267,10 +267,10 @@
     // behind), so a first load does not fetch the fragment it holds; queued actions go out on open.
     source.onopen = function () { setOffline(false); flushQueue(); };
     source.onerror = function () {
-      if (source.readyState === EventSource.CLOSED) {  // refused: a closed session's 204, a revoked link's 403, a 503
-        if (sessionClosed()) stopLive(false);
-        else startPolling();
-      }
+      // The close arrived (the page shows it) and the server ended the stream: nothing more will come, and nothing
+      // was lost (the browser's reconnect would only be refused with a 204, saying "offline" until then).
+      if (sessionClosed()) stopLive(false);
+      else if (source.readyState === EventSource.CLOSED) startPolling();  // refused: a revoked link's 403, a 503
       else { setOffline(true); }
     };
   }

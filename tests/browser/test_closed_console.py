@@ -39,9 +39,16 @@ def test_a_closed_console_offers_only_what_still_works_live_and_reloaded(server,
     expect(page.locator("#seat-s1 [data-counter=vp] button.step").first).to_be_visible()
     assert len(offered(page)) > 20  # counters, dice, prompt forms, the prompt's answer and its operations …
     page.on("dialog", lambda dialog: dialog.accept())
+    # the stream's end at the close is no lost connection: the header never says 「オフライン — 再接続中…」 (it did,
+    # for up to a second, until the reconnect was refused)
+    page.evaluate("""() => { window.wentOffline = false; new MutationObserver(() => {
+        if (document.body.classList.contains('is-offline')) window.wentOffline = true; })
+        .observe(document.body, {attributes: true, attributeFilter: ['class']}); }""")
     page.locator(".danger button").click()  # the GM closes the session: the change arrives through the live path
     banner = page.locator("#live .closed-banner")
     expect(banner).to_be_visible()
+    page.wait_for_timeout(2500)  # the stream ends, the browser's reconnect is refused (204)
+    assert not page.evaluate("window.wentOffline")
     for reload in (False, True):
         if reload:
             page.reload()
