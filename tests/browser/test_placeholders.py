@@ -39,6 +39,15 @@ def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_cont
         page.goto(f"{page.url.split('?')[0]}?lang={lang}")
         page.locator("#live .live-root").wait_for(state="attached")
         assert page.evaluate(CUT) == [], page.url
+    # an attack being built: the attacker's roll (its real-dice faces docked beside 攻撃判定 on the phone, cut to
+    # 「実ダイスの出目」 at 390 px) and the console's
+    post("actions/attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
+                            "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 5}}, who="s1")
+    for page in (gm, phone):
+        page.reload()
+        page.locator("#live .live-root").wait_for(state="attached")
+        cut = page.evaluate(CUT)
+        assert cut == [], (page.url, *cut)
     gm.context.close()
 
 
