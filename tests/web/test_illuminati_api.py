@@ -770,6 +770,23 @@ def test_a_phone_offers_no_token_spend_its_player_cannot_pay(app, game):
     assert buttons("s1") == {move: False, draw: True, plot_ill: True, plot_grp: True}
 
 
+def test_i1_a_seat_added_after_the_regulation_is_told_it_is_not_playing(app, game):
+    """Browser review: the GM added a seat mid-game; its phone showed the game, the attack and a full counter card
+    (プロット手札 3, グループ手札 6) as if it played, with nothing to do and no word why. The players are chosen by the
+    regulation (I-1): its phone says it is not in this game and can play the next one."""
+    act, client, sid = game["act"], game["client"], game["sid"]
+    open_game(game)
+    r = client.post(f"/api/sessions/{sid}/seats", headers=bearer(game["tokens"]["gm"]), json={"name": "エヴァ"})
+    assert r.status_code in (200, 201), r.get_json()
+    token = r.get_json()["token"]
+    for who, token_, shown in (("s5", token, True), ("s1", game["tokens"]["s1"], False)):
+        phone = app.test_client()
+        phone.get(f"/join/{sid}?k={token_}")
+        for lang, words in (("ja", "このゲームには参加していません"), ("en", "not playing in this game")):
+            page = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+            assert (words in page) == shown, (who, lang)
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
     the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one

@@ -4,6 +4,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.goal": ("ゴール", "Goal"),
     "illuminati.waiting_setup": ("GMがプレイヤーとゴールを決めています。イルミナティの配置が始まると、ここに届きます",
                                  "The GM is choosing the players and the goal; placing your Illuminati will come here"),
+    "illuminati.not_playing": ("この席はこのゲームには参加していません（プレイヤーはレギュレーションで決まります）。次のゲームから参加できます",
+                               "This seat is not playing in this game (the regulation chose the players); it can join the next one"),
     "illuminati.groups": ("組織", "groups"),
     "illuminati.missing": ("あと", "missing"),
     "illuminati.meets": ("ゴール達成", "Goal met"),
