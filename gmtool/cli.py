@@ -47,11 +47,16 @@ def cmd_new(args) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(f"{out['title']}  ({out['session']})")
-        print(f"  GM:    {out['gm_url']}")
-        print(f"  table: {out['table_url']}")
-        for seat in out["seats"]:
-            print(f"  {seat['name']}: {seat['join_url']}")
+        _print_links(out)
     return 0
+
+
+def _print_links(out: dict) -> None:
+    """The links of a session just made or imported (`urls.created`), one a line, for a person to read."""
+    print(f"  GM:    {out['gm_url']}")
+    print(f"  table: {out['table_url']}")
+    for seat in out["seats"]:
+        print(f"  {seat['name']}: {seat['join_url']}")
 
 
 def cmd_list(args) -> int:
@@ -115,8 +120,12 @@ def cmd_import(args) -> int:
     if tokens is not None:
         out.update(created(live, tokens, args.base or ""))
     app.extensions["gmtool"].close_all()
-    print(json.dumps(out, ensure_ascii=False, indent=2) if args.json else
-          f"imported {out['session']}: {out['title']}")
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(f"imported {out['session']}: {out['title']}")
+        if tokens is not None:  # new links: the old ones do not open it
+            _print_links(out)
     return 0
 
 

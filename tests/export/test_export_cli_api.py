@@ -84,6 +84,14 @@ def test_cli_import_public_export(played, capsys, tmp_path):
     assert out["session"] == sid and out["title"] == "往復テスト" and out["restored_tokens"] is False
     assert out["gm_url"].endswith(f"/s/{sid}/gm?k={out['gm_token']}")
     assert [s["id"] for s in out["seats"]] == ["s1", "s2", "s3"]
+    # without --json it prints the new links as `gmtool new` does (it printed the id alone: the old links no longer
+    # work, and the new ones were nowhere to be read)
+    assert main(["import", str(export_file), "--data", str(tmp_path / "data3"), "--base", "http://192.168.1.10:8000"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == f"imported {sid}: 往復テスト"
+    assert printed[1].startswith(f"  GM:    http://192.168.1.10:8000/s/{sid}/gm?k=")
+    assert printed[2].startswith(f"  table: http://192.168.1.10:8000/s/{sid}/table?k=")
+    assert len(printed) == 6 and all(f"/join/{sid}?k=" in line for line in printed[3:])
     manager = SessionManager(data2)
     try:
         live2 = manager.get(sid)
