@@ -138,6 +138,18 @@ def test_i4_defense_base_is_resistance_or_power(purpose, base):
     assert atk.breakdown(make(purpose))["defense_total"] == base
 
 
+@pytest.mark.parametrize("attacker,target,attack_en,defense_en", [
+    ("UFOs", "KGB", "UFOs' power", "KGB's resistance"),  # it read "UFOs's power"
+    ("CIA", "Yuppies", "CIA's power", "Yuppies' resistance"),
+])
+def test_i4_the_breakdowns_names_read_as_english_possessives(attacker, target, attack_en, defense_en):
+    attack = make()
+    attack["attacker"]["name"], attack["target"]["name"] = attacker, target
+    b = atk.breakdown(attack)
+    assert (b["attack"][0]["label"]["en"], b["defense"][0]["label"]["en"]) == (attack_en, defense_en)
+    assert b["attack"][0]["label"]["ja"] == f"{attacker}のパワー"
+
+
 def test_i4_attacker_chooses_normal_or_global_power():
     assert atk.breakdown(make(use="global"))["attack_total"] == 4
     assert atk.breakdown(make(use="normal"))["attack_total"] == 6

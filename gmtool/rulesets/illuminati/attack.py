@@ -32,6 +32,11 @@ def term(ja: str, en: str, value: int, rule: str = "I-4") -> dict:
     return {"label": {"ja": ja, "en": en}, "value": int(value), "rule": rule}
 
 
+def possessive(name: str) -> str:
+    """A card's name as an English possessive: "KGB's", "UFOs'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def attacker_power(attack: dict) -> int:
     """I-4: the attacker's power, normal or global as the attacker chose."""
     a = attack["attacker"]
@@ -94,16 +99,16 @@ def breakdown(attack: dict, names: dict | None = None, parent_per_alignment: boo
     purpose, a, t = attack["purpose"], attack["attacker"], attack["target"]
     power_ja = "グローバルパワー" if a.get("use") == "global" else "パワー"
     power_en = "global power" if a.get("use") == "global" else "power"
-    atk = [term(f"{a['name']}の{power_ja}", f"{a['name']}'s {power_en}", attacker_power(attack))]
+    atk = [term(f"{a['name']}の{power_ja}", f"{possessive(a['name'])} {power_en}", attacker_power(attack))]
     atk += alignment_terms(purpose, a.get("alignments", []), t.get("alignments", []))
     if attack.get("same_illuminati"):
         atk.append(term("同じイルミナティの相手", "opponent of the same Illuminati", SAME_ILLUMINATI))
     if attack.get("attack_agent"):
         atk.append(term("相手イルミナティのエージェント", "agent of the target's Illuminati", ILLUMINATI_AGENT))
     if purpose == CONTROL:
-        dfn = [term(f"{t['name']}の抵抗", f"{t['name']}'s resistance", int(t["resistance"]))]
+        dfn = [term(f"{t['name']}の抵抗", f"{possessive(t['name'])} resistance", int(t["resistance"]))]
     else:
-        dfn = [term(f"{t['name']}のパワー", f"{t['name']}'s power", int(t["power"]))]
+        dfn = [term(f"{t['name']}のパワー", f"{possessive(t['name'])} power", int(t["power"]))]
     position = t.get("position")
     if position == "child":
         dfn.append(term("イルミナティの子", "child of its Illuminati", CHILD_BONUS))
