@@ -774,7 +774,7 @@ def test_i1_a_seat_added_after_the_regulation_is_told_it_is_not_playing(app, gam
     """Browser review: the GM added a seat mid-game; its phone showed the game, the attack and a full counter card
     (プロット手札 3, グループ手札 6) as if it played, with nothing to do and no word why. The players are chosen by the
     regulation (I-1): its phone says it is not in this game and can play the next one."""
-    act, client, sid = game["act"], game["client"], game["sid"]
+    client, sid = game["client"], game["sid"]
     open_game(game)
     r = client.post(f"/api/sessions/{sid}/seats", headers=bearer(game["tokens"]["gm"]), json={"name": "エヴァ"})
     assert r.status_code in (200, 201), r.get_json()
