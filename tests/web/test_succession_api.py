@@ -551,6 +551,22 @@ def test_g3_the_campaign_page_lists_each_evenings_result(app, game):
     assert "アルトリアの勝利" in browser.get(f"/s/{sid}/gm/campaign").get_data(as_text=True)
 
 
+def test_g2_a_breakdown_without_plus_or_minus_cards_reads_0(app, game):
+    """Browser review: the result's breakdown of a player with no plus or minus card read 「プラス +0」 and 「マイナス −0」;
+    it reads 0 there, as the write-up's table does, and +3 / −3 where there are cards."""
+    act, tokens, sid = game["act"], game["tokens"], game["sid"]
+    act("setup", {"first": "s1", "mode": "score"})
+    act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "3", "minus": [2, 1]}, who="s2")
+    browser = app.test_client()
+    assert browser.get(f"/s/{sid}/table?k={tokens['table']}").status_code == 302
+    page = browser.get(f"/s/{sid}/table").get_data(as_text=True)
+    for seat, plus, minus in (("s1", "0", "0"), ("s2", "+3", "−3")):
+        table = re.search(rf'<table class="sc-breakdown" data-seat="{seat}">.*?</table>', page, re.S).group(0)
+        cells = dict(re.findall(r"<tr><td>(プラス|マイナス)</td><td>(.*?)</td></tr>", table))
+        assert cells == {"プラス": plus, "マイナス": minus}, (seat, cells)
+
+
 def test_the_final_scores_follow_the_names_option(client):
     """names=faction: the final table and the result name each player by their faction, like the story."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
