@@ -787,6 +787,34 @@ def test_i1_a_seat_added_after_the_regulation_is_told_it_is_not_playing(app, gam
             assert (words in page) == shown, (who, lang)
 
 
+def test_i1_the_write_up_and_the_campaign_page_end_with_the_winner(game):
+    """Browser review: the write-up's final standings were the seven counters of every seat (tokens, hands and
+    resources left over) with no word of who won, and the campaign page's outcome listed the same. They end with
+    each player against the goal (its Illuminati, groups, destroyed pile, out) and the result (I-1)."""
+    act, client, tokens, sid = game["act"], game["client"], game["tokens"], game["sid"]
+
+    def export(lang="ja"):
+        r = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}&times=0", headers=bearer(tokens["gm"]))
+        text = r.get_data(as_text=True)
+        return text[text.index("## 最終状況" if lang == "ja" else "## Standings"):]
+
+    open_game(game)  # s1 CIA, s2 KGB, s3 IRS, s4 Yuppies (goal 11)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    assert "- 結果：未決着（ゲーム中）" in export()
+    act("start_turn", who="s1")
+    act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
+    act("end_turn", who="s1")
+    final = export()
+    assert "| 席 | イルミナティ | 支配グループ | 破壊の山 | 状態 |" in final
+    assert "| アリス | Bavarian Illuminati | 1/11 | 0 |  |" in final and "トークン" not in final
+    assert "- 結果：アリスの勝利（特殊ゴール「特別勝利」、I-1）" in final
+    assert "- Result: アリス wins (special goal '特別勝利', I-1)" in export("en")
+    r = client.post(f"/api/sessions/{sid}/continue", headers=bearer(tokens["gm"]), json={})
+    assert r.status_code == 201, r.get_json()
+    listed = client.get(f"/api/sessions/{sid}/campaign?lang=ja", headers=bearer(tokens["gm"])).get_json()["sessions"]
+    assert listed[0]["outcome"] == "結果：アリスの勝利（特殊ゴール「特別勝利」、I-1）"
+
+
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/illuminati.md §5 lists every field of `state.ruleset` and of the objects in it: games through
     the API (the opening, an attack with supports rolled, one called off, a declaration, players put out until one

@@ -13,6 +13,7 @@ from .campaign import carry_over
 from .events import EVENTS
 from .probe import PROBE
 from .readings import READINGS
+from .standings import standings
 from .strings import STRINGS
 from .view import view
 
@@ -46,6 +47,7 @@ RULESET = Ruleset(
     stylesheet="rulesets/illuminati.css",
     docs="docs/rulesets/illuminati.md",
     carry_over=carry_over,
+    standings=standings,
     counter_settle=counter_settle,
     leak_probe=PROBE,
 )
