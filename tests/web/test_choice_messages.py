@@ -9,6 +9,8 @@ import re
 
 import pytest
 from gmtool_testing import bearer
+from test_ace_royal_api import _setup as ace_royal_setup
+from test_ace_royal_api import new_game as new_ace_royal
 from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)
 from test_screen_messages import Table, flash, grail_table
 
@@ -135,3 +137,47 @@ def test_a_rulesets_refusal_names_its_choices_in_words(fn, args, ja, en):
     said_ja, said_en = _refusal(fn, *args)
     assert said_ja.startswith(ja) and said_en.startswith(en), (said_ja, said_en)
     assert not CODE.search(said_ja.replace("magic", "")), said_ja
+
+
+def test_ace_royal_refusals_name_their_choices_in_the_words_of_its_screens(client):
+    """Ace Royal's refusals of a value no form sends listed its codes (「side は attacker（襲撃側）か …」, 「stat は patk /
+    pdef / …」, 「状態は rise / reverse / …」): a crafted JSON request now reads the choices as the console and the phone
+    show them, the English with the codes docs/rulesets/ace_royal.md gives; 400, and nothing changes."""
+    ace = new_ace_royal(client)
+    act, state = ace["act"], ace["state"]
+
+    def refused(name, payload, ja, en, who="gm"):
+        version = state()["session"]["version"]
+        error = act(name, payload, who=who, status=400)["error"]
+        assert (error["ja"], error["en"]) == (ja, en), error
+        assert not CODE.search(ja), ja
+        assert state()["session"]["version"] == version
+
+    refused("setup", {"version": "turbo"}, "版は「スタンダード」「クイック」のどちらかです",
+            "The version must be one of: Standard [standard], Quick [quick]")
+    ace_royal_setup(act)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")  # s1's ritual step
+    refused("reveal", {"what": "servant"}, "開示は「英霊を開示」「クラスを開示」「両方開示」のどれかです",
+            "The reveal must be one of: Reveal the hero [hero], Reveal the class [class], Reveal both [both]", who="s1")
+    refused("set_state", {"seat": "s2", "state": "asleep"},
+            "サーヴァントの状態は「リバース」「ライズ」「デンジャー」「ダウン」のどれかです",
+            "The servant's state must be one of: Reverse [reverse], Rise [rise], Danger [danger], Down [down]")
+    act("adjust", {"seat": "s1", "key": "codes", "delta": 1})  # a mystic code on the field: seal 2 raises a stat
+    refused("use_seal", {"effect": 2, "stat": "luck"},
+            "強化するステータス（「物理攻撃」「物理防御」「魔術攻撃」「魔術防御」）を選んでください",
+            "Choose the stat to raise: Phys ATK [patk], Phys DEF [pdef], Mag ATK [matk], Mag DEF [mdef]", who="s1")
+    refused("use_seal", {"effect": 3, "coin": "gold"}, "無効化するコイン（「暗殺」「枯渇」）を選んでください",
+            "Choose the coin to cancel: Assassination [assassin], Depletion [depletion]", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    refused("combat_choose", {"kind": "physical"}, "操作する側は「襲撃側」「迎撃側」のどちらかです",
+            "The side must be one of: Attacker [attacker], Interceptor [interceptor]")
+    refused("combat_choose", {"kind": "fire"}, "攻撃手段は「物理」「魔術」のどちらかです",
+            "The attack must be one of: Physical [physical], Magical [magical]", who="s1")
+    refused("combat_modifier", {"stat": "speed", "value": 1, "label": "礼装"}, "修正するステータスは「全ステータス」"
+            "「物理攻撃」「物理防御」「魔術攻撃」「魔術防御」のどれかです", "The stat must be one of: All stats [all], "
+            "Phys ATK [patk], Phys DEF [pdef], Mag ATK [matk], Mag DEF [mdef]", who="s1")
+    refused("combat_proxy", {"source": "npc", "name": "影", "stats": "1/1/1/1"},
+            "代理戦闘の由来は「英霊カード」「礼装」のどちらかです",
+            "The proxy's source must be one of: Hero card [hero], Mystic codes [code]", who="s1")

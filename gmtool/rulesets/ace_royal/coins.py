@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from gmtool.core.commands import clean_text, counter_definition, parse_int, range_words, text_field
-from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 
 from . import rules as r
 from .plan import Plan, acting_seat, playing, require_in
+from .strings import words
 
 
 # -- command seals and manual changes -----------------------------------------------------------
@@ -62,7 +63,8 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
             else:
                 stat = str(raw.get("stat") or "")
                 if stat not in r.STATS:
-                    raise GmError("強化するステータス（patk / pdef / matk / mdef）を選んでください", "Choose the stat to raise (patk, pdef, matk, mdef)")
+                    ja, en = words(r.STATS)
+                    raise GmError(f"強化するステータス（{ja}）を選んでください", f"Choose the stat to raise: {en}")
                 if not plan.value(seat, "codes"):  # + the mystic codes on the field: +0 would waste the seal
                     raise Conflict("場に礼装カードがありません: 令呪2の強化は+0になります",
                                    "No mystic code on your field: seal effect 2 would add +0")
@@ -70,7 +72,8 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         elif n == 3:
             coin = str(raw.get("coin") or "")
             if coin not in ("assassin", "depletion"):
-                raise GmError("無効化するコイン（assassin 暗殺 / depletion 枯渇）を選んでください", "Choose the coin to cancel: assassin or depletion")
+                ja, en = words(("assassin", "depletion"))
+                raise GmError(f"無効化するコイン（{ja}）を選んでください", f"Choose the coin to cancel: {en}")
             if coins[coin] <= 0:
                 if plan.value(seat, coin) <= 0:
                     raise Conflict("そのコインは置かれていません", "No such coin is on your servant")
@@ -144,7 +147,8 @@ def set_state(state: State, p: dict, ctx: ActionContext) -> list:
     require_in(g, seat)
     to = text_field(p, "state")
     if to not in r.SERVANT_STATES:
-        raise GmError("状態は rise / reverse / danger / down のどれかです", "The state is rise, reverse, danger or down")
+        ja, en = choices_text(r.SERVANT_STATES)
+        raise GmError(f"サーヴァントの状態は{ja}のどれかです", f"The servant's state must be one of: {en}")
     if g["players"][seat]["state"] == to:
         raise Conflict("既にその状態です", "The servant is in that state already")
     plan = Plan(state, ctx)

@@ -12,6 +12,7 @@ from gmtool.core.ruleset import ActionContext
 from . import rules as r
 from .events import NAME, game
 from .plan import Plan, playing
+from .strings import words
 
 
 # -- combat ----------------------------------------------------------------------------------------
@@ -29,7 +30,8 @@ def _combat_side(state: State, p: dict, ctx: ActionContext) -> tuple[dict, str]:
         if not ctx.viewer.is_gm and ctx.viewer.seat in (c["attacker"], c["interceptor"]):
             side = "attacker" if ctx.viewer.seat == c["attacker"] else "interceptor"
         else:
-            raise GmError("side は attacker（襲撃側）か interceptor（迎撃側）です", "The side is 'attacker' or 'interceptor'")
+            ja, en = words(SIDES)
+            raise GmError(f"操作する側は{ja}のどちらかです", f"The side must be one of: {en}")
     if not ctx.viewer.is_gm and ctx.viewer.seat != c[side]:
         raise Forbidden("相手側の操作はできません", "You cannot act for the other side")
     return c, side
@@ -43,7 +45,8 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
     c, side = _combat_side(state, p, ctx)
     kind = text_field(p, "kind")
     if kind not in r.KINDS:
-        raise GmError("攻撃手段は physical（物理）か magical（魔術）です", "The attack is 'physical' or 'magical'")
+        ja, en = words(r.KINDS)
+        raise GmError(f"攻撃手段は{ja}のどちらかです", f"The attack must be one of: {en}")
     mine = c[f"{side}_side"]
     if mine["kind"] == kind:
         raise Conflict("既にその攻撃手段です", "That attack is already chosen")
@@ -105,7 +108,8 @@ def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     c, side = _combat_side(state, p, ctx)
     stat = text_field(p, "stat")
     if stat not in r.STATS + ("all",):
-        raise GmError("stat は patk / pdef / matk / mdef / all のどれかです", "The stat is patk, pdef, matk, mdef or all")
+        ja, en = words(("all", *r.STATS), {"all": "all_stats"})
+        raise GmError(f"修正するステータスは{ja}のどれかです", f"The stat must be one of: {en}")
     value = parse_int(p.get("value"), "修正値", "modifier")
     if value == 0 or abs(value) > r.MAX_STAT:
         raise GmError(f"修正値は0以外、±{r.MAX_STAT}以内です", f"A modifier is non-zero and within ±{r.MAX_STAT}")
@@ -122,7 +126,8 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
         return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
     source = text_field(p, "source")
     if source not in ("code", "hero"):
-        raise GmError("source は code（礼装）か hero（英霊）です", "The source is 'code' (mystic code) or 'hero' (hero card)")
+        ja, en = words(("hero", "code"), {"code": "codes"})
+        raise GmError(f"代理戦闘の由来は{ja}のどちらかです", f"The proxy's source must be one of: {en}")
     if source == "code" and state.counters[c[side]]["codes"] <= 0:  # its damage discards that code
         raise Conflict("場に礼装カードがありません（礼装による代理戦闘は場の礼装が行います）",
                        "There is no mystic code on the field (a proxy from a mystic code is one on the field)")

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from gmtool.core.commands import clean_text, parse_int, require_open, seat_of, text_field
-from gmtool.core.errors import Conflict, GmError, NotFound
+from gmtool.core.errors import Conflict, GmError, NotFound, choices_text
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
 from gmtool.core.turns import Turns, roll_order
@@ -55,7 +55,8 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("準備は済んでいます（やり直すときは取り消してください）", "The game is set up already (undo to change it)")
     version = text_field(p, "version", "standard")
     if version not in r.VERSIONS:
-        raise GmError("版は standard（スタンダード）か quick（クイック）です", "The version is 'standard' or 'quick'")
+        ja, en = choices_text(r.VERSIONS)
+        raise GmError(f"版は{ja}のどちらかです", f"The version must be one of: {en}")
     order = p.get("order") or list(state.seats)
     if isinstance(order, str):
         order = [x.strip() for x in re.split(r"[,、\n]", order) if x.strip()]

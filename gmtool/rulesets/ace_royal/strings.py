@@ -1,5 +1,9 @@
 """Fate/Ace Royal UI strings: key -> (Japanese, English)."""
 
+from collections.abc import Iterable, Mapping
+
+from gmtool.core.errors import choices_text
+
 from .rules import SKILLS
 
 STRINGS = {
@@ -111,3 +115,9 @@ STRINGS = {
     "ace_royal.state.down": ("ダウン", "Down"),
 }
 STRINGS.update({f"ace_royal.skill.{k}": v for k, v in SKILLS.items()})
+
+
+def words(codes: Iterable[str], keys: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The choices a refusal offers, in the words the screens show them with: each code by its string
+    `ace_royal.<code>` (or `ace_royal.<keys[code]>`), as core.errors.choices_text puts them."""
+    return choices_text({code: STRINGS["ace_royal." + (keys or {}).get(code, code)] for code in codes})

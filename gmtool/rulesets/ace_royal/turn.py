@@ -12,6 +12,7 @@ from gmtool.core.turns import Turns
 from . import rules as r
 from .plan import Plan, pass_master, playing, require_in, turn_player
 from .readings import COMBAT_REVEAL_DRAW
+from .strings import words
 
 
 # -- the turn --------------------------------------------------------------------------------------
@@ -96,7 +97,8 @@ def reveal(state: State, p: dict, ctx: ActionContext) -> list:
     what = text_field(p, "what", "both")
     cards = {"hero": ["hero"], "class": ["class"], "both": ["hero", "class"]}.get(what)
     if cards is None:
-        raise GmError("開示するのは hero（英霊）、class（クラス）、both（両方）のどれかです", "Reveal 'hero', 'class' or 'both'")
+        ja, en = words(("hero", "class", "both"), {w: f"reveal_{w}" for w in ("hero", "class", "both")})
+        raise GmError(f"開示は{ja}のどれかです", f"The reveal must be one of: {en}")
     pl = g["players"][seat]
     if all(pl[f"{w}_revealed"] for w in cards):
         raise Conflict("そのカードは開示済みです", "That card is revealed already")
