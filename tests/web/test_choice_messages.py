@@ -181,3 +181,16 @@ def test_ace_royal_refusals_name_their_choices_in_the_words_of_its_screens(clien
     refused("combat_proxy", {"source": "npc", "name": "影", "stats": "1/1/1/1"},
             "代理戦闘の由来は「英霊カード」「礼装」のどちらかです",
             "The proxy's source must be one of: Hero card [hero], Mystic codes [code]", who="s1")
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "記録の仕方は「手番を記録」「得点のみ（手番を記録しない）」のどちらかです"),
+                                            ("en", "The mode must be one of: Track every turn [turns], "
+                                                   "Score only (turns are not tracked) [score]")])
+def test_succession_a_mode_is_refused_in_the_words_of_the_console(app, client, lang, said):
+    """succession's setup said 「mode は turns（手番を記録）か score（得点のみ）です」: a crafted console form now reads
+    the two ways as the console names them (the tick box 得点のみ…); 400, nothing changes."""
+    t = Table(app, client, "succession", ["アルトリア", "ギルガメッシュ"])
+    r = t.post("setup", {"first": "s1", "mode": "fast"}, lang=lang)
+    assert r.status_code == 400 and flash(r) == said, flash(r)
+    state = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()
+    assert state["session"]["version"] == 1

@@ -314,14 +314,21 @@ def test_s7_the_gm_rules_a_tie_among_the_tied(game):
     act("start_battle")
     error = act("battle_adjust", {"winner": "s2"}, status=409)["error"]  # the cards are not revealed yet
     assert error["en"] == "There is no tie to rule (S-7)"
+    version = game["state"]()["session"]["version"]
+    error = act("battle_adjust", {"winner": "", "label": "宝具"}, status=400)["error"]  # nothing to adjust: in words
+    assert (error["ja"], error["en"]) == ("「勝者」「戦果の効果」「勝利時戦果」のどれかを指定してください",
+                                          "Give one of: Winner [winner], VP effect [vp_effect], Battle VP [square_vp]")
+    assert game["state"]()["session"]["version"] == version
     battle = game["state"]()["ruleset"]["battle"]
     for seat, value in {"s1": "力3", "s2": "力5", "s3": "魔5"}.items():
         game["answer"](battle["prompt"], seat, value)
     result = game["state"]()["ruleset"]["battle"]["result"]
     assert result["tied"] == ["s2", "s3"] and result["gm_decides"] and result["winners"] == []
-    error = act("battle_adjust", {"winner": "s1"}, status=400)["error"]
-    assert error["ja"] == "勝者は同点のアーチャー・ランサーか none です"
-    assert game["state"]()["ruleset"]["battle"]["decision"] is None
+    version = game["state"]()["session"]["version"]
+    error = act("battle_adjust", {"winner": "s1"}, status=400)["error"]  # the tied and 勝者なし, as the console's buttons
+    assert (error["ja"], error["en"]) == ("勝者は同点の「アーチャー」「ランサー」「勝者なし」のどれかです",
+                                          "The winner must be one of the tied: アーチャー [s2], ランサー [s3], No winner [none]")
+    assert game["state"]()["ruleset"]["battle"]["decision"] is None and game["state"]()["session"]["version"] == version
     result = act("battle_adjust", {"winner": "s3"})["ruleset"]["battle"]["result"]
     assert result["winners"] == ["s3"] and not result["gm_decides"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gmtool.core.commands import CounterRun, clean_text, flag_field, require_open, seat_of, text_field
 from gmtool.core.dice import is_entered
-from gmtool.core.errors import Conflict, Forbidden, GmError
+from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, action, reading_value
 from gmtool.core.turns import Turns, roll_order
@@ -16,6 +16,7 @@ from . import cards as C
 from . import rules as R
 from . import scoring as S
 from .state import FIRST_READING, TIE_READING, in_play, sx
+from .strings import STRINGS
 
 HAND = "hand"
 
@@ -138,10 +139,14 @@ def _row(payload: dict) -> list[dict]:
     return cards
 
 
+MODES = {"turns": STRINGS["succession.turns_mode"], "score": STRINGS["succession.score_only_mode"]}  # as the console
+
+
 def _mode(payload: dict) -> str:
     mode = text_field(payload, "mode", "turns")
-    if mode not in ("turns", "score"):
-        raise GmError("mode は turns（手番を記録）か score（得点のみ）です", "mode is turns (track every turn) or score (score only)")
+    if mode not in MODES:
+        ja, en = choices_text(MODES)
+        raise GmError(f"記録の仕方は{ja}のどちらかです", f"The mode must be one of: {en}")
     return mode
 
 

@@ -10,6 +10,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.faces": ("実ダイスの出目（ダイスで決めるとき・任意）", "Faces of the real dice (when a die decides; optional)"),
     "succession.start_row": ("領地列の最初の2枚", "The two cards that start the row"),
     "succession.score_only_mode": ("得点のみ（手番を記録しない）", "Score only (turns are not tracked)"),
+    "succession.turns_mode": ("手番を記録", "Track every turn"),  # the default the tick box above leaves
     "succession.start_game": ("ゲーム開始", "Start the game"),
     "succession.waiting_setup": ("GMの準備を待っています", "Waiting for the GM to set up"),
     "succession.waiting_start_cards": ("GMが領地列の最初のカードを入力中", "The GM is entering the starting row"),

@@ -15,11 +15,12 @@ from typing import Any
 
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, text_field
-from gmtool.core.errors import Conflict, GmError, shown
+from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Prompt, State
 
 from . import rules as R
 from .events import is_revealed, sg
+from .strings import STRINGS
 from .flow import (acting_seat, at_goal, count_reveal, flow_reading, just_rolled, move_to, readings,
                    require_no_battle, reveal, square_vp, started)
 
@@ -31,6 +32,8 @@ MAX_CARD_TEXT = 40
 MAX_CARD_LIST = 20
 KIND_WORDS = {"スキル": "skill", "skill": "skill", "宝具": "np", "np": "np", "attack": "attack", "アタック": "attack"}
 PREFIX = {"attack": "", "skill": "スキル", "np": "宝具"}
+ADJUSTMENTS = {"winner": ("勝者", "Winner"), "vp_effect": STRINGS["sugoroku.vp_effect"],
+               "square_vp": ("勝利時戦果", "Battle VP")}  # what battle_adjust changes, as the console names them
 
 
 # -- cards ----------------------------------------------------------------------------------------
@@ -272,10 +275,10 @@ def battle_adjust(state: State, payload: dict, ctx) -> list:
         tied = ((prompt.resolution or {}).get("tied") or []) if prompt.status == "revealed" else []
         if not tied:
             raise Conflict("裁定する同点はありません [S-7]", "There is no tie to rule (S-7)")
-        winner = str(payload["winner"])
-        if winner != "none" and winner not in tied:
-            raise GmError(f"勝者は同点の{'・'.join(state.seat_name(t) for t in tied)}か none です",
-                          f"The winner must be one of the tied ({', '.join(state.seat_name(t) for t in tied)}) or 'none'")
+        winner = shown(payload["winner"])
+        if winner != "none" and winner not in tied:  # the console's buttons: the tied by name, and 勝者なし
+            ja, en = choices_text({**{t: (state.seat_name(t),) * 2 for t in tied}, "none": STRINGS["sugoroku.no_winner"]})
+            raise GmError(f"勝者は同点の{ja}のどれかです", f"The winner must be one of the tied: {en}")
         changed["decision"] = "" if winner == "none" else winner
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "decision": changed["decision"]})
     if payload.get("vp_effect") not in (None, ""):
@@ -287,7 +290,8 @@ def battle_adjust(state: State, payload: dict, ctx) -> list:
         changed["square_vp"] = square_vp(payload["square_vp"])
         tx.emit("sugoroku.battle_adjusted", {"battle": battle["id"], "square_vp": changed["square_vp"]})
     if not tx.drafts:
-        raise GmError("winner / vp_effect / square_vp のどれかを指定してください", "Give winner, vp_effect or square_vp")
+        ja, en = choices_text(ADJUSTMENTS)
+        raise GmError(f"{ja}のどれかを指定してください", f"Give one of: {en}")
     re_resolve(tx, changed)
     return tx.drafts
 
