@@ -758,27 +758,26 @@ class SessionManager:
 
 def _rehearse(events: list[Event]) -> State:
     """Fold an imported log in a scratch state and build every view and log line from it, as the
-    screens will; anything that fails is a 400."""
+    screens will; anything that fails is a 400 naming what failed (export.jsonio.blamed)."""
     from .core.logtext import describe
     from .core.view import build_view, visible_event
     from .export import FORMAT_NAMES, Options, export
+    from .export.jsonio import blamed, event_part, format_part, replay, screen_part
     rules = get_ruleset(str(events[0].data.get("ruleset", "generic")))  # known: parse_export looked it up
-    try:
-        state = fold_events(events)
-        viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in state.seats)]
-        for viewer in viewers:
+    state = replay(events, rules)
+    for viewer in [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in state.seats)]:
+        with blamed(screen_part(state, viewer)):
             json.dumps(build_view(state, viewer, state.last_seq), ensure_ascii=False).encode("utf-8")
-        for event in events:
+    for event in events:
+        with blamed(event_part(event)):
             visible = visible_event(event, state, GM)
             if visible is not None:
                 for lang in ("ja", "en"):
                     describe(visible, state, lang).encode("utf-8")
-        for fmt in FORMAT_NAMES:  # the write-ups the GM may export later
+    for fmt in FORMAT_NAMES:  # the write-ups the GM may export later
+        with blamed(format_part(fmt)):
             for options in (Options(lang="ja", secret_rolls=True), Options(lang="en", names="faction")):
                 export(events, rules, fmt, options).encode("utf-8")
-    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
-        raise GmError("イベントを読み込めません（壊れたエクスポートです）",
-                      f"The events cannot be replayed (a damaged export: {type(e).__name__})") from None
     return state
 
 

@@ -8,14 +8,17 @@ holds every event and the session's secrets, and restores an identical session.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import limits
+from ..core import engine
 from ..core.errors import GmError
 from ..core.engine import is_key
-from ..core.model import Event
+from ..core.model import Event, State, Viewer
 from ..core.view import GM, TABLE, build_view, visible_event
+from ..i18n import STRINGS
 from .report import Options, fold_all
 
 SCHEMA = "gmtool.export/1"
@@ -88,14 +91,62 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
         rules = rules_named(str(events[0].data.get("ruleset", "")))
     except GmError as e:
         raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
-    try:  # an import is written to disk before it is loaded: a log that does not fold must stop here
-        fold_all(events, rules)
-    except GmError:
-        raise
-    except Exception:  # noqa: BLE001  any failure of a foreign log is the file's fault
-        raise GmError("イベントを読み込めません（壊れたエクスポートです）",
-                      "The events cannot be replayed (a damaged export)") from None
+    replay(events, rules)  # an import is written to disk before it is loaded: a log that does not fold must stop here
     return doc.get("session") or {}, events, secrets
+
+
+REPLAYED = ("イベントを読み込めません", "The events cannot be replayed")  # what an import refused says first
+SHOWN = ("読み込んだセッションを表示できません", "The imported session cannot be shown")
+
+
+@contextmanager
+def blamed(part: tuple[str, str], lead: tuple[str, str] = REPLAYED) -> Iterator[None]:
+    """Any failure inside refuses an import (400), naming the `part` of it that failed (docs/api.md §14):
+    「イベントを読み込めません（壊れたエクスポートです: イベント番号12）」 / "The events cannot be replayed (a damaged
+    export: event 12 [grail.combat_started])"; a GmError's own words follow the part."""
+    try:
+        yield
+    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
+        why = (f": {e.ja}", f": {e.en}") if isinstance(e, GmError) else ("", "")
+        raise GmError(f"{lead[0]}（壊れたエクスポートです: {part[0]}{why[0]}）",
+                      f"{lead[1]} (a damaged export: {part[1]}{why[1]})") from None
+
+
+def event_part(event: Event) -> tuple[str, str]:
+    """An event of an import as a refusal names it: by its number (`seq`), the English with its type."""
+    return f"イベント番号{event.seq}", f"event {event.seq} [{event.type}]"
+
+
+def screen_part(state: State, viewer: Viewer) -> tuple[str, str]:
+    """One viewer's screen (or view) of an import as a refusal names it: the GM's, the table's, a seat's by name."""
+    if viewer.is_gm:
+        return "GMの画面", "the GM's screen"
+    if viewer.kind == "table":
+        return "卓の画面", "the table screen"
+    name = state.seat_name(viewer.seat)
+    return f"{name}の画面", f"the screen of {name}"
+
+
+def format_part(fmt: str) -> tuple[str, str]:
+    """An export format of an import as a refusal names it: 「Markdownの書き出し」 / "the Markdown export"."""
+    ja, en = STRINGS[f"export.fmt.{fmt}"]
+    return f"{ja}の書き出し", f"the {en} export"
+
+
+def replay(events: list[Event], rules: Any) -> State:
+    """The final state of an imported log (undone actions skipped, as fold_all), or a 400 naming the first event
+    that does not fold."""
+    undone = set()
+    for event in events:
+        if event.type == "undo":
+            with blamed(event_part(event)):
+                undone.add(int(event.data["action"]))
+    state = State(rules=rules)
+    state.undone.update(undone)
+    for event in events:
+        with blamed(event_part(event)):
+            engine.apply(state, event)
+    return state
 
 
 def _check_created(data: dict) -> None:

@@ -318,28 +318,29 @@ SCREEN_TEMPLATES = {"gm": ("gm/console.html", "gm/_live.html", "gm/qr_sheet.html
 
 def rehearse_screens(live: LiveSession) -> None:
     """Render every screen of a session once, for the GM, the table and each seat (an import is shown
-    before it is kept: a log that folds may still hold values the templates cannot show)."""
+    before it is kept: a log that folds may still hold values the templates cannot show); a screen that
+    fails is a 400 naming it (export.jsonio.blamed)."""
     from flask import render_template
+    from ..export.jsonio import SHOWN, blamed, screen_part
     viewers = [GM, TABLE, *(Viewer("seat", seat_id) for seat_id in live.state.seats)]
     for viewer in viewers:
-        ctx = context(live, viewer, "rehearsal")
-        if viewer.is_gm:
-            ctx |= gm_extras(live) | {"controls": True}
-        if viewer.kind == "seat":
-            ctx["live_html"] = phone_fragment(ctx)
-        for template in SCREEN_TEMPLATES[viewer.kind]:
-            render_template(template, **ctx)
+        with blamed(screen_part(live.state, viewer), SHOWN):
+            ctx = context(live, viewer, "rehearsal")
+            if viewer.is_gm:
+                ctx |= gm_extras(live) | {"controls": True}
+            if viewer.kind == "seat":
+                ctx["live_html"] = phone_fragment(ctx)
+            for template in SCREEN_TEMPLATES[viewer.kind]:
+                render_template(template, **ctx)
 
 
 def import_checked(manager, text: str, restore_tokens: bool = False):
     """Import a JSON export and show each of its screens once; a session that cannot be shown is
     removed again (no file left) and refused with a 400."""
-    from ..core.errors import GmError
     live, tokens = manager.import_session(text, restore_tokens=restore_tokens)
     try:
         rehearse_screens(live)
-    except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
+    except BaseException:
         manager.discard(live.state.session_id)
-        raise GmError("読み込んだセッションを表示できません（壊れたエクスポートです）",
-                      f"The imported session cannot be shown (a damaged export: {type(e).__name__})") from None
+        raise
     return live, tokens

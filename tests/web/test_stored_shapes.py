@@ -223,3 +223,22 @@ def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on
     edit(path)
     assert main(["export", sid, "--data", str(tmp_path / "sessions")]) == 2  # the command line is the GM's
     assert why_en in capsys.readouterr().err
+def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
+    """An import refused while replaying said 「…（壊れたエクスポートです）」 / "(a damaged export)" from the fold and
+    "(a damaged export: KeyError)" (Python's name of the error) from the rehearsal, while docs/api.md §14 quoted
+    "(a damaged export: …)": both name what is damaged now, an event by its number (the English with its type);
+    400, and no session is left."""
+    created = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "卓", "seats": ["A", "B"]}).get_json()
+    assert client.post(f"/api/sessions/{created['session']}/seats", headers=bearer(created["gm_token"]),
+                       json={"name": "C"}).status_code == 201
+    doc = exported(client, created)
+    event = next(e for e in doc["events"] if e["type"] == "seat.added")
+    event["data"]["id"] = "a/b"
+    sessions = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    r = imported(client, doc)
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (
+        f"イベントを読み込めません（壊れたエクスポートです: イベント番号{event['seq']}）",
+        f"The events cannot be replayed (a damaged export: event {event['seq']} [seat.added])"), error
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
+
