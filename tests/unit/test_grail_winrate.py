@@ -189,6 +189,40 @@ def test_t9_counts_must_be_non_negative():
         win_rate("c", [])
 
 
+class _Rolls:
+    """A dice source that gives one value (the real ones never give a face outside 1..sides, FixedDice refuses to)."""
+
+    next_index = 0
+
+    def __init__(self, value):
+        self.value = value
+
+    def randint(self, sides):
+        return self.value
+
+
+@pytest.mark.parametrize(("call", "ja", "en"), [
+    (lambda: win_rate("a", [], extra_terms=[True]), "修正値を読めません（true）", "Cannot read the modifier (true)"),
+    (lambda: win_rate("a", [], extra_terms=[{"label": "地の利", "value": None}]), "修正値は整数です（null）",
+     "A modifier value must be a whole number (null)"),
+    (lambda: win_rate("a", [], extra_terms=[{"label": "地の利", "value": "5"}]), "修正値は整数です（5）",
+     "A modifier value must be a whole number (5)"),
+    (lambda: compare(1, SideChoice("筋力", "50"), SideChoice("筋力", 50)), "戦力は整数です（50）",
+     "Force must be a whole number (50)"),
+    (lambda: win_rate("a", [], seen_count=True), "真名看破数は0以上の整数です（true）",
+     "True names seen must be a whole number ≥ 0 (true)"),
+    (lambda: battle_roll(0, 0, _Rolls(None)), "1d100の出目は1〜100の整数です（null）",
+     "A 1d100 roll is a whole number 1–100 (null)")])
+def test_t9_a_value_that_is_no_number_is_said_as_json_writes_it(call, ja, en):
+    """The checks of grail's numbers quoted a value with Python's repr (`True`, `None`, `'5'`): as JSON writes it now,
+    as every refusal quotes a request's value (errors.shown). No request reaches them (each action checks its
+    numbers, and a crafted import whose win-rate modifier is no whole number no longer folds:
+    tests/web/test_stored_shapes.py); a game's own code calling them wrongly reads them."""
+    with pytest.raises(GmError) as e:
+        call()
+    assert (e.value.ja, e.value.en) == (ja, en)
+
+
 def test_t9_non_combat_count():
     assert non_combat_count(["c0", "c1", "c2", "c3"], {"main": "c0", "sub": None, "others": ["c2"]}) == 2
 

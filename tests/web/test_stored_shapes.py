@@ -242,3 +242,29 @@ def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
         f"The events cannot be replayed (a damaged export: event {event['seq']} [seat.added])"), error
     assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
 
+
+@pytest.mark.parametrize("value", [True, "5", None])
+def test_a_crafted_import_whose_win_rate_modifier_is_no_whole_number_is_refused(client, value):
+    """grail's add_modifier writes a whole number; an export from anyone with `true` there imported, and once the
+    combat's setup was confirmed every view of the session was refused with 「修正値は整数です: True」 (Python's
+    spelling). Its event no longer folds: the import is refused naming it, and no session is left."""
+    created = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "卓", "ruleset": "grail_trpg", "seats": ["セイバー陣営", "アーチャー陣営"]}).get_json()
+    sid, gm = created["session"], bearer(created["gm_token"])
+    for faction, text in (("s1", "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"),
+                          ("s2", "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50")):
+        assert client.post(f"/api/sessions/{sid}/actions/set_characters", headers=gm,
+                           json={"faction": faction, "text": text}).status_code == 200
+    for name, payload in (("start_combat", {"a": "s1", "b": "s2"}), ("add_modifier", {"side": "a", "label": "地の利",
+                                                                                      "value": 5})):
+        assert client.post(f"/api/sessions/{sid}/actions/{name}", headers=gm, json=payload).status_code == 200
+    doc = exported(client, created)
+    event = next(e for e in doc["events"] if e["type"] == "grail.modifier_added")
+    event["data"]["value"] = value
+    sessions = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    error = imported(client, doc).get_json()["error"]
+    assert (error["status"], error["ja"], error["en"]) == (
+        400, f"イベントを読み込めません（壊れたエクスポートです: イベント番号{event['seq']}）",
+        f"The events cannot be replayed (a damaged export: event {event['seq']} [grail.modifier_added])"), error
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == sessions
+    assert imported(client, exported(client, created)).status_code == 201  # the file as it was imports

@@ -216,6 +216,8 @@ def _seal_used(state: State, e) -> None:
 
 def _modifier_added(state: State, e) -> None:
     d = e.data
+    if isinstance(d["value"], bool) or not isinstance(d["value"], int):  # add_modifier writes a whole number: a log
+        raise ValueError("a win-rate modifier is a whole number")  # holding another (a crafted import) does not fold
     c = _combat(state, d["combat"])
     skill = d.get("kind") in USE_LIMITS
     c["modifiers"][d["side"]].append({"label": d["label"], "value": d["value"], "rule": "T-9" if skill else "GM",

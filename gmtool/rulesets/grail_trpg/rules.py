@@ -174,12 +174,12 @@ def note(ja: str, en: str, rule: str, key: str | None = None) -> dict:
 def norm_term(t: Any, rule: str) -> dict:
     """T-1: a modifier given as a term dict (or an int) checked and given a default rule."""
     if isinstance(t, bool) or not isinstance(t, (int, Mapping)):
-        raise GmError(f"修正値を読めません: {t!r}", f"Cannot read modifier: {t!r}")
+        raise GmError(f"修正値を読めません（{shown(t)}）", f"Cannot read the modifier ({shown(t)})")
     if isinstance(t, int):
         return term(Label("修正", "Modifier"), t, rule)
     value = t.get("value")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise GmError(f"修正値は整数です: {value!r}", f"A modifier value must be an integer: {value!r}")
+        raise GmError(f"修正値は整数です（{shown(value)}）", f"A modifier value must be a whole number ({shown(value)})")
     label = t.get("label", Label("修正", "Modifier"))
     return term(Label(str(label.get("ja", "")), str(label.get("en", ""))) if isinstance(label, Mapping) else label, value, t.get("rule", rule))
 
@@ -494,7 +494,7 @@ def _affinity_term(kind: str, chooser: str, target: str, value: int) -> dict:
 def _side(key: str, me: SideChoice, opp: SideChoice, carry: str | None, order: str) -> dict:
     check_stat(me.stat)
     if isinstance(me.force, bool) or not isinstance(me.force, int):
-        raise GmError(f"戦力は整数です: {me.force!r}", f"Force must be an integer: {me.force!r}")
+        raise GmError(f"戦力は整数です（{shown(me.force)}）", f"Force must be a whole number ({shown(me.force)})")
     base = term(Label(f"戦力（{me.stat}）", f"Force ({STAT_EN[me.stat]})"), me.force, "T-4")
     own = [term(Label("魔力の持ち越し", "MAG carry-over"), 10, "T-7")] if carry == key else []
     own += [norm_term(m, "T-8") for m in me.modifiers]

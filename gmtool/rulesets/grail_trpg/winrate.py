@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, Sequence
 
-from gmtool.core.errors import Conflict, GmError
+from gmtool.core.errors import Conflict, GmError, shown
 from gmtool.core.model import Label
 
 from .rules import CEILING, STAT_EN, STATS, ResultBreakdown, check_stat, norm_term, note, reading, reading_note, term
@@ -192,7 +192,7 @@ def _as_dict(r: ResultBreakdown | Mapping) -> Mapping:
 
 def _count(value: Any, what: tuple[str, str]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise GmError(f"{what[0]}は0以上の整数です（{value!r}）", f"{what[1]} must be an integer ≥ 0 ({value!r})")
+        raise GmError(f"{what[0]}は0以上の整数です（{shown(value)}）", f"{what[1]} must be a whole number ≥ 0 ({shown(value)})")
     return value
 
 
@@ -301,7 +301,7 @@ def _d100(dice: Any, label: Label, rule: str = "T-10") -> dict:
     index = getattr(dice, "next_index", None)
     value = dice.randint(100)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-        raise GmError(f"1d100の値が不正です（{value!r}）", f"Bad 1d100 value ({value!r})")
+        raise GmError(f"1d100の出目は1〜100の整数です（{shown(value)}）", f"A 1d100 roll is a whole number 1–100 ({shown(value)})")
     return {"die": value, "index": index, "terms": [term(label, value, rule)]}
 
 
