@@ -190,6 +190,8 @@ def parse_faces(value: Any) -> list[int]:
                       f"Enter 1 to {MAX_ENTERED_FACES} faces of the real dice")
     faces = []
     for x in items:
+        if isinstance(x, str) and not x.strip():  # "" in a JSON list: there is nothing to quote
+            raise GmError("出目が空です（出目は整数で入力してください）", "A face is empty (faces are whole numbers)")
         if isinstance(x, bool) or not (isinstance(x, int) or (isinstance(x, str) and x.isdigit() and len(x) <= 4)):
             raise GmError(f"出目は整数で入力してください（{shown(x)[:20]}）", f"Faces are whole numbers (got {shown(x)[:20]})")
         faces.append(int(x))

@@ -791,6 +791,18 @@ def test_a_message_quotes_a_wrong_value_as_json_not_as_python(client, created, p
     assert gm_state(client, sid, gm) == before
 
 
+@pytest.mark.parametrize("faces", [[3, ""], ["  "]])
+def test_an_empty_face_is_said_to_be_empty(client, created, faces):
+    """Real dice faces sent as a JSON list with an empty text read 「出目は整数で入力してください（）」 / "Faces are whole
+    numbers (got )", quoting nothing: they say the face is empty; 400, nothing rolled."""
+    sid, gm = created["session"], created["gm_token"]
+    before = gm_state(client, sid, gm)
+    error = assert_json_error(client.post(f"/api/sessions/{sid}/rolls", headers=bearer(gm),
+                                          json={"expr": "2D6", "faces": faces}), 400, "A face is empty")
+    assert (error["ja"], error["en"]) == ("出目が空です（出目は整数で入力してください）", "A face is empty (faces are whole numbers)")
+    assert gm_state(client, sid, gm) == before
+
+
 def test_grail_modifier_message_reads_as_english():
     """"The the value of 'x' must be a whole number": the grail modifier's field name began with "the" too."""
     from gmtool.rulesets.grail_trpg import flow
