@@ -148,7 +148,7 @@ def test_t3_third_skill_is_refused_with_a_clear_message(table):
     table.act("next_step")
     with pytest.raises(GmError) as e:
         table.act("answer", {"prompt": "c1-s2", "value": {"stat": "魔力", "mods": two[:1]}}, who="s1")
-    assert "T-3" in e.value.ja and "2回まで" in e.value.ja
+    assert "T-3" in e.value.ja and "2回使用済み" in e.value.ja  # the reason a sheet skill over the limit gets
 
 
 def test_t8_skills_are_capped_at_30_per_stat_with_a_note(table):

@@ -16,7 +16,6 @@ from test_screen_messages import Table, flash, grail_table
 
 from gmtool.core.errors import GmError
 from gmtool.rulesets.ace_royal.rules import parse_skills
-from gmtool.rulesets.grail_trpg.flow import free_use
 from gmtool.rulesets.grail_trpg.sheets import make_skill
 from gmtool.rulesets.sugoroku.battle import card_text
 from gmtool.rulesets.sugoroku.rules import _card as sugoroku_card
@@ -118,8 +117,6 @@ def _refusal(fn, *args):
 
 
 @pytest.mark.parametrize(("fn", "args", "ja", "en"), [
-    (free_use, ({"label": "心眼", "value": 5, "kind": "magic"}, None, "", True),
-     "種類「magic」はありません（「スキル」「宝具」「上限外」）", "Unknown kind 'magic' (skill [skill], NP [np], outside the cap [outside])"),
     (make_skill, ({"name": "直感", "kind": "magic"}, ("アルトリア", "アルトリア")),
      "アルトリア: 種類「magic」はありません（「スキル」「宝具」）", "アルトリア: unknown kind 'magic' (Skill [skill], NP [np])"),
     (make_skill, ({"name": "直感", "timing": "朝"}, ("アルトリア", "アルトリア")),
@@ -194,3 +191,35 @@ def test_succession_a_mode_is_refused_in_the_words_of_the_console(app, client, l
     assert r.status_code == 400 and flash(r) == said, flash(r)
     state = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()
     assert state["session"]["version"] == 1
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "種類「magic」はありません（「スキル」「宝具」「上限外」）"),
+                                            ("en", "Unknown kind 'magic' (Skill [skill], NP [np], Outside the cap [outside])")])
+def test_grail_a_gm_modifiers_kind_is_refused_in_the_words_of_the_consoles_select(app, client, lang, said):
+    """The console's step modifier sent with a kind its select does not offer: the kinds as that select and the sheet
+    name them (「スキル」「宝具」「上限外」 / Skill, NP, Outside the cap: the English read "skill [skill]" and "outside the
+    cap [outside]", lower case, unlike the sheet's kinds); 400, nothing changes."""
+    t = grail_table(app, client)
+    t.act("start_combat", {"a": "s1", "b": "s2"})
+    version = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()["session"]["version"]
+    r = t.post("use_skill", {"side": "a", "kind": "magic", "stat": "筋力", "value": "10", "label": "心眼"}, lang=lang)
+    assert r.status_code == 400 and flash(r) == said, flash(r)
+    state = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()
+    assert state["session"]["version"] == version
+
+
+def test_grail_a_typed_in_skill_over_the_t3_limit_reads_as_a_sheet_skill_over_it(app, client):
+    """T-3: a phone's third typed-in skill said 「この戦闘でスキルは陣営ごとに2回まで」 / "at most 2 skill per faction and
+    combat" (the kind's lower-case label in a sentence), a sheet skill over the same limit 「スキルはこの戦闘で2回使用済み
+    （陣営ごと）」: one reason (sheets.unavailable) for both; 400, the answer not taken."""
+    t = grail_table(app, client)
+    t.act("start_combat", {"a": "s1", "b": "s2"})
+    mods = [{"label": name, "value": 5, "kind": "skill", "stat": "筋力"} for name in ("怪力", "魔力放出", "直感")]
+    version = client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()["session"]["version"]
+    r = t.client.post(f"/api/sessions/{t.sid}/prompts/c1-setup/answer", headers=bearer(t.tokens["s1"]),
+                      json={"value": {"main": "s1/アルトリア", "mods": mods}})
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (
+        "「直感」は使えません: スキルはこの戦闘で2回使用済み（陣営ごと） [T-3]",
+        "Cannot use '直感': 2 skills already used this combat (per faction) [T-3]"), error
+    assert client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()["session"]["version"] == version

@@ -135,7 +135,7 @@ def test_t6_a_result_skill_from_the_phone_after_the_confirm(app, client, grail):
     texts = {lang: client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(grail["tok"]["s2"])).get_json()
              ["events"][-2]["text"] for lang in ("ja", "en")}
     assert texts["ja"].endswith("スキル〈怪力〉【筋力】+20 [T-8]"), texts
-    assert texts["en"].endswith("skill <怪力> STR +20 [T-8]"), texts  # the stat and its value apart, as English writes them
+    assert texts["en"].endswith("Skill <怪力> STR +20 [T-8]"), texts  # the stat and its value apart, as English writes them
 
 
 def test_t4_english_sheet_syntax_through_the_api_and_the_placeholders_examples(app, client, grail):  # noqa: F811

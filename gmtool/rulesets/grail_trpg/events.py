@@ -13,7 +13,7 @@ from gmtool.core.model import Event, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
 from .rules import STAT_EN
-from .sheets import effect_text, skill_label
+from .sheets import effect_text, skill_label, use_label
 from .winrate import USE_LIMITS
 
 GM_SIDE = "gm"
@@ -246,9 +246,9 @@ def _d_step_modifier(e, state, lang):
     names = _names(state, e["data"]["combat"])
     value = f"{u['value']:+d}" if u.get("value") is not None else ""
     stat = _stat(u["stat"], lang) if u.get("stat") else ""
-    kind = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}.get(u["kind"], ("上限外の修正", "outside the cap"))
-    return _ja(lang, f"{names[u['side']]}: {kind[0]}〈{u['name']}〉{stat}{value} [T-8]",
-               f"{names[u['side']]}: {kind[1]} <{u['name']}> {' '.join(filter(None, (stat, value)))} [T-8]")
+    label = use_label(u["kind"], u["name"])  # as the breakdown names it
+    return _ja(lang, f"{names[u['side']]}: {label.ja}{stat}{value} [T-8]",
+               f"{names[u['side']]}: {label.en} {' '.join(filter(None, (stat, value)))} [T-8]")
 
 
 def _d_pick_passed(e, state, lang):

@@ -19,11 +19,10 @@ from gmtool.core.view import pending_view
 from .events import GM_SIDE, combat_of, faction_name, forces_seen, grail_of, select_resolution, use_limit
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
-from .sheets import effect_text, skill_label, unavailable
+from .sheets import KINDS, MOD_KINDS, effect_text, skill_label, unavailable, use_label
 from .winrate import CapTracker, USE_LIMITS, pairings, win_rate
 
 SIDES = ("a", "b")
-MOD_KINDS = {"skill": ("スキル", "skill"), "np": ("宝具", "NP")}
 MAX_MOD = 100
 STEP_LABELS = {
     "setup": Label("セットアップ", "Setup"), "setup_done": Label("セットアップ完了", "Setup done"),
@@ -284,7 +283,7 @@ def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     """T-8: a skill typed in (not on the sheet) or a GM modifier: {label, value, kind, stat, target, win_rate}."""
     if not isinstance(m, dict):
         raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
-    kinds = {**MOD_KINDS, "outside": ("上限外", "outside the cap")} if gm else MOD_KINDS
+    kinds = MOD_KINDS if gm else KINDS
     kind = m.get("kind") or "skill"
     if not isinstance(kind, str) or kind not in kinds:
         ja, en = choices_text(kinds)
@@ -317,10 +316,7 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
         if any(u["skill"] == k["id"] for u in out):
             raise GmError(f"「{k['name']}」を2回宣言しています（1つの回答で1回まで） [T-3]",
                           f"'{k['name']}' is declared twice (once per answer) [T-3]")
-        why = unavailable(k, phase, left, used_ids, mp, spent)
-        if why:
-            raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
-                          f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
+        _refuse_unavailable(k["name"], unavailable(k, phase, left, used_ids, mp, spent))
         if k.get("value") is not None and k.get("target") != "opponent":
             if phase == "setup" and not k.get("stat"):
                 raise GmError(f"「{k['name']}」は選んだ能力値への効果です（セレクトで使います）",
@@ -333,13 +329,16 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
         out.append(_use_of_skill(ch, k, who))
     for m in mods:
         u = free_use(m, who, phase)
-        if left[u["kind"]] <= 0:
-            ja, en = MOD_KINDS[u["kind"]]
-            raise GmError(f"「{u['name']}」は使えません: この戦闘で{ja}は陣営ごとに{USE_LIMITS[u['kind']]}回まで [T-3]",
-                          f"Cannot use '{u['name']}': at most {USE_LIMITS[u['kind']]} {en} per faction and combat [T-3]")
+        _refuse_unavailable(u["name"], unavailable({"kind": u["kind"], "id": None}, phase, left, used_ids, None))  # T-3
         left[u["kind"]] -= 1
         out.append(u)
     return out
+
+
+def _refuse_unavailable(name: str, why: dict | None) -> None:
+    """A declared skill (on the sheet or typed in) that cannot be used now, refused with sheets.unavailable's reason."""
+    if why:
+        raise GmError(f"「{name}」は使えません: {why['ja']} [{why['rule']}]", f"Cannot use '{name}': {why['en']} [{why['rule']}]")
 
 
 def _character_name(cid: Any) -> str:
@@ -470,7 +469,7 @@ class Uses:
             self.used_skills.append(u["skill"])
         if u.get("mp") and u.get("faction") not in (None, GM_SIDE):
             self.mp[u["faction"]] = self.mp.get(u["faction"], 0) + u["mp"]
-        base = skill_label({"kind": kind, "name": u["name"]}) if kind in MOD_KINDS else Label(f"GM修正〈{u['name']}〉（上限外）", f"GM <{u['name']}> (outside the cap)")
+        base = use_label(kind, u["name"])
         if u.get("value") is not None:
             target = other(side) if u.get("target") == "opponent" else side
             stat = u.get("stat") or stat_of[target]
@@ -479,7 +478,7 @@ class Uses:
                                        f"<{u['name']}> acts on {STAT_EN[stat]}, but {STAT_EN[stat_of[target]]} was chosen: "
                                        "no effect", "T-8"))
             else:
-                r = self.tracker.apply(main[target], stat, u["value"], kind if kind in MOD_KINDS else "outside", base)
+                r = self.tracker.apply(main[target], stat, u["value"], kind if kind in KINDS else "outside", base)
                 label = base if not r["clipped"] else Label(
                     f"{base.ja} {u['value']:+d} → {r['applied']:+d}", f"{base.en} {u['value']:+d} → {r['applied']:+d}")
                 terms[target].append((stat, term(label, r["applied"], "GM" if kind == "outside" else "T-8")))

@@ -23,6 +23,7 @@ TIMINGS = {"setup": Label("セットアップ", "Setup"), "select": Label("セ�
            "result": Label("リザルト", "Result"), "battle": Label("バトル", "Battle"),
            "cleanup": Label("クリンナップ", "Cleanup"), "any": Label("常時", "Any time")}
 KINDS = {"skill": Label("スキル", "Skill"), "np": Label("宝具", "NP")}
+MOD_KINDS = {**KINDS, "outside": Label("上限外", "Outside the cap")}  # a GM modifier's too, as the console's select
 _TIMING_WORDS = {**{k: k for k in TIMINGS}, **{v.ja: k for k, v in TIMINGS.items()},
                  **{v.en.lower(): k for k, v in TIMINGS.items()}, "anytime": "any", "いつでも": "any",
                  "常時": "any", "セットアップ時": "setup"}
@@ -225,6 +226,14 @@ def skill_label(skill: Mapping) -> Label:
     """T-8: how a skill is named in a breakdown: スキル〈怪力〉 / 宝具〈…〉."""
     k = KINDS.get(skill.get("kind", "skill"), KINDS["skill"])
     return Label(f"{k.ja}〈{skill['name']}〉", f"{k.en} <{skill['name']}>")
+
+
+def use_label(kind: str, name: str) -> Label:
+    """T-8: how a declared use or a GM modifier is named in a breakdown and its log line: スキル〈怪力〉, 宝具〈…〉, or
+    GM修正〈…〉（上限外） / GM <…> (outside the cap)."""
+    if kind in KINDS:
+        return skill_label({"kind": kind, "name": name})
+    return Label(f"GM修正〈{name}〉（上限外）", f"GM <{name}> (outside the cap)")
 
 
 def effect_text(skill: Mapping) -> Label:
