@@ -504,3 +504,19 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for sid, tokens, play in documented_games(client):
         views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/ace_royal.md", "## 4. `state.ruleset`") == {}
+
+
+def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(game):
+    """Plan.counter appended a rule code to a reason its own way; it goes through core's rule_reason now, as every
+    ruleset's counter change: a reason the GM types for an assassination coin still reads with its rule in both
+    languages, and a ruleset's own words with theirs (nothing a player reads is lost)."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    _setup(act)
+    act("start_game")
+    act("adjust", {"seat": "s2", "key": "assassin", "delta": 1, "reason": "ハサン"})
+    act("adjust", {"key": "hand", "delta": 1, "reason": "draw"}, who="s1")
+    for lang, typed, drawn in (("ja", "暗殺コイン 0→1 (+1)（ハサン [A-10]）", "手札 4→5 (+1)（ドロー）"),
+                               ("en", "0→1 (+1) (ハサン [A-10])", "4→5 (+1) (draw)")):
+        texts = [e["text"] for e in client.get(f"/api/sessions/{sid}/log?lang={lang}",
+                                                 headers=bearer(tokens["gm"])).get_json()["events"]]
+        assert any(t.endswith(typed) for t in texts) and any(t.endswith(drawn) for t in texts), texts[-4:]

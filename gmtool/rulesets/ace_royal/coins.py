@@ -122,8 +122,8 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     delta = parse_int(p.get("delta"), "増減", "change")
     if delta == 0:
         raise GmError("増減が0です", "The change is 0")
-    reason = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False)
-    reason = HAND_REASONS.get(reason, reason) or ("手動", "by hand")
+    typed = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False)  # the GM's words, in either language
+    reason = HAND_REASONS.get(typed) or ((typed, typed) if typed else ("手動", "by hand"))
     plan = Plan(state, ctx)
     new = plan.value(seat, key) + delta
     lo, hi = state.bounds(seat, key)

@@ -46,12 +46,11 @@ class Plan:
         seq = self.sim.last_seq + 1
         engine.apply(self.sim, Event(seq, "", "plan", self.before.last_action + 1, event_type, copy.deepcopy(data)))
 
-    def counter(self, seat: str, key: str, new: int, reason: str | tuple[str, str], rule: str = "") -> int:
-        """Move a counter through core's counter_drafts; returns the change made."""
+    def counter(self, seat: str, key: str, new: int, reason: tuple[str, str], rule: str = "") -> int:
+        """Move a counter through core's counter_drafts (the reason `(Japanese, English)` logged with the rule code
+        after each, core.commands.rule_reason); returns the change made."""
         before = self.sim.counters[seat][key]
-        code = f" [{rule}]" if rule else ""  # a reason is (Japanese, English), or a plain text the GM typed
-        why = {"ja": reason[0] + code, "en": reason[1] + code} if isinstance(reason, tuple) else reason + code
-        for d in counter_drafts(self.sim, seat, key, new, why, rule):
+        for d in counter_drafts(self.sim, seat, key, new, reason, rule):
             self.add(*d)
         return self.sim.counters[seat][key] - before
 
@@ -70,7 +69,7 @@ class Plan:
         if now != to:
             self.add("ace_royal.state_changed", {"seat": seat, "from": now, "to": to, "reason": reason, "rule": rule})
 
-    def lose_mana(self, seat: str, amount: int, reason: str | tuple[str, str], rule: str) -> int:
+    def lose_mana(self, seat: str, amount: int, reason: tuple[str, str], rule: str) -> int:
         """Pay `amount` 魔力 (A-2); a servant in Danger goes Down (A-4). Returns what was paid."""
         if amount <= 0:
             return 0
