@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import GmError
+from ..core.errors import GmError, choices_text
 from ..core.model import Event
+from ..i18n import STRINGS
 from .campaign import build_campaign_report, session_rows
 from .html import render_html
 from .jsonio import export_json, parse_export
@@ -18,12 +19,17 @@ MEDIA_TYPES = {"markdown": ("text/markdown", "md"), "mediawiki": ("text/plain", 
                "json": ("application/json", "json")}
 
 
+def check_format(fmt: str) -> None:
+    """A format gmtool writes, or a 400 naming the formats as the export page does (the English with their values)."""
+    if fmt not in FORMAT_NAMES:
+        ja, en = choices_text({name: STRINGS[f"export.fmt.{name}"] for name in FORMAT_NAMES})
+        raise GmError(f"形式「{fmt}」はありません（{ja}）", f"Unknown format '{fmt}' (use {en})")
+
+
 def export(events: list[Event], rules: Any, fmt: str, options: Options = Options(), secrets: dict | None = None) -> str:
     """A session's log in format `fmt` (markdown, mediawiki, atwiki, text, html, json), folded under its
     ruleset `rules` (the registry's `gmtool.rulesets.get(name)`)."""
-    if fmt not in FORMAT_NAMES:
-        raise GmError(f"形式「{fmt}」はありません（{', '.join(FORMAT_NAMES)}）",
-                      f"Unknown format '{fmt}' (use {', '.join(FORMAT_NAMES)})")
+    check_format(fmt)
     if fmt == "json":
         return export_json(events, rules, options, secrets)
     report = build_report(events, rules, options)
@@ -33,9 +39,7 @@ def export(events: list[Event], rules: Any, fmt: str, options: Options = Options
 def export_campaign(logs: list[tuple[list[Event], Any]], fmt: str, options: Options = Options()) -> str:
     """Every session of a campaign, first to last (`logs`: each session's events and ruleset), in a text
     format or HTML; JSON stays one session per file (it is what `gmtool import` reads)."""
-    if fmt not in FORMAT_NAMES:
-        raise GmError(f"形式「{fmt}」はありません（{', '.join(FORMAT_NAMES)}）",
-                      f"Unknown format '{fmt}' (use {', '.join(FORMAT_NAMES)})")
+    check_format(fmt)
     if fmt == "json":
         raise GmError("JSONはセッションごとに書き出します（キャンペーン全体はMarkdown・Wiki・テキスト・HTMLで）",
                       "JSON is written one session at a time (a whole campaign: Markdown, wiki, text or HTML)")

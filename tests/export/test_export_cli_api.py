@@ -219,6 +219,19 @@ def test_api_export_bad_options(web, query, message):
     assert response.is_json and message in response.get_json()["error"]["en"]
 
 
+def test_an_unknown_format_is_refused_naming_the_formats_as_the_export_page_does(web):
+    """An export asked for in a format gmtool does not write listed the values (「markdown, mediawiki, …」): it names
+    them as the export page does, the English with the value to send; 400, nothing written."""
+    _app, client, data = web
+    response = client.get(f"/api/sessions/{data['session']}/export?format=pdf", headers=bearer(data["gm_token"]))
+    error = response.get_json()["error"]
+    assert response.status_code == 400 and (error["ja"], error["en"]) == (
+        "形式「pdf」はありません（「Markdown」「MediaWiki」「@wiki / Seesaa（PukiWiki記法）」「テキスト」「HTML（印刷用）」"
+        "「JSON（再読み込み可）」）",
+        "Unknown format 'pdf' (use Markdown [markdown], MediaWiki [mediawiki], @wiki / Seesaa (PukiWiki markup) [atwiki], "
+        "Plain text [text], HTML (printable) [html], JSON (re-importable) [json])"), error
+
+
 def test_api_import_public_export(web):
     app, client, data = web
     sid = data["session"]
