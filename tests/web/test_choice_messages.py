@@ -223,3 +223,17 @@ def test_grail_a_typed_in_skill_over_the_t3_limit_reads_as_a_sheet_skill_over_it
         "「直感」は使えません: スキルはこの戦闘で2回使用済み（陣営ごと） [T-3]",
         "Cannot use '直感': 2 skills already used this combat (per faction) [T-3]"), error
     assert client.get(f"/api/sessions/{t.sid}/state", headers=bearer(t.tokens["gm"])).get_json()["session"]["version"] == version
+
+
+@pytest.mark.parametrize(("skill", "quoted"), [({"b": 2}, '{"b": 2}'), (True, "true"), (["先制"], '["先制"]')])
+def test_ace_royal_a_skill_that_is_no_text_is_quoted_as_json_writes_it(client, skill, quoted):
+    """set_servant's skills list holding an object, true or a list quoted Python's repr (「{'b': 2}」, 'True', "['先制']");
+    it is quoted as the JSON the client sent (errors.shown); 400, nothing changes."""
+    ace = new_ace_royal(client)
+    ace["act"]("setup", {"version": "standard"})
+    version = ace["state"]()["session"]["version"]
+    error = ace["act"]("set_servant", {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": [skill]},
+                                       "class": {"name": "セイバー", "stats": "3/3/1/5"}}, who="s1", status=400)["error"]
+    assert error["ja"].startswith(f"スキル「{quoted}」は扱えません（「先制」「見切り」"), error
+    assert error["en"].startswith(f"Unknown skill '{quoted}' (known: First strike [first_strike], "), error
+    assert ace["state"]()["session"]["version"] == version

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gmtool.core.commands import parse_int
-from gmtool.core.errors import GmError, choices_text
+from gmtool.core.errors import GmError, choices_text, shown
 
 STATS = ("patk", "pdef", "matk", "mdef")
 STAT_LABELS = {"patk": ("物理攻撃", "Physical attack"), "pdef": ("物理防御", "Physical defence"),
@@ -86,7 +86,7 @@ def parse_skills(value: Any) -> list[str]:
         raise GmError("スキルはリストで指定してください", "Give the skills as a list")
     out = []
     for item in items:
-        text = str(item).strip()
+        text = shown(item).strip()  # a list or null as JSON writes it, not Python's repr
         if not text:
             continue
         key = next((k for k, (ja, en) in SKILLS.items() if text in (k, ja) or text.lower() == en.lower()), None)
