@@ -166,7 +166,7 @@ def answer(live: LiveSession, viewer: Viewer, prompt_id: str, p: dict) -> dict:
     if who is None:
         raise Forbidden("テーブル画面からは回答できません", "The table screen cannot answer")
     if "value" not in p:
-        raise GmError("回答（value）がありません", "The answer ('value') is missing")
+        raise GmError("回答がありません", "The answer ('value') is missing")
     with live.lock:
         live.execute(actor_of(viewer), prompts.answer, prompt_id, who, p["value"], secrets.token_hex(16),
                      live.ruleset.all_resolvers(), live.dice())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import bearer
+from gmtool_testing import ADMIN_KEY, bearer
 from test_ace_royal_api import _setup as ace_royal_setup
 from test_ace_royal_api import new_game as new_ace_royal
 from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)
@@ -237,3 +237,51 @@ def test_ace_royal_a_skill_that_is_no_text_is_quoted_as_json_writes_it(client, s
     assert error["ja"].startswith(f"スキル「{quoted}」は扱えません（「先制」「見切り」"), error
     assert error["en"].startswith(f"Unknown skill '{quoted}' (known: First strike [first_strike], "), error
     assert ace["state"]()["session"]["version"] == version
+
+
+def _session(client, ruleset: str, seats: list[str]) -> dict:
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "卓", "ruleset": ruleset, "seats": seats}).get_json()
+    return {"sid": data["session"], "gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+
+
+def _post(client, t: dict, path: str, body: dict, who: str = "gm"):
+    return client.post(f"/api/sessions/{t['sid']}/{path}", headers=bearer(t[who]), json=body)
+
+
+def _version(client, t: dict) -> int:
+    return client.get(f"/api/sessions/{t['sid']}/state", headers=bearer(t["gm"])).get_json()["session"]["version"]
+
+
+@pytest.mark.parametrize(("ruleset", "prepare", "path", "body", "who", "status", "ja", "en"), [
+    ("ace_royal", [], "actions/roll_first", {}, "gm", 409, "まだ準備をしていません（GMが「準備」で始めます）",
+     "The game is not set up yet (the GM sets it up with the 'Setup' button)"),
+    ("succession", [], "actions/take", {}, "s1", 409, "まだ準備をしていません（GMが「ゲーム開始」で始めます）",
+     "The game is not set up yet (the GM starts it with the 'Start the game' button)"),
+    ("sugoroku", [], "actions/roll_move", {}, "s1", 409, "まず準備をしてください（GMが「準備完了」で始めます）",
+     "Set the game up first (the GM's 'Set up' button)"),
+    ("succession", [], "actions/setup", {"first": ""}, "gm", 400, "最初の先手を選ぶか「ダイスで決める」を選んでください",
+     "Choose who starts, or 'A die decides' (first: a seat, or dice)"),
+    ("succession", [("actions/setup", {"first": "s1", "mode": "score"})], "actions/enter_counts", {"f5": 1}, "gm", 400,
+     "入力するプレイヤーの席を選んでください", "Choose the seat whose cards these are (seat)"),
+    ("generic", [("prompts", {"title": "q", "kind": "number", "seats": ["s1"]})], "prompts/p1/answer", {}, "s1", 400,
+     "回答がありません", "The answer ('value') is missing"),
+    ("grail_trpg", [("actions/set_characters", {"faction": "s1", "text": "アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"}),
+                    ("actions/set_characters", {"faction": "s2", "text": "エミヤ(アーチャー) 筋力30 耐久40 敏捷40 魔力50 幸運30 宝具50"}),
+                    ("actions/start_combat", {"a": "s1", "b": "s2"})],
+     "prompts/c1-setup/answer", {"value": {"main": "s1/アルトリア", "mods": ["怪力+5"]}}, "s1", 400,
+     "スキル・宝具は名前・修正値・種類で指定します", "Each mod is {label, value, kind}")])
+def test_a_japanese_refusal_names_no_field_or_action(client, ruleset, prepare, path, body, who, status, ja, en):
+    """Japanese refusals that still named an API field or action in brackets (「まだ準備（setup）をしていません」,
+    「先手の席（first）を…（first: dice）」, 「入力する席（seat）を…」, 「回答（value）がありません」, 「{label, value, kind} で指定
+    します」): the Japanese names the console's button or choice or says it in words; the English keeps the field
+    an API client sends. Refused with the status shown; nothing changes."""
+    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
+    for step, payload in prepare:
+        assert _post(client, t, step, payload).status_code in (200, 201), step
+    version = _version(client, t)
+    r = _post(client, t, path, body, who)
+    error = r.get_json()["error"]
+    assert r.status_code == status and (error["ja"], error["en"]) == (ja, en), error
+    assert not CODE.search(ja), ja
+    assert _version(client, t) == version

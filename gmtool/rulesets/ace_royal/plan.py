@@ -20,6 +20,7 @@ from gmtool.core.turns import Turns, pass_token
 from . import rules as r
 from .events import NAME, game
 from .readings import AM_PASS
+from .strings import STRINGS
 
 
 MAX_PLAYERS = 7
@@ -176,7 +177,9 @@ def game_of(state: State) -> dict:
     require_open(state)
     g = state.extra.get(NAME)
     if not g:
-        raise Conflict("まだ準備（setup）をしていません", "The game is not set up yet (setup)")
+        ja, en = STRINGS["ace_royal.setup"]  # the console's button
+        raise Conflict(f"まだ準備をしていません（GMが「{ja}」で始めます）", f"The game is not set up yet (the GM sets it up "
+                       f"with the '{en}' button)")
     return g
 
 

@@ -282,7 +282,7 @@ def _use_of_skill(ch: dict, k: dict, faction: str) -> dict:
 def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     """T-8: a skill typed in (not on the sheet) or a GM modifier: {label, value, kind, stat, target, win_rate}."""
     if not isinstance(m, dict):
-        raise GmError("スキル・宝具は {label, value, kind} で指定します", "Each mod is {label, value, kind}")
+        raise GmError("スキル・宝具は名前・修正値・種類で指定します", "Each mod is {label, value, kind}")
     kinds = MOD_KINDS if gm else KINDS
     kind = m.get("kind") or "skill"
     if not isinstance(kind, str) or kind not in kinds:

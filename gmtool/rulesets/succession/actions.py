@@ -28,7 +28,9 @@ def game(state: State) -> dict:
     require_open(state)
     s = sx(state)
     if s is None:
-        raise Conflict("まだ準備（setup）をしていません", "The game is not set up yet (setup)")
+        ja, en = STRINGS["succession.start_game"]  # the console's button
+        raise Conflict(f"まだ準備をしていません（GMが「{ja}」で始めます）", f"The game is not set up yet (the GM starts it "
+                       f"with the '{en}' button)")
     return s
 
 
@@ -180,8 +182,9 @@ def setup(state: State, payload: dict, ctx: ActionContext) -> list:
                       is_entered(ctx.dice), ctx.dice.next_index)
     else:
         if first in (None, ""):
-            raise GmError("先手の席（first）を選ぶか、ダイスで決めてください（first: dice）",
-                          "Choose the first player (first), or let a die decide (first: dice)")
+            ja, en = STRINGS["succession.by_dice"]  # the console's choice
+            raise GmError(f"最初の先手を選ぶか「{ja}」を選んでください",
+                          f"Choose who starts, or '{en}' (first: a seat, or dice)")
         if str(first) not in players:
             ja, en = _seat_words(state, first)
             raise GmError(f"先手の{ja}はこのゲームのプレイヤーではありません", f"The first player is not one of the players: {en}")
@@ -256,7 +259,7 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
     if ctx.viewer.is_gm:
         seat = text_field(payload, "seat")
         if seat not in s["players"]:
-            raise GmError("入力する席（seat）を指定してください", "Give the seat (seat) whose cards these are")
+            raise GmError("入力するプレイヤーの席を選んでください", "Choose the seat whose cards these are (seat)")
     else:
         seat = ctx.viewer.seat
         if seat not in s["players"]:

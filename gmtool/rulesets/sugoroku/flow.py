@@ -19,6 +19,7 @@ from gmtool.core.model import State
 
 from . import rules as R
 from .events import is_revealed, sg
+from .strings import STRINGS
 
 COUNTERS = ("position", "mana", "vp", "karma", "seals", "uses", "reveal_count")
 FLOW_READINGS: dict[str, dict[str, Any]] = {
@@ -36,7 +37,8 @@ def started(state: State) -> dict:
     require_open(state)
     s = sg(state)
     if s is None:
-        raise Conflict("まず準備（setup）をしてください", "Set the game up first (action 'setup')")
+        ja, en = STRINGS["sugoroku.set_up"]  # the console's button
+        raise Conflict(f"まず準備をしてください（GMが「{ja}」で始めます）", f"Set the game up first (the GM's '{en}' button)")
     return s
 
 
