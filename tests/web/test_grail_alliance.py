@@ -36,7 +36,7 @@ def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two
     three = [{"label": f"スキル{i}", "value": 5, "kind": "skill"} for i in range(3)]
     refused = post(client, sid, "prompts/c1-s1/answer", seat["s2"], {"value": {"stat": "筋力", "mods": three}},
                    status=400)
-    assert "at most 2" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
+    assert "2 skills already used" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
     refused = post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three}},
                    status=400)  # the side's first faction cannot use its ally's two
     assert "per faction" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
