@@ -68,7 +68,7 @@ def threshold(spec: Any, key: str, n: int) -> Threshold:
     if not 1 <= len(label.ja) <= 20 or len(label.en) > 20:
         raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
     return Threshold(_int_or_none(spec["at"], "フラグの値", "flag value"), f"{key}_{n}", label, "",
-                     parse_flag(spec.get("below"), "フラグのbelow", "below"))
+                     parse_flag(spec.get("below"), "フラグの「以下」指定", "below"))
 
 
 def custom_counter(spec: Any, index: int) -> CounterDef:
@@ -92,7 +92,7 @@ def custom_counter(spec: Any, index: int) -> CounterDef:
     flags = spec.get("thresholds") or []
     if not isinstance(flags, list) or len(flags) > 4:
         raise GmError("フラグは4つまでのリストです", "'thresholds' must be a list of at most 4")
-    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=parse_flag(spec.get("public", True), "カウンターのpublic", "public"),
+    counter = CounterDef(key, label, start=start, min=lo, max=hi, public=parse_flag(spec.get("public", True), "カウンターの公開", "public"),
                          thresholds=tuple(threshold(f, key, n + 1) for n, f in enumerate(flags)))
     if not counter.is_in_range(start):
         raise GmError(f"「{label.ja}」の初期値が範囲外です", f"The start value of '{label.en}' is outside its bounds")

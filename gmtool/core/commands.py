@@ -56,19 +56,21 @@ def parse_flag(value: Any, what_ja: str, what_en: str) -> bool:
             return True
         if value in NO:
             return False
-    raise GmError(f"{what_ja}は true か false で指定してください", f"'{what_en}' must be true or false")
+    raise GmError(f"「{what_ja}」はオンかオフで指定してください", f"'{what_en}' must be true or false")
 
 
-def text_field(payload: dict, key: str, default: str = "") -> str:
+def text_field(payload: dict, key: str, default: str = "", *, ja: str) -> str:
     """A request's field `key` that names something (a side, a seat, an effect) as text (`default` when absent or
-    empty); a list, an object or true is refused, named by its key (`The side must be text`)."""
+    empty); a list, an object or true is refused, named in Japanese by `ja` (the words its screen uses), in English
+    by its key (`The side must be text`)."""
     value = payload.get(key)
-    return default if value in (None, "") else id_text(value, key, key)
+    return default if value in (None, "") else id_text(value, ja, key)
 
 
-def flag_field(payload: dict, key: str, default: bool = False) -> bool:
-    """parse_flag of a request's field `key` (`default` when it is absent), named by its key when refused."""
-    return parse_flag(payload.get(key, default), key, key)
+def flag_field(payload: dict, key: str, default: bool = False, *, ja: str) -> bool:
+    """parse_flag of a request's field `key` (`default` when it is absent), named in Japanese by `ja` (the words of
+    its tick box), in English by its key, when refused."""
+    return parse_flag(payload.get(key, default), ja, key)
 
 
 WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "＋": "+", "−": "-", "ー": "-", "－": "-"})

@@ -119,7 +119,7 @@ def export_session(session_id):
     live, viewer = _session(session_id)
     ops.require_gm(viewer)
     fmt, options, full = export_options(request.args)
-    text = export_text(live, fmt, options, full, query_flag(request.args, "campaign"))
+    text = export_text(live, fmt, options, full, query_flag(request.args, "campaign", ja="キャンペーン全体"))
     return Response(text, mimetype=MEDIA_TYPES[fmt][0], headers={"Cache-Control": "no-store"})
 
 
@@ -151,7 +151,7 @@ def campaign(session_id):
 def import_session():
     """Server GM key: load a JSON export (the request body) as a session."""
     require_admin()
-    restore = query_flag(request.args, "restore_tokens")
+    restore = query_flag(request.args, "restore_tokens", ja="リンクの復元")
     live, tokens = import_checked(manager(), json_text(), restore_tokens=restore)
     out = {"session": live.state.session_id, "title": live.state.title, "restored_tokens": tokens is None}
     if tokens is not None:

@@ -179,16 +179,16 @@ def export_options(args) -> tuple[str, Options, bool]:
         raise GmError("standings は first か last です", "'standings' must be 'first' or 'last'")
     options = Options(lang=args["lang"] if args.get("lang") in ("ja", "en") else lang(),  # default: the reader's
                       utc_offset=local_utc_offset(),
-                      times=query_flag(args, "times", True), names=names, scene=scene_number,
-                      secret_rolls=query_flag(args, "secret_rolls"), standings=standings)
-    return args.get("format", "markdown"), options, query_flag(args, "full")
+                      times=query_flag(args, "times", True, ja="時刻を入れる"), names=names, scene=scene_number,
+                      secret_rolls=query_flag(args, "secret_rolls", ja="GMの秘密ロール"), standings=standings)
+    return args.get("format", "markdown"), options, query_flag(args, "full", ja="完全バックアップ")
 
 
-def query_flag(args, key: str, default: bool = False) -> bool:
+def query_flag(args, key: str, default: bool = False, *, ja: str) -> bool:
     """A yes/no query argument as a body's (`1`/`0`, `true`/`false`, `on`, `yes` …; anything else a 400); the last
-    value wins (a hidden 0 before a checkbox)."""
+    value wins (a hidden 0 before a checkbox). Refused naming it in Japanese by `ja`, in English by its key."""
     values = args.getlist(key)
-    return parse_flag(values[-1], key, key) if values else default
+    return parse_flag(values[-1], ja, key) if values else default
 
 
 def export_text(live: LiveSession, fmt: str, options, full: bool, campaign: bool = False) -> str:

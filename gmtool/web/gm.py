@@ -43,7 +43,7 @@ def export_page(session_id: str):
     live = live_session(session_id)
     viewer, token = page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    campaign = query_flag(request.args, "campaign")
+    campaign = query_flag(request.args, "campaign", ja="キャンペーン全体")
     preview = export_text(live, fmt, options, False, campaign)
     return no_store(render_template("gm/export.html", formats=FORMAT_NAMES, fmt=fmt, options=options,
                                    preview=preview, scenes=live.state.scenes, campaign=campaign,
@@ -57,7 +57,7 @@ def export_download(session_id: str):
     live = live_session(session_id)
     page_viewer(live, "gm")
     fmt, options, full = export_options(request.args)
-    campaign = query_flag(request.args, "campaign")
+    campaign = query_flag(request.args, "campaign", ja="キャンペーン全体")
     text = export_text(live, fmt, options, full, campaign)
     mimetype, suffix = MEDIA_TYPES[fmt]
     name = f"gmtool-{'campaign-' if campaign else ''}{session_id}{'-full' if full else ''}.{suffix}"

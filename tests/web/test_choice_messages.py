@@ -11,6 +11,7 @@ import pytest
 from gmtool_testing import ADMIN_KEY, bearer
 from test_ace_royal_api import _setup as ace_royal_setup
 from test_ace_royal_api import new_game as new_ace_royal
+from test_sugoroku_api import new_game as new_sugoroku
 from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)
 from test_screen_messages import Table, flash, grail_table
 
@@ -285,3 +286,50 @@ def test_a_japanese_refusal_names_no_field_or_action(client, ruleset, prepare, p
     assert r.status_code == status and (error["ja"], error["en"]) == (ja, en), error
     assert not CODE.search(ja), ja
     assert _version(client, t) == version
+
+
+@pytest.mark.parametrize(("ruleset", "path", "body", "status", "ja", "en"), [
+    ("ace_royal", "actions/setup", {"version": True}, 400, "版は文字で入力してください", "The version must be text"),
+    ("sugoroku", "actions/setup", {"board_length": 8, "skip_to_climax": "maybe"}, 400,
+     "「クライマックスから」はオンかオフで指定してください", "'skip_to_climax' must be true or false"),
+    ("illuminati", "actions/setup", {"tournament": "maybe"}, 400, "「2人大会」はオンかオフで指定してください",
+     "'tournament' must be true or false"),
+    ("succession", "actions/setup", {"first": "s1", "mode": ["score"]}, 400, "記録の仕方は文字で入力してください",
+     "The mode must be text"),
+    ("generic", "prompts", {"title": "q", "kind": "number", "seats": ["s1"], "gm_submits": "maybe"}, 400,
+     "「GMの回答」はオンかオフで指定してください", "'gm_submits' must be true or false")])
+def test_a_field_that_is_no_text_or_no_yes_no_is_named_in_japanese_words(client, ruleset, path, body, status, ja, en):
+    """A ruleset's field sent as a list or true where it names something, or as neither yes nor no where it is a tick
+    box, was named in Japanese by its key (「versionは文字で入力してください」, 「tournamentは true か false で指定して
+    ください」): the Japanese names it as its screen does and says オンかオフ; the English keeps the key an API
+    client sends. Refused; nothing changes."""
+    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
+    version = _version(client, t)
+    r = _post(client, t, path, body)
+    error = r.get_json()["error"]
+    assert r.status_code == status and (error["ja"], error["en"]) == (ja, en), error
+    assert not CODE.search(ja), ja
+    assert _version(client, t) == version
+
+
+@pytest.mark.parametrize(("query", "ja", "en"), [("times=maybe", "「時刻を入れる」はオンかオフで指定してください", "'times' must be true or false"),
+                                                 ("campaign=all", "「キャンペーン全体」はオンかオフで指定してください",
+                                                  "'campaign' must be true or false")])
+def test_an_export_option_that_is_no_yes_no_is_named_as_the_export_page_does(client, query, ja, en):
+    """The export's yes/no options were named in Japanese by their query keys (「timesは true か false で…」)."""
+    t = _session(client, "generic", ["A", "B"])
+    r = client.get(f"/api/sessions/{t['sid']}/export?format=markdown&{query}", headers=bearer(t["gm"]))
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+
+
+def test_sugoroku_a_round_ended_early_names_the_consoles_button(client):
+    """end_round before its end condition said 「（force で強制）」, the API's field: the console's button ends it anyway
+    (「ラウンド終了」 sends force); the English keeps the field. 409, nothing changes."""
+    board = new_sugoroku(client)
+    version = board["state"]()["session"]["version"]
+    error = board["act"]("end_round", status=409)["error"]
+    assert (error["ja"], error["en"]) == (
+        "終了条件（S-2）をまだ満たしていません：残り8フェイズ（それでも終えるなら「ラウンド終了」）",
+        "The end condition (S-2) is not met: 8 phases left (to end it anyway: 'End the round'; force: true)"), error
+    assert board["state"]()["session"]["version"] == version

@@ -116,7 +116,7 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
     playing(state)  # refuses a game that is not under way
     seat = acting_seat(state, p, ctx)
-    key = counter_definition(state, text_field(p, "key")).key  # the screens send a known key: said in words (404)
+    key = counter_definition(state, text_field(p, "key", ja="カウンター")).key  # the screens send a known key: said in words (404)
     if not ctx.viewer.is_gm and key != "hand":
         raise Forbidden("手札の枚数以外はGMが変更します", "The GM changes everything but your hand size")
     delta = parse_int(p.get("delta"), "増減", "change")
@@ -145,7 +145,7 @@ def set_state(state: State, p: dict, ctx: ActionContext) -> list:
     g = playing(state)
     seat = acting_seat(state, p, ctx)
     require_in(g, seat)
-    to = text_field(p, "state")
+    to = text_field(p, "state", ja="サーヴァントの状態")
     if to not in r.SERVANT_STATES:
         ja, en = choices_text(r.SERVANT_STATES)
         raise GmError(f"サーヴァントの状態は{ja}のどれかです", f"The servant's state must be one of: {en}")

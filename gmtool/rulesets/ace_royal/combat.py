@@ -25,7 +25,7 @@ def _combat_side(state: State, p: dict, ctx: ActionContext) -> tuple[dict, str]:
     c = g.get("combat")
     if not c:
         raise Conflict("戦闘中ではありません", "There is no combat")
-    side = text_field(p, "side")
+    side = text_field(p, "side", ja="操作する側")
     if side not in SIDES:
         if not ctx.viewer.is_gm and ctx.viewer.seat in (c["attacker"], c["interceptor"]):
             side = "attacker" if ctx.viewer.seat == c["attacker"] else "interceptor"
@@ -43,7 +43,7 @@ def combat_choose(state: State, p: dict, ctx: ActionContext) -> list:
     process and fixes the attacker's damage judgement). A side changes its pick only after a card changed
     the stats (a modifier, a proxy, a die), and the attacker not after the attack process has ended."""
     c, side = _combat_side(state, p, ctx)
-    kind = text_field(p, "kind")
+    kind = text_field(p, "kind", ja="攻撃手段")
     if kind not in r.KINDS:
         ja, en = words(r.KINDS)
         raise GmError(f"攻撃手段は{ja}のどちらかです", f"The attack must be one of: {en}")
@@ -106,7 +106,7 @@ def _strike(g: dict, state: State, c: dict) -> dict:
 def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     """A labelled modifier (mystic code, scene card …) to one stat or all stats of a side, before the result."""
     c, side = _combat_side(state, p, ctx)
-    stat = text_field(p, "stat")
+    stat = text_field(p, "stat", ja="修正するステータス")
     if stat not in r.STATS + ("all",):
         ja, en = words(("all", *r.STATS), {"all": "all_stats"})
         raise GmError(f"修正するステータスは{ja}のどれかです", f"The stat must be one of: {en}")
@@ -120,11 +120,11 @@ def combat_modifier(state: State, p: dict, ctx: ActionContext) -> list:
 def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
     """A-9: a proxy fights for the side (its own stats; from a mystic code or a hero card), or withdraw it."""
     c, side = _combat_side(state, p, ctx)
-    if flag_field(p, "clear"):
+    if flag_field(p, "clear", ja="代理戦闘の取り消し"):
         if not c[f"{side}_side"]["proxy"]:
             raise Conflict("代理戦闘はありません", "There is no proxy")
         return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": None})]
-    source = text_field(p, "source")
+    source = text_field(p, "source", ja="代理戦闘の由来")
     if source not in ("code", "hero"):
         ja, en = words(("hero", "code"), {"code": "codes"})
         raise GmError(f"代理戦闘の由来は{ja}のどちらかです", f"The proxy's source must be one of: {en}")
@@ -132,7 +132,7 @@ def combat_proxy(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("場に礼装カードがありません（礼装による代理戦闘は場の礼装が行います）",
                        "There is no mystic code on the field (a proxy from a mystic code is one on the field)")
     proxy = {"name": clean_text(p.get("name"), "代理戦闘者の名前", "proxy name"), "stats": r.parse_stats(p.get("stats")),
-             "legion": flag_field(p, "legion"), "source": source}
+             "legion": flag_field(p, "legion", ja="軍団"), "source": source}
     return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "proxy", "proxy": proxy, "rule": "A-9"})]
 
 
@@ -209,7 +209,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         seat, proxy, dmg = c[side], c[f"{side}_side"]["proxy"], damage[side]
         if proxy and dmg:
             hand = plan.value(seat, "hand")
-            can = flag_field(p, f"{side}_hand_code", hand > 0) and hand > 0
+            can = flag_field(p, f"{side}_hand_code", hand > 0, ja="手札の礼装を捨てる") and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             if cost["discard_field_code"]:
                 plan.counter(seat, "codes", plan.value(seat, "codes") - 1, ("代理戦闘のダメージ", "proxy combat damage"), "A-9")

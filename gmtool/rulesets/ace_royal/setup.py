@@ -53,7 +53,7 @@ def setup(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     if state.extra.get(NAME):
         raise Conflict("準備は済んでいます（やり直すときは取り消してください）", "The game is set up already (undo to change it)")
-    version = text_field(p, "version", "standard")
+    version = text_field(p, "version", "standard", ja="版")
     if version not in r.VERSIONS:
         ja, en = choices_text(r.VERSIONS)
         raise GmError(f"版は{ja}のどちらかです", f"The version must be one of: {en}")

@@ -63,7 +63,7 @@ def place_code(state: State, p: dict, ctx: ActionContext) -> list:
     plan = Plan(state, ctx)
     if plan.value(seat, "hand") <= 0:
         raise Conflict("手札がありません", "Your hand is empty")
-    reverse, replace = flag_field(p, "reverse"), flag_field(p, "replace")
+    reverse, replace = flag_field(p, "reverse", ja="リバースで配置"), flag_field(p, "replace", ja="場の礼装と入れ替え")
     slots = r.code_slots(g["players"][seat]["reverse_placed"])
     if not reverse and not replace and plan.value(seat, "codes") >= slots:
         raise Conflict(f"礼装の枠（{slots}）が一杯です（入れ替えるときは「場の礼装と入れ替え」）",
@@ -94,7 +94,7 @@ def reveal(state: State, p: dict, ctx: ActionContext) -> list:
     """Ritual step: reveal the hero, the class or both; each card draws 2 (A-11)."""
     g = playing(state)
     seat = turn_player(state, p, ctx, "ritual")
-    what = text_field(p, "what", "both")
+    what = text_field(p, "what", "both", ja="開示")
     cards = {"hero": ["hero"], "class": ["class"], "both": ["hero", "class"]}.get(what)
     if cards is None:
         ja, en = words(("hero", "class", "both"), {w: f"reveal_{w}" for w in ("hero", "class", "both")})

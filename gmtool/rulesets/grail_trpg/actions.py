@@ -62,7 +62,7 @@ def set_characters(state: State, p: dict, ctx: ActionContext) -> list:
     faction = _faction(state, p.get("faction"))
     raw = p.get("characters", p.get("text"))
     text = json.dumps(raw, ensure_ascii=False) if isinstance(raw, list) else raw
-    append = flag_field(p, "append")
+    append = flag_field(p, "append", ja="追加（置き換えない）")
     existing = grail_of(state)["characters"].get(faction, []) if append else []
     chars = parse_characters(text if isinstance(text, str) else "", faction)
     if len(chars) + len(existing) > MAX_CHARACTERS:
@@ -173,7 +173,7 @@ def set_priority(state: State, p: dict, ctx: ActionContext) -> list:
     order = [_faction(state, f) for f in _ids(p.get("order"))]
     if not order or len(set(order)) != len(order) or GM_SIDE in order:
         raise GmError("優先順位は席IDを重複なく並べます", "The priority order lists seat ids, each once")
-    return [("grail.priority_set", {"order": order, "new_round": flag_field(p, "new_round")})]
+    return [("grail.priority_set", {"order": order, "new_round": flag_field(p, "new_round", ja="新しいラウンド")})]
 
 
 # -- the combat -------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
         raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
     names = {s: side_name(state, sides[s]) for s in SIDES}
-    declarer = _side(text_field(p, "declarer", "a"), names, "宣言側", "declaring side")
+    declarer = _side(text_field(p, "declarer", "a", ja="宣言側"), names, "宣言側", "declaring side")
     check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
     title = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False) or \
@@ -360,7 +360,7 @@ def decide(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     if combat["step"] != "battle":
         raise Conflict("監督役が決めるのは同値の勝敗判定だけです", "The GM decides only a tied battle roll")
-    winner = _side(text_field(p, "winner"), combat["names"], "勝者", "winner")
+    winner = _side(text_field(p, "winner", ja="勝者"), combat["names"], "勝者", "winner")
     return [("grail.battle_decided", {"combat": combat["id"], "winner": winner})]
 
 
@@ -416,7 +416,7 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
             for label, amount in zip(labels, values):
                 if str(label).strip() or str(amount).strip():
                     mods.append({"label": label, "value": amount, "kind": kind})
-        if text_field(p, "free_label").strip() or text_field(p, "free_value").strip():
+        if text_field(p, "free_label", ja="スキル名").strip() or text_field(p, "free_value", ja="修正値").strip():
             mods.append({"label": p.get("free_label"), "value": p.get("free_value"), "kind": p.get("free_kind") or "skill",
                          "stat": p.get("free_stat") or None, "target": p.get("free_target")})
         skills = p.get("skills") or []
@@ -424,7 +424,7 @@ def answer(state: State, p: dict, ctx: ActionContext) -> list:
         if prompt.kind == "grail_setup":
             value = {"main": p.get("main"), "sub": p.get("sub"), "others": _ids(p.get("others")), "seal": p.get("seal")}
         else:
-            value = {"stat": p.get("stat"), "seal": 2 if flag_field(p, "seal") else None}
+            value = {"stat": p.get("stat"), "seal": 2 if flag_field(p, "seal", ja="令呪") else None}
         value.update(skills=skills, mods=mods)
     who = ctx.viewer.respondent
     return prompts.answer(state, prompt.id, who, value, ctx.salt(), ctx.resolvers, ctx.dice)
@@ -467,7 +467,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         now = state.counters[faction].get("mp", 0)
         extra = counter_drafts(state, faction, "mp", now + 3, {"ja": "令呪5 [T-13]", "en": "Command Seal 5 [T-13]"}, "T-13")
     elif effect == 4:
-        swap = text_field(p, "with").strip()
+        swap = text_field(p, "with", ja="交代先").strip()
         by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
         swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
         if swap not in reserve:
@@ -511,7 +511,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     if any(e["faction"] == faction and e["timing"] == timing for e in combat["escapes"]):
         raise Conflict(f"{faction_name(state, faction)}はこのタイミングで既に逃走判定をしました",
                        f"{faction_name(state, faction)} already made an escape check at this timing")
-    let_go, automatic = flag_field(p, "let_go"), flag_field(p, "automatic")
+    let_go, automatic = flag_field(p, "let_go", ja="見逃す"), flag_field(p, "automatic", ja="自動成功")
     cost = None
     if not let_go and faction != GM_SIDE:
         allies = [faction] + [f for f in combat["sides"][side] if f != faction]
@@ -548,7 +548,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
         side = next((s for s in SIDES if faction in combat["sides"][s]), None)
         if side is None:
             raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-        ch, k = skill_of(state, faction, text_field(p, "skill"))
+        ch, k = skill_of(state, faction, text_field(p, "skill", ja="スキル"))
         left, used, spent = skill_budget(state, combat, faction)
         why = unavailable(k, phase, left, used, mp_of(state, faction), spent) or after_the_roll(combat)
         if why:
@@ -560,7 +560,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
     else:
         if not gm:
             raise GmError("使うスキルを選んでください", "Choose the skill to use", status=400)
-        side = _side(text_field(p, "side"), combat["names"], "修正する側", "side")
+        side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
         use = {**free_use(p, None, phase or "", gm=True), "side": side}
         if p.get("win_rate") not in (None, ""):
             use.update(win_rate=use["value"], value=None, stat=None)
@@ -629,7 +629,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     if combat["step"] in ("battle", "cleanup", "done"):
         raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
-    side = _side(text_field(p, "side"), combat["names"], "修正する側", "side")
+    side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,
                                       "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),
                                       "value": parse_int(p.get("value"), "修正値", "modifier")})]

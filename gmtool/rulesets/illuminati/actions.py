@@ -137,7 +137,7 @@ def setup(state, payload: dict, ctx) -> list:
         raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
     chosen = {seat_of(state, p).id for p in players}
     players = [s for s in state.seats if s in chosen]  # in seat order: the order dice are entered and ties kept (I-3)
-    tournament = flag_field(payload, "tournament")
+    tournament = flag_field(payload, "tournament", ja="2人大会")
     if tournament and len(players) != rules.TOURNAMENT_PLAYERS:
         n = len(players)
         raise GmError(f"大会ルール（ゴール12）は2人対戦だけのルールです。プレイヤーが{n}人なので選べません"
@@ -246,7 +246,7 @@ def start_turn(state, payload: dict, ctx) -> list:
     if g["turn"]["started"]:
         raise Conflict("このターンは既に開始しています", "This turn has already begun")
     auto = _choice(payload.get("auto_control"), AUTO_CONTROL, "自動支配", "automatic control", "none")
-    draw_plot, draw_group = flag_field(payload, "draw_plot"), flag_field(payload, "draw_group")
+    draw_plot, draw_group = flag_field(payload, "draw_plot", ja="プロットを1枚引く"), flag_field(payload, "draw_group", ja="グループを1枚引く")
     c = state.counters[seat]
     group_hand = c["group_hand"] + (1 if draw_group else 0)
     if auto != "none" and group_hand < 1:

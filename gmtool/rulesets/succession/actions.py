@@ -57,7 +57,7 @@ def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
     """The player making this move: a seat moves for itself, on its turn; the GM moves for the current player."""
     turns = Turns.from_dict(s["turns"])
     if ctx.viewer.is_gm:
-        seat = text_field(payload, "seat", turns.current or "")
+        seat = text_field(payload, "seat", turns.current or "", ja="席")
         if seat not in s["players"]:
             ja, en = _seat_words(state, seat)
             raise GmError(f"{ja}はこのゲームのプレイヤーではありません", f"Not a player of this game: {en}")
@@ -145,7 +145,7 @@ MODES = {"turns": STRINGS["succession.turns_mode"], "score": STRINGS["succession
 
 
 def _mode(payload: dict) -> str:
-    mode = text_field(payload, "mode", "turns")
+    mode = text_field(payload, "mode", "turns", ja="記録の仕方")
     if mode not in MODES:
         ja, en = choices_text(MODES)
         raise GmError(f"記録の仕方は{ja}のどちらかです", f"The mode must be one of: {en}")
@@ -240,7 +240,7 @@ def skip_turn(state: State, payload: dict, ctx: ActionContext) -> list:
     s = running(state)
     seat = mover(state, s, payload, ctx)
     legal = R.moves(state.counters[seat][HAND], s["took"][seat], len(s["row"]))
-    if not legal["stuck"] and not flag_field(payload, "force"):
+    if not legal["stuck"] and not flag_field(payload, "force", ja="強制"):
         raise Conflict("この手番には出す・取るのどちらかができます（それでも飛ばすなら「手番を飛ばす」）",
                        "This turn has a legal move (play or take); to skip it anyway: 'Skip the turn'")
     reason = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
@@ -257,7 +257,7 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
     if s["mode"] != "score":
         raise Conflict("このゲームは手番を記録するモードです", "This game tracks turns: the score comes from the takes")
     if ctx.viewer.is_gm:
-        seat = text_field(payload, "seat")
+        seat = text_field(payload, "seat", ja="席")
         if seat not in s["players"]:
             raise GmError("入力するプレイヤーの席を選んでください", "Choose the seat whose cards these are (seat)")
     else:

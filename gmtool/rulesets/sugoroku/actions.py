@@ -21,6 +21,7 @@ from . import battle as B
 from . import flow as F
 from . import rules as R
 from .events import is_revealed, sg
+from .strings import STRINGS
 
 COUNTERS = (
     CounterDef("position", Label("位置", "Square"), start=0, min=0, max=R.MAX_BOARD),
@@ -62,9 +63,11 @@ def end_round(state: State, payload: dict, ctx) -> list:
         raise Conflict("ラウンドは既に終了しています", "The round is already over")
     check = F.round_check(state)
     over = s["round_over"] or (check["reason"] if check["over"] else None)
-    if not over and not flag_field(payload, "force"):
-        raise Conflict(f"終了条件（S-2）をまだ満たしていません：残り{check['phases_left']}フェイズ（force で強制）",
-                       f"The end condition (S-2) is not met: {check['phases_left']} phases left (use force)")
+    if not over and not flag_field(payload, "force", ja="強制"):
+        ja, en = STRINGS["sugoroku.end_the_round"]  # the console's button ends it anyway
+        raise Conflict(f"終了条件（S-2）をまだ満たしていません：残り{check['phases_left']}フェイズ（それでも終えるなら「{ja}」）",
+                       f"The end condition (S-2) is not met: {check['phases_left']} phases left (to end it anyway: "
+                       f"'{en}'; force: true)")
     reason = over or {"ja": "GMが終了", "en": "ended by the GM", "rule": "S-2"}
     ended_at = s["phase"] if s["moved"] else s["phase"] - 1
     tx = CounterRun(state)
@@ -86,7 +89,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
         tx.set(seat, "uses", 0, ("ラウンド終了：スキル・宝具の使用回数をリセット", "end of the round: skill / NP uses reset"), "S-15")
     remaining = [p for p in players if p not in elim["out"]]
     vote = None
-    if not final and flag_field(payload, "vote", True):
+    if not final and flag_field(payload, "vote", True, ja="真名看破投票"):
         vote = _open_vote(state, tx, remaining, ctx.resolvers)
     standings = sorted(({"seat": p, "vp": tx.value(p, "vp")} for p in players), key=lambda r: -r["vp"])
     tx.drafts[0] = ("sugoroku.round_ended", {
@@ -99,7 +102,7 @@ def end_round(state: State, payload: dict, ctx) -> list:
 def eliminate(state: State, payload: dict, ctx) -> list:
     """S-10: the GM puts a player out (a tie for last place under Reading elimination_tie=gm)."""
     s = F.started(state)
-    seat = text_field(payload, "seat")
+    seat = text_field(payload, "seat", ja="席")
     if seat not in state.seats or seat in s["out"]:
         raise GmError("脱落させる席を指定してください", "Give a seat still in the game")
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
@@ -113,7 +116,7 @@ def start_round(state: State, payload: dict, ctx) -> list:
         raise Conflict("次のラウンドはありません（先にラウンド終了）", "There is no next round (end this one first)")
     waiting = [p for pid, p in state.prompts.items() if pid.startswith("sg-vote") and
                (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))]
-    if waiting and not flag_field(payload, "force"):
+    if waiting and not flag_field(payload, "force", ja="強制"):
         raise Conflict("真名看破投票が終わっていません（「一斉公開」してから「結果を確定」）",
                        "The true-name vote is not finished (press 'Reveal', then 'Confirm result')")
     nxt = R.ROUNDS[R.ROUNDS.index(s["round"]) + 1]

@@ -257,7 +257,7 @@ def battle_card(state: State, payload: dict, ctx) -> list:
     tx.emit("sugoroku.battle_card", {"battle": battle["id"], "seat": seat, "card": card, "after_reveal": after,
                                      "cost": cost if kind != "attack" else 0})
     if kind != "attack":
-        use_card(tx, seat, kind, cost, card, flag_field(payload, "true_name_release"))
+        use_card(tx, seat, kind, cost, card, flag_field(payload, "true_name_release", ja="《真名開放》"))
     after_battle = copy.deepcopy(battle)
     after_battle["added"].append({"seat": seat, "card": card, "after_reveal": after})
     re_resolve(tx, after_battle)
@@ -353,11 +353,11 @@ def use_skill(state: State, payload: dict, ctx) -> list:
     """S-5/S-15: a skill or 宝具 card: pay its 魔力 (宝具 needs 魔力 ≥ 7), at most 3 uses per round; S-13 counts it."""
     started(state)
     seat = acting_seat(state, payload, ctx)
-    kind = text_field(payload, "kind", "skill")
+    kind = text_field(payload, "kind", "skill", ja="種類")
     cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
     tx = CounterRun(state)
     use_card(tx, seat, kind, cost, clean_text(payload.get("label"), "カード名", "card name", 40, False),
-             flag_field(payload, "true_name_release"))
+             flag_field(payload, "true_name_release", ja="《真名開放》"))
     return tx.drafts
 
 
@@ -380,7 +380,7 @@ def use_seal(state: State, payload: dict, ctx) -> list:
     """S-11 令呪: mana (+3), power (+3 in this battle), escape (leave the battle), free_move (≤ 4 from before the roll)."""
     s = started(state)
     seat = acting_seat(state, payload, ctx)
-    effect = text_field(payload, "effect")
+    effect = text_field(payload, "effect", ja="令呪の効果")
     if effect == "extra_die":
         raise GmError("サイコロ追加は振る前に：roll_move の seal=extra_die", "Add a die before rolling: roll_move with seal=extra_die")
     if effect in ("power", "escape"):
@@ -413,7 +413,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
     """S-12: the victor over a 討伐令 target removes up to 10 of its カルマ and gains that many VP (0 declines)."""
     s = started(state)
     seat = acting_seat(state, payload, ctx)
-    target = text_field(payload, "target")
+    target = text_field(payload, "target", ja="相手")
     if not any(k["victor"] == seat and k["target"] == target for k in s["karma_pending"]):
         raise Conflict("討伐令の相手に勝ったときだけです", "Only after defeating a subjugation target")
     amount = parse_int(payload.get("amount") if payload.get("amount") not in (None, "") else 0, "カルマ", "karma")
@@ -435,7 +435,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
 def reveal_true_name(state: State, payload: dict, ctx) -> list:
     """S-13: the GM reveals a true name (a card effect, a special attack)."""
     started(state)
-    seat = text_field(payload, "seat")
+    seat = text_field(payload, "seat", ja="席")
     if seat not in state.seats:
         raise GmError("席を選んでください", "Choose a seat")
     if is_revealed(state, seat):

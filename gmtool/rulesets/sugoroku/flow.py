@@ -207,7 +207,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     length = parse_int(payload.get("board_length") or R.DEFAULT_BOARD_LENGTH, "盤面のマス数", "board length")
     if not R.MIN_BOARD <= length <= R.MAX_BOARD:
         raise GmError(f"盤面は{R.MIN_BOARD}〜{R.MAX_BOARD}マスです", f"The board has {R.MIN_BOARD} to {R.MAX_BOARD} squares")
-    skip = flag_field(payload, "skip_to_climax")
+    skip = flag_field(payload, "skip_to_climax", ja="クライマックスから")
     if skip and not R.skip_to_climax_allowed(len(seats))["ok"]:
         raise GmError("クライマックスから始められるのは4人以下です [S-1]", "Only 4 players or fewer may skip to the climax [S-1]")
     order_in = payload.get("order")
@@ -370,7 +370,7 @@ def roll_move(state: State, payload: dict, ctx) -> list:
                                        "seals": left - 1})
         tx.add(seat, "seals", -1, ("令呪：サイコロを1つ追加", "seal: one more die"), "S-11")
     move = roll.total
-    supply = flag_field(payload, "supply")
+    supply = flag_field(payload, "supply", ja="魔力供給")
     if supply:
         result = R.supply_move(move)
         terms.append(result["terms"][1])
@@ -387,7 +387,7 @@ def skip_turn(state: State, payload: dict, ctx) -> list:
     s = started(state)
     require_no_battle(s)
     mover = current_mover(state)
-    seat = text_field(payload, "seat", mover or "")
+    seat = text_field(payload, "seat", mover or "", ja="席")
     if mover is None or seat != mover:
         raise Conflict("飛ばせるのは今の手番の席だけです", "Only the current mover's turn can be skipped")
     return [("sugoroku.turn_skipped", {"seat": seat, "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
@@ -454,7 +454,7 @@ def challenge(state: State, payload: dict, ctx) -> list:
     """S-6 挑戦: nobody on my square, someone within ±1: pay 1 魔力; after the phase I fight them as the child."""
     started(state)
     seat = acting_seat(state, payload, ctx)
-    target = text_field(payload, "target")
+    target = text_field(payload, "target", ja="挑戦する相手")
     targets = challenge_targets(state, seat)
     if target not in targets:
         names = "・".join(state.seat_name(t) for t in targets)
@@ -476,7 +476,7 @@ def end_phase(state: State, payload: dict, ctx) -> list:
     require_no_battle(s)
     require_round_on(s, ending_phase=True)
     waiting = current_mover(state)
-    if waiting and not flag_field(payload, "force"):
+    if waiting and not flag_field(payload, "force", ja="強制"):
         raise Conflict(f"{state.seat_name(waiting)}がまだ移動していません（それでも終えるなら「行動フェイズ終了 (強制)」）",
                        f"{state.seat_name(waiting)} has not moved yet (to end it anyway: 'End the action phase (force)')")
     squares: dict[int, list[str]] = {}
