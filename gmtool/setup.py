@@ -105,7 +105,7 @@ def counters_for(ruleset: Ruleset, specs: list | None, private: Any = None) -> l
     not a list of keys, or names a counter the session will not have, is refused: a counter the GM meant to hide
     must never be shown because of a typo."""
     if private is not None and not (isinstance(private, list) and all(isinstance(k, str) for k in private)):
-        raise GmError("private はカウンターのキーのリストで指定してください", "'private' must be a list of counter keys")
+        raise GmError("非公開にするカウンターはキーのリストで指定してください", "'private' must be a list of counter keys")
     private = set(private or [])
     if specs is None and not private:
         return None

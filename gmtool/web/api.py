@@ -76,7 +76,7 @@ def create_session():
     ruleset = get_ruleset(id_text(p.get("ruleset"), "ルール", "ruleset") or "generic")
     counters = p.get("counters")
     if counters is not None and not isinstance(counters, list):
-        raise GmError("counters はリストで指定してください", "'counters' must be a list")
+        raise GmError("カウンターはリストで指定してください", "'counters' must be a list")
     live, tokens = manager().create(p.get("title", ""), ruleset.name, parse_seats(p.get("seats", [])),
                                     counters_for(ruleset, counters, p.get("private")))
     return jsonify(created(live, tokens, base_url())), 201
@@ -131,7 +131,7 @@ def continue_session(session_id):
     ops.require_gm(viewer)
     title = payload().get("title")
     if title is not None and not isinstance(title, str):
-        raise GmError("title は文字列です", "'title' must be a text")
+        raise GmError("タイトルは文字で入力してください", "'title' must be a text")
     following, tokens = manager().continue_from(session_id, title)
     return jsonify({**created(following, tokens, base_url()), "previous": session_id}), 201
 

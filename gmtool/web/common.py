@@ -13,8 +13,9 @@ import qrcode.image.svg
 from flask import current_app, g, make_response, redirect, render_template, request, url_for
 
 from ..core.commands import parse_flag
-from ..core.errors import Forbidden, GmError
+from ..core.errors import Forbidden, GmError, choices_text
 from ..export import Options
+from ..i18n import STRINGS
 from ..core.view import GM, Viewer
 from .. import runtime
 from ..runtime import LiveSession, SessionManager
@@ -170,13 +171,15 @@ def export_options(args) -> tuple[str, Options, bool]:
     try:
         scene_number = int(scene) if scene != "" else None
     except ValueError:
-        raise GmError("scene は整数です", "'scene' must be a whole number") from None
+        raise GmError("シーンは整数で指定してください", "'scene' must be a whole number") from None
     names = args.get("names", "player")
     if names not in ("player", "faction"):
-        raise GmError("names は player か faction です", "'names' must be 'player' or 'faction'")
+        ja, en = choices_text({n: STRINGS[f"export.names.{n}"] for n in ("player", "faction")})  # the export page's
+        raise GmError(f"名前は{ja}のどちらかです", f"'names' must be one of: {en}")
     standings = args.get("standings", "last")
     if standings not in ("first", "last"):
-        raise GmError("standings は first か last です", "'standings' must be 'first' or 'last'")
+        ja, en = choices_text({s: STRINGS[f"export.standings.{s}"] for s in ("last", "first")})
+        raise GmError(f"最終状況の位置は{ja}のどちらかです", f"'standings' must be one of: {en}")
     options = Options(lang=args["lang"] if args.get("lang") in ("ja", "en") else lang(),  # default: the reader's
                       utc_offset=local_utc_offset(),
                       times=query_flag(args, "times", True, ja="時刻を入れる"), names=names, scene=scene_number,

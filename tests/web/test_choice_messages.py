@@ -333,3 +333,55 @@ def test_sugoroku_a_round_ended_early_names_the_consoles_button(client):
         "終了条件（S-2）をまだ満たしていません：残り8フェイズ（それでも終えるなら「ラウンド終了」）",
         "The end condition (S-2) is not met: 8 phases left (to end it anyway: 'End the round'; force: true)"), error
     assert board["state"]()["session"]["version"] == version
+
+
+@pytest.mark.parametrize(("path", "body", "ja", "en"), [
+    ("/api/sessions", {"title": "卓", "seats": ["A", "B"], "private": [{"a": 1}]},
+     "非公開にするカウンターはキーのリストで指定してください", "'private' must be a list of counter keys"),
+    ("/api/sessions", {"title": "卓", "seats": ["A", "B"], "counters": "seals"}, "カウンターはリストで指定してください",
+     "'counters' must be a list")])
+def test_a_session_field_of_the_wrong_shape_is_named_in_japanese_words(client, path, body, ja, en):
+    """Session creation's `private` and `counters` of the wrong shape were named by their keys in Japanese
+    (「private はカウンターのキーのリストで…」, 「counters はリストで…」); the English keeps the key. 400, no session."""
+    before = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    r = client.post(path, headers=bearer(ADMIN_KEY), json=body)
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == before
+
+
+@pytest.mark.parametrize(("ruleset", "path", "body", "ja", "en"), [
+    ("illuminati", "actions/setup", {"players": {"s1": True}}, "プレイヤーは席のリストで指定してください",
+     "'players' must be a list of seat ids"),
+    ("sugoroku", "actions/setup", {"board_length": 8, "players": ["s1"]}, "プレイヤーの設定は席ごとに指定します",
+     "'players' must be an object of seats"),
+    ("sugoroku", "actions/setup", {"board_length": 8, "players": {"s1": "セイバー"}},
+     "プレイヤーの設定は席ごとに、項目とその値で指定します", "Each entry of 'players' must be an object"),
+    ("sugoroku", "actions/setup", {"board_length": 8, "readings": ["battle_tie"]}, "解釈は解釈ごとにその値で指定します",
+     "'readings' must be an object of reading names and values"),
+    ("generic", "continue", {"title": ["第5次"]}, "タイトルは文字で入力してください", "'title' must be a text")])
+def test_a_games_field_of_the_wrong_shape_is_named_in_japanese_words(client, ruleset, path, body, ja, en):
+    """illuminati's and sugoroku's setup `players` / `readings` and the next session's `title` of the wrong shape were
+    named by their keys in Japanese (「players は席IDのリストです」, 「title は文字列です」). 400, nothing changes."""
+    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
+    version = _version(client, t)
+    r = _post(client, t, path, body)
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+    assert not CODE.search(ja), ja
+    assert _version(client, t) == version
+
+
+@pytest.mark.parametrize(("query", "ja", "en"), [
+    ("names=x", "名前は「席（プレイヤー）名」「陣営名」のどちらかです",
+     "'names' must be one of: Seat (player) names [player], Faction names [faction]"),
+    ("standings=middle", "最終状況の位置は「最後に」「最初に」のどちらかです",
+     "'standings' must be one of: At the end [last], At the top [first]"),
+    ("scene=x", "シーンは整数で指定してください", "'scene' must be a whole number")])
+def test_an_export_choice_is_refused_in_the_words_of_the_export_page(client, query, ja, en):
+    """The export's names / standings / scene options listed their codes in Japanese (「names は player か faction
+    です」): the choices as the export page's selects name them, the English with the values to send."""
+    t = _session(client, "generic", ["A", "B"])
+    r = client.get(f"/api/sessions/{t['sid']}/export?format=markdown&{query}", headers=bearer(t["gm"]))
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error

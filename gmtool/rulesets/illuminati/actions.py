@@ -134,7 +134,7 @@ def setup(state, payload: dict, ctx) -> list:
     if isinstance(players, str):  # one checkbox ticked on the form
         players = [players]
     if not isinstance(players, list):
-        raise GmError("players は席IDのリストです", "'players' must be a list of seat ids")
+        raise GmError("プレイヤーは席のリストで指定してください", "'players' must be a list of seat ids")
     chosen = {seat_of(state, p).id for p in players}
     players = [s for s in state.seats if s in chosen]  # in seat order: the order dice are entered and ties kept (I-3)
     tournament = flag_field(payload, "tournament", ja="2人大会")

@@ -153,7 +153,7 @@ def _players(payload: dict) -> dict:
     if isinstance(players, dict):
         return players
     if players not in (None, ""):
-        raise GmError("players は席ごとのオブジェクトです", "'players' must be an object of seats")
+        raise GmError("プレイヤーの設定は席ごとに指定します", "'players' must be an object of seats")
     found: dict = {}
     for key, value in payload.items():  # form fields "s1.master", "s1.mana" …
         m = re.fullmatch(r"(\w+)\.(\w+)", str(key))
@@ -191,7 +191,7 @@ def setup_readings(state: State, chosen: Any) -> dict:
     if chosen in (None, ""):
         return {}
     if not isinstance(chosen, dict):
-        raise GmError("readings は解釈名と値のオブジェクトです", "'readings' must be an object of reading names and values")
+        raise GmError("解釈は解釈ごとにその値で指定します", "'readings' must be an object of reading names and values")
     pairs = (reading_choice(state, key, value) for key, value in chosen.items())
     return {reading.key: value for reading, value in pairs}
 
@@ -241,7 +241,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     for seat in seats:
         spec = specs.get(seat) or {}
         if not isinstance(spec, dict):
-            raise GmError("players の各席はオブジェクトです", "Each entry of 'players' must be an object")
+            raise GmError("プレイヤーの設定は席ごとに、項目とその値で指定します", "Each entry of 'players' must be an object")
         master = clean_text(spec.get("master"), "マスター名", "master name", required=False)
         servant = clean_text(spec.get("servant"), "サーヴァント名", "servant name", required=False)
         secret = clean_text(spec.get("true_name"), "真名", "true name", required=False)
