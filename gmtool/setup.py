@@ -63,7 +63,7 @@ def threshold(spec: Any, key: str, n: int) -> Threshold:
                           f"Cannot read the flag '{spec}' (e.g. 討伐令>=9, 瀕死<=3)")
         spec = {"label": match["label"], "at": match["at"], "below": match["op"] in ("<=", "≤")}
     if not isinstance(spec, dict) or _int_or_none(spec.get("at"), "フラグの値", "flag value") is None:
-        raise GmError("フラグは {\"at\": 数値, \"label\": 名前} で指定します", "A flag is {\"at\": number, \"label\": name}")
+        raise GmError("フラグは値と名前で指定します", "A flag is {\"at\": number, \"label\": name}")
     label = _label(spec.get("label"), "フラグの名前", "flag name")
     if not 1 <= len(label.ja) <= 20 or len(label.en) > 20:
         raise GmError("フラグの名前は1〜20文字です", "A flag's name must be 1 to 20 characters")
@@ -125,6 +125,6 @@ def counters_for(ruleset: Ruleset, specs: list | None, private: Any = None) -> l
         out.append(counter)
     unknown = sorted(private - {c.key for c in out})
     if unknown:
-        raise GmError(f"private のカウンター「{unknown[0]}」はこのセッションにありません",
+        raise GmError(f"非公開にするカウンター「{unknown[0]}」はこのセッションにありません",
                       f"'private' names a counter this session does not have: '{unknown[0]}'")
     return out

@@ -208,7 +208,7 @@ def dice_for(mode: str, seeded: Any, payload: Any) -> Any:
     says `"dice": "server"`, else the session's dice reading (`mode`: "server" or "entered")."""
     payload = payload if isinstance(payload, dict) else {}
     if payload.get("dice") not in (None, "", "server"):
-        raise GmError("dice に指定できるのは \"server\" だけです", "'dice' can only be \"server\"")
+        raise GmError("ダイスの指定は「サーバーが振る」だけです", "'dice' can only be \"server\"")
     faces = payload.get("faces")
     if faces not in (None, "", []):
         return EnteredDice(faces, seeded.next_index)

@@ -95,7 +95,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     disabled = _disabled(spec.get("disabled"), seats + ["gm"], options)
     meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
-        raise GmError("meta はオブジェクトで指定してください", "'meta' must be an object")
+        raise GmError("質問の付加情報は項目とその値で指定してください", "'meta' must be an object")
     resolver = spec.get("resolver") or None
     if resolver is not None:
         if not isinstance(resolver, str) or resolver not in resolvers:  # the console offers the known ones

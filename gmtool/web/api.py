@@ -98,7 +98,7 @@ def log(session_id):
         after = int(request.args.get("after", 0))
         limit = min(max(int(request.args.get("limit", 200)), 1), 1000)
     except ValueError:
-        raise GmError("after と limit は整数です", "'after' and 'limit' must be whole numbers") from None
+        raise GmError("記録の位置と件数は整数で指定してください", "'after' and 'limit' must be whole numbers") from None
     out = []
     with live.lock:
         for event in live.store.events(after_seq=after):

@@ -385,3 +385,52 @@ def test_an_export_choice_is_refused_in_the_words_of_the_export_page(client, que
     r = client.get(f"/api/sessions/{t['sid']}/export?format=markdown&{query}", headers=bearer(t["gm"]))
     error = r.get_json()["error"]
     assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+
+
+@pytest.mark.parametrize(("ruleset", "prepare", "path", "body", "who", "ja", "en"), [
+    ("sugoroku", [("actions/setup", {"board_length": 8})], "actions/use_seal", {"effect": "extra_die"}, "s1",
+     "ダイス追加は振るときに「令呪：ダイス追加」で", "Add a die when rolling: 'Seal: extra die' (roll_move with seal=extra_die)"),
+    ("sugoroku", [("actions/setup", {"board_length": 8})], "actions/roll_move", {"seal": "mana"}, "s1",
+     "振るときに使える令呪は「令呪：ダイス追加」だけです", "Only the seal 'Seal: extra die' [extra_die] is used when rolling"),
+    ("generic", [], "rolls", {"expr": "1D6", "dice": "table"}, "gm", "ダイスの指定は「サーバーが振る」だけです",
+     "'dice' can only be \"server\""),
+    ("generic", [], "prompts", {"title": "q", "seats": ["s1"], "options": ["a", "b"], "meta": [1]}, "gm",
+     "質問の付加情報は項目とその値で指定してください", "'meta' must be an object"),
+    ("succession", [], "actions/setup", {"players": ["s1"], "first": "s1"}, "gm",
+     "聖杯サクセションは2人用です（プレイヤーに席を2つ）", "Grail Succession is for exactly two players (two seats in players)")])
+def test_a_refusal_names_no_api_value_in_japanese(client, ruleset, prepare, path, body, who, ja, en):
+    """Refusals whose Japanese named API values (「roll_move の seal=extra_die」, 「extra_die だけ」, 「dice に指定できるのは
+    "server" だけ」, 「meta は…」, 「players に席を2つ」): the phone's button or the words instead; the English keeps
+    what an API client sends. 400, nothing changes."""
+    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
+    for step, payload in prepare:
+        assert _post(client, t, step, payload).status_code in (200, 201), step
+    version = _version(client, t)
+    r = _post(client, t, path, body, who)
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+    assert not CODE.search(ja), ja
+    assert _version(client, t) == version
+
+
+@pytest.mark.parametrize(("body", "ja", "en"), [
+    ({"counters": [{"key": "hp", "label": "HP", "thresholds": [5]}]}, "フラグは値と名前で指定します",
+     "A flag is {\"at\": number, \"label\": name}"),
+    ({"counters": ["seals"], "private": ["nope"]}, "非公開にするカウンター「nope」はこのセッションにありません",
+     "'private' names a counter this session does not have: 'nope'")])
+def test_a_counter_refusal_names_no_api_field_in_japanese(client, body, ja, en):
+    """Session creation's flag and private counters named their JSON shape or key in Japanese (「{"at": 数値, …}」,
+    「private のカウンター…」). 400, no session."""
+    before = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "卓", "seats": ["A", "B"], **body})
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == before
+
+
+def test_the_logs_paging_is_refused_in_japanese_words(client):
+    """The log's after / limit that are no numbers said 「after と limit は整数です」."""
+    t = _session(client, "generic", ["A", "B"])
+    error = client.get(f"/api/sessions/{t['sid']}/log?after=x", headers=bearer(t["gm"])).get_json()["error"]
+    assert (error["status"], error["ja"], error["en"]) == (400, "記録の位置と件数は整数で指定してください",
+                                                           "'after' and 'limit' must be whole numbers")

@@ -209,7 +209,7 @@ def force_difference(side: str, results: Sequence, readings: Mapping | None = No
     rs = [_as_dict(r) for r in results]
     if how == "total_force":
         if not forces:
-            raise GmError("解釈total_forceには両陣営の戦力が必要です", "Reading total_force needs both sides' forces")
+            raise GmError("この戦力の差の解釈（公開された6つの戦力の合計）には両陣営の戦力が必要です", "Reading total_force needs both sides' forces")
 
         def total(f: Mapping) -> int:
             return sum(v["value"] if isinstance(v, Mapping) else int(v) for s, v in f.items() if s in STATS)

@@ -121,7 +121,7 @@ def _players(state: State, payload: dict) -> list[str]:
     if isinstance(players, str):
         players = [p for p in players.replace(",", " ").split() if p]
     if not isinstance(players, list) or len(players) != R.PLAYERS or len(set(map(str, players))) != R.PLAYERS:
-        raise GmError("聖杯サクセションは2人用です（players に席を2つ）", "Grail Succession is for exactly two players (two seats in players)")
+        raise GmError("聖杯サクセションは2人用です（プレイヤーに席を2つ）", "Grail Succession is for exactly two players (two seats in players)")
     players = [str(p) for p in players]
     for p in players:
         if p not in state.seats:

@@ -382,7 +382,8 @@ def use_seal(state: State, payload: dict, ctx) -> list:
     seat = acting_seat(state, payload, ctx)
     effect = text_field(payload, "effect", ja="令呪の効果")
     if effect == "extra_die":
-        raise GmError("サイコロ追加は振る前に：roll_move の seal=extra_die", "Add a die before rolling: roll_move with seal=extra_die")
+        ja, en = STRINGS["sugoroku.seal_extra_die"]  # the phone's button beside the roll
+        raise GmError(f"ダイス追加は振るときに「{ja}」で", f"Add a die when rolling: '{en}' (roll_move with seal=extra_die)")
     if effect in ("power", "escape"):
         return seal_in_battle(state, seat, effect, ctx)
     tx = CounterRun(state)

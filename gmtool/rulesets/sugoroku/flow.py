@@ -354,7 +354,8 @@ def roll_move(state: State, payload: dict, ctx) -> list:
         raise Conflict(f"今は{state.seat_name(mover)}の手番です", f"It is {state.seat_name(mover)}'s turn")
     seal = payload.get("seal") or None
     if seal not in (None, "extra_die"):
-        raise GmError("振る前に使える令呪は extra_die だけです", "Only the 'extra_die' seal is used when rolling")
+        ja, en = STRINGS["sugoroku.seal_extra_die"]
+        raise GmError(f"振るときに使える令呪は「{ja}」だけです", f"Only the seal '{en}' [extra_die] is used when rolling")
     tx = CounterRun(state)
     expr = "2D6" if seal else "1D6"
     roll = dicelib.roll(expr, ctx.dice)
