@@ -165,8 +165,9 @@ def test_t9_force_diff_readings(how, a, b):
 
 def test_t9_force_diff_behind_zero_and_total_force_needs_forces():
     assert force_difference("b", worked_results(), {"force_diff_behind": "zero"})["value"] == 0
-    with pytest.raises(GmError):
+    with pytest.raises(GmError) as e:
         force_difference("a", worked_results(), {"force_diff": "total_force"})
+    assert e.value.ja == "この戦力の差の解釈（公開された6つの戦力の合計）には両陣営の戦力が必要です"  # not 「解釈total_force…」
 
 
 def test_t9_granted_advantage_gives_opponent_disadvantage():
