@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of, ruleset_views, undocumented
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
         "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
@@ -926,3 +926,57 @@ def test_t14_the_phone_offers_only_a_pairing_that_can_start(app, client, grail):
             assert 'name="opponent"' not in form and "GMが両方の陣営のキャラクターを登録すると" in form
     assert 'name="opponent" value="s2"' in form and "GMが両方の陣営" not in form
     assert "キャラクター未登録" not in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+
+
+def imported_public(client, grail):
+    """The session's public JSON export imported as a new session (docs/api.md 14): its answer with `tok`."""
+    doc = client.get(f"/api/sessions/{grail['session']}/export?format=json", headers=bearer(grail["tok"]["gm"]))
+    assert doc.status_code == 200
+    r = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc.get_json())
+    assert r.status_code == 201, r.get_json()
+    new = r.get_json()
+    new["tok"] = {"gm": new["gm_token"], **{s["id"]: s["token"] for s in new["seats"]}}
+    return new
+
+
+def test_a_public_export_of_a_combat_imports_and_says_what_it_cannot_play_on(app, client, grail):
+    """A public export holds what the table saw: characters without their stats (T-9), a combat without its cap
+    tracker (T-8). Exported after a combat's setup, it was refused as 'a damaged export' (the fold read the caps it
+    does not carry); exported before the setup was answered, the import took, and the second setup answer was a 500
+    (KeyError '筋力'). Now it imports, every screen shows it, and what needs the hidden record is refused in words
+    (409, nothing changes): the combat can be ended, and once the GM enters the characters again a new one plays."""
+    a, b = started(client, grail)
+    before_setup = imported_public(client, grail)
+    for who, value in (("s1", a), ("s2", b)):
+        r = client.post(f"/api/sessions/{before_setup['session']}/prompts/c1-setup/answer",
+                        headers=bearer(before_setup["tok"][who]), json={"value": value})
+        assert r.status_code == 409, r.get_json()
+        assert "の能力値がこのセッションにありません（公開エクスポートから読み込んだため）" in r.get_json()["error"]["ja"]
+        assert "are not in this session (it was imported from a public export)" in r.get_json()["error"]["en"]
+
+    set_up(client, grail, a, b)
+    after_setup = imported_public(client, grail)
+    version = client.get(f"/api/sessions/{after_setup['session']}/state",
+                         headers=bearer(after_setup["tok"]["gm"])).get_json()["session"]["version"]
+    refused = call(client, after_setup, "next_step", status=409)["error"]
+    assert refused["ja"] == ("この戦闘の修正上限の記録がこのセッションにありません（公開エクスポートから読み込んだため）。"
+                             "続けるには完全バックアップから読み込むか、「打ち切り」で戦闘を終えてください")
+    assert refused["en"] == ("This combat's record of the caps is not in this session (it was imported from a public "
+                             "export): import a full backup to play it on, or stop it with 'End combat'")
+    assert client.get(f"/api/sessions/{after_setup['session']}/state",
+                      headers=bearer(after_setup["tok"]["gm"])).get_json()["session"]["version"] == version
+    for url in (after_setup["gm_url"], after_setup["table_url"], after_setup["seats"][0]["join_url"]):
+        page = open_link(app, url).get(path_of(url).split("?")[0])
+        assert page.status_code == 200 and "アルトリア" in page.get_data(as_text=True), url
+
+    call(client, after_setup, "end_combat")
+    call(client, after_setup, "set_characters", {"faction": "s1", "text": SABER})
+    call(client, after_setup, "set_characters", {"faction": "s2", "characters": ARCHER})
+    call(client, after_setup, "start_combat", {"a": ["s1"], "b": ["s2"]})
+    setup = next(p for p in client.get(f"/api/sessions/{after_setup['session']}/state",
+                                       headers=bearer(after_setup["tok"]["gm"])).get_json()["prompts"]
+                 if p["status"] == "open")
+    for who, value in (("s1", a), ("s2", b)):
+        answer(client, after_setup, setup["id"], value, who)
+    confirm(client, after_setup, setup["id"])
+    call(client, after_setup, "next_step")  # the new combat's 1st select opens: its record is whole

@@ -17,7 +17,8 @@ from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, cleanup_use, current_combat, disabled_stats, free_use, need_seals, other,
+from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, characters, cleanup_use, current_combat, disabled_stats, free_use,
+                   need_caps, need_seals, need_stats, other,
                    phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
@@ -222,6 +223,7 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
                               f"{faction_name(state, f)} has no characters (enter them under 'Characters and true names')")
     if set(sides["a"]) & set(sides["b"]) or sides["a"] == sides["b"] == [GM_SIDE]:
         raise GmError("同じ陣営が両側にいます", "A faction is on both sides")
+    need_stats([c for s in SIDES for f in sides[s] for c in characters(state, f)])
     names = {s: side_name(state, sides[s]) for s in SIDES}
     declarer = _side(text_field(p, "declarer", "a", ja="宣言側"), names, "宣言側", "declaring side")
     check_pick(state, sides, declarer)
@@ -308,6 +310,7 @@ def open_select(state: State, p: dict, ctx: ActionContext) -> list:
         label = STEP_LABELS[step]
         raise Conflict(f"今は{label.ja}なのでセレクトは開けません（セレクトは3回まで）",
                        f"No select can be opened now: the step is {label.en} (3 selects per combat)")
+    need_caps(combat)
     readings = readings_of(state)
     disabled = {combat["respondents"][s]: disabled_stats(combat, s, readings) for s in SIDES}
     disabled = {k: v for k, v in disabled.items() if v}

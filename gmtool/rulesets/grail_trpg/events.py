@@ -128,7 +128,7 @@ def _select_opened(state: State, e) -> None:
 def _setup_done(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     c = _combat(state, d["combat"])
-    c.update(setup=d["setup"], forces=d["forces"], chars=d["chars"], caps=d["caps"], step="setup_done")
+    c.update(setup=d["setup"], forces=d["forces"], chars=d["chars"], caps=d.get("caps"), step="setup_done")
     c.update({k: d[k] for k in ("uses", "faction_uses", "used_skills") if k in d})
     for side in ("a", "b"):
         c["seals"][side] += d.get("seals", {}).get(side, [])
@@ -140,7 +140,7 @@ def _select_resolved(state: State, e) -> None:
     c["before_select"] = copy.deepcopy({k: c[k] for k in ("caps", "uses", "faction_uses", "used_skills", "np_used",
                                                           "carry", "setup", "forces") if k in c})
     c["selects"].append({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]})
-    c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"],
+    c.update(caps=d.get("caps"), uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"],
              step=f"result{d['select_no']}")
     c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
     for side in ("a", "b"):
@@ -155,7 +155,7 @@ def _select_revised(state: State, e) -> None:
     c = _combat(state, d["combat"])
     c["selects"] = [({"select_no": d["select_no"], "choices": d["choices"], "result": d["result"]}
                      if s["select_no"] == d["select_no"] else s) for s in c["selects"]]
-    c.update(caps=d["caps"], uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"])
+    c.update(caps=d.get("caps"), uses=d["uses"], np_used=d["np_used"], carry=d["carry_next"])
     c.update({k: d[k] for k in ("faction_uses", "used_skills") if k in d})
     prompt = state.prompts.get(c["prompt"])
     if prompt is not None and prompt.meta.get("select_no") == d["select_no"] and prompt.resolution:
@@ -193,7 +193,7 @@ def _skill_used(state: State, e) -> None:
         c["uses"][u["side"]][u["kind"]] += 1
     if u.get("skill"):
         c.setdefault("used_skills", []).append(u["skill"])
-    c["caps"] = d["caps"]
+    c["caps"] = d.get("caps")  # (none in a public export: flow.need_caps)
     c.setdefault("cleanup_skills", []).append({k: d[k] for k in ("use", "applied", "by_hand", "notes")})
 
 

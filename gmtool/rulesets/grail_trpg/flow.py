@@ -232,6 +232,30 @@ def seal_drafts(state: State, faction: str, cost: int, effect: int) -> list:
                           {"ja": f"令呪{effect} [T-13]", "en": f"Command Seal {effect} [T-13]"}, "T-13")
 
 
+# -- what a session imported from a public export lacks ------------------------------
+
+def need_stats(chars: list[Character]) -> None:
+    """A session imported from a public export (docs/api.md 14) holds what the table saw: its characters have no
+    stats (T-9). A combat needs them: refused in words (409), until the GM enters the characters again."""
+    lacking = [c.name for c in chars if set(STATS) - set(c.stats)]
+    if lacking:
+        names = "、".join(lacking)
+        raise Conflict(f"{names}の能力値がこのセッションにありません（公開エクスポートから読み込んだため）。"
+                       "「キャラクター・真名看破」で登録し直すか、完全バックアップから読み込んでください",
+                       f"The stats of {', '.join(lacking)} are not in this session (it was imported from a public "
+                       "export): enter the characters again under 'Characters and true names', or import a full backup")
+
+
+def need_caps(combat: dict) -> None:
+    """A combat set up before a public export was made has no cap tracker in the imported session (the GM's
+    bookkeeping, T-8): refused in words (409); the GM may end the combat."""
+    if combat.get("caps") is None:
+        raise Conflict("この戦闘の修正上限の記録がこのセッションにありません（公開エクスポートから読み込んだため）。"
+                       "続けるには完全バックアップから読み込むか、「打ち切り」で戦闘を終えてください",
+                       "This combat's record of the caps is not in this session (it was imported from a public "
+                       "export): import a full backup to play it on, or stop it with 'End combat'")
+
+
 # -- answers: the custom prompt kinds ------------------------------------------------
 
 def _answer_context(prompt: Prompt, who: str, value: Any, state: State) -> tuple[dict, dict, str]:
@@ -250,6 +274,7 @@ def validate_setup_answer(prompt: Prompt, who: str, value: Any, state: State) ->
         _only_skills(v, ("main", "sub", "others", "seal"))
         return {"uses": uses}
     chars = side_characters(state, combat, side)
+    need_stats(chars)
     placed = validate_setup(chars, v.get("main") or None, v.get("sub") or None, v.get("others") or ())
     seal = v.get("seal")
     if seal in (None, "", False, 0, "0", "false", "off"):
@@ -387,6 +412,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     """T-5/T-3/T-13: one stat (not barred), the faction's skills / 宝具 (its own 2 each per scene), seal 2;
     an allied faction that is not its side's first declares only its skills."""
     v, combat, side = _answer_context(prompt, who, value, state)
+    need_caps(combat)
     if not leads(prompt, who):
         _only_skills(v, ("stat", "seal"))
         return {"uses": declared_uses(state, combat, who, v, "select")}
@@ -676,6 +702,7 @@ def cleanup_use(state: State, combat: dict, use: dict) -> dict:
     """T-11/T-8: a cleanup-timing skill, declared openly after the battle roll: a stat change goes through
     the scene's cap tracker onto the side's main (or the opposing main for a debuff); a win-rate change or a
     skill without numbers is listed for the GM to apply by hand (the battle is already decided)."""
+    need_caps(combat)
     tracker = CapTracker.from_dict(combat["caps"])
     side, applied, notes = use["side"], [], []
     label = skill_label({"kind": use["kind"], "name": use["name"]})
