@@ -80,6 +80,8 @@ def _characters_set(state: State, e) -> None:
 
 def _skill_set(state: State, e) -> None:
     d = copy.deepcopy(e.data)
+    if "skill" not in d:  # a public export's: the sheet's skill is the faction's (T-9), its change left out
+        return
     for c in _g(state)["characters"].get(d["faction"], []):
         if c["id"] != d["character"]:
             continue
@@ -93,7 +95,8 @@ def _skill_set(state: State, e) -> None:
 
 
 def _seen_set(state: State, e) -> None:
-    _g(state)["seen"][e.data["faction"]] = list(e.data["seen"])
+    if "seen" in e.data:  # (a public export's holds only how many: whom a faction saw through is its own, T-9)
+        _g(state)["seen"][e.data["faction"]] = list(e.data["seen"])
 
 
 def _starting_seals_set(state: State, e) -> None:
@@ -572,7 +575,7 @@ def _skill_sheet(data: dict, event, state: State, viewer: Viewer) -> dict:
 
 
 def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
-    if viewer.is_gm or viewer.seat == data["faction"]:
+    if viewer.is_gm or viewer.seat == data["faction"] or "seen" not in data:  # (a public export's: the count alone)
         return data
     return {"faction": data["faction"], "count": len(data["seen"])}
 
