@@ -774,6 +774,19 @@ def test_s13_the_table_stage_shows_the_revealed_true_name(game):
     assert "アルトリア" in latest and "一斉公開" not in latest, latest
 
 
+def test_s13_the_true_name_prompt_is_titled_as_the_seats_true_name(game):
+    """Play-through: the commitment's prompt was titled 「真名：セイバー」, so the log and every export read
+    「真名：セイバー」を一斉公開, as if the true name were セイバー; it is 「セイバーの真名」 / "True name of セイバー"."""
+    game["act"]("reveal_true_name", {"seat": "s1", "reason": "宝具《真名開放》"})
+    texts = {}
+    for lang in ("ja", "en"):
+        log = game["client"].get(f"/api/sessions/{game['sid']}/log?lang={lang}",
+                                 headers=bearer(game["tokens"]["table"])).get_json()["events"]
+        texts[lang] = "\n".join(e["text"] for e in log)
+    assert "「セイバーの真名」を一斉公開" in texts["ja"] and "真名：" not in texts["ja"], texts["ja"]
+    assert "'True name of セイバー' revealed" in texts["en"], texts["en"]
+
+
 def test_s2_a_round_the_gm_ended_early_has_nobody_to_move(game):
     """Browser review: after the GM ended round 1 early (end_round force), the next mover's phone still showed the
     big 1d6 button and every screen 手番: …, though the round is over (its roll is refused); the view names no

@@ -250,7 +250,7 @@ def setup(state: State, payload: dict, ctx) -> list:
                          "cp_terms": cp_terms, "vp_terms": vp_terms if vp else []}
         if secret:
             pid = prompt_ids[seat] = f"sg-tn-{seat}"
-            title = {"ja": f"真名：{state.seat_name(seat)}", "en": f"True name: {state.seat_name(seat)}"}
+            title = {"ja": f"{state.seat_name(seat)}の真名", "en": f"True name of {state.seat_name(seat)}"}
             tx.drafts += P.open_prompt(state, pid, {"title": title, "kind": "text", "seats": [], "gm_submits": True,
                                               "meta": {"background": True}},
                                        ctx.resolvers)
