@@ -3,6 +3,7 @@ order, an attack with supports from other phones, refusals as clear 4xx, and the
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -813,6 +814,25 @@ def test_i1_the_write_up_and_the_campaign_page_end_with_the_winner(game):
     assert r.status_code == 201, r.get_json()
     listed = client.get(f"/api/sessions/{sid}/campaign?lang=ja", headers=bearer(tokens["gm"])).get_json()["sessions"]
     assert listed[0]["outcome"] == "結果：アリスの勝利（特殊ゴール「特別勝利」、I-1）"
+
+
+def test_i1_the_tables_end_stage_says_how_the_winner_won(game):
+    """Play-through: the table's end stage said 「勝者: アリス」 with no word of how; it says how (the declared
+    special goal, I-1), in both languages, as the write-up's result line does."""
+    act, tokens, sid = game["act"], game["tokens"], game["sid"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("start_turn", who="s1")
+    act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
+    act("end_turn", who="s1")
+    table = game["client"].application.test_client()
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+    for lang, words in (("ja", ("勝者", "アリス", "特殊ゴール「特別勝利」")),
+                        ("en", ("Winner", "アリス", "special goal '特別勝利'"))):
+        page = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        winner = html.unescape(re.sub(r"<[^>]+>", "", re.search(r'<p class="il-winner[^"]*" id="il-stage-winner">(.*?)</p>',
+                                                                 page, re.S).group(1)))
+        assert all(w in winner for w in words), (lang, winner)
 
 
 def test_the_view_has_exactly_the_documented_fields(client):

@@ -200,7 +200,8 @@ KINDS = {"basic": ("基本ゴール", "basic goal"), "special": ("特殊ゴー�
          "goal_card": ("ゴールカード", "goal card"), "last": ("他の全員が脱落", "everyone else is out")}
 
 
-def _kind(d, lang):
+def victory_kind(d, lang):
+    """How a victory is won (I-1): the goal's kind, with the special goal's or goal card's name."""
     label = KINDS[d["kind"]][1 if lang == "en" else 0]
     return label + (f"「{d['label']}」" if lang != "en" and d.get("label") else
                     f" '{d['label']}'" if d.get("label") else "")
@@ -209,8 +210,8 @@ def _kind(d, lang):
 def describe_victory_declared(e, state, lang):
     """Log line: a victory declared, to be confirmed at the end of the turn (I-1)."""
     d = e["data"]
-    return _t(lang, f"{_n(state, d['seat'])}が勝利を宣言（{_kind(d, lang)}）",
-              f"{_n(state, d['seat'])} declares victory ({_kind(d, lang)})")
+    return _t(lang, f"{_n(state, d['seat'])}が勝利を宣言（{victory_kind(d, lang)}）",
+              f"{_n(state, d['seat'])} declares victory ({victory_kind(d, lang)})")
 
 
 def turn_ended(state, e):
@@ -265,8 +266,8 @@ def game_won(state, e):
 def describe_game_won(e, state, lang):
     """Log line: the game won (I-1)."""
     d = e["data"]
-    return _t(lang, f"{_n(state, d['seat'])}の勝利！（{_kind(d, lang)}、I-1）",
-              f"{_n(state, d['seat'])} wins! ({_kind(d, lang)}, I-1)")
+    return _t(lang, f"{_n(state, d['seat'])}の勝利！（{victory_kind(d, lang)}、I-1）",
+              f"{_n(state, d['seat'])} wins! ({victory_kind(d, lang)}, I-1)")
 
 
 # -- the attack (I-4, I-5) --------------------------------------------------------------------------

@@ -7,8 +7,6 @@ Built from the table's view alone, so it shows what the table sees.
 
 from __future__ import annotations
 
-from .events import KINDS
-
 
 def _t(lang: str, ja: str, en: str) -> str:
     return en if lang == "en" else ja
@@ -19,9 +17,7 @@ def _result(view_ruleset: dict, lang: str) -> str:
     w = view_ruleset.get("winner")
     if not w:
         return _t(lang, "未決着（ゲーム中）", "Not decided yet (in play)")
-    kind = KINDS[w["kind"]][1 if lang == "en" else 0]
-    if w.get("label"):
-        kind += f" '{w['label']}'" if lang == "en" else f"「{w['label']}」"
+    kind = w["how"][_t(lang, "ja", "en")]
     return _t(lang, f"{w['name']}の勝利（{kind}、I-1）", f"{w['name']} wins ({kind}, I-1)")
 
 

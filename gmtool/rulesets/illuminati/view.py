@@ -9,6 +9,7 @@ from gmtool.core.ruleset import reading_value
 from . import attack as atk
 from . import rules
 from .alignments import ALIGNMENTS
+from .events import victory_kind
 from .readings import PARENT_BONUS
 from .state import STAGES, current, peek
 
@@ -74,7 +75,9 @@ def view(state: State, viewer: Viewer) -> dict:
         "turn": dict(g["turn"]), "placement": placement, "set_aside": list(g["set_aside"]),
         "rounds": list(g["rounds"]), "order_entered": g["order_entered"],
         "attack": attack, "last_attack": last, "attacks": [_attack_view(state, a) for a in g["attacks"][:5]],
-        "winner": ({**g["winner"], "name": state.seat_name(g["winner"]["seat"])} if g["winner"] else None),
+        # I-1: how the game was won, as the write-up's result line says it
+        "winner": ({**g["winner"], "name": state.seat_name(g["winner"]["seat"]),
+                    "how": {lang: victory_kind(g["winner"], lang) for lang in ("ja", "en")}} if g["winner"] else None),
         "alignments": [{"key": k, "label": v.to_dict()} for k, v in ALIGNMENTS.items()],
         "me": me,
         "can": {
