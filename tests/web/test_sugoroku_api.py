@@ -774,6 +774,23 @@ def test_s13_the_table_stage_shows_the_revealed_true_name(game):
     assert "アルトリア" in latest and "一斉公開" not in latest, latest
 
 
+def test_s13_every_phone_shows_a_true_name_once_revealed_never_before(game):
+    """Play-through: only the table's standings showed a revealed true name; the phones (its own and the others')
+    never did. Once revealed (S-13) it is public on every phone; before, on none (not even its own)."""
+    def phone(seat):
+        browser = game["client"].application.test_client()
+        return browser.get(f"/join/{game['sid']}?k={game['tokens'][seat]}", follow_redirects=True).get_data(as_text=True)
+
+    for seat in ("s1", "s2", "s3"):
+        assert "アルトリア" not in phone(seat) and "エミヤ" not in phone(seat), seat
+    game["act"]("reveal_true_name", {"seat": "s1", "reason": "宝具《真名開放》"})
+    own = phone("s1")
+    assert re.search(r'<dd class="sg-my-true-name">アルトリア</dd>', own) and "エミヤ" not in own
+    for seat in ("s2", "s3"):
+        names = re.search(r'<p class="sg-true-names">(.*?)</p>', phone(seat), re.S).group(1)
+        assert "セイバー: <b>アルトリア</b>" in names and "エミヤ" not in names, (seat, names)
+
+
 def test_s13_the_true_name_prompt_is_titled_as_the_seats_true_name(game):
     """Play-through: the commitment's prompt was titled 「真名：セイバー」, so the log and every export read
     「真名：セイバー」を一斉公開, as if the true name were セイバー; it is 「セイバーの真名」 / "True name of セイバー"."""

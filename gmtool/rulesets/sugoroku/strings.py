@@ -111,6 +111,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.mana_7': ('魔力7未満', 'mana < 7'),
     'sugoroku.true_name': ('真名', 'True name'),
     'sugoroku.revealed': ('判明', 'revealed'),
+    'sugoroku.true_names_revealed': ('判明した真名', 'True names revealed'),
     'sugoroku.vs': ('対', 'vs'),
     'sugoroku.last_battle': ('前の戦闘', 'Last battle'),
     'sugoroku.won': ('の勝ち', 'won'),
