@@ -1,4 +1,4 @@
-"""The GM's home page: the session list and the new-session form (server GM key required)."""
+"""The GM's home page: the session list, the new-session form and the import form (server GM key required)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import json
 from flask import Blueprint, current_app, g, make_response, redirect, request, url_for
 
 from .. import limits
-from ..core.errors import Forbidden
+from ..core.errors import Forbidden, GmError
 from ..i18n import translate
 from ..rulesets import get as get_ruleset
 from ..rulesets import registry
 from ..setup import counters_for, parse_seats
 from .compression import asset_url
+from .screens import import_checked
 from .common import ADMIN_COOKIE, check_csrf, csrf_for, go_to, is_admin, manager, no_store, render, same_secret
 
 bp = Blueprint("home", __name__)
@@ -84,3 +85,21 @@ def create():
     live, _tokens = manager().create(form.get("title", ""), ruleset.name, parse_seats(form.get("seats", "")),
                                      counters)
     return go_to(url_for("gm.console", session_id=live.state.session_id), 302)
+
+
+@bp.post("/sessions/import")
+def import_file():
+    """Import an uploaded JSON export (the API's import and its refusals, docs/api.md 14) and open its GM console."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The GM key is required")
+    check_csrf(current_app.config["ADMIN_KEY"])  # reads the form: a body over the cap is a 413 here
+    upload = request.files.get("file")
+    raw = upload.read() if upload else b""
+    if not raw:
+        raise GmError("JSONエクスポートのファイルを選んでください", "Choose a JSON export file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise limits.NotJson() from None
+    live, _tokens = import_checked(manager(), text, restore_tokens=request.form.get("restore_tokens") == "1")
+    return go_to(url_for("gm.console", session_id=live.state.session_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,6 +16,7 @@ from gmtool.core.view import GM, TABLE, Viewer, build_view
 from gmtool.export import FORMAT_NAMES, MEDIA_TYPES, Options, export
 from gmtool.runtime import SessionManager
 from gmtool.web import create_app
+from gmtool.web.common import csrf_for
 
 ADMIN_KEY = "k" * 32
 
@@ -375,3 +377,67 @@ def test_a_yes_no_export_option_that_is_neither_is_a_400(client, created, query,
     assert r.status_code == 400 and r.get_json()["error"]["en"] == en and r.get_json()["error"]["ja"]
     assert client.get(f"/api/sessions/{created['session']}/export?times=no&secret_rolls=yes&format=json&full=true",
                       headers=bearer(created["gm_token"])).get_json()["full"] is True
+
+
+# -- the home page's import form ------------------------------------------------------
+
+def test_home_page_imports_an_uploaded_export(web, tmp_path):
+    """Play-through: importing needed the command line or the API; the home page (the server GM key's) has a form
+    that takes the JSON export file and opens the new session's GM console with its new links."""
+    app, client, data = web
+    sid = data["session"]
+    export_file = tmp_path / "API卓.json"
+    export_file.write_bytes(client.get(f"/api/sessions/{sid}/export?format=json",
+                                       headers=bearer(data["gm_token"])).get_data())
+    browser = app.test_client()
+    assert browser.get(f"/?k={ADMIN_KEY}").status_code == 302
+    home = browser.get("/").get_data(as_text=True)
+    assert 'id="import-session"' in home and 'enctype="multipart/form-data"' in home
+    assert unnamed_controls(home) == []
+    response = browser.post("/sessions/import", data={"csrf": csrf_for(ADMIN_KEY),
+                                                      "file": (export_file.open("rb"), export_file.name)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    new = response.headers["Location"].split("/s/")[1].split("/")[0]
+    assert new != sid and response.headers["Location"].endswith(f"/s/{new}/gm")
+    console = browser.get(f"/s/{new}/gm").get_data(as_text=True)
+    assert "API卓" in console
+    joins = list(app.extensions["gmtool"].get(new).join_tokens.values())
+    assert len(joins) == 2 and all(f"/join/{new}?k={token}" in console for token in joins)  # its new links
+    assert app.extensions["gmtool"].get(new).state.title == "API卓"
+
+
+@pytest.mark.parametrize("form, status, en", [
+    ({}, 400, "Choose a JSON export file"),
+    ({"file": (b"", "empty.json")}, 400, "Choose a JSON export file"),
+    ({"file": (b"not json", "x.json")}, 400, "Not valid JSON"),
+    ({"file": (b"\xff\xfe{}", "x.json")}, 400, "Not valid JSON"),
+    ({"file": (b'{"schema": "gmtool.export/0"}', "x.json")}, 400, "Not a gmtool JSON export"),
+    ({"file": (b"{" + b" " * (300 * 1024) + b"}", "big.json")}, 413, "Request too large"),
+])
+def test_home_page_import_refuses_as_the_api_does(web, form, status, en):
+    """A refusal of the import form is a 4xx page in Japanese and English, and leaves no session behind."""
+    app, client, _data = web
+    data_dir = Path(app.config["DATA_DIR"])
+    files = sorted(data_dir.iterdir())
+    browser = app.test_client()
+    browser.get(f"/?k={ADMIN_KEY}")
+    body = {"csrf": csrf_for(ADMIN_KEY), **{k: (io.BytesIO(v[0]), v[1]) for k, v in form.items()}}
+    response = browser.post("/sessions/import", data=body)
+    page = response.get_data(as_text=True)
+    assert response.status_code == status and en in page and 'class="msg-ja"' in page, page[-600:]
+    assert sorted(data_dir.iterdir()) == files
+
+
+def test_home_page_import_needs_the_key_and_the_csrf_token(web):
+    """Without the server GM key's cookie, or without the form's CSRF token, the import is a 403 and writes nothing."""
+    app, client, data = web
+    text = client.get(f"/api/sessions/{data['session']}/export?format=json", headers=bearer(data["gm_token"])).get_data()
+    data_dir = Path(app.config["DATA_DIR"])
+    files = sorted(data_dir.iterdir())
+    stranger = app.test_client()
+    assert stranger.post("/sessions/import", data={"csrf": csrf_for(ADMIN_KEY),
+                                                   "file": (io.BytesIO(text), "x.json")}).status_code == 403
+    browser = app.test_client()
+    browser.get(f"/?k={ADMIN_KEY}")
+    assert browser.post("/sessions/import", data={"file": (io.BytesIO(text), "x.json")}).status_code == 403
+    assert sorted(data_dir.iterdir()) == files
