@@ -58,6 +58,15 @@
     });
   }
 
+  // -- a success the GM has since undone no longer says what stands: it is cleared when the version that undid it
+  // arrives (its data-action is among the live root's data-undone, the seat's own undone actions).
+  document.addEventListener("gmtool:shown", function () {
+    const liveRoot = document.querySelector("#live .live-root");
+    if (!flash || !liveRoot) return;
+    const undone = new Set((liveRoot.dataset.undone || "").split(" ").filter(Boolean));
+    for (const box of flash.querySelectorAll(".flash[data-action]")) if (undone.has(box.dataset.action)) box.remove();
+  });
+
   // -- keep the screen awake while the session is open (re-taken when the page is shown again).
   let lock = null, asking = false;
   function wakeState(state) { root.dataset.wakeLock = state; }

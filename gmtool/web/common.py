@@ -229,16 +229,18 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
     if not is_htmx():
         return redirect(url_for(endpoint, session_id=session_id))
     from .screens import flash_text  # (screens builds on this module)
-    response = flash_response(flash_text(live, viewer, runtime.recorded.get()))  # the request's events: its action's
+    written = runtime.recorded.get()  # the request's events: its action's
+    response = flash_response(flash_text(live, viewer, written), action=written[0].action if written else None)
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response
 
 
-def flash_response(message: str, error: bool = False, status: int = 200):
+def flash_response(message: str, error: bool = False, status: int = 200, action: int | None = None):
     """A message for htmx: a success into the page's polite live region (#flash-status, the default target), an error
-    into its alert region (#flash-alert); the other region is emptied (templates/_flash.html)."""
-    response = make_response(render_template("_flash.html", error=error, message=message), status)
+    into its alert region (#flash-alert); the other region is emptied (templates/_flash.html). `action`: the action
+    a success tells of (a phone clears the message when the GM undoes it)."""
+    response = make_response(render_template("_flash.html", error=error, message=message, action=action), status)
     if error:
         response.headers["HX-Retarget"] = "#flash-alert"
     return response

@@ -136,9 +136,10 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
         # view of a revealed prompt holds its own marks, which would make each phone's rendering its own).
         public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
+        undone = undone_actions_of(live, viewer.seat) if viewer.kind == "seat" else []
     seats = {s["id"]: s for s in view["seats"]}
     phone = phone_context(view, seats[viewer.seat], live, public) if viewer.kind == "seat" else {}
-    ctx = {**phone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+    ctx = {**phone, "undone_own": undone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "controls": False,  # the GM console's counter controls: with the page only (gm/_live.html)
@@ -150,6 +151,14 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
     if viewer.kind == "seat":
         ctx["personal"] = phone_personal(live, ctx)
     return ctx
+
+
+def undone_actions_of(live: LiveSession, seat: str) -> list[int]:
+    """The actions of `seat` the GM undid lately (the session's recent events; the caller holds its lock): its phone
+    clears a success message that told of one (static/phone.js). Only the seat's own: nothing of anyone else's."""
+    by, recent = f"seat:{seat}", list(live.recent)
+    own = {e.action for e in recent if e.actor == by}
+    return [e.data["action"] for e in recent if e.type == "undo" and e.data.get("action") in own]
 
 
 def screen_view(live: LiveSession, viewer: Viewer) -> dict:
@@ -270,7 +279,7 @@ def live_fragment(live: LiveSession, viewer: Viewer, wait: bool = True) -> tuple
     return version, html
 
 
-PHONE_ROOT = """<div class="live-root" data-version="{version}" data-open-prompts="{open_prompts}">
+PHONE_ROOT = """<div class="live-root" data-version="{version}" data-open-prompts="{open_prompts}" data-undone="{undone}">
 {closed}{personal}
 {shared}
 <section class="card">
@@ -286,10 +295,12 @@ def phone_fragment(ctx: dict) -> Markup:
     by a template. When the phone's own part is kept, which is most changes for most phones, this is all its
     rendering does, and a template's own cost per rendering was most of it (about 40 µs of 50).
 
-    `data-open-prompts` lists the prompts open for this seat (static/live.js clears a draft whose prompt closed)."""
+    `data-open-prompts` lists the prompts open for this seat (static/live.js clears a draft whose prompt closed),
+    `data-undone` the seat's own actions the GM undid lately (static/phone.js clears a success that told of one)."""
     language, view = lang(), ctx["view"]
     return Markup(PHONE_ROOT.format(
         version=ctx["version"], open_prompts=escape("".join(f"{p['id']} " for p in ctx["mine_open"])),
+        undone=" ".join(str(a) for a in ctx["undone_own"]),
         closed=Markup('<p class="closed-banner">{}</p>\n').format(translate("closed", language))
         if view["session"]["closed"] else "",
         personal=ctx["personal"], shared=ctx["public_part"].shared,

@@ -804,6 +804,36 @@ def test_s13_the_true_name_prompt_is_titled_as_the_seats_true_name(game):
     assert "'True name of セイバー' revealed" in texts["en"], texts["en"]
 
 
+def test_the_tables_stage_tells_of_an_undo_and_keeps_an_undone_secret(game):
+    """Play-through: when the GM undid, the table's stage just went back with no word of it. While the undo is the
+    newest line the stage reads 「取り消し: …」 / "Undo: …" from the table's own log (an undone secret roll stays
+    （非公開）), and the board's newest line is the newest that stands, neither the undone move nor the undo."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    table = client.application.test_client()
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+
+    def stage(lang="ja"):
+        html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        undone = re.search(r'<p class="stage-undone" id="stage-undone">(.*?)</p>', html, re.S)
+        latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, re.S)
+        return re.sub(r"<[^>]+>", "", undone.group(1)) if undone else None, latest.group(1) if latest else ""
+
+    act("roll_move", who="s1")
+    assert stage()[0] is None and "位置 0→" in stage()[1]
+    r = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(tokens["gm"]), json={"expr": "S1D20", "label": "秘密の判定"})
+    assert r.status_code == 201
+    assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
+    undone, _latest = stage()
+    assert undone == "取り消し: （非公開）", undone  # the secret roll stays one
+    assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
+    undone, latest = stage()
+    assert undone.startswith("取り消し: セイバー 移動") and "位置 0→" in undone, undone
+    assert "位置 0→" not in latest and "取り消し" not in latest, latest
+    assert stage("en")[0].startswith("Undo: セイバー Move")
+    act("roll_move", who="s1")  # the next step: the notice has had its moment
+    assert stage()[0] is None
+
+
 def test_s2_a_round_the_gm_ended_early_has_nobody_to_move(game):
     """Browser review: after the GM ended round 1 early (end_round force), the next mover's phone still showed the
     big 1d6 button and every screen 手番: …, though the round is over (its roll is refused); the view names no
