@@ -406,6 +406,22 @@ def test_home_page_imports_an_uploaded_export(web, tmp_path):
     assert app.extensions["gmtool"].get(new).state.title == "API卓"
 
 
+def test_home_page_import_keeps_a_backups_links_when_asked(web):
+    """元のリンクを使い続ける: a full backup imported from the home page keeps its old links (the API's restore_tokens)."""
+    app, client, data = web
+    text = client.get(f"/api/sessions/{data['session']}/export?format=json&full=1",
+                      headers=bearer(data["gm_token"])).get_data()
+    browser = app.test_client()
+    browser.get(f"/?k={ADMIN_KEY}")
+    response = browser.post("/sessions/import", data={"csrf": csrf_for(ADMIN_KEY), "restore_tokens": "1",
+                                                      "file": (io.BytesIO(text), "backup.json")})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    new = response.headers["Location"].split("/s/")[1].split("/")[0]
+    assert new != data["session"]
+    for token in (data["gm_token"], data["seats"][0]["token"]):
+        assert client.get(f"/api/sessions/{new}/state", headers=bearer(token)).status_code == 200
+
+
 @pytest.mark.parametrize("form, status, en", [
     ({}, 400, "Choose a JSON export file"),
     ({"file": (b"", "empty.json")}, 400, "Choose a JSON export file"),
