@@ -308,6 +308,10 @@ class Ruleset:
     # -> numbers, seat ids and names, no words of one language (what a program reads), or None. None (the
     # default): the JSON export has no `standings`.
     standings_data: Callable[[dict], dict | None] | None = None
+    # The GM console's example of a secret prompt (the placeholders of its title and of its options, one per line):
+    # something this game asks at the table. The default is neutral, for a game that names none.
+    prompt_example: tuple[Label, Label] = (Label("次の行動", "Next move"),
+                                           Label("攻める\n守る\n様子を見る", "Attack\nDefend\nWait and see"))
 
     def __post_init__(self):
         from .events import CORE_EVENTS, CORE_UPCASTERS  # core's own event types are declared with this contract

@@ -308,7 +308,7 @@ def phone_fragment(ctx: dict) -> Markup:
 
 
 def gm_extras(live: LiveSession) -> dict:
-    """The GM console's join links and QR codes (GM only)."""
+    """The GM console's join links and QR codes, and its prompt form's example (GM only)."""
     sid = live.state.session_id
     joins = []
     for seat in live.state.seats.values():
@@ -318,7 +318,7 @@ def gm_extras(live: LiveSession) -> dict:
     turl = table_url(base_url(), sid, live.table_token)
     most = min(live.ruleset.seats[1], MAX_SEATS)
     return {"joins": joins, "table_url": turl, "table_qr": qr_svg(turl),
-            "resolvers": live.ruleset.all_resolvers(),
+            "resolvers": live.ruleset.all_resolvers(), "prompt_example": live.ruleset.prompt_example,
             "seats_full": most if len(live.state.seats) >= most else 0}  # the add-seat form is disabled, saying so
 
 

@@ -326,3 +326,31 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     summary = html.split('id="table-summary"', 1)[1].split('id="history"', 1)[0]
     assert "summary-prompts" not in summary and "投票" not in summary
     assert seed in html.split('class="seed"', 1)[1]  # the history's footer
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_consoles_secret_prompt_example_is_the_games_own(app, client, admin, name, lang):
+    """Play-through a01_gm_0: every game's console suggested grail's 1stセレクト / 筋力 耐久 敏捷 as a secret prompt. Each
+    ruleset names its own example (Ruleset.prompt_example); only grail's is grail's, and generic's names no game."""
+    lo = max(registry()[name].seats[0], 2)
+    created = client.post("/api/sessions", headers=admin, json={"title": "卓", "ruleset": name,
+                                                                 "seats": [f"P{i}" for i in range(1, lo + 1)]}).get_json()
+    html = open_link(app, created["gm_url"]).get(f"/s/{created['session']}/gm?lang={lang}").get_data(as_text=True)
+    form = html.split('id="new-prompt"', 1)[1].split("</form>", 1)[0]
+    title, options = registry()[name].prompt_example
+    assert f'placeholder="{title.get(lang)}"' in form and f'placeholder="{options.get(lang)}"' in form
+    grail = ("1stセレクト", "筋力") if lang == "ja" else ("1st select", "Strength")
+    assert (grail[0] in form and grail[1] in form) == (name == "grail_trpg")
+
+
+@pytest.mark.parametrize(("lang", "faction"), [("ja", "陣営"), ("en", "faction")])
+def test_the_home_forms_seat_example_reads_name_then_faction_as_its_label_says(app, lang, faction):
+    """Play-through 00_home / g04_phone1_join: the label said 名前 / 陣営 but the example read 「アーチャー陣営 / 遠坂」, so a GM
+    who followed it made the master's name the faction (the phone: 「あなたの席 遠坂」). Each example line, read as the
+    form reads it (setup.parse_seat), now puts the faction after the slash, in both languages."""
+    from gmtool.setup import parse_seats
+    html = open_link(app, f"/?k={app.config['ADMIN_KEY']}").get(f"/?lang={lang}").get_data(as_text=True)
+    example = re.search(r'<textarea name="seats"[^>]*placeholder="([^"]*)"', html).group(1).replace("&#39;", "'")
+    seats = parse_seats(example)
+    assert len(seats) == 2 and all(faction in s["faction"] and faction not in s["name"] for s in seats), seats

@@ -31,6 +31,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="ace_royal",
     label=Label("Fate/Ace Royal", "Fate/Ace Royal"),
+    prompt_example=(Label("迎撃する？", "Intercept?"), Label("迎撃する\n見送る", "Intercept\nLet it pass")),  # the GM console's secret-prompt example
     seats=(2, 7),
     counters=COUNTERS,
     events=EVENTS,

@@ -25,6 +25,7 @@ from .strings import STRINGS
 RULESET = Ruleset(
     name="grail_trpg",
     label=Label("聖杯戦争TRPG（戦闘）", "Holy Grail War TRPG (combat)"),
+    prompt_example=(Label("1stセレクト", "1st select"), Label("筋力\n耐久\n敏捷", "Strength\nEndurance\nAgility")),  # the GM console's secret-prompt example
     seats=(1, 12),
     counters=COUNTERS,
     events=with_export_lines(EVENTS),

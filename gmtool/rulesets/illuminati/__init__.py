@@ -32,6 +32,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="illuminati",
     label=Label("イルミナティ（TCG）", "Illuminati: New World Order"),
+    prompt_example=(Label("この攻撃を支援する？", "Support this attack?"), Label("攻撃側\n防御側\nどちらもしない", "The attack\nThe defense\nNeither")),  # the GM console's secret-prompt example
     seats=(2, 6),
     counters=COUNTERS,
     events=EVENTS,

@@ -27,6 +27,7 @@ COUNTERS = (
 RULESET = Ruleset(
     name="succession",
     label=Label("聖杯サクセション", "Grail Succession"),
+    prompt_example=(Label("先攻・後攻", "Who goes first"), Label("先攻\n後攻", "First\nSecond")),  # the GM console's secret-prompt example
     seats=(2, 2),
     counters=COUNTERS,
     events=EVENTS,

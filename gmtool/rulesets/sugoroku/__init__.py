@@ -30,6 +30,7 @@ READINGS = tuple(_reading(key, spec) for key, spec in {**rules.READINGS, **flow.
 RULESET = Ruleset(
     name="sugoroku",
     label=Label("双六聖杯戦争", "Sugoroku Holy Grail War"),
+    prompt_example=(Label("同盟の申し出", "Alliance offer"), Label("受ける\n断る", "Accept\nRefuse")),  # the GM console's secret-prompt example
     seats=(2, 7),
     counters=COUNTERS,
     events=with_export_lines(EVENTS),
