@@ -354,6 +354,21 @@ def test_gm_export_page_previews_the_wiki_text(web):
     assert download.get_data(as_text=True) == page.preview
 
 
+@pytest.mark.parametrize("lang, paste, secrets", [("ja", "Wikiに貼り付け", "秘密ロールは含まれません"),
+                                                   ("en", "into your wiki", "secret rolls are never included")])
+def test_the_export_pages_wiki_hint_shows_for_the_wiki_formats_only(web, lang, paste, secrets):
+    """Play-through: 「プレビューをコピーしてWikiに貼り付けられます」 showed under the JSON and the HTML previews too. It shows
+    under the wiki markups (Markdown, MediaWiki, @wiki) only; what is never included is said under every format."""
+    app, _client, data = web
+    sid = data["session"]
+    browser = app.test_client()
+    assert browser.get(f"/s/{sid}/gm?k={data['gm_token']}").status_code == 302
+    for fmt in ("markdown", "mediawiki", "atwiki", "text", "html", "json"):
+        html = browser.get(f"/s/{sid}/gm/export?format={fmt}&lang={lang}").get_data(as_text=True)
+        hint = html.split('id="export-hint">', 1)[1].split("</p>", 1)[0]
+        assert secrets in hint and (paste in hint) == (fmt in ("markdown", "mediawiki", "atwiki")), (fmt, hint)
+
+
 def test_gm_export_page_is_for_the_gm_only(web):
     app, _client, data = web
     sid = data["session"]
