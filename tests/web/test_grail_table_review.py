@@ -175,3 +175,35 @@ def test_a_force_line_keeps_its_stat_marker_apart_from_its_words(app, client, gr
     log = client.get(f"/api/sessions/{grail['session']}/log?lang=ja", headers=bearer(grail["tok"]["gm"])).get_json()
     line = next(e["text"] for e in log["events"] if e["type"] == "grail.setup_done")
     assert "戦力 【筋力】50 【耐久】75" in line, line  # Japanese: the brackets set the stat apart
+
+
+# -- 5. who answers for a side ----------------------------------------------------------------------
+
+def test_you_answer_for_your_side_shows_only_while_there_is_something_to_answer(app, client, grail):  # noqa: F811
+    """Play-through g12_phone1_battle: 「あなたがこの側の回答者です」 showed on a phone in the battle, with nothing to
+    answer. It is said on the setup / select form itself: there while the form is, gone in the battle."""
+    phone = open_link(app, grail["seats"][0]["join_url"])
+
+    def said(lang="ja"):
+        html = phone.get(f"/s/{grail['session']}/phone?lang={lang}").get_data(as_text=True)
+        return {"ja": "あなたがこの側の回答者です", "en": "You answer for your side"}[lang] in html
+
+    a, b = started(client, grail)
+    assert said() and said("en")  # the setup waits for this side's answer
+    set_up(client, grail, a, b)
+    assert not said()  # confirmed, the 1st select not opened yet: nothing to answer
+    call(client, grail, "next_step")
+    assert said()
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")
+    confirm(client, grail, "c1-s1")
+    assert not said()
+    three = [("魔力", "敏捷"), ("幸運", "宝具")]
+    for n, (sa, sb) in enumerate(three, 2):
+        call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    call(client, grail, "next_step")  # the final result, then the battle
+    call(client, grail, "next_step")
+    assert not said() and not said("en")
