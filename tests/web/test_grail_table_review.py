@@ -207,3 +207,20 @@ def test_you_answer_for_your_side_shows_only_while_there_is_something_to_answer(
     call(client, grail, "next_step")  # the final result, then the battle
     call(client, grail, "next_step")
     assert not said() and not said("en")
+
+
+# -- 6. the cleanup's black star -------------------------------------------------------------------
+
+def test_the_cleanups_black_star_reads_in_the_viewers_language_around_the_faction_name(app, client, grail):  # noqa: F811
+    """Play-through g16_table_en: the English stage read 「アーチャー陣営 black star+1」. The words around the typed-in name
+    are the viewer's language, the name set apart: "セイバー陣営: black star +1"; the console's cleanup line alike."""
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [1, 90]})  # side a (セイバー陣営) loses
+    call(client, grail, "finish_combat")
+    gm = open_link(app, grail["gm_url"])
+    for lang, words in (("ja", "セイバー陣営 黒星+1"), ("en", "セイバー陣営: black star +1")):
+        shown = stage(app, grail, lang)
+        cleanup = shown.split('id="grail-stage-cleanup">', 1)[1].split("</p>", 1)[0]
+        assert words in cleanup, cleanup
+        console = gm.get(f"/s/{grail['session']}/gm?lang={lang}").get_data(as_text=True)
+        assert words in console.split('id="grail-cleanup">', 1)[1].split("</p>", 1)[0]

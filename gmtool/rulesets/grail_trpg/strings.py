@@ -106,7 +106,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.outside_the_cap': ('上限外', 'Outside the cap'),
     'grail.debuff': ('相手へ', 'on the opponent'),
     'grail.pick_for': ('代わりに選ぶ', 'Pick for it'),
-    'grail.black_star': ('黒星', 'black star'),
+    'grail.black_star_for': ('{name} 黒星+1', '{name}: black star +1'),  # T-11, around a typed-in faction name
     'grail.seal_effect_used': ('令呪を使用: 効果', 'used a Command Seal: effect'),
     'grail.gm_threat': ('GM（脅威）', 'GM (threat)'),
     'grail.characters': ('キャラクター（1行に1体）', 'Characters (one per line)'),
