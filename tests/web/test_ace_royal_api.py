@@ -127,6 +127,15 @@ def test_a_whole_game_through_the_api(game):
     act("declare_attack", {"target": "s1"}, who="s3", status=409)
     act("reveal", {"what": "class"}, who="s3")
     act("step", who="s3")
+    # A real-dice 1 alone: the die still to enter is the one that picks the opponent, and the refusal says so, with
+    # each number's player (play-through a16_phone2_enc: 「2個目のd6」 only); nothing is written.
+    version = state()["session"]["version"]
+    for faces, die in (([1], 2), ([1, 5], 3)):
+        refused = act("encounter_roll", {"faces": faces}, who="s3", status=400)["error"]
+        assert refused["ja"] == f"遭遇戦です: 相手を決めるd6の出目も入力してください（{die}個目: 1=凛、2=ウェイバー、3〜6は振り直し） [A-6]"
+        assert refused["en"] == (f"An encounter: enter the d6 that picks the opponent too "
+                                 f"(die {die}: 1 = 凛, 2 = ウェイバー; 3 to 6: roll again) [A-6]")
+    assert state()["session"]["version"] == version
     act("encounter_roll", {"faces": [1, 5, 2]}, who="s3")  # others s1, s2: 5 re-rolled, 2 = s2
     c = state("table")["ruleset"]["combat"]
     assert (c["attacker"], c["interceptor"], c["flipped"]) == ("s2", "s3", True)

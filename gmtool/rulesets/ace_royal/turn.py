@@ -135,6 +135,21 @@ def declare_attack(state: State, p: dict, ctx: ActionContext) -> list:
     return plan.done()
 
 
+def _encounter_target(state: State, numbers: list[str], dice) -> tuple[str, list[int]]:
+    """A-6: the random opponent; real dice that run out before it is picked are refused saying what the missing
+    die decides (a bare 「2個目のd6」 did not say it picks the opponent), with each number's player."""
+    try:
+        return r.encounter_target(numbers, dice)
+    except GmError:
+        if not getattr(dice, "entered", False) or dice.used < len(dice.faces):
+            raise
+    names_ja = "、".join(f"{i}={state.seat_name(s)}" for i, s in enumerate(numbers, 1))
+    names_en = ", ".join(f"{i} = {state.seat_name(s)}" for i, s in enumerate(numbers, 1))
+    again = (f"、{len(numbers) + 1}〜6は振り直し", f"; {len(numbers) + 1} to 6: roll again") if len(numbers) < 6 else ("", "")
+    raise GmError(f"遭遇戦です: 相手を決めるd6の出目も入力してください（{dice.used + 1}個目: {names_ja}{again[0]}） [A-6]",
+                  f"An encounter: enter the d6 that picks the opponent too (die {dice.used + 1}: {names_en}{again[1]}) [A-6]")
+
+
 def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
     """A-6: 1d6; on a 1 a random other player (re-rolling numbers nobody holds) fights the turn player."""
     g = playing(state)
@@ -145,7 +160,7 @@ def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
     if data["encounter"]:
         out = [s for s in g["order"] if g["players"][s]["out"]]
         numbers = r.encounter_numbers(g["order"], seat, out)
-        target, faces = r.encounter_target(numbers, ctx.dice)
+        target, faces = _encounter_target(state, numbers, ctx.dice)
         data.update(numbers=numbers, faces=faces, target=target)
     plan.add("ace_royal.encounter_rolled", {**data, **plan.dice_data()})
     if data["encounter"]:
