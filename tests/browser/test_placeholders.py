@@ -68,3 +68,31 @@ def test_no_placeholder_is_cut_in_a_rulesets_demo(server, browser, phone_context
             page.locator("#live .live-root").wait_for(state="attached")
             assert page.evaluate(CUT) == [], page.url
     gm.context.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_placeholder_is_cut_on_an_ace_royal_phone_at_its_encounter(server, phone_context, lang):
+    """Play-through a14_phone1_encounter: the encounter's real-dice field in the phone's dock cut
+    「実ダイスの出目（空欄ならサーバー）」 to 「実ダイスの出」, losing what a blank does; the quick version's seal list has
+    the same field."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
+    post("actions/setup", {"version": "quick"})
+    post("actions/roll_first", {"faces": [6, 3]})
+    for seat, (hero, cls) in {"s1": ("アルトリア", "セイバー"), "s2": ("イスカンダル", "ライダー")}.items():
+        post("actions/set_servant", {"hero": {"name": hero, "stats": "6/5/3/3"}, "class": {"name": cls, "stats": "3/3/1/5"}},
+             who=seat)
+    post("actions/start_game")
+    for _ in range(2):
+        post("actions/step", who="s1")  # rise, draw
+    post("actions/reveal", {"what": "hero"}, who="s1")
+    post("actions/step", who="s1")  # to the encounter step
+    assert post("state")["ruleset"]["step"] == "encounter"
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    phone.goto(f"{base}/s/{sid}/phone?lang={lang}")
+    phone.locator("#ar-encounter").wait_for()
+    cut = phone.evaluate(CUT)
+    assert cut == [], cut
