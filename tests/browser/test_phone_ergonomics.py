@@ -178,3 +178,34 @@ def test_a_command_seal_needs_a_second_tap(server, phone_context):
     expect(phone.locator(".rolls li")).to_have_count(1)
     assert table.state()["seats"][0]["counters"]["seals"] == 2
 
+
+
+def test_an_ace_royal_seal_needs_a_second_tap_and_the_last_one_says_it_puts_you_out(server, phone_context):
+    """Play-through a19/a20: once the 令呪を使う list was open a Command Seal fired on one tap, and using the last seal
+    puts the player out (A-2). Every seal button asks for the same deliberate second tap as sugoroku's; the last
+    seal's says what it costs."""
+    base, app = server
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
+                    json={"title": "令呪", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    table = Driver(client, r.get_json())
+    table.act("setup", {"version": "standard"})
+    table.act("roll_first", {"faces": [6, 3]})
+    for seat in table.seats:
+        table.act("set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "セイバー", "stats": "3/3/1/5"}},
+                  who=seat)
+    table.act("start_game")
+    table.post("/counters", {"seat": "s1", "key": "seals", "value": 1, "reason": "テスト"})
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
+    phone.locator(".ar-seals summary").click()
+    seal = phone.locator(".ar-seals button", has_text="4.")
+    seal.click()  # one tap: armed, nothing spent
+    expect(seal).to_have_class(re.compile("armed"))
+    expect(phone.locator("#flash")).to_contain_text("最後の令呪です")
+    phone.wait_for_timeout(500)
+    assert table.state()["seats"][0]["counters"]["seals"] == 1
+    seal.click()  # the second tap spends it
+    expect(phone.locator("#ar-my-seals")).to_have_text("0")
+    expect(phone.locator(".ar-seals")).to_have_count(0)  # no seal left: the list is gone
+    assert table.state()["seats"][0]["counters"]["seals"] == 0

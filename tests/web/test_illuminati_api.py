@@ -758,7 +758,9 @@ def test_a_phone_offers_no_token_spend_its_player_cannot_pay(app, game):
         phone = app.test_client()
         phone.get(f"/join/{sid}?k={game['tokens'][seat]}")
         page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
-        found = re.findall(r'<button hx-post="[^"]*/spend" hx-vals=\'(\{[^\']*\})\'( disabled)?>', page)
+        # each asks for a deliberate second tap (static/live.js): a stray tap spent a token of the turn
+        found = re.findall(r'<button data-second-tap="トークンを使います: もう一度タップで確定" hx-post="[^"]*/spend" '
+                           r'hx-vals=\'(\{[^\']*\})\'( disabled)?>', page)
         return {vals: bool(off) for vals, off in found}
 
     plot_ill = '{"purpose": "draw_plot", "source": "illuminati"}'

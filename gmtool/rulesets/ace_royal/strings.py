@@ -69,6 +69,8 @@ STRINGS = {
     "ace_royal.newest": ("最新の結果", "Newest result"),
     "ace_royal.breakdown": ("内訳", "Breakdown"),
     "ace_royal.real_dice": ("実ダイス", "real dice"),
+    "ace_royal.second_tap_last": ("最後の令呪です（使い切るとこのプロセスの終わりに脱落）: もう一度タップで確定",
+                                  "Your last Command Seal (with none left you are out when this process ends): tap again to confirm"),
     "ace_royal.faces": ("実ダイスの出目（空欄ならサーバー）", "Real dice faces (empty: the server rolls)"),
     "ace_royal.exchange": ("クラス交換", "Class exchange"),
     "ace_royal.pass": ("交換しない", "Keep my class"),

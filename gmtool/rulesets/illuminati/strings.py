@@ -40,6 +40,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.choose_again": ("「{name}」は他のプレイヤーも選んだため脇に置かれました。別のグループを選んでください",
                                 "Another player also chose {name}: it is set aside. Choose another group"),
     "illuminati.roll_order": ("プレイ順を決める（全員2d6）", "Roll the play order (everyone 2d6)"),
+    "illuminati.second_tap": ("トークンを使います: もう一度タップで確定", "Spends tokens: tap again to confirm"),
     "illuminati.faces": ("実ダイスの出目（空欄ならサーバー）", "Real dice faces (blank: the server rolls)"),
     "illuminati.start_turn": ("ターン開始（トークン配置）", "Begin the turn (place tokens)"),
     "illuminati.draw_plot": ("プロットを1枚引く", "Draw a plot card"),
