@@ -70,6 +70,7 @@ def test_a_closed_console_offers_only_what_still_works_live_and_reloaded(server,
             page.screenshot(path=os.path.join(SHOTS, f"closed-console-{'reloaded' if reload else 'live'}.png"),
                             full_page=True)
     # what the console still offers works: a reissued link (the page reloads with the new QR codes)
+    page.locator(".joins button.after-close").first.click()  # armed (a second click reissues)
     page.locator(".joins button.after-close").first.click()
     expect(page.locator("#flash")).not_to_contain_text("409")
     assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["session"]["closed"]

@@ -118,8 +118,17 @@ def test_reissued_link_stops_working_and_english_is_one_tap_away(server, page, p
     phone.goto(old_link)
     expect(phone.locator("header .brand")).to_have_text("セイバー陣営")
 
-    page.once("dialog", lambda d: d.accept())
-    page.locator(".joins li").first.get_by_role("button", name="リンク再発行").click()
+    # A misclick logs nobody out: the first click only arms the button and says what a second one does (no JS
+    # dialog, which a kiosk or a script may accept unseen); the second, within 4 seconds, reissues.
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    reissue = page.locator(".joins li").first.get_by_role("button", name="リンク再発行")
+    reissue.click()
+    expect(reissue).to_have_class(re.compile("armed"))
+    expect(page.locator("#flash")).to_contain_text("セイバー陣営の古いリンクは使えなくなります: もう一度押すと再発行")
+    page.wait_for_timeout(500)
+    assert page.locator("a.join-link").first.get_attribute("href") == old_link and not dialogs
+    reissue.click()
     page.wait_for_load_state()
     expect(page.locator("a.join-link").first).not_to_have_attribute("href", old_link)
 
