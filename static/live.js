@@ -62,7 +62,8 @@
       }
     });
   }
-  // -- a scarce resource (a Command Seal) is spent by a deliberate second tap within 4 seconds.
+  // -- a scarce or irreversible spend (a Command Seal, a token, a link reissued) takes a deliberate second tap within
+  // 4 seconds; the first only arms the control and says what the second does (no JS dialog).
   document.addEventListener("click", function (e) {
     const el = e.target && e.target.closest && e.target.closest("[data-second-tap]");
     if (!el || (el.type === "checkbox" && !el.checked)) return;  // unchecking needs no confirmation
