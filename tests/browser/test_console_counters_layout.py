@@ -9,6 +9,9 @@ import os
 import pytest
 from playwright.sync_api import expect
 
+from gmtool.driver import make_demo
+from gmtool.rulesets import registry
+
 SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
 
 # Per seat, per counter row: where its parts are, and whether the reason field shows its whole placeholder.
@@ -64,3 +67,44 @@ def test_counter_columns_line_up_and_the_reason_shows_whole(server, browser, rul
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, f"counters-{ruleset}-{width}-{lang}.png"), full_page=True)
     page.context.close()
+
+
+# The GM's next step on the console: the game's panel (its heading and its first primary button shown), or, for a
+# game without a panel (generic), the prompts card with its reveal. Where each lies, in px from the window's top.
+NEXT_STEP = """() => {
+  const panel = document.querySelector("#live section.card[id$='-gm']") || document.querySelector("#gm-prompts");
+  const primary = [...panel.querySelectorAll("button.primary")].find((b) => b.checkVisibility());
+  return {panel: panel.id, heading: panel.querySelector("h2").getBoundingClientRect().bottom,
+          primary: primary ? primary.textContent.trim() : null,
+          primaryBottom: primary ? primary.getBoundingClientRect().bottom : 0};
+}"""
+FOUR = ("セイバー陣営 / 衛宮", "アーチャー陣営 / 遠坂", "ランサー陣営 / ケイネス", "キャスター陣営 / 葛木")
+
+
+def test_the_games_next_step_is_in_the_first_screen_of_a_laptop(server, browser):
+    """Two play-throughs at 1366×768: the console opened on the seats' counters and the dice; the game's own panel
+    (結果を確定, 行動フェイズ終了, whose turn …) lay below the fold, further with every player. Every ruleset's
+    demo (a game that declares none: four seats), in both languages, shows the panel's heading and its primary
+    action without scrolling."""
+    base, app = server
+    manager = app.extensions["gmtool"]
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    for name, ruleset in sorted(registry().items()):
+        if ruleset.demo:
+            live, tokens = make_demo(manager, name)
+        else:
+            live, tokens = manager.create("卓", name, [{"name": n} for n in FOUR])
+        sid = live.state.session_id
+        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+        for lang in ("ja", "en"):
+            page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            assert page.evaluate("window.scrollY") == 0
+            seen = page.evaluate(NEXT_STEP)
+            assert (seen["panel"] == "gm-prompts") if name == "generic" else seen["panel"].endswith("-gm"), seen
+            assert seen["heading"] <= 768, (name, lang, seen)
+            assert seen["primaryBottom"] <= 768, (name, lang, seen)
+            if SHOTS:
+                page.screenshot(path=os.path.join(SHOTS, f"next-step-{name}-{lang}.png"))
+    page.context.close()
+
