@@ -61,6 +61,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                 "Join the same Wi-Fi as the GM's laptop, then scan."),
     "qr.typed": ("読み取れないときは、このアドレスをブラウザに入力:", "If the code does not scan, type this address in the browser:"),
     "gm.seats": ("席とカウンター", "Seats and counters"),
+    "gm.seats_compact": ("カウンターを小さく表示", "Compact counters"),
     "gm.set": ("設定", "Set"),
     "gm.private": ("非公開", "private"),
     "gm.reason": ("理由（任意）", "Why (optional)"),

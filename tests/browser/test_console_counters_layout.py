@@ -108,3 +108,34 @@ def test_the_games_next_step_is_in_the_first_screen_of_a_laptop(server, browser)
                 page.screenshot(path=os.path.join(SHOTS, f"next-step-{name}-{lang}.png"))
     page.context.close()
 
+
+def test_compact_counters_stand_side_by_side_and_are_remembered(server, browser, api_post):
+    """The seats' counters compact at the GM's request: each counter on one line (−, value, ＋; no set form), four
+    seats side by side at 1366×768; kept through a live update and remembered by the browser; off again, whole."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("卓", "sugoroku", [{"name": n} for n in FOUR])
+    sid = live.state.session_id
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    toggle = page.locator("#seats-compact")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#set-s1-mana")).to_be_visible()
+    toggle.click()
+    tops = "() => [...document.querySelectorAll('.seats .seat')].map((s) => Math.round(s.getBoundingClientRect().top))"
+    for reload in (False, True):
+        if reload:
+            page.reload()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#set-s1-mana")).to_be_hidden()
+        assert len(set(page.evaluate(tops))) == 1  # one row of four seats
+        page.locator("#up-s4-mana").click()  # the controls still work, and the live update keeps the toggle as it is
+        expect(page.locator("#live .value[data-seat=s4][data-key=mana]")).to_have_text("1" if not reload else "2")
+        api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "delta": 1})
+        expect(page.locator("#live .value[data-seat=s1][data-key=vp]")).to_have_text("1" if not reload else "2")
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#set-s1-mana")).to_be_visible()
+    page.reload()
+    expect(page.locator("#set-s1-mana")).to_be_visible()
+    page.context.close()
