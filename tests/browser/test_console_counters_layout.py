@@ -9,7 +9,9 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from gmtool.driver import make_demo
+from gmtool import operations as ops
+from gmtool.core.model import GM
+from gmtool.driver import LocalDriver, make_demo
 from gmtool.rulesets import registry
 
 SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
@@ -138,4 +140,82 @@ def test_compact_counters_stand_side_by_side_and_are_remembered(server, browser,
     expect(page.locator("#set-s1-mana")).to_be_visible()
     page.reload()
     expect(page.locator("#set-s1-mana")).to_be_visible()
+    page.context.close()
+
+
+SABER = {"hero": {"name": "アルトリア", "stats": [6, 5, 3, 3]}, "class": {"name": "セイバー", "stats": [3, 3, 1, 5]}}
+
+
+def grail_third_result(manager):
+    """grail_trpg's demo played on to its 3rd result, revealed: 結果を確定 follows the forces and three results."""
+    live, tokens = make_demo(manager, "grail_trpg")
+    table = LocalDriver(live)
+    a, b = table.seats[:2]
+    ops.prompt_action(live, GM, "c1-setup", "confirm", {})
+    for n, (stat_a, stat_b) in enumerate((("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")), 1):
+        table.act("next_step")
+        table.answer(f"c1-s{n}", {"stat": stat_a}, a)
+        table.answer(f"c1-s{n}", {"stat": stat_b}, b)
+        if n < 3:
+            ops.prompt_action(live, GM, f"c1-s{n}", "confirm", {})
+    return live, tokens
+
+
+def illuminati_attack(manager):
+    """Four illuminati players, the first one's attack declared: the roll follows the standings and the breakdown."""
+    live, tokens = manager.create("卓", "illuminati", [{"name": n} for n in FOUR])
+    table = LocalDriver(live)
+    table.act("setup", {"players": table.seats})
+    table.act("opening_start")
+    for placed in ("Illuminati", "Group"):
+        for seat in table.seats:
+            table.answer(table.state()["ruleset"]["placement"]["prompt"], f"{placed} {seat}", seat)
+        table.act("opening_next")
+    table.act("roll_order", {"faces": "6 6 5 5 4 4 3 3"})
+    table.act("start_turn")
+    table.act("attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 9},
+                         "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 4, "position": "child",
+                                    "alignments": ["government", "violent"], "parent_alignments": ["violent"]}})
+    return live, tokens
+
+
+def ace_royal_combat(manager):
+    """Four ace_royal players, a combat whose sides have chosen: 戦闘を解決 follows both sides' forms."""
+    live, tokens = manager.create("卓", "ace_royal", [{"name": n} for n in FOUR])
+    table = LocalDriver(live)
+    table.act("setup", {"version": "standard"})
+    table.act("roll_first", {"faces": "6 1 2 3"})
+    for seat in table.seats:
+        table.act("set_servant", SABER, who=seat)
+    table.act("start_game")
+    while table.state()["ruleset"]["step"] != "ritual":
+        table.act("step")
+    table.act("declare_attack", {"target": "s2"})
+    for side in ("attacker", "interceptor"):
+        table.act("combat_choose", {"side": side, "kind": "physical"})
+    return live, tokens
+
+
+def test_a_next_step_after_a_long_record_stays_in_the_first_screen(server, browser):
+    """A panel's primary that follows a long record (grail's 3rd result: 結果を確定 at 1221 px; a four-player
+    illuminati attack: its roll at 1044 px; ace_royal's combat: 戦闘を解決 at 773 px in English) is held at the
+    window's foot, and pressed there it does its step."""
+    base, app = server
+    manager = app.extensions["gmtool"]
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    for make, button in ((grail_third_result, "#grail-confirm"), (illuminati_attack, "#il-gm-roll"),
+                         (ace_royal_combat, "#ar-gm-resolve")):
+        live, tokens = make(manager)
+        sid = live.state.session_id
+        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+        for lang in ("en", "ja"):
+            page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+            box = page.locator(button).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= 768, (make.__name__, lang, box)
+            if SHOTS:
+                page.screenshot(path=os.path.join(SHOTS, f"next-step-{make.__name__}-{lang}.png"))
+        version = live.version
+        page.locator(button).click(no_wait_after=True)
+        expect(page.locator(button)).to_have_count(0)  # the step was taken: the next one is offered
+        assert page.evaluate("window.scrollY") == 0 and live.version > version
     page.context.close()
