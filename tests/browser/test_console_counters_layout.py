@@ -97,9 +97,8 @@ def test_the_games_next_step_is_in_the_first_screen_of_a_laptop(server, browser)
         else:
             live, tokens = manager.create("卓", name, [{"name": n} for n in FOUR])
         sid = live.state.session_id
-        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
         for lang in ("ja", "en"):
-            page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+            page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")
             expect(page.locator("html")).to_have_attribute("lang", lang)
             assert page.evaluate("window.scrollY") == 0
             seen = page.evaluate(NEXT_STEP)
@@ -207,9 +206,8 @@ def test_a_next_step_after_a_long_record_stays_in_the_first_screen(server, brows
                          (ace_royal_combat, "#ar-gm-resolve")):
         live, tokens = make(manager)
         sid = live.state.session_id
-        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
         for lang in ("en", "ja"):
-            page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+            page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")
             box = page.locator(button).bounding_box()
             assert 0 <= box["y"] and box["y"] + box["height"] <= 768, (make.__name__, lang, box)
             if SHOTS:
