@@ -254,6 +254,20 @@ def _version(client, t: dict) -> int:
     return client.get(f"/api/sessions/{t['sid']}/state", headers=bearer(t["gm"])).get_json()["session"]["version"]
 
 
+def refused_unchanged(client, ruleset, prepare, path, body, who, status, ja, en) -> None:
+    """A session of `ruleset` brought to a step by `prepare`, then the request at `path` is refused with `status` and
+    exactly (ja, en), the Japanese free of codes, and the session's version unchanged."""
+    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
+    for step, payload in prepare:
+        assert _post(client, t, step, payload).status_code in (200, 201), step
+    version = _version(client, t)
+    r = _post(client, t, path, body, who)
+    error = r.get_json()["error"]
+    assert r.status_code == status and (error["ja"], error["en"]) == (ja, en), error
+    assert not CODE.search(ja), ja
+    assert _version(client, t) == version
+
+
 @pytest.mark.parametrize(("ruleset", "prepare", "path", "body", "who", "status", "ja", "en"), [
     ("ace_royal", [], "actions/roll_first", {}, "gm", 409, "まだ準備をしていません（GMが「準備」で始めます）",
      "The game is not set up yet (the GM sets it up with the 'Setup' button)"),
@@ -277,15 +291,7 @@ def test_a_japanese_refusal_names_no_field_or_action(client, ruleset, prepare, p
     「先手の席（first）を…（first: dice）」, 「入力する席（seat）を…」, 「回答（value）がありません」, 「{label, value, kind} で指定
     します」): the Japanese names the console's button or choice or says it in words; the English keeps the field
     an API client sends. Refused with the status shown; nothing changes."""
-    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
-    for step, payload in prepare:
-        assert _post(client, t, step, payload).status_code in (200, 201), step
-    version = _version(client, t)
-    r = _post(client, t, path, body, who)
-    error = r.get_json()["error"]
-    assert r.status_code == status and (error["ja"], error["en"]) == (ja, en), error
-    assert not CODE.search(ja), ja
-    assert _version(client, t) == version
+    refused_unchanged(client, ruleset, prepare, path, body, who, status, ja, en)
 
 
 @pytest.mark.parametrize(("ruleset", "path", "body", "status", "ja", "en"), [
@@ -402,15 +408,7 @@ def test_a_refusal_names_no_api_value_in_japanese(client, ruleset, prepare, path
     """Refusals whose Japanese named API values (「roll_move の seal=extra_die」, 「extra_die だけ」, 「dice に指定できるのは
     "server" だけ」, 「meta は…」, 「players に席を2つ」): the phone's button or the words instead; the English keeps
     what an API client sends. 400, nothing changes."""
-    t = _session(client, ruleset, ["アルトリア", "ギルガメッシュ"])
-    for step, payload in prepare:
-        assert _post(client, t, step, payload).status_code in (200, 201), step
-    version = _version(client, t)
-    r = _post(client, t, path, body, who)
-    error = r.get_json()["error"]
-    assert r.status_code == 400 and (error["ja"], error["en"]) == (ja, en), error
-    assert not CODE.search(ja), ja
-    assert _version(client, t) == version
+    refused_unchanged(client, ruleset, prepare, path, body, who, 400, ja, en)
 
 
 @pytest.mark.parametrize(("body", "ja", "en"), [

@@ -671,16 +671,22 @@ def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out(app, gam
     assert not players["s2"]["out"] and players["s2"]["counters"]["groups"] == 1
 
 
-def test_after_the_game_no_player_is_marked_to_play(app, game):
-    """I-1: once a victory ends the game nobody's turn is next: the table and the console marked the seat after the
-    winner's turn (▶ and the current-player outline) as if it were to play, and the view's current / current_name /
-    players[].current still named it (the templates had each been taught to look at the stage instead)."""
-    act, tokens, sid = game["act"], game["tokens"], game["sid"]
+def won_by_a_declaration(game):
+    """The opening, the order rolled (s1 first), and s1's turn ended after it declared a special victory (I-1)."""
+    act = game["act"]
     open_game(game)
     act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
     act("start_turn", who="s1")
     act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
     act("end_turn", who="s1")
+
+
+def test_after_the_game_no_player_is_marked_to_play(app, game):
+    """I-1: once a victory ends the game nobody's turn is next: the table and the console marked the seat after the
+    winner's turn (▶ and the current-player outline) as if it were to play, and the view's current / current_name /
+    players[].current still named it (the templates had each been taught to look at the stage instead)."""
+    tokens, sid = game["tokens"], game["sid"]
+    won_by_a_declaration(game)
     assert game["state"]()["ruleset"]["stage"] == "over"
     for who in ("gm", "table", "s2"):  # the API says so too (as ace_royal's does): nobody's turn, no name
         view = game["state"](who)["ruleset"]
@@ -728,12 +734,8 @@ def test_the_tables_stage_shows_no_step_the_gm_took_back(app, game):
     """Browser review: the GM undid the end of the turn that won the game; the table's stage went on showing
     「アリスのターン終了。次は…」 as the newest step with 「アリスの勝利！」 under it, in a game in play again (an undone
     line stays in the log, struck through). The stage shows the newest step that stands: the declaration."""
-    act, tokens, sid = game["act"], game["tokens"], game["sid"]
-    open_game(game)
-    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
-    act("start_turn", who="s1")
-    act("declare_victory", {"seat": "s1", "kind": "special", "label": "特別勝利"})
-    act("end_turn", who="s1")
+    tokens, sid = game["tokens"], game["sid"]
+    won_by_a_declaration(game)
     undo = game["client"].post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]), json={})
     assert undo.status_code == 200, undo.get_json()
     assert game["state"]()["ruleset"]["stage"] == "play"
