@@ -980,3 +980,29 @@ def test_a_public_export_of_a_combat_imports_and_says_what_it_cannot_play_on(app
         answer(client, after_setup, setup["id"], value, who)
     confirm(client, after_setup, setup["id"])
     call(client, after_setup, "next_step")  # the new combat's 1st select opens: its record is whole
+
+
+def test_a_public_export_with_a_step_pending_refuses_a_skill_in_words(client, grail):
+    """A skill or GM modifier used on an imported public export's step computes the step again: a setup revealed and
+    not confirmed needs the characters' stats, a select revealed (or confirmed, in its result) the cap tracker. They
+    were 500s (KeyError '筋力', TypeError on the missing caps); they are the 409s the answers give, nothing changed."""
+    def refused(session, wanted):
+        state = client.get(f"/api/sessions/{session['session']}/state", headers=bearer(session["tok"]["gm"]))
+        version = state.get_json()["session"]["version"]
+        error = call(client, session, "use_skill", {"side": "a", "label": "軍略", "value": 5, "stat": "筋力"},
+                     status=409)["error"]
+        assert wanted in error["ja"], error
+        state = client.get(f"/api/sessions/{session['session']}/state", headers=bearer(session["tok"]["gm"]))
+        assert state.get_json()["session"]["version"] == version
+
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")  # revealed, not confirmed
+    refused(imported_public(client, grail), "の能力値がこのセッションにありません")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")  # revealed, not confirmed
+    refused(imported_public(client, grail), "この戦闘の修正上限の記録がこのセッションにありません")
+    confirm(client, grail, "c1-s1")  # its result: a result skill computes it again
+    refused(imported_public(client, grail), "この戦闘の修正上限の記録がこのセッションにありません")

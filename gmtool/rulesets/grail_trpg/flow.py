@@ -572,6 +572,7 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
     if missing or combat is None:
         return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
                            "notes": [], "events": []}
+    need_stats([c for side in SIDES for c in side_characters(state, combat, side)])  # (a public export's: none)
     readings = readings_of(state)
     resp = prompt.meta["respondents"]
     setup, forces, chars, rows, notes, events = {}, {}, {}, [], [], []
@@ -636,6 +637,7 @@ def resolve_select(prompt: Prompt, answers: dict, state: State, dice: Any, extra
     if missing or combat is None:
         return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
                            "notes": [], "events": []}
+    need_caps(combat)  # (a public export's combat has none)
     n = prompt.meta["select_no"]
     readings, resp = readings_of(state), prompt.meta["respondents"]
     tracker = CapTracker.from_dict(combat["caps"])
