@@ -529,3 +529,37 @@ def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(gam
         texts = [e["text"] for e in client.get(f"/api/sessions/{sid}/log?lang={lang}",
                                                  headers=bearer(tokens["gm"])).get_json()["events"]]
         assert any(t.endswith(typed) for t in texts) and any(t.endswith(drawn) for t in texts), texts[-4:]
+
+
+def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(client, game):
+    """A public JSON export has no servant_set (its seat's, A-1): imported after the start, an attack declared read
+    a servant that is not there and was a 500 after it was recorded (TypeError on the hero's stats), and so was every
+    screen with it. Every action of the game (but a count the GM corrects) is now a 409 that says why, nothing
+    written; before the start, the players set their servants again."""
+    act = game["act"]
+    _setup(act)
+    doc = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"]))
+    act("start_game")
+    started = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"]))
+    for export, steps in ((started.get_json(), [("step", {}, "s1"), ("step", {}, "s1"),
+                                                ("declare_attack", {"target": "s2"}, "s1")]),
+                          (doc.get_json(), [("start_game", {}, "gm")])):
+        r = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=export)
+        assert r.status_code == 201, r.get_json()
+        new = r.get_json()
+        tok = {"gm": new["gm_token"], **{s["id"]: s["token"] for s in new["seats"]}}
+        version = client.get(f"/api/sessions/{new['session']}/state",
+                             headers=bearer(tok["gm"])).get_json()["session"]["version"]
+        for name, body, who in steps:  # (the steps went through; the attack was the 500)
+            r = client.post(f"/api/sessions/{new['session']}/actions/{name}", headers=bearer(tok[who]), json=body)
+            if r.status_code != 200:
+                break
+        assert r.status_code == 409, r.get_json()
+        if steps[0][0] == "start_game":  # before the start: the servants are to be set again
+            assert r.get_json()["error"]["ja"].startswith("サーヴァント未登録")
+        else:
+            assert name == "step"
+            assert r.get_json()["error"]["ja"].startswith("サーヴァントの記録がこのセッションにありません（公開エクスポート")
+            assert "import a full backup to play on" in r.get_json()["error"]["en"]
+        assert client.get(f"/api/sessions/{new['session']}/state",
+                          headers=bearer(tok["gm"])).get_json()["session"]["version"] == version

@@ -114,7 +114,7 @@ HAND_REASONS = {"draw": ("ドロー", "draw"), "discard": ("捨て札", "discard
 
 def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
-    playing(state)  # refuses a game that is not under way
+    playing(state, servants=False)  # refuses a game that is not under way (a public export's without servants: a count)
     seat = acting_seat(state, p, ctx)
     key = counter_definition(state, text_field(p, "key", ja="カウンター")).key  # the screens send a known key: said in words (404)
     if not ctx.viewer.is_gm and key != "hand":

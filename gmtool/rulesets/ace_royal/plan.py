@@ -183,13 +183,19 @@ def game_of(state: State) -> dict:
     return g
 
 
-def playing(state: State) -> dict:
-    """This game's state while it is being played (started, not over)."""
+def playing(state: State, servants: bool = True) -> dict:
+    """This game's state while it is being played (started, not over), with every servant entered (`servants`
+    False: a count the GM corrects needs none)."""
     g = game_of(state)
     if g["phase"] == "setup":
         raise Conflict("ゲームはまだ始まっていません", "The game has not started yet")
     if g["over"]:
         raise Conflict("ゲームは終了しています", "The game is over")
+    if servants and any(not pl["hero"] for pl in g["players"].values()):  # a public export's: servant_set is its seat's (A-1)
+        raise Conflict("サーヴァントの記録がこのセッションにありません（公開エクスポートから読み込んだため）。"
+                       "続けるには完全バックアップから読み込んでください",
+                       "The servants are not in this session (it was imported from a public export): import a full "
+                       "backup to play on")
     return g
 
 
