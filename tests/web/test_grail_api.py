@@ -984,8 +984,9 @@ def test_a_public_export_of_a_combat_imports_and_says_what_it_cannot_play_on(app
 
 def test_a_public_export_with_a_step_pending_refuses_a_skill_in_words(client, grail):
     """A skill or GM modifier used on an imported public export's step computes the step again: a setup revealed and
-    not confirmed needs the characters' stats, a select revealed (or confirmed, in its result) the cap tracker. They
-    were 500s (KeyError '筋力', TypeError on the missing caps); they are the 409s the answers give, nothing changed."""
+    not confirmed needs the characters' stats (as seal 4's swap of the main does), a select revealed (or confirmed, in
+    its result) the cap tracker. They were 500s (KeyError '筋力', TypeError on the missing caps); they are the 409s
+    the answers give, nothing changed."""
     def refused(session, wanted):
         state = client.get(f"/api/sessions/{session['session']}/state", headers=bearer(session["tok"]["gm"]))
         version = state.get_json()["session"]["version"]
@@ -1000,6 +1001,9 @@ def test_a_public_export_with_a_step_pending_refuses_a_skill_in_words(client, gr
     answer(client, grail, "c1-setup", b, "s2")  # revealed, not confirmed
     refused(imported_public(client, grail), "の能力値がこのセッションにありません")
     confirm(client, grail, "c1-setup")
+    after_setup = imported_public(client, grail)  # seal 4 swaps the main: the side's 戦力 is computed again
+    error = call(client, after_setup, "use_seal", {"faction": "s1", "effect": 4, "with": "s1/士郎"}, status=409)["error"]
+    assert "の能力値がこのセッションにありません" in error["ja"], error
     call(client, grail, "next_step")
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
     answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")  # revealed, not confirmed

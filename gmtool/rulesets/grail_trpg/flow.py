@@ -461,9 +461,10 @@ def _seal_event(state: State, combat: dict, side: str, faction: str, effect: int
 
 def side_forces(setup: dict, chars: dict, readings: dict) -> dict:
     """T-4 (+T-13 effect 1): the side's public 戦力 per stat with its terms."""
-    main = chars[setup["main"]]
-    sub = chars[setup["sub"]] if setup.get("sub") else None
-    out = force(Character(**main), Character(**sub) if sub else None, readings)
+    main = Character(**chars[setup["main"]])
+    sub = Character(**chars[setup["sub"]]) if setup.get("sub") else None
+    need_stats([main, *([sub] if sub else [])])  # (a public export's characters have none)
+    out = force(main, sub, readings)
     if setup.get("seal") == 1:
         for s in STATS:
             out[s]["terms"].append(term(Label("令呪1: 全ステータス+10", "Seal 1: all stats +10"), 10, "T-13"))
@@ -572,7 +573,6 @@ def resolve_setup(prompt: Prompt, answers: dict, state: State, dice: Any, extra:
     if missing or combat is None:
         return missing or {"summary": {"ja": "戦闘がありません", "en": "No combat"}, "winners": [], "rows": [],
                            "notes": [], "events": []}
-    need_stats([c for side in SIDES for c in side_characters(state, combat, side)])  # (a public export's: none)
     readings = readings_of(state)
     resp = prompt.meta["respondents"]
     setup, forces, chars, rows, notes, events = {}, {}, {}, [], [], []
