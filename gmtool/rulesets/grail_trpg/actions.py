@@ -19,7 +19,7 @@ from gmtool.core.ruleset import ActionContext, action
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
 from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, characters, cleanup_use, current_combat, disabled_stats, free_use,
                    need_caps, need_seals, need_stats, other,
-                   phase_now, readings_of, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
+                   phase_now, readings_of, refuse_unavailable, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
 from .rules import STATS, parse_characters
@@ -553,10 +553,7 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
             raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
         ch, k = skill_of(state, faction, text_field(p, "skill", ja="スキル"))
         left, used, spent = skill_budget(state, combat, faction)
-        why = unavailable(k, phase, left, used, mp_of(state, faction), spent) or after_the_roll(combat)
-        if why:
-            raise GmError(f"「{k['name']}」は使えません: {why['ja']} [{why['rule']}]",
-                          f"Cannot use '{k['name']}': {why['en']} [{why['rule']}]")
+        refuse_unavailable(k["name"], unavailable(k, phase, left, used, mp_of(state, faction), spent) or after_the_roll(combat))
         use = {"skill": k["id"], "faction": faction, "character": ch["id"], "name": k["name"], "kind": k["kind"],
                "stat": k.get("stat"), "value": k.get("value"), "target": k.get("target", "self"),
                "win_rate": k.get("win_rate"), "mp": k.get("mp", 0), "side": side}

@@ -341,7 +341,7 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
         if any(u["skill"] == k["id"] for u in out):
             raise GmError(f"「{k['name']}」を2回宣言しています（1つの回答で1回まで） [T-3]",
                           f"'{k['name']}' is declared twice (once per answer) [T-3]")
-        _refuse_unavailable(k["name"], unavailable(k, phase, left, used_ids, mp, spent))
+        refuse_unavailable(k["name"], unavailable(k, phase, left, used_ids, mp, spent))
         if k.get("value") is not None and k.get("target") != "opponent":
             if phase == "setup" and not k.get("stat"):
                 raise GmError(f"「{k['name']}」は選んだ能力値への効果です（セレクトで使います）",
@@ -354,13 +354,13 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
         out.append(_use_of_skill(ch, k, who))
     for m in mods:
         u = free_use(m, who, phase)
-        _refuse_unavailable(u["name"], unavailable({"kind": u["kind"], "id": None}, phase, left, used_ids, None))  # T-3
+        refuse_unavailable(u["name"], unavailable({"kind": u["kind"], "id": None}, phase, left, used_ids, None))  # T-3
         left[u["kind"]] -= 1
         out.append(u)
     return out
 
 
-def _refuse_unavailable(name: str, why: dict | None) -> None:
+def refuse_unavailable(name: str, why: dict | None) -> None:
     """A declared skill (on the sheet or typed in) that cannot be used now, refused with sheets.unavailable's reason."""
     if why:
         raise GmError(f"「{name}」は使えません: {why['ja']} [{why['rule']}]", f"Cannot use '{name}': {why['en']} [{why['rule']}]")
