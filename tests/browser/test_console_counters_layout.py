@@ -217,3 +217,19 @@ def test_a_next_step_after_a_long_record_stays_in_the_first_screen(server, brows
         expect(page.locator(button)).to_have_count(0)  # the step was taken: the next one is offered
         assert page.evaluate("window.scrollY") == 0 and live.version > version
     page.context.close()
+
+
+def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways(server, browser):
+    """Browser review: the grail demo's console (a combat at its setup) was 425 px wide on a 390 px phone: the seal
+    form's effect select is as wide as its longest choice, and the console's column grew to it (a grid's 1fr is at
+    least its content's width). The column is as wide as the window and the select keeps to its form."""
+    base, app = server
+    live, tokens = make_demo(app.extensions["gmtool"], "grail_trpg")
+    sid = live.state.session_id
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    for lang in ("ja", "en"):
+        page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        expect(page.locator("#grail-seal select[name=effect]")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
+    page.context.close()
