@@ -103,7 +103,7 @@ SHOWN = ("読み込んだセッションを表示できません", "The imported
 def blamed(part: tuple[str, str], lead: tuple[str, str] = REPLAYED) -> Iterator[None]:
     """Any failure inside refuses an import (400), naming the `part` of it that failed (docs/api.md §14):
     「イベントを読み込めません（壊れたエクスポートです: イベント番号12）」 / "The events cannot be replayed (a damaged
-    export: event 12 [grail.combat_started])"; a GmError's own words follow the part."""
+    export: event 12 [prompt.opened])"; a GmError's own words follow the part."""
     try:
         yield
     except Exception as e:  # noqa: BLE001  any failure of a foreign log is the file's fault
