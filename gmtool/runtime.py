@@ -830,13 +830,6 @@ def remove_session_files(path: Path) -> None:
             pass
 
 
-def fold_events(events: list[Event]) -> State:
-    """The final state of a whole log (its ruleset named by its first event), undone actions skipped."""
-    undone = {int(e.data["action"]) for e in events if e.type == "undo"}
-    return engine.fold(events, get_ruleset(str(events[0].data.get("ruleset", ""))), undone)
-
-
-
 def next_title(title: str, lang: str = "ja") -> str:
     """A default title for the next session: the previous one's with （続き） / " (continued)" (within the
     80-character limit)."""

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from ..core.view import GM, build_view
-from ..runtime import fold_events
+from ..export.report import fold_all
+from ..rulesets import get as get_ruleset
 from ..store import SUFFIX, Store
 from .harness import Client, ServerProcess
 
@@ -127,7 +128,8 @@ def run_crash(kills: int, seed: int = 20261122, data: Path | None = None, log=pr
         server.stop()
         store = Store(data / f"{sid}{SUFFIX}")
         try:
-            replayed = build_view(fold_events(list(store.events())), GM)
+            stored = list(store.events())
+            replayed = build_view(fold_all(stored, get_ruleset(str(stored[0].data.get("ruleset", "")))), GM)
         finally:
             store.close()
         served_view = {k: v for k, v in served.items() if k != "session"}
