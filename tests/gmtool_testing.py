@@ -455,3 +455,11 @@ def ruleset_views(client, session_id: str, tokens: dict, play) -> list[dict]:
     with recorded_views(client, session_id, tokens) as seen:
         play()
     return [v["ruleset"] for v in seen if "ruleset" in v]
+
+
+def games_to_play(flows, new_game):
+    """Each flow with a fresh game of `new_game()` (a dict with its `sid` and `tokens`), as the documented-fields
+    tests take them: (session id, tokens, play), `play()` running the flow on its game, not yet run."""
+    for flow in flows:
+        game = new_game()
+        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)

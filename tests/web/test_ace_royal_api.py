@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -500,9 +500,7 @@ def documented_games(client, every_event=False):
              test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination]
     if every_event:
         flows += [a_code_placed_and_a_servant_without_its_master]
-    for flow in flows:
-        game = new_game(client)
-        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+    yield from games_to_play(flows, lambda: new_game(client))
 
 
 def test_the_view_has_exactly_the_documented_fields(client):

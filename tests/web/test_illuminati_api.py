@@ -7,7 +7,7 @@ import html
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, ruleset_views, undocumented
 
 from gmtool.core.ruleset import has_japanese
 
@@ -725,9 +725,7 @@ def documented_games(client, every_event=False):
     flows = [test_opening_secret_placements_and_duplicates, test_play_order_and_an_attack_with_supports, to_the_end]
     if every_event:
         flows += [tokens_an_agent_and_the_power]
-    for flow in flows:
-        game = new_game(client)
-        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+    yield from games_to_play(flows, lambda: new_game(client))
 
 
 def test_the_tables_stage_shows_no_step_the_gm_took_back(app, game):

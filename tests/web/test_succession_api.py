@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, ruleset_views, undocumented, unnamed_controls
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented, unnamed_controls
 
 from gmtool.web.common import csrf_for
 
@@ -599,9 +599,7 @@ def documented_games(client, every_event=False):
              test_score_only_mode_with_phones]
     if every_event:
         flows += [starting_cards_and_a_skipped_turn]
-    for flow in flows:
-        game = new_game(client)
-        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+    yield from games_to_play(flows, lambda: new_game(client))
 
 
 def test_the_view_has_exactly_the_documented_fields(client):

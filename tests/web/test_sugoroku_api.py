@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, ruleset_views, undocumented
 
 
 @pytest.fixture
@@ -615,9 +615,7 @@ def documented_games(client, every_event=False):
         flows += [a_skipped_turn_and_cards_added_to_a_battle,
                   test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
                   test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language]
-    for flow in flows:
-        game = new_game(client)
-        yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+    yield from games_to_play(flows, lambda: new_game(client))
 
 
 def test_the_view_has_exactly_the_documented_fields(client):
