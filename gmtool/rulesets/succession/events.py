@@ -135,7 +135,7 @@ def describe_start_card(ev: dict, state: State, lang: str) -> str:
 def describe_played(ev: dict, state: State, lang: str) -> str:
     """Log line of succession.played."""
     d = ev["data"]
-    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}が{C.card_label(d['card'], lang)}を出した（領地列{d['row']}枚、手札{d['hand']}）",
+    return _where(d, lang) + _t(lang, f"{_name(state, d['seat'])}が{C.card_label(d['card'], lang)}を出した（領地列{d['row']}枚、手札{d['hand']}）[G-1]",
                                 f"{_name(state, d['seat'])} played {C.card_label(d['card'], lang)} (row {d['row']}, hand {d['hand']}) [G-1]")
 
 
