@@ -310,3 +310,27 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
         == ["page <th>: 'gap'"]
     assert english_in_japanese({"page": '<button aria-label="expr">2D6</button><p>GM [T-4] 2D6>=7</p>'}, []) \
         == ["page <button aria-label>: 'expr' (expr)"]
+
+
+RULE_CODE = re.compile(r"(?<![A-Za-z0-9])([ASGIT]-\d+[a-z]?)(?![0-9])")  # RULES.md's codes, [G-1] or （I-2）
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_log_line_cites_the_same_rule_codes_in_both_languages(client, name):
+    """A line that cites a rule ([G-1], （I-2）) cites it in Japanese and in English alike: a GM who reads the wiki
+    write-up in one language finds the same rules as one who reads it in the other."""
+    differ, cited = [], 0
+    for driver, _stage in scripted_sessions(client, name):
+        lines = {}
+        for lang in ("ja", "en"):
+            r = client.get(f"/api/sessions/{driver.sid}/log?limit=1000&lang={lang}", headers=bearer(driver.tokens["gm"]))
+            assert r.status_code == 200
+            lines[lang] = r.get_json()["events"]
+        for ja, en in zip(lines["ja"], lines["en"], strict=True):
+            codes = RULE_CODE.findall(ja["text"]), RULE_CODE.findall(en["text"])
+            cited += bool(codes[0] or codes[1])
+            if sorted(codes[0]) != sorted(codes[1]):
+                differ.append(f"{ja['type']}: {ja['text'][:120]!r} / {en['text'][:120]!r}")
+    assert not differ, _report(differ)
+    if name != "generic":
+        assert cited, f"{name}'s scripted sessions cite no rule: the check saw nothing"
