@@ -33,6 +33,6 @@ RULESET = Ruleset(
     default_presets=("seals", "mana", "vp"),
     custom_counters=True,
     docs="README.md",
-    demo=Demo("デモ卓（サンプル）", ("セイバー陣営 / 衛宮", "アーチャー陣営 / 遠坂", "ランサー陣営 / ケイネス"),
+    demo=Demo("デモ卓（サンプル）", ("衛宮 / セイバー陣営", "遠坂 / アーチャー陣営", "ケイネス / ランサー陣営"),
               counters=("seals", "mana", "karma", "vp"), play=_demo),
 )
