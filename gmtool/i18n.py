@@ -237,6 +237,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "phone.others": ("他の席", "Other seats"),
     "phone.dice": ("ダイスを振る", "Roll dice"),
     "phone.new_prompt": ("新しい質問", "New prompt"),
+    "phone.undone": ("GMが取り消しました", "The GM took back"),  # what of this seat's the GM's undo took back
     "verify.title": ("コミットメントの検証", "Verify commitments"),
     "verify.ok": ("一致", "matches"),
     "verify.bad": ("不一致", "does NOT match"),

@@ -62,23 +62,31 @@ FLASH_JOINED = 120  # the longest flash that joins an action's lines; a longer o
 
 
 def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
-    """What an action did, for the flash of the screen that sent it: its events as `viewer`'s log reads them (the
-    viewer's own answer as its receipt, without the commitment), joined, or the first and how many more; nothing
-    `viewer` may see: 「完了しました」 / "Done"."""
+    """What an action did, for the flash of the screen that sent it: its events as `viewer`'s log reads them
+    (worded), the viewer's own answer as its receipt; nothing `viewer` may see: 「完了しました」 / "Done"."""
     language = lang()
     with live.lock:
-        viewer, lines = screen_viewer(live, viewer), []
-        for event in events:
-            line = log_line(event, live.state, viewer, language)
-            if line is None:
-                continue
-            if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
-                line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
-            elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
-                line["text"] = translate("flash.closed", language)
-            lines.append(line["text"])
+        viewer = screen_viewer(live, viewer)
+        text = worded(live, viewer, events, language)
+    return text or translate("flash.done", language)
+
+
+def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
+    """One action's `events` as `viewer`'s log reads them (the viewer's own answer as its receipt, without the
+    commitment; the close in words, not its seed), joined, or the first and how many more; "" when `viewer` may see
+    none of them (the caller holds the session's lock)."""
+    lines = []
+    for event in events:
+        line = log_line(event, live.state, viewer, language)
+        if line is None:
+            continue
+        if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
+            line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
+        elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
+            line["text"] = translate("flash.closed", language)
+        lines.append(line["text"])
     if not lines:
-        return translate("flash.done", language)
+        return ""
     joined = " / ".join(lines)
     if len(lines) == 1 or len(joined) <= FLASH_JOINED:
         return joined
@@ -137,9 +145,10 @@ def context(live: LiveSession, viewer: Viewer, token: str) -> dict:
         public = screen_view(live, TABLE) if viewer.kind == "seat" else None
         log = [] if viewer.kind == "seat" else log_lines(live, viewer, LOG_LINES if viewer.is_gm else TABLE_LOG_LINES)
         undone = undone_actions_of(live, viewer.seat) if viewer.kind == "seat" else []
+        notices = undo_notices(live, viewer, lang()) if viewer.kind == "seat" else []
     seats = {s["id"]: s for s in view["seats"]}
     phone = phone_context(view, seats[viewer.seat], live, public) if viewer.kind == "seat" else {}
-    ctx = {**phone, "undone_own": undone, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
+    ctx = {**phone, "undone_own": undone, "undo_notices": notices, "view": view, "public": public, "log": log, "seats_by_id": seats, "seat_names": {s["id"]: s["name"] for s in view["seats"]},
             "section_cache": live.sections, "csrf": csrf_for(token), "sid": view["session"]["id"],
             "viewer": viewer, "version": view["session"]["version"],
             "controls": False,  # the GM console's counter controls: with the page only (gm/_live.html)
@@ -159,6 +168,39 @@ def undone_actions_of(live: LiveSession, seat: str) -> list[int]:
     by, recent = f"seat:{seat}", list(live.recent)
     own = {e.action for e in recent if e.actor == by}
     return [e.data["action"] for e in recent if e.type == "undo" and e.data.get("action") in own]
+
+
+def undo_notices(live: LiveSession, viewer: Viewer, language: str) -> list[str]:
+    """A phone's 「GMが取り消しました: …」 / "The GM took back: …", one per undo, while the GM's undos are the newest
+    lines its seat may see (the table's notice lasts as long): for each undo that took back something of this seat's
+    (its own action, or one whose events it may see name it: its counter, its roll, its step), what was taken back as
+    its own view words it (worded). A phone the undone action did not concern gets none (the caller holds the lock)."""
+    state, notices = live.state, []
+    for event in reversed(live.recent):
+        if event.type != "undo":
+            if visible_event(event, state, viewer) is None:
+                continue  # hidden from this seat: not a line it sees after the undo
+            break
+        undone = live.store.action_events(event.data["action"])
+        if not concerns(undone, state, viewer):
+            continue
+        what = worded(live, viewer, undone, language)
+        notices.append(f"{translate('phone.undone', language)}: {what}" if what else translate("phone.undone", language))
+    return notices
+
+
+def concerns(events, state, viewer: Viewer) -> bool:
+    """Whether one action's `events` concern `viewer`'s seat: the seat did it, or an event the seat may see names it
+    (a field that holds its id, or a list or a table of seats with it)."""
+    seat = viewer.seat
+    for event in events:
+        if event.actor == f"seat:{seat}":
+            return True
+        visible = visible_event(event, state, viewer)
+        if visible is not None and any(value == seat or (isinstance(value, (list, dict)) and seat in value)
+                                       for value in visible["data"].values()):
+            return True
+    return False
 
 
 def screen_view(live: LiveSession, viewer: Viewer) -> dict:
@@ -280,7 +322,7 @@ def live_fragment(live: LiveSession, viewer: Viewer, wait: bool = True) -> tuple
 
 
 PHONE_ROOT = """<div class="live-root" data-version="{version}" data-open-prompts="{open_prompts}" data-undone="{undone}">
-{closed}{personal}
+{closed}{undo_notices}{personal}
 {shared}
 <section class="card">
   <h2>{others_title}</h2>
@@ -296,13 +338,15 @@ def phone_fragment(ctx: dict) -> Markup:
     rendering does, and a template's own cost per rendering was most of it (about 40 µs of 50).
 
     `data-open-prompts` lists the prompts open for this seat (static/live.js clears a draft whose prompt closed),
-    `data-undone` the seat's own actions the GM undid lately (static/phone.js clears a success that told of one)."""
+    `data-undone` the seat's own actions the GM undid lately (static/phone.js clears a success that told of one);
+    `.undo-notice` says what the GM's newest undos took back of this seat's (undo_notices)."""
     language, view = lang(), ctx["view"]
     return Markup(PHONE_ROOT.format(
         version=ctx["version"], open_prompts=escape("".join(f"{p['id']} " for p in ctx["mine_open"])),
         undone=" ".join(str(a) for a in ctx["undone_own"]),
         closed=Markup('<p class="closed-banner">{}</p>\n').format(translate("closed", language))
         if view["session"]["closed"] else "",
+        undo_notices=Markup("").join(Markup('<p class="undo-notice">{}</p>\n').format(n) for n in ctx["undo_notices"]),
         personal=ctx["personal"], shared=ctx["public_part"].shared,
         others_title=escape(translate("phone.others", language)), others=ctx["public_part"].others(ctx["viewer"].seat)))
 

@@ -126,8 +126,9 @@ def test_an_error_flash_sits_clear_of_the_controls_and_closes(server, phone_cont
 
 def test_a_success_the_gm_undid_is_cleared_on_that_phone_only(server, phone_context):
     """Play-through: after the GM undid a player's step, that phone kept its success flash (「…が3枚取った」) for up to
-    4 s, as if the step stood. It is cleared when the version that undid it arrives; another phone's flash stays
-    (its live root lists its own undone actions only). The fade is switched off here: a flash left is a flash kept."""
+    4 s, as if the step stood. It is cleared when the version that undid it arrives, and that phone says what the GM
+    took back (「GMが取り消しました: …」); another phone's flash stays and it is told nothing (its live root lists its own
+    undone actions only). The fade is switched off here: a flash left is a flash kept."""
     base, app = server
     client, sid, seats, gm = _session(app, "取り消し")
     phones = {seat: _phone(phone_context, base, sid, seats[seat]) for seat in ("s1", "s2")}
@@ -137,10 +138,12 @@ def test_a_success_the_gm_undid_is_cleared_on_that_phone_only(server, phone_cont
         expect(phones[seat].locator("#flash .flash-ok[data-action]")).to_have_count(1)
     assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(gm)).status_code == 200  # s1's roll
     expect(phones["s1"].locator("#flash .flash")).to_have_count(0)
+    expect(phones["s1"].locator("#live .undo-notice")).to_have_text(re.compile(r"^GMが取り消しました: .* 1D100 → "))
     version = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["session"]["version"]
     expect(phones["s2"].locator("#live .live-root")).to_have_attribute("data-version", str(version))
     expect(phones["s2"].locator("#live .live-root")).to_have_attribute("data-undone", "")
     expect(phones["s2"].locator("#flash .flash-ok")).to_have_count(1)
+    expect(phones["s2"].locator("#live .undo-notice")).to_have_count(0)  # s2's roll stands: nothing to tell it
 
 
 def test_the_phone_is_installable_and_keeps_the_screen_awake(server, phone_context):

@@ -110,6 +110,44 @@ def test_only_the_screens_that_show_the_log_build_it(app, client, screens):
         assert len(context(live, TABLE, "")["log"]) >= 1  # the stage's newest line and the history
 
 
+def undo_notices(screens, seat, lang="ja"):
+    """The undo notices on a seat's phone (its live fragment), as text."""
+    import re
+    html = fragment(screens.seats[seat], f"/s/{screens.sid}/phone?lang={lang}")
+    return re.findall(r'<p class="undo-notice">(.*?)</p>', html)
+
+
+def test_a_phone_is_told_what_the_gms_undo_took_back_of_its_own(client, screens):
+    """Review: when the GM undid a player's roll or step, that phone only lost its success flash: the player got no
+    word of it. While the undos are the newest lines it may see, the phone of a seat the undone action concerned (its
+    own action, or one that names it: its counter) reads what was taken back as its own view words it; a phone it did
+    not concern gets nothing, and a private value stays with its seat."""
+    gm, sid = bearer(screens.token("gm")), screens.sid
+
+    def undo():
+        assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
+
+    r = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(screens.token("s1")), json={"expr": "1D100", "label": "回避"})
+    assert r.status_code == 201, r.get_json()
+    total = r.get_json()["total"]
+    assert all(undo_notices(screens, seat) == [] for seat in ("s1", "s2", "s3"))
+    undo()  # s1's own roll
+    assert undo_notices(screens, "s1") == [f"GMが取り消しました: セイバー 回避: 1D100 → [{total}] → {total}"]
+    assert undo_notices(screens, "s1", "en") == [f"The GM took back: セイバー 回避: 1D100 → [{total}] → {total}"]
+    assert undo_notices(screens, "s2") == undo_notices(screens, "s3") == []
+    r = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s2", "key": "mana", "delta": 7})
+    assert r.status_code == 200, r.get_json()
+    undo()  # the GM's change of s2's private 魔力: s2's phone alone is told, and the value stays s2's
+    assert undo_notices(screens, "s2") == ["GMが取り消しました: アーチャー: 魔力 0→7 (+7)"]
+    assert undo_notices(screens, "s2", "en") == ["The GM took back: アーチャー: Mana 0→7 (+7)"]
+    assert undo_notices(screens, "s3") == []
+    # s1 saw nothing between the two undos (the change was private): its notice stands, nothing of s2's is added
+    assert undo_notices(screens, "s1") == [f"GMが取り消しました: セイバー 回避: 1D100 → [{total}] → {total}"]
+    assert "0→7" not in fragment(screens.seats["s1"], f"/s/{sid}/phone")
+    change_counter(client, screens)  # the next public line: the notices have had their moment
+    assert all(undo_notices(screens, seat) == [] for seat in ("s1", "s2", "s3"))
+
+
 def first_message(client, path, headers=None):
     """The first SSE message of a stream (then the stream is closed)."""
     response = client.get(path, headers=headers or {}, buffered=False)
