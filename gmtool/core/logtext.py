@@ -144,10 +144,13 @@ def scene_marked(e, state, lang):
 
 
 def undone(e, state, lang):
-    """The log line of `undo`."""
+    """The log line of `undo`: 「取り消し: <what was taken back>」, or plain 「取り消し」 / "Undo" when the viewer may
+    read no summary of it (an undo written before summaries were stored, or before the table's own: view.undo_event)."""
     d = e["data"]
     suffix = "_en" if lang == "en" and (d.get("gm_summary_en") or d.get("summary_en")) else ""
     summary = d.get("gm_summary" + suffix) or d.get("summary" + suffix, "")
+    if not summary:
+        return _ja(lang, "取り消し", "Undo")
     return _ja(lang, f"取り消し: {summary}", f"Undo: {summary}")
 
 

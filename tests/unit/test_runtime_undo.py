@@ -143,3 +143,28 @@ def test_undo_summary_of_a_private_counter_does_not_leak_to_other_seats(live):
     for viewer in (TABLE, Viewer("seat", "s2")):
         visible = visible_event(undo, live.state, viewer)
         assert visible is None or "0→7" not in repr(visible)
+
+
+@pytest.mark.parametrize("old", [
+    {},  # the first shape: no summary at all
+    {"summary": "アーチャー: 令呪 3→2 (-1)"},  # the GM's summary, stored before the table's was: the GM's alone
+])
+def test_an_undo_written_before_its_summaries_reads_as_a_plain_undo(manager, live, old):
+    """Review: an undo written before its summaries were stored read 「取り消し: 」 (an empty summary after the colon) on
+    the table, the phones and the exports. It reads plain 「取り消し」 / "Undo" to whoever may read no summary of it; the
+    GM still reads the stored one."""
+    from gmtool.core.logtext import describe
+    sid = live.state.session_id
+    [change] = live.execute("gm", commands.change_counter, "s2", "seals", delta=-1)
+    live.store.append("gm", [("undo", {"action": change.action, "seqs": [change.seq], **old})])  # as the old code wrote it
+    fresh, again = restart(manager, sid)
+    try:
+        undo = list(again.store.events())[-1]
+        assert undo.type == "undo" and again.state.counters["s2"]["seals"] == 3
+        for viewer in (TABLE, Viewer("seat", "s2")):
+            visible = visible_event(undo, again.state, viewer)
+            assert [describe(visible, again.state, lang) for lang in ("ja", "en")] == ["取り消し", "Undo"]
+        gm = [describe(visible_event(undo, again.state, GM), again.state, lang) for lang in ("ja", "en")]
+        assert gm == ([f"取り消し: {old['summary']}", f"Undo: {old['summary']}"] if old else ["取り消し", "Undo"])
+    finally:
+        fresh.close_all()
