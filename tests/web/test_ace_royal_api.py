@@ -324,6 +324,43 @@ def test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interce
     assert [p["mana"] for p in state()["ruleset"]["players"]] == [5, 4, 5]
 
 
+def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_stands(game):
+    """Review (undo, every ruleset's stage): after the GM undid a combat's result, the table's stage must not show the
+    undone result under the undo's line. It shows the combat open again (the picks and the damage judgement), and after
+    an undone step that followed a result, that result, each under the line that says what was taken back."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    table = client.application.test_client()
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+
+    def stage():
+        html = table.get(f"/s/{sid}/table").get_data(as_text=True)
+        shown = html[html.index('id="stage"'):html.index('id="table-summary"')]
+        undone = re.search(r'<p class="stage-undone" id="stage-undone">(.*?)</p>', shown, re.S)
+        return (re.sub(r"<[^>]+>", "", undone.group(1)) if undone else None,
+                re.sub(r'<p class="stage-undone".*?</p>', "", shown, flags=re.S))
+
+    def undo():
+        assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
+
+    _setup(act)
+    start_and_attack_s2(act)
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    act("combat_choose", {"kind": "magical"}, who="s2")
+    act("combat_resolve", {"faces": [1]}, who="s1")  # 9 vs 5 → 4; 7 vs 8 → 0: s1 steals card 1
+    line, shown = stage()
+    assert line is None and "ar-stage-combat-result" in shown and 'id="ar-combat"' not in shown
+    undo()
+    line, shown = stage()
+    assert line.startswith("取り消し: 戦闘結果"), line
+    assert 'id="ar-combat"' in shown and "ar-stage-combat-result" not in shown and "奪う" not in shown, shown
+    act("combat_resolve", {"faces": [1]}, who="s1")
+    act("step", who="s1")  # to the next player's turn: the result leaves the stage
+    assert "ar-stage-combat-result" not in stage()[1]
+    undo()
+    line, shown = stage()
+    assert line.startswith("取り消し: ") and "ar-stage-combat-result" in shown and 'id="ar-combat"' not in shown, shown
+
+
 def test_a2_a_side_out_before_the_result_ends_the_combat(game):
     """A-2/A-7: the interceptor used its last seals in the attack process and went out, but the combat went on
     against a servant that was out (its phone could still pick, the attacker could still hurt and rob it). Now the

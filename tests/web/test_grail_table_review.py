@@ -224,3 +224,46 @@ def test_the_cleanups_black_star_reads_in_the_viewers_language_around_the_factio
         assert words in cleanup, cleanup
         console = gm.get(f"/s/{grail['session']}/gm?lang={lang}").get_data(as_text=True)
         assert words in console.split('id="grail-cleanup">', 1)[1].split("</p>", 1)[0]
+
+
+# -- 5. undo ----------------------------------------------------------------------------------------
+
+def test_after_an_undo_the_stage_shows_the_combat_only_as_it_stands(app, client, grail):  # noqa: F811
+    """Review (undo, every ruleset's stage): a finished combat stays on the stage until the table moves on (a roll, a
+    prompt, a scene), but it read the newest line, and after the GM undid a roll made once the table had moved on,
+    that line was the undo: the finished combat came back under 「取り消し: …」. The stage reads the newest line that
+    stands; and an undone battle roll or cleanup leaves the stage with the combat as it stands again."""
+    gm = bearer(grail["tok"]["gm"])
+
+    def roll():
+        assert client.post(f"/api/sessions/{grail['session']}/rolls", headers=gm, json={"expr": "1D6"}).status_code == 201
+
+    def undo():
+        assert client.post(f"/api/sessions/{grail['session']}/undo", headers=gm).status_code == 200
+
+    def undone_line(shown):
+        line = re.search(r'<p class="stage-undone" id="stage-undone">(.*?)</p>', shown, re.S)
+        return re.sub(r"<[^>]+>", "", line.group(1)) if line else None
+
+    def under_it(shown):  # the ruleset's stage, under the undo's line
+        return re.sub(r'<p class="stage-undone" id="stage-undone">.*?</p>', "", shown, flags=re.S)
+
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [1, 90]})  # side a (セイバー陣営) loses
+    call(client, grail, "finish_combat")
+    assert 'id="grail-stage-cleanup"' in stage(app, grail)
+    roll()  # the table moves on
+    roll()
+    undo()  # the second roll: the first still stands, the finished combat stays off the stage
+    shown = stage(app, grail)
+    assert "g-stage" not in shown and "取り消し: GM 1D6" in shown, shown
+    undo()  # the first roll: the stage is back where it was, the finished combat under the undo's line
+    shown = stage(app, grail)
+    assert 'id="grail-stage-cleanup"' in shown and undone_line(shown).startswith("取り消し: GM 1D6"), shown
+    undo()  # the cleanup (T-11): the battle's result again, no black star
+    shown = stage(app, grail)
+    assert undone_line(shown).startswith("取り消し: クリンナップ"), shown
+    assert 'id="grail-stage-cleanup"' not in shown and "黒星" not in under_it(shown) and 'data-stage-battle="a"' in shown
+    undo()  # the battle roll (T-10): the win rates again, no winner
+    shown = stage(app, grail)
+    assert "data-stage-battle" not in shown and 'data-stage-winrate="a"' in shown and "勝者" not in under_it(shown), shown
