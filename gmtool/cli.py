@@ -75,7 +75,7 @@ def cmd_list(args) -> int:
 def cmd_export(args) -> int:
     """Write a session's log in a wiki format (standard output without --out)."""
     from .core.errors import GmError
-    from .export import Options, export, export_campaign
+    from .export import Options, export_campaign
     from .store import local_utc_offset
     try:
         manager = _manager(args.data)
@@ -87,10 +87,7 @@ def cmd_export(args) -> int:
                 raise GmError("--full はセッションごとです", "--full is one session at a time")
             text = export_campaign(manager.campaign_logs(args.session), args.format, options)
         else:
-            with live.lock:
-                events = list(live.store.events())
-                secrets = live.store.get_secrets() if args.full else None
-            text = export(events, live.ruleset, args.format, options, secrets)
+            text = live.export(args.format, options, args.full)
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2

@@ -310,6 +310,16 @@ class LiveSession:
             return None
         return self.tokens.get(token_hash(token))
 
+    def export(self, fmt: str, options, full: bool = False) -> str:
+        """This session's export in `fmt` (GM only: the caller checks); `full` (JSON): a backup with its secrets and
+        the actions whose undo was refused."""
+        from .export import export
+        with self.lock:
+            events = list(self.store.events())
+            secrets = self.store.get_secrets() if full else None
+            refused = set(self.refused)
+        return export(events, self.ruleset, fmt, options, secrets, refused)
+
     def dice(self) -> SeededDice:
         """The dice source for the next action (server-side, from the secret seed)."""
         return SeededDice(self.seed, self.state.dice_next)
@@ -696,7 +706,7 @@ class SessionManager:
         Every event is folded, viewed and described in a scratch state first: a log that does not replay
         is a 400 and leaves no file. A session id already in use, or one another worker owns, gets a new id."""
         from .export import parse_export
-        header, events, secret_values = parse_export(text, get_ruleset)
+        header, events, secret_values, refused = parse_export(text, get_ruleset)
         with self.lock:
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or not self.ownership.owns(session_id) or self.path_of(session_id).exists():
@@ -726,6 +736,8 @@ class SessionManager:
                                  **{f"join:{k}": v for k, v in tokens["seats"].items()}}
             meta = {"id": session_id, "title": str(events[0].data.get("title", "")),
                     "ruleset": str(events[0].data.get("ruleset", "generic")), "created": events[0].ts}
+            if refused:  # a full backup's refused undos: not offered here either
+                meta[REFUSED] = json.dumps(sorted(refused))
             path = self.path_of(session_id)
             try:
                 store = Store(path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.errors import GmError, choices_text
@@ -26,12 +27,14 @@ def check_format(fmt: str) -> None:
         raise GmError(f"形式「{fmt}」はありません（{ja}）", f"Unknown format '{fmt}' (use {en})")
 
 
-def export(events: list[Event], rules: Any, fmt: str, options: Options = Options(), secrets: dict | None = None) -> str:
+def export(events: list[Event], rules: Any, fmt: str, options: Options = Options(), secrets: dict | None = None,
+           refused: Iterable[int] = ()) -> str:
     """A session's log in format `fmt` (markdown, mediawiki, atwiki, text, html, json), folded under its
-    ruleset `rules` (the registry's `gmtool.rulesets.get(name)`)."""
+    ruleset `rules` (the registry's `gmtool.rulesets.get(name)`); JSON with `secrets` is a full backup, which also
+    carries `refused` (the actions whose undo was refused)."""
     check_format(fmt)
     if fmt == "json":
-        return export_json(events, rules, options, secrets)
+        return export_json(events, rules, options, secrets, refused)
     report = build_report(events, rules, options)
     return render_html(report) if fmt == "html" else render_text(report, fmt)
 

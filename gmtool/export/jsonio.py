@@ -8,7 +8,7 @@ holds every event and the session's secrets, and restores an identical session.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,8 +24,10 @@ from .report import Options, fold_all
 SCHEMA = "gmtool.export/1"
 
 
-def export_json(events: list[Event], rules: Any, options: Options = Options(), secrets: dict | None = None) -> str:
-    """The JSON export (full when `secrets` is given)."""
+def export_json(events: list[Event], rules: Any, options: Options = Options(), secrets: dict | None = None,
+                refused: Iterable[int] = ()) -> str:
+    """The JSON export (full when `secrets` is given: then with `refused`, the actions whose undo was refused, which
+    the table never sees)."""
     final = fold_all(events, rules)
     if secrets is not None:
         out_events = [e.to_dict() for e in events]
@@ -47,6 +49,7 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
         doc["standings"] = standings
     if secrets is not None:
         doc["secrets"] = secrets
+        doc["undo_refused"] = sorted(refused)  # restored by an import: the backup offers the undos the session does
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
@@ -56,8 +59,9 @@ MAX_IMPORT_ITEMS = 100_000  # items of one list (the events) in an import
 MAX_IMPORT_NUMBER = 10**12  # magnitude of any number in an import (dice indexes grow over a session)
 
 
-def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None]:
-    """(session header, events, secrets or None) from a JSON export, or a readable error (GmError 400).
+def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None, set[int]]:
+    """(session header, events, secrets or None, the actions whose undo was refused) from a JSON export, or a readable
+    error (GmError 400). Only a full backup carries refused undos (the table never sees them).
 
     `rules_named(name)` is the ruleset registry's lookup (it raises GmError for an unknown one).
     """
@@ -87,12 +91,17 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
     secrets = doc.get("secrets") if doc.get("full") else None
     if doc.get("full") and not _valid_secrets(secrets):
         raise GmError("完全バックアップに秘密情報がありません", "A full backup must contain its secrets")
+    refused = doc.get("undo_refused", []) if doc.get("full") else []
+    actions = {e.action for e in events}
+    if not isinstance(refused, list) or not all(_is_int(a) and a in actions for a in refused):
+        raise GmError("undo_refused（取り消せなかった操作）はこのログの操作番号のリストです",
+                      "'undo_refused' must list action numbers of this log")
     try:
         rules = rules_named(str(events[0].data.get("ruleset", "")))
     except GmError as e:
         raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
     replay(events, rules)  # an import is written to disk before it is loaded: a log that does not fold must stop here
-    return doc.get("session") or {}, events, secrets
+    return doc.get("session") or {}, events, secrets, set(refused)
 
 
 REPLAYED = ("イベントを読み込めません", "The events cannot be replayed")  # what an import refused says first

@@ -196,15 +196,12 @@ def query_flag(args, key: str, default: bool = False, *, ja: str) -> bool:
 
 def export_text(live: LiveSession, fmt: str, options, full: bool, campaign: bool = False) -> str:
     """A session's export, or its whole campaign's (GM only: the caller checks)."""
-    from ..export import export, export_campaign
+    from ..export import export_campaign
     if campaign:
         if full:
             raise GmError("完全バックアップはセッションごとです", "A full backup is made one session at a time")
         return export_campaign(manager().campaign_logs(live.state.session_id), fmt, options)
-    with live.lock:
-        events = list(live.store.events())
-        secrets = live.store.get_secrets() if full else None
-    return export(events, live.ruleset, fmt, options, secrets)
+    return live.export(fmt, options, full)
 
 
 def form_payload() -> dict:

@@ -79,7 +79,7 @@ def test_the_full_backup_holds_them_all(script):
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_a_public_export_read_back_stays_clean(script, fmt):
     """Secrets cannot come back through a public JSON export: re-exported, it holds none."""
-    _header, events, secrets = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
+    _header, events, secrets, _refused = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
     assert secrets is None
     for options in (Options(), Options(secret_rolls=True), Options(lang="en", names="faction")):
         _assert_clean(export(events, GENERIC, fmt, options), also=(UNDONE_REASON,))
@@ -90,7 +90,7 @@ def test_a_public_export_read_back_stays_clean(script, fmt):
 
 def test_the_write_up_is_the_same_from_the_public_export(script):
     """Everything the table may see survives the public JSON: the wiki text is identical."""
-    _header, events, _ = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
+    _header, events, _, _refused = parse_export(export(script.events, GENERIC, "json"), get_ruleset)
     for fmt in TEXT_FORMATS:
         assert export(events, GENERIC, fmt, Options(times=False)) == export(script.events, GENERIC, fmt, Options(times=False))
 

@@ -746,6 +746,46 @@ def test_s11_undoing_an_escape_after_the_reveal_would_show_its_withdrawn_card_an
         assert "技8" not in seen, who
 
 
+def test_s11_a_full_backup_carries_its_refused_undos_and_the_public_export_none(game):
+    """S-11: the refused undo of an escape (its withdrawn card) stays off the undo list, kept in the session's meta
+    (`undo_refused`), which no export carried: a full backup imported elsewhere offered that undo again. The full
+    backup carries `undo_refused` and its import restores it: the copy offers the undos the session offers. The public
+    export carries none (the table never sees a refusal); a backup whose `undo_refused` is not a list of its own action
+    numbers is refused (400, both languages) and imports nothing."""
+    act, answer, client, sid, tokens = game["act"], game["answer"], game["client"], game["sid"], game["tokens"]
+    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
+    act("end_phase")
+    pid = act("start_battle")["ruleset"]["battle"]["prompt"]
+    answer(pid, "s1", "力4")
+    answer(pid, "s2", "技8")
+    act("use_seal", {"effect": "escape"}, who="s2")
+    gm, admin = bearer(tokens["gm"]), bearer(ADMIN_KEY)
+    assert client.post(f"/api/sessions/{sid}/prompts/{pid}/reveal", headers=gm, json={}).status_code == 200
+    assert client.post(f"/api/sessions/{sid}/undo", headers=gm, json={}).status_code == 409  # the withdrawn card
+    full = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=gm).get_json()
+    public = client.get(f"/api/sessions/{sid}/export?format=json", headers=gm).get_json()
+    escape = next(e["action"] for e in full["events"] if e["type"] == "prompt.dropped")
+    assert full["undo_refused"] == [escape] and "undo_refused" not in public
+    sessions = client.get("/api/sessions", headers=admin).get_json()
+    for bad in ([True], [str(escape)], [10**6], "x", None):
+        r = client.post("/api/sessions/import", headers=admin, json={**full, "undo_refused": bad})
+        error = r.get_json()["error"]
+        assert (r.status_code, error["ja"], error["en"]) == (
+            400, "undo_refused（取り消せなかった操作）はこのログの操作番号のリストです",
+            "'undo_refused' must list action numbers of this log"), bad
+    assert client.get("/api/sessions", headers=admin).get_json() == sessions
+    copy = client.post("/api/sessions/import", headers=admin, json=full).get_json()
+    for _ in range(3):  # the battle's start (its answers build on it), then what came before: the same in both
+        undone = [client.post(f"/api/sessions/{session}/undo", headers=token, json={})
+                  for session, token in ((sid, gm), (copy["session"], bearer(copy["gm_token"])))]
+        assert [r.status_code for r in undone] == [undone[0].status_code] * 2, [r.get_json() for r in undone]
+        assert "withdrawn answer" not in str(undone[1].get_json())
+        assert undone[0].get_json().get("undone", {}).get("action") == undone[1].get_json().get("undone", {}).get("action")
+    assert client.get(f"/api/sessions/{copy['session']}/export?format=json&full=1",
+                      headers=bearer(copy["gm_token"])).get_json()["undo_refused"] == \
+        client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=gm).get_json()["undo_refused"]
+
+
 def test_s11_the_last_fighter_to_answer_escaping_reveals_the_battle(game):
     """S-7/S-11: when the two others have answered, the escape of the third (who had not) reveals the battle at once."""
     act, answer = game["act"], game["answer"]
