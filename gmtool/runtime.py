@@ -37,7 +37,7 @@ from .core.prompts import newly_shown
 from .core.view import GM, TABLE, Viewer
 from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
-from .store import SUFFIX, LogReader, Store, read_meta
+from .store import SUFFIX, LogReader, Store, read_head
 
 log = logging.getLogger(__name__)
 
@@ -189,15 +189,10 @@ def damage_of(path: Path) -> tuple[str, str] | None:
         with LogReader(path) as reader:
             secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
             meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
-            try:
-                bytes.fromhex(secret["seed"])
-            except (KeyError, TypeError, ValueError):
-                return "ダイスのシードがありません", "its dice seed is missing"
-            name = meta.get("ruleset", "generic")
-            try:
-                rules = get_ruleset(name)
-            except GmError:
-                return f"ルール「{name}」がこのgmtoolに入っていません", f"its ruleset '{name}' is not installed here"
+            found = head_damage(meta, secret.get("seed"))
+            if found:
+                return found
+            rules = get_ruleset(meta.get("ruleset", "generic"))
             try:
                 undone = reader.undone_actions()
             except Exception:  # noqa: BLE001
@@ -227,16 +222,75 @@ def damage_of(path: Path) -> tuple[str, str] | None:
     return None
 
 
-def _file_mark(path: Path) -> tuple:
-    """What changes when a file is replaced or written (its size and time, its WAL's too)."""
+def head_damage(meta: dict, seed) -> tuple[str, str] | None:
+    """What a session file's meta and dice seed alone show is wrong (Japanese, English): no seed, or a ruleset not
+    installed here; None when they are sound. No event is read: the session list checks every file this way."""
+    try:
+        bytes.fromhex(seed)
+    except (TypeError, ValueError):
+        return "ダイスのシードがありません", "its dice seed is missing"
+    name = meta.get("ruleset", "generic")
+    try:
+        get_ruleset(name)
+    except GmError:
+        return f"ルール「{name}」がこのgmtoolに入っていません", f"its ruleset '{name}' is not installed here"
+    return None
+
+
+def _file_mark(path: Path) -> list:
+    """What changes when a file is replaced or written (its size and time, its WAL's too), as JSON keeps it."""
     marks = []
     for name in (str(path), f"{path}-wal"):
         try:
             st = os.stat(name)
-            marks.append((st.st_size, st.st_mtime_ns))
+            marks.append([st.st_size, st.st_mtime_ns])
         except OSError:
             marks.append(None)
-    return tuple(marks)
+    return marks
+
+
+DAMAGE_SUFFIX = "-damaged"  # beside a session file that did not load: what is wrong with it (DamageRecords)
+
+
+class DamageRecords:
+    """What is wrong with each session file that did not load (found once by damage_of), kept with the file's mark
+    until the file changes (a backup put back): in memory, and beside the file as `<id>.sqlite-damaged` (JSON, 0600),
+    so that the list names it damaged without loading it, after a restart too. The damaged file is never written."""
+
+    def __init__(self):
+        self.known: dict[Path, tuple[list, tuple]] = {}  # path -> (its file's mark, DamagedSession's title and why)
+
+    def get(self, path: Path) -> tuple | None:
+        """(title, why in Japanese, in English) of a file whose record still matches it, else None."""
+        known = self.known.get(path)
+        if known is None:
+            try:
+                record = json.loads(Path(f"{path}{DAMAGE_SUFFIX}").read_text(encoding="utf-8"))
+                known = self.known[path] = (record["mark"], tuple(record["why"]))
+            except (OSError, ValueError, KeyError, TypeError):  # none (the common case), or not ours
+                return None
+        return known[1] if known[0] == _file_mark(path) else None
+
+    def put(self, path: Path, why: tuple) -> None:
+        """Record what is wrong with a file (its mark taken now)."""
+        mark = _file_mark(path)
+        self.known[path] = (mark, why)
+        record, temporary = f"{path}{DAMAGE_SUFFIX}", f"{path}{DAMAGE_SUFFIX}.tmp"
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"mark": mark, "why": list(why)}, f, ensure_ascii=False)
+            os.replace(temporary, record)
+        except OSError:  # (a full or read-only disk: this server still remembers it)
+            log.warning("could not record the damage of %s", path.name, exc_info=True)
+
+    def drop(self, path: Path) -> None:
+        """Forget a file's record (it loads now)."""
+        self.known.pop(path, None)
+        try:
+            os.unlink(f"{path}{DAMAGE_SUFFIX}")
+        except FileNotFoundError:
+            pass
 
 
 class LiveSession:
@@ -549,7 +603,7 @@ class SessionManager:
         private_dir(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
-        self.damaged: dict[str, tuple[tuple, tuple]] = {}  # id -> (its file's mark, DamagedSession's title and why)
+        self.damaged = DamageRecords()
         self.continuing = threading.Lock()
 
     def path_of(self, session_id: str) -> Path:
@@ -572,39 +626,42 @@ class SessionManager:
             return live
 
     def _open(self, session_id: str, path: Path) -> LiveSession:
-        """Load a session file; one that does not load is a DamagedSession (409) saying what is wrong, remembered
-        until the file changes (a backup put back), so a phone that keeps asking does not fold it again each time."""
-        known = self.damaged.get(session_id)
-        if known is not None and known[0] == _file_mark(path):
-            raise DamagedSession(session_id, *known[1])
+        """Load a session file; one that does not load is a DamagedSession (409) saying what is wrong, recorded
+        until the file changes (a backup put back, DamageRecords), so a phone that keeps asking does not fold it again
+        each time and the list names it damaged."""
+        known = self.damaged.get(path)
+        if known is not None:
+            raise DamagedSession(session_id, *known)
         try:
             live = LiveSession(path, self.synchronous)
         except Exception:  # noqa: BLE001  whatever the file holds: the GM is told, the other sessions go on
             log.exception("session file %s does not load", path.name)
             found = damage_of(path)
-            why = ((read_meta(path) or {}).get("title", ""),
+            why = ((read_head(path) or ({},))[0].get("title", ""),
                    *(found or ("読み込みに失敗しました（詳しくはサーバーのログにあります）",
                                "loading it failed (the server's log has the details)")))
             if found:  # (a failure the file does not explain, e.g. too many open files, is tried again next time)
-                self.damaged[session_id] = (_file_mark(path), why)
+                self.damaged.put(path, why)
             raise DamagedSession(session_id, *why) from None
-        self.damaged.pop(session_id, None)  # a backup put back
+        self.damaged.drop(path)  # a backup put back
         return live
 
     def list(self) -> list[dict]:
-        """Every session in the data folder, newest first."""
+        """Every session in the data folder, newest first. Damaged: a file that failed to load (DamageRecords), one
+        that is no session database, or one whose meta and seed show it cannot load (head_damage), none loaded."""
         found = []
         for path in self.data_dir.glob(f"*{SUFFIX}"):
-            meta = read_meta(path)
-            session_id = (meta or {}).get("id") or path.name[:-len(SUFFIX)]
-            known = self.damaged.get(session_id)
-            damaged = known is not None and known[0] == _file_mark(path)
-            if meta is None:
+            head = read_head(path)
+            meta, seed = head or ({}, None)
+            session_id = meta.get("id") or path.name[:-len(SUFFIX)]
+            damaged = self.damaged.get(path) is not None
+            if head is None:
                 try:
                     damaged = damaged or path.stat().st_size > 0  # (an empty file is a session being made)
                 except OSError:
                     continue  # (removed meanwhile: a refused import)
-            meta = meta or {}
+            elif meta.get("id"):  # (meta, seed and the first events are written at once)
+                damaged = damaged or head_damage(meta, seed) is not None
             if meta.get("id") or (damaged and _valid_id(session_id)):
                 found.append({"id": session_id, "title": meta.get("title", ""), "ruleset": meta.get("ruleset", ""),
                               "created": meta.get("created", ""), "damaged": damaged})
@@ -835,7 +892,7 @@ def gc_paused() -> Iterator[None]:
 
 def remove_session_files(path: Path) -> None:
     """Delete a session file with its WAL and SHM (a refused import)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", "-wal", "-shm", "-journal", DAMAGE_SUFFIX):
         try:
             os.unlink(f"{path}{suffix}")
         except FileNotFoundError:

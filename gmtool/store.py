@@ -254,15 +254,20 @@ def _sql_int(value: int) -> int:
     return max(-2**63, min(int(value), 2**63 - 1))
 
 
-def read_meta(path: Path) -> dict[str, str] | None:
-    """A session file's meta values, read-only (for listing); None for a file that is no SQLite database with a
-    meta table (a damaged one)."""
+def read_head(path: Path) -> tuple[dict[str, str], str | None] | None:
+    """A session file's meta values and its dice seed (None when it has none), read-only and without its log (for
+    listing); None for a file that is no SQLite database with a meta table (a damaged one)."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.DatabaseError:
         return None
     try:
-        return {k: v for k, v in conn.execute("SELECT key, value FROM meta")}
+        meta = {k: v for k, v in conn.execute("SELECT key, value FROM meta")}
+        try:
+            row = conn.execute("SELECT value FROM secrets WHERE key = 'seed'").fetchone()
+        except sqlite3.DatabaseError:  # no secrets table: no seed
+            row = None
+        return meta, row[0] if row else None
     except sqlite3.DatabaseError:
         return None
     finally:

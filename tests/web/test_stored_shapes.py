@@ -223,6 +223,55 @@ def test_a_stored_session_that_does_not_load_is_a_clear_409_and_the_others_go_on
     edit(path)
     assert main(["export", sid, "--data", str(tmp_path / "sessions")]) == 2  # the command line is the GM's
     assert why_en in capsys.readouterr().err
+def seed_missing(path):
+    """The file has no dice seed (its secrets hand-edited)."""
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM secrets WHERE key = 'seed'")
+    db.close()
+
+
+def listed(app) -> dict:
+    """{session id: damaged} of the API's session list."""
+    sessions = app.test_client().get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
+    return {s["id"]: s["damaged"] for s in sessions}
+
+
+@pytest.mark.parametrize("edit, at_once", [(unknown_counter, False), (not_a_database, True),
+                                           (ruleset_not_installed, True), (seed_missing, True)])
+def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart(tmp_path, caplog, edit, at_once):
+    """The list does not load sessions, and named one damaged only once it had failed to load in that server's
+    memory: after a restart a file whose ruleset is not installed here, or that failed yesterday, was listed sound
+    until someone opened it. Now what its meta and seed show (a ruleset not installed, no dice seed; no database at
+    all) is listed at once, nothing loaded; a log that does not replay (that takes a fold) once it has failed to load,
+    in this server or an earlier one (what was found is kept beside the file, in `<id>.sqlite-damaged`; the restarted
+    server answers from it without folding the file again). The file itself is never written; a backup put back is
+    listed sound and opens, and its record goes."""
+    app, (bad, good) = two_sessions_one_edited(tmp_path, edit)
+    sid, path = bad["session"], tmp_path / "sessions" / f"{bad['session']}.sqlite"
+    before = path.read_bytes()
+    assert listed(app) == {sid: at_once, good["session"]: False}
+    assert not app.extensions["gmtool"].sessions  # the list loaded nothing
+    r = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY))
+    assert r.status_code == 409
+    error = r.get_json()["error"]
+    assert listed(app) == {sid: True, good["session"]: False}
+    app.extensions["gmtool"].close_all()
+    caplog.clear()
+    restarted = create_app({"DATA_DIR": str(tmp_path / "sessions"), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    assert listed(restarted) == {sid: True, good["session"]: False}
+    r = restarted.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY))
+    assert r.status_code == 409 and r.get_json()["error"] == error
+    if edit is unknown_counter:  # answered from the record: the file is not folded again
+        assert "does not load" not in caplog.text and Path(f"{path}-damaged").exists()
+    assert path.read_bytes() == before and not restarted.extensions["gmtool"].sessions
+    not_a_database(path)  # (its WAL and SHM go too)
+    shutil.copy(tmp_path / "backup.sqlite", path)  # the GM puts the backup back
+    assert listed(restarted) == {sid: False, good["session"]: False}
+    assert restarted.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY)).status_code == 200
+    assert not Path(f"{path}-damaged").exists()
+    restarted.extensions["gmtool"].close_all()
+
+
 def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
     """An import refused while replaying said 「…（壊れたエクスポートです）」 / "(a damaged export)" from the fold and
     "(a damaged export: KeyError)" (Python's name of the error) from the rehearsal, while docs/api.md §14 quoted
