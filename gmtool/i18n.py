@@ -40,6 +40,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.import_button": ("読み込む", "Import"),
     "home.damaged": ("保存ファイルが壊れていて開けません（開くと、何が壊れているかと直し方を表示します）",
                      "Its saved file is damaged and cannot be opened (open it to see what is wrong and what to do)"),
+    "home.salvage": ("読める部分をJSONで書き出す（完全バックアップとして読み込めます）",
+                     "Export its readable part as JSON (imports as a full backup)"),
     "home.need_key": ("GM用のキーが必要です。gmtool serve を起動した端末に表示されたURLを開いてください。",
                       "The GM key is required. Open the URL printed by `gmtool serve`."),
     "form.title": ("タイトル", "Title"),

@@ -167,6 +167,7 @@ class DamagedSession(Conflict):
     def __init__(self, session_id: str, title: str, why_ja: str, why_en: str):
         super().__init__("このセッションの保存ファイルが壊れていて開けません。GMに知らせてください",
                          "This session's saved file is damaged and cannot be opened; tell the GM")
+        self.why = (why_ja, why_en)
         file = f"{session_id}{SUFFIX}"
         named_ja, named_en = (f"「{title}」", f"'{title}' ") if title else ("", "")
         self.details = (
@@ -209,8 +210,7 @@ def damage_of(path: Path) -> tuple[str, str] | None:
                 try:
                     engine.apply(state, event)
                 except Exception as e:  # noqa: BLE001
-                    return (f"{event.seq}番目のイベント（{event.type}）を再生できません（{type(e).__name__}）",
-                            f"event {event.seq} ({event.type}) does not replay ({type(e).__name__})")
+                    return _not_replayed(event, e)
                 last = event.seq
     except sqlite3.OperationalError as e:  # a table missing is the file's; a busy disk, too many open files are not
         if "no such table" in str(e):
@@ -219,6 +219,78 @@ def damage_of(path: Path) -> tuple[str, str] | None:
         return "SQLiteのデータベースとして読めません", "it is not a readable SQLite database"
     except Exception:  # noqa: BLE001
         pass
+    return None
+
+
+def _not_replayed(event: Event, error: Exception) -> tuple[str, str]:
+    """What is wrong with an event of a session file that does not fold (by its number and type, never its data)."""
+    return (f"{event.seq}番目のイベント（{event.type}）を再生できません（{type(error).__name__}）",
+            f"event {event.seq} ({event.type}) does not replay ({type(error).__name__})")
+
+
+def _unreadable(why: tuple[str, str]) -> Conflict:
+    """The refusal of a salvage of which nothing can be read (409)."""
+    return Conflict(f"このセッションは読める部分がありません: {why[0]}", f"Nothing of this session can be read: {why[1]}")
+
+
+def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int, tuple | None]:
+    """The readable part of a session file that does not load: (its events up to the first one that cannot be read or
+    does not replay with the events before it, its secrets, the refused undos among them, its ruleset, how many events
+    the file holds, where it stopped: (the first event left out, why in Japanese, in English) or None); a 409 when
+    nothing can be read (no database, no seed, a ruleset not installed, a first event that does not replay)."""
+    try:
+        with LogReader(path) as reader:
+            meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
+            secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
+            found = head_damage(meta, secret.get("seed"))
+            if found:
+                raise _unreadable(found)
+            total, events, stop = reader.count_events(), [], None
+            rows = reader.events()
+            while True:
+                try:
+                    events.append(next(rows))
+                except StopIteration:
+                    break
+                except Exception:  # noqa: BLE001  the data of the event after the last one read is not JSON
+                    seq = events[-1].seq + 1 if events else 1
+                    stop = (seq, f"{seq}番目のイベントのデータが読めません", f"the data of event {seq} cannot be read")
+                    break
+    except sqlite3.DatabaseError:
+        raise _unreadable(damage_of(path) or ("SQLiteのデータベースとして読めません",
+                                              "it is not a readable SQLite database")) from None
+    rules = get_ruleset(meta.get("ruleset", "generic"))
+    while events:  # cut before the first event that does not fold with the events (and so the undos) before it
+        failed = _first_not_replayed(events, rules)
+        if failed is None:
+            break
+        index, why = failed
+        stop, events = (events[index].seq, *why), events[:index]
+    if not events:
+        raise _unreadable(stop[1:] if stop else ("イベントがありません", "it holds no event"))
+    try:
+        refused = {int(a) for a in json.loads(meta.get(REFUSED, "[]"))} & {e.action for e in events}
+    except (TypeError, ValueError):  # (an unreadable list: nothing is refused)
+        refused = set()
+    return events, secret, refused, rules, total, stop
+
+
+def _first_not_replayed(events: list[Event], rules) -> tuple[int, tuple[str, str]] | None:
+    """(index, why) of the first of `events` that does not fold with the ones before it (undone actions skipped, as
+    an import replays them), or None."""
+    undone = set()
+    for index, event in enumerate(events):
+        if event.type == "undo":
+            try:
+                undone.add(int(event.data["action"]))
+            except (KeyError, TypeError, ValueError) as e:
+                return index, _not_replayed(event, e)
+    state = State(undone=undone, rules=rules)
+    for index, event in enumerate(events):
+        try:
+            engine.apply(state, event)
+        except Exception as e:  # noqa: BLE001  whatever a damaged file holds
+            return index, _not_replayed(event, e)
     return None
 
 
@@ -666,6 +738,29 @@ class SessionManager:
                 found.append({"id": session_id, "title": meta.get("title", ""), "ruleset": meta.get("ruleset", ""),
                               "created": meta.get("created", ""), "damaged": damaged})
         return sorted(found, key=lambda m: m["created"], reverse=True)
+
+    def salvage(self, session_id: str) -> str:
+        """The readable part of a session that does not load, as a full JSON backup marked `partial` with where it
+        stopped (docs/api.md 14; the server GM key's: the caller checks); 409 for a session that loads (its export is
+        the way) or one of which nothing can be read."""
+        from .export.jsonio import export_json
+        try:
+            self.get(session_id)
+        except DamagedSession as damaged:
+            why = damaged.why
+        else:
+            raise Conflict("このセッションは壊れていません。通常のエクスポート（完全バックアップ）を使ってください",
+                           "This session is not damaged: use its export (format=json&full=1 for a full backup)")
+        events, secret, refused, rules, total, stop = readable_part(self.path_of(session_id))
+        if stop is not None:
+            why = stop[1:]
+        partial = {"stopped_at": stop[0] if stop else None, "left_out": total - len(events), "ja": why[0], "en": why[1]}
+        try:
+            return export_json(events, rules, secrets=secret, refused=refused, partial=partial)
+        except Exception:  # noqa: BLE001  a state the folds accept but a view does not: still the file's fault
+            log.exception("the readable part of %s cannot be written", session_id)
+            raise _unreadable(("読める部分を書き出せません（詳しくはサーバーのログにあります）",
+                               "its readable part cannot be written (the server's log has the details)")) from None
 
     def create(self, title: str, ruleset: str, seats: list[dict], counters: list[CounterDef] | None = None,
                extra: dict | None = None) -> tuple[LiveSession, dict]:

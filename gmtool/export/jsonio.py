@@ -25,9 +25,9 @@ SCHEMA = "gmtool.export/1"
 
 
 def export_json(events: list[Event], rules: Any, options: Options = Options(), secrets: dict | None = None,
-                refused: Iterable[int] = ()) -> str:
+                refused: Iterable[int] = (), partial: dict | None = None) -> str:
     """The JSON export (full when `secrets` is given: then with `refused`, the actions whose undo was refused, which
-    the table never sees)."""
+    the table never sees; `partial`: where the readable part of a damaged session stopped, runtime.readable_part)."""
     final = fold_all(events, rules)
     if secrets is not None:
         out_events = [e.to_dict() for e in events]
@@ -39,7 +39,7 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
             if visible is not None:
                 visible.pop("undone", None)
                 out_events.append(visible)
-    doc = {"schema": SCHEMA, "full": secrets is not None,
+    doc = {"schema": SCHEMA, "full": secrets is not None, **({"partial": partial} if partial is not None else {}),
            "session": {"id": final.session_id, "title": final.title, "ruleset": final.ruleset,
                        "created": final.created, "seed_hash": final.seed_hash, "seed": final.seed},
            "events": out_events}

@@ -123,6 +123,13 @@ def export_session(session_id):
     return Response(text, mimetype=MEDIA_TYPES[fmt][0], headers={"Cache-Control": "no-store"})
 
 
+@bp.get("/sessions/<session_id>/salvage")
+def salvage(session_id):
+    """Server GM key: the readable part of a damaged session, a full JSON backup marked `partial`."""
+    require_admin()
+    return Response(manager().salvage(session_id), mimetype="application/json", headers={"Cache-Control": "no-store"})
+
+
 @bp.post("/sessions/<session_id>/continue")
 def continue_session(session_id):
     """GM: start the next session of the campaign (optional title); answers like session creation, plus

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, g, make_response, redirect, request, url_for
+from flask import Blueprint, Response, current_app, g, make_response, redirect, request, url_for
 
 from .. import limits
 from ..core.errors import Forbidden, GmError
@@ -67,6 +67,17 @@ def index():
     labels = {name: r.label for name, r in registry().items()}  # the session list names each game, not its id
     return no_store(render("home.html", sessions=manager().list(), rulesets=registry().values(), ruleset_labels=labels,
                            presets=generic.presets, csrf=csrf_for(current_app.config["ADMIN_KEY"])))
+
+
+@bp.get("/s/<session_id>/salvage")
+def salvage(session_id):
+    """Download the readable part of a damaged session (the API's salvage, docs/api.md 14); under /s/<sid>/ as every
+    page of a session, so a proxy in front of workers sends it to the session's (gmtool/proxy.py)."""
+    if not is_admin():
+        raise Forbidden("GM用のキーが必要です", "The GM key is required")
+    text = manager().salvage(session_id)
+    return no_store(Response(text, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="gmtool-{session_id}-partial.json"'}))
 
 
 @bp.post("/sessions")

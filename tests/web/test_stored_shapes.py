@@ -272,6 +272,72 @@ def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart
     restarted.extensions["gmtool"].close_all()
 
 
+def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_reads_anything_of_it(tmp_path):
+    """Nothing of a session whose file does not load could be got out. The server GM key's holder (API and home page)
+    now gets its readable part: a full JSON backup of its events up to the first that does not replay (with the undos
+    before it), marked `partial` with where it stopped, why, and how many events were left out; the refused undos
+    among them; and it imports as a session as it stood before that event. The session's own GM, the table, a seat
+    and anyone without a key get a 403 that names nothing of it; a sound session, a file of which nothing can be read
+    and an unknown id are refused in both languages (409, 409, 404); the file is never written."""
+    data = tmp_path / "sessions"
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    api, admin = app.test_client(), bearer(ADMIN_KEY)
+    made = [api.post("/api/sessions", headers=admin, json={"title": title, "seats": ["セイバー", "アーチャー"],
+                                                           "counters": ["seals", "karma"]}).get_json()
+            for title in ("壊れた卓", "無事な卓")]
+    sid, gm = made[0]["session"], bearer(made[0]["gm_token"])
+    for body in ({"seat": "s1", "key": "seals", "delta": -1}, {"seat": "s2", "key": "karma", "delta": 1}, None,
+                 {"seat": "s2", "key": "seals", "delta": -1}, {"seat": "s1", "key": "karma", "delta": 2}):
+        r = api.post(f"/api/sessions/{sid}/{'counters' if body else 'undo'}", headers=gm, json=body or {})
+        assert r.status_code == 200, r.get_json()
+    app.extensions["gmtool"].close_all()
+    path = data / f"{sid}.sqlite"
+    with sqlite3.connect(path) as db:  # the s2 seals change (seq 5, after the undo of the karma) names no counter
+        assert db.execute("UPDATE events SET data = replace(data, '\"seals\"', '\"hp\"') WHERE seq = 5").rowcount == 1
+        db.execute("INSERT INTO meta (key, value) VALUES ('undo_refused', '[2, 6]')")
+    db.close()
+    before = path.read_bytes()
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    api = app.test_client()
+    for token in (made[0]["gm_token"], made[0]["table_token"], made[0]["seats"][0]["token"], made[1]["gm_token"], ""):
+        r = api.get(f"/api/sessions/{sid}/salvage", headers=bearer(token) if token else {})
+        assert r.status_code == 403 and "壊れた卓" not in r.get_data(as_text=True), r.get_json()
+    r = app.test_client().get(f"/s/{sid}/salvage")  # the home page's download, without the key's cookie
+    assert r.status_code == 403 and "壊れた卓" not in r.get_data(as_text=True)
+    r = api.get(f"/api/sessions/{sid}/salvage", headers=admin)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store", r.get_data(as_text=True)[:300]
+    doc = r.get_json()
+    assert doc["partial"] == {"stopped_at": 5, "left_out": 2,
+                              "ja": "5番目のイベント（counter.changed）を再生できません（ValueError）",
+                              "en": "event 5 (counter.changed) does not replay (ValueError)"}
+    assert [e["seq"] for e in doc["events"]] == [1, 2, 3, 4] and doc["full"] and doc["undo_refused"] == [2]
+    assert doc["session"]["title"] == "壊れた卓" and doc["secrets"]["seed"]
+    gm_browser = app.test_client()
+    assert gm_browser.get(f"/?k={ADMIN_KEY}").status_code == 302
+    items = re.findall(r"<li>.*?</li>", gm_browser.get("/").get_data(as_text=True), re.S)
+    link = f'href="/s/{sid}/salvage"'
+    assert [link in i for i in items if f"/s/{sid}/gm" in i] == [True] and sum(link in i for i in items) == 1
+    assert "読める部分をJSONで書き出す" in next(i for i in items if link in i)
+    download = gm_browser.get(f"/s/{sid}/salvage")
+    assert download.status_code == 200 and download.get_json() == doc
+    assert download.headers["Content-Disposition"] == f'attachment; filename="gmtool-{sid}-partial.json"'
+    copy = api.post("/api/sessions/import", headers=admin, json=doc)
+    assert copy.status_code == 201, copy.get_json()
+    state = api.get(f"/api/sessions/{copy.get_json()['session']}/state", headers=admin).get_json()
+    assert [s["counters"] for s in state["seats"]] == [{"seals": 2, "karma": 0}, {"seals": 3, "karma": 0}]
+    for session, status, en in ((made[1]["session"], 409, "This session is not damaged: use its export"),
+                                ("nope", 404, "There is no such session")):
+        r = api.get(f"/api/sessions/{session}/salvage", headers=admin)
+        assert r.status_code == status and en in r.get_json()["error"]["en"] and r.get_json()["error"]["ja"]
+    assert path.read_bytes() == before
+    app.extensions["gmtool"].close_all()
+    not_a_database(path)
+    r = api.get(f"/api/sessions/{sid}/salvage", headers=admin)
+    assert r.status_code == 409 and r.get_json()["error"]["en"] == (
+        "Nothing of this session can be read: it is not a readable SQLite database")
+    assert r.get_json()["error"]["ja"] == "このセッションは読める部分がありません: SQLiteのデータベースとして読めません"
+
+
 def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
     """An import refused while replaying said 「…（壊れたエクスポートです）」 / "(a damaged export)" from the fold and
     "(a damaged export: KeyError)" (Python's name of the error) from the rehearsal, while docs/api.md §14 quoted

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from importlib import import_module
 
 import pytest
@@ -604,6 +605,16 @@ def _every_route(app, client) -> tuple[list[dict], list[dict]]:
     call("action", "POST", f"/sessions/{game['session']}/actions/setup", bearer(game["gm_token"]), {"first": "s1"})
     answers[-1]["action"]["ruleset"] = {}  # the ruleset's part of the view: its page (the ruleset's own tests)
     call("export", "GET", f"/sessions/{game['session']}/export?format=json", bearer(game["gm_token"]))
+    broken = call("created", "POST", "/sessions", admin, {"title": "壊れた卓", "seats": ["A"], "counters": ["seals"]},
+                  status=201)
+    call("counter", "POST", f"/sessions/{broken['session']}/counters", bearer(broken["gm_token"]),
+         {"seat": "s1", "key": "seals", "delta": -1})
+    manager = app.extensions["gmtool"]
+    manager.sessions.pop(broken["session"]).close()
+    with sqlite3.connect(manager.path_of(broken["session"])) as db:  # its counter change names no counter
+        db.execute("UPDATE events SET data = replace(data, '\"seals\"', '\"hp\"') WHERE type = 'counter.changed'")
+    db.close()
+    call("salvage", "GET", f"/sessions/{broken['session']}/salvage", admin)
     events = []
     for session, token in ((sid, made["gm_token"]), (copy["session"], copy["gm_token"]),
                            (restored["session"], made["gm_token"]), (following["session"], following["gm_token"])):
