@@ -150,6 +150,11 @@ class CannotUndo(Conflict):
 
 BUILT_ON = ("後の操作（その回答など）がこの操作に基づいています", "later actions (such as the answers to it) build on it")
 REFUSED = "undo_refused"  # the meta value listing the actions whose undo was refused (CannotUndo), as JSON
+
+
+def refused_of(meta: dict) -> set[int]:
+    """The actions whose undo was refused, from a session file's meta (ValueError or TypeError: not a list of them)."""
+    return {int(a) for a in json.loads(meta.get(REFUSED, "[]"))}
 WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
               "undoing it would add a withdrawn answer to a result already revealed")
 
@@ -242,7 +247,7 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
         with LogReader(path) as reader:
             meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
             secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
-            found = head_damage(meta, secret.get("seed"))
+            found = _unfoldable(meta, secret.get("seed"))
             if found:
                 raise _unreadable(found)
             total, events, stop = reader.count_events(), [], None
@@ -269,7 +274,7 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
     if not events:
         raise _unreadable(stop[1:] if stop else ("イベントがありません", "it holds no event"))
     try:
-        refused = {int(a) for a in json.loads(meta.get(REFUSED, "[]"))} & {e.action for e in events}
+        refused = refused_of(meta) & {e.action for e in events}
     except (TypeError, ValueError):  # (an unreadable list: nothing is refused)
         refused = set()
     return events, secret, refused, rules, total, stop
@@ -295,8 +300,21 @@ def _first_not_replayed(events: list[Event], rules) -> tuple[int, tuple[str, str
 
 
 def head_damage(meta: dict, seed) -> tuple[str, str] | None:
-    """What a session file's meta and dice seed alone show is wrong (Japanese, English): no seed, or a ruleset not
-    installed here; None when they are sound. No event is read: the session list checks every file this way."""
+    """What a session file's meta and dice seed alone show is wrong (Japanese, English): no seed, a ruleset not
+    installed here, a list of refused undos that cannot be read; None when they are sound. No event is read: the
+    session list checks every file this way."""
+    found = _unfoldable(meta, seed)
+    if found:
+        return found
+    try:
+        refused_of(meta)
+    except (TypeError, ValueError):
+        return "取り消しを断った操作の記録が読めません", "its record of refused undos cannot be read"
+    return None
+
+
+def _unfoldable(meta: dict, seed) -> tuple[str, str] | None:
+    """Why nothing of a session file can be replayed, from its meta and seed: no dice seed, a ruleset not installed."""
     try:
         bytes.fromhex(seed)
     except (TypeError, ValueError):
@@ -410,7 +428,7 @@ class LiveSession:
                 self.tokens[value] = Viewer("seat", key[5:])
         meta = self.store.get_meta()
         self.ruleset = get_ruleset(meta.get("ruleset", "generic"))
-        self.refused = {int(a) for a in json.loads(meta.get(REFUSED, "[]"))}  # undos refused: never offered again
+        self.refused = refused_of(meta)  # undos refused: never offered again
         for head in self.store.action_heads():  # the undo window first: the newest undoable actions
             if self.ruleset.is_undoable(self.ruleset.upcast(head).type) and head.action not in self.refused:
                 self.undoable.appendleft(head.action)

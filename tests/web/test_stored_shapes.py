@@ -230,6 +230,13 @@ def seed_missing(path):
     db.close()
 
 
+def refused_unreadable(path):
+    """The file's list of refused undos is no list of action numbers (its meta hand-edited)."""
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO meta (key, value) VALUES ('undo_refused', '[\"one\"]')")
+    db.close()
+
+
 def listed(app) -> dict:
     """{session id: damaged} of the API's session list."""
     sessions = app.test_client().get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
@@ -237,7 +244,8 @@ def listed(app) -> dict:
 
 
 @pytest.mark.parametrize("edit, at_once", [(unknown_counter, False), (not_a_database, True),
-                                           (ruleset_not_installed, True), (seed_missing, True)])
+                                           (ruleset_not_installed, True), (seed_missing, True),
+                                           (refused_unreadable, True)])
 def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart(tmp_path, caplog, edit, at_once):
     """The list does not load sessions, and named one damaged only once it had failed to load in that server's
     memory: after a restart a file whose ruleset is not installed here, or that failed yesterday, was listed sound
@@ -278,7 +286,8 @@ def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_r
     before it), marked `partial` with where it stopped, why, and how many events were left out; the refused undos
     among them; and it imports as a session as it stood before that event. The session's own GM, the table, a seat
     and anyone without a key get a 403 that names nothing of it; a sound session, a file of which nothing can be read
-    and an unknown id are refused in both languages (409, 409, 404); the file is never written."""
+    and an unknown id are refused in both languages (409, 409, 404); the file is never written. A file whose events
+    all replay but whose meta does not load gives its whole log, stopped nowhere."""
     data = tmp_path / "sessions"
     app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
     api, admin = app.test_client(), bearer(ADMIN_KEY)
@@ -336,6 +345,11 @@ def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_r
     assert r.status_code == 409 and r.get_json()["error"]["en"] == (
         "Nothing of this session can be read: it is not a readable SQLite database")
     assert r.get_json()["error"]["ja"] == "このセッションは読める部分がありません: SQLiteのデータベースとして読めません"
+    refused_unreadable(data / f"{made[1]['session']}.sqlite")  # every event replays: the whole log, stopped nowhere
+    doc = api.get(f"/api/sessions/{made[1]['session']}/salvage", headers=admin).get_json()
+    assert doc["partial"] == {"stopped_at": None, "left_out": 0, "ja": "取り消しを断った操作の記録が読めません",
+                              "en": "its record of refused undos cannot be read"}
+    assert [e["type"] for e in doc["events"]] == ["session.created"] and doc["undo_refused"] == []
 
 
 def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
