@@ -150,13 +150,13 @@ class CannotUndo(Conflict):
 
 BUILT_ON = ("後の操作（その回答など）がこの操作に基づいています", "later actions (such as the answers to it) build on it")
 REFUSED = "undo_refused"  # the meta value listing the actions whose undo was refused (CannotUndo), as JSON
+WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
+              "undoing it would add a withdrawn answer to a result already revealed")
 
 
 def refused_of(meta: dict) -> set[int]:
     """The actions whose undo was refused, from a session file's meta (ValueError or TypeError: not a list of them)."""
     return {int(a) for a in json.loads(meta.get(REFUSED, "[]"))}
-WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
-              "undoing it would add a withdrawn answer to a result already revealed")
 
 
 class DamagedSession(Conflict):
