@@ -367,6 +367,14 @@ def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     tv.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
     assert tv.evaluate(BROKEN_WORDS) == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
+    # The bar's offline and polling badges read at the floor too (they were 14 px): the TV loses its network (the
+    # browser's offline event shows the offline badge), and the page is in polling mode (live.js sets is-polling
+    # when the server refuses a stream).
+    tv.context.set_offline(True)
+    tv.evaluate("document.body.classList.add('is-polling')")
+    expect(tv.locator(".bar .offline-badge")).to_be_visible()
+    expect(tv.locator(".bar .polling-badge")).to_be_visible()
+    assert tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
     tv.context.close()
 
 
