@@ -177,12 +177,14 @@ def server_settings(threads: int, max_streams: int, connection_limit: int | None
     """waitress settings that keep a LAN server available (docs/api.md, "Limits and errors"): a read
     timeout for requests that never finish, a connection limit sized for the stream cap with room
     for ordinary requests, and the body cap checked on Content-Length before the body is read."""
-    from .limits import MAX_BODY
+    from .limits import MAX_UPLOAD_BODY
     return {"threads": threads,
             "connection_limit": connection_limit or max_streams + STREAM_HEADROOM,
             "channel_timeout": channel_timeout,
             "cleanup_interval": max(1, min(5, channel_timeout)),  # how often idle connections are checked
-            "max_request_body_size": MAX_BODY,
+            # the import form's body, MAX_UPLOAD_BODY bytes, is the largest (the app holds every other route to
+            # MAX_BODY); waitress refuses a body of max_request_body_size bytes or more, hence the + 1
+            "max_request_body_size": MAX_UPLOAD_BODY + 1,
             "max_request_header_size": 64 * 1024,
             "channel_request_lookahead": 1,
             # poll(), not select(): the live streams' sockets (web/streams.py) count towards the process's file

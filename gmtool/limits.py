@@ -2,8 +2,8 @@
 at once (Shares: a device's connections and requests, serving.ClientLimits; a token's live streams, web/live.py).
 
 Everything here runs before a request reaches an operation, in time linear in the body: the
-body size is capped before it is read (waitress `max_request_body_size`, Flask
-`MAX_CONTENT_LENGTH`), JSON nesting is measured on the raw text before it is parsed (the C
+body size is capped before it is read (waitress `max_request_body_size` at MAX_UPLOAD_BODY, Flask
+`MAX_CONTENT_LENGTH` at MAX_BODY but for the import form's MAX_UPLOAD_BODY), JSON nesting is measured on the raw text before it is parsed (the C
 parser recurses), and the parsed payload is walked once, iteratively, for text lengths, list
 lengths and numbers. Each refusal is a 400 GmError with a message in Japanese and English.
 """
@@ -20,6 +20,9 @@ from urllib.parse import unquote_to_bytes
 from .core.errors import GmError
 
 MAX_BODY = 256 * 1024          # bytes: every request body, imports included (the export size limit)
+MAX_FORM_FRAMING = 8 * 1024    # bytes: an upload form's own parts around its file (multipart boundaries, headers,
+                               # the file's name, the CSRF token): the home page's import form takes a whole
+MAX_UPLOAD_BODY = MAX_BODY + MAX_FORM_FRAMING  # MAX_BODY file, so its body (and the server's cap) is this much more
 MAX_FORM_MEMORY = 256 * 1024   # bytes: Werkzeug's cap on one form field held in memory
 MAX_FORM_PARTS = 200           # fields of one form
 MAX_DEPTH = 20                 # nested JSON objects / lists in a request

@@ -37,7 +37,7 @@ HAND_OVER_TIMEOUT = 5.0  # seconds a stream's first message has to leave before 
 PER_ADDRESS = 32         # connections one client address may hold open (a browser uses at most 6 per server)
 IN_FLIGHT = 12           # requests of one client address being answered at once (of the server's 24 threads)
 REQUEST_DEADLINE = 60.0  # seconds from a request's first byte until all of it (headers and body) has arrived
-# (a 256 KiB import at 5 KB/s takes 51 s)
+# (the largest body, a 256 KiB import by the home page's form, 264 KiB, at 5 KB/s takes 54 s)
 TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses not held to PER_ADDRESS and
 # IN_FLIGHT: the GM's own laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",

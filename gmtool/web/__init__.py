@@ -44,7 +44,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
                       JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
     # Flask's own default is None (no limit), so setdefault would never apply: set it before the caller's config.
-    # The server (waitress max_request_body_size, cli.server_settings) refuses larger bodies before reading them.
+    # The server (waitress max_request_body_size, cli.server_settings) refuses larger bodies before reading them (above
+    # the import form's MAX_UPLOAD_BODY; Flask holds every other route to MAX_BODY, also before reading a body).
     app.config.update(MAX_CONTENT_LENGTH=limits.MAX_BODY, MAX_FORM_MEMORY_SIZE=limits.MAX_FORM_MEMORY,
                       MAX_FORM_PARTS=limits.MAX_FORM_PARTS)
     app.config.update(config or {})

@@ -100,12 +100,19 @@ def create():
 
 @bp.post("/sessions/import")
 def import_file():
-    """Import an uploaded JSON export (the API's import and its refusals, docs/api.md 14) and open its GM console."""
+    """Import an uploaded JSON export (the API's import and its refusals, docs/api.md 14) and open its GM console.
+    The file may be as large as the API's body (MAX_BODY); the form's body, with its framing, up to MAX_UPLOAD_BODY."""
     if not is_admin():
         raise Forbidden("GM用のキーが必要です", "The GM key is required")
-    check_csrf(current_app.config["ADMIN_KEY"])  # reads the form: a body over the cap is a 413 here
+    request.max_content_length = limits.MAX_UPLOAD_BODY  # before the form is read; a larger body: 413, unread
+    check_csrf(current_app.config["ADMIN_KEY"])  # reads the form
     upload = request.files.get("file")
-    raw = upload.read() if upload else b""
+    raw = upload.read(limits.MAX_BODY + 1) if upload else b""
+    if len(raw) > limits.MAX_BODY:
+        kib = limits.MAX_BODY // 1024
+        raise GmError(f"ファイルが大きすぎます（{kib}キロバイトまで。大きいものは gmtool import FILE --data DIR で読み込めます）",
+                      f"The file is too large (at most {kib} KiB; import larger ones with gmtool import FILE --data DIR)",
+                      status=413)
     if not raw:
         raise GmError("JSONエクスポートのファイルを選んでください", "Choose a JSON export file")
     try:

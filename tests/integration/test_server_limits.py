@@ -7,6 +7,7 @@ Traffic goes to loopback only; every loop is bounded; a socket timeout is a fail
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import sys
 from urllib.parse import urlsplit
@@ -15,7 +16,8 @@ import pytest
 
 from gmtool.benchmark.harness import ServerProcess
 from gmtool.cli import STREAM_HEADROOM, server_settings
-from gmtool.limits import MAX_BODY
+from gmtool.limits import MAX_BODY, MAX_UPLOAD_BODY
+from gmtool.web.common import csrf_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="many sockets; POSIX CI")
 
@@ -57,7 +59,8 @@ def test_settings_size_the_connection_limit_above_the_stream_cap():
     settings = server_settings(threads=48, max_streams=40)
     assert settings["connection_limit"] == 40 + STREAM_HEADROOM >= 260 + 40
     assert settings["channel_timeout"] <= 30 and settings["cleanup_interval"] <= settings["channel_timeout"]
-    assert settings["max_request_body_size"] == MAX_BODY == 256 * 1024
+    # the largest body, a 256 KiB file in the import form, is accepted (waitress refuses this many bytes or more)
+    assert settings["max_request_body_size"] == MAX_UPLOAD_BODY + 1 == 256 * 1024 + 8 * 1024 + 1
     assert server_settings(8, 4, connection_limit=50)["connection_limit"] == 50
 
 
@@ -93,13 +96,62 @@ def test_f2_a_request_that_never_finishes_is_closed_by_the_read_timeout(tmp_path
 def test_f6_an_oversized_body_is_refused_before_it_is_read(tmp_path):
     server = serve(tmp_path)
     try:
-        for path, length in (("/api/health", 200 * 1024 * 1024), ("/api/sessions/import", MAX_BODY + 1)):
+        for path, length in (("/api/health", 200 * 1024 * 1024), ("/api/sessions/import", MAX_UPLOAD_BODY + 1),
+                             ("/sessions/import", MAX_UPLOAD_BODY + 1)):
             with socket.create_connection(address(server), timeout=15) as s:
                 s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                           f"Content-Length: {length}\r\n\r\n".encode() + b"{" * 1024)
                 answer = s.recv(4096)  # only 1 KiB of the body was sent: an answer now means it was not read
             assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert get_health(server, timeout=15) == 200
+    finally:
+        server.stop()
+
+
+def request(server: ServerProcess, method: str, path: str, body: bytes = b"", headers: dict | None = None):
+    """(status, headers, body) of one request to the real server."""
+    conn = http.client.HTTPConnection(*address(server), timeout=30)
+    try:
+        conn.request(method, path, body=body or None, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        conn.close()
+
+
+def test_the_import_form_takes_through_the_server_every_file_the_api_takes(tmp_path):
+    """Finding: the home page's import form of an export close to 256 KiB was refused (413) by the server, which
+    counted the form's multipart framing against the API's body cap (and refused an API body of exactly 256 KiB:
+    waitress refuses its cap itself). Through the real server, a file of exactly MAX_BODY bytes is imported by the
+    API and by the form; API bodies above MAX_BODY are still refused (by the app, before it reads them), and so is a
+    form whose file is one byte larger (a bilingual 413 page)."""
+    server = serve(tmp_path)
+    try:
+        admin = {"Authorization": f"Bearer {server.admin_key}", "Content-Type": "application/json"}
+        status, _, body = request(server, "POST", "/api/sessions", b'{"title": "A", "seats": ["Alice", "Bob"]}', admin)
+        assert status == 201, body
+        sid, gm = json.loads(body)["session"], json.loads(body)["gm_token"]
+        _, _, export = request(server, "GET", f"/api/sessions/{sid}/export?format=json", headers={
+            "Authorization": f"Bearer {gm}"})
+        largest = export + b" " * (MAX_BODY - len(export))
+        assert request(server, "POST", "/api/sessions/import", largest, admin)[0] == 201
+        assert request(server, "POST", "/api/sessions/import", largest + b" ", admin)[0] == 413
+
+        def form(file: bytes):
+            boundary = "----gmtoolFormBoundary7MA4YWxkTrZu0gW"
+            parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n'
+                     f'{csrf_for(server.admin_key)}\r\n'.encode(),
+                     f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.json"\r\n'
+                     f'Content-Type: application/json\r\n\r\n'.encode() + file + b"\r\n",
+                     f"--{boundary}--\r\n".encode()]
+            return request(server, "POST", "/sessions/import", b"".join(parts), {
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Cookie": f"gmtool_admin={server.admin_key}"})
+        status, headers, body = form(largest)
+        assert status == 303 and headers["Location"].endswith("/gm"), body[-400:]
+        status, _, body = form(largest + b" ")
+        page = body.decode()
+        assert status == 413 and "The file is too large" in page and "ファイルが大きすぎます" in page, page[-400:]
     finally:
         server.stop()
 
