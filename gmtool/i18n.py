@@ -267,6 +267,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "You may not open this page. Scan the QR code again or ask the GM for a new link."),
     "ok": ("OK", "OK"),
     "closed": ("このセッションは終了しました", "This session is closed"),
+    # A closed screen's way into the campaign's next session (web/common.to_next_session)
+    "next.phone": ("次のセッション「{title}」の自分の席へ", "To your seat in the next session, “{title}”"),
+    "next.table": ("次のセッション「{title}」の卓画面へ", "To the table screen of the next session, “{title}”"),
     "gm.closed_hint": ("もう何も変えられません。エクスポート、ログ、参加リンクの再発行、次のセッション、検証ページは使えます。",
                        "Nothing can change any more. Export, the log, reissuing a join link, the next session and the verify page still work."),
     "lan.warning": ("LANのアドレスが見つかりません。スマホから接続できない可能性があります。",

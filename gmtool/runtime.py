@@ -870,6 +870,26 @@ class SessionManager:
                 logs.append((list(live.store.events()), live.ruleset))
         return logs
 
+    def following(self, session_id: str) -> LiveSession:
+        """The session that continues `session_id` in its campaign (core/campaign.py); 404 while there is none, or when
+        the session its link names is gone or does not name `session_id` as its previous one."""
+        nxt = self.get(session_id).state.campaign.get("next")
+        following = self.get(nxt["id"]) if nxt else None
+        if following is None or (following.state.campaign.get("previous") or {}).get("id") != session_id:
+            raise NotFound("このセッションの続きはありません", "This session has not been continued")
+        return following
+
+    @staticmethod
+    def carried_seat_token(following: LiveSession, seat_id: str) -> str | None:
+        """The join token of `seat_id` in `following` (a continued session) if that seat carried over into it: it was
+        a seat of the previous session when it was continued (the seats `session.created` wrote) and its link was
+        never reissued in `following` (a reissue shuts the previous holder out); else None."""
+        with following.lock:
+            created = list(following.store.events(types=("session.created",), limit=1))
+            carried = any(s["id"] == seat_id for e in created for s in e.data.get("seats", []))
+            reissued = any(e.data.get("id") == seat_id for e in following.store.events(types=("seat.token_reissued",)))
+            return following.join_tokens.get(seat_id) if carried and not reissued else None
+
     def import_session(self, text: str, restore_tokens: bool = False) -> tuple[LiveSession, dict | None]:
         """Load a JSON export as a session here; returns it and its new tokens. A full backup keeps its
         seed and, only when `restore_tokens` is asked for, its tokens (then None is returned for them).

@@ -249,8 +249,23 @@
     body.classList.remove("is-polling");
     setOffline(false);
     if (revoked) body.classList.add("is-revoked");
+    else awaitNext();
   }
   function sessionClosed() { return Boolean(document.querySelector("#live .closed-banner")); }
+  // A closed session may still be continued (the campaign's next session): while a table screen's or a phone's banner
+  // waits for the way there (data-awaits-next, gone once it shows the link), the screen asks for the version once a
+  // heartbeat and fetches the fragment that shows it. The GM console, which starts the next session, does not wait.
+  let nextTimer = null;
+  function awaitNext() {
+    if (nextTimer) return;
+    nextTimer = setInterval(async function () {
+      if (!document.querySelector("#live [data-awaits-next]")) { clearInterval(nextTimer); nextTimer = null; return; }
+      try {
+        const r = await realFetch(cfg.livePoll, { cache: "no-store", credentials: "same-origin" });
+        if (r.ok) seen((await r.json()).version);
+      } catch (e) { /* offline: the next beat asks again */ }
+    }, heartbeatMs);
+  }
   // A closed session presents itself as closed: the GM console stops offering what can no longer work (gmtool.css).
   function showClosed() { body.classList.toggle("session-closed", sessionClosed()); }
 

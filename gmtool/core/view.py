@@ -125,7 +125,8 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
     return {
         "session": {"id": state.session_id, "title": state.title, "ruleset": state.ruleset,
                     "closed": state.closed, "seed_hash": state.seed_hash, "seed": state.seed,
-                    "created": state.created, "version": state.last_seq if version is None else version},
+                    "created": state.created, "version": state.last_seq if version is None else version,
+                    "next": dict(state.campaign["next"]) if state.campaign.get("next") else None},
         "viewer": viewer.to_dict(),
         "counters": [{"key": d.key, "label": d.label.to_dict(), "min": d.min, "max": d.max, "public": d.public,
                       "start": d.start}

@@ -259,7 +259,27 @@ def login(session_id: str, kind: str, endpoint: str):
     if viewer is None or viewer.kind != kind:
         raise Forbidden("リンクが無効です（再発行された可能性があります）",
                         "This link is not valid (it may have been reissued)")
+    return logged_in(session_id, kind, endpoint, token)
+
+
+def logged_in(session_id: str, kind: str, endpoint: str, token: str):
+    """A redirect to the screen at `endpoint` that keeps `token` in the screen's HttpOnly cookie."""
     response = redirect(url_for(endpoint, session_id=session_id))
     response.set_cookie(COOKIE_PREFIX[kind] + session_id, token, httponly=True, samesite="Lax",
                         max_age=3600 * 24 * 7)
     return response
+
+
+def to_next_session(session_id: str, kind: str, endpoint: str):
+    """A screen of a continued session into the campaign's next one (docs/api.md 14d), logged in there as what it
+    is: the table screen as the new table screen; a phone as its own seat, only if that seat carried over
+    (runtime.SessionManager.carried_seat_token), else a 403 that sends it to the GM for the new QR code. The new
+    token goes into the new session's cookie, never into a page or an address."""
+    live = live_session(session_id)
+    viewer, _token = page_viewer(live, kind)
+    following = manager().following(session_id)
+    token = following.table_token if kind == "table" else manager().carried_seat_token(following, viewer.seat)
+    if not token:
+        raise Forbidden("このリンクでは次のセッションに入れません。GMに新しいQRコードをもらってください。",
+                        "This link does not lead into the next session: ask the GM for the new QR code.")
+    return logged_in(following.state.session_id, kind, endpoint, token)

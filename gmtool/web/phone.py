@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from .. import operations as ops
-from .common import act, form_payload, is_htmx, live_session, login, no_store, page_viewer
+from .common import act, form_payload, is_htmx, live_session, login, no_store, page_viewer, to_next_session
 from .screens import context, live_fragment, phone_fragment
 
 bp = Blueprint("phone", __name__)
@@ -28,6 +28,13 @@ def phone(session_id: str):
         return no_store(live_fragment(live, viewer)[1])
     ctx = context(live, viewer, token)
     return no_store(render_template("phone/page.html", **ctx, live_html=phone_fragment(ctx)))
+
+
+@bp.get("/s/<session_id>/phone/next")
+def next_session(session_id: str):
+    """This seat in the campaign's next session, if it carried over (the closed phone's link;
+    web/common.to_next_session)."""
+    return to_next_session(session_id, "seat", "phone.phone")
 
 
 def _act(session_id: str, operation, *args):

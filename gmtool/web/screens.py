@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from flask import current_app, g, template_rendered
+from flask import current_app, g, template_rendered, url_for
 from markupsafe import Markup, escape
 
 from ..core.commands import MAX_SEATS
@@ -344,11 +344,20 @@ def phone_fragment(ctx: dict) -> Markup:
     return Markup(PHONE_ROOT.format(
         version=ctx["version"], open_prompts=escape("".join(f"{p['id']} " for p in ctx["mine_open"])),
         undone=" ".join(str(a) for a in ctx["undone_own"]),
-        closed=Markup('<p class="closed-banner">{}</p>\n').format(translate("closed", language))
-        if view["session"]["closed"] else "",
+        closed=closed_banner(view["session"], language) if view["session"]["closed"] else "",
         undo_notices=Markup("").join(Markup('<p class="undo-notice">{}</p>\n').format(n) for n in ctx["undo_notices"]),
         personal=ctx["personal"], shared=ctx["public_part"].shared,
         others_title=escape(translate("phone.others", language)), others=ctx["public_part"].others(ctx["viewer"].seat)))
+
+
+def closed_banner(session: dict, language: str) -> Markup:
+    """A closed phone's banner; once the campaign goes on, with the way to its seat in the next session (the link
+    asks the server, which lets it in only if its seat carried over: web/common.to_next_session)."""
+    onward = Markup(' <a class="next-session" href="{}">{}</a>').format(
+        url_for("phone.next_session", session_id=session["id"]),
+        translate("next.phone", language).format(title=session["next"]["title"])) if session["next"] else ""
+    waits = "" if session["next"] else Markup(" data-awaits-next")  # static/live.js asks until the link comes
+    return Markup('<p class="closed-banner"{}>{}{}</p>\n').format(waits, translate("closed", language), onward)
 
 
 def gm_extras(live: LiveSession) -> dict:

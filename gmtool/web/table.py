@@ -7,7 +7,7 @@ from flask import Blueprint, render_template, request
 from ..core.commitments import verify
 from ..core.view import prompt_view, recent_prompts
 from ..core.errors import Forbidden
-from .common import is_htmx, live_session, login, no_store, page_viewer
+from .common import is_htmx, live_session, login, no_store, page_viewer, to_next_session
 from .screens import context, live_fragment
 
 bp = Blueprint("table", __name__, url_prefix="/s/<session_id>")
@@ -23,6 +23,12 @@ def screen(session_id: str):
     if is_htmx():  # the live fragment, rendered once per viewer and version
         return no_store(live_fragment(live, viewer)[1])
     return no_store(render_template("table/screen.html", **context(live, viewer, token)))
+
+
+@bp.get("/table/next")
+def next_session(session_id: str):
+    """The table screen of the campaign's next session (the closed screen's link; web/common.to_next_session)."""
+    return to_next_session(session_id, "table", "table.screen")
 
 
 @bp.get("/verify")

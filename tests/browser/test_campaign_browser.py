@@ -1,5 +1,6 @@
 """A GM ends an evening and starts the next from the console in real Chromium: the next session opens with
-what carried over, an old phone link is refused, and the HTML export preview renders as a page."""
+what carried over, the closed evening's table screen and phones left open lead there, an old phone link is
+refused, and the HTML export preview renders as a page."""
 
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ def test_gm_continues_the_campaign_from_the_console(server, page, phone_context)
     live, tokens = manager.create("第1夜", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
     ops.change_counter(live, GM, {"seat": "s2", "key": "black_stars", "value": 2, "reason": "敗北"})
     sid = live.state.session_id
+    # the evening's table screen and a phone stay open while the GM closes the session and starts the next one
+    table = page.context.browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    old_phone = phone_context().new_page()
+    old_phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s2']}")
+    ops.close(live, GM)
+    expect(table.locator("#stage .closed-banner")).to_be_visible()
+    expect(old_phone.locator("#live .closed-banner")).to_be_visible()
     page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#continue-console button")
@@ -25,6 +34,15 @@ def test_gm_continues_the_campaign_from_the_console(server, page, phone_context)
     new_sid = page.url.split("/s/")[1].split("/")[0]
     assert new_sid != sid
     expect(page.locator("header")).to_contain_text("第1夜（続き）")
+    # the closed screens left open show where the game went on (within a heartbeat), each its own way there
+    table.click("#stage .closed-banner a.next-session")
+    expect(table).to_have_url(f"{base}/s/{new_sid}/table")
+    expect(table.locator("header .brand")).to_have_text("第1夜（続き）")
+    old_phone.click("#live .closed-banner a:has-text('第1夜（続き）')")
+    expect(old_phone).to_have_url(f"{base}/s/{new_sid}/phone")
+    expect(old_phone.locator("header .brand")).to_have_text("ランサー陣営")
+    expect(old_phone.locator("#live .mine-card")).to_contain_text("黒星")
+    table.context.close()
     # the log tells where it came from; the campaign page lists both evenings
     page.goto(f"{base}/s/{new_sid}/gm/campaign")
     rows = page.locator("#campaign-sessions tbody tr")

@@ -173,3 +173,85 @@ def test_the_html_preview_renders_the_page_in_a_sandbox(web):
     assert "<textarea" not in page
     text = browser.get(f"/s/{data['session']}/gm/export?format=markdown").get_data(as_text=True)
     assert '<textarea class="preview"' in text and "<iframe" not in text
+
+
+# -- the closed session's screens lead on ------------------------------------------------------------
+
+def _screen(app, url: str):
+    """A browser logged in through `url` (a table or join link)."""
+    screen = app.test_client()
+    assert screen.get(url).status_code == 302
+    return screen
+
+
+def _banner(page: str) -> str:
+    return re.search(r'<p class="closed-banner.*?</p>', page, re.S).group()
+
+
+def test_closed_screens_lead_to_the_next_session_as_what_they_are(web):
+    """Finding: after the GM closed a session and started the next one, the old table screen and phones said the
+    session was closed but not where the game went on. Their banner now links to the next session (by its title):
+    the table screen into the new table screen, a phone into its own seat there; the new token only goes into the
+    new session's cookie (no page shows a token), and nothing leads on before the session is continued."""
+    app, browser, data = web
+    sid = data["session"]
+    table = _screen(app, f"/s/{sid}/table?k={data['table_token']}")
+    phones = [_screen(app, f"/join/{sid}?k={seat['token']}") for seat in data["seats"]]
+    assert browser.post(f"/s/{sid}/gm/close", data={"csrf": csrf_for(data["gm_token"])}).status_code in (302, 303)
+    before = _banner(table.get(f"/s/{sid}/table").get_data(as_text=True))
+    assert "next-session" not in before and "data-awaits-next" in before  # the screen asks until it can lead on
+    assert "data-awaits-next" in _banner(phones[0].get(f"/s/{sid}/phone").get_data(as_text=True))
+    assert "data-awaits-next" not in browser.get(f"/s/{sid}/gm").get_data(as_text=True)  # the GM starts it
+    early = table.get(f"/s/{sid}/table/next")
+    assert early.status_code == 404 and "This session has not been continued" in early.get_data(as_text=True)
+    assert "このセッションの続きはありません" in early.get_data(as_text=True)
+    following = _continue(browser, data)
+    new = re.fullmatch(r"/s/(\w+)/gm\?k=.+", following.headers["Location"]).group(1)
+    new_live = app.extensions["gmtool"].get(new)
+    tokens = [*new_live.join_tokens.values(), new_live.table_token, *(s["token"] for s in data["seats"])]
+
+    banner = _banner(table.get(f"/s/{sid}/table").get_data(as_text=True))
+    assert "リーグ第2戦" in banner and f'href="/s/{sid}/table/next"' in banner and "data-awaits-next" not in banner
+    assert "リーグ第2戦" in _banner(table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True))
+    onward = table.get(f"/s/{sid}/table/next")
+    assert onward.status_code == 302 and onward.headers["Location"] == f"/s/{new}/table"
+    assert new_live.table_token not in onward.headers["Location"]
+    assert "リーグ第2戦" in table.get(f"/s/{new}/table").get_data(as_text=True)
+    for phone, seat in zip(phones, data["seats"]):
+        page = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+        assert f'href="/s/{sid}/phone/next"' in _banner(page) and "data-awaits-next" not in _banner(page)
+        assert not any(t in page for t in tokens)
+        onward = phone.get(f"/s/{sid}/phone/next")
+        assert onward.status_code == 302 and onward.headers["Location"] == f"/s/{new}/phone"
+        assert phone.get_cookie(f"gmtool_seat_{new}").value == new_live.join_tokens[seat["id"]]  # its own seat's
+        mine = phone.get(f"/s/{new}/phone").get_data(as_text=True)
+        assert re.search(rf'<span class="brand">{seat["name"]}</span>', mine)
+    # each screen takes only its own way: a phone is no table screen, the table no seat
+    assert phones[0].get(f"/s/{sid}/table/next").status_code == 403
+    assert table.get(f"/s/{sid}/phone/next").status_code == 403
+    # the view says where the game went on (public: every viewer)
+    state = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(data["seats"][1]["token"])).get_json()
+    assert state["session"]["next"] == {"id": new, "title": "リーグ第2戦"}
+
+
+def test_a_phone_whose_seat_did_not_carry_over_is_sent_to_the_gm(web):
+    """A phone goes on only as its own seat, and only if that seat carried over: a seat the previous session added
+    after it was continued (whose id the next session gave to another player) and a seat whose link the GM
+    reissued in the next session (the old holder shut out) are refused, in Japanese and English, with the way that
+    works (a new QR code from the GM), and no cookie for the next session is set."""
+    app, browser, data = web
+    sid, manager = data["session"], app.extensions["gmtool"]
+    new = re.fullmatch(r"/s/(\w+)/gm\?k=.+", _continue(browser, data).headers["Location"]).group(1)
+    late_id, late_token = manager.get(sid).add_seat("ランサー")  # in the previous session, after the continuation
+    other_id, _ = manager.get(new).add_seat("ライダー")  # the next session's own new seat, the same id
+    assert late_id == other_id == "s3"
+    manager.get(new).reissue_token("s2")
+    assert browser.post(f"/s/{sid}/gm/close", data={"csrf": csrf_for(data["gm_token"])}).status_code in (302, 303)
+    for token in (late_token, data["seats"][1]["token"]):
+        phone = _screen(app, f"/join/{sid}?k={token}")
+        refused = phone.get(f"/s/{sid}/phone/next")
+        page = refused.get_data(as_text=True)
+        assert refused.status_code == 403 and "ask the GM for the new QR code" in page and "GMに新しいQRコード" in page
+        assert phone.get_cookie(f"gmtool_seat_{new}") is None
+    carried = _screen(app, f"/join/{sid}?k={data['seats'][0]['token']}")
+    assert carried.get(f"/s/{sid}/phone/next").status_code == 302
