@@ -15,6 +15,7 @@ from .core.errors import Forbidden, GmError
 from .core.events import DICE_READING
 from .core.ruleset import ActionContext, reading_value, readings_view
 from .core.view import Viewer, answers_hidden, prompt_view, roll_view
+from .limits import MAX_TEXT
 from .runtime import LiveSession
 
 
@@ -53,7 +54,9 @@ def session_dice(live: LiveSession, p: dict):
 
 def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     """GM or a seat: roll dice on the server, or record the faces of real dice (a seat may not roll secretly)."""
-    expr = commands.clean_text(p.get("expr"), "ダイス式", "dice expression", limit=200, required=False)
+    # no length of its own: the dice parser refuses an expression over 200 characters in its words (docs/api.md,
+    # Limits: `Expression too long (max 200)`)
+    expr = commands.clean_text(p.get("expr"), "ダイス式", "dice expression", limit=MAX_TEXT, required=False)
     if not viewer.is_gm and viewer.kind != "seat":
         raise Forbidden("テーブル画面からはダイスを振れません", "The table screen cannot roll")
     if parse(expr).secret and not viewer.is_gm:

@@ -406,7 +406,7 @@ def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
     """Roll a dice expression (BCDice style) with the session's dice."""
     require_open(state)
     label = clean_text(label, "ラベル", "label", limit=80, required=False)
-    text = clean_text(expr, "ダイス式", "dice expression", limit=200)
+    text = clean_text(expr, "ダイス式", "dice expression", limit=MAX_ID)  # the parser refuses over 200 in its words
     result = dicelib.roll(text, dice)
     if dicelib.is_entered(dice):
         dice.check_all_used()

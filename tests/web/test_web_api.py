@@ -10,7 +10,7 @@ from importlib import import_module
 
 import pytest
 
-from gmtool_testing import ADMIN_KEY, bearer, open_link, table_rows, undocumented
+from gmtool_testing import ADMIN_KEY, ROOT, bearer, open_link, table_rows, undocumented
 import test_sugoroku_api as sugoroku
 from gmtool.core.commitments import verify
 from gmtool.core.dice import die_value
@@ -213,6 +213,26 @@ def test_bad_dice_expression_is_400_with_message(client, created, expr):
     response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]), json={"expr": expr})
     error = assert_error(response, 400)
     assert error["en"]
+    assert state_of(client, sid, created["gm_token"])["rolls"] == []
+
+
+# An expression over each limit of docs/api.md's Dice table, by the row's first cell and the error it names (the row
+# "Dice per term / per expression" names two).
+OVER_DICE_LIMITS = [("Expression length", "1D6+" * 49 + "1D666", 0), ("Terms per expression", "+".join(["1D6"] * 21), 0),
+                    ("Dice per term / per expression", "101D6", 0),
+                    ("Dice per term / per expression", "100D6+100D6+1D6", 1), ("Sides", "1D1001", 0)]
+
+
+@pytest.mark.parametrize("limit, expr, which", OVER_DICE_LIMITS)
+def test_a_roll_over_a_dice_limit_is_refused_with_the_documented_words(client, created, limit, expr, which):
+    """docs/api.md, Limits › Dice: each limit's own message, also the expression's length (a 201-character expression
+    was refused by the request's text check, `The dice expression must be at most 200 characters`, not the table's)."""
+    section = (ROOT / "docs/api.md").read_text(encoding="utf-8").split("\n### Dice\n", 1)[1].split("\n### ", 1)[0]
+    row = next(line for line in section.splitlines() if line.startswith(f"| {limit} |"))
+    documented = re.findall(r"`([^`]+)`", row.split(" | ")[-1])[which]
+    sid = created["session"]
+    response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]), json={"expr": expr})
+    assert assert_error(response, 400)["en"].startswith(documented), (limit, response.get_json())
     assert state_of(client, sid, created["gm_token"])["rolls"] == []
 
 
