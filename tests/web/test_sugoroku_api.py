@@ -231,7 +231,10 @@ def test_s10_an_eliminated_player_acts_no_more(game):
     assert state()["ruleset"]["out"] == ["s4"]
     for name, payload, who in (("use_seal", {"effect": "mana"}, "s4"), ("use_skill", {"kind": "skill"}, "s4"),
                                ("use_seal", {"effect": "mana", "seat": "s4"}, "gm"),
-                               ("square_event", {"seat": "s4", "vp": 3}, "gm")):
+                               ("square_event", {"seat": "s4", "vp": 3}, "gm"),
+                               # the GM's steps naming a seat too (docs: any action for a seat out of the war is a
+                               # 409; eliminating it again was a 400 `Give a seat still in the game`)
+                               ("eliminate", {"seat": "s4"}, "gm"), ("reveal_true_name", {"seat": "s4"}, "gm")):
         error = act(name, payload, who=who, status=409)["error"]
         assert error["ja"] == "ライダーは脱落しています [S-10]" and error["en"] == "ライダー is out of the war (S-10)"
     s4 = state()["ruleset"]["players"]["s4"]
@@ -384,7 +387,8 @@ def test_s1_after_the_climax_the_game_is_over(client):
     act("roll_move", {"faces": [5]}, who=seats["s2"])  # 2 at the goal: the climax is over (S-2)
     assert act("end_round", {})["ruleset"]["finished"]
     for name, payload, who in (("use_skill", {"kind": "skill"}, seats["s3"]), ("use_seal", {"effect": "mana"}, seats["s3"]),
-                               ("square_event", {"seat": "s3", "vp": 5}, gm)):
+                               ("square_event", {"seat": "s3", "vp": 5}, gm),
+                               ("eliminate", {"seat": "s3"}, gm), ("reveal_true_name", {"seat": "s3"}, gm)):
         assert act(name, payload, who, status=409)["error"]["en"] == "The game is over"
     s3 = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["players"]["s3"]
     assert (s3["uses"], s3["seals"], s3["vp"]) == (0, 3, 0)

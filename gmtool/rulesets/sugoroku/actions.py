@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtool.core import prompts as P
-from gmtool.core.commands import CounterRun, clean_text, flag_field, text_field
+from gmtool.core.commands import CounterRun, clean_text, flag_field
 from gmtool.core.errors import Conflict, GmError
 from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
@@ -101,10 +101,8 @@ def end_round(state: State, payload: dict, ctx) -> list:
 
 def eliminate(state: State, payload: dict, ctx) -> list:
     """S-10: the GM puts a player out (a tie for last place under Reading elimination_tie=gm)."""
-    s = F.started(state)
-    seat = text_field(payload, "seat", ja="席")
-    if seat not in state.seats or seat in s["out"]:
-        raise GmError("脱落させる席を指定してください", "Give a seat still in the game")
+    F.started(state)
+    seat = F.acting_seat(state, payload, ctx)  # a seat already out, or the climax over: 409 as for every seat's action
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     return [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
 

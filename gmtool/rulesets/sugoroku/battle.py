@@ -436,9 +436,7 @@ def convert_karma(state: State, payload: dict, ctx) -> list:
 def reveal_true_name(state: State, payload: dict, ctx) -> list:
     """S-13: the GM reveals a true name (a card effect, a special attack)."""
     started(state)
-    seat = text_field(payload, "seat", ja="席")
-    if seat not in state.seats:
-        raise GmError("席を選んでください", "Choose a seat")
+    seat = acting_seat(state, payload, ctx)  # a seat out of the war, or the climax over: 409 as for every seat's action
     if is_revealed(state, seat):
         raise Conflict("真名は既に判明しています", "The true name is already revealed")
     tx = CounterRun(state)

@@ -60,6 +60,8 @@ def acting_seat(state: State, payload: dict, ctx) -> str:
         if seat not in (None, "", ctx.viewer.seat):
             raise Forbidden("他の席の操作はできません", "You can only act for your own seat")
         seat = ctx.viewer.seat
+    else:
+        seat = text_field(payload, "seat", ja="席")  # a list or an object: `The seat must be text`
     if seat in (None, "") or str(seat) not in state.seats:
         raise GmError("席を選んでください", "Choose a seat")
     if (sg(state) or {}).get("finished"):  # S-1: the climax is over
