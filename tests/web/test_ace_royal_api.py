@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, documented_fields, games_to_play, open_link, ruleset_views, undocumented
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -548,6 +548,24 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for sid, tokens, play in documented_games(client):
         views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/ace_royal.md", "## 4. `state.ruleset`") == {}
+
+
+def test_every_field_of_the_view_is_always_there_also_before_the_setup(client):
+    """docs/rulesets/ace_royal.md §4: "Every field is always there (null or empty before it applies)". Before `setup`
+    the view was only `{phase, players, steps}` (its steps without `now`); now every viewer's view carries every
+    documented field (`me` only a player's) before the setup and after each step of a whole game."""
+    documented = documented_fields("docs/rulesets/ace_royal.md", "## 4. `state.ruleset`")
+    top, step_fields = documented[""], documented["steps"]
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "AR", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    data = r.get_json()
+    before = [client.get(f"/api/sessions/{data['session']}/state", headers=bearer(token)).get_json()["ruleset"]
+              for token in (data["gm_token"], data["table_token"], data["seats"][0]["token"])]
+    assert before[0]["phase"] == "new" and before[0]["players"] == [] and before[0]["winner"] is None
+    sid, tokens, play = next(documented_games(client))
+    for view in before + ruleset_views(client, sid, tokens, play):
+        assert set(view) in (top, top - {"me"}), (view.get("phase"), top ^ set(view))
+        assert all(set(step) == step_fields for step in view["steps"]), view["steps"]
 
 
 def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(game):

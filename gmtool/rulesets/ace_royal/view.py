@@ -58,8 +58,12 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
 def view(state: State, viewer: Viewer) -> dict:
     """The ruleset's part of the view (RULES.md A): the table, the turn, the combat, the newest result."""
     g = state.extra.get(NAME)
-    if not g:
-        return {"phase": "new", "players": [], "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k)} for k in r.STEPS]}
+    if not g:  # before setup: every field there all the same, null or empty (docs/rulesets/ace_royal.md §4)
+        return {"phase": "new", "version": None, "version_label": None, "order": [], "first_rolls": None,
+                "first": None, "active": None, "current": None, "round": None, "step": None, "step_label": None,
+                "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": False} for k in r.STEPS],
+                "turn": {}, "players": [], "exchange": None, "combat": None, "last_combat": None, "newest": None,
+                "newest_action": [], "over": False, "winner": None}
     turns = g.get("turns") or {}
     rules: Ruleset = state.rules
     last = g.get("last")
