@@ -136,6 +136,23 @@ def test_bad_input_is_a_clear_4xx(client, grail, name, body, status, message):
     assert r.status_code == status and message in r.get_json()["error"]["ja"]
 
 
+@pytest.mark.parametrize("name, body", [
+    ("add_modifier", {"side": "a", "label": "軍略", "value": 101}),
+    ("add_modifier", {"side": "b", "label": "軍略", "value": "-101"}),
+    ("escape", {"faction": "s1", "escaper_mod": 101}),
+    ("escape", {"faction": "s1", "pursuer_mod": -101}),
+])
+def test_t9_t12_a_modifier_over_100_is_refused_in_words_and_writes_nothing(client, grail, name, body):
+    """docs/api.md, Limits › Rulesets: grail_trpg modifiers are at most ±100 (`A modifier is at most ±100 (…)`); a
+    win-rate modifier (`add_modifier`) and an escape's modifiers took any number."""
+    started(client, grail)
+    before = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    error = call(client, grail, name, body, status=400)["error"]
+    assert error["en"].startswith("A modifier is at most ±100 (") and error["ja"].startswith("修正値は±100までです（")
+    after = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    assert after["session"]["version"] == before["session"]["version"]
+
+
 @pytest.mark.parametrize("body, status, message", [
     ({"key": "force_diff", "value": "x"}, 400, "選べません"),
     ({"key": "nope", "value": "x"}, 404, "ありません"),

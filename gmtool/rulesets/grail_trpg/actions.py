@@ -18,7 +18,7 @@ from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
 from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, characters, cleanup_use, current_combat, disabled_stats, free_use,
-                   need_caps, need_seals, need_stats, other,
+                   modifier_value, need_caps, need_seals, need_stats, other,
                    phase_now, readings_of, refuse_unavailable, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
                    side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
@@ -523,8 +523,9 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     if let_go:
         check = {"escaper": None, "pursuer": None, "escaped": True, "notes": []}
     else:
-        check = escape_check(parse_int(p.get("escaper_mod") or 0, "逃走側の修正", "escaper modifier"),
-                             parse_int(p.get("pursuer_mod") or 0, "追跡側の修正", "pursuer modifier"), ctx.dice, automatic)
+        check = escape_check(modifier_value(p.get("escaper_mod") or 0, "逃走側の修正", "escaper modifier"),
+                             modifier_value(p.get("pursuer_mod") or 0, "追跡側の修正", "pursuer modifier"), ctx.dice,
+                             automatic)
     gone = {e["faction"] for e in combat["escapes"] if e["escaped"]} | ({faction} if check["escaped"] else set())
     ends = timing == "setup" and set(combat["sides"][side]) <= gone
     data = {"combat": combat["id"], "faction": faction, "side": side, "timing": timing, "seal": effect,
@@ -632,7 +633,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,
                                       "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),
-                                      "value": parse_int(p.get("value"), "修正値", "modifier")})]
+                                      "value": modifier_value(p.get("value"), "修正値", "modifier")})]
 
 
 def end_combat(state: State, p: dict, ctx: ActionContext) -> list:

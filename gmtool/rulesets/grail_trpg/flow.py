@@ -304,6 +304,14 @@ def _use_of_skill(ch: dict, k: dict, faction: str) -> dict:
             "win_rate": k.get("win_rate"), "mp": k.get("mp", 0)}
 
 
+def modifier_value(value: Any, what_ja: str, what_en: str) -> int:
+    """A modifier's whole number, at most ±MAX_MOD (docs/api.md, Limits › Rulesets: grail_trpg modifiers)."""
+    amount = parse_int(value, what_ja, what_en)
+    if abs(amount) > MAX_MOD:
+        raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
+    return amount
+
+
 def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     """T-8: a skill typed in (not on the sheet) or a GM modifier: {label, value, kind, stat, target, win_rate}."""
     if not isinstance(m, dict):
@@ -314,9 +322,7 @@ def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
         ja, en = choices_text(kinds)
         raise GmError(f"種類「{shown(kind)}」はありません（{ja}）", f"Unknown kind '{shown(kind)}' ({en})")
     label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
-    amount = parse_int(m.get("value"), f"「{label}」の修正値", f"value of '{label}'")
-    if abs(amount) > MAX_MOD:
-        raise GmError(f"修正値は±{MAX_MOD}までです（{amount}）", f"A modifier is at most ±{MAX_MOD} ({amount})")
+    amount = modifier_value(m.get("value"), f"「{label}」の修正値", f"value of '{label}'")
     stat = m.get("stat") or None
     if stat is not None:
         check_stat(str(stat))
