@@ -92,7 +92,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     hi = None if spec.get("max") in (None, "") else parse_int(spec["max"], "最大値", "maximum")
     if lo is not None and hi is not None and lo > hi:
         raise GmError("最小値が最大値より大きいです", "The minimum is above the maximum")
-    disabled = _disabled(spec.get("disabled"), seats + ["gm"], options)
+    disabled = _disabled(spec.get("disabled"), seats + ["gm"] * gm_submits, options)  # the respondents only
     meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
         raise GmError("質問の付加情報は項目とその値で指定してください", "'meta' must be an object")

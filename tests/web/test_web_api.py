@@ -459,6 +459,24 @@ def test_a_disabled_option_is_refused_with_its_reason_in_each_language(client, c
     assert both["ja"] == "「INT」は選べません：呪い" and both["en"] == "'INT' is not allowed: cursed"
 
 
+@pytest.mark.parametrize("spec, status", [
+    ({"seats": ["s1"], "disabled": {"gm": {"INT": "busy"}}}, 400),  # the GM does not answer: no respondent
+    ({"seats": ["s1"], "disabled": {"s2": {"INT": "busy"}}}, 400),  # s2 is not asked
+    ({"seats": ["s1"], "gm_submits": True, "disabled": {"gm": {"INT": "busy"}}}, 201),
+])
+def test_disabled_options_name_only_the_prompts_respondents(client, created, spec, status):
+    """docs/api.md 12.1: `disabled` — "Respondents and options must exist": `"gm"` is one only with `gm_submits`
+    (it was taken for any prompt, and the GM's list kept on one it never answers)."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "Pick", "options": ["STR", "INT"], **spec})
+    assert r.status_code == status, r.get_json()
+    if status == 400:
+        assert r.get_json()["error"]["en"] == "'disabled' must map respondents to {option: reason}"
+        assert state_of(client, sid, created["gm_token"])["prompts"] == []
+    else:
+        assert r.get_json()["disabled"] == {"INT": "busy"}
+
+
 def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
     """docs/api.md 12.2 / verify.md: after the reveal everyone sees the final answer; the replaced one keeps
     only its commitment in the log for everyone but its author."""
