@@ -69,7 +69,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         ja, en = choices_text({k: STRINGS[f"kind.{k}"] for k in KINDS})  # the console's words for them
         raise GmError(f"種類「{kind}」は使えません（{ja}）", f"Unknown kind '{kind}' (use {en})")
     seats = spec.get("seats")
-    seats = list(state.seats) if seats in (None, "all") else seats
+    seats = list(state.seats) if seats in (None, "all") else _trimmed(seats)
     if not isinstance(seats, list) or any(str(s) not in state.seats for s in seats):
         raise GmError("回答する席の指定が正しくありません", "The seats must be a list of existing seat ids")
     seats = list(dict.fromkeys(str(s) for s in seats))
@@ -96,7 +96,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
         raise GmError("質問の付加情報は項目とその値で指定してください", "'meta' must be an object")
-    resolver = spec.get("resolver") or None
+    resolver = _trimmed(spec.get("resolver")) or None
     if resolver is not None:
         if not isinstance(resolver, str) or resolver not in resolvers:  # the console offers the known ones
             raise GmError("その解決方法はありません", "There is no such resolver")
@@ -109,6 +109,14 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,
         "meta": meta,
     })]
+
+
+def _trimmed(value: Any) -> Any:
+    """A request's text, or each text of a list, without its surrounding spaces (docs/api.md 2: text fields are
+    trimmed before they are checked); anything else as it is, for its own check to refuse."""
+    if isinstance(value, list):
+        return [_trimmed(v) for v in value]
+    return value.strip() if isinstance(value, str) else value
 
 
 def _reason(reason: Any) -> str | dict:
@@ -162,7 +170,7 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
         return custom.validate(prompt, who, value, state)
     disabled = prompt.per_seat.get(who, {})
     if prompt.kind in ("choice", "seat"):
-        value = shown(value) if value is not None else ""
+        value = shown(_trimmed(value)) if value is not None else ""  # trimmed, as the options were
         if value not in prompt.options:
             raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
         if value in disabled:
@@ -171,7 +179,7 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
     if prompt.kind == "multi":
         if not isinstance(value, list):
             value = [value]
-        value = [str(v) for v in value]
+        value = [str(v) for v in _trimmed(value)]
         if len(set(value)) != len(value) or any(v not in prompt.options for v in value):
             raise GmError("選択肢から重複なく選んでください", "Choose from the options, each at most once")
         for v in value:
@@ -248,6 +256,7 @@ def extend(state: State, prompt_id: Any, seats: Any, reason: Any = "") -> list[D
     if _kind(state, prompt.kind) is not None:  # a ruleset's own prompt: its action chose who answers
         raise Conflict("この質問に答える席はルールが決めます（追加できません）",
                        "The ruleset decides who answers this prompt: it cannot be extended")
+    seats = _trimmed(seats)
     if not isinstance(seats, list) or not seats or any(str(s) not in state.seats for s in seats):
         raise GmError("追加する席を選んでください", "Choose existing seats to add")
     new = [str(s) for s in seats if str(s) not in prompt.seats]

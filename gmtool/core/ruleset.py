@@ -170,7 +170,8 @@ class Reading:
 
 
 def _choice_text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) or value is None else str(value)
+    """A choice's value as the text it is compared by (surrounding spaces left out, as of every text field)."""
+    return str(value).lower() if isinstance(value, bool) or value is None else str(value).strip()
 
 
 @dataclass

@@ -477,6 +477,28 @@ def test_disabled_options_name_only_the_prompts_respondents(client, created, spe
         assert r.get_json()["disabled"] == {"INT": "busy"}
 
 
+def test_text_fields_are_trimmed_before_they_are_checked(client, created):
+    """docs/api.md 2: "Text fields are trimmed of surrounding spaces before they are checked and stored" — a prompt's
+    seats and resolver, the seats an extend adds, a choice or multi answer and a reading's value were compared as
+    sent, so `" s1 "`, `" votes "`, `" a "` or `" entered "` were refused (the counter route's seat was trimmed)."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "t", "options": ["a", "b"], "seats": [" s1 ", "s2"], "resolver": " votes "})
+    assert opened.status_code == 201, opened.get_json()
+    assert (opened.get_json()["seats"], opened.get_json()["resolver"]) == (["s1", "s2"], "votes")
+    extended = client.post(f"/api/sessions/{sid}/prompts/p1/extend", headers=gm, json={"seats": " s3 "})
+    assert extended.status_code == 200 and extended.get_json()["seats"] == ["s1", "s2", "s3"], extended.get_json()
+    answered = client.post(f"/api/sessions/{sid}/prompts/p1/answer", headers=bearer(created["seats"][0]["token"]),
+                           json={"value": " a "})
+    assert answered.status_code == 200 and answered.get_json()["value"] == "a", answered.get_json()
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "m", "kind": "multi", "options": ["a", "b"]})
+    multi = client.post(f"/api/sessions/{sid}/prompts/p2/answer", headers=bearer(created["seats"][0]["token"]),
+                        json={"value": [" b", "a "]})
+    assert multi.status_code == 200 and multi.get_json()["value"] == ["a", "b"], multi.get_json()
+    switched = client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "dice", "value": " entered "})
+    assert switched.status_code == 200 and switched.get_json()["readings"][0]["value"] == "entered", switched.get_json()
+
+
 def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
     """docs/api.md 12.2 / verify.md: after the reveal everyone sees the final answer; the replaced one keeps
     only its commitment in the log for everyone but its author."""
