@@ -107,8 +107,9 @@ def votes(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
         summary = {"ja": f"最多得票：{label(top[0])}（{best}票）", "en": f"Most votes: {label(top[0])} ({best})"}
         winners = top
     else:
-        names = "・".join(label(o) for o in top)
-        summary = {"ja": f"同数（{names}：{best}票）", "en": f"Tie ({names}: {best} votes)"}
+        names = [label(o) for o in top]
+        summary = {"ja": f"同数（{'・'.join(names)}：{best}票）",
+                   "en": f"Tie ({', '.join(names)}: {best} {'vote' if best == 1 else 'votes'} each)"}
         winners = []
     return {"summary": summary, "winners": winners, "tied": top if len(top) > 1 else [], "rows": rows,
             "counts": counts, "notes": [], "events": []}

@@ -524,3 +524,10 @@ def test_s7_a_tie_note_names_the_reading_in_words_not_its_key():
     assert parent["en"] == "Reading (Tied highest battle power): The parent wins if among the tied"
     for note in (gm, parent):
         assert "battle_tie" not in note["ja"] + note["en"] and "=" not in note["ja"] + note["en"]
+
+
+def test_a_number_below_its_floor_is_refused_in_words_that_name_the_floor():
+    """A cost of −1 read 'Cost must be in 0.. (-1)': an open range says its one bound."""
+    with pytest.raises(GmError) as refused:
+        S.use_skill("skill", cost=-1, mana=5, uses=0)
+    assert (refused.value.ja, refused.value.en) == ("消費魔力は0以上です（-1）", "Cost must be at least 0 (-1)")

@@ -105,8 +105,11 @@ def _int(value: Any, ja: str, en: str, lo: int | None = None, hi: int | None = N
     if isinstance(value, bool) or not isinstance(value, int):
         raise GmError(f"{ja}は整数です（{shown(value)}）", f"{en} must be an integer ({shown(value)})")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"{'' if lo is None else lo}〜{'' if hi is None else hi}"
-        raise GmError(f"{ja}は{rng}です（{value}）", f"{en} must be in {rng.replace('〜', '..')} ({value})")
+        if hi is None:
+            raise GmError(f"{ja}は{lo}以上です（{value}）", f"{en} must be at least {lo} ({value})")
+        if lo is None:
+            raise GmError(f"{ja}は{hi}以下です（{value}）", f"{en} must be at most {hi} ({value})")
+        raise GmError(f"{ja}は{lo}〜{hi}です（{value}）", f"{en} must be in {lo}..{hi} ({value})")
     return value
 
 
