@@ -13,6 +13,8 @@ fragment and the home page are read in both languages.
   dice expressions such as 2D6, rule codes such as [T-4], gmtool, SHA-256 …) and what the users typed.
 - Every control (a field, a select, a button, a link) has a name a screen reader can say: a label, an aria-label
   or its text, not only a symbol such as ✓ or ＋ (checked on the Japanese screens: the names are the same in both).
+- Both languages: no seat id (`s1`, `s2`: a seat, a faction or a character such as `s1/アルトリア`) and no counter or
+  other key with an underscore (`black_stars`) in any visible text or accessible name: people read names and words.
 
 No per-game code: a new game is checked by declaring a demo or a leak probe.
 """
@@ -271,6 +273,30 @@ def lowercase_headings(screens: dict[str, str], words: list[str]) -> list[str]:
     return found
 
 
+# -- ids and keys in either language ----------------------------------------------------------------
+
+SEAT_ID = re.compile(r"\bs[0-9]+\b")
+KEY = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")  # black_stars, tokens_illuminati: a key, not a word
+ADDRESS = NOT_WORDS[0]
+
+
+def ids_shown(screens: dict[str, str], words: list[str]) -> list[str]:
+    """Every text of the screens that shows a seat id or a key, once addresses and the users' words are out. The
+    verify page's canonical answers (JSON, hashed into the commitments) are data a player checks byte for byte;
+    an id the scripts posted (a faction, a character) is no word anybody typed."""
+    words = [w for w in words if not (SEAT_ID.search(w) or KEY.fullmatch(w))]
+    found = []
+    for page, html in screens.items():
+        for where, text in texts_of(html):
+            if _is_json(text):
+                continue
+            rest = strip_typed(ADDRESS.sub(" ", text), words)
+            shown = SEAT_ID.findall(rest) + KEY.findall(rest)
+            if shown:
+                found.append(f"{page} {where}: {text[:120]!r} ({', '.join(shown[:5])})")
+    return found
+
+
 def _report(found: list[str]) -> str:
     unique = list(dict.fromkeys(found))
     return f"{len(unique)} texts:\n" + "\n".join(unique[:120])
@@ -283,6 +309,7 @@ def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, clie
         stages.append(stage)
         screens = pages(app, driver, "en")
         found += japanese_in_english(screens, user_words(driver)) + lowercase_headings(screens, user_words(driver))
+        found += ids_shown(screens, user_words(driver))
     assert stages, f"{name} declares neither a demo nor a leak probe: its screens are not checked"
     assert not found, _report(found)
 
@@ -292,7 +319,7 @@ def test_every_screen_in_japanese_holds_no_english_chrome_and_names_every_contro
     found, unnamed = [], []
     for driver, stage in scripted_sessions(client, name):
         screens = pages(app, driver, "ja")
-        found += english_in_japanese(screens, user_words(driver))
+        found += english_in_japanese(screens, user_words(driver)) + ids_shown(screens, user_words(driver))
         unnamed += [f"{stage} {page}: {control}" for page, html in screens.items() for control in unnamed_controls(html)]
     assert not found, _report(found)
     assert not unnamed, _report(unnamed)
@@ -310,6 +337,11 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
         == ["page <th>: 'gap'"]
     assert english_in_japanese({"page": '<button aria-label="expr">2D6</button><p>GM [T-4] 2D6>=7</p>'}, []) \
         == ["page <button aria-label>: 'expr' (expr)"]
+    # grail_trpg's console listed each character under its id (<code>s1/アルトリア</code>); a faction's box names it
+    assert ids_shown({"page": "<li><code>s1/アルトリア</code> アルトリア</li><a>http://x/join/ab?k=s1-s2</a>"},
+                     ["アルトリア", "s1/アルトリア"]) == ["page <code>: 's1/アルトリア' (s1)"]
+    assert ids_shown({"page": '<span aria-label="black_stars">1</span><code>{"main":"s1/a"}</code>'}, []) \
+        == ["page <span aria-label>: 'black_stars' (black_stars)"]
 
 
 RULE_CODE = re.compile(r"(?<![A-Za-z0-9])([ASGIT]-\d+[a-z]?)(?![0-9])")  # RULES.md's codes, [G-1] or （I-2）
