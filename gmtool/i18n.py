@@ -86,6 +86,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.modifier_placeholder": ("修正の名前", "Modifier name"),
     "gm.log": ("ログ", "Log"),
     "gm.skip": ("この画面の移動先", "Skip to"),
+    "gm.skip.panel": ("ゲームの進行へ", "Skip to the game"),
     "gm.skip.seats": ("席とカウンターへ", "Skip to seats and counters"),
     "gm.skip.prompts": ("質問へ", "Skip to prompts"),
     "gm.skip.dice": ("ダイスへ", "Skip to dice"),

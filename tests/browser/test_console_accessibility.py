@@ -16,17 +16,32 @@ def console(server, page, seats=("セイバー", "アーチャー", "ランサ�
     return base, app, sid, tokens
 
 
-@pytest.mark.parametrize(("lang", "links"), [
-    ("ja", ["席とカウンターへ", "質問へ", "ダイスへ", "ログへ"]),
-    ("en", ["Skip to seats and counters", "Skip to prompts", "Skip to dice", "Skip to the log"])])
-def test_the_consoles_first_tab_stops_skip_to_its_areas(server, page, lang, links):
+# The skip links' targets, each after the one before in the document (the page's order and its tab order).
+IN_PAGE_ORDER = """() => {
+  const targets = [...document.querySelectorAll(".skip-links a")].map((a) => document.querySelector(a.getAttribute("href")));
+  return targets.every((t, i) => t && (i === 0 || targets[i - 1].compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING));
+}"""
+
+
+@pytest.mark.parametrize(("lang", "ruleset", "links"), [
+    ("ja", "sugoroku", ["ゲームの進行へ", "質問へ", "席とカウンターへ", "ログへ", "ダイスへ"]),
+    ("en", "sugoroku", ["Skip to the game", "Skip to prompts", "Skip to seats and counters", "Skip to the log", "Skip to dice"]),
+    ("ja", "generic", ["質問へ", "席とカウンターへ", "ログへ", "ダイスへ"])])
+def test_the_consoles_first_tab_stops_skip_to_its_areas(server, page, lang, ruleset, links):
     """About sixty counter controls stood between the top of the console and its dice: the first tab stops are
-    links to the seats, the prompts, the dice and the log, out of sight until focused; Enter moves the focus."""
-    base, app, sid, tokens = console(server, page)
+    links to the console's areas, out of sight until focused; Enter moves the focus. They follow the areas' order
+    on the page (the console put the game's panel first, then the prompts, above the seats; the links still began
+    with the seats and had no way to the panel): the game's panel (a game with one), the prompts, the seats, the
+    log, then the side column's dice."""
+    base, app, sid, tokens = console(server, page, ruleset=ruleset)
     page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")
     expect(page.locator("#live .live-root")).to_be_attached()
     skip = page.locator(".skip-links a")
     expect(skip).to_have_text(links)
+    assert page.evaluate(IN_PAGE_ORDER)
+    targets = [href[1:] for href in skip.evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")]
+    assert targets[-4:] == ["gm-prompts-area", "gm-seats", "gm-log", "gm-dice-card"]
+    assert targets[:-4] == (["gm-panel"] if ruleset != "generic" else [])
     first = skip.first
     box = first.bounding_box()
     assert box["y"] + box["height"] <= 0  # out of sight before it has the focus
@@ -34,17 +49,20 @@ def test_the_consoles_first_tab_stops_skip_to_its_areas(server, page, lang, link
     expect(first).to_be_focused()
     box = first.bounding_box()
     assert box["y"] >= 0 and box["height"] > 0  # seen once focused
-    for n, target in enumerate(("#gm-seats", "#gm-prompts-area", "#gm-dice-card", "#gm-log")):
+    for n, target in enumerate(targets):
         page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")
         expect(page.locator("#live .live-root")).to_be_attached()
         for _ in range(n + 1):
             page.keyboard.press("Tab")
         expect(skip.nth(n)).to_be_focused()
         page.keyboard.press("Enter")
-        expect(page.locator(target)).to_be_focused()
-    # the next Tab goes on from the log, not back to the top of the page
+        expect(page.locator(f"#{target}")).to_be_focused()
+        if target == "gm-panel":  # the next Tab goes on inside the game's panel, not back to the top of the page
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.closest('#gm-panel section.card') !== null")
+    # the next Tab goes on from the dice, not back to the top of the page
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.closest('#gm-log') !== null")
+    assert page.evaluate("document.activeElement.closest('#gm-dice-card') !== null")
 
 
 # Live regions (and what makes one) inside another: a screen reader may read a message once for each.
