@@ -124,6 +124,9 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, browser,
     page.locator(".danger button").click()
     expect(page.locator("#live .closed-banner")).to_be_visible()
     assert offered(page) == []
+    # nor a next step: the marked row (gmtool.css .gm-next) goes with its controls (succession's had kept its
+    # 「代わりに操作 …:」 above no buttons, held at the window's foot)
+    assert page.evaluate("[...document.querySelectorAll('.gm-next')].filter((el) => el.checkVisibility()).length") == 0
     expect(phone.locator("#live .closed-banner")).to_be_visible()  # the close reaches the phone live
     # the table's own stage says so, above the game as it stood, and shows nothing still to be done (grail's had shown
     # its step as if it could be answered): live, then reloaded in English

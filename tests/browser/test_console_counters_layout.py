@@ -233,3 +233,22 @@ def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways(server
         expect(page.locator("#grail-seal select[name=effect]")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
     page.context.close()
+
+
+def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, browser):
+    """Browser review: succession's next step (the current player's move: 4 rows of card buttons) held at the foot
+    of a 390×844 phone covered the game's status under the panel's heading. Every ruleset's demo (a game that
+    declares none: four seats) on a phone: a marked next step that is held at the window's foot (sticky) takes at
+    most a third of its height; a taller one (succession's grid) stays in its place."""
+    base, app = server
+    manager = app.extensions["gmtool"]
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    for name, ruleset in sorted(registry().items()):
+        live, tokens = make_demo(manager, name) if ruleset.demo else manager.create("卓", name, [{"name": n} for n in FOUR])
+        page.goto(f"{base}/s/{live.state.session_id}/gm?k={tokens['gm']}&lang=ja")
+        expect(page.locator("#live .live-root")).to_be_attached()
+        held = page.evaluate("""() => [...document.querySelectorAll('.gm-next')].filter((el) => el.checkVisibility())
+            .map((el) => ({sticky: getComputedStyle(el).position === 'sticky', height: el.getBoundingClientRect().height}))""")
+        assert len(held) <= 1, (name, held)
+        assert all(h["height"] <= 844 / 3 for h in held if h["sticky"]), (name, held)
+    page.context.close()
