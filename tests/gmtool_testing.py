@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import unicodedata
@@ -463,3 +464,93 @@ def games_to_play(flows, new_game):
     for flow in flows:
         game = new_game()
         yield game["sid"], game["tokens"], lambda flow=flow, game=game: flow(game)
+
+
+# -- what a person reads of a page (tests/meta/test_languages.py, tests/web/test_console_next_step.py) --------------
+
+ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "hx-confirm", "data-second-tap", "data-pending",
+              "data-sent", "data-refused")
+SKIPPED = ("script", "style")
+
+
+class Texts(HTMLParser):
+    """What a person reads or hears of a page: its text nodes and accessible attributes, each separately."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[tuple[str, str]] = []  # (where, text)
+        self.skipping = 0
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for name in ATTRIBUTES:
+            if a.get(name):
+                self.texts.append((f"<{tag} {name}>", a[name]))
+        if a.get("value") and tag == "input" and a.get("type") in ("submit", "button"):
+            self.texts.append((f"<{tag} value>", a["value"]))
+        if tag in SKIPPED:
+            self.skipping += 1
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
+            self.tags.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in SKIPPED and self.skipping:
+            self.skipping -= 1
+        if tag in self.tags:
+            while self.tags and self.tags.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if not self.skipping and data.strip():
+            self.texts.append((f"<{self.tags[-1] if self.tags else ''}>", data.strip()))
+
+
+def texts_of(html: str) -> list[tuple[str, str]]:
+    """Every visible text and accessible name of an HTML page."""
+    parser = Texts()
+    parser.feed(html)
+    return parser.texts
+
+
+def strip_typed(text: str, typed: list[str]) -> str:
+    """The text without the users' words (longest first, so a name inside a longer one goes with it; a word
+    of Latin letters only where it stands as a whole word)."""
+    for word in typed:
+        if not word or word not in text:
+            continue
+        if re.fullmatch(r"[\w ]+", word, re.ASCII):
+            text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", " ", text)
+        else:
+            text = text.replace(word, " ")
+    return text
+
+
+def is_json(text: str) -> bool:
+    """Whether `text` is a JSON object or list (data, such as the verify page's canonical answers, not words)."""
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except ValueError:
+        return False
+
+
+SEAT_ID = re.compile(r"\bs[0-9]+\b")
+KEY = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")  # black_stars, tokens_illuminati: a key, not a word
+ADDRESS = re.compile(r"https?://\S+|/s/\S+|/join/\S+|[\w/]+\.(?:md|css|js|html)\b")  # addresses and files
+
+
+def ids_shown(screens: dict[str, str], words: list[str]) -> list[str]:
+    """Every text of the screens that shows a seat id or a key, once addresses and the users' words are out. The
+    verify page's canonical answers (JSON, hashed into the commitments) are data a player checks byte for byte;
+    an id the scripts posted (a faction, a character) is no word anybody typed."""
+    words = [w for w in words if not (SEAT_ID.search(w) or KEY.fullmatch(w))]
+    found = []
+    for page, html in screens.items():
+        for where, text in texts_of(html):
+            if is_json(text):
+                continue
+            rest = strip_typed(ADDRESS.sub(" ", text), words)
+            shown = SEAT_ID.findall(rest) + KEY.findall(rest)
+            if shown:
+                found.append(f"{page} {where}: {text[:120]!r} ({', '.join(shown[:5])})")
+    return found

@@ -21,60 +21,16 @@ No per-game code: a new game is checked by declaring a demo or a leak probe.
 
 from __future__ import annotations
 
-import json
 import re
-from html.parser import HTMLParser
 
 import pytest
-from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link, unnamed_controls
+from gmtool_testing import (ADDRESS, ADMIN_KEY, ApiTable, bearer, ids_shown, is_json, open_link, strip_typed, texts_of,
+                            unnamed_controls)
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.rulesets import registry
 
 RULESETS = sorted(registry())
-ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "hx-confirm", "data-second-tap", "data-pending",
-              "data-sent", "data-refused")
-SKIPPED = ("script", "style")
-
-
-class Texts(HTMLParser):
-    """What a person reads or hears of a page: its text nodes and accessible attributes, each separately."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.texts: list[tuple[str, str]] = []  # (where, text)
-        self.skipping = 0
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        for name in ATTRIBUTES:
-            if a.get(name):
-                self.texts.append((f"<{tag} {name}>", a[name]))
-        if a.get("value") and tag == "input" and a.get("type") in ("submit", "button"):
-            self.texts.append((f"<{tag} value>", a["value"]))
-        if tag in SKIPPED:
-            self.skipping += 1
-        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
-            self.tags.append(tag)
-
-    def handle_endtag(self, tag):
-        if tag in SKIPPED and self.skipping:
-            self.skipping -= 1
-        if tag in self.tags:
-            while self.tags and self.tags.pop() != tag:
-                pass
-
-    def handle_data(self, data):
-        if not self.skipping and data.strip():
-            self.texts.append((f"<{self.tags[-1] if self.tags else ''}>", data.strip()))
-
-
-def texts_of(html: str) -> list[tuple[str, str]]:
-    """Every visible text and accessible name of an HTML page."""
-    parser = Texts()
-    parser.feed(html)
-    return parser.texts
 
 
 # -- what the users typed ----------------------------------------------------------------------------
@@ -93,19 +49,6 @@ def typed_strings(value, out: set[str]) -> None:
     elif isinstance(value, (list, tuple)):
         for v in value:
             typed_strings(v, out)
-
-
-def strip_typed(text: str, typed: list[str]) -> str:
-    """The text without the users' words (longest first, so a name inside a longer one goes with it; a word
-    of Latin letters only where it stands as a whole word)."""
-    for word in typed:
-        if not word or word not in text:
-            continue
-        if re.fullmatch(r"[\w ]+", word, re.ASCII):
-            text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", " ", text)
-        else:
-            text = text.replace(word, " ")
-    return text
 
 
 # -- the sessions ------------------------------------------------------------------------------------
@@ -227,20 +170,13 @@ ALLOWED = {
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 NOT_WORDS = [
-    re.compile(r"https?://\S+|/s/\S+|/join/\S+|[\w/]+\.(?:md|css|js|html)\b"),  # addresses and files
+    ADDRESS,  # addresses and files
     re.compile(r"\bS?\d*D\d+(?:[A-Za-z]{1,2}\d+)?"),  # dice: 2D6, D66, 4D6KH3, S2D6
     re.compile(r"\d+(?:st|nd|rd|th)(?![A-Za-z])"),  # 1stセレクト
     re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b"),  # rule codes: T-4, S-10, G-2
     re.compile(r"\b[0-9a-f]{8,}\b"),  # hashes, ids of sessions
     re.compile(r"\bchoice\[[^\]]*\]"),
 ]
-
-
-def _is_json(text: str) -> bool:
-    try:
-        return isinstance(json.loads(text), (dict, list))
-    except ValueError:
-        return False
 
 
 def english_in_japanese(screens: dict[str, str], words: list[str]) -> list[str]:
@@ -250,7 +186,7 @@ def english_in_japanese(screens: dict[str, str], words: list[str]) -> list[str]:
         if page.startswith("export page"):
             continue  # the export's preview is in the export's own language, chosen on the page
         for where, text in texts_of(html):
-            if where == "<code>" or _is_json(text):
+            if where == "<code>" or is_json(text):
                 continue  # hashes, salts and the canonical answers of the verify page are data, not words
             rest = text
             for pattern in NOT_WORDS:
@@ -270,30 +206,6 @@ def lowercase_headings(screens: dict[str, str], words: list[str]) -> list[str]:
             rest = strip_typed(text, words).strip()
             if where == "<th>" and rest[:1].islower():
                 found.append(f"{page} {where}: {text[:80]!r}")
-    return found
-
-
-# -- ids and keys in either language ----------------------------------------------------------------
-
-SEAT_ID = re.compile(r"\bs[0-9]+\b")
-KEY = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")  # black_stars, tokens_illuminati: a key, not a word
-ADDRESS = NOT_WORDS[0]
-
-
-def ids_shown(screens: dict[str, str], words: list[str]) -> list[str]:
-    """Every text of the screens that shows a seat id or a key, once addresses and the users' words are out. The
-    verify page's canonical answers (JSON, hashed into the commitments) are data a player checks byte for byte;
-    an id the scripts posted (a faction, a character) is no word anybody typed."""
-    words = [w for w in words if not (SEAT_ID.search(w) or KEY.fullmatch(w))]
-    found = []
-    for page, html in screens.items():
-        for where, text in texts_of(html):
-            if _is_json(text):
-                continue
-            rest = strip_typed(ADDRESS.sub(" ", text), words)
-            shown = SEAT_ID.findall(rest) + KEY.findall(rest)
-            if shown:
-                found.append(f"{page} {where}: {text[:120]!r} ({', '.join(shown[:5])})")
     return found
 
 

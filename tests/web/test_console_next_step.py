@@ -2,14 +2,15 @@
 rows carried it (grail's confirm / next step, ace_royal's 戦闘を解決, illuminati's attack roll), so the step a GM
 takes most often (sugoroku's roll for the mover, illuminati's next turn, the setup of every game …) was not marked.
 Each ruleset is played through its steps; at each, the console marks exactly the control the GM needs next (the
-action its primary button posts), or nothing while the game waits for the players."""
+action its primary button posts), or nothing while the game waits for the players; and, mid-game as at its start,
+shows no seat id or key as text (tests/meta/test_languages.py checks the demos' and probes' screens)."""
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
 
-from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, ids_shown, open_link
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -64,10 +65,12 @@ class Table(ApiTable):
         self.browser = open_link(app, self.data["gm_url"])
 
     def next(self) -> list[str]:
-        """What the GM console marks as the next step now."""
+        """What the GM console marks as the next step now; the console, at every step, shows no id (s1) or key."""
         r = self.browser.get(f"/s/{self.sid}/gm?lang=ja")
         assert r.status_code == 200
-        return marked(r.get_data(as_text=True))
+        html = r.get_data(as_text=True)
+        assert not ids_shown({"gm console": html}, [s["name"] for s in self.data["seats"]])
+        return marked(html)
 
 
 def test_the_check_reads_primary_buttons_and_their_forms():
@@ -217,7 +220,7 @@ def test_illuminati_marks_the_regulation_the_opening_the_order_the_turn_and_the_
     assert table.next() == []  # the players place on their phones
     for placed in ("Illuminati", "Group"):
         for seat in table.seats:
-            table.answer(table.state()["ruleset"]["placement"]["prompt"], f"{placed} {seat}", seat)
+            table.answer(table.state()["ruleset"]["placement"]["prompt"], f"{placed} {seat.upper()}", seat)
         assert table.next() == ["opening_next"]
         table.act("opening_next")
     assert table.next() == ["roll_order"]
