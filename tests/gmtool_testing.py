@@ -554,3 +554,37 @@ def ids_shown(screens: dict[str, str], words: list[str]) -> list[str]:
             if shown:
                 found.append(f"{page} {where}: {text[:120]!r} ({', '.join(shown[:5])})")
     return found
+
+
+RULE_CODE_TEXT = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+
+
+class _Codes(HTMLParser):
+    """The text nodes of a page that show a rule code outside an element of class rule or g-rule."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open: list[tuple[str, bool]] = []  # (tag, hides its codes)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
+            classes = (dict(attrs).get("class") or "").split()
+            self.open.append((tag, tag in ("script", "style") or bool({"rule", "g-rule"} & set(classes))))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if RULE_CODE_TEXT.search(data) and not any(hides for _, hides in self.open):
+            self.found.append(data.strip()[:120])
+
+
+def rule_codes_shown(html: str) -> list[str]:
+    """Every text of a table screen that shows a rule code the 根拠 toggle does not hide (docs/api.md: rule codes
+    are the GM's; on the TV inside class rule / g-rule, which gmtool.css hides until the toggle)."""
+    parser = _Codes()
+    parser.feed(html)
+    return parser.found

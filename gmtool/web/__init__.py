@@ -25,8 +25,11 @@ from . import compression
 from .common import flash_response, is_admin
 from .sections import SectionExtension
 
-RULE_CODE = re.compile(r"[\[［](?:[A-Z]{1,2}-\d+[a-z]?|general)(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*[\]］]")
-RULE_MARK = re.compile(r" ?" + RULE_CODE.pattern)  # a rule code with the space before it
+# a rule code as a log line writes it: [T-4], ［S-7］, [general], or in parentheses, （S-13） (ace_royal, illuminati
+# and sugoroku write theirs so); the TV hides it until its 根拠 toggle (rule_marked)
+_CODES = r"[A-Z]{1,2}-\d+[a-z]?(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*"
+RULE_CODE = re.compile(rf"[\[［](?:{_CODES}|general)[\]］]|[(（]{_CODES}[)）]")
+RULE_MARK = re.compile(rf" ?(?:{RULE_CODE.pattern})")  # a rule code with the space before it
 PACKAGE = Path(__file__).resolve().parent.parent
 WORKER_HEADER = "X-Gmtool-Worker"
 

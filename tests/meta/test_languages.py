@@ -15,6 +15,8 @@ fragment and the home page are read in both languages.
   or its text, not only a symbol such as ✓ or ＋ (checked on the Japanese screens: the names are the same in both).
 - Both languages: no seat id (`s1`, `s2`: a seat, a faction or a character such as `s1/アルトリア`) and no counter or
   other key with an underscore (`black_stars`) in any visible text or accessible name: people read names and words.
+  On the table screen, no rule code outside what its 根拠 toggle hides (class rule / g-rule): a log line's （A-5）
+  as its [S-1].
 
 No per-game code: a new game is checked by declaring a demo or a leak probe.
 """
@@ -24,8 +26,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import (ADDRESS, ADMIN_KEY, ApiTable, bearer, ids_shown, is_json, open_link, strip_typed, texts_of,
-                            unnamed_controls)
+from gmtool_testing import (ADDRESS, ADMIN_KEY, ApiTable, bearer, ids_shown, is_json, open_link, rule_codes_shown,
+                            strip_typed, texts_of, unnamed_controls)
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.rulesets import registry
@@ -209,6 +211,12 @@ def lowercase_headings(screens: dict[str, str], words: list[str]) -> list[str]:
     return found
 
 
+def tv_rule_codes(screens: dict[str, str]) -> list[str]:
+    """Every text of the table screen (and its fragment) that shows a rule code the 根拠 toggle does not hide."""
+    return [f"{page}: {text!r}" for page, html in screens.items() if page.startswith("table")
+            for text in rule_codes_shown(html)]
+
+
 def _report(found: list[str]) -> str:
     unique = list(dict.fromkeys(found))
     return f"{len(unique)} texts:\n" + "\n".join(unique[:120])
@@ -221,7 +229,7 @@ def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, clie
         stages.append(stage)
         screens = pages(app, driver, "en")
         found += japanese_in_english(screens, user_words(driver)) + lowercase_headings(screens, user_words(driver))
-        found += ids_shown(screens, user_words(driver))
+        found += ids_shown(screens, user_words(driver)) + tv_rule_codes(screens)
     assert stages, f"{name} declares neither a demo nor a leak probe: its screens are not checked"
     assert not found, _report(found)
 
@@ -232,6 +240,7 @@ def test_every_screen_in_japanese_holds_no_english_chrome_and_names_every_contro
     for driver, stage in scripted_sessions(client, name):
         screens = pages(app, driver, "ja")
         found += english_in_japanese(screens, user_words(driver)) + ids_shown(screens, user_words(driver))
+        found += tv_rule_codes(screens)
         unnamed += [f"{stage} {page}: {control}" for page, html in screens.items() for control in unnamed_controls(html)]
     assert not found, _report(found)
     assert not unnamed, _report(unnamed)
