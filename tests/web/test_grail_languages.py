@@ -137,3 +137,26 @@ def test_the_start_form_waits_for_characters_and_its_errors_name_the_console(app
         table.act("set_characters", {"faction": seat, "text": f"{name} 筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40"})
     form = start_form("ja")
     assert "disabled" not in form and "2つ以上" not in form
+
+
+def seen_labels(app, data: dict, faction: str) -> list[str]:
+    """The words of the console's 真名看破 boxes under `faction` (what the GM reads beside each)."""
+    html = open_link(app, data["gm_url"]).get(f"/s/{data['session']}/gm?lang=ja").get_data(as_text=True)
+    form = re.search(rf'id="grail-faction-{faction}".*?</form>', html, re.S).group(0)
+    return [" ".join(re.sub(r"<[^>]+>", " ", label).split())
+            for label in re.findall(r'name="seen"[^>]*>(.*?)</label>', form, re.S)]
+
+
+def test_the_seen_through_boxes_name_each_characters_faction_when_there_are_several(app, client):
+    """T-9 真名看破 on the console: each enemy character's box read its name only, so two enemy factions' セイバー were
+    two boxes saying セイバー (their ids, s2/セイバー and s3/セイバー, are nobody's words). With characters in two
+    enemy factions or more, each box names its faction too; with one, its name is enough."""
+    stats = "筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40"
+    for seats, want in ((["遠坂陣営", "間桐陣営", "衛宮陣営"], ["セイバー 間桐陣営", "セイバー 衛宮陣営"]),
+                        (["遠坂陣営", "間桐陣営"], ["セイバー"])):
+        data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+            "title": "真名看破", "ruleset": "grail_trpg", "seats": seats}).get_json()
+        table = ApiTable(client, data)
+        for seat in table.seats:
+            table.act("set_characters", {"faction": seat, "text": f"セイバー {stats}"})
+        assert seen_labels(app, data, "s1") == want
