@@ -187,7 +187,8 @@ SABER = {"hero": {"name": "アルトリア", "stats": [6, 5, 3, 3]}, "class": {"
 
 def test_ace_royal_marks_the_setup_the_first_roll_the_start_the_step_and_the_combat(app, client):
     """A-2 setup, A-5 the first active master's roll, the start once every servant is set (nothing while the
-    players set them), each step of the turn, A-7 the combat's resolution once both sides chose."""
+    players set them) and the class exchange is over (A-1), each step of the turn, A-7 the combat's resolution once
+    both sides chose."""
     table = Table(app, client, "ace_royal", ["セイバー", "アーチャー"])
     assert table.next() == ["setup"]
     table.act("setup", {"version": "standard"})
@@ -196,6 +197,12 @@ def test_ace_royal_marks_the_setup_the_first_roll_the_start_the_step_and_the_com
     assert table.next() == []  # the players set their servants
     for seat in table.seats:
         table.act("set_servant", SABER, who=seat)
+    assert table.next() == ["start_game"]
+    table.act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
+    assert table.next() == ["exchange_class"]  # A-1: the exchange's pick or pass first (the start is disabled)
+    while (turn := table.state()["ruleset"]["exchange"]["next"]) is not None:  # every player passes, in turn
+        assert table.next() == ["exchange_class"]
+        table.act("exchange_class", {"pick": "pass"}, who=turn)
     assert table.next() == ["start_game"]
     table.act("start_game")
     assert table.next() == ["step"]
