@@ -10,6 +10,8 @@ import re
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
+from gmtool.core.ruleset import has_japanese
+
 # What a card, the terrain or a fighter's role leaves on a page when it is shown as stored.
 CARD_JAPANESE = re.compile(r"[力魔技]|スキル|宝具|（親）|（子）|、")
 
@@ -65,7 +67,12 @@ def battle(app, client):
                 out[f"{who} {p}"] = response.get_data(as_text=True)
         return out
 
-    return {"act": act, "state": state, "pages": pages}
+    def log(lang):
+        response = client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(tokens["gm"]))
+        assert response.status_code == 200
+        return response.get_json()["events"]
+
+    return {"act": act, "state": state, "pages": pages, "log": log}
 
 
 def _leaks(pages: dict[str, str]) -> list[str]:
@@ -85,3 +92,15 @@ def test_cards_terrain_and_roles_read_in_english_and_are_stored_as_typed_cards(b
         assert "力7" in ja and "スキル魔3" in ja and "Power 7" not in ja
         if stage == "revealed":
             battle["act"]("end_battle")
+
+
+
+def test_s2_a_round_end_reads_in_english_with_its_standings(battle):
+    """The round end's log line (S-2, S-9) in English: places as "1." with English punctuation, not 1位 / 、 / （）."""
+    battle["act"]("end_battle")
+    battle["act"]("end_round", {"force": True, "vote": False})
+    line = {lang: next(e["text"] for e in battle["log"](lang) if e["type"] == "sugoroku.round_ended")
+            for lang in ("en", "ja")}
+    assert not has_japanese(line["en"]) and "（" not in line["en"] and "、" not in line["en"], line["en"]
+    assert line["en"].startswith("Round 1 over (ended by the GM). VP: 1. ") and ", 2. " in line["en"], line["en"]
+    assert line["ja"].startswith("ラウンド1終了（GMが終了）。戦果：1位 ") and "、2位 " in line["ja"], line["ja"]

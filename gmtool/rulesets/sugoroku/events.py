@@ -375,9 +375,10 @@ def _d_eliminated(e, state, lang):
 def _d_round_ended(e, state, lang):
     d = e["data"]
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
-    table = "、".join(f"{i + 1}位 {state.seat_name(r['seat'])} {r['vp']}" for i, r in enumerate(d["standings"]))
-    reason = f"（{_label(d['reason'], lang)}）" if d.get("reason") else ""
-    return _ja(lang, f"{rnd}終了{reason}。戦果：{table}", f"{rnd} over{reason}. VP: {table}")
+    places = [(i + 1, state.seat_name(r["seat"]), r["vp"]) for i, r in enumerate(d["standings"])]
+    why = _label(d["reason"], lang) if d.get("reason") else ""
+    return _ja(lang, f"{rnd}終了{f'（{why}）' if why else ''}。戦果：" + "、".join(f"{n}位 {name} {vp}" for n, name, vp in places),
+               f"{rnd} over{f' ({why})' if why else ''}. VP: " + ", ".join(f"{n}. {name} {vp}" for n, name, vp in places))
 
 
 def _d_round_started(e, state, lang):
