@@ -166,6 +166,17 @@ def test_a_move_takes_the_faces_of_a_real_die(game):
     assert state()["rolls"][0]["entered"] is False
 
 
+def test_s3_a_move_the_gm_rolls_for_a_seat_names_the_mover(game):
+    """S-3: the GM's 代わりに1d6 for a player whose phone is away: the roll on every screen says whose move it was
+    (「セイバーの移動」), not only that the GM rolled; a player's own roll keeps its short label."""
+    act, state = game["act"], game["state"]
+    act("roll_move", {"seat": "s1", "faces": [2]})
+    act("roll_move", {"faces": [3]}, who="s2")
+    rolls = state("table")["rolls"]
+    assert rolls[1]["by"] == "gm" and rolls[1]["label"] == {"ja": "セイバーの移動（S-3）", "en": "セイバー's move (S-3)"}
+    assert rolls[0]["by"] == "seat:s2" and rolls[0]["label"] == {"ja": "移動（S-3）", "en": "Move (S-3)"}
+
+
 def test_a_vote_for_yourself_is_refused_in_words(game):
     """docs/rulesets/sugoroku.md, the true-name vote: a vote for yourself is 400 「「s3」は選べません：自分には投票
     できません」 — the reason in the message's own language, not the text of a {ja, en} dict."""

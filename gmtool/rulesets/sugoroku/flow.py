@@ -361,7 +361,10 @@ def roll_move(state: State, payload: dict, ctx) -> list:
     tx = CounterRun(state)
     expr = "2D6" if seal else "1D6"
     roll = dicelib.roll(expr, ctx.dice)
-    tx.emit("dice.rolled", {"label": {"ja": "移動（S-3）", "en": "Move (S-3)"}, "roll": roll.to_dict(),
+    name = state.seat_name(seat)  # the GM rolling for a player: the roll says whose move it is on every screen
+    label = {"ja": f"{name}の移動（S-3）", "en": f"{name}'s move (S-3)"} if ctx.viewer.is_gm else {
+        "ja": "移動（S-3）", "en": "Move (S-3)"}
+    tx.emit("dice.rolled", {"label": label, "roll": roll.to_dict(),
                             "dice_next": ctx.dice.next_index})
     faces = [d for t in roll.terms for d in t.get("rolls", [])] or [roll.total]
     terms = [{"label": {"ja": "出目", "en": "roll"}, "value": faces[0], "rule": "S-3"}]
