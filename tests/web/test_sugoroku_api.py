@@ -901,3 +901,25 @@ def test_s2_a_round_the_gm_ended_early_has_nobody_to_move(game):
     html = phone.get(f"/join/{game['sid']}?k={game['tokens']['s1']}", follow_redirects=True).get_data(as_text=True)
     assert 'id="sg-roll"' not in html
     act("roll_move", who="s1", status=409)
+
+
+def test_s2_a_round_its_goal_count_ended_has_nobody_to_move(game):
+    """Browser review: in the climax two at the goal end the round at once (S-2), before the GM writes end_round;
+    the next mover's phone and every screen still read 手番: ランサー and the GM's order ringed ランサー, though
+    the roll is refused. The view names no mover once the round is over, by its end condition too."""
+    act, state = game["act"], game["state"]
+    act("end_round", {"force": True, "vote": False})
+    act("start_round")
+    act("end_round", {"force": True, "vote": False})
+    act("start_round")  # the climax: 2 at the goal end it
+    order = state()["ruleset"]["order"]
+    first, second, third = (o["seat"] for o in order[:3])
+    act("square_event", {"seat": first, "move": 7})
+    act("square_event", {"seat": second, "move": 7})
+    act("roll_move", {"faces": [1]}, who=first)
+    act("roll_move", {"faces": [1]}, who=second)
+    view = state(third)["ruleset"]
+    assert view["round"] == "climax" and view["round_over"] and not view["round_ended"]
+    assert view["current"] is None and view["current_name"] is None and not view["me"]["your_turn"]
+    assert not any(o["current"] for o in view["order"])
+    act("roll_move", who=third, status=409)

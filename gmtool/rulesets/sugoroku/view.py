@@ -67,7 +67,6 @@ def view(state: State, viewer) -> dict:
         standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": i + 1, "gap_above": above})
     elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
         if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
-    mover = None if s["round_ended"] else F.current_mover(state)  # S-2: an ended round has nobody to move
     length = s["board_length"]
     board = [{"n": i, "seats": [p for p in act if players[p]["position"] == i],
               "terrain": s["squares"].get(str(i), {}).get("terrain", {}), "vp": s["squares"].get(str(i), {}).get("vp"),
@@ -75,6 +74,9 @@ def view(state: State, viewer) -> dict:
              for i in range(length + 1)]
     check = F.round_check(state)
     round_over = s["round_over"] or (check["reason"] if check["over"] else None)
+    # S-2: a round that is over (ended, or its end condition met: the roll is refused) has nobody to move
+    next_up = F.current_mover(state)  # who would roll next; ending the phase waits for them (end_phase)
+    mover = None if s["round_ended"] or round_over else next_up
     # S-2: the phase a screen shows: the one being played; once the round is over, the last one played
     # (an ended phase has already counted on to the next, which never comes: 9/8, or 7/8 after a goal end)
     shown = s["phase"] - 1 if (round_over or s["round_ended"]) and not s["moved"] else s["phase"]
@@ -85,7 +87,7 @@ def view(state: State, viewer) -> dict:
            "order": [{"seat": p, "name": players[p]["name"], "moved": p in s["moved"], "at_goal": p in s["goal"],
                       "current": p == mover} for p in s["order"]],
            "current": mover, "current_name": state.seat_name(mover) if mover else None,
-           "all_moved": mover is None, "standings": standings,
+           "all_moved": next_up is None or s["round_ended"], "standings": standings,
            "elimination": {"last": elim["last"], "gap": elim["gap"], "at_risk": bool(elim["out"]) and s["round"] != "climax",
                            "gap_limit": R.ELIMINATION_GAP, "terms": elim["terms"]},
            "goal": [{"seat": p, "name": players[p]["name"], "place": i + 1} for i, p in enumerate(s["goal"])],
