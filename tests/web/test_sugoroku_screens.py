@@ -178,3 +178,32 @@ def test_every_screen_names_the_action_phase_alike(game, lang, words):
     1/8」 / "Action phase 1/8"; every screen now names it the same (S-3)."""
     for who in ("gm", "table", "s1", "s2"):
         assert re.search(words, text_of(game["page"](who, lang)).replace("・", " · ")), who
+
+
+def test_s1_the_game_over_stage_headlines_the_winner_not_round_1s_battle(game):
+    """Browser review: at the climax's end the table stage's big line still told of the last battle, fought in
+    round 1 (「前の戦闘: マス2 — セイバー の勝ち」), and the winner sat under it in small type. Once the game is
+    over the stage names the winner with its 戦果 (S-1) and no old battle."""
+    act, view = game["act"], game["view"]
+    act("roll_move", {"faces": [2]}, who="s1")
+    act("roll_move", {"faces": [2]}, who="s2")
+    act("roll_move", {"faces": [5]}, who="s3")
+    act("end_phase")
+    act("start_battle")
+    battle = view()["battle"]
+    for seat in battle["fighters"]:
+        game["answer"](battle["prompt"], seat, "力9" if seat == "s1" else "力1")
+    act("end_battle")
+    assert "sg-last-battle" in game["page"]("table")  # while the game runs, the last battle is on the stage
+    for _ in range(2):
+        act("end_round", {"force": True, "vote": False})
+        act("start_round", {"board_length": 6})
+    for seat in [o["seat"] for o in view()["order"]][:2]:
+        act("roll_move", {"faces": [6]}, who=seat)
+    act("end_round")
+    assert view()["finished"]
+    winner = view()["standings"][0]
+    stage = re.search(r'<div class="stage-item sg-stage".*?</div>\s*</div>', game["page"]("table"), re.S).group(0)
+    assert "sg-last-battle" not in stage, stage
+    assert f"優勝: {winner['name']}（戦果 {winner['vp']}）" in text_of(stage), text_of(stage)
+    assert f"Winner: {winner['name']} (VP {winner['vp']})" in text_of(game["page"]("table", "en"))
