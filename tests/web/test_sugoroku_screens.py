@@ -183,7 +183,8 @@ def test_every_screen_names_the_action_phase_alike(game, lang, words):
 def test_s1_the_game_over_stage_headlines_the_winner_not_round_1s_battle(game):
     """Browser review: at the climax's end the table stage's big line still told of the last battle, fought in
     round 1 (「前の戦闘: マス2 — セイバー の勝ち」), and the winner sat under it in small type. Once the game is
-    over the stage names the winner with its 戦果 (S-1) and no old battle."""
+    over the stage names the winner with its 戦果 (S-1) and no old battle. The winner's phone did not say the game
+    was over at all (nor who won) and still offered the skill form."""
     act, view = game["act"], game["view"]
     act("roll_move", {"faces": [2]}, who="s1")
     act("roll_move", {"faces": [2]}, who="s2")
@@ -207,3 +208,8 @@ def test_s1_the_game_over_stage_headlines_the_winner_not_round_1s_battle(game):
     assert "sg-last-battle" not in stage, stage
     assert f"優勝: {winner['name']}（戦果 {winner['vp']}）" in text_of(stage), text_of(stage)
     assert f"Winner: {winner['name']} (VP {winner['vp']})" in text_of(game["page"]("table", "en"))
+    # every phone and the console say the game is over and who won; no phone offers a skill the game refuses
+    for who in ("gm", "s1", "s3"):
+        assert f"ゲーム終了 · 優勝: {winner['name']}（戦果 {winner['vp']}）" in text_of(game["page"](who)), who
+        assert f"Game over · Winner: {winner['name']} (VP {winner['vp']})" in text_of(game["page"](who, "en")), who
+    assert "use_skill" not in game["page"]("s1")
