@@ -1027,3 +1027,23 @@ def test_a_public_export_with_a_step_pending_refuses_a_skill_in_words(client, gr
     refused(imported_public(client, grail), "この戦闘の修正上限の記録がこのセッションにありません")
     confirm(client, grail, "c1-s1")  # its result: a result skill computes it again
     refused(imported_public(client, grail), "この戦闘の修正上限の記録がこのセッションにありません")
+
+
+def test_t11_a_faction_out_of_the_war_reads_so_at_the_top_of_its_phone(app, client, grail):
+    """Browser review: after the cleanup (T-11) the loser's phone said 敗退 only in the combat's record, some 1,300
+    characters down under the stat table; its top read 終了 like the winner's. The phone of a faction that is out
+    now says so first, in both languages; the winner's does not."""
+    to_final(client, grail)
+    call(client, grail, "roll_battle", {"faces": [100, 1]})
+    call(client, grail, "finish_combat")
+    phones = {s["id"]: open_link(app, s["join_url"]) for s in grail["seats"]}
+
+    def page(seat, lang):
+        r = phones[seat].get(f"/s/{grail['session']}/phone?lang={lang}")
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    for lang, words in (("ja", "あなたの陣営は聖杯戦争から敗退しました"), ("en", "Your faction is out of the Holy Grail War")):
+        loser = page("s2", lang)
+        assert words in loser and loser.index(words) < loser.index('id="grail-phone"') + 400, lang
+        assert words not in page("s1", lang)

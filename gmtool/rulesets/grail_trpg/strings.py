@@ -63,6 +63,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                                         "To fight, enter the characters of two or more factions (or 'GM (threat)') under 'Characters and true names' below"),
     'grail.characters_and_true_names': ('キャラクター・真名看破', 'Characters and true names'),
     'grail.out': ('敗退', 'out'),
+    'grail.your_faction_is_out': ('あなたの陣営は聖杯戦争から敗退しました', 'Your faction is out of the Holy Grail War'),
     'grail.seen_through': ('真名看破', 'Seen through'),
     'grail.save': ('保存', 'Save'),
     'grail.append': ('追加（置き換えない）', 'append'),
