@@ -616,3 +616,20 @@ def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(client, game
             assert "import a full backup to play on" in r.get_json()["error"]["en"]
         assert client.get(f"/api/sessions/{new['session']}/state",
                           headers=bearer(tok["gm"])).get_json()["session"]["version"] == version
+
+
+def test_a2_once_the_game_is_over_no_phone_offers_the_hand_buttons(app, game):
+    """Browser review: after the last servant standing won (A-7), every phone still showed 手札 +1 / 手札 −1, which
+    answer 409 「ゲームは終了しています」. The phone offers them while the game runs, not once it is over."""
+    act, sid, tokens = game["act"], game["sid"], game["tokens"]
+    _setup(act)
+    act("start_game")
+    phones = {seat: open_link(app, f"/join/{sid}?k={tokens[seat]}") for seat in ("s1", "s3")}
+    hand_button = '"key": "hand", "delta": "1"'
+    assert hand_button in phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    act("adjust", {"seat": "s2", "key": "mana", "delta": -5})
+    act("adjust", {"seat": "s3", "key": "mana", "delta": -5})
+    assert game["state"]()["ruleset"]["over"]
+    for seat, phone in phones.items():
+        assert hand_button not in phone.get(f"/s/{sid}/phone").get_data(as_text=True), seat
+    act("adjust", {"key": "hand", "delta": 1}, who="s1", status=409)
