@@ -4,7 +4,8 @@
   a browser that accepts it. A static file is compressed once per version of the file and kept.
   The live stream compresses itself (web/live.py), so a streamed response is left alone.
 - A stylesheet goes out without its comments (they explain the rules to us: a quarter of a phone's CSS on the
-  wire, which counts against its first load, docs/performance.md).
+  wire, which counts against its first load, docs/performance.md), and gmtool's own scripts without their
+  whole-line `//` comments (a quarter of live.js and phone.js on the wire; a comment after code on its line stays).
 - `asset_url(filename)` is the static file's URL with `v=` a digest of its content: such a URL never
   changes meaning, so it is served with a year's `Cache-Control: immutable` and a page's second load
   fetches no CSS or JavaScript at all. A URL without (or with an old) `v` keeps the short default.
@@ -21,6 +22,8 @@ from pathlib import Path
 from flask import Flask, current_app, request, url_for
 
 CSS_COMMENT = re.compile(rb"/\*.*?\*/", re.S)  # gmtool's stylesheets hold no "/*" inside a string
+# A line that is only a comment: gmtool's scripts hold no multi-line string (no template literal, no "\" line end)
+JS_LINE_COMMENT = re.compile(rb"^[ \t]*//[^\n]*\n", re.M)
 MIN_SIZE = 512
 LEVEL = 6
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -36,9 +39,19 @@ def _digest(path: str, _mtime: float) -> str:
 
 @lru_cache(maxsize=64)
 def _served(path: str, _mtime: float) -> bytes:
-    """What a static file sends: its bytes, a stylesheet's without its comments."""
+    """What a static file sends: its bytes, a stylesheet's without its comments, gmtool's own scripts without
+    their whole-line comments (a vendored, minified script is sent as it is)."""
     data = Path(path).read_bytes()
-    return CSS_COMMENT.sub(b"", data) if path.endswith(".css") else data
+    if path.endswith(".css"):
+        return CSS_COMMENT.sub(b"", data)
+    if _served_differs(path):
+        return JS_LINE_COMMENT.sub(b"", data)
+    return data
+
+
+def _served_differs(name: str) -> bool:
+    """Whether a static file goes out other than as it is stored (a stylesheet, one of gmtool's own scripts)."""
+    return name.endswith(".css") or name.endswith(".js") and not name.endswith(".min.js")
 
 
 @lru_cache(maxsize=64)
@@ -81,7 +94,7 @@ def install(app: Flask) -> None:
         response.vary.add("Accept-Encoding")
         gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
         if response.direct_passthrough:  # a file: only static/'s, made once per version of it
-            if static is None or not (gzipped or static.suffix == ".css"):
+            if static is None or not (gzipped or _served_differs(static.name)):
                 return response
             if hasattr(response.response, "close"):
                 response.response.close()  # the file the plain response would have sent
