@@ -633,3 +633,32 @@ def test_a2_once_the_game_is_over_no_phone_offers_the_hand_buttons(app, game):
     for seat, phone in phones.items():
         assert hand_button not in phone.get(f"/s/{sid}/phone").get_data(as_text=True), seat
     act("adjust", {"key": "hand", "delta": 1}, who="s1", status=409)
+
+
+def _screens(app, game, lang, text=True):
+    """The GM console, the table and every phone, in `lang`, as text without tags (`text` False: the HTML)."""
+    sid, tokens = game["sid"], game["tokens"]
+    links = {"gm": f"/s/{sid}/gm?k={tokens['gm']}", "table": f"/s/{sid}/table?k={tokens['table']}",
+             **{s: f"/join/{sid}?k={tokens[s]}" for s in ("s1", "s2", "s3")}}
+    out = {}
+    for who, link in links.items():
+        browser = open_link(app, link)
+        page = "gm" if who == "gm" else "table" if who == "table" else "phone"
+        html = browser.get(f"/s/{sid}/{page}?lang={lang}").get_data(as_text=True)
+        out[who] = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)) if text else html
+    return out
+
+
+def test_a2_one_name_for_the_command_seals_on_every_screen(app, game):
+    """Play-through: in English the game panel said 'Seals' and the counters 'Command seals' for the same coin
+    (A-2). Every screen now says 'Command Seals' (as the generic and grail presets do), and 令呪 in Japanese."""
+    act = game["act"]
+    _setup(act)
+    act("start_game")
+    act("use_seal", {"effect": "5"}, who="s2", status=409)  # refused: a log line is not needed for the labels
+    for who, text in _screens(app, game, "en").items():
+        assert "Command Seals" in text, who
+        assert not re.findall(r"(?<!Command )\b[Ss]eals\b|command seal", text), (who, re.findall(r".{40}[Ss]eals.{20}", text))
+    for who, text in _screens(app, game, "ja").items():
+        assert "令呪" in text and "Seal" not in text, who
+

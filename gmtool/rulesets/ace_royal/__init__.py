@@ -21,7 +21,7 @@ from .view import view
 COUNTERS = (
     CounterDef("mana", Label("魔力", "Mana"), start=5, min=0, max=30,
                thresholds=(Threshold(0, "ace_royal_out", Label("魔力切れ（脱落）", "Out of mana (out)"), "A-2", below=True),)),
-    CounterDef("seals", Label("令呪", "Command seals"), start=3, min=0, max=3),
+    CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=3),
     CounterDef("hand", Label("手札", "Hand"), start=4, min=0, max=30),
     CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0, max=20),
     CounterDef("assassin", Label("暗殺コイン", "Assassination coins"), start=0, min=0, max=30),

@@ -27,7 +27,7 @@ ACTIONS = dict([
     action("combat_proxy", "代理戦闘", "Proxy combat", combat_proxy, who="seat"),
     action("combat_roll", "戦闘ダイス（クイック）", "Combat die (quick)", combat_roll, who="seat"),
     action("combat_resolve", "戦闘を解決", "Resolve the combat", combat_resolve, who="seat"),
-    action("use_seal", "令呪を使う", "Use command seals", use_seal, who="seat"),
+    action("use_seal", "令呪を使う", "Use Command Seals", use_seal, who="seat"),
     action("adjust", "コイン・枚数を変更", "Change a count", adjust, who="seat"),
     action("set_state", "状態を変更", "Change the servant's state", set_state, who="seat"),
 ])

@@ -20,7 +20,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     seat = acting_seat(state, p, ctx)
     pl = require_in(g, seat)
     if pl["masterless"]:
-        raise Conflict("マスターがいないため令呪は使えません（A-10）", "Without a master there are no command seals (A-10)")
+        raise Conflict("マスターがいないため令呪は使えません（A-10）", "Without a master there are no Command Seals (A-10)")
     effects = p.get("effects")
     if effects is None and p.get("effect") is not None:
         effects = [{k: v for k, v in p.items() if k not in ("seat", "faces", "dice")}]
@@ -28,7 +28,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         raise GmError("令呪の効果（1〜5）を選んでください", "Choose the seal effect(s) (1 to 5)")
     plan = Plan(state, ctx)
     if len(effects) > plan.value(seat, "seals"):
-        raise Conflict(f"令呪が足りません（残り{plan.value(seat, 'seals')}画）", f"Not enough command seals ({plan.value(seat, 'seals')} left)")
+        raise Conflict(f"令呪が足りません（残り{plan.value(seat, 'seals')}画）", f"Not enough Command Seals ({plan.value(seat, 'seals')} left)")
     quick = g["version"] == "quick"
     done, later = [], []
     coins = {c: plan.value(seat, c) for c in ("assassin", "depletion")}  # what the earlier effects leave

@@ -143,7 +143,7 @@ def combat_roll(state: State, p: dict, ctx: ActionContext) -> list:
     if g["version"] != "quick":
         raise Conflict("戦闘ダイスはクイック版のルールです", "Combat dice belong to the quick version")
     if c[f"{side}_side"]["faces"]:
-        raise Conflict("この戦闘のダイスは振りました（振り直しは令呪）", "This side has rolled (re-roll with a command seal)")
+        raise Conflict("この戦闘のダイスは振りました（振り直しは令呪）", "This side has rolled (re-roll with a Command Seal)")
     faces = r.quick_die(ctx.dice)
     return [("ace_royal.combat_set", {"side": side, "seat": c[side], "what": "dice", "faces": faces, "rule": "A-8",
                                       "entered": dicelib.is_entered(ctx.dice), "dice_next": ctx.dice.next_index})]

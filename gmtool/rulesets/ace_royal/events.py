@@ -444,7 +444,7 @@ def seal_text(e, state, lang):
         items.append(text)
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
     return _t(lang, f"{real}{_name(state, d['seat'])} が令呪を{len(items)}画使用: " + "、".join(items) + "（A-3）",
-              f"{real}{_name(state, d['seat'])} used {len(items)} command seal(s): " + "; ".join(items) + " (A-3)")
+              f"{real}{_name(state, d['seat'])} used {len(items)} Command Seal(s): " + "; ".join(items) + " (A-3)")
 
 
 def turn_fold(state: State, e: Event) -> None:
@@ -476,7 +476,7 @@ def passed_text(e, state, lang):
 
 
 OUT_REASONS = {
-    "mana": ("魔力コインが0", "no mana coins left"), "seals": ("令呪をすべて使用", "every command seal used"),
+    "mana": ("魔力コインが0", "no mana coins left"), "seals": ("令呪をすべて使用", "every Command Seal used"),
     "assassin": ("暗殺コインが手札の枚数を超えた", "assassination coins exceed the hand"),
     "depletion": ("枯渇コインが手札の枚数を超えた", "depletion coins exceed the hand"),
 }
