@@ -662,3 +662,34 @@ def test_a2_one_name_for_the_command_seals_on_every_screen(app, game):
     for who, text in _screens(app, game, "ja").items():
         assert "令呪" in text and "Seal" not in text, who
 
+
+def test_a5_no_active_master_badge_on_a_player_who_is_out_or_once_the_game_is_over(app, game):
+    """Play-through: the table's アクティブマスター badge stayed on an eliminated player to the end. The coin's holder
+    out (A-2): no screen shows the badge on them (the coin passes on at the phase end, A-5); the game over (A-7):
+    no badge anywhere. The top-level `active` keeps the coin's holder."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    act("start_game")
+
+    def badges(lang="ja"):
+        """Each screen's active-master marks: the table's pill, the console's ★, a phone's line under its servant."""
+        badge = re.compile(r'class="pill ar-am"|<th>[^<]*★</th>|class="ar-state[^"]*">[^<]*· (アクティブマスター|Active master)')
+        return {who: len(badge.findall(html)) for who, html in _screens(app, game, lang, text=False).items()}
+
+    assert [p["active"] for p in state()["ruleset"]["players"]] == [True, False, False]
+    first = badges()
+    assert first["table"] == first["gm"] == first["s1"] == 1 and badges("en")["s1"] == 1
+    act("adjust", {"seat": "s1", "key": "mana", "delta": -5})  # the holder is out; s2 and s3 play on
+    r = state("table")["ruleset"]
+    assert r["players"][0]["out"] and not r["over"] and r["active"] == "s1"
+    assert [p["active"] for p in r["players"]] == [False, False, False]
+    assert set(badges().values()) == set(badges("en").values()) == {0}
+    _end_turn(act, "s2")
+    _end_turn(act, "s3")  # the phase ends: the coin passes from the out s1 to s2 (A-5)
+    r = state("table")["ruleset"]
+    assert r["active"] == "s2" and [p["active"] for p in r["players"]] == [False, True, False]
+    assert badges()["table"] == 1
+    act("adjust", {"seat": "s3", "key": "mana", "delta": -5})  # s2 wins (A-7)
+    r = state("table")["ruleset"]
+    assert r["over"] and r["winner"] == "s2" and not any(p["active"] for p in r["players"])
+    assert set(badges().values()) == set(badges("en").values()) == {0}

@@ -44,7 +44,9 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         "seat": seat, "name": state.seat_name(seat), "you": viewer.seat == seat,
         "state": p["state"], "state_label": _pair(r.SERVANT_STATES, p["state"]),
         "out": p["out"], "masterless": p["masterless"],
-        "active": g.get("active") == seat, "current": turns.get("current") == seat and not g.get("over"),
+        # the badge: the coin's holder while still in a game not yet over (an out holder's coin waits for the phase
+        # end, when it passes on to the next player still in, A-5)
+        "active": g.get("active") == seat and not p["out"] and not g.get("over"), "current": turns.get("current") == seat and not g.get("over"),
         "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None,
         "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
         "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
