@@ -846,3 +846,43 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for sid, tokens, play in documented_games(client):
         views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/illuminati.md", "## 5. `state.ruleset`") == {}
+
+
+def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_before_the_gm_settles_it(app, game):
+    """Play-through: アリス and ボブ both revealed CIA, but neither the table nor the console said they clash until the
+    GM pressed 公開結果を確定して次へ. Once the placements are revealed (public), both screens name the group that
+    settling sets aside and who chooses again, in either language (I-2); never before the reveal."""
+    act, answer, sid, tokens = game["act"], game["answer"], game["sid"], game["tokens"]
+    act("setup")
+    act("opening_start")
+    p = placement(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]):
+        answer(p, seat, name)  # Illuminati may be the same (I-2): no clash
+    assert game["state"]()["ruleset"]["placement"]["set_aside"] == []
+    act("opening_next")
+    p = placement(game)
+    gm, table = app.test_client(), app.test_client()
+    gm.get(f"/s/{sid}/gm?k={tokens['gm']}")
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+
+    def screens(lang):
+        return {who: re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c.get(f"/s/{sid}/{who}?lang={lang}").get_data(as_text=True)))
+                for who, c in (("gm", gm), ("table", table))}
+
+    for seat, name in zip(["s1", "s2", "s3"], ["CIA", "CIA", "KGB"]):
+        answer(p, seat, name)
+    r = game["state"]("table")["ruleset"]["placement"]
+    assert (r["status"], r["set_aside"], r["again"]) == ("open", [], [])  # secret until revealed
+    assert not any("重複したグループ" in text for text in screens("ja").values())
+    answer(p, "s4", "IRS")  # everyone placed: revealed
+    r = game["state"]("table")["ruleset"]["placement"]
+    assert (r["status"], r["set_aside"], r["again"]) == ("revealed", ["CIA"], ["s1", "s2"])
+    names = dict(zip(["s1", "s2"], SEATS))
+    for who, text in screens("ja").items():
+        assert f"重複したグループ: CIA 「公開結果を確定して次へ」で脇に置かれ、{names['s1']}・{names['s2']} が選び直します" in text, (who, text[-800:])
+    for who, text in screens("en").items():
+        assert (f"Groups chosen twice: CIA set aside by 'Settle the reveal and go on'; {names['s1']}, {names['s2']} choose "
+                "again") in text.replace("&#39;", "'"), (who, text[-800:])
+    act("opening_next")
+    assert game["state"]()["ruleset"]["set_aside"] == ["CIA"]
+    assert not any("重複したグループ" in text for text in screens("ja").values())

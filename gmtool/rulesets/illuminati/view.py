@@ -7,7 +7,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import reading_value
 
 from . import attack as atk
-from . import rules
+from . import opening, rules
 from .alignments import ALIGNMENTS
 from .events import victory_kind
 from .readings import PARENT_BONUS
@@ -58,7 +58,11 @@ def view(state: State, viewer: Viewer) -> dict:
     if prompt is not None:
         placement = {"prompt": prompt.id, "stage": g["stage"], "round": g["round"], "status": prompt.status,
                      "seats": [{"seat": s, "name": state.seat_name(s), "answered": s in prompt.answers}
-                               for s in prompt.seats]}
+                               for s in prompt.seats], "set_aside": [], "again": []}
+        if prompt.status == "revealed" and g["stage"] == "groups":  # I-2: public now; what settling it will set aside
+            settled = opening.settle_groups({s: prompt.answers[s].value for s in prompt.seats if s in prompt.answers})
+            placement["set_aside"] = settled["set_aside"]
+            placement["again"] = [s for s in prompt.seats if s in settled["again"] or s not in prompt.answers]
     attack = _attack_view(state, g["attack"])
     last = _attack_view(state, g["attacks"][0]) if g["attacks"] else None
     me = viewer.seat if viewer.seat in g["players"] else None
