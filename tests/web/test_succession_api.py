@@ -303,7 +303,14 @@ def test_g3_equal_totals_after_round_4_of_a_turn_by_turn_game(app, game, tie, re
     result = html[html.index('id="sc-result"'):]
     result = result[:result.index("</div>")]  # the stage's result: the verdict and the breakdowns
     assert f'<p class="sc-winner">{shown}</p>' in result and result.count('class="sc-breakdown"') == 2
+    assert 'class="sc-game"' not in html  # one game so far: no number
     assert act("rematch")["ruleset"]["first"] == "s2"
+    # Play-through: after the rematch the console said ゲーム2 but the table's stage gave no game number (G-3)
+    table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
+    for lang, words in (("ja", "聖杯サクセション · ゲーム2"), ("en", "Grail Succession · Game 2")):
+        html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        step = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'class="stage-step sc-stage-step".*?</p>', html, re.S).group(0)))
+        assert words in step, (lang, step)
 
 
 def test_g3_a_third_grail_taken_on_the_last_turn_of_a_round_ends_the_game_not_the_round(game):
