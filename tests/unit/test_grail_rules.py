@@ -129,6 +129,10 @@ def test_t4_force_is_main_plus_sub_part_with_terms():
     assert [t["value"] for t in f["筋力"]["terms"]] == [40, 20]
     assert all(t["rule"] == "T-4" for t in f["筋力"]["terms"])
     assert "sub_part" in readings_in(f["筋力"]["notes"])
+    # the labels stored in grail.setup_done: the role and the name apart, as on every other line
+    assert [t["label"] for t in f["筋力"]["terms"]] == [
+        {"ja": "メイン セイバーの筋力", "en": "Main セイバー STR"}, {"ja": "サブ アーチャーの筋力 35→20", "en": "Sub アーチャー STR 35→20"}]
+    assert force(SAMPLE_STATS)["筋力"]["terms"][0]["label"] == {"ja": "メインの筋力", "en": "Main STR"}
 
 
 def test_t4_force_without_sub_is_the_main():

@@ -292,12 +292,12 @@ def test_a_force_never_gives_away_the_stats_of_characters_a_viewer_has_not_seen_
         events = dict(state(who)["ruleset"]["combat"]["pending"]["events"])
         return events["grail.setup_done"]["forces"]
 
-    split_a = ["メインアルトリアの筋力", "サブ士郎の筋力 20→10"]
-    merged_a = ["メインアルトリア＋サブ士郎の筋力"]
-    merged_b = ["メインエミヤ＋サブ凛の筋力"]
+    split_a = ["メイン アルトリアの筋力", "サブ 士郎の筋力 20→10"]
+    merged_a = ["メイン アルトリア＋サブ 士郎の筋力"]
+    merged_b = ["メイン エミヤ＋サブ 凛の筋力"]
     for forces in (pending_forces("gm"), state("gm")["ruleset"]["combat"]["pending"]["events"][0][1]["forces"]):
-        assert _first_terms(forces, "a") == split_a and _first_terms(forces, "b")[0] == "メインエミヤの筋力"
-    assert _first_terms(pending_forces("s2"), "a") == merged_a and _first_terms(pending_forces("s2"), "b")[0] == "メインエミヤの筋力"
+        assert _first_terms(forces, "a") == split_a and _first_terms(forces, "b")[0] == "メイン エミヤの筋力"
+    assert _first_terms(pending_forces("s2"), "a") == merged_a and _first_terms(pending_forces("s2"), "b")[0] == "メイン エミヤの筋力"
     # s1 saw through エミヤ but not 凛: one of the two is not enough.
     assert _first_terms(pending_forces("s1"), "b") == merged_b and _first_terms(pending_forces("s1"), "a") == split_a
     assert _first_terms(pending_forces("table"), "a") == merged_a
@@ -314,17 +314,17 @@ def test_a_force_never_gives_away_the_stats_of_characters_a_viewer_has_not_seen_
              "s2": (next(s["join_url"] for s in grail["seats"] if s["id"] == "s2"), f"/s/{sid}/phone")}
     for who, (url, page) in pages.items():
         html = open_link(app, url).get(page).get_data(as_text=True)
-        assert "サブ士郎の筋力 20" not in html and "メインアルトリアの筋力" not in html and "メインアルトリア＋サブ士郎の筋力" in html, who
+        assert "サブ 士郎の筋力 20" not in html and "メイン アルトリアの筋力" not in html and "メイン アルトリア＋サブ 士郎の筋力" in html, who
     # Seal 4 swaps the main with the sub: the force it writes is seen the same way (T-13).
     call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "士郎"})
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["s2"])).get_json()
     swapped = next(e for e in log["events"] if e["type"] == "grail.seal_used")
-    assert _first_terms(swapped["data"]["forces"], "a") == ["メイン士郎＋サブアルトリアの筋力"]
-    assert _first_terms(state("s2")["ruleset"]["combat"]["forces"], "a") == ["メイン士郎＋サブアルトリアの筋力"]
-    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "a") == ["メイン士郎の筋力", "サブアルトリアの筋力 40→20"]
+    assert _first_terms(swapped["data"]["forces"], "a") == ["メイン 士郎＋サブ アルトリアの筋力"]
+    assert _first_terms(state("s2")["ruleset"]["combat"]["forces"], "a") == ["メイン 士郎＋サブ アルトリアの筋力"]
+    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "a") == ["メイン 士郎の筋力", "サブ アルトリアの筋力 40→20"]
     # Once s1 has seen through 凛 too, it sees the archers' force term by term.
     call(client, grail, "set_seen", {"faction": "s1", "seen": ["s2/エミヤ", "s2/凛"]})
-    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "b") == ["メインエミヤの筋力", "サブ凛の筋力 20→10"]
+    assert _first_terms(state("s1")["ruleset"]["combat"]["forces"], "b") == ["メイン エミヤの筋力", "サブ 凛の筋力 20→10"]
 
 
 @pytest.mark.parametrize("value, ja, en", [
@@ -494,9 +494,9 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
 
 @pytest.mark.parametrize("declarer, value, terms", [
     # a declared: b (declared upon) first: -50 on a fresh stat is clipped to -30 (T-8), then a's +20 → 40.
-    ("a", 40, ["メインAの筋力 50", "スキル〈呪い〉 -50 → -30 -30", "スキル〈魔力放出〉 20"]),
+    ("a", 40, ["メイン Aの筋力 50", "スキル〈呪い〉 -50 → -30 -30", "スキル〈魔力放出〉 20"]),
     # b declared: a (declared upon) first: +20, then -50 nets -30 and is applied whole → 20.
-    ("b", 20, ["メインAの筋力 50", "スキル〈魔力放出〉 20", "スキル〈呪い〉 -50"]),
+    ("b", 20, ["メイン Aの筋力 50", "スキル〈魔力放出〉 20", "スキル〈呪い〉 -50"]),
 ])
 def test_t4_setup_skills_resolve_the_side_declared_upon_first(client, grail, declarer, value, terms):
     """T-4: setup-timing skills resolve for the side declared upon first, then the declarer; with the ±30 cap

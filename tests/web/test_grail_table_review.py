@@ -32,8 +32,8 @@ def test_the_stage_shows_a_revealed_setup_before_the_gm_confirms_it(app, client,
         assert re.search(r'data-stage-force="a-筋力"><b>50</b>', shown), shown
         assert re.search(r'data-stage-force="b-筋力"><b>40</b>', shown)
         assert re.search(r'data-stage-force="b-魔力"><b>80</b>', shown)
-        assert ("メインアルトリア＋サブ士郎の筋力" if lang == "ja" else "Main アルトリア + sub 士郎 STR") in shown
-        assert "サブ士郎の筋力 20" not in shown and "メインアルトリアの筋力" not in shown  # T-4/T-9: no stat given away
+        assert ("メイン アルトリア＋サブ 士郎の筋力" if lang == "ja" else "Main アルトリア + sub 士郎 STR") in shown
+        assert "サブ 士郎の筋力 20" not in shown and "メイン アルトリアの筋力" not in shown  # T-4/T-9: no stat given away
         assert "士郎" in shown and "凛" in shown  # the cast, by name
     confirm(client, grail, "c1-setup")
     assert re.search(r'data-stage-force="a-筋力"><b>50</b>', stage(app, grail))
@@ -149,9 +149,9 @@ def test_the_combat_panel_shows_a_revealed_setup_before_the_confirm_as_each_view
     html = s2.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'class="g-forces" data-pending="1"' in html
     assert re.search(r'data-force="a-筋力"><b class="g-total">50</b>', html), html
-    assert "メインアルトリア＋サブ士郎の筋力" in html and "サブ士郎の筋力 20" not in html
+    assert "メイン アルトリア＋サブ 士郎の筋力" in html and "サブ 士郎の筋力 20" not in html
     gm = open_link(app, grail["gm_url"]).get(f"/s/{sid}/gm").get_data(as_text=True)
-    assert "サブ士郎の筋力 20→10" in gm  # the GM sees every term
+    assert "サブ 士郎の筋力 20→10" in gm  # the GM sees every term
     confirm(client, grail, "c1-setup")
     html = s2.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'class="g-forces">' in html and re.search(r'data-force="a-筋力"><b class="g-total">50</b>', html)

@@ -9,6 +9,7 @@ core's `reading.set` and served in the top-level `readings` list.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -73,11 +74,19 @@ def _without_labels(view: dict) -> dict:
     return view
 
 
+def _roles_spaced(view: dict) -> dict:
+    """0.1's view with a space after メイン / サブ before a character's name (メインアルトリアの筋力 → メイン アルトリアの
+    筋力): the old session's force terms and log lines are read from its setup and characters, as new ones are.
+    Its prompts are the record as resolved (the GM's API shows a resolution as stored), so they stay as 0.1 wrote."""
+    text = re.sub(r"(メイン|サブ)(アルトリア|アーチャー|士郎|凛)", r"\1 \2", json.dumps(view, ensure_ascii=False))
+    return {**json.loads(text), "prompts": view["prompts"]} if "prompts" in view else json.loads(text)
+
+
 @pytest.mark.parametrize("name", sorted(TOKENS))
 def test_an_old_session_opens_with_the_state_it_had(old_app, name):
     client = old_app.test_client()
     now = _without_labels(_rolls_without_entered(_without_readings(_state(client, name))))
-    before = _without_labels(_without_readings(VIEWS[name]))
+    before = _roles_spaced(_without_labels(_without_readings(VIEWS[name])))
     assert _as_before(now, before) == before
 
 

@@ -12,7 +12,7 @@ from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.model import Event, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
-from .rules import STAT_EN
+from .rules import STAT_EN, force_label
 from .sheets import effect_text, skill_label, use_label
 from .winrate import USE_LIMITS
 
@@ -394,11 +394,11 @@ def _d_select_opened(e, state, lang):
 def _setup_side(setup: dict, chars: dict, lang: str) -> str:
     def name(cid):
         return chars.get(cid, {}).get("name", cid)
-    parts = [_ja(lang, f"メイン{name(setup['main'])}", f"main {name(setup['main'])}")]
+    parts = [_ja(lang, f"メイン {name(setup['main'])}", f"main {name(setup['main'])}")]
     if setup.get("sub"):
-        parts.append(_ja(lang, f"サブ{name(setup['sub'])}", f"sub {name(setup['sub'])}"))
+        parts.append(_ja(lang, f"サブ {name(setup['sub'])}", f"sub {name(setup['sub'])}"))
     if setup.get("others"):
-        parts.append(_ja(lang, "その他", "others ") + "・".join(name(o) for o in setup["others"]))
+        parts.append(_ja(lang, "その他 ", "others ") + "・".join(name(o) for o in setup["others"]))
     return " ".join(parts)
 
 
@@ -583,24 +583,32 @@ def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
 def forces_seen(forces: dict | None, setup: dict | None, chars: dict, state: State, viewer: Viewer) -> dict | None:
     """T-4/T-9: a side's 戦力 is public, the stats it is made of are not. Where the side has a sub and the
     viewer may not see both its main's and its sub's stats, their two terms (always the first two,
-    `rules.force`) are shown as one, their sum: the force stays whole, no single stat is given away."""
-    if viewer.is_gm or not forces or not setup:
+    `rules.force`) are shown as one, their sum: the force stays whole, no single stat is given away.
+    The main's and sub's labels are read from the setup and the characters (`rules.force_label`), not from the
+    stored text: events stored before 2026-11 read メインアルトリアの筋力, with no space after the role."""
+    if not forces or not setup:
         return forces
     out = {}
     for side, cells in forces.items():
         placed = setup.get(side) or {}
         main, sub = chars.get(placed.get("main")), chars.get(placed.get("sub")) if placed.get("sub") else None
-        if main is None or sub is None or (can_see_character(state, viewer, main)
-                                           and can_see_character(state, viewer, sub)):
+        if main is None:
             out[side] = cells
             continue
+        merge = sub is not None and not viewer.is_gm and not (can_see_character(state, viewer, main)
+                                                              and can_see_character(state, viewer, sub))
         out[side] = {}
         for stat, cell in cells.items():
-            both = cell["terms"][:2]
-            label = {"ja": f"メイン{main['name']}＋サブ{sub['name']}の{stat}",
-                     "en": f"Main {main['name']} + sub {sub['name']} {STAT_EN.get(stat, stat)}"}
-            out[side][stat] = {**cell, "terms": [{"label": label, "value": sum(t["value"] for t in both),
-                                                  "rule": "T-4"}, *cell["terms"][2:]]}
+            terms = [dict(t) for t in cell["terms"]]
+            terms[0]["label"] = force_label("main", main["name"], stat).to_dict()
+            raw = (sub or {}).get("stats", {}).get(stat)
+            if sub is not None and len(terms) > 1 and raw is not None:
+                terms[1]["label"] = force_label("sub", sub["name"], stat, f"{raw}→{terms[1]['value']}").to_dict()
+            if merge:
+                label = {"ja": f"メイン {main['name']}＋サブ {sub['name']}の{stat}",
+                         "en": f"Main {main['name']} + sub {sub['name']} {STAT_EN.get(stat, stat)}"}
+                terms = [{"label": label, "value": sum(t["value"] for t in terms[:2]), "rule": "T-4"}, *terms[2:]]
+            out[side][stat] = {**cell, "terms": terms}
     return out
 
 
@@ -608,15 +616,19 @@ def _without_caps(data: dict, event, state: State, viewer: Viewer) -> dict:
     """The cap tracker holds every combatant's six stats: the GM's bookkeeping. A character's stats and
     the terms of a force that would give them away are seen as the character is (T-9)."""
     if viewer.is_gm:
-        return data
+        return {**data, "forces": forces_seen(data["forces"], data.get("setup"), _chars(data, state), state, viewer)} \
+            if data.get("forces") else data
     out = {k: v for k, v in data.items() if k != "caps"}
     if "chars" in data:
         out["chars"] = {cid: c if can_see_character(state, viewer, c) else public_character(c)
                         for cid, c in data["chars"].items()}
     if data.get("forces"):
-        chars = data.get("chars") or (combat_of(state, data["combat"]) or {}).get("chars", {})
-        out["forces"] = forces_seen(data["forces"], data.get("setup"), chars, state, viewer)
+        out["forces"] = forces_seen(data["forces"], data.get("setup"), _chars(data, state), state, viewer)
     return out
+
+
+def _chars(data: dict, state: State) -> dict:
+    return data.get("chars") or (combat_of(state, data["combat"]) or {}).get("chars", {})
 
 
 

@@ -842,13 +842,15 @@ def _setup_view(setup: dict, chars: dict) -> dict:
     return out
 
 
-def _pending_setup(pending: dict) -> dict:
+def _pending_setup(pending: dict, state: State, viewer: Any) -> dict:
     """T-4: a revealed, unconfirmed setup with the cast and 戦力 its confirm will apply (`setup`, `forces`), read
-    from its grail.setup_done as the viewer may see it (main and sub as one term, events.forces_seen)."""
+    from its grail.setup_done as the viewer may see it (main and sub as one term, events.forces_seen; the GM's
+    drafts are unfiltered, so their labels are read here)."""
     done = next((d for t, d in pending.get("events") or [] if t == "grail.setup_done"), None)
     if not done:
         return pending
-    return {**pending, "setup": _setup_view(done["setup"], done["chars"]), "forces": done["forces"]}
+    forces = forces_seen(done["forces"], done["setup"], done["chars"], state, viewer) if viewer.is_gm else done["forces"]
+    return {**pending, "setup": _setup_view(done["setup"], done["chars"]), "forces": forces}
 
 
 def _combat_view(state: State, c: dict, viewer: Any) -> dict:
@@ -862,7 +864,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         elif prompt.status == "revealed" and not prompt.confirmed and prompt.resolution:
             pending = pending_view(prompt, state, viewer)
             if prompt.kind == "grail_setup":
-                pending = _pending_setup(pending)
+                pending = _pending_setup(pending, state, viewer)
     setup = _setup_view(c["setup"], c["chars"]) if c.get("setup") else None
     side_of_me = next((s for s in SIDES if me in c["sides"][s]), None) if me else None
     mine = me if side_of_me else (GM_SIDE if viewer.is_gm and GM_SIDE in c["respondents"].values() else None)

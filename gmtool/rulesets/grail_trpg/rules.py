@@ -354,20 +354,26 @@ def _stats_of(c: Character | Mapping) -> tuple[str, dict]:
     return (c.name, c.stats) if isinstance(c, Character) else ("", dict(c))
 
 
+def force_label(role: str, name: str, stat: str, detail: str = "") -> Label:
+    """T-4: a force term's label, role ("main"/"sub") and name apart: メイン アルトリアの筋力, サブ 士郎の筋力 20→10."""
+    ja_role, en_role = {"main": ("メイン", "Main"), "sub": ("サブ", "Sub")}[role]
+    ja = f"{ja_role} {name}の{stat}" if name else f"{ja_role}の{stat}"
+    en = " ".join(x for x in (en_role, name, STAT_EN.get(stat, stat)) if x)
+    return Label(f"{ja} {detail}", f"{en} {detail}") if detail else Label(ja, en)
+
+
 def force(main: Character | Mapping, sub: Character | Mapping | None = None,
           readings: Mapping | None = None) -> dict[str, dict]:
     """T-4: 戦力 per stat = main + sub_part(sub), as {stat: {"value", "terms", "notes"}}."""
     m_name, m_stats = _stats_of(main)
     out = {}
     for s in STATS:
-        e = STAT_EN[s]
-        terms = [term(Label(f"メイン{m_name}の{s}", f"Main {m_name} {e}".replace("  ", " ")), m_stats[s], "T-4")]
+        terms = [term(force_label("main", m_name, s), m_stats[s], "T-4")]
         notes = []
         if sub is not None:
             s_name, s_stats = _stats_of(sub)
             part = sub_part(s_stats[s], readings)
-            terms.append(term(Label(f"サブ{s_name}の{s} {s_stats[s]}→{part}",
-                                    f"Sub {s_name} {e} {s_stats[s]}→{part}".replace("  ", " ")), part, "T-4"))
+            terms.append(term(force_label("sub", s_name, s, f"{s_stats[s]}→{part}"), part, "T-4"))
             notes.append(reading_note(readings, "sub_part"))
         out[s] = {"value": sum(t["value"] for t in terms), "terms": terms, "notes": notes}
     return out
