@@ -254,6 +254,9 @@ def test_t6_higher_wins_and_gets_advantage():
     r = compare(2, SideChoice("敏捷", 80), SideChoice("魔力", 60))  # 敏捷 80 − 10 (魔力's affinity) = 70 > 60
     assert r.winner == "a" and r.advantage("a") == 1 and r.advantage("b") == -1
     assert r.to_dict()["advantage"] == {"a": 1, "b": -1}
+    # the timing is named as on the sheets and the skill chips (リザルト / Result), not 結果タイミング
+    assert any(n["ja"].endswith("優位側からリザルトのスキルを使う") and "uses result skills first" in n["en"]
+               for n in r.notes)
 
 
 def test_t6_equal_values_give_no_advantage():

@@ -542,9 +542,9 @@ def compare(select_no: int, a: SideChoice, b: SideChoice, carry: str | None = No
         return res
     w, l_ = (a, b) if winner == "a" else (b, a)
     loser = "b" if winner == "a" else "a"
-    notes.append(note(f"{ja(winner)}が優位、{ja(loser)}が劣位。優位側から結果タイミングのスキルを使う",
+    notes.append(note(f"{ja(winner)}が優位、{ja(loser)}が劣位。優位側からリザルトのスキルを使う",
                       f"{en(winner)} gains the advantage, {en(loser)} the disadvantage; the winner uses "
-                      "result-timing skills first", "T-6"))
+                      "result skills first", "T-6"))
     if w.stat == "魔力" and (reading(readings, "magic_carry_on") == "any_win" or affinity("魔力", l_.stat)):
         notes.append(reading_note(readings, "magic_carry_on"))
         if select_no < 3:
