@@ -44,6 +44,14 @@ UNMARKED = """() => [...document.querySelectorAll('summary:not(.big-button)')].f
 }).map(el => `summary "${el.textContent.trim().slice(0, 30)}" has no disclosure mark`)"""
 
 
+# A table's row header (a grail force table's 筋力, 参加) broken over lines: on a 390 px phone the word read 筋 / 力,
+# one character a line, as the cells beside it took the width.
+BROKEN_HEADERS = """() => [...document.querySelectorAll('tbody th')].filter(th => {
+  const range = document.createRange(); range.selectNodeContents(th);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+}).map(th => `row header "${th.textContent.trim()}" is broken over lines`)"""
+
+
 # The screen's primary action: the one marked in the live fragment, else the page's fallback (the dice).
 PRIMARY = """() => {
   const marked = [...document.querySelectorAll('#live [data-primary]')];
@@ -144,10 +152,11 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
             phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
-            problems += [f"{name} {seat} {lang}: {p}" for p in phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED)]
+            problems += [f"{name} {seat} {lang}: {p}" for p in
+                         phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS)]
             problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
             phone.close()
-    assert not problems, "controls under 44×44 px, toggles without a mark or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
+    assert not problems, "controls under 44×44 px, toggles without a mark, broken row headers or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
     # The same scene on the TV: the stage's step in view and nothing scrolls.
     for width, height in ((1920, 1080), (1280, 720)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
