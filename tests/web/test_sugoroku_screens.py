@@ -213,3 +213,17 @@ def test_s1_the_game_over_stage_headlines_the_winner_not_round_1s_battle(game):
         assert f"ゲーム終了 · 優勝: {winner['name']}（戦果 {winner['vp']}）" in text_of(game["page"](who)), who
         assert f"Game over · Winner: {winner['name']} (VP {winner['vp']})" in text_of(game["page"](who, "en")), who
     assert "use_skill" not in game["page"]("s1")
+
+
+def test_players_tied_on_vp_share_a_place_on_the_table_and_in_the_round_end_line(game):
+    """Browser review: the table ranked the three players behind the leader, all on 0 戦果, as 2, 3, 4 (and the
+    round's end line 「2位 … 3位 …」, in the write-up too); players tied on 戦果 share a place (standard competition
+    ranking: 1, 2, 2)."""
+    game["act"]("square_event", {"seat": "s2", "vp": 5})
+    assert [r["rank"] for r in game["view"]()["standings"]] == [1, 2, 2]
+    for lang in ("ja", "en"):
+        ranks = re.findall(r'<tr data-seat="s\d"[^>]*>\s*<td>(\d+)</td>', game["page"]("table", lang))
+        assert ranks == ["1", "2", "2"], (lang, ranks)
+    game["act"]("end_round", {"force": True, "vote": False})
+    assert re.search(r"戦果：1位 アーチャー 5、2位 \S+ 0、2位 \S+ 0", text_of(game["page"]("table"))), "ja"
+    assert re.search(r"VP: 1\. アーチャー 5, 2\. \S+ 0, 2\. \S+ 0", text_of(game["page"]("table", "en"))), "en"

@@ -375,7 +375,8 @@ def _d_eliminated(e, state, lang):
 def _d_round_ended(e, state, lang):
     d = e["data"]
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
-    places = [(i + 1, state.seat_name(r["seat"]), r["vp"]) for i, r in enumerate(d["standings"])]
+    ranks = R.places([r["vp"] for r in d["standings"]])  # tied players share a place
+    places = [(ranks[i], state.seat_name(r["seat"]), r["vp"]) for i, r in enumerate(d["standings"])]
     why = _label(d["reason"], lang) if d.get("reason") else ""
     return _ja(lang, f"{rnd}終了{f'（{why}）' if why else ''}。戦果：" + "、".join(f"{n}位 {name} {vp}" for n, name, vp in places),
                f"{rnd} over{f' ({why})' if why else ''}. VP: " + ", ".join(f"{n}. {name} {vp}" for n, name, vp in places))

@@ -9,7 +9,7 @@ Players are any hashable ids (seat ids). No I/O; dice are injected (``randint(si
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from gmtool.core.errors import GmError, choices_text, shown
 from gmtool.core.model import Label
@@ -216,6 +216,12 @@ def round_over(round_name: str, action_phase: int, goal_count: int, n_players: i
         reason = _reading_note("round_end_all_at_goal", True)
     return {"over": reason is not None, "reason": reason, "goal_needed": need,
             "phases_left": max(0, ACTION_PHASES_PER_ROUND - phase)}
+
+
+def places(vps: Sequence[int]) -> list[int]:
+    """Standard competition ranking of VP listed from the most: tied players share a place and the next place
+    skips as many (48, 20, 0, 0, 0 → 1, 2, 3, 3, 3)."""
+    return [1 + sum(1 for w in vps if w > v) for v in vps]
 
 
 def goal_vp(arrival_place: int) -> dict:

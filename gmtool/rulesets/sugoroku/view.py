@@ -62,9 +62,10 @@ def view(state: State, viewer) -> dict:
     act = F.active(state)
     ranked = sorted(act, key=lambda p: -players[p]["vp"])
     standings = []
+    places = R.places([players[p]["vp"] for p in ranked])  # tied players share a place (1, 2, 2, 2)
     for i, p in enumerate(ranked):
         above = players[ranked[i - 1]]["vp"] - players[p]["vp"] if i else None
-        standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": i + 1, "gap_above": above})
+        standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": places[i], "gap_above": above})
     elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
         if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
     length = s["board_length"]
