@@ -24,8 +24,11 @@ def game(app, client):
         "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
     sid, tokens = data["session"], {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
 
+    def post(name, payload=None, who="gm"):
+        return client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+
     def act(name, payload=None, who="gm"):
-        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
+        r = post(name, payload, who)
         assert r.status_code == 200, (name, r.get_json())
 
     def view():
@@ -46,7 +49,7 @@ def game(app, client):
 
     act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
         s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
-    return {"act": act, "view": view, "answer": answer, "page": page}
+    return {"act": act, "post": post, "view": view, "answer": answer, "page": page}
 
 
 def play_phase(game, steps=None):
@@ -227,3 +230,33 @@ def test_players_tied_on_vp_share_a_place_on_the_table_and_in_the_round_end_line
     game["act"]("end_round", {"force": True, "vote": False})
     assert re.search(r"戦果：1位 アーチャー 5、2位 \S+ 0、2位 \S+ 0", text_of(game["page"]("table"))), "ja"
     assert re.search(r"VP: 1\. アーチャー 5, 2\. \S+ 0, 2\. \S+ 0", text_of(game["page"]("table", "en"))), "en"
+
+
+def test_between_rounds_no_phone_offers_a_skill_or_a_seal_the_round_would_refuse(game):
+    """Browser review: between rounds (the round ended, the next not started) every phone still showed the skill form
+    (スキル / 魔力 / 使用), and the last roller its free-move seal buttons. Nothing is played between rounds: the
+    skill/宝具 uses were just reset for the next round (S-15), and a seal's free move has no round to move in
+    (S-11): both are refused (409, in both languages, nothing written) and no screen offers them."""
+    for _ in range(7):
+        play_phase(game)
+    while (mover := game["view"]()["current"]) is not None:
+        game["act"]("roll_move", {"faces": [1]}, who=mover)
+    mover_before = game["view"]()["order"][-1]["seat"]  # the last roller: a free-move seal right after its roll
+    game["act"]("end_phase")
+    assert "use_skill" in game["page"]("s1")  # the round is over, not yet ended: a skill may still be played
+    game["act"]("end_round", {"vote": False})
+    for who in ("s1", "s2", "s3"):
+        for lang in ("ja", "en"):
+            html = game["page"](who, lang)
+            assert "use_skill" not in html and "use_seal" not in html, (who, lang)
+    assert "use_skill" not in game["page"]("gm")
+    before = game["view"]()
+    for who, name, payload in (("s1", "use_skill", {"kind": "skill", "cost": 0}),
+                               ("gm", "use_skill", {"seat": "s2", "kind": "skill", "cost": 0}),
+                               (mover_before, "use_seal", {"effect": "free_move", "squares": 2})):
+        r = game["post"](name, payload, who)
+        assert r.status_code == 409, (name, r.get_json())
+        assert r.get_json()["error"]["ja"] and r.get_json()["error"]["en"], r.get_json()
+    assert game["view"]()["players"] == before["players"]
+    game["act"]("start_round")
+    assert "use_skill" in game["page"]("s1")

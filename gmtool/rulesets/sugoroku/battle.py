@@ -351,8 +351,11 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
 
 def use_skill(state: State, payload: dict, ctx) -> list:
     """S-5/S-15: a skill or 宝具 card: pay its 魔力 (宝具 needs 魔力 ≥ 7), at most 3 uses per round; S-13 counts it."""
-    started(state)
+    s = started(state)
     seat = acting_seat(state, payload, ctx)
+    if s["round_ended"]:  # S-15: the uses were just reset for a round not yet started
+        raise Conflict("ラウンドの合間はスキル・宝具を使えません（次のラウンドの開始後に） [S-15]",
+                       "No skill or NP between rounds (once the next round has started) (S-15)")
     kind = text_field(payload, "kind", "skill", ja="種類")
     cost = parse_int(payload.get("cost") if payload.get("cost") not in (None, "") else 0, "消費魔力", "cost")
     tx = CounterRun(state)

@@ -95,9 +95,10 @@ def current_mover(state: State) -> str | None:
 
 
 def just_rolled(state: State, seat: str) -> bool:
-    """S-11: whether the seat's own roll of this phase is the last move (a free-move seal may ignore it, once)."""
+    """S-11: whether the seat's own roll of this phase is the last move (a free-move seal may ignore it, once), in a
+    round not yet ended (between rounds nobody moves)."""
     s, last = sg(state), (sg(state) or {}).get("last_move")
-    return bool(last and last["seat"] == seat and last["turn"] and last["phase"] == s["phase"] and seat in s["moved"])
+    return bool(last and not s["round_ended"] and last["seat"] == seat and last["turn"] and last["phase"] == s["phase"] and seat in s["moved"])
 
 
 def note_text(note: dict | None) -> dict | None:
