@@ -113,9 +113,47 @@ def test_the_next_rounds_start_line_has_no_space_before_its_bracket(game):
     game["act"]("start_round")
     for lang, want in (("ja", "（ラウンド2：スタートへ）"), ("en", "(Round 2: back to the start)")):
         html = game["page"]("table", lang)
-        latest = re.search(r'<p class="sg-latest">(.*?)</p>', html, re.S).group(1)
-        assert "[S-1]" in latest and text_of(latest).strip().endswith(want), latest
+        log = re.search(r'<ol class="log">(.*?)</ol>', html, re.S).group(1)
+        line = next(li for li in re.findall(r"<li.*?</li>", log, re.S) if "[S-1]" in li and want in text_of(li))
+        assert text_of(line).strip().endswith(want), line
         assert not re.search(r" [）)]", text_of(html)), lang
+
+
+def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
+    """Browser review: at the start of round 2 the table's big lines were still 「前の戦闘: マス2 …」 from round 1 and
+    the last player's 「位置 8→0（スタートへ）」. A round just begun is the stage's headline (S-1/S-2): its name, who
+    moves first, how it ends (the climax: that it is the last); the first move of the round takes it away."""
+    act, view = game["act"], game["view"]
+    act("roll_move", {"faces": [2]}, who="s1")
+    act("roll_move", {"faces": [2]}, who="s2")
+    act("roll_move", {"faces": [5]}, who="s3")
+    act("end_phase")
+    act("start_battle")
+    battle = view()["battle"]
+    for seat in battle["fighters"]:
+        game["answer"](battle["prompt"], seat, "力9" if seat == "s1" else "力1")
+    act("end_battle")
+    act("end_round", {"force": True, "vote": False})
+
+    def stage(lang="ja"):
+        html = re.search(r'<div class="stage-item sg-stage".*?</div>\s*</div>', game["page"]("table", lang), re.S).group(0)
+        return html, text_of(html)
+
+    assert "sg-round-start" not in stage()[0]  # between rounds: the round's end, not a start
+    for rnd, ja, en in (("round2", "ラウンド2開始", "Round 2 begins"), ("climax", "クライマックス開始", "Climax begins")):
+        act("start_round", {"board_length": 12})
+        first = view()["current_name"]
+        html, text = stage()
+        assert f"{ja} · 先手: {first}" in text, text
+        assert "行動フェイズ8回か、" in text and "盤面12マス" in text, text
+        assert ("最終ラウンド" in text) == (rnd == "climax"), text
+        assert "sg-last-battle" not in html and "スタートへ" not in text, text
+        en_text = stage("en")[1]
+        assert f"{en} · first to move: {first}" in en_text and "board of 12 squares" in en_text, en_text
+        assert ("the final round" in en_text) == (rnd == "climax"), en_text
+        act("roll_move", {"faces": [1]}, who=view()["current"])
+        assert "sg-round-start" not in stage()[0], rnd  # the first move of the round takes the headline away
+        act("end_round", {"force": True, "vote": False})
 
 
 def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):

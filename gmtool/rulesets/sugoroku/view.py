@@ -98,6 +98,9 @@ def view(state: State, viewer) -> dict:
                               "max": R.karma_conversion_max(state.counters[k["target"]]["karma"])}
                              for k in s["karma_pending"]],
            "round_over": round_over,
+           # S-1: a round just begun: nobody has moved or fought in it yet (the stage's headline until the first move)
+           "round_start": not s["round_ended"] and s["phase"] == 1 and not s["moved"] and s["last_move"] is None
+           and not s["battle"] and not s["pending"],
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
            "candidates": s.get("candidates", []), "out": list(s["out"]),
            "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
