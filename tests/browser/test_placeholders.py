@@ -96,3 +96,26 @@ def test_no_placeholder_is_cut_on_an_ace_royal_phone_at_its_encounter(server, ph
     phone.locator("#ar-encounter").wait_for()
     cut = phone.evaluate(CUT)
     assert cut == [], cut
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_sugoroku_setup_forms_turn_order_hint_is_read_whole(server, browser, phone_context, lang):
+    """Play-through: the setup form's 手番 field at 1366 px showed its example order as a placeholder cut to
+    「セイバー,アーチャー,ラ」. The example is in the hint under the field, whole, at 1366×768 and on a 390×844 phone."""
+    base, app = server
+    names = ["セイバー", "アーチャー", "ランサー", "ライダー", "キャスター", "アサシン", "バーサーカー"]
+    live, tokens = app.extensions["gmtool"].create("双六", "sugoroku", [{"name": n} for n in names])
+    sid = live.state.session_id
+    for page in (browser.new_context(viewport={"width": 1366, "height": 768}).new_page(), phone_context().new_page()):
+        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+        page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        hint = page.locator("#sg-order-hint")
+        hint.wait_for()
+        assert page.evaluate(CUT) == [], page.url
+        assert ",".join(names) in hint.inner_text()
+        box, width = hint.bounding_box(), page.viewport_size["width"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
+        assert hint.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), "the hint overflows its box"
+        field = page.locator("#sg-setup input[name=order]").bounding_box()
+        assert 0 <= box["y"] - (field["y"] + field["height"]) < 40, "the hint is under the field"
+        page.context.close()

@@ -187,8 +187,10 @@ def test_the_setup_forms_turn_order_takes_the_seats_names_as_its_hint_says(app, 
     sid, gm = data["session"], open_link(app, data["gm_url"])
     html = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
     field = re.search(r'<input name="order"[^>]*>', html).group(0)
-    assert 'placeholder="セイバー,アーチャー,ランサー / roll"' in field and "s1" not in field
-    assert ("席の名前をカンマ区切り" if lang == "ja" else "names separated by commas") in text_of(html)
+    hint = text_of(re.search(r'<p class="hint" id="sg-order-hint">.*?</p>', html, re.S).group(0))
+    assert 'aria-describedby="sg-order-hint"' in field and "s1" not in field + hint
+    assert ("席の名前をカンマ区切り" if lang == "ja" else "names separated by commas") in hint
+    assert ("例: セイバー,アーチャー,ランサー。" if lang == "ja" else "e.g. セイバー,アーチャー,ランサー;") in hint, hint
     headers = {"X-CSRF-Token": csrf_for(data["gm_token"]), "HX-Request": "true"}
     r = gm.post(f"/s/{sid}/gm/actions/setup?lang={lang}", data={"order": "セイバー,ランサー"}, headers=headers)
     assert r.status_code == 400 and "セイバー" in r.get_data(as_text=True) and "s1" not in r.get_data(as_text=True)
