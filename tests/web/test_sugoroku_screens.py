@@ -286,9 +286,11 @@ def test_between_rounds_no_phone_offers_a_skill_or_a_seal_the_round_would_refuse
     assert "use_skill" in game["page"]("s1")  # the round is over, not yet ended: a skill may still be played
     game["act"]("end_round", {"vote": False})
     for who in ("s1", "s2", "s3"):
-        for lang in ("ja", "en"):
+        for lang, says in (("ja", "ラウンド1終了 · 次はラウンド2（GMの開始を待っています）"),
+                           ("en", "Round 1 over · next: Round 2 (waiting for the GM to start it)")):
             html = game["page"](who, lang)
             assert "use_skill" not in html and "use_seal" not in html, (who, lang)
+            assert says in text_of(html), (who, lang)  # the phone's header still names the last phase (8/8)
     assert "use_skill" not in game["page"]("gm")
     before = game["view"]()
     for who, name, payload in (("s1", "use_skill", {"kind": "skill", "cost": 0}),
@@ -299,4 +301,4 @@ def test_between_rounds_no_phone_offers_a_skill_or_a_seal_the_round_would_refuse
         assert r.get_json()["error"]["ja"] and r.get_json()["error"]["en"], r.get_json()
     assert game["view"]()["players"] == before["players"]
     game["act"]("start_round")
-    assert "use_skill" in game["page"]("s1")
+    assert "use_skill" in game["page"]("s1") and "sg-between" not in game["page"]("s1")
