@@ -219,8 +219,7 @@ def round_over(round_name: str, action_phase: int, goal_count: int, n_players: i
 
 
 def places(vps: Sequence[int]) -> list[int]:
-    """Standard competition ranking of VP listed from the most: tied players share a place and the next place
-    skips as many (48, 20, 0, 0, 0 → 1, 2, 3, 3, 3)."""
+    """S-1: each place of VP listed from the most; a tie shares it, the next skips (48, 0, 0, -3 → 1, 2, 2, 4)."""
     return [1 + sum(1 for w in vps if w > v) for v in vps]
 
 
