@@ -733,18 +733,25 @@ def test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prom
         assert "技8" not in text and ("回答者からアーチャーを外す" in text or "アーチャー no longer answers" in text)
 
 
-def test_s11_undoing_an_escape_after_the_reveal_would_show_its_withdrawn_card_and_is_refused(game):
-    """S-11: a fighter who escaped a battle of three before the reveal withdrew its card. Once the GM has revealed
-    the battle, undoing the escape would fold the card back into the revealed prompt (on the table, in the log and
-    the exports): the undo is refused with a 409 in both languages and nothing changes."""
-    act, state, answer, client, sid, tokens = (game["act"], game["state"], game["answer"], game["client"],
-                                               game["sid"], game["tokens"])
+def _an_escape_with_its_card_played(act, answer) -> str:
+    """Three servants meet on square 3; セイバー plays 力4, アーチャー 技8 then escapes with a seal (S-11): the
+    battle prompt's id."""
     _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
     act("end_phase")
     pid = act("start_battle")["ruleset"]["battle"]["prompt"]
     answer(pid, "s1", "力4")
     answer(pid, "s2", "技8")
     act("use_seal", {"effect": "escape"}, who="s2")
+    return pid
+
+
+def test_s11_undoing_an_escape_after_the_reveal_would_show_its_withdrawn_card_and_is_refused(game):
+    """S-11: a fighter who escaped a battle of three before the reveal withdrew its card. Once the GM has revealed
+    the battle, undoing the escape would fold the card back into the revealed prompt (on the table, in the log and
+    the exports): the undo is refused with a 409 in both languages and nothing changes."""
+    act, state, answer, client, sid, tokens = (game["act"], game["state"], game["answer"], game["client"],
+                                               game["sid"], game["tokens"])
+    pid = _an_escape_with_its_card_played(act, answer)
     gm = bearer(tokens["gm"])
     assert client.post(f"/api/sessions/{sid}/prompts/{pid}/reveal", headers=gm, json={}).status_code == 200
     before = {who: state(who) for who in ("gm", "table", "s1", "s3")}
@@ -768,12 +775,7 @@ def test_s11_a_full_backup_carries_its_refused_undos_and_the_public_export_none(
     export carries none (the table never sees a refusal); a backup whose `undo_refused` is not a list of its own action
     numbers is refused (400, both languages) and imports nothing."""
     act, answer, client, sid, tokens = game["act"], game["answer"], game["client"], game["sid"], game["tokens"]
-    _moves(act, (("s1", 3), ("s2", 3), ("s3", 3), ("s4", 1)))
-    act("end_phase")
-    pid = act("start_battle")["ruleset"]["battle"]["prompt"]
-    answer(pid, "s1", "力4")
-    answer(pid, "s2", "技8")
-    act("use_seal", {"effect": "escape"}, who="s2")
+    pid = _an_escape_with_its_card_played(act, answer)
     gm, admin = bearer(tokens["gm"]), bearer(ADMIN_KEY)
     assert client.post(f"/api/sessions/{sid}/prompts/{pid}/reveal", headers=gm, json={}).status_code == 200
     assert client.post(f"/api/sessions/{sid}/undo", headers=gm, json={}).status_code == 409  # the withdrawn card

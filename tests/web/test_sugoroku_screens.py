@@ -119,10 +119,8 @@ def test_the_next_rounds_start_line_has_no_space_before_its_bracket(game):
         assert not re.search(r" [）)]", text_of(html)), lang
 
 
-def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
-    """Browser review: at the start of round 2 the table's big lines were still 「前の戦闘: マス2 …」 from round 1 and
-    the last player's 「位置 8→0（スタートへ）」. A round just begun is the stage's headline (S-1/S-2): its name, who
-    moves first, how it ends (the climax: that it is the last); the first move of the round takes it away."""
+def _a_phase_and_its_battle(game) -> None:
+    """Round 1's first phase: セイバー and アーチャー meet on square 2 (ランサー moves on to 5), and セイバー wins the battle."""
     act, view = game["act"], game["view"]
     act("roll_move", {"faces": [2]}, who="s1")
     act("roll_move", {"faces": [2]}, who="s2")
@@ -133,6 +131,14 @@ def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
     for seat in battle["fighters"]:
         game["answer"](battle["prompt"], seat, "力9" if seat == "s1" else "力1")
     act("end_battle")
+
+
+def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
+    """Browser review: at the start of round 2 the table's big lines were still 「前の戦闘: マス2 …」 from round 1 and
+    the last player's 「位置 8→0（スタートへ）」. A round just begun is the stage's headline (S-1/S-2): its name, who
+    moves first, how it ends (the climax: that it is the last); the first move of the round takes it away."""
+    act, view = game["act"], game["view"]
+    _a_phase_and_its_battle(game)
     act("end_round", {"force": True, "vote": False})
 
     def stage(lang="ja"):
@@ -229,15 +235,7 @@ def test_s1_the_game_over_stage_headlines_the_winner_not_round_1s_battle(game):
     over the stage names the winner with its 戦果 (S-1) and no old battle. The winner's phone did not say the game
     was over at all (nor who won) and still offered the skill form."""
     act, view = game["act"], game["view"]
-    act("roll_move", {"faces": [2]}, who="s1")
-    act("roll_move", {"faces": [2]}, who="s2")
-    act("roll_move", {"faces": [5]}, who="s3")
-    act("end_phase")
-    act("start_battle")
-    battle = view()["battle"]
-    for seat in battle["fighters"]:
-        game["answer"](battle["prompt"], seat, "力9" if seat == "s1" else "力1")
-    act("end_battle")
+    _a_phase_and_its_battle(game)
     assert "sg-last-battle" in game["page"]("table")  # while the game runs, the last battle is on the stage
     for _ in range(2):
         act("end_round", {"force": True, "vote": False})
