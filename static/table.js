@@ -96,6 +96,13 @@
     }
     keepHistory();
     fitTable();
+    followNextSession();
   });
   fitTable();
+  // A table screen left on while the GM starts the campaign's next session goes there by itself: nobody stands at
+  // the TV to tap its banner's link. A closed session's table opened on purpose stays (the link is there to take).
+  function followNextSession() {
+    const onward = document.querySelector("#stage .closed-banner a.next-session");
+    if (onward) window.location.assign(onward.href);
+  }
 })();

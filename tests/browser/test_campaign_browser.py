@@ -34,10 +34,14 @@ def test_gm_continues_the_campaign_from_the_console(server, page, phone_context)
     new_sid = page.url.split("/s/")[1].split("/")[0]
     assert new_sid != sid
     expect(page.locator("header")).to_contain_text("第1夜（続き）")
-    # the closed screens left open show where the game went on (within a heartbeat), each its own way there
-    table.click("#stage .closed-banner a.next-session")
+    # the closed screens left open show where the game went on (within a heartbeat), each its own way there: the
+    # table screen, which nobody stands at, goes there by itself
     expect(table).to_have_url(f"{base}/s/{new_sid}/table")
     expect(table.locator("header .brand")).to_have_text("第1夜（続き）")
+    table.goto(f"{base}/s/{sid}/table")  # the closed evening opened on purpose stays, with its link
+    expect(table.locator("#stage .closed-banner a.next-session")).to_contain_text("第1夜（続き）")
+    table.wait_for_timeout(300)
+    expect(table).to_have_url(f"{base}/s/{sid}/table")
     old_phone.click("#live .closed-banner a:has-text('第1夜（続き）')")
     expect(old_phone).to_have_url(f"{base}/s/{new_sid}/phone")
     expect(old_phone.locator("header .brand")).to_have_text("ランサー陣営")
