@@ -189,8 +189,9 @@ class DamagedSession(Conflict):
 
 
 def damage_of(path: Path) -> tuple[str, str] | None:
-    """What is wrong with a session file that did not load (Japanese, English), found by reading it again, event by
-    event (None: nothing found). It names an event by its number and type, never its data (a secret may be in it)."""
+    """What is wrong with a session file that did not load (Japanese, English), found by reading it again: its
+    head, then its events up to the first that cannot be read or does not replay (None: nothing found). It names an
+    event by its number and type, never its data (a secret may be in it)."""
     try:
         with LogReader(path) as reader:
             secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
@@ -200,23 +201,15 @@ def damage_of(path: Path) -> tuple[str, str] | None:
                 return found
             rules = get_ruleset(meta.get("ruleset", "generic"))
             try:
-                undone = reader.undone_actions()
+                reader.undone_actions()  # (what a load reads besides the log)
             except Exception:  # noqa: BLE001
                 return "取り消しの記録が読めません", "its undo records cannot be read"
-            state, last = State(undone=undone, rules=rules), 0
-            events = reader.events()
-            while True:
-                try:
-                    event = next(events)
-                except StopIteration:
-                    break
-                except Exception:  # noqa: BLE001  the data of the event after `last` is not JSON
-                    return f"{last + 1}番目のイベントのデータが読めません", f"the data of event {last + 1} cannot be read"
-                try:
-                    engine.apply(state, event)
-                except Exception as e:  # noqa: BLE001
-                    return _not_replayed(event, e)
-                last = event.seq
+            events, stop = _readable_events(reader)
+            failed = _first_not_replayed(events, rules)
+            if failed is not None:
+                return failed[1]
+            if stop is not None:
+                return stop[1:]
     except sqlite3.OperationalError as e:  # a table missing is the file's; a busy disk, too many open files are not
         if "no such table" in str(e):
             return "gmtoolのセッションの表がありません", "it lacks the tables of a gmtool session"
@@ -250,17 +243,8 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
             found = _unfoldable(meta, secret.get("seed"))
             if found:
                 raise _unreadable(found)
-            total, events, stop = reader.count_events(), [], None
-            rows = reader.events()
-            while True:
-                try:
-                    events.append(next(rows))
-                except StopIteration:
-                    break
-                except Exception:  # noqa: BLE001  the data of the event after the last one read is not JSON
-                    seq = events[-1].seq + 1 if events else 1
-                    stop = (seq, f"{seq}番目のイベントのデータが読めません", f"the data of event {seq} cannot be read")
-                    break
+            total = reader.count_events()
+            events, stop = _readable_events(reader)
     except sqlite3.DatabaseError:
         raise _unreadable(damage_of(path) or ("SQLiteのデータベースとして読めません",
                                               "it is not a readable SQLite database")) from None
@@ -278,6 +262,20 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
     except (TypeError, ValueError):  # (an unreadable list: nothing is refused)
         refused = set()
     return events, secret, refused, rules, total, stop
+
+
+def _readable_events(reader: LogReader) -> tuple[list[Event], tuple | None]:
+    """A session file's events up to the first whose data cannot be read, and where that stopped: (its number, why in
+    Japanese, in English), or None when every event was read."""
+    events, rows = [], reader.events()
+    while True:
+        try:
+            events.append(next(rows))
+        except StopIteration:
+            return events, None
+        except Exception:  # noqa: BLE001  the data of the event after the last one read is not JSON
+            seq = events[-1].seq + 1 if events else 1
+            return events, (seq, f"{seq}番目のイベントのデータが読めません", f"the data of event {seq} cannot be read")
 
 
 def _first_not_replayed(events: list[Event], rules) -> tuple[int, tuple[str, str]] | None:
