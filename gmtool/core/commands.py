@@ -18,7 +18,8 @@ from .model import CounterDef, State
 Draft = tuple[str, dict]
 MAX_NAME = 40
 MAX_REASON = 200
-MAX_ID = 8000  # a field that names a seat, counter or reading: any text a request may carry (unknown: a 404)
+MAX_REQUEST_TEXT = 8000  # any text a request may carry: a field naming a seat, counter or reading (unknown: a 404), a
+                         # dice expression (the dice parser then refuses over 200 characters in its own words)
 MAX_SEATS = 12
 MAX_INT = 10**9             # any whole number a request gives (docs/api.md, limits)
 MAX_COUNTER_VALUE = 10**6   # a counter's value, whatever its own range says
@@ -98,7 +99,7 @@ def parse_int(value: Any, what_ja: str, what_en: str) -> int:
 def id_text(value: Any, what_ja: str, what_en: str) -> str:
     """A field that names something (a seat, a counter, a reading): its text, a number taken as its text; a list,
     an object or true is a 400 `The <what> must be text` (not looked up as "['s1']")."""
-    return clean_text(value, what_ja, what_en, limit=MAX_ID, required=False)
+    return clean_text(value, what_ja, what_en, limit=MAX_REQUEST_TEXT, required=False)
 
 
 def seat_of(state: State, seat_id: Any):
@@ -406,7 +407,7 @@ def roll(state: State, expr: Any, label: Any, dice) -> list[Draft]:
     """Roll a dice expression (BCDice style) with the session's dice."""
     require_open(state)
     label = clean_text(label, "ラベル", "label", limit=80, required=False)
-    text = clean_text(expr, "ダイス式", "dice expression", limit=MAX_ID)  # the parser refuses over 200 in its words
+    text = clean_text(expr, "ダイス式", "dice expression", limit=MAX_REQUEST_TEXT)
     result = dicelib.roll(text, dice)
     if dicelib.is_entered(dice):
         dice.check_all_used()
