@@ -56,7 +56,8 @@ SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × 
 
 class Rendered:
     """What the screens made at the session's latest version: live fragments, keyed by (template, viewer,
-    language), and the viewers' views they were rendered from, keyed by ("view", viewer).
+    language), the viewers' views they were rendered from, keyed by ("view", viewer), and an undone action's events
+    that phones word their undo notice from, keyed by ("undone", action).
 
     Only one version is kept: a rendering of an older version is never served or stored, so a
     screen can never be handed a fragment older than the version it asked at."""

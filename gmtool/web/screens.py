@@ -181,12 +181,22 @@ def undo_notices(live: LiveSession, viewer: Viewer, language: str) -> list[str]:
             if visible_event(event, state, viewer) is None:
                 continue  # hidden from this seat: not a line it sees after the undo
             break
-        undone = live.store.action_events(event.data["action"])
+        undone = undone_events(live, event.data["action"])
         if not concerns(undone, state, viewer):
             continue
         what = worded(live, viewer, undone, language)
         notices.append(f"{translate('phone.undone', language)}: {what}" if what else translate("phone.undone", language))
     return notices
+
+
+def undone_events(live: LiveSession, action: int) -> list:
+    """The events of an undone `action`, read once per version for all the phones that word its notice."""
+    key = ("undone", action)
+    events = live.rendered.get(key, live.version)
+    if events is None:
+        events = live.store.action_events(action)
+        live.rendered.put(key, live.version, events)
+    return events
 
 
 def concerns(events, state, viewer: Viewer) -> bool:

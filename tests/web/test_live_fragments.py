@@ -148,6 +148,25 @@ def test_a_phone_is_told_what_the_gms_undo_took_back_of_its_own(client, screens)
     assert all(undo_notices(screens, seat) == [] for seat in ("s1", "s2", "s3"))
 
 
+def test_phones_word_an_undo_from_one_read_of_its_events(app, client, screens):
+    """While an undo is the newest line, every phone's rendering words its notice from the undone action's events:
+    they are read from the file once per version for all the phones, not once per phone."""
+    from gmtool.web.common import live_session
+    gm, sid = bearer(screens.token("gm")), screens.sid
+    assert client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s1", "key": "seals", "delta": -1}).status_code == 200
+    assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
+    with app.test_request_context():
+        store = live_session(sid).store
+    reads, read = [], store.action_events
+    store.action_events = lambda action: reads.append(action) or read(action)
+    try:
+        notices = [undo_notices(screens, seat, lang) for seat in ("s1", "s2", "s3") for lang in ("ja", "en")]
+    finally:
+        del store.action_events
+    assert notices[0] and notices[0][0].startswith("GMが取り消しました: ") and notices[1][0].startswith("The GM took back: ")
+    assert len(reads) == 1
+
+
 def first_message(client, path, headers=None):
     """The first SSE message of a stream (then the stream is closed)."""
     response = client.get(path, headers=headers or {}, buffered=False)
