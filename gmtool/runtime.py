@@ -195,8 +195,7 @@ def damage_of(path: Path) -> tuple[str, str] | None:
     event by its number and type, never its data (a secret may be in it)."""
     try:
         with LogReader(path) as reader:
-            secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
-            meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
+            meta, secret = _head(reader)
             found = head_damage(meta, secret.get("seed"))
             if found:
                 return found
@@ -239,8 +238,7 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
     nothing can be read (no database, no seed, a ruleset not installed, a first event that does not replay)."""
     try:
         with LogReader(path) as reader:
-            meta = dict(reader.conn.execute("SELECT key, value FROM meta"))
-            secret = dict(reader.conn.execute("SELECT key, value FROM secrets"))
+            meta, secret = _head(reader)
             found = _unfoldable(meta, secret.get("seed"))
             if found:
                 raise _unreadable(found)
@@ -263,6 +261,12 @@ def readable_part(path: Path) -> tuple[list[Event], dict, set[int], object, int,
     except (TypeError, ValueError):  # (an unreadable list: nothing is refused)
         refused = set()
     return events, secret, refused, rules, total, stop
+
+
+def _head(reader: LogReader) -> tuple[dict, dict]:
+    """A session file's meta and secrets (an sqlite3 error when it has no such tables or is no database)."""
+    return (dict(reader.conn.execute("SELECT key, value FROM meta")),
+            dict(reader.conn.execute("SELECT key, value FROM secrets")))
 
 
 def _readable_events(reader: LogReader) -> tuple[list[Event], tuple | None]:
