@@ -75,19 +75,8 @@ def cmd_list(args) -> int:
 def cmd_export(args) -> int:
     """Write a session's log in a wiki format (standard output without --out)."""
     from .core.errors import GmError
-    from .export import Options, export_campaign
-    from .store import local_utc_offset
     try:
-        manager = _manager(args.data)
-        live = manager.get(args.session)
-        options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
-                          utc_offset=local_utc_offset(), secret_rolls=args.secret_rolls, standings=args.standings)
-        if args.campaign:
-            if args.full:
-                raise GmError("--full はセッションごとです", "--full is one session at a time")
-            text = export_campaign(manager.campaign_logs(args.session), args.format, options)
-        else:
-            text = live.export(args.format, options, args.full)
+        text = _export_text(args, _manager(args.data))
     except GmError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -96,6 +85,27 @@ def cmd_export(args) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _export_text(args, manager) -> str:
+    """What `gmtool export` writes: a session's write-up or JSON, its campaign's, or a damaged session's readable
+    part (--salvage, as the home page's 読める部分をJSONで書き出す)."""
+    from .core.errors import GmError
+    from .export import Options, export_campaign
+    from .store import local_utc_offset
+    if args.salvage:
+        if args.campaign or args.format != "json":
+            raise GmError("--salvage は --format json で1セッションずつ書き出します",
+                          "--salvage writes one session's JSON backup (--format json)")
+        return manager.salvage(args.session)
+    live = manager.get(args.session)
+    options = Options(lang=args.lang, times=not args.no_times, names=args.names, scene=args.scene,
+                      utc_offset=local_utc_offset(), secret_rolls=args.secret_rolls, standings=args.standings)
+    if args.campaign:
+        if args.full:
+            raise GmError("--full はセッションごとです", "--full is one session at a time")
+        return export_campaign(manager.campaign_logs(args.session), args.format, options)
+    return live.export(args.format, options, args.full)
 
 
 def cmd_import(args) -> int:
@@ -420,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--scene", type=int, help="only scene N (0: before the first scene marker)")
     exp.add_argument("--secret-rolls", action="store_true", help="include the GM's secret rolls")
     exp.add_argument("--full", action="store_true", help="json: a full backup with secrets (GM only)")
+    exp.add_argument("--salvage", action="store_true",
+                     help="json: the readable part of a damaged session, as a full backup marked partial")
     exp.add_argument("--standings", default="last", choices=["first", "last"],
                      help="the final standings after the header (first) or at the end (last, the default)")
     exp.add_argument("--campaign", action="store_true",

@@ -352,6 +352,39 @@ def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_r
     assert [e["type"] for e in doc["events"]] == ["session.created"] and doc["undo_refused"] == []
 
 
+def test_the_command_line_exports_the_readable_part_of_a_damaged_session(tmp_path, capsys):
+    """The readable part of a damaged session could only be downloaded from a running server. `gmtool export ID
+    --format json --salvage` writes the same backup (the GM whose server will not start, or who works on the data
+    folder alone), `gmtool import` loads it; --salvage is refused for a write-up format and for a sound session, in
+    both languages, and writes nothing."""
+    data = tmp_path / "sessions"
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    api, admin = app.test_client(), bearer(ADMIN_KEY)
+    made = [api.post("/api/sessions", headers=admin, json={"title": title, "seats": ["セイバー", "アーチャー"],
+                                                           "counters": ["seals", "karma"]}).get_json()
+            for title in ("壊れた卓", "無事な卓")]
+    sid = made[0]["session"]
+    for body in ({"title": "場面1"}, {"seat": "s1", "key": "seals", "delta": -1}):
+        path = "counters" if "seat" in body else "scenes"
+        assert api.post(f"/api/sessions/{sid}/{path}", headers=bearer(made[0]["gm_token"]), json=body).status_code in (200, 201)
+    app.extensions["gmtool"].close_all()
+    unknown_counter(data / f"{sid}.sqlite")
+    out = tmp_path / "partial.json"
+    assert main(["export", sid, "--format", "json", "--salvage", "--data", str(data), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    served = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    assert doc == served.test_client().get(f"/api/sessions/{sid}/salvage", headers=admin).get_json()
+    assert doc["partial"]["stopped_at"] == 3 and [e["seq"] for e in doc["events"]] == [1, 2]
+    served.extensions["gmtool"].close_all()
+    capsys.readouterr()
+    assert main(["import", str(out), "--data", str(data)]) == 0 and "/s/" in capsys.readouterr().out
+    for args, ja, en in (([sid, "--format", "markdown"], "--format json", "--salvage writes one session's JSON backup"),
+                         ([made[1]["session"], "--format", "json"], "壊れていません", "This session is not damaged")):
+        assert main(["export", *args, "--salvage", "--data", str(data), "--out", str(tmp_path / "no.json")]) == 2
+        err = capsys.readouterr().err
+        assert ja in err and en in err and not (tmp_path / "no.json").exists()
+
+
 def test_a_refused_import_names_the_event_that_does_not_replay(app, client):
     """An import refused while replaying said 「…（壊れたエクスポートです）」 / "(a damaged export)" from the fold and
     "(a damaged export: KeyError)" (Python's name of the error) from the rehearsal, while docs/api.md §14 quoted
