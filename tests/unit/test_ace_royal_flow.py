@@ -490,6 +490,26 @@ def test_a3_a_seal_the_servant_has_nothing_left_for_is_refused_not_spent():
     assert game.c("b", "assassin") == 0 and game.c("b", "seals") == 1
 
 
+def test_a3_seal_three_cancels_a_lethal_coin_placement_before_the_master_dies():
+    """A-3 effect 3 cancels one special-coin placement on the player: seal 3 could only take off a coin already on the
+    servant, so a placement that would lift the count above the hand (A-10) killed the master in the same action, and
+    the seal could no longer answer it. With `placement` the effect is cancelled before its coins are placed."""
+    game = started()
+    game.act("adjust", {"seat": "b", "key": "assassin", "delta": 4})  # 4 coins, a hand of 4: one more kills (A-10)
+    before = game.c("b", "assassin")
+    types = game.act("use_seal", {"effect": 3, "coin": "assassin", "placement": 2}, who="b")
+    assert types == ["ace_royal.seal_used", "counter.changed"] and not game.g["players"]["b"]["out"]
+    assert game.c("b", "assassin") == before and game.c("b", "seals") == 2
+    assert game.events[-2].data["effects"] == [{"effect": 3, "coin": "assassin", "placement": 2}]
+    line = RULESET.event_type("ace_royal.seal_used").describe(
+        {"type": "ace_royal.seal_used", "data": game.events[-2].data}, game.state, "en")
+    assert "assassin (placement of 2 cancelled)" in line
+    for bad in (0, -1, "x", 100):
+        with pytest.raises(GmError):
+            game.act("use_seal", {"effect": 3, "coin": "depletion", "placement": bad}, who="b")
+    assert game.c("b", "seals") == 2
+
+
 @pytest.mark.parametrize("version", ["standard", "quick"])
 def test_a3_seal_one_at_the_mana_limit_is_refused_not_spent(version):
     """Seal effect 1 at the 魔力 limit (30) spent the seal and recovered nothing, silently (A-3): now a 409 saying there is

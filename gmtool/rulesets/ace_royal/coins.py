@@ -74,14 +74,22 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
             if coin not in ("assassin", "depletion"):
                 ja, en = words(("assassin", "depletion"))
                 raise GmError(f"無効化するコイン（{ja}）を選んでください", f"Choose the coin to cancel: {en}")
-            if coins[coin] <= 0:
+            eff["coin"] = coin
+            if raw.get("placement") not in (None, ""):  # an effect about to place coins, cancelled before it does
+                most = state.bounds(seat, coin)[1]
+                placement = parse_int(raw.get("placement"), "無効化する配置の枚数", "coins of the cancelled placement")
+                if placement < 1 or (most is not None and placement > most):
+                    raise GmError(f"無効化する配置の枚数は1〜{most}枚です", f"A cancelled placement is 1 to {most} coins")
+                eff["placement"] = placement  # nothing to take off: the coins are never placed
+            elif coins[coin] <= 0:
                 if plan.value(seat, coin) <= 0:
-                    raise Conflict("そのコインは置かれていません", "No such coin is on your servant")
+                    raise Conflict("そのコインは置かれていません（これから置かれる配置を無効化するなら枚数を入力）",
+                                   "No such coin is on your servant (to cancel a placement about to be made, give its coins)")
                 raise Conflict(f"そのコインは{plan.value(seat, coin)}枚だけです（令呪1画で1枚を取り除きます）",
                                f"Only {plan.value(seat, coin)} such coin(s) on your servant (one seal removes one)")
-            coins[coin] -= 1
-            eff["coin"] = coin
-            later.append(("coin", coin))
+            else:
+                coins[coin] -= 1
+                later.append(("coin", coin))
         elif n == 4:
             eff["text"] = clean_text(raw.get("text"), "使うテキスト", "text effect", required=False)
         elif n == 5:

@@ -439,6 +439,8 @@ def seal_text(e, state, lang):
             text += f" 1d6={'+'.join(map(str, eff['faces']))}"
         if eff.get("coin"):
             text += " " + _t(lang, "暗殺" if eff["coin"] == "assassin" else "枯渇", eff["coin"])
+        if eff.get("placement"):
+            text += _t(lang, f"（{eff['placement']}枚の配置を無効化）", f" (placement of {eff['placement']} cancelled)")
         if eff.get("text"):
             text += f" <{eff['text']}>"
         items.append(text)

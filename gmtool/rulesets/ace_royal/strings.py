@@ -28,6 +28,7 @@ STRINGS = {
     "ace_royal.all_stats": ("全ステータス", "All stats"),
     "ace_royal.source": ("由来", "Source"),
     "ace_royal.coin": ("コイン", "Coin"),
+    "ace_royal.placement": ("無効化する配置（枚数）", "Placement to cancel (coins)"),
     "ace_royal.servant_state": ("サーヴァントの状態", "Servant state"),
     "ace_royal.leftover_classes": ("残りのクラスカード（1行に1枚: 名前 4つのステータス）", "Leftover class cards (one per line: name and four stats)"),
     "ace_royal.leftover_example": ("ランサー 2/2/2/2\nバーサーカー 5/1/0/0", "Lancer 2/2/2/2\nBerserker 5/1/0/0"),
