@@ -27,3 +27,12 @@ def test_every_reading_is_documented_with_its_rule_code_and_choices():
         assert reading.rule == rule
         assert [f"`{c.value}`" in choices for c in reading.choices] == [True] * len(reading.choices)
         assert choices.index(f"`{reading.default}`") == choices.index("`")  # the default is listed first
+
+
+def test_an_event_that_records_a_reading_documents_each_of_its_values():
+    """ace_royal.first_rolled's `ties` is the reading first_ties in force (A-5): its row named only "reroll", so a log
+    read with the reading at "seat_order" held a value the table does not list."""
+    for event, key in (("ace_royal.first_rolled", "first_ties"), ("ace_royal.master_passed", "master_pass")):
+        row = next(line for line in DOC.splitlines() if line.startswith(f"| `{event}` |"))
+        for choice in RULESET.reading(key).choices:
+            assert f'`"{choice.value}"`' in row, (event, choice.value)
