@@ -171,3 +171,18 @@ def test_g2_score_only_entries_hold_no_more_than_the_deck():
         with pytest.raises(GmError) as err:
             S.check_entries(entries)
         assert err.value.status in (None, 400) and "There are only" in err.value.en
+
+
+def test_g2_every_breakdown_term_key_is_named_in_the_docs():
+    """A client reads `players[].score.terms[].key` to tell the G-2 terms apart: the docs' row listed the field but
+    not its values."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rulesets" / "succession.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `players[].score.terms` |"))
+    everything = S.tally([{"kind": "faction", "value": v} for v in C.FACTIONS]
+                         + [{"kind": "plus", "value": 2}, {"kind": "minus", "value": 1}, {"kind": "grail", "value": 0}])
+    keys = {t["key"] for t in S.score({"a": everything, "b": S.empty_tally()})["a"]["terms"]}
+    assert keys == {"majority_5", "majority_6", "majority_7", "majority_8", "sets", "plus", "minus", "grail"}
+    for key in keys - {f"majority_{v}" for v in C.FACTIONS}:
+        assert f"`{key}`" in row, key
+    assert "`majority_5`" in row and "`majority_8`" in row
