@@ -84,6 +84,8 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     options = [clean_text(o, "選択肢", "option", limit=40) for o in options]
     if len(options) > MAX_OPTIONS or len(set(options)) != len(options):
         raise GmError(f"選択肢は重複なく{MAX_OPTIONS}個までです", f"Options must be unique, at most {MAX_OPTIONS}")
+    if kind in ("number", "text") and options:  # they would mean nothing there: refused, not kept and echoed
+        raise GmError("数値や文章の質問には選択肢を付けられません", "A number or text prompt takes no options")
     if kind in ("choice", "multi") and len(options) < 2:
         raise GmError("選択肢を2つ以上入力してください", "Give at least two options")
     if kind == "seat" and any(o not in state.seats for o in options):

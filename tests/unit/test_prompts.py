@@ -50,6 +50,8 @@ def test_seat_prompt_defaults_options_to_seat_ids(pure):
     ({"title": ""}, "prompt title"),
     ({"title": "x" * 81}, "at most 80"),
     ({"kind": "seat", "options": ["s1", "誰か"]}, "seat ids"),
+    ({"kind": "number", "options": ["1", "2"]}, "takes no options"),
+    ({"kind": "text", "options": ["a"]}, "takes no options"),
     ({"kind": "number", "options": [], "min": 5, "max": 1}, "minimum is above"),
     ({"kind": "number", "options": [], "min": "abc"}, "whole number"),
     ({"resolver": "coin_flip"}, "There is no such resolver"),

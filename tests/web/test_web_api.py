@@ -532,6 +532,8 @@ def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
     ("counters", {"seat": "s1", "key": "mana", "delta": 1, "reason": {"x": 1}}, "must be text"),
     ("prompts", {"title": "t", "kind": "choice", "options": ["a", "b"], "seats": ["s1"], "gm_submits": "0x1f"},
      "must be true or false"),
+    ("prompts", {"title": "t", "kind": "number", "options": ["1", "2"], "seats": ["s1"]}, "takes no options"),
+    ("prompts", {"title": "t", "kind": "text", "options": ["a"], "seats": ["s1"]}, "takes no options"),
     ("counters", {"seat": "s1", "key": "mana", "delta": "1_000"}, "whole number (got '1_000')"),
     ("counters", {"seat": "s1", "key": "mana", "delta": "٣"}, "whole number (got '٣')"),
 ])
