@@ -7,7 +7,7 @@ import html
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, rule_codes_shown, ruleset_views, undocumented
 
 from gmtool.core.ruleset import has_japanese
 
@@ -520,6 +520,30 @@ def test_an_action_out_of_its_stage_names_the_stage_in_words(game):
         act("eliminate", {"seat": seat, "reason": "goal_cards"})
     error = act("start_turn", who="s1", status=409)["error"]
     assert (error["ja"], error["en"]) == ("今はこの操作はできません（段階：ゲーム終了）", "Not now (the game's stage: Game over)")
+
+
+def test_i7_players_out_and_the_winner_read_on_the_table_with_the_rule_code_behind_the_toggle(app, game):
+    """I-7 / I-1: 「ボブが脱落（自ターン外にゴールカードを2枚持っていた、I-7）」 wrote its rule code inside the reason's
+    parentheses, which the table's 根拠 toggle does not hide (only a code in parentheses of its own): the TV showed
+    "I-7" raw on every player out, and "I-1" on the winner. The code stands in parentheses of its own, as ace_royal's
+    lines write theirs."""
+    act, sid = game["act"], game["sid"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    act("eliminate", {"seat": "s2", "reason": "goal_cards"})
+    act("eliminate", {"seat": "s3", "reason": "no_groups"})
+    act("eliminate", {"seat": "s4", "reason": "goal_cards"})  # s1 is left: it wins (I-1)
+    browser = app.test_client()
+    browser.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+    lines = {"ja": ("ボブが脱落（自ターン外にゴールカードを2枚持っていた）", "キャロルが脱落（支配するグループがなくなった）",
+                    "アリスの勝利！（他の全員が脱落）"),
+             "en": ("ボブ is out (held two goal cards outside their turn)", "キャロル is out (controls no group)",
+                    "アリス wins! (everyone else is out)")}
+    for lang, words in lines.items():
+        html = browser.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        assert rule_codes_shown(html) == [], lang
+        text = re.sub(r"<[^>]+>", "", html)
+        assert all(w in text for w in words), (lang, words)
 
 
 def test_the_tables_history_marks_an_attack_called_off(app, game):

@@ -253,7 +253,7 @@ def describe_player_out(e, state, lang):
     """Log line: a player out of the game (I-7)."""
     d = e["data"]
     why = OUT[d["reason"]][1 if lang == "en" else 0]
-    return _t(lang, f"{_n(state, d['seat'])}が脱落（{why}、I-7）", f"{_n(state, d['seat'])} is out ({why}, I-7)")
+    return _t(lang, f"{_n(state, d['seat'])}が脱落（{why}）（I-7）", f"{_n(state, d['seat'])} is out ({why}) (I-7)")
 
 
 def game_won(state, e):
@@ -266,8 +266,8 @@ def game_won(state, e):
 def describe_game_won(e, state, lang):
     """Log line: the game won (I-1)."""
     d = e["data"]
-    return _t(lang, f"{_n(state, d['seat'])}の勝利！（{victory_kind(d, lang)}、I-1）",
-              f"{_n(state, d['seat'])} wins! ({victory_kind(d, lang)}, I-1)")
+    return _t(lang, f"{_n(state, d['seat'])}の勝利！（{victory_kind(d, lang)}）（I-1）",
+              f"{_n(state, d['seat'])} wins! ({victory_kind(d, lang)}) (I-1)")
 
 
 # -- the attack (I-4, I-5) --------------------------------------------------------------------------
