@@ -137,6 +137,7 @@ def ruleset_action(live: LiveSession, viewer: Viewer, name: str, payload: dict) 
         require_gm(viewer)
     payload = payload if isinstance(payload, dict) else {}
     with live.lock:
+        commands.require_open(live.state)  # 409 before any field of the step is read (docs/api.md 14b: the order)
         ctx = ActionContext(actor=actor_of(viewer), viewer=viewer, dice=session_dice(live, payload),
                             salt=lambda: secrets.token_hex(16), resolvers=live.ruleset.all_resolvers())
         events = live.execute(ctx.actor, _checked(action.fn), payload, ctx)

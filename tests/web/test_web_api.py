@@ -315,6 +315,23 @@ def test_close_publishes_the_seed_and_further_changes_conflict(client, created):
         assert_error(client.post(f"/api/sessions/{sid}/{path}", headers=gm, json=body), 409, "closed")
 
 
+def test_a_ruleset_action_on_a_closed_session_is_checked_in_the_documented_order(client):
+    """docs/api.md 14b: 403 for the table, 404 for a name the ruleset has not, 403 for a seat's GM step, then 409 for
+    a closed session before any field is read: grail's `answer` without its prompt said 400 `Give the prompt` on a
+    closed session (and sugoroku's `battle_card` 400 for its missing fields) where every other step said 409."""
+    made = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "g", "ruleset": "grail_trpg", "seats": ["A", "B"]}).get_json()
+    sid, gm = made["session"], bearer(made["gm_token"])
+    seat, table = bearer(made["seats"][0]["token"]), bearer(made["table_token"])
+    assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
+    for who, name, status, en in ((table, "nope", 403, "The table screen cannot act"),
+                                  (gm, "nope", 404, "This ruleset has no action 'nope'"),
+                                  (seat, "start_combat", 403, "Only the GM"),
+                                  (gm, "answer", 409, "This session is closed"), (seat, "answer", 409, "closed"),
+                                  (gm, "start_combat", 409, "This session is closed")):
+        assert_error(client.post(f"/api/sessions/{sid}/actions/{name}", headers=who, json={}), status, en)
+
+
 def test_a_prompt_left_open_at_the_close_is_closed_unrevealed_for_every_viewer(app, client, created):
     """The last session found a prompt left open (or locked) at the close still `open` in every view, its phone still
     offering the answer form. The close closes it with the session (status `closed`, reason 「セッション終了」): no
