@@ -199,16 +199,20 @@ def undone_events(live: LiveSession, action: int) -> list:
     return events
 
 
+OFFERED = frozenset({"options"})  # fields that list what a prompt offers: a seat there is not what the event is about
+
+
 def concerns(events, state, viewer: Viewer) -> bool:
-    """Whether one action's `events` concern `viewer`'s seat: the seat did it, or an event the seat may see names it
-    (a field that holds its id, or a list or a table of seats with it)."""
+    """Whether one action's `events` concern `viewer`'s seat: the seat did it (acted, answered), or an event the seat
+    may see names it as a respondent or its subject (a field that holds its id, or a list or a table of seats with
+    it); a seat only offered as an option (another seat's seat-choice prompt) is not concerned."""
     seat = viewer.seat
     for event in events:
         if event.actor == f"seat:{seat}":
             return True
         visible = visible_event(event, state, viewer)
         if visible is not None and any(value == seat or (isinstance(value, (list, dict)) and seat in value)
-                                       for value in visible["data"].values()):
+                                       for key, value in visible["data"].items() if key not in OFFERED):
             return True
     return False
 

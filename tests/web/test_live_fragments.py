@@ -148,6 +148,25 @@ def test_a_phone_is_told_what_the_gms_undo_took_back_of_its_own(client, screens)
     assert all(undo_notices(screens, seat) == [] for seat in ("s1", "s2", "s3"))
 
 
+def test_a_seat_only_offered_in_a_seat_choice_prompt_is_not_concerned_by_its_undo(app, client, screens):
+    """An undo concerns a seat that acted, answered, is a respondent or is the event's subject: an undone action that
+    opened s1's vote among s2 and s3 (a ruleset's step, such as sugoroku's tie-break) told s2's and s3's phones too,
+    their ids being among the prompt's options, though nothing of theirs was taken back."""
+    from gmtool.core.view import Viewer
+    from gmtool.web.common import live_session
+    from gmtool.web.screens import concerns
+    r = client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                    json={"title": "誰を疑う", "kind": "seat", "options": ["s2", "s3"], "seats": ["s1"]})
+    assert r.status_code == 201, r.get_json()
+    with app.test_request_context():
+        live = live_session(screens.sid)
+        with live.lock:
+            events = live.store.action_events(live.state.last_action)
+            assert [e.type for e in events] == ["prompt.opened"]
+            assert {seat: concerns(events, live.state, Viewer("seat", seat)) for seat in ("s1", "s2", "s3")} == {
+                "s1": True, "s2": False, "s3": False}
+
+
 def test_phones_word_an_undo_from_one_read_of_its_events(app, client, screens):
     """While an undo is the newest line, every phone's rendering words its notice from the undone action's events:
     they are read from the file once per version for all the phones, not once per phone."""
