@@ -113,3 +113,27 @@ def test_a_live_session_export_holds_no_secret(tmp_path):
         assert all(value in full for value in hidden)
     finally:
         manager.close_all()
+
+
+def test_a_public_export_keeps_that_a_servant_was_set_not_its_cards(tmp_path):
+    """ace_royal (A-1): a public export held no `servant_set` (the event was its seat's), so an imported session showed
+    every servant unset, which the table had seen set. It holds each as the table reads it, `seat` and `rule`, and
+    nothing of the cards: no name, stats or skill, in any format."""
+    from gmtool import operations as ops
+    from gmtool.core.view import GM, Viewer
+    manager = SessionManager(tmp_path)
+    try:
+        live, _tokens = manager.create("卓", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
+        ops.ruleset_action(live, GM, "setup", {})
+        ops.ruleset_action(live, Viewer("seat", "s1"), "set_servant", {
+            "hero": {"name": "HERO-SECRET", "stats": "6/5/3/3", "skills": ["intuition"]},
+            "class": {"name": "CLASS-SECRET", "stats": "3/3/1/5"}})
+        events, rules = events_of(live), get_ruleset("ace_royal")
+        for fmt in FORMAT_NAMES:
+            text = export(events, rules, fmt)
+            assert not [s for s in ("HERO-SECRET", "CLASS-SECRET", "intuition", "直感") if s in text], fmt
+        doc = json.loads(export(events, rules, "json"))
+        assert [e["data"] for e in doc["events"] if e["type"] == "ace_royal.servant_set"] == [{"seat": "s1", "rule": "A-1"}]
+        assert "HERO-SECRET" in export(events, rules, "json", secrets=live.store.get_secrets())  # not vacuous
+    finally:
+        manager.close_all()

@@ -119,9 +119,10 @@ def test_a1_servant_is_secret_until_revealed():
     assert table["players"][0]["hero"] is None and a_for_b["hero"] is None and a_for_b["stats"] is None
     assert a_for_a["stats"] == [9, 8, 4, 8] and a_for_a["hero"]["name"] == "アルトリア"
     secret = [e for e in game.events if e.type == "ace_royal.servant_set"]
-    assert all(visible_event(e, game.state, TABLE) is None for e in secret)
-    assert visible_event(secret[0], game.state, Viewer("seat", "a")) is not None
-    assert visible_event(secret[0], game.state, Viewer("seat", "b")) is None
+    # the table and the other seats read only that it was set (players[].servant_set), never the cards
+    assert all(visible_event(e, game.state, TABLE)["data"] == {"seat": e.data["seat"], "rule": "A-1"} for e in secret)
+    assert visible_event(secret[0], game.state, Viewer("seat", "a"))["data"] == secret[0].data
+    assert visible_event(secret[0], game.state, Viewer("seat", "b"))["data"] == {"seat": "a", "rule": "A-1"}
     to_step(game, "ritual")
     game.act("reveal", {"what": "hero"}, who="a")
     a = game.view()["players"][0]

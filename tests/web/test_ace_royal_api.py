@@ -585,7 +585,7 @@ def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(gam
 
 
 def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(client, game):
-    """A public JSON export has no servant_set (its seat's, A-1): imported after the start, an attack declared read
+    """A public JSON export has no servant's cards (servant_set's are its seat's, A-1): imported after the start, an attack declared read
     a servant that is not there and was a 500 after it was recorded (TypeError on the hero's stats), and so was every
     screen with it. Every action of the game (but a count the GM corrects) is now a 409 that says why, nothing
     written; before the start, the players set their servants again."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from gmtool.core.model import Event, State
-from gmtool.core.ruleset import PUBLIC, EventType, own_seat
+from gmtool.core.ruleset import PUBLIC, EventType, custom
 from gmtool.core.view import fixed_line
 
 from .rules import KIND_LABELS, SERVANT_STATES, SKILLS, STAT_LABELS, STEP_LABELS, VERSIONS
@@ -107,10 +107,22 @@ def first_text(e, state, lang):
 
 
 def servant_fold(state: State, e: Event) -> None:
-    """Fold ace_royal.servant_set into this game's state."""
+    """Fold ace_royal.servant_set into this game's state (a public export's holds no cards: the servant is set, its
+    cards are not in this record, A-1)."""
     p = player(state, e.data["seat"])
+    if "hero" not in e.data:
+        p["unrecorded"] = True
+        return
     p["hero"] = copy.deepcopy(e.data["hero"])
     p["class"] = copy.deepcopy(e.data["class"])
+
+
+def servant_seen(data: dict, event: Event, state: State, viewer) -> dict:
+    """A-1: a servant's cards are its seat's and the GM's; everyone else reads only that it was set (what
+    players[].servant_set already shows them), which is also what a public export keeps."""
+    if viewer.is_gm or viewer.seat == data["seat"]:
+        return data
+    return {k: data[k] for k in ("seat", "rule") if k in data}
 
 
 def servant_text(e, state, lang):
@@ -542,7 +554,7 @@ def finished_text(e, state, lang):
 EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.servant_set", servant_fold, servant_text, own_seat("seat"), undoable=True, line_key=fixed_line),
+    EventType("ace_royal.servant_set", servant_fold, servant_text, custom(servant_seen), undoable=True, line_key=fixed_line),
     EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.started", started_fold, started_text, PUBLIC, undoable=True, line_key=fixed_line),

@@ -48,7 +48,7 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         # end, when it passes on to the next player still in, A-5)
         "active": g.get("active") == seat and not p["out"] and not g.get("over"),
         "current": turns.get("current") == seat and not g.get("over"),
-        "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None,
+        "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None or p.get("unrecorded", False),
         "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
         "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
         "mana": counters.get("mana"), "seals": counters.get("seals"), "hand": counters.get("hand"),
