@@ -137,3 +137,41 @@ def test_a_public_export_keeps_that_a_servant_was_set_not_its_cards(tmp_path):
         assert "HERO-SECRET" in export(events, rules, "json", secrets=live.store.get_secrets())  # not vacuous
     finally:
         manager.close_all()
+
+
+def test_a_public_export_keeps_how_many_true_names_were_seen_not_whose(tmp_path):
+    """grail_trpg (T-9): a public export's seen_set held only how many, and its import folded nothing of it: the table
+    read 真名看破 0 and a win rate without its 真名看破 term, where it had read 1 and +15. It holds what the table read,
+    `count` and the shown combat's term `combat_seen`, and never whom: no seen character's id in any seen_set."""
+    from gmtool import operations as ops
+    from gmtool.core import engine
+    from gmtool.core.view import GM, TABLE, Viewer
+    from gmtool.rulesets import get as rules_named
+    manager = SessionManager(tmp_path)
+    try:
+        live, _tokens = manager.create("聖杯戦争", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
+        ops.ruleset_action(live, GM, "set_characters", {"faction": "s1", "characters": [
+            {"name": "剣", "class_name": "セイバー", "true_name": "TRUE-SABER", "stats": {"筋力": 40, "耐久": 60, "敏捷": 40, "魔力": 55, "幸運": 40, "宝具": 60}}]})
+        ops.ruleset_action(live, GM, "set_characters", {"faction": "s2", "characters": [
+            {"name": "弓", "class_name": "アーチャー", "true_name": "TRUE-ARCHER", "stats": {"筋力": 30, "耐久": 40, "敏捷": 40, "魔力": 50, "幸運": 30, "宝具": 50}},
+            {"name": "凛", "stats": {"筋力": 20, "耐久": 20, "敏捷": 30, "魔力": 55, "幸運": 40, "宝具": 20}}]})
+        ops.ruleset_action(live, GM, "start_combat", {"a": ["s1"], "b": ["s2"]})
+        ops.answer(live, Viewer("seat", "s1"), "c1-setup", {"value": {"main": "s1/剣"}})
+        ops.answer(live, Viewer("seat", "s2"), "c1-setup", {"value": {"main": "s2/弓", "sub": "s2/凛"}})
+        ops.prompt_action(live, GM, "c1-setup", "confirm", {})
+        ops.ruleset_action(live, GM, "set_seen", {"faction": "s1", "seen": ["s2/凛"]})  # the sub: whom is s1's own
+        events, rules = events_of(live), get_ruleset("grail_trpg")
+        doc = json.loads(export(events, rules, "json"))
+        seen = [e["data"] for e in doc["events"] if e["type"] == "grail.seen_set"]
+        assert seen == [{"faction": "s1", "count": 1, "combat_seen": {"combat": "c1", "count": 1}}]
+        for fmt in FORMAT_NAMES:
+            assert not [s for s in ("TRUE-SABER", "TRUE-ARCHER") if s in export(events, rules, fmt)], fmt
+        _header, imported, _secrets, _refused = parse_export(json.dumps(doc), rules_named)
+        state = engine.fold(imported, rules, set())
+        shown = {v: rules.view(s, TABLE) for v, s in (("live", live.state), ("imported", state))}
+        for view in shown.values():
+            assert [f["seen_count"] for f in view["factions"]] == [1, 0]
+            assert {t["label"]["en"]: t["value"] for t in view["combat"]["win_rates"]["a"]["terms"]}[
+                "true names seen 1 × 15"] == 15
+    finally:
+        manager.close_all()

@@ -22,7 +22,8 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 def empty() -> dict:
     """T: the ruleset's part of a fresh state."""
-    return {"characters": {}, "seen": {}, "combats": [], "out": [], "priority": [], "round_start": 0, "passed": []}
+    return {"characters": {}, "seen": {}, "seen_unrecorded": {}, "combats": [], "out": [], "priority": [], "round_start": 0,
+            "passed": []}
 
 
 def grail_of(state: State) -> dict:
@@ -95,8 +96,14 @@ def _skill_set(state: State, e) -> None:
 
 
 def _seen_set(state: State, e) -> None:
-    if "seen" in e.data:  # (a public export's holds only how many: whom a faction saw through is its own, T-9)
-        _g(state)["seen"][e.data["faction"]] = list(e.data["seen"])
+    g, faction = _g(state), e.data["faction"]
+    unrecorded = g.setdefault("seen_unrecorded", {})
+    if "seen" in e.data:
+        g["seen"][faction] = list(e.data["seen"])
+        unrecorded.pop(faction, None)
+    else:  # a public export's holds what the table read: how many, and the shown combat's 真名看破 term (_seen, T-9)
+        g["seen"].pop(faction, None)
+        unrecorded[faction] = {k: e.data[k] for k in ("count", "combat_seen") if k in e.data}
 
 
 def _starting_seals_set(state: State, e) -> None:
@@ -575,9 +582,50 @@ def _skill_sheet(data: dict, event, state: State, viewer: Viewer) -> dict:
 
 
 def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
-    if viewer.is_gm or viewer.seat == data["faction"] or "seen" not in data:  # (a public export's: the count alone)
+    """T-9: whom a faction saw through is its own (and the GM's); everyone else reads what the screens show them: how
+    many (`count`), and the 真名看破 term its side's win rate counts in the combat on the screens (`combat_seen`), which
+    a public export keeps so that its import shows what the table saw."""
+    if viewer.is_gm or viewer.seat == data["faction"] or "seen" not in data:  # (a public export's: read as it is)
         return data
-    return {"faction": data["faction"], "count": len(data["seen"])}
+    out = {"faction": data["faction"], "count": len(data["seen"])}
+    combat = shown_combat(state)
+    side = next((s for s in SIDE_OF if combat and data["faction"] in combat["sides"][s]), None)
+    if side is not None and combat.get("setup"):  # its win rates are on the screens from the setup on
+        out["combat_seen"] = {"combat": combat["id"], "count": seen_count(state, combat, side)}
+    return out
+
+
+SIDE_OF = {"a": "b", "b": "a"}  # a combat's side -> the other side
+
+
+def shown_combat(state: State) -> dict | None:
+    """T-1: the combat every screen shows: the one in progress, else the newest (None before the first)."""
+    combats = grail_of(state)["combats"]
+    return next((c for c in reversed(combats) if c["step"] != "done"), None) or (combats[-1] if combats else None)
+
+
+def seen_count(state: State, combat: dict, side: str) -> int:
+    """T-9: the enemy's participating characters whose true name this side has seen through (a public export's import
+    knows only the term the screens showed for the combat they showed)."""
+    setup = (combat.get("setup") or {}).get(SIDE_OF[side])
+    if not setup:
+        return 0
+    g = grail_of(state)
+    shown = [r["combat_seen"] for f in combat["sides"][side] for r in [g.get("seen_unrecorded", {}).get(f, {})]
+             if r.get("combat_seen", {}).get("combat") == combat["id"]]
+    if shown:
+        return shown[0]["count"]
+    enemy = {setup["main"], setup.get("sub"), *setup.get("others", [])} - {None}
+    seen = {cid for f in combat["sides"][side] for cid in g["seen"].get(f, [])}
+    return len(enemy & seen)
+
+
+def seen_total(state: State, faction: str) -> int:
+    """T-9: how many true names `faction` has seen through (what every screen shows)."""
+    g = grail_of(state)
+    if faction in g.get("seen_unrecorded", {}):
+        return g["seen_unrecorded"][faction].get("count", 0)
+    return len(g["seen"].get(faction, []))
 
 
 def forces_seen(forces: dict | None, setup: dict | None, chars: dict, state: State, viewer: Viewer) -> dict | None:

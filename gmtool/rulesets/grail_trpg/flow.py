@@ -16,7 +16,8 @@ from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import pending_view
 
-from .events import GM_SIDE, combat_of, faction_name, forces_seen, grail_of, select_resolution, use_limit
+from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, seen_count, seen_total,
+                     select_resolution, shown_combat, use_limit)
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import KINDS, MOD_KINDS, effect_text, skill_label, unavailable, use_label
@@ -749,16 +750,6 @@ def disabled_stats(combat: dict, side: str, readings: dict) -> dict:
     return {s: {"ja": r["ja"], "en": r["en"]} for s, r in allowed.items() if r}
 
 
-def seen_count(state: State, combat: dict, side: str) -> int:
-    """T-9: the enemy's participating characters whose true name this side has seen through."""
-    setup = (combat.get("setup") or {}).get(other(side))
-    if not setup:
-        return 0
-    enemy = {setup["main"], setup.get("sub"), *setup.get("others", [])} - {None}
-    seen = {cid for f in combat["sides"][side] for cid in grail_of(state)["seen"].get(f, [])}
-    return len(enemy & seen)
-
-
 def win_rates(state: State, combat: dict) -> dict | None:
     """T-9: both sides' 勝率 term by term (None before the setup)."""
     if not combat.get("setup"):
@@ -912,11 +903,11 @@ def view(state: State, viewer: Any) -> dict:
         factions.append({
             "id": fid, "name": faction_name(state, fid), "you": fid == me, "out": fid in g["out"],
             "characters": [_character_view(ch, own or ch["id"] in mine_seen) for ch in g["characters"].get(fid, [])],
-            "seen": list(g["seen"].get(fid, [])) if own else None, "seen_count": len(g["seen"].get(fid, [])),
+            "seen": list(g["seen"].get(fid, [])) if own else None, "seen_count": seen_total(state, fid),
             "seals": state.counters.get(fid, {}).get("seals"), "black_stars": state.counters.get(fid, {}).get("black_stars"),
         })
     combats = g["combats"]
-    current = current_combat(state) or (combats[-1] if combats else None)
+    current = shown_combat(state)
     pair = pairing_now(state)
     return {
         "factions": factions, "seal_effects": seal_effects(),
