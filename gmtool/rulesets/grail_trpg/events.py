@@ -97,7 +97,7 @@ def _skill_set(state: State, e) -> None:
 
 def _seen_set(state: State, e) -> None:
     g, faction = _g(state), e.data["faction"]
-    unrecorded = g.setdefault("seen_unrecorded", {})
+    unrecorded = g["seen_unrecorded"]
     if "seen" in e.data:
         g["seen"][faction] = list(e.data["seen"])
         unrecorded.pop(faction, None)
@@ -589,13 +589,15 @@ def _seen(data: dict, event, state: State, viewer: Viewer) -> dict:
         return data
     out = {"faction": data["faction"], "count": len(data["seen"])}
     combat = shown_combat(state)
-    side = next((s for s in SIDE_OF if combat and data["faction"] in combat["sides"][s]), None)
+    side = next((s for s in ("a", "b") if combat and data["faction"] in combat["sides"][s]), None)
     if side is not None and combat.get("setup"):  # its win rates are on the screens from the setup on
         out["combat_seen"] = {"combat": combat["id"], "count": seen_count(state, combat, side)}
     return out
 
 
-SIDE_OF = {"a": "b", "b": "a"}  # a combat's side -> the other side
+def other(side: str) -> str:
+    """The other side's key."""
+    return "b" if side == "a" else "a"
 
 
 def shown_combat(state: State) -> dict | None:
@@ -607,11 +609,11 @@ def shown_combat(state: State) -> dict | None:
 def seen_count(state: State, combat: dict, side: str) -> int:
     """T-9: the enemy's participating characters whose true name this side has seen through (a public export's import
     knows only the term the screens showed for the combat they showed)."""
-    setup = (combat.get("setup") or {}).get(SIDE_OF[side])
+    setup = (combat.get("setup") or {}).get(other(side))
     if not setup:
         return 0
     g = grail_of(state)
-    shown = [r["combat_seen"] for f in combat["sides"][side] for r in [g.get("seen_unrecorded", {}).get(f, {})]
+    shown = [r["combat_seen"] for f in combat["sides"][side] for r in [g["seen_unrecorded"].get(f, {})]
              if r.get("combat_seen", {}).get("combat") == combat["id"]]
     if shown:
         return shown[0]["count"]
@@ -623,7 +625,7 @@ def seen_count(state: State, combat: dict, side: str) -> int:
 def seen_total(state: State, faction: str) -> int:
     """T-9: how many true names `faction` has seen through (what every screen shows)."""
     g = grail_of(state)
-    if faction in g.get("seen_unrecorded", {}):
+    if faction in g["seen_unrecorded"]:
         return g["seen_unrecorded"][faction].get("count", 0)
     return len(g["seen"].get(faction, []))
 

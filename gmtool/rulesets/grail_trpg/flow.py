@@ -16,7 +16,7 @@ from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.view import pending_view
 
-from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, seen_count, seen_total,
+from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, other, seen_count, seen_total,
                      select_resolution, shown_combat, use_limit)
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
@@ -36,11 +36,6 @@ STEP_LABELS = {
 PHASE_OF_STEP = {"setup": "setup", "setup_done": "setup", "select1": "select", "select2": "select",
                  "select3": "select", "result1": "result", "result2": "result", "result3": "result",
                  "final": "battle", "battle": "battle", "cleanup": "cleanup"}
-
-
-def other(side: str) -> str:
-    """The other side's key."""
-    return "b" if side == "a" else "a"
 
 
 def readings_of(state: State) -> dict:
