@@ -205,3 +205,48 @@ def test_a1_the_console_disables_the_start_until_the_class_exchange_is_over(app,
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert not re.search(r'id="ar-start"[^>]* disabled', html) and 'id="ar-exchange-pending"' not in html
     act("start_game", {})
+
+
+def test_a3_a10_a_phone_cancels_a_lethal_placement_and_the_consoles_plus_asks_first(app, client):
+    """A-3 effect 3 x A-10: the GM enters a 暗殺 / 枯渇 placement in one step (adjust), so there was no moment for the
+    player to answer it, and the phone offered seal 3 only for a coin already on the servant. The phone now offers
+    「置かれる前に配置を無効化」 (use_seal effect 3 with placement) at any time, and the console's + that would kill a
+    master asks first, saying the player may cancel it with the seal."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "暗殺", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    gm = open_link(app, data["gm_url"])
+    token = next(s["token"] for s in data["seats"] if s["id"] == "s2")
+    phone = open_link(app, next(s["join_url"] for s in data["seats"] if s["id"] == "s2"))
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm_token), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    api("setup", {})
+    api("roll_first", {"faces": [6, 1]})
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("adjust", {"seat": "s2", "key": "assassin", "delta": 3})  # 3 coins, a hand of 4: the next one is safe, then lethal
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert not re.search(r'ウェイバー 暗殺 \+1"\s*hx-confirm', html)  # a fourth coin does not exceed the hand of 4
+    api("adjust", {"seat": "s2", "key": "assassin", "delta": 1})
+    for lang, words in (("ja", "ウェイバーのマスターが死亡します（暗殺5枚 &gt; 手札4枚、A-10）。ウェイバーは令呪3"),
+                        ("en", "This kills ウェイバー&#39;s master (Assassination 5 &gt; hand 4, A-10). ウェイバー can cancel")):
+        html = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        assert re.search(r"ウェイバー (暗殺|Assassination) \+1\"\s*hx-confirm=\"" + re.escape(words), html), lang
+        assert not re.search(r'凛 (暗殺|Assassination) \+1"\s*hx-confirm', html), lang
+    gm.get(f"/s/{sid}/gm?lang=ja")
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'id="ar-cancel-placement"' in html and "3. 置かれる前に配置を無効化" in html
+    assert "3. Cancel a placement before it is made" in phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
+    phone.get(f"/s/{sid}/phone?lang=ja")
+    r = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "3", "coin": "assassin", "placement": "2"},
+                   headers={"X-CSRF-Token": csrf_for(token), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    s2 = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]["players"][1]
+    assert (s2["assassin"], s2["seals"], s2["out"]) == (4, 2, None)
+    bad = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "3", "coin": "assassin", "placement": "0"},
+                     headers={"X-CSRF-Token": csrf_for(token), "HX-Request": "true"})
+    assert bad.status_code == 400 and "1〜30" in bad.get_data(as_text=True)

@@ -110,6 +110,13 @@ STRINGS = {
     "ace_royal.seal1_quick": ("出目の数だけ魔力回復", "Recover a die's roll of mana"),
     "ace_royal.seal2": ("ステータス強化（礼装の枚数）", "Raise a stat (by your mystic codes)"),
     "ace_royal.seal2_quick": ("戦闘ダイスを振り直す", "Re-roll your combat die"),
+    "ace_royal.seal3_placement": ("置かれる前に配置を無効化", "Cancel a placement before it is made"),
+    "ace_royal.lethal_placement": ("{name}のマスターが死亡します（{coin}{n}枚 > 手札{hand}枚、A-10）。置きますか？",
+                                   "This kills {name}'s master ({coin} {n} > hand {hand}, A-10). Place it?"),
+    "ace_royal.lethal_placement_seal": ("{name}のマスターが死亡します（{coin}{n}枚 > 手札{hand}枚、A-10）。"
+                                        "{name}は令呪3（スマホの「置かれる前に配置を無効化」）でこの配置を無効化できます。置きますか？",
+                                        "This kills {name}'s master ({coin} {n} > hand {hand}, A-10). {name} can cancel "
+                                        "this placement with seal effect 3 (the phone's 'Cancel a placement before it is made'). Place it?"),
     "ace_royal.seal4": ("テキストをコストなしで使用", "Use a text effect without its cost"),
     "ace_royal.seal5": ("ライズ状態に戻す", "Back to Rise"),
     "ace_royal.state.rise": ("ライズ", "Rise"),
