@@ -762,3 +762,125 @@ def test_random_games_run_to_a_finish_and_refold_the_same(seed):
     assert game.g["winner"] == (standing[0] if standing else None)
     again = engine.fold(game.events, RULESET)
     assert again.extra == game.state.extra and again.counters == game.state.counters
+
+
+def _seal_line(game, lang):
+    e = next(e for e in reversed(game.events) if e.type == "ace_royal.seal_used")
+    return RULESET.event_type("ace_royal.seal_used").describe({"type": e.type, "data": e.data}, game.state, lang)
+
+
+def _line(game, event_type, lang):
+    e = next(e for e in reversed(game.events) if e.type == event_type)
+    return RULESET.event_type(event_type).describe({"type": e.type, "data": e.data}, game.state, lang)
+
+
+def test_a3_a5_quick_seal_two_re_rolls_the_first_master_die_while_the_opening_is_open():
+    """A-3 quick effect 2 re-rolls a die you rolled: gmtool re-rolled only the combat die; the first-active-master die
+    (A-5) is one the player rolled too. Before the class exchange's order and the start it may be re-rolled: the
+    rounds are walked again (a new tie for the highest rolls again, a tie-break that no longer happens is dropped)."""
+    game = Game(3)
+    game.act("setup", {"version": "quick"})
+    game.act("roll_first", dice=[5, 5, 2, 3, 4])  # a 5→3, b 5→4: b first
+    assert game.view(Viewer("seat", "c"))["me"]["rerolls"] == ["first"]
+    game.act("use_seal", {"effect": 2, "die": "first"}, who="c", dice=[6])
+    assert game.g["first"] == "c" and game.g["first_rolls"] == {"a": [5], "b": [5], "c": [6]}  # the tie-break is gone
+    assert game.c("c", "seals") == 2 and game.events[-1].type == "ace_royal.first_rolled"
+    assert game.events[-3].data["effects"] == [{"effect": 2, "die": "first", "was": 2, "faces": [6]}]
+    assert "（最初のアクティブマスター決定のダイス 2→6）" in _seal_line(game, "ja")
+    assert " (first-active-master die 2→6)" in _seal_line(game, "en")
+    assert "Cさん re-rolled by Command Seal 2: First active master (1d6)" in _line(game, "ace_royal.first_rolled", "en")
+    game.undo()
+    assert game.g["first"] == "b" and game.c("c", "seals") == 3
+    # real dice (faces) as for any roll
+    real = EnteredDice([4])
+    viewer = Viewer("seat", "c")
+    drafts = RULESET.actions["use_seal"].fn(game.state, {"effect": 2, "die": "first"},
+                                            ActionContext("seat:c", viewer, real, lambda: "salt", {}))
+    game._write(drafts, "seat:c")
+    assert game.g["first_rolls"] == {"a": [5, 3], "b": [5, 4], "c": [4]} and game.g["first"] == "b"  # 4 < 5
+    assert game.events[-1].data["entered"] and "［実ダイス］令呪2で Cさん が振り直し" in _line(game, "ace_royal.first_rolled", "ja")
+    game.undo()
+    # a new tie for the highest rolls again among the tied (reading first_ties): c rolls its second die
+    game.act("use_seal", {"effect": 2, "die": "first"}, who="c", dice=[5, 6])
+    assert game.g["first_rolls"] == {"a": [5, 3], "b": [5, 4], "c": [5, 6]} and game.g["first"] == "c"
+    # not after the exchange's order is set, not the last seal, not before the roll, nothing else before the start
+    game.act("use_seal", {"effect": 2, "die": "first"}, who="c", dice=[6])  # its latest die: the second
+    assert game.g["first_rolls"]["c"] == [5, 6] and game.c("c", "seals") == 1
+    with pytest.raises(Conflict, match="最後の令呪"):
+        game.act("use_seal", {"effect": 2, "die": "first"}, who="c", dice=[1])
+    with pytest.raises(Conflict, match="ゲームはまだ始まっていません"):
+        game.act("use_seal", {"effect": 2}, who="a", dice=[1])
+    with pytest.raises(Conflict, match="ゲームはまだ始まっていません"):
+        game.act("use_seal", {"effect": 1}, who="a", dice=[1])
+    for s in game.g["order"]:
+        game.act("set_servant", SABER, who=s)
+    game.act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
+    with pytest.raises(Conflict, match="クラス交換の順番が決まった"):
+        game.act("use_seal", {"effect": 2, "die": "first"}, who="a", dice=[1])
+    fresh = Game(2)
+    fresh.act("setup", {"version": "quick"})
+    with pytest.raises(Conflict, match="まだ振っていません"):
+        fresh.act("use_seal", {"effect": 2, "die": "first"}, who="a", dice=[1])
+
+
+def _quick_encounter(dice):
+    game = started(version="quick")
+    to_step(game, "ritual")
+    game.act("reveal", {"what": "hero"})
+    game.act("step")
+    game.act("encounter_roll", dice=dice)
+    return game
+
+
+def test_a3_a6_quick_seal_two_re_rolls_the_encounter_die_before_its_encounter_went_on():
+    """A-3 quick effect 2 x A-6: the encounter die is a die the turn player rolled: a 1 re-rolled into another face
+    cancels the encounter (its combat ends, the end step), another face re-rolled into a 1 starts one; once the
+    encounter's combat has gone on, or after it, a 409 says the die can no longer be re-rolled. Undo takes it back."""
+    game = _quick_encounter([1, 2])  # a 1: c is picked (numbers 1 = b, 2 = c)
+    assert game.g["step"] == "combat" and game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["encounter"]
+    assert game.view(Viewer("seat", "b"))["me"]["rerolls"] == []
+    game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[4])
+    assert game.g["combat"] is None and game.g["step"] == "end" and game.c("a", "seals") == 2
+    assert "遭遇戦判定のダイス 1→4" in _seal_line(game, "ja") and "encounter die 1→4" in _seal_line(game, "en")
+    assert "令呪2で振り直し: Aさん の遭遇戦判定 1d6 = 4: 遭遇戦は起こらない（A-6）" in _line(game, "ace_royal.encounter_rolled", "ja")
+    assert "re-rolled by Command Seal 2: Aさん's encounter roll 1d6 = 4: no encounter (A-6)" in _line(
+        game, "ace_royal.encounter_rolled", "en")
+    assert "encounter" not in game.view()["turn"]
+    # a 4 re-rolled into a 1: the encounter happens now (its opponent rolled as in encounter_roll)
+    game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[1, 1])
+    assert game.g["step"] == "combat" and game.g["combat"]["interceptor"] == "b"
+    game.undo()
+    assert game.g["combat"] is None and game.g["step"] == "end" and game.c("a", "seals") == 2
+    game = _quick_encounter([1, 2])
+    # a 1 re-rolled into a 1: the encounter stands (its opponent was picked by the other die)
+    game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[1])
+    assert game.g["combat"]["interceptor"] == "c" and "遭遇戦はそのまま" in _line(game, "ace_royal.encounter_rolled", "ja")
+    assert "the encounter stands" in _line(game, "ace_royal.encounter_rolled", "en")
+    game.undo()
+    with pytest.raises(GmError, match="振り直すダイス"):
+        game.act("use_seal", {"effect": 2, "die": "hand"}, who="a")
+    game.act("combat_roll", {"side": "attacker"}, dice=[3])
+    with pytest.raises(Conflict, match="遭遇戦の戦闘が進んでいます") as refused:
+        game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[4])
+    assert "can no longer be re-rolled (A-6)" in refused.value.en and game.c("a", "seals") == 3
+    assert game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["combat"]
+    with pytest.raises(Conflict, match="遭遇戦判定のダイスがありません"):
+        game.act("use_seal", {"effect": 2, "die": "encounter"}, who="b", dice=[4])
+
+
+def test_a3_a6_the_encounter_die_is_not_re_rolled_after_its_turn_or_its_combat():
+    """A-6: the encounter die belongs to its turn: after the turn ends, or once the encounter's combat is resolved,
+    quick seal 2 cannot re-roll it (409), and the standard version's effect 2 stays the +stat."""
+    game = _quick_encounter([3])
+    assert game.g["step"] == "end"
+    game.act("step")  # the turn passes
+    with pytest.raises(Conflict, match="遭遇戦判定のダイスがありません"):
+        game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[1])
+    game = _quick_encounter([1, 1])
+    game.act("combat_roll", {"side": "attacker"}, dice=[3])
+    game.act("combat_roll", {"side": "interceptor"}, dice=[3])
+    game.act("combat_choose", {"side": "attacker", "kind": "physical"})
+    game.act("combat_choose", {"side": "interceptor", "kind": "physical"})
+    game.act("combat_resolve")
+    with pytest.raises(Conflict, match="遭遇戦は解決済みです"):
+        game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[4])

@@ -124,10 +124,12 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     api("declare_attack", {"target": "s2"})
     api("combat_choose", {"side": "attacker", "kind": "physical"})
     html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
-    assert "戦闘ダイスを振る" in html and "戦闘ダイスを振り直す" in html and "8" in html  # 8 魔力 in the quick version
+    assert "戦闘ダイスを振る" in html and "8" in html  # 8 魔力 in the quick version
+    assert "戦闘ダイスを振り直す" not in html  # quick seal 2 offers only a die the player rolled (me.rerolls, A-3)
     # A-8: the interceptor picks once both dice are in (they count in the attacker's damage judgement)
     assert 'id="ar-wait-dice"' in html and 'class="big-button ar-kind"' not in html
     post("combat_roll", {"faces": "1 3"})
+    assert "2. 戦闘ダイスを振り直す" in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     post("use_seal", {"effect": "2", "faces": "6"})  # quick seal 2: re-roll my die, with a real die
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]
     assert view["combat"]["interceptor_side"]["faces"] == [6]
@@ -250,3 +252,54 @@ def test_a3_a10_a_phone_cancels_a_lethal_placement_and_the_consoles_plus_asks_fi
     bad = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "3", "coin": "assassin", "placement": "0"},
                      headers={"X-CSRF-Token": csrf_for(token), "HX-Request": "true"})
     assert bad.status_code == 400 and "1〜30" in bad.get_data(as_text=True)
+
+
+def test_a3_quick_seal_two_on_the_phone_re_rolls_the_first_master_and_encounter_dice(app, client):
+    """A-3 quick effect 2 re-rolls a die you rolled: the phone offered only the combat die. It now offers each die the
+    game still lets the player re-roll (me.rerolls): the first-active-master die during the setup (A-5), the encounter
+    die of the turn (A-6), each with real dice, in both languages."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    tokens = {s["id"]: s["token"] for s in data["seats"]}
+    phones = {s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    def post(seat, name, form, status=200):
+        r = phones[seat].post(f"/s/{sid}/phone/actions/{name}", data=form,
+                              headers={"X-CSRF-Token": csrf_for(tokens[seat]), "HX-Request": "true"})
+        assert r.status_code == status, r.get_data(as_text=True)[:300]
+        return r.get_data(as_text=True)
+
+    def view():
+        return client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]
+
+    api("setup", {"version": "quick"})
+    api("roll_first", {"faces": [6, 2]})
+    html = phones["s2"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert 'id="ar-reroll"' in html and "2. 最初のアクティブマスター決定のダイスを振り直す" in html
+    assert "Re-roll your first-active-master die" in phones["s2"].get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
+    phones["s2"].get(f"/s/{sid}/phone?lang=ja")
+    post("s2", "use_seal", {"effect": "2", "die": "first", "faces": "6 3 5"})  # a tie: both roll again, 3 vs 5
+    v = view()
+    assert v["first"] == "s2" and v["first_rolls"] == {"s1": [6, 3], "s2": [6, 5]} and v["players"][1]["seals"] == 2
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    assert 'id="ar-reroll"' not in phones["s2"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    bad = post("s2", "use_seal", {"effect": "2", "die": "first", "faces": "1"}, status=409)
+    assert "開幕したので、最初のアクティブマスター決定のダイスはもう振り直せません" in bad
+    for _ in range(2):
+        api("step", {})
+    api("place_code", {})
+    api("step", {})
+    api("encounter_roll", {"faces": [1, 1]})  # an encounter with 凛
+    html = phones["s2"].get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert "2. 遭遇戦判定のダイスを振り直す" in html and "2. 戦闘ダイスを振り直す" not in html
+    post("s2", "use_seal", {"effect": "2", "die": "encounter", "faces": "5"})
+    v = view()
+    assert v["combat"] is None and v["step"] == "end" and "遭遇戦判定のダイス 1→5" in v["newest_action"][0]["plain"]["ja"]
+    assert "encounter die 1→5" in v["newest_action"][0]["plain"]["en"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from gmtool.core.commands import clean_text, counter_definition, parse_int, range_words, text_field
 from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text
 from gmtool.core.model import State
-from gmtool.core.ruleset import ActionContext
+from gmtool.core.ruleset import ActionContext, reading_value
 
 from . import rules as r
-from .plan import Plan, acting_seat, playing, require_in
+from .plan import REROLL_DICE, Plan, acting_seat, game_of, playing, require_in, reroll_refusal
+from .readings import FIRST_TIES
+from .turn import reroll_encounter
 from .strings import words
 
 
@@ -16,7 +18,10 @@ from .strings import words
 
 def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     """A-3: one or several seal effects, one coin each; every seal used: out (A-2, in settle)."""
-    g = playing(state)
+    g = game_of(state)
+    opening = g["phase"] == "setup"  # before the start only quick seal 2 on the first-active-master die (A-5)
+    if not opening:
+        g = playing(state)
     seat = acting_seat(state, p, ctx)
     pl = require_in(g, seat)
     if pl["masterless"]:
@@ -37,6 +42,11 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         raw = raw if isinstance(raw, dict) else {"effect": raw}
         n = parse_int(raw.get("effect"), "令呪の効果", "seal effect")
         eff = {"effect": n}
+        die = str(raw.get("die") or "combat") if n == 2 and quick else ""
+        if opening and die != "first":
+            raise Conflict("ゲームはまだ始まっていません（開幕前の令呪は、クイック版の効果2で最初のアクティブマスター決定のダイスを"
+                           "振り直すことだけです）", "The game has not started yet (before the start, a Command Seal only re-rolls "
+                           "the first-active-master die: the quick version's effect 2)")
         if n == 1:  # a seal that would recover nothing is refused, not spent
             if mana_cap is not None and mana >= mana_cap:
                 raise Conflict(f"魔力は上限の{mana_cap}です: 令呪1で回復するものがありません"
@@ -50,16 +60,25 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                 later.append(("mana", 1))
             mana += later[-1][1]
         elif n == 2:
-            if quick:
-                c = g.get("combat")
-                if not c or seat not in (c["attacker"], c["interceptor"]):
-                    raise Conflict("振り直せる戦闘ダイスがありません", "There is no combat die of yours to re-roll")
-                side = "attacker" if c["attacker"] == seat else "interceptor"
-                if not plan.g["combat"][f"{side}_side"]["faces"]:
-                    raise Conflict("まだ戦闘ダイスを振っていません", "You have not rolled the combat die yet")
-                eff["side"] = side
-                eff["faces"] = r.quick_die(ctx.dice)
-                later.append(("reroll", side, eff["faces"]))
+            if quick:  # re-roll a die you rolled (A-3): the combat die (A-8), the first-master (A-5) or encounter die (A-6)
+                if die not in REROLL_DICE:
+                    ja, en = words(REROLL_DICE, {d: f"die_{d}" for d in REROLL_DICE})
+                    raise GmError(f"振り直すダイス（{ja}）を選んでください", f"Choose the die to re-roll: {en}")
+                if any(item[0] in ("first", "encounter") for item in later) and die != "combat":
+                    raise Conflict("そのダイスの振り直しは令呪1画ずつです", "That die is re-rolled one Command Seal at a time")
+                refusal = reroll_refusal(plan.g, seat, die, plan.value(seat, "seals"))
+                if refusal:
+                    raise Conflict(*refusal)
+                if die == "combat":
+                    c = plan.g["combat"]
+                    side = "attacker" if c["attacker"] == seat else "interceptor"
+                    eff["side"] = side
+                    eff["faces"] = r.quick_die(ctx.dice)
+                    later.append(("reroll", side, eff["faces"]))
+                else:
+                    was = (plan.g["first_rolls"][seat][-1] if die == "first" else plan.g["turn"]["encounter"]["face"])
+                    eff.update(die=die, was=was, faces=[ctx.dice.randint(6)])
+                    later.append((die, eff["faces"][0]))
             else:
                 stat = str(raw.get("stat") or "")
                 if stat not in r.STATS:
@@ -111,6 +130,13 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
             plan.counter(seat, item[1], plan.value(seat, item[1]) - 1, ("令呪3", "Command Seal 3"), "A-3")
         elif item[0] == "rise":
             plan.set_state(seat, "rise", "seal5", "A-3")
+        elif item[0] == "first":
+            first, rolls = r.first_after_reroll(plan.g["order"], plan.g["first_rolls"], seat, item[1], ctx.dice,
+                                                reading_value(state, FIRST_TIES))
+            plan.add("ace_royal.first_rolled", {"rolls": rolls, "first": first, "rule": "A-5", "reroll": seat,
+                                                "ties": reading_value(state, FIRST_TIES), **plan.dice_data()})
+        elif item[0] == "encounter":
+            reroll_encounter(plan, seat, item[1], ctx.dice)
         elif item[0] == "reroll":
             plan.add("ace_royal.combat_set", {"side": item[1], "seat": seat, "what": "dice", "faces": item[2], "reroll": True,
                                               "rule": "A-8", **plan.dice_data()})

@@ -11,6 +11,7 @@ from gmtool.core.ruleset import PUBLIC, EventType, custom
 from gmtool.core.view import fixed_line
 
 from .rules import KIND_LABELS, SERVANT_STATES, SKILLS, STAT_LABELS, STEP_LABELS, VERSIONS
+from .strings import STRINGS
 
 NAME = "ace_royal"
 
@@ -102,6 +103,8 @@ def first_text(e, state, lang):
     if sum(1 for r in d["rolls"].values() if r[0] == top) > 1:
         tie = (_t(lang, "、同点は座席順（解釈）", "; tie broken by the seating order (reading)") if d.get("ties") == "seat_order"
                else _t(lang, "、同点は振り直し（解釈）", "; the tied rolled again (reading)"))
+    if d.get("reroll"):  # seal 2 re-rolled one player's die (A-3, quick)
+        real += _t(lang, f"令呪2で {_name(state, d['reroll'])} が振り直し: ", f"{_name(state, d['reroll'])} re-rolled by Command Seal 2: ")
     return _t(lang, f"{real}最初のアクティブマスター決定（1d6）: {rolls} ⇒ {_name(state, d['first'])}{tie}（A-5）",
               f"{real}First active master (1d6): {rolls} ⇒ {_name(state, d['first'])}{tie} (A-5)")
 
@@ -279,7 +282,12 @@ def revealed_text(e, state, lang):
 
 
 def encounter_fold(state: State, e: Event) -> None:
-    """Fold ace_royal.encounter_rolled into this game's state."""
+    """Fold ace_royal.encounter_rolled into this game's state: the turn's roll (seal 2 may re-roll it, A-3); a re-roll
+    that is no longer a 1 cancels the encounter's combat (A-6)."""
+    g, d = game(state), e.data
+    g["turn"]["encounter"] = {k: copy.deepcopy(d.get(k)) for k in ("seat", "face", "encounter", "numbers", "faces", "target")}
+    if d.get("reroll") and not d["encounter"]:
+        g["combat"] = None
     _remember(state, e)
 
 
@@ -288,6 +296,14 @@ def encounter_text(e, state, lang):
     d = e["data"]
     real = _t(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
     who = _name(state, d["seat"])
+    if d.get("reroll"):  # seal 2 re-rolled it (A-3, quick)
+        real += _t(lang, "令呪2で振り直し: ", "re-rolled by Command Seal 2: ")
+        if d["encounter"] and not d.get("numbers"):
+            return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = 1: 遭遇戦はそのまま（A-6）",
+                      f"{real}{who}'s encounter roll 1d6 = 1: the encounter stands (A-6)")
+        if not d["encounter"]:
+            return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = {d['face']}: 遭遇戦は起こらない（A-6）",
+                      f"{real}{who}'s encounter roll 1d6 = {d['face']}: no encounter (A-6)")
     if not d["encounter"]:
         return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = {d['face']}: 何も起こらない（A-6）",
                   f"{real}{who}'s encounter roll 1d6 = {d['face']}: nothing happens (A-6)")
@@ -447,7 +463,10 @@ def seal_text(e, state, lang):
         text = f"{eff['effect']}. {_lbl(table, eff['effect'], lang)}"
         if eff.get("stat"):
             text += f" {_lbl(STAT_LABELS, eff['stat'], lang)} {eff['value']:+d}"
-        if eff.get("faces"):
+        if eff.get("die"):  # quick effect 2: which die, the face it had and the new one (A-3)
+            ja, en = STRINGS[f"ace_royal.die_{eff['die']}"]
+            text += _t(lang, f"（{ja} {eff['was']}→{eff['faces'][0]}）", f" ({en[0].lower() + en[1:]} {eff['was']}→{eff['faces'][0]})")
+        elif eff.get("faces"):
             text += f" 1d6={'+'.join(map(str, eff['faces']))}"
         if eff.get("coin"):
             text += " " + _t(lang, "暗殺" if eff["coin"] == "assassin" else "枯渇", eff["coin"])

@@ -233,3 +233,56 @@ def turn_player(state: State, p: dict, ctx: ActionContext, step: str | None = No
     return seat
 
 
+
+
+REROLL_DICE = ("combat", "first", "encounter")  # the dice a player rolled that quick seal 2 re-rolls (A-3)
+
+
+def reroll_refusal(g: dict, seat: str, die: str, seals: int) -> tuple[str, str] | None:
+    """A-3 quick effect 2: why `seat` cannot re-roll `die` now ({ja, en}), or None: the combat die while it is theirs
+    (A-8), the first-active-master die while the opening is not settled (A-5: before the class exchange's order and
+    the start), the encounter die of their turn before the encounter it caused went on (A-6)."""
+    if die == "first":
+        if g["phase"] != "setup":
+            return ("開幕したので、最初のアクティブマスター決定のダイスはもう振り直せません（A-5）",
+                    "The game has started: the first-active-master die can no longer be re-rolled (A-5)")
+        if not g["first_rolls"] or seat not in g["first_rolls"]:
+            return ("最初のアクティブマスター決定のダイスをまだ振っていません", "The first-active-master dice have not been rolled yet")
+        if g.get("exchange"):
+            return ("クラス交換の順番が決まったので、最初のアクティブマスター決定のダイスはもう振り直せません（A-5）",
+                    "The class exchange's order is set: the first-active-master die can no longer be re-rolled (A-5)")
+        if seals <= 1:  # nobody goes out before the start: the last seal waits for the game (A-2)
+            return ("開幕前に最後の令呪は使えません（使い切ると脱落します、A-2）",
+                    "Not your last Command Seal before the game starts (using every seal puts you out, A-2)")
+        return None
+    if g["phase"] != "play" or g["over"]:
+        return ("ゲームはまだ始まっていません", "The game has not started yet") if g["phase"] == "setup" else (
+            "ゲームは終了しています", "The game is over")
+    c = g.get("combat")
+    if die == "encounter":
+        rolled = (g.get("turn") or {}).get("encounter")
+        if not rolled or rolled["seat"] != seat:
+            return ("このターンに振った遭遇戦判定のダイスがありません", "You have not rolled an encounter die this turn")
+        if not rolled["encounter"]:
+            return None if g["step"] == "end" else ("遭遇戦判定のダイスはもう振り直せません", "The encounter die can no longer be re-rolled")
+        if not c or c["how"] != "encounter":
+            return ("遭遇戦は解決済みです: 遭遇戦判定のダイスはもう振り直せません（A-6）",
+                    "The encounter is resolved: its die can no longer be re-rolled (A-6)")
+        if any(c[f"{side}_side"][k] for side in ("attacker", "interceptor") for k in ("kind", "modifiers", "proxy", "faces")):
+            return ("遭遇戦の戦闘が進んでいます（攻撃手段・修正・代理・戦闘ダイス）: 遭遇戦判定のダイスはもう振り直せません（A-6）",
+                    "The encounter's combat has gone on (a pick, a modifier, a proxy or a combat die): its encounter die "
+                    "can no longer be re-rolled (A-6)")
+        return None
+    if not c or seat not in (c["attacker"], c["interceptor"]):
+        return ("振り直せる戦闘ダイスがありません", "There is no combat die of yours to re-roll")
+    side = "attacker" if c["attacker"] == seat else "interceptor"
+    if not c[f"{side}_side"]["faces"]:
+        return ("まだ戦闘ダイスを振っていません", "You have not rolled the combat die yet")
+    return None
+
+
+def rerollable(g: dict, seat: str, seals: int) -> list[str]:
+    """A-3 quick effect 2: the dice `seat` may re-roll now (none in the standard version or without a seal)."""
+    if g.get("version") != "quick" or seals <= 0 or g["players"][seat]["masterless"] or g["players"][seat]["out"]:
+        return []
+    return [die for die in REROLL_DICE if reroll_refusal(g, seat, die, seals) is None]

@@ -248,6 +248,30 @@ def proxy_damage(source: str, damage: int, can_discard: bool) -> dict:
 
 # -- A-5 / A-6 turns ---------------------------------------------------------------------------
 
+def first_after_reroll(order: Sequence[str], rolls: dict, seat: str, face: int, dice: Any,
+                       ties: str = "reroll", most: int = 50) -> tuple[str, dict]:
+    """A-3 quick effect 2 x A-5: `seat`'s latest first-active-master die becomes `face`; the rounds are walked again
+    from the first, keeping every die still rolled in its round, rolling the dice a new tie for the highest needs
+    (reading `first_ties`: "reroll" the tied roll again, "seat_order" the earliest of them), and dropping the dice of
+    a tie-break that no longer happens. Returns (first, rolls)."""
+    rolls = {s: list(v) for s, v in rolls.items()}
+    rolls[seat][-1] = face
+    group, k = [s for s in order if s in rolls], 0
+    while True:
+        for s in group:
+            if len(rolls[s]) <= k:
+                rolls[s].append(dice.randint(6))
+        top = max(rolls[s][k] for s in group)
+        tied = [s for s in group if rolls[s][k] == top]
+        settled = len(tied) == 1 or ties == "seat_order" or k >= most
+        for s in group:
+            if settled or s not in tied:
+                del rolls[s][k + 1:]
+        if settled:
+            return tied[0], rolls
+        group, k = tied, k + 1
+
+
 def encounter_happens(face: int) -> bool:
     """A-6: a 1 on the encounter die forces an encounter."""
     return face == 1

@@ -117,6 +117,11 @@ STRINGS = {
                                         "{name}は令呪3（スマホの「置かれる前に配置を無効化」）でこの配置を無効化できます。置きますか？",
                                         "This kills {name}'s master ({coin} {n} > hand {hand}, A-10). {name} can cancel "
                                         "this placement with seal effect 3 (the phone's 'Cancel a placement before it is made'). Place it?"),
+    "ace_royal.die_combat": ("戦闘ダイス", "Combat die"),
+    "ace_royal.die_first": ("最初のアクティブマスター決定のダイス", "First-active-master die"),
+    "ace_royal.die_encounter": ("遭遇戦判定のダイス", "Encounter die"),
+    "ace_royal.reroll_first": ("最初のアクティブマスター決定のダイスを振り直す", "Re-roll your first-active-master die"),
+    "ace_royal.reroll_encounter": ("遭遇戦判定のダイスを振り直す", "Re-roll your encounter die"),
     "ace_royal.seal4": ("テキストをコストなしで使用", "Use a text effect without its cost"),
     "ace_royal.seal5": ("ライズ状態に戻す", "Back to Rise"),
     "ace_royal.state.rise": ("ライズ", "Rise"),

@@ -150,24 +150,38 @@ def _encounter_target(state: State, numbers: list[str], dice) -> tuple[str, list
                   f"An encounter: enter the d6 that picks the opponent too (die {dice.used + 1}: {names_en}{again[1]}) [A-6]")
 
 
-def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
-    """A-6: 1d6; on a 1 a random other player (re-rolling numbers nobody holds) fights the turn player."""
-    g = playing(state)
-    seat = turn_player(state, p, ctx, "encounter")
-    plan = Plan(state, ctx)
-    face = ctx.dice.randint(6)
+def _encounter(plan: Plan, state: State, seat: str, face: int, dice, reroll: dict | None = None) -> None:
+    """A-6: the encounter die's `face` and what follows: on a 1 a random opponent and the combat, else the end step.
+    `reroll`: the turn's roll this re-rolls (seal 2, A-3): a 1 again keeps its encounter, another face cancels it."""
+    g = plan.g
     data = {"seat": seat, "face": face, "encounter": r.encounter_happens(face), "rule": "A-6"}
-    if data["encounter"]:
+    if reroll:
+        data["reroll"] = True
+    if data["encounter"] and reroll and reroll["encounter"]:
+        data["target"] = reroll["target"]  # the encounter stands: its opponent was picked by another die
+    elif data["encounter"]:
         out = [s for s in g["order"] if g["players"][s]["out"]]
         numbers = r.encounter_numbers(g["order"], seat, out)
-        target, faces = _encounter_target(state, numbers, ctx.dice)
+        target, faces = _encounter_target(state, numbers, dice)
         data.update(numbers=numbers, faces=faces, target=target)
     plan.add("ace_royal.encounter_rolled", {**data, **plan.dice_data()})
-    if data["encounter"]:
+    if data["encounter"] and not (reroll and reroll["encounter"]):
         me = g["players"][seat]
         gate = r.has_skill((me["hero"], me["class"]), "gatekeeper")
         attacker, interceptor = r.encounter_roles(seat, data["target"], gate)
         _start_combat(plan, attacker, interceptor, "encounter", gate)
-    else:
-        plan.add("ace_royal.step", {"seat": seat, "from": "encounter", "to": "end", "rule": "A-6"})
+    elif not data["encounter"] and g["step"] != "end":  # a re-rolled non-1 in the end step: already there
+        plan.add("ace_royal.step", {"seat": seat, "from": g["step"], "to": "end", "rule": "A-6"})
+
+
+def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-6: 1d6; on a 1 a random other player (re-rolling numbers nobody holds) fights the turn player."""
+    seat = turn_player(state, p, ctx, "encounter")
+    plan = Plan(state, ctx)
+    _encounter(plan, state, seat, ctx.dice.randint(6), ctx.dice)
     return plan.done()
+
+
+def reroll_encounter(plan: Plan, seat: str, face: int, dice) -> None:
+    """A-3 quick effect 2 x A-6: the turn's encounter die re-rolled to `face` (coins.use_seal checked it may be)."""
+    _encounter(plan, plan.sim, seat, face, dice, reroll=plan.g["turn"]["encounter"])

@@ -11,6 +11,7 @@ from gmtool.core.ruleset import Ruleset
 from . import rules as r
 from .combat import SIDES, combat_preview, combat_strike, pick_fixed
 from .events import NAME
+from .plan import rerollable
 
 
 def _pair(table: dict, key) -> dict | None:
@@ -55,6 +56,7 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         "codes": counters.get("codes"), "assassin": counters.get("assassin"), "depletion": counters.get("depletion"),
         "slots": r.code_slots(p["reverse_placed"]), "reverse_placed": p["reverse_placed"],
         "turn_mods": list(p["turn_mods"]),
+        "rerolls": rerollable(g, seat, counters.get("seals") or 0),  # quick seal 2's dice now (A-3)
     }
 
 
@@ -92,7 +94,7 @@ def view(state: State, viewer: Viewer) -> dict:
         "current": turns.get("current"), "round": turns.get("round"),
         "step": g["step"], "step_label": _pair(r.STEP_LABELS, g["step"]),
         "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": k == g["step"]} for k in r.STEPS],
-        "turn": dict(g.get("turn") or {}),
+        "turn": {k: v for k, v in (g.get("turn") or {}).items() if k != "encounter"},  # the roll: players[].rerolls
         "players": [player_view(state, g, s, viewer) for s in g["order"]],
         "exchange": ({"pool": [_card(c) for c in ex["pool"]], "queue": list(ex["queue"]),
                       "next": ex["queue"][0] if ex["queue"] else None} if ex else None),
