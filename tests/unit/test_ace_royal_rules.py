@@ -202,3 +202,16 @@ def test_mind_eye_note():
     assert r.mind_eye_note(True, True) == "both"
     assert r.mind_eye_note(False, True) == "interceptor"
     assert r.mind_eye_note(False, False) is None
+
+
+@pytest.mark.parametrize("rolls, seat, face, dice, ties, first, after", [
+    ({"a": [5, 3], "b": [5, 4], "c": [2]}, "c", 6, [], "reroll", "c", {"a": [5], "b": [5], "c": [6]}),  # tie-break dropped
+    ({"a": [5, 3], "b": [5, 4], "c": [2]}, "c", 5, [1], "reroll", "b", {"a": [5, 3], "b": [5, 4], "c": [5, 1]}),  # joins it
+    ({"a": [5, 3], "b": [5, 4], "c": [2]}, "a", 4, [6, 1], "reroll", "a", {"a": [5, 4, 6], "b": [5, 4, 1], "c": [2]}),
+    ({"a": [4], "b": [6], "c": [6]}, "a", 6, [], "seat_order", "a", {"a": [6], "b": [6], "c": [6]}),
+])
+def test_a3_a5_first_master_after_a_re_rolled_die(rolls, seat, face, dice, ties, first, after):
+    """A-3 quick effect 2 x A-5: the player's latest die replaced, the rounds walked again (reading first_ties)."""
+    fixed = FixedDice(dice)
+    assert r.first_after_reroll(["a", "b", "c"], rolls, seat, face, fixed, ties) == (first, after)
+    assert fixed.next_index == len(dice)
