@@ -4,7 +4,8 @@ is at least 44×44 CSS px (a checkbox or radio counts by the label around it), m
 of every kind, so a ruleset added later is measured without new test code. Each of those screens has one
 primary action (data-primary: the oldest unanswered prompt, else the ruleset's step for this seat such as
 the sugoroku roll, else the dice) and it sits in the bottom half of the viewport, in the thumb's reach,
-with nothing over it. The same scene on the table screen fits a TV and a laptop without scrolling."""
+with nothing over it. None shows a rule code (people read
+words; the GM console and the exports keep the codes). The same scene on the table screen fits a TV and a laptop without scrolling."""
 
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ BROKEN_HEADERS = """() => [...document.querySelectorAll('tbody th')].filter(th =
   const range = document.createRange(); range.selectNodeContents(th);
   return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
 }).map(th => `row header "${th.textContent.trim()}" is broken over lines`)"""
+
+
+# A rule code ([T-4], （S-3）) a player reads without toggling anything: the grail's force cells broke over lines on
+# 「[T-4]」.
+CODES = """() => (document.body.innerText.match(/\\b[ASGIT]-\\d+[a-z]?\\b/g) || [])
+  .map(code => `"${code}" shown`)"""
 
 
 # The screen's primary action: the one marked in the live fragment, else the page's fallback (the dice).
@@ -141,6 +148,7 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
         phone.goto(f"{base}/s/{table.sid}/phone?lang={('ja', 'en')[i % 2]}")
         expect(phone.locator("#live .live-root")).to_be_attached()
         problems += primary_problems(phone, f"{name} {seat} (its own scene)")
+        problems += [f"{name} {seat} (its own scene): {p}" for p in phone.evaluate(CODES)]
         phone.close()
     table.post("/prompts", {"title": "どれ", "kind": "choice", "options": ["赤", "青", "緑"]})
     table.post("/prompts", {"title": "いくつ", "kind": "multi", "options": ["剣", "弓", "槍"]})
@@ -153,10 +161,11 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
             problems += [f"{name} {seat} {lang}: {p}" for p in
-                         phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS)]
+                         phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS) +
+                         phone.evaluate(CODES)]
             problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
             phone.close()
-    assert not problems, "controls under 44×44 px, toggles without a mark, broken row headers or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
+    assert not problems, "controls under 44×44 px, toggles without a mark, broken row headers, codes shown or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
     # The same scene on the TV: the stage's step in view and nothing scrolls.
     for width, height in ((1920, 1080), (1280, 720)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()

@@ -47,9 +47,14 @@ def game(app, client):
         assert r.status_code == 200
         return r.get_data(as_text=True)
 
+    def phone_post(who, name, payload=None, lang="ja"):
+        """A step from `who`'s phone page (a form, as htmx sends it)."""
+        return browsers[who].post(f"/s/{sid}/phone/actions/{name}?lang={lang}", data=payload or {},
+                                  headers={"X-CSRF-Token": csrf_for(tokens[who]), "HX-Request": "true"})
+
     act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
         s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
-    return {"act": act, "post": post, "view": view, "answer": answer, "page": page}
+    return {"act": act, "post": post, "view": view, "answer": answer, "page": page, "phone_post": phone_post}
 
 
 def play_phase(game, steps=None):
@@ -300,3 +305,14 @@ def test_between_rounds_no_phone_offers_a_skill_or_a_seal_the_round_would_refuse
     assert game["view"]()["players"] == before["players"]
     game["act"]("start_round")
     assert "use_skill" in game["page"]("s1") and "sg-between" not in game["page"]("s1")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_phones_refusal_reads_no_rule_code(game, lang):
+    """A phone's error says why in words; its rule code ([S-6] / (S-6)) is tucked into class rule, which the phones
+    never show (gmtool.css): the GM console's flash shows it, for the GM to read."""
+    r = game["phone_post"]("s1", "challenge", {"target": "s2"}, lang)  # before everyone has moved (S-6)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409, html
+    assert re.search(r'<small class="rule"> ?[\[(（]S-6[\])）]</small>', html), html
+    assert "S-6" not in text_of(html), html
