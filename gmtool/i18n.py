@@ -207,6 +207,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.no_answer": ("回答なし", "No answer"),
     "prompt.answered": ("回答済み", "Answered"),
     "prompt.commitment": ("コミットメント", "Commitment"),
+    "prompt.sealed": ("封印済み", "Sealed"),
     "prompt.salt": ("ソルト", "Salt"),
     "prompt.answer": ("回答", "Answer"),
     "prompt.submit": ("送信", "Submit"),

@@ -4,8 +4,9 @@ is at least 44×44 CSS px (a checkbox or radio counts by the label around it), m
 of every kind, so a ruleset added later is measured without new test code. Each of those screens has one
 primary action (data-primary: the oldest unanswered prompt, else the ruleset's step for this seat such as
 the sugoroku roll, else the dice) and it sits in the bottom half of the viewport, in the thumb's reach,
-with nothing over it. None shows a rule code (people read
-words; the GM console and the exports keep the codes). The same scene on the table screen fits a TV and a laptop without scrolling."""
+with nothing over it. None shows a rule code or a 64-hex commitment before it is opened (people read words;
+the GM console and the exports keep the codes). The same scene on the table screen fits a TV and a laptop without
+scrolling."""
 
 from __future__ import annotations
 
@@ -53,9 +54,9 @@ BROKEN_HEADERS = """() => [...document.querySelectorAll('tbody th')].filter(th =
 }).map(th => `row header "${th.textContent.trim()}" is broken over lines`)"""
 
 
-# A rule code ([T-4], （S-3）) a player reads without toggling anything: the grail's force cells broke over lines on
-# 「[T-4]」.
-CODES = """() => (document.body.innerText.match(/\\b[ASGIT]-\\d+[a-z]?\\b/g) || [])
+# A rule code ([T-4], （S-3）) or a 64-hex commitment a player reads without opening or toggling anything: the
+# grail's force cells broke over lines on 「[T-4]」, every prompt card carried each answer's hash in full.
+CODES = """() => (document.body.innerText.match(/\\b[ASGIT]-\\d+[a-z]?\\b|\\b[0-9a-f]{64}\\b/g) || [])
   .map(code => `"${code}" shown`)"""
 
 

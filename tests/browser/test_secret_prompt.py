@@ -46,7 +46,7 @@ def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, br
     # The phone that has not answered sees no one's answer.
     phone3_text = phones["s3"].locator("#live").inner_text()
     assert "あなたの回答" not in phone3_text
-    commitment_s1 = table.locator("#prompt-p1 li.done code.commitment").first.inner_text()
+    commitment_s1 = table.locator("#prompt-p1 li.done code.commitment").first.text_content()  # behind 「封印済み」
 
     # A change of mind before the lock is allowed and gives a new commitment.
     phones["s1"].locator(".prompt-card").get_by_role("button", name="耐久").click()
@@ -62,6 +62,13 @@ def test_three_phones_answer_in_secret_then_simultaneous_reveal(server, page, br
     for phone in phones.values():
         expect(phone.locator(".prompt-card")).to_have_count(0)
         expect(phone.locator("#prompt-p1 .answer-value")).to_have_count(3)
+    # A phone reads each answer as sealed, in words; the commitment it can compare opens behind that word.
+    seal = phones["s1"].locator("#prompt-p1 li.done details.seal").first
+    expect(seal.locator("summary")).to_have_text("封印済み")
+    expect(seal.locator("code.commitment")).to_be_hidden()
+    seal.locator("summary").click()
+    expect(seal.locator("code.commitment")).to_be_visible()
+    assert re.fullmatch(r"[0-9a-f]{64}", seal.locator("code.commitment").inner_text())
 
     # A player checks their own commitment by hand, from what the verify page shows.
     table.goto(f"{base}/s/{sid}/verify")
