@@ -557,20 +557,30 @@ def ids_shown(screens: dict[str, str], words: list[str]) -> list[str]:
 
 
 RULE_CODE_TEXT = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+HASH_TEXT = re.compile(r"\b[0-9a-f]{64}\b")  # a commitment (SHA-256), a salt: data to check, not words to read
 
 
-class _Codes(HTMLParser):
-    """The text nodes of a page that show a rule code outside an element of class rule or g-rule."""
+class _Shown(HTMLParser):
+    """The text nodes of a page that show `pattern` where a player sees it by default: outside an element of class
+    rule or g-rule (hidden until the 根拠 toggle), a script or style, an element with `hidden`, and a closed
+    <details> other than its summary."""
 
-    def __init__(self):
+    def __init__(self, pattern: re.Pattern):
         super().__init__(convert_charrefs=True)
-        self.open: list[tuple[str, bool]] = []  # (tag, hides its codes)
+        self.pattern = pattern
+        self.open: list[tuple[str, bool, bool]] = []  # (tag, hides its text, a closed <details>)
         self.found: list[str] = []
+
+    def _hidden(self) -> bool:
+        return any(hides for _, hides, _ in self.open) or bool(self.open and self.open[-1][2])
 
     def handle_starttag(self, tag, attrs):
         if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
-            classes = (dict(attrs).get("class") or "").split()
-            self.open.append((tag, tag in ("script", "style") or bool({"rule", "g-rule"} & set(classes))))
+            attrs = dict(attrs)
+            classes = set((attrs.get("class") or "").split())
+            hides = (tag in ("script", "style") or bool({"rule", "g-rule"} & classes) or "hidden" in attrs
+                     or (bool(self.open) and self.open[-1][2] and tag != "summary"))
+            self.open.append((tag, hides, tag == "details" and "open" not in attrs))
 
     def handle_endtag(self, tag):
         while self.open:
@@ -578,13 +588,14 @@ class _Codes(HTMLParser):
                 break
 
     def handle_data(self, data):
-        if RULE_CODE_TEXT.search(data) and not any(hides for _, hides in self.open):
+        if self.pattern.search(data) and not self._hidden():
             self.found.append(data.strip()[:120])
 
 
-def rule_codes_shown(html: str) -> list[str]:
-    """Every text of a table screen that shows a rule code the 根拠 toggle does not hide (docs/api.md: rule codes
-    are the GM's; on the TV inside class rule / g-rule, which gmtool.css hides until the toggle)."""
-    parser = _Codes()
+def shown_by_default(html: str, pattern: re.Pattern) -> list[str]:
+    """Every text of a page that shows `pattern` (RULE_CODE_TEXT, HASH_TEXT) before anybody opens or toggles
+    anything (docs/api.md: rule codes are the GM's, on the TV and the phones inside class rule / g-rule, which
+    gmtool.css hides until the table's 根拠 toggle; a commitment sits behind its 「封印済み」 disclosure)."""
+    parser = _Shown(pattern)
     parser.feed(html)
     return parser.found

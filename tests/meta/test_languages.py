@@ -15,8 +15,8 @@ fragment and the home page are read in both languages.
   or its text, not only a symbol such as ✓ or ＋ (checked on the Japanese screens: the names are the same in both).
 - Both languages: no seat id (`s1`, `s2`: a seat, a faction or a character such as `s1/アルトリア`) and no counter or
   other key with an underscore (`black_stars`) in any visible text or accessible name: people read names and words.
-  On the table screen, no rule code outside what its 根拠 toggle hides (class rule / g-rule): a log line's （A-5）
-  as its [S-1].
+  On the table screen and the phones, no rule code outside what the 根拠 toggle hides (class rule / g-rule): a log
+  line's （A-5） as its [S-1]; and no 64-hex commitment outside its closed 「封印済み」 disclosure.
 
 No per-game code: a new game is checked by declaring a demo or a leak probe.
 """
@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import (ADDRESS, ADMIN_KEY, ApiTable, bearer, ids_shown, is_json, open_link, rule_codes_shown,
-                            strip_typed, texts_of, unnamed_controls)
+from gmtool_testing import (ADDRESS, ADMIN_KEY, HASH_TEXT, RULE_CODE_TEXT, ApiTable, bearer, ids_shown, is_json, open_link,
+                            shown_by_default, strip_typed, texts_of, unnamed_controls)
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.rulesets import registry
@@ -211,10 +211,11 @@ def lowercase_headings(screens: dict[str, str], words: list[str]) -> list[str]:
     return found
 
 
-def tv_rule_codes(screens: dict[str, str]) -> list[str]:
-    """Every text of the table screen (and its fragment) that shows a rule code the 根拠 toggle does not hide."""
-    return [f"{page}: {text!r}" for page, html in screens.items() if page.startswith("table")
-            for text in rule_codes_shown(html)]
+def codes_shown(screens: dict[str, str]) -> list[str]:
+    """Every text of the table screen and the phones (pages and fragments) that shows a rule code the 根拠 toggle
+    does not hide, or a 64-hex commitment not behind its disclosure: players read words, not codes."""
+    return [f"{page}: {text!r}" for page, html in screens.items() if page.startswith(("table", "phone"))
+            for pattern in (RULE_CODE_TEXT, HASH_TEXT) for text in shown_by_default(html, pattern)]
 
 
 def _report(found: list[str]) -> str:
@@ -229,7 +230,7 @@ def test_every_screen_in_english_holds_no_japanese_but_the_users_words(app, clie
         stages.append(stage)
         screens = pages(app, driver, "en")
         found += japanese_in_english(screens, user_words(driver)) + lowercase_headings(screens, user_words(driver))
-        found += ids_shown(screens, user_words(driver)) + tv_rule_codes(screens)
+        found += ids_shown(screens, user_words(driver)) + codes_shown(screens)
     assert stages, f"{name} declares neither a demo nor a leak probe: its screens are not checked"
     assert not found, _report(found)
 
@@ -240,7 +241,7 @@ def test_every_screen_in_japanese_holds_no_english_chrome_and_names_every_contro
     for driver, stage in scripted_sessions(client, name):
         screens = pages(app, driver, "ja")
         found += english_in_japanese(screens, user_words(driver)) + ids_shown(screens, user_words(driver))
-        found += tv_rule_codes(screens)
+        found += codes_shown(screens)
         unnamed += [f"{stage} {page}: {control}" for page, html in screens.items() for control in unnamed_controls(html)]
     assert not found, _report(found)
     assert not unnamed, _report(unnamed)
@@ -263,6 +264,12 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
                      ["アルトリア", "s1/アルトリア"]) == ["page <code>: 's1/アルトリア' (s1)"]
     assert ids_shown({"page": '<span aria-label="black_stars">1</span><code>{"main":"s1/a"}</code>'}, []) \
         == ["page <span aria-label>: 'black_stars' (black_stars)"]
+    # a phone's rule code outside class rule, a commitment outside its closed disclosure; the same tucked away pass
+    assert codes_shown({"phone s1": '<p>戦力 <small class="g-rule">[T-4]</small> 筋力 [T-4]</p>',
+                        "table screen": '<li>✓ <code>abababababababababababababababababababababababababababababababab</code></li>',
+                        "phone s2": '<details class="seal"><summary>封印済み</summary><code>abababababababababababababababababababababababababababababababab</code></details>',
+                        "gm console": '<p>[T-4] <code>abababababababababababababababababababababababababababababababab</code></p>'}) \
+        == ["phone s1: '筋力 [T-4]'", "table screen: 'abababababababababababababababababababababababababababababababab'"]
 
 
 RULE_CODE = re.compile(r"(?<![A-Za-z0-9])([ASGIT]-\d+[a-z]?)(?![0-9])")  # RULES.md's codes, [G-1] or （I-2）
