@@ -316,3 +316,27 @@ def test_a_phones_refusal_reads_no_rule_code(game, lang):
     assert r.status_code == 409, html
     assert re.search(r'<small class="rule"> ?[\[(（]S-6[\])）]</small>', html), html
     assert "S-6" not in text_of(html), html
+
+
+def _stage(game, lang="ja") -> str:
+    """The table's stage as it reads (rule codes hidden, as before 根拠 is pressed)."""
+    return text_of(re.search(r'<div class="stage-item sg-stage".*?</div>\s*</div>', game["page"]("table", lang), re.S).group(0))
+
+
+def test_s2_a_round_the_gm_ends_early_reads_ended_on_the_stage_as_one_that_met_its_end(game):
+    """Play-through: a round ended by its end condition is flagged on the table's stage (「ラウンド1：行動フェイズ8回目
+    終了」), one the GM ended early (force) was not: after the climax the stage read only the winner, with nothing
+    saying the game had ended. Both now say why the round is over (S-2): 「クライマックス：GMが終了」 / 'Climax: ended by
+    the GM' (view: round_over)."""
+    act, view = game["act"], game["view"]
+    play_phase(game)
+    for rnd, ja, en in (("round1", "ラウンド1", "Round 1"), ("round2", "ラウンド2", "Round 2"),
+                        ("climax", "クライマックス", "Climax")):
+        act("end_round", {"force": True, "vote": False})
+        assert view()["round_over"] == {"ja": f"{ja}：GMが終了", "en": f"{en}: ended by the GM", "rule": "S-2"}
+        assert f"{ja} · 行動フェイズ" in _stage(game) and f"{ja}：GMが終了" in _stage(game), _stage(game)
+        assert f"{en}: ended by the GM" in _stage(game, "en"), _stage(game, "en")
+        if rnd != "climax":
+            act("start_round", {"board_length": 12})
+            assert view()["round_over"] is None and "GMが終了" not in _stage(game)
+    assert view()["finished"] and "優勝: " in _stage(game)

@@ -218,6 +218,12 @@ def round_over(round_name: str, action_phase: int, goal_count: int, n_players: i
             "phases_left": max(0, ACTION_PHASES_PER_ROUND - phase)}
 
 
+def ended_by_gm(round_name: str) -> dict:
+    """S-2: why a round the GM ended before its end condition is over (ラウンド1：GMが終了)."""
+    label = ROUND_LABELS[round_name]
+    return _note(f"{label.ja}：GMが終了", f"{label.en}: ended by the GM", "S-2")
+
+
 def places(vps: Sequence[int]) -> list[int]:
     """S-1: each place of VP listed from the most; a tie shares it, the next skips (48, 0, 0, -3 → 1, 2, 2, 4)."""
     return [1 + sum(1 for w in vps if w > v) for v in vps]

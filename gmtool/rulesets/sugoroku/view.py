@@ -74,7 +74,8 @@ def view(state: State, viewer) -> dict:
               "label": s["squares"].get(str(i), {}).get("label", ""), "start": i == 0, "goal": i == length}
              for i in range(length + 1)]
     check = F.round_check(state)
-    round_over = s["round_over"] or (check["reason"] if check["over"] else None)
+    round_over = s["round_over"] or (check["reason"] if check["over"] else None) or \
+        (R.ended_by_gm(s["round"]) if s["round_ended"] else None)  # S-2: ended before its end condition
     # S-2: a round that is over (ended, or its end condition met: the roll is refused) has nobody to move
     next_up = F.current_mover(state)  # who would roll next; ending the phase waits for them (end_phase)
     mover = None if s["round_ended"] or round_over else next_up
