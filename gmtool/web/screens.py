@@ -46,7 +46,7 @@ def log_line(event, state, viewer: Viewer, language: str) -> dict | None:
     visible = visible_event(event, state, viewer)
     if visible is None:
         return None
-    return {"seq": event.seq, "time": clock(event.ts), "type": event.type,
+    return {"seq": event.seq, "action": event.action, "time": clock(event.ts), "type": event.type,
             "text": describe(visible, state, language), "undone": visible["undone"]}
 
 

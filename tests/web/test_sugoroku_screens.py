@@ -34,6 +34,10 @@ def game(app, client):
     def view():
         return client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["ruleset"]
 
+    def undo():
+        r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"]), json={})
+        assert r.status_code == 200, r.get_json()
+
     def answer(prompt, who, value):
         r = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(tokens[who]), json={"value": value})
         assert r.status_code == 200, r.get_json()
@@ -54,7 +58,8 @@ def game(app, client):
 
     act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
         s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
-    return {"act": act, "post": post, "view": view, "answer": answer, "page": page, "phone_post": phone_post}
+    return {"act": act, "post": post, "view": view, "answer": answer, "page": page, "phone_post": phone_post,
+            "undo": undo}
 
 
 def play_phase(game, steps=None):
@@ -340,3 +345,24 @@ def test_s2_a_round_the_gm_ends_early_reads_ended_on_the_stage_as_one_that_met_i
             act("start_round", {"board_length": 12})
             assert view()["round_over"] is None and "GMが終了" not in _stage(game)
     assert view()["finished"] and "優勝: " in _stage(game)
+
+
+def test_s3_a_square_event_before_the_rounds_first_move_is_the_stages_newest_line(game):
+    """Play-through: a square's event the GM applied before the round's first move (セイバー's 戦果 +2 at the start)
+    never reached the table's stage, which kept the round's headline and showed only later events. It is the newest
+    line, as after a move: the headline gives way to it; undone, the headline is back."""
+    act, view = game["act"], game["view"]
+    _a_phase_and_its_battle(game)
+    act("end_round", {"force": True, "vote": False})
+    for rnd in ("round2", "climax"):
+        act("start_round", {"board_length": 12})
+        first = view()["current_name"]
+        assert "開始 · 先手" in _stage(game), _stage(game)
+        act("square_event", {"seat": "s1", "vp": 2, "label": "宝箱"})
+        for lang, line, mover in (("ja", "セイバー: 戦果 ", f"手番: {first}"), ("en", "セイバー: VP ", f"To move: {first}")):
+            text = _stage(game, lang)
+            assert line in text and "宝箱" in text and mover in text, (rnd, lang, text)
+            assert "開始 · 先手" not in text and "begins · first" not in text and "前の戦闘" not in text, (rnd, lang, text)
+        game["undo"]()
+        assert "開始 · 先手" in _stage(game) and "宝箱" not in _stage(game), _stage(game)
+        act("end_round", {"force": True, "vote": False})

@@ -80,6 +80,7 @@ def _setup(state: State, e) -> None:
         "round_over": None, "last_move": None, "karma_pending": [],
         "vp_terms": {seat: list(p.get("vp_terms", [])) for seat, p in d["players"].items()},
         "vote": None, "finished": False, "round_ended": False, "history": [], "skip_to_climax": d["skip_to_climax"],
+        "start_action": e.action,  # the action that began the round (the table's headline stays while it is newest)
     }
 
 
@@ -213,7 +214,7 @@ def _round_started(state: State, e) -> None:
     d, s = e.data, sg(state)
     s.update(round=d["round"], phase=1, board_length=_board(d["board_length"]), moved=[], goal=[], goal_phase={},
              arrived={}, pending=[], challenges=[], battle=None, round_over=None, last_move=None,
-             round_ended=False, vote=None)
+             round_ended=False, vote=None, start_action=e.action)
 
 
 # -- describers -----------------------------------------------------------------------------------

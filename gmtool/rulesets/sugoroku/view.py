@@ -102,6 +102,8 @@ def view(state: State, viewer) -> dict:
            # S-1: a round just begun: nobody has moved or fought in it yet (the stage's headline until the first move)
            "round_start": not s["round_ended"] and s["phase"] == 1 and not s["moved"] and s["last_move"] is None
            and not s["battle"] and not s["pending"],
+           # the action that began the round (setup, start_round): the headline gives way to any later line (S-1)
+           "start_action": s["start_action"],
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
            "candidates": s.get("candidates", []), "out": list(s["out"]),
            "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
