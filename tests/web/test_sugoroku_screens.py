@@ -146,8 +146,11 @@ def _a_phase_and_its_battle(game) -> None:
 def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
     """Browser review: at the start of round 2 the table's big lines were still 「前の戦闘: マス2 …」 from round 1 and
     the last player's 「位置 8→0（スタートへ）」. A round just begun is the stage's headline (S-1/S-2): its name, who
-    moves first, how it ends (the climax: that it is the last); the first move of the round takes it away."""
+    moves first, how it ends (the climax: that it is the last); the first move of the round takes it away.
+    Play-through: the first mover was named twice, 「手番: セイバー」 in the title over 「ラウンド1開始 · 先手: セイバー」;
+    the headline names them once (S-3), the title again once the headline has given way."""
     act, view = game["act"], game["view"]
+    assert _stage(game).count("セイバー") == 1 and "先手: セイバー" in _stage(game), _stage(game)  # round 1, from the setup
     _a_phase_and_its_battle(game)
     act("end_round", {"force": True, "vote": False})
 
@@ -161,11 +164,13 @@ def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
         first = view()["current_name"]
         html, text = stage()
         assert f"{ja} · 先手: {first}" in text, text
+        assert text.count(first) == 1, text  # the first mover is named once: not also 「手番: …」 in the title (S-3)
         assert "行動フェイズ8回か、" in text and "盤面12マス" in text, text
         assert ("最終ラウンド" in text) == (rnd == "climax"), text
         assert "sg-last-battle" not in html and "スタートへ" not in text, text
         en_text = stage("en")[1]
         assert f"{en} · first to move: {first}" in en_text and "board of 12 squares" in en_text, en_text
+        assert en_text.count(first) == 1 and "To move" not in en_text, en_text
         assert ("the final round" in en_text) == (rnd == "climax"), en_text
         act("roll_move", {"faces": [1]}, who=view()["current"])
         assert "sg-round-start" not in stage()[0], rnd  # the first move of the round takes the headline away
@@ -350,7 +355,7 @@ def test_s2_a_round_the_gm_ends_early_reads_ended_on_the_stage_as_one_that_met_i
 def test_s3_a_square_event_before_the_rounds_first_move_is_the_stages_newest_line(game):
     """Play-through: a square's event the GM applied before the round's first move (セイバー's 戦果 +2 at the start)
     never reached the table's stage, which kept the round's headline and showed only later events. It is the newest
-    line, as after a move: the headline gives way to it; undone, the headline is back."""
+    line, as after a move: the headline gives way to it (the title names who moves); undone, the headline is back."""
     act, view = game["act"], game["view"]
     _a_phase_and_its_battle(game)
     act("end_round", {"force": True, "vote": False})
