@@ -39,6 +39,19 @@ def test_the_stage_shows_a_revealed_setup_before_the_gm_confirms_it(app, client,
     assert re.search(r'data-stage-force="a-筋力"><b>50</b>', stage(app, grail))
 
 
+def test_t4_the_stage_names_main_and_sub_as_the_phone_and_the_console_do(app, client, grail):  # noqa: F811
+    """Play-through: the table's stage wrote 「メイン: アルトリア ／ サブ: 士郎」 with colons where the phone's and the console's
+    cast row, and every force term (rules.force_label), write 「メイン アルトリア」: one style everywhere (T-4)."""
+    set_up(client, grail, *started(client, grail))
+    for lang, want in (("ja", "メイン アルトリア ／ サブ 士郎"), ("en", "Main アルトリア / Sub 士郎")):
+        shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", stage(app, grail, lang)))
+        assert want in shown and "メイン:" not in shown and "Main:" not in shown, (lang, shown)
+        for link, screen in ((grail["gm_url"], "gm"), (grail["seats"][0]["join_url"], "phone")):
+            page = open_link(app, link).get(f"/s/{grail['session']}/{screen}?lang={lang}").get_data(as_text=True)
+            cast = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<tr class="g-cast">.*?</tr>', page, re.S).group(0)))
+            assert want.split(" ／ " if lang == "ja" else " / ")[0] in cast and ":" not in cast, (lang, cast)
+
+
 # -- 2. escapes -----------------------------------------------------------------------------------
 
 def test_the_newest_escape_is_on_the_stage_with_its_breakdown(app, client, grail):  # noqa: F811
