@@ -52,6 +52,27 @@ def test_t4_the_stage_names_main_and_sub_as_the_phone_and_the_console_do(app, cl
             assert want.split(" ／ " if lang == "ja" else " / ")[0] in cast and ":" not in cast, (lang, cast)
 
 
+def test_t7_a_value_halved_by_affinity_says_why_on_the_stage_before_the_rules_are_shown(app, client, grail):  # noqa: F811
+    """Play-through: the stage showed アーチャー陣営's 耐久 50 as 25 with no reason until 根拠 was pressed (its terms, with
+    the rule code, are hidden till then). Why a value is half is a game fact the players need: 「相性で半減」 / 'halved by
+    affinity' stands beside the number, outside the hidden details, and no rule code with it (T-7)."""
+    set_up(client, grail, *started(client, grail))
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "耐久"}, "s2")  # セイバー陣営's 筋力 halves アーチャー陣営's 耐久 50 → 25
+    for revealed in (True, False):
+        for lang, why in (("ja", "相性で半減"), ("en", "halved by affinity")):
+            shown = stage(app, grail, lang)
+            side = re.search(r'<div class="g-stage-side[^"]*" data-side="b">.*?</div>', shown, re.S).group(0)
+            outside = re.sub(r'<span class="g-stage-terms rule-detail">.*?</span></span></span>', "", side, flags=re.S)
+            assert re.search(rf'<b class="g-stage-num">25</b>\s*<span class="g-stage-why"[^>]*>{why}</span>', outside), side
+            assert "T-7" not in outside, outside
+            a_side = re.search(r'<div class="g-stage-side[^"]*" data-side="a">.*?</div>', shown, re.S).group(0)
+            assert "g-stage-why" not in a_side, a_side  # 筋力 50 as chosen: nothing to explain
+        if revealed:
+            confirm(client, grail, "c1-s1")  # the confirmed result on the stage says it alike
+
+
 # -- 2. escapes -----------------------------------------------------------------------------------
 
 def test_the_newest_escape_is_on_the_stage_with_its_breakdown(app, client, grail):  # noqa: F811

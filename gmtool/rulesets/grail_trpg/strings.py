@@ -16,6 +16,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.result_awaiting_the_gm': ('リザルト（GMの確定待ち）', ' result (awaiting the GM)'),
     'grail.starting_seals': ('令呪の初期値', 'Starting Command Seals'),
     'grail.advantage': ('優位', 'Advantage'),
+    'grail.affinity.half': ('相性で半減', 'halved by affinity'),
+    'grail.affinity.minus10': ('相性で−10', '−10 by affinity'),
     'grail.disadvantage': ('劣位', 'Disadvantage'),
     'grail.skills_left': ('残りスキル', 'skills left'),
     'grail.np_left': ('残り宝具', 'NP left'),
