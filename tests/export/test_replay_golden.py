@@ -84,11 +84,11 @@ def test_grail_reads_like_a_replay(played, lang):
     first = selects[0]
     if lang == "ja":
         assert "セイバー陣営【筋力】60 vs アーチャー陣営【耐久】25［修正 " in first and first.count("［") == 1
-        assert "スキル〈怪力〉 +10[T-8]" in first and "-25[T-7]］ → セイバー陣営が優位" in first
+        assert "スキル〈怪力〉 +10[T-8]" in first and "−25[T-7]］ → セイバー陣営が優位" in first
         assert "令呪2: 宝具+30[T-13]］ → アーチャー陣営が優位" in selects[2]  # the amount once, not "+30 +30"
     else:
         assert "セイバー陣営 STR 60 vs アーチャー陣営 END 25 [modifiers, " in first
-        assert "Skill <怪力> +10 [T-8]" in first and "-25 [T-7]] → セイバー陣営 gains the advantage" in first
+        assert "Skill <怪力> +10 [T-8]" in first and "−25 [T-7]] → セイバー陣営 gains the advantage" in first
     battle = next(line for line in story.splitlines() if "[T-10]" in line and "1d100" in line)
     assert "72" in battle and "84" in battle  # both rolls and the winner
     assert "salt" not in story and "一斉公開" not in story and "revealed" not in story

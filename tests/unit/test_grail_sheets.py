@@ -128,7 +128,7 @@ def test_t8_down_debuff_past_the_cap_is_clipped_with_its_rule(t):
     t.confirm("c1-setup")
     r = select1(t, {"stat": "筋力"}, {"stat": "幸運", "skills": [E2]})
     # 呪詛 −60 on a +20 stat would net −40: clipped to −50 (net −30).
-    assert shown(r["a"]["terms"]) == ["戦力（筋力） +60 [T-4]", "スキル〈呪詛〉 -60 → -50 -50 [T-8]"]
+    assert shown(r["a"]["terms"]) == ["戦力（筋力） +60 [T-4]", "スキル〈呪詛〉 −60 → −50 -50 [T-8]"]
     assert any(n["rule"] == "T-8" and "±30" in n["ja"] for n in r["notes"])
 
 
@@ -139,7 +139,7 @@ def test_t8_down_setup_debuff_then_select_debuff_share_one_cap(t):
     assert shown(t.combat()["forces"]["a"]["筋力"]["terms"])[-1] == "スキル〈弱体〉 -20 [T-8]"
     r = select1(t, {"stat": "筋力"}, {"stat": "幸運", "skills": [E2]})
     # −20 already: 呪詛 −60 may only take −10 more.
-    assert shown(r["a"]["terms"])[-1] == "スキル〈呪詛〉 -60 → -10 -10 [T-8]"
+    assert shown(r["a"]["terms"])[-1] == "スキル〈呪詛〉 −60 → −10 -10 [T-8]"
     assert r["a"]["value"] == 20 - 10
 
 

@@ -84,7 +84,7 @@ def test_t8_skill_form_adds_changes_and_removes_a_skill_field_by_field(t):
     assert [k["id"] for k in sheet(t, "s2")] == ["s2/エミヤ:2", "s2/エミヤ:3"]
     log = t.log()[-4:]
     assert log[0] == "アーチャー陣営 エミヤ: 宝具〈鶴翼三連〉を追加（セレクト・宝具+20 MP3）"
-    assert log[2] == "アーチャー陣営 エミヤ: スキル〈心眼〉を削除（リザルト・相手の筋力-10）"
+    assert log[2] == "アーチャー陣営 エミヤ: スキル〈心眼〉を削除（リザルト・相手の筋力−10）"
 
 
 @pytest.mark.parametrize("payload, ja, en", [
@@ -170,7 +170,7 @@ def test_t11_cleanup_skill_is_offered_only_at_cleanup_and_applies_its_stat_chang
     assert entry["by_hand"] is False and entry["use"]["skill"] == A_ESC
     assert t.state.counters["s1"]["mp"] == 3  # 5 − MP2
     assert c["uses_left_by_faction"]["s1"]["skill"] == 1  # T-3 counts cleanup skills too
-    assert t.log()[-2] == "クリンナップ [T-11]: セイバー陣営 スキル〈仕切り直し〉（アルトリア【敏捷】+10 [T-8]、MP-2）"
+    assert t.log()[-2] == "クリンナップ [T-11]: セイバー陣営 スキル〈仕切り直し〉（アルトリア【敏捷】+10 [T-8]、MP−2）"
 
 
 def to_cleanup_again(t):
@@ -243,7 +243,7 @@ def test_t6_result_skill_is_offered_after_the_confirm_until_the_next_select(t):
     revised = visible_event(t.pure.events[-1], t.state, GM)
     assert RULESET.event_type("grail.select_revised").export(revised, t.state, "ja") == (
         "リザルトのスキル〈心眼〉で再計算 [T-6]: 1stセレクト [T-5/T-6/T-7]: セイバー陣営【筋力】30 vs アーチャー陣営【筋力】30"
-        "［修正 セイバー陣営: スキル〈心眼〉 -10[T-8]］ → 同値: 優位なし")
+        "［修正 セイバー陣営: スキル〈心眼〉 −10[T-8]］ → 同値: 優位なし")
     # the winner's own result skill: 怪力 +20 → 50 vs 30, a wins again; both uses stay in the breakdown
     t.act("use_skill", {"skill": A_RES}, who="s1")
     r = t.combat()["selects"][0]["result"]

@@ -125,7 +125,7 @@ def test_t9_worked_example_side_a_term_by_term():
     assert values(w["terms"]) == [20, 37, 15, 10, 0, 10, 50] and w["total"] == 142
     assert [t["rule"] for t in w["terms"]] == ["T-9", "T-9", "T-9", "T-9", "T-7", "T-9", "T-13"]
     assert "force_diff" in readings_in(w["notes"])
-    assert w["terms"][1]["label"]["en"] == "Force difference (-27) + (+50) + (+50) = +73 ÷ 2 → +37"
+    assert w["terms"][1]["label"]["en"] == "Force difference (−27) + (+50) + (+50) = +73 ÷ 2 → +37"
 
 
 def test_t9_worked_example_side_b_luck_bonus_voided():

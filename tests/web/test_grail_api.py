@@ -494,7 +494,7 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
 
 @pytest.mark.parametrize("declarer, value, terms", [
     # a declared: b (declared upon) first: -50 on a fresh stat is clipped to -30 (T-8), then a's +20 → 40.
-    ("a", 40, ["メイン Aの筋力 50", "スキル〈呪い〉 -50 → -30 -30", "スキル〈魔力放出〉 20"]),
+    ("a", 40, ["メイン Aの筋力 50", "スキル〈呪い〉 −50 → −30 -30", "スキル〈魔力放出〉 20"]),
     # b declared: a (declared upon) first: +20, then -50 nets -30 and is applied whole → 20.
     ("b", 20, ["メイン Aの筋力 50", "スキル〈魔力放出〉 20", "スキル〈呪い〉 -50"]),
 ])

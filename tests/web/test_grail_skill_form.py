@@ -47,7 +47,7 @@ def test_t8_gm_console_form_adds_changes_and_removes_a_skill(app, client, grail)
     assert [(k["id"], k["name"], k["stat"], k["value"], k["target"], k["mp"]) for k in skills] == [
         ("s1/アルトリア:2", "怪力", "筋力", -10, "opponent", 0), ("s1/アルトリア:3", "約束された勝利の剣", "宝具", 20, "self", 3)]
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
-    assert "宝具〈約束された勝利の剣〉" in html and "リザルト・相手の筋力-10" in html
+    assert "宝具〈約束された勝利の剣〉" in html and "リザルト・相手の筋力−10" in html
 
 
 @pytest.mark.parametrize("body, status, ja, en", [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 
 from gmtool.core.logtext import in_lang as _ja
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Event, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
@@ -254,7 +255,7 @@ def _pick_passed(state: State, e) -> None:
 def _d_step_modifier(e, state, lang):
     u = e["data"]["use"]
     names = _names(state, e["data"]["combat"])
-    value = f"{u['value']:+d}" if u.get("value") is not None else ""
+    value = minus_sign(u["value"], True) if u.get("value") is not None else ""
     stat = _stat(u["stat"], lang) if u.get("stat") else ""
     label = use_label(u["kind"], u["name"])  # as the breakdown names it
     return _ja(lang, f"{names[u['side']]}: {label.ja}{stat}{value} [T-8]",
@@ -327,7 +328,7 @@ def _stat(s: str, lang: str) -> str:
 def _term(t: dict, i: int, lang: str, rule: bool = True) -> str:
     """The `i`th term of a breakdown: its label and value (the first as it is, the later ones signed), its rule."""
     label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
-    value = f"{t['value']}" if i == 0 else f"{t['value']:+d}"
+    value = minus_sign(t["value"], signed=i > 0)  # the later terms signed, a negative one with its minus sign (−)
     return f"{label} {value} [{t['rule']}]" if rule and t.get("rule") else f"{label} {value}"
 
 
@@ -464,13 +465,13 @@ def _d_skill_used(e, state, lang):
     label = skill_label({"kind": u["kind"], "name": u["name"]})
     parts = []
     for a in d["applied"]:
-        moved = f"{a['requested']:+d}" + (f" → {a['applied']:+d}" if a["clipped"] else "")
+        moved = minus_sign(a["requested"], True) + (f" → {minus_sign(a['applied'], True)}" if a["clipped"] else "")
         parts.append(f"{a['name']}{_stat(a['stat'], lang)}{moved} [{a['rule']}]" if lang != "en" else
                      f"{a['name']} {_stat(a['stat'], lang)} {moved} [{a['rule']}]")
     if d.get("by_hand"):
         parts.append(_ja(lang, "GMが適用", "applied by the GM"))
     if u.get("mp"):
-        parts.append(f"MP-{u['mp']}")
+        parts.append(f"MP{minus_sign(-u['mp'])}")
     return _ja(lang, f"クリンナップ [T-11]: {who} {label.ja}（{'、'.join(parts)}）",
                f"Cleanup [T-11]: {who} {label.en} ({', '.join(parts)})")
 
@@ -479,7 +480,7 @@ def _d_final(e, state, lang):
     d = e["data"]
     names = _names(state, d["combat"])
     rows = [f"{names[s]} {_ja(lang, '勝率', 'win rate')} {_terms(d['win_rates'][s]['terms'], lang)} = "
-            f"{d['win_rates'][s]['total']}" for s in "ab"]
+            f"{minus_sign(d['win_rates'][s]['total'])}" for s in "ab"]
     return _ja(lang, "ファイナルリザルト [T-9]: ", "Final result [T-9]: ") + "; ".join(rows)
 
 
@@ -493,7 +494,8 @@ def _d_seal(e, state, lang):
 def _d_modifier(e, state, lang):
     d = e["data"]
     name = _names(state, d["combat"])[d["side"]]
-    return _ja(lang, f"{name}の勝率に修正 {d['value']:+d}〈{d['label']}〉", f"Win rate modifier {d['value']:+d} <{d['label']}> for {name}")
+    value = minus_sign(d["value"], True)
+    return _ja(lang, f"{name}の勝率に修正 {value}〈{d['label']}〉", f"Win rate modifier {value} <{d['label']}> for {name}")
 
 
 def _d_battle(e, state, lang):
@@ -501,7 +503,7 @@ def _d_battle(e, state, lang):
     names = _names(state, d["combat"])
     parts = []
     for row in d["battle"]["rolls"]:
-        rolls = " vs ".join(f"{names[s]} 1d100({row[s]['die']}) + {_ja(lang, '勝率', 'win rate')}{row[s]['rate']} = "
+        rolls = " vs ".join(f"{names[s]} 1d100({row[s]['die']}) + {_ja(lang, '勝率', 'win rate ')}{minus_sign(row[s]['rate'])} = "
                             f"{row[s]['total']}" for s in "ab")
         parts.append(rolls + (_ja(lang, "（同値）", " (tie)") if row["tie"] else ""))
     w = d["battle"]["winner"]

@@ -14,6 +14,7 @@ from typing import Any
 from gmtool.core.commands import change_at_confirm, clean_text, counter_drafts, parse_int
 from gmtool.core.errors import Conflict, GmError, choices_text, shown
 from gmtool.core.model import Label, Prompt, State, text_in
+from gmtool.core.logtext import minus_sign
 from gmtool.core.view import pending_view
 
 from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, other, seen_count, seen_total,
@@ -402,7 +403,7 @@ def select_text(value: Any, lang: str = "ja") -> str:
     stat = str(value.get("stat", ""))
     text = STAT_LABELS[stat].get(lang) if stat in STAT_LABELS else stat
     for m in value.get("mods") or []:
-        text += " " + _tag(f"{m.get('label')} {int(m.get('value', 0)):+d}", lang)
+        text += " " + _tag(f"{m.get('label')} {minus_sign(int(m.get('value', 0)), True)}", lang)
     for u in value.get("uses") or []:
         text += " " + _tag(u.get("name"), lang)
     if value.get("seal"):
@@ -508,8 +509,8 @@ class Uses:
                                        "no effect", "T-8"))
             else:
                 r = self.tracker.apply(main[target], stat, u["value"], kind if kind in KINDS else "outside", base)
-                label = base if not r["clipped"] else Label(
-                    f"{base.ja} {u['value']:+d} → {r['applied']:+d}", f"{base.en} {u['value']:+d} → {r['applied']:+d}")
+                moved = f"{minus_sign(u['value'], True)} → {minus_sign(r['applied'], True)}"
+                label = base if not r["clipped"] else Label(f"{base.ja} {moved}", f"{base.en} {moved}")
                 terms[target].append((stat, term(label, r["applied"], "GM" if kind == "outside" else "T-8")))
                 self.notes += r["notes"]
         if u.get("win_rate") is not None:
@@ -560,9 +561,9 @@ def step_uses(combat: dict, prompt_id: str) -> list:
 
 def _gm_notes(prompt: Prompt, combat: dict) -> list:
     resp = prompt.meta["respondents"]
-    return [note(f"GM修正〈{m['label']}〉{m['amount']:+d}は能力値を指定していないため戦力に入りません。"
+    return [note(f"GM修正〈{m['label']}〉{minus_sign(m['amount'], True)}は能力値を指定していないため戦力に入りません。"
                  "「修正」（use_skill）で能力値と種類を指定してください",
-                 f"GM modifier <{m['label']}> {m['amount']:+d} names no stat and does not change 戦力; "
+                 f"GM modifier <{m['label']}> {minus_sign(m['amount'], True)} names no stat and does not change 戦力; "
                  "enter it with use_skill (stat and kind)", "T-8")
             for m in prompt.modifiers if m["who"] in resp.values()]
 
@@ -724,8 +725,8 @@ def cleanup_use(state: State, combat: dict, use: dict) -> dict:
                               f"<{use['name']}> acts on the chosen stat, but none is chosen at cleanup (the GM "
                               "applies it)", "T-11"))
     if use.get("win_rate") is not None:
-        notes.append(note(f"〈{use['name']}〉の勝率{use['win_rate']:+d}: 勝敗判定は済んでいます（GMが適用）",
-                          f"<{use['name']}> win rate {use['win_rate']:+d}: the battle roll is over (the GM applies "
+        notes.append(note(f"〈{use['name']}〉の勝率{minus_sign(use['win_rate'], True)}: 勝敗判定は済んでいます（GMが適用）",
+                          f"<{use['name']}> win rate {minus_sign(use['win_rate'], True)}: the battle roll is over (the GM applies "
                           "it)", "T-11"))
     if use.get("value") is None and use.get("win_rate") is None:
         notes.append(note(f"〈{use['name']}〉: 数値の効果はありません（GMが適用します）",

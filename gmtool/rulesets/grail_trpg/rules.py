@@ -494,7 +494,7 @@ def _affinity_term(kind: str, chooser: str, target: str, value: int) -> dict:
         return term(Label(f"相性: {chooser}が{target}を半減（{value}→{math.ceil(value / 2)}、切り上げ）",
                           f"Affinity: {ce} halves {te} ({value}→{math.ceil(value / 2)}, rounded up)"),
                     math.ceil(value / 2) - value, "T-7")
-    return term(Label(f"相性: {chooser}により{target}が-10", f"Affinity: {ce} gives {te} −10"), -10, "T-7")
+    return term(Label(f"相性: {chooser}により{target}が−10", f"Affinity: {ce} gives {te} −10"), -10, "T-7")
 
 
 def _side(key: str, me: SideChoice, opp: SideChoice, carry: str | None, order: str) -> dict:

@@ -15,6 +15,7 @@ import unicodedata
 from typing import Any, Mapping
 
 from gmtool.core.errors import GmError, choices_text, shown
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Label
 
 from .rules import STAT_EN, STATS
@@ -145,7 +146,7 @@ def parse_skill_line(line: str, where: tuple[str, str]) -> dict:
     effect_text words an effect: `- Skill Name select opponent STR -50, win rate +10, MP 2`."""
     if len(line) > MAX_SKILL_LINE:
         raise _bad(where, f"スキルの行は{MAX_SKILL_LINE}文字までです", f"a skill line is at most {MAX_SKILL_LINE} characters")
-    tokens = line.split()
+    tokens = line.replace("−", "-").split()  # a value as effect_text writes it, with its minus sign (−10)
     raw: dict[str, Any] = {}
     name_parts: list[str] = []
     i = 0
@@ -237,18 +238,18 @@ def use_label(kind: str, name: str) -> Label:
 
 
 def effect_text(skill: Mapping) -> Label:
-    """T-8: a skill's effect in words the players know (筋力+10 / 相手の筋力-10 / 勝率+5 / MP2)."""
+    """T-8: a skill's effect in words the players know (筋力+10 / 相手の筋力−10 / 勝率+5 / MP2)."""
     ja, en = [], []
     if skill.get("value") is not None:
         stat = skill.get("stat")
         sj = stat or "選んだ能力値"
         se = STAT_EN.get(stat, "chosen stat") if stat else "chosen stat"
         opp = skill.get("target") == "opponent"
-        ja.append(f"{'相手の' if opp else ''}{sj}{skill['value']:+d}")
-        en.append(f"{'opponent ' if opp else ''}{se} {skill['value']:+d}")
+        ja.append(f"{'相手の' if opp else ''}{sj}{minus_sign(skill['value'], True)}")
+        en.append(f"{'opponent ' if opp else ''}{se} {minus_sign(skill['value'], True)}")
     if skill.get("win_rate") is not None:
-        ja.append(f"勝率{skill['win_rate']:+d}")
-        en.append(f"win rate {skill['win_rate']:+d}")
+        ja.append(f"勝率{minus_sign(skill['win_rate'], True)}")
+        en.append(f"win rate {minus_sign(skill['win_rate'], True)}")
     if not ja:
         ja.append("GMが適用")
         en.append("applied by the GM")

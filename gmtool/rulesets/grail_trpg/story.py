@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmtool.core.logtext import in_lang as _ja
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import State
 from gmtool.core.ruleset import EventType
 
@@ -25,8 +26,8 @@ def _modifiers(terms: list[dict], lang: str) -> str:
     already ends with its amount (令呪2: 宝具+30) is not followed by it again."""
     parts = []
     for t in terms[1:]:
-        label, value = _label(t, lang), f"{t['value']:+d}"
-        text = label if label.replace("−", "-").endswith(value) else f"{label} {value}"
+        label, value = _label(t, lang), minus_sign(t["value"], True)
+        text = label if label.replace("−", "-").endswith(value.replace("−", "-")) else f"{label} {value}"
         rule = (f" [{t['rule']}]" if lang == "en" else f"[{t['rule']}]") if t.get("rule") else ""
         parts.append(text + rule)
     return (", " if lang == "en" else "、").join(parts)

@@ -9,6 +9,7 @@ import math
 from typing import Any, Iterable, Mapping, Sequence
 
 from gmtool.core.errors import Conflict, GmError, shown
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Label
 
 from .rules import CEILING, STAT_EN, STATS, ResultBreakdown, check_stat, norm_term, note, reading, reading_note, term
@@ -143,20 +144,23 @@ class CapTracker:
         if source in self.COUNTED:
             applied = max(-SCENE_CAP, min(SCENE_CAP, used + delta)) - used
             if applied != delta:
-                notes.append(note(f"±30上限: この戦闘で既に{used:+d}、残り{SCENE_CAP - used:+d}〜{-SCENE_CAP - used:+d}"
-                                  f"のため{delta:+d}は{applied:+d}（例: セットアップで+20なら以降は+10まで）",
-                                  f"±30 cap: {used:+d} already this scene, room {-SCENE_CAP - used:+d}..{SCENE_CAP - used:+d}, "
-                                  f"so {delta:+d} becomes {applied:+d} (e.g. +20 at setup leaves +10 for later)", "T-8"))
+                lo, hi = minus_sign(-SCENE_CAP - used, True), minus_sign(SCENE_CAP - used, True)
+                notes.append(note(f"±30上限: この戦闘で既に{minus_sign(used, True)}、残り{hi}〜{lo}"
+                                  f"のため{minus_sign(delta, True)}は{minus_sign(applied, True)}（例: セットアップで+20なら以降は+10まで）",
+                                  f"±30 cap: {minus_sign(used, True)} already this scene, room {lo}..{hi}, "
+                                  f"so {minus_sign(delta, True)} becomes {minus_sign(applied, True)} (e.g. +20 at setup leaves +10 for later)",
+                                  "T-8"))
             elif abs(delta) > SCENE_CAP:
-                notes.append(note(f"{delta:+d}は合計{used + delta:+d}で±30以内なので有効（例: +20の能力値に-50で合計-30）",
-                                  f"{delta:+d} nets {used + delta:+d}, within ±30 (e.g. −50 on a +20 stat nets −30)", "T-8"))
+                notes.append(note(f"{minus_sign(delta, True)}は合計{minus_sign(used + delta, True)}で±30以内なので有効（例: +20の能力値に−50で合計−30）",
+                                  f"{minus_sign(delta, True)} nets {minus_sign(used + delta, True)}, within ±30 (e.g. −50 on a +20 stat nets −30)",
+                                  "T-8"))
         if source != "seal" and applied > 0:
             now = self.value(cid, stat) if reading(self.readings, "stat_ceiling") == "total" \
                 else self.value(cid, stat) - c["seal"]
             room = max(0, CEILING - now)
             if applied > room:
-                notes.append(note(f"令呪以外で能力値は100を超えない: {applied:+d}は{room:+d}",
-                                  f"Nothing but seals takes a stat over 100: {applied:+d} becomes {room:+d}", "T-8"))
+                notes.append(note(f"令呪以外で能力値は100を超えない: {minus_sign(applied, True)}は{minus_sign(room, True)}",
+                                  f"Nothing but seals takes a stat over 100: {minus_sign(applied, True)} becomes {minus_sign(room, True)}", "T-8"))
                 notes.append(reading_note(self.readings, "stat_ceiling"))
                 applied = room
         if source == "seal":
@@ -224,8 +228,9 @@ def force_difference(side: str, results: Sequence, readings: Mapping | None = No
         value = 0
     if d < 0:
         notes.append(reading_note(readings, "force_diff_behind"))
-    shown = " + ".join(f"({x:+d})" for x in diffs)
-    lab = Label(f"戦力の差 {shown} = {d:+d} ÷ 2 → {value:+d}", f"Force difference {shown} = {d:+d} ÷ 2 → {value:+d}")
+    shown = " + ".join(f"({minus_sign(x, True)})" for x in diffs)
+    total, half = minus_sign(d, True), minus_sign(value, True)
+    lab = Label(f"戦力の差 {shown} = {total} ÷ 2 → {half}", f"Force difference {shown} = {total} ÷ 2 → {half}")
     return {"value": value, "terms": [term(lab, value, "T-9")], "notes": notes}
 
 
