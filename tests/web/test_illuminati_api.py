@@ -910,3 +910,45 @@ def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_be
     act("opening_next")
     assert game["state"]()["ruleset"]["set_aside"] == ["CIA"]
     assert not any("重複したグループ" in text for text in screens("ja").values())
+
+
+def test_i2_the_phones_are_told_of_the_clash_and_of_its_settlement(app, game):
+    """Play-through: the table and the console showed the clash once the groups were revealed, but every phone kept
+    its old screen (the revealed card) before and after the GM settled it: those who keep their group were never told
+    why the game waits, nor which group they hold. Each phone now reads the clash once revealed (public), then what
+    settling set aside, who chooses again and its own kept group; the new round's placements stay secret (I-2)."""
+    act, answer, sid, tokens = game["act"], game["answer"], game["sid"], game["tokens"]
+    act("setup")
+    act("opening_start")
+    p = placement(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]):
+        answer(p, seat, name)
+    act("opening_next")
+    p = placement(game)
+    phones = {}
+    for seat in ("s1", "s2", "s3", "s4"):
+        phones[seat] = app.test_client()
+        phones[seat].get(f"/join/{sid}?k={tokens[seat]}")
+
+    def phone(seat, lang="ja"):
+        page = phones[seat].get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page[page.index("<main"):])).replace("&#39;", "'")
+
+    for seat, name in zip(["s1", "s2", "s3"], ["CIA", "CIA", "KGB"]):
+        answer(p, seat, name)
+    assert not any("重複したグループ" in phone(s) for s in phones)  # secret until revealed
+    answer(p, "s4", "IRS")  # everyone placed: revealed
+    for seat in phones:
+        assert "重複したグループ: CIA GMが公開結果を確定すると脇に置かれ、アリス・ボブ が選び直します" in phone(seat), seat
+        assert ("Groups chosen twice: CIA once the GM settles the reveal it is set aside; アリス, ボブ choose again"
+                in phone(seat, "en")), seat
+    act("opening_next")
+    for seat, kept in (("s3", "KGB"), ("s4", "IRS")):
+        for lang, said, mine in (("ja", "公開結果の確定: CIA は脇に置かれ、アリス・ボブ が選び直します", f"あなたの初期グループ: {kept}"),
+                                 ("en", "Reveal settled: CIA set aside; アリス, ボブ choose again", f"Your starting group: {kept}")):
+            text = phone(seat, lang)
+            assert said in text and mine in text and "重複したグループ" not in text, (seat, lang, text[:600])
+    assert "「CIA」は他のプレイヤーも選んだため" in phone("s1") and "公開結果の確定" not in phone("s1")  # its own line
+    answer(placement(game), "s1", "Hackers")
+    assert "公開結果の確定: CIA は脇に置かれ" in phone("s1") and "あなたの初期グループ" not in phone("s1")
+    assert not any("Hackers" in phone(s) for s in ("s2", "s3", "s4"))  # the new round's placement stays secret
