@@ -90,8 +90,8 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
 
     gm.locator("#grail-next").click()  # final result
     expect(table.locator("[data-winrate=a] .g-total")).to_have_text("42")
-    expect(table.locator("[data-winrate=b] .g-total")).to_have_text("-16")
-    expect(gm.locator("[data-winrate=b] .g-total")).to_have_text("-16")  # the console has caught up too
+    expect(table.locator("[data-winrate=b] .g-total")).to_have_text("−16")
+    expect(gm.locator("[data-winrate=b] .g-total")).to_have_text("−16")  # the console has caught up too
     seal = gm.locator("#grail-seal")
     seal.locator("select[name=faction]").select_option("s2")
     seal.locator("select[name=effect]").select_option("3")

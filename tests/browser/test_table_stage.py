@@ -126,7 +126,7 @@ def test_a_grail_combat_follows_the_game_on_the_tv(server, browser):
         table.check(cur["session"]["version"], cur["ruleset"]["combat"]["step"],
                     f"#stage [data-stage-select='{n}'] [data-side=a] .g-stage-num", str(va))
     out = post("/actions/next_step")
-    table.check(*step(out), "#stage [data-stage-winrate=b] .g-stage-num", "-16")
+    table.check(*step(out), "#stage [data-stage-winrate=b] .g-stage-num", "−16")  # a negative win rate with its minus sign (T-9)
     out = post("/actions/use_seal", {"faction": "s2", "effect": 3})
     table.check(*step(out), "#stage [data-stage-winrate=b] .g-stage-num", "34")
     out = post("/actions/next_step")
