@@ -92,11 +92,22 @@ def _places_shared(view: dict) -> dict:
     return {**view, "ruleset": {**view["ruleset"], "standings": ranked}}
 
 
+def _minus_signs(view: dict) -> dict:
+    """0.1's grail win rates with a negative number of the force difference written with the minus sign (−27, not -27,
+    T-9): the label is worked out at every view, as new ones are (winrate.force_difference)."""
+    rates = ((view.get("ruleset") or {}).get("combat") or {}).get("win_rates") or {}
+    for side in rates.values():
+        for t in side.get("terms", []):
+            if isinstance(t.get("label"), dict) and t["label"].get("en", "").startswith("Force difference"):
+                t["label"] = {lang: re.sub(r"(?<=[(=→] )-|(?<=\()-", "−", text) for lang, text in t["label"].items()}
+    return view
+
+
 @pytest.mark.parametrize("name", sorted(TOKENS))
 def test_an_old_session_opens_with_the_state_it_had(old_app, name):
     client = old_app.test_client()
     now = _without_labels(_rolls_without_entered(_without_readings(_state(client, name))))
-    before = _places_shared(_roles_spaced(_without_labels(_without_readings(VIEWS[name]))))
+    before = _minus_signs(_places_shared(_roles_spaced(_without_labels(_without_readings(VIEWS[name])))))
     assert _as_before(now, before) == before
 
 
