@@ -3,6 +3,7 @@ physical / magical on their phones (the attacker first, A-7), and the table show
 
 from __future__ import annotations
 
+from gmtool_testing import api_caller
 from playwright.sync_api import expect
 
 
@@ -81,3 +82,41 @@ def test_one_combat_with_two_phones(page, open_table):
     expect(table.locator(".ar-player[data-seat=s2] .ar-state")).to_contain_text("ダウン")
     expect(table.locator("#stage .ar-stage-terms").first).to_be_visible()
     expect(table.locator("#ar-newest")).to_contain_text("奪う")
+
+
+COINS = """() => [...document.querySelectorAll('.ar-player')].map((chip) => {
+    const box = chip.getBoundingClientRect();
+    const out = [...chip.querySelectorAll('.ar-coins *')].filter((el) => {
+        const r = el.getBoundingClientRect(); return r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5); });
+    return {rows: new Set([...chip.querySelectorAll('.ar-coins dd')].map((d) => Math.round(d.getBoundingClientRect().bottom))).size,
+            outside: out.map((el) => el.textContent.trim())}; })"""
+
+
+def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip(server, browser):
+    """Browser review at 1920×1080 and 1366×768 (A-2): the English chip's 'Command Seals' and 'Mystic codes' are twice
+    as wide as 令呪 and 礼装, and from five players one coin fell to a row of its own (「Mystic codes」 alone under the
+    others), the chip half again as tall as the Japanese one. A name now takes two lines instead, the coins stay in one
+    row; seven players (with assassination and depletion coins) lay them out in aligned columns, none outside its chip."""
+    base, app = server
+    for n in (5, 7):
+        live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": f"マスター{i}"} for i in range(n)])
+        sid = live.state.session_id
+        post = api_caller(app, sid, tokens)
+        post("actions/setup", {"version": "standard"})
+        post("actions/roll_first", {"faces": [6] + [1 + i % 5 for i in range(1, n)]})
+        for seat in tokens["seats"]:
+            post("actions/set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "クラス", "stats": "1/1/1/1"}},
+                 who=seat)
+        post("actions/start_game")
+        if n == 7:
+            post("counters", {"seat": "s1", "key": "assassin", "delta": 2})
+            post("counters", {"seat": "s1", "key": "depletion", "delta": 1})
+        for width, height in ((1920, 1080), (1366, 768)):
+            table = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            table.goto(f"{base}/s/{sid}/table?k={tokens['table']}&lang=en")
+            expect(table.locator(".ar-seals").first).to_be_visible()
+            chips = table.evaluate(COINS)
+            assert all(not c["outside"] for c in chips), (n, width, chips)
+            if n == 5:
+                assert all(c["rows"] == 1 for c in chips), (width, chips)
+            table.context.close()
