@@ -360,9 +360,16 @@ BROKEN_WORDS = """() => { const out = new Set(); const walk = document.createTre
 
 def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     """Browser review: with the counters' labels grown for the TV, 「Command Seals」 read 「Comm / and / Seals」 in its
-    80 px box at 1920×1080; the boxes grow with the screen, so no word is cut, and every word still reads at 18 px."""
+    80 px box at 1920×1080; the boxes grow with the screen, so no word is cut, and every word still reads at 18 px.
+    Play-through: at 1366×768 it still read 「Comman / d Seals」 (the box at its 80 px least): a box is never narrower
+    than the word (A-2, T-13: the 令呪 counter's English name)."""
     base, app = server
     live, raw = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
+    laptop = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    laptop.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
+    expect(laptop.locator("#live .seat-chip").first).to_contain_text("Command Seals")
+    assert laptop.evaluate(BROKEN_WORDS) == []
+    laptop.context.close()
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
