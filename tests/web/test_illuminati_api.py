@@ -7,7 +7,8 @@ import html
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, rule_codes_shown, ruleset_views, undocumented
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, ruleset_views, shown_by_default,
+                            undocumented)
 
 from gmtool.core.ruleset import has_japanese
 
@@ -541,7 +542,7 @@ def test_i7_players_out_and_the_winner_read_on_the_table_with_the_rule_code_behi
                     "アリス wins! (everyone else is out)")}
     for lang, words in lines.items():
         html = browser.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
-        assert rule_codes_shown(html) == [], lang
+        assert shown_by_default(html, RULE_CODE_TEXT) == [], lang
         text = re.sub(r"<[^>]+>", "", html)
         assert all(w in text for w in words), (lang, words)
 
