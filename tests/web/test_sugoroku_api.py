@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented
 
 
 @pytest.fixture
@@ -14,10 +14,11 @@ def game(client):
     return new_game(client)
 
 
-def new_game(client):
-    """A sugoroku session with four seats, set up through the API: {sid, act, state, answer, tokens, client}."""
+def new_game(client, seats=("セイバー", "アーチャー", "ランサー", "ライダー"), setup=None):
+    """A sugoroku session with four seats (or `seats`), set up through the API (with `setup`, else an 8-square board
+    and two servants): {sid, act, state, answer, tokens, client, data}."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
-        "title": "双六テスト", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー", "ライダー"]})
+        "title": "双六テスト", "ruleset": "sugoroku", "seats": list(seats)})
     assert r.status_code == 201, r.get_json()
     data = r.get_json()
     tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
@@ -37,10 +38,10 @@ def new_game(client):
         assert response.status_code == status, response.get_json()
         return response.get_json()
 
-    act("setup", {"board_length": 8, "players": {
+    act("setup", setup or {"board_length": 8, "players": {
         "s1": {"servant": "セイバー", "true_name": "アルトリア", "mana": 4},
         "s2": {"servant": "アーチャー", "true_name": "エミヤ", "mana": 3, "unspent_cp": 4}}})
-    return {"sid": sid, "act": act, "state": state, "answer": answer, "tokens": tokens, "client": client}
+    return {"sid": sid, "act": act, "state": state, "answer": answer, "tokens": tokens, "client": client, "data": data}
 
 
 def test_bad_input_is_a_4xx_never_a_500(game):
@@ -554,6 +555,52 @@ def test_s9_s11_climax_goal_vp_with_unused_seals_and_the_winner_on_the_table(cli
     assert re.search(r'sg-winner">[^<]*アーチャー', page)
 
 
+def climax_game(client):
+    """Three seats skipping to the climax on a 5-square board (S-1)."""
+    return new_game(client, ("セイバー", "アーチャー", "ランサー"), {"board_length": 5, "skip_to_climax": True})
+
+
+def a_tie_for_first_at_the_climaxs_end(game):
+    """S-1/S-2/S-9/S-11: two reach the goal in the climax (14 and 11, +6 per unused seal) and a square event ties
+    them on 32 戦果; the GM ends the climax. Played on climax_game."""
+    act = game["act"]
+    act("roll_move", {"faces": [5]}, who="s1")
+    act("roll_move", {"faces": [5]}, who="s2")  # the climax is over (S-2)
+    act("square_event", {"seat": "s2", "vp": 3, "label": "宝物"})
+    return act("end_round")["ruleset"]
+
+
+def test_s1_a_tie_for_the_most_vp_at_the_end_is_a_shared_victory(app, client):
+    """S-1: every seat tied for the most 戦果 when the climax ends wins: the final round_ended names them all
+    (`winners`; `winner`, what older gmtool read, is the first of them), and the GM console, every phone and the
+    table's stage read 「優勝: セイバー、アーチャー（同点・戦果 32）」 / 'Winners: セイバー, アーチャー (tied, VP 32)'. A
+    tie-break the group plays is a 戦果 change on core's counter route: the screens then name its one winner."""
+    game = climax_game(client)
+    data, sid, gm = game["data"], game["sid"], bearer(game["tokens"]["gm"])
+    view = a_tie_for_first_at_the_climaxs_end(game)
+    assert view["finished"] and [r["rank"] for r in view["standings"]] == [1, 1, 3]
+    assert view["winners"] == [{"seat": "s1", "name": "セイバー", "vp": 32}, {"seat": "s2", "name": "アーチャー", "vp": 32}]
+    assert view["winner_words"] == {"ja": "セイバー、アーチャー（同点・戦果 32）", "en": "セイバー, アーチャー (tied, VP 32)"}
+    log = client.get(f"/api/sessions/{sid}/log", headers=gm).get_json()["events"]
+    ended = next(e["data"] for e in log if e["type"] == "sugoroku.round_ended")
+    assert ended["winners"] == ["s1", "s2"] and ended["winner"] == "s1"
+    screens = {"gm": (open_link(app, data["gm_url"]), f"/s/{sid}/gm"),
+               "table": (open_link(app, data["table_url"]), f"/s/{sid}/table"),
+               "s3": (open_link(app, data["seats"][2]["join_url"]), f"/s/{sid}/phone")}
+    for who, (browser, path) in screens.items():
+        for lang, line in (("ja", "優勝: セイバー、アーチャー（同点・戦果 32）"), ("en", "Winners: セイバー, アーチャー (tied, VP 32)")):
+            page = browser.get(f"{path}?lang={lang}").get_data(as_text=True)
+            assert re.search(r'sg-winner">[^<]*' + re.escape(line) + "<", page), (who, lang)
+    r = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s2", "key": "vp", "delta": 1,
+                                                                      "reason": "同点決定戦"})
+    assert r.status_code == 200, r.get_json()
+    view = game["state"]()["ruleset"]
+    assert view["winners"] == [{"seat": "s2", "name": "アーチャー", "vp": 33}]
+    assert view["winner_words"] == {"ja": "アーチャー（戦果 33）", "en": "アーチャー (VP 33)"}
+    page = screens["table"][0].get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
+    assert re.search(r'sg-winner">[^<]*Winner: アーチャー \(VP 33\)<', page)
+
+
 def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):
     """S-11: a fighter leaves the battle with a seal and moves (players on the square) × 1 squares, without the
     square's event; a battle left with one fighter has no winner and its card prompt is cancelled unrevealed."""
@@ -618,7 +665,8 @@ def a_skipped_turn_and_cards_added_to_a_battle(game):
 def documented_games(client, every_event=False):
     """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
     id, tokens of the GM, the table and every seat, play), `play()` not yet run: a whole round with its vote,
-    battles with a tie the GM rules, an escape, a challenge and a karma conversion, a tie for last place; with
+    battles with a tie the GM rules, an escape, a challenge and a karma conversion, a tie for last place, a climax
+    ending with a tie for first; with
     `every_event` also those that write the event types these leave out (a skipped turn, cards and skill cards added
     to a battle, a battle skipped, eliminations)."""
     flows = [test_a_whole_round_through_the_api, test_s7_the_gm_rules_a_tie_among_the_tied,
@@ -631,6 +679,7 @@ def documented_games(client, every_event=False):
                   test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
                   test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language]
     yield from games_to_play(flows, lambda: new_game(client))
+    yield from games_to_play([a_tie_for_first_at_the_climaxs_end], lambda: climax_game(client))
 
 
 def test_the_view_has_exactly_the_documented_fields(client):

@@ -92,10 +92,11 @@ def end_round(state: State, payload: dict, ctx) -> list:
     if not final and flag_field(payload, "vote", True, ja="真名看破投票"):
         vote = _open_vote(state, tx, remaining, ctx.resolvers)
     standings = sorted(({"seat": p, "vp": tx.value(p, "vp")} for p in players), key=lambda r: -r["vp"])
+    winners = R.winners(standings) if final else []  # S-1: a tie for the most VP is a shared victory
     tx.drafts[0] = ("sugoroku.round_ended", {
         "round": s["round"], "reason": reason, "ended_at": ended_at, "recoveries": recoveries, "standings": standings,
         "eliminated": elim["out"], "candidates": elim["candidates"], "gap": elim["gap"], "notes": elim["notes"],
-        "vote": vote, "final": final, "winner": standings[0]["seat"] if final and standings else None})
+        "vote": vote, "final": final, "winners": winners, "winner": winners[0] if winners else None})
     return tx.drafts
 
 

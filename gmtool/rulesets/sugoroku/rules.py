@@ -229,6 +229,12 @@ def places(vps: Sequence[int]) -> list[int]:
     return [1 + sum(1 for w in vps if w > v) for v in vps]
 
 
+def winners(standings: Sequence[Mapping[str, Any]]) -> list:
+    """S-1: the seats with the most VP at the end ({seat, vp} rows); a tie for the most is a shared victory."""
+    best = max((r["vp"] for r in standings), default=None)
+    return [r["seat"] for r in standings if r["vp"] == best]
+
+
 def goal_vp(arrival_place: int) -> dict:
     """S-9: VP by arrival order at the goal (1-based): 14 / 11 / 9 / 7, 5th and later 3."""
     n = _int(arrival_place, "ゴール順位", "Arrival place", 1)

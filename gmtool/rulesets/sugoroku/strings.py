@@ -127,6 +127,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.out_at_the_round_end': ('ラウンド終了時に脱落', 'out at the round end'),
     'sugoroku.defeated_may_convert_karma_into_': ('の討伐成功：カルマを戦果に変換できます', 'defeated: may convert karma into VP'),
     'sugoroku.winner': ('優勝', 'Winner'),
+    'sugoroku.winners': ('優勝', 'Winners'),
     'sugoroku.round_over_next': ('{round}終了 · 次は{next}（GMの開始を待っています）', '{round} over · next: {next} (waiting for the GM to start it)'),
     'sugoroku.round_begins': ('{round}開始', '{round} begins'),
     'sugoroku.first_to_move': ('先手', 'first to move'),

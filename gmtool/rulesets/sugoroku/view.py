@@ -34,6 +34,15 @@ def _player(state: State, s: dict, seat: str, viewer) -> dict:
             "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
 
 
+def _winner_words(won: list) -> dict | None:
+    """S-1: the game's winners as every screen reads them: 「ライダー（戦果 48）」, a tie 「セイバー、アーチャー（同点・戦果 30）」."""
+    if not won:
+        return None
+    tied = len(won) > 1
+    return {"ja": "、".join(r["name"] for r in won) + f"（{'同点・' if tied else ''}戦果 {won[0]['vp']}）",
+            "en": ", ".join(r["name"] for r in won) + f" ({'tied, ' if tied else ''}VP {won[0]['vp']})"}
+
+
 def _battle_view(state: State, s: dict, viewer) -> dict | None:
     b = s["battle"]
     if not b:
@@ -66,6 +75,7 @@ def view(state: State, viewer) -> dict:
     for i, p in enumerate(ranked):
         above = players[ranked[i - 1]]["vp"] - players[p]["vp"] if i else None
         standings.append({"seat": p, "name": players[p]["name"], "vp": players[p]["vp"], "rank": places[i], "gap_above": above})
+    won = [r for r in standings if r["seat"] in R.winners(standings)] if s["finished"] else []  # S-1: ties share
     elim = R.eliminated_after_round({p: players[p]["vp"] for p in act}, s["round"], F.readings(state)) \
         if len(act) > 1 else {"last": [], "gap": None, "out": [], "notes": [], "terms": []}
     length = s["board_length"]
@@ -105,6 +115,8 @@ def view(state: State, viewer) -> dict:
            # the action that began the round (setup, start_round): the headline gives way to any later line (S-1)
            "start_action": s["start_action"],
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
+           "winners": [{"seat": r["seat"], "name": r["name"], "vp": r["vp"]} for r in won],
+           "winner_words": _winner_words(won),
            "candidates": s.get("candidates", []), "out": list(s["out"]),
            "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
            "history": s["history"], "challenges": s["challenges"]}
