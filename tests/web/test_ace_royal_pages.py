@@ -303,3 +303,38 @@ def test_a3_quick_seal_two_on_the_phone_re_rolls_the_first_master_and_encounter_
     v = view()
     assert v["combat"] is None and v["step"] == "end" and "遭遇戦判定のダイス 1→5" in v["newest_action"][0]["plain"]["ja"]
     assert "encounter die 1→5" in v["newest_action"][0]["plain"]["en"]
+
+
+def test_a3_a5_the_console_re_rolls_a_players_first_master_die_with_seal_two(app, client):
+    """The GM runs the table for players without phones: the console's setup offers quick seal 2's re-roll of each
+    player's first-active-master die while the game allows it (players[].rerolls, A-3 x A-5), named in both
+    languages, with real dice; the standard version and the started game offer none."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    gm = open_link(app, data["gm_url"])
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm_token), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    api("setup", {"version": "quick"})
+    assert 'id="ar-gm-reroll-first"' not in gm.get(f"/s/{sid}/gm").get_data(as_text=True)  # nothing rolled yet
+    api("roll_first", {"faces": [6, 2]})
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    form = re.search(r'<form class="row" id="ar-gm-reroll-first".*?</form>', html, re.S).group(0)
+    assert "凛: 令呪2で最初のアクティブマスター決定のダイスを振り直す" in form
+    assert "ウェイバー: 令呪2で最初のアクティブマスター決定のダイスを振り直す" in form
+    english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert "ウェイバー: re-roll their first-active-master die (Command Seal 2)" in english
+    gm.get(f"/s/{sid}/gm?lang=ja")
+    r = gm.post(f"/s/{sid}/gm/actions/use_seal", data={"effect": "2", "die": "first", "faces": "6 3 5", "seat": "s2"},
+                headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
+    assert view["first"] == "s2" and view["first_rolls"] == {"s1": [6, 3], "s2": [6, 5]}
+    assert view["players"][1]["seals"] == 2
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    assert 'id="ar-gm-reroll-first"' not in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
