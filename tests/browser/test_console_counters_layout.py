@@ -252,3 +252,69 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
         assert len(held) <= 1, (name, held)
         assert all(h["height"] <= 844 / 3 for h in held if h["sticky"]), (name, held)
     page.context.close()
+
+
+# In the ace_royal panel: every line of a seat's name or a column's heading holding a single character (ウ/ェ/イ…),
+# every visible field whose placeholder (its only visible name) is cut, every control past the panel's right edge.
+AR_FAULTS = """() => {
+  const panel = document.querySelector("#ace-royal-gm"), edge = panel.getBoundingClientRect().right, out = [];
+  for (const el of panel.querySelectorAll(".ar-gm-players th")) {
+    const lines = new Map(), walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walk.nextNode());) for (let i = 0; i < n.length; i++) {
+      if (/\\s/.test(n.data[i])) continue;
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+      const top = Math.round(r.getBoundingClientRect().top);
+      lines.set(top, (lines.get(top) || "") + n.data[i]);
+    }
+    for (const line of lines.values()) if (line.length === 1 && line !== "★") out.push(["one character", el.textContent.trim(), line]);
+  }
+  const canvas = document.createElement("canvas").getContext("2d");
+  for (const i of panel.querySelectorAll("input[placeholder], textarea[placeholder], select, button")) {
+    if (!i.checkVisibility()) continue;
+    if (i.getBoundingClientRect().right > edge + 0.5) out.push(["past the edge", i.name || i.textContent.trim()]);
+    if (!i.placeholder) continue;
+    const s = getComputedStyle(i); canvas.font = s.font;
+    const widest = Math.max(...i.placeholder.split("\\n").map((l) => canvas.measureText(l).width));
+    if (widest > i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) + 0.5) out.push(["cut", i.placeholder]);
+  }
+  return out;
+}"""
+AR_NAMES = ("ウェイバー・ベルベット", "遠坂 凛", "間桐 雁夜", "Kayneth El-Melloi")
+
+
+@pytest.mark.parametrize("version", ["standard", "quick"])
+def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
+    """ace_royal's console at 1366×768 (a screenshot: seat names one character a line, the placement field's
+    placeholder cut to 「無効·」 / "Plac" by the phone's 4.5em): at the setup's first-master roll (the quick version's
+    seal-2 re-roll buttons) and in a combat, in both languages, no name or heading breaks one character a line, no
+    placeholder is cut, no control passes the panel's edge and nothing scrolls sideways."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("卓", "ace_royal", [{"name": n} for n in AR_NAMES])
+    table = LocalDriver(live)
+    sid = live.state.session_id
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table.act("setup", {"version": version})
+    table.act("roll_first", {"faces": "6 1 2 3"})
+
+    def look(moment):
+        for lang in ("ja", "en"):
+            page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            if version == "quick" and moment == "setup":
+                expect(page.locator("#ar-gm-reroll-first button")).to_have_count(4)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1366, (moment, lang)
+            assert page.evaluate(AR_FAULTS) == [], (moment, lang)
+            if SHOTS:
+                page.screenshot(path=os.path.join(SHOTS, f"ace-royal-{version}-{moment}-{lang}.png"), full_page=True)
+
+    look("setup")
+    for seat in table.seats:
+        table.act("set_servant", SABER, who=seat)
+    table.act("start_game")
+    while table.state()["ruleset"]["step"] != "ritual":
+        table.act("step")
+    table.act("declare_attack", {"target": "s2"})
+    table.act("combat_choose", {"side": "attacker", "kind": "physical"})
+    look("combat")
+    page.context.close()
