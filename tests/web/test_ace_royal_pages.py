@@ -337,4 +337,10 @@ def test_a3_a5_the_console_re_rolls_a_players_first_master_die_with_seal_two(app
     for seat in ("s1", "s2"):
         api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
     api("start_game", {})
-    assert 'id="ar-gm-reroll-first"' not in gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'id="ar-gm-reroll-first"' not in html
+    # in play the seal form's die select is named for what it picks, per player (it read "Re-roll your combat die",
+    # its options the combat and the encounter die), as its coin select is
+    assert 'aria-label="ウェイバー: 令呪2で振り直すダイス"' in html and 'aria-label="ウェイバー: コイン"' in html
+    english = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert 'aria-label="ウェイバー: Die to re-roll (Command Seal 2)"' in english

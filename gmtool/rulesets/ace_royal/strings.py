@@ -121,6 +121,7 @@ STRINGS = {
     "ace_royal.die_first": ("最初のアクティブマスター決定のダイス", "First-active-master die"),
     "ace_royal.die_encounter": ("遭遇戦判定のダイス", "Encounter die"),
     "ace_royal.reroll_first": ("最初のアクティブマスター決定のダイスを振り直す", "Re-roll your first-active-master die"),
+    "ace_royal.reroll_die": ("令呪2で振り直すダイス", "Die to re-roll (Command Seal 2)"),
     "ace_royal.gm_reroll_first": ("{name}: 令呪2で最初のアクティブマスター決定のダイスを振り直す",
                                   "{name}: re-roll their first-active-master die (Command Seal 2)"),
     "ace_royal.reroll_encounter": ("遭遇戦判定のダイスを振り直す", "Re-roll your encounter die"),
