@@ -255,7 +255,7 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
 
 
 # In the ace_royal panel: every line of a seat's name or a column's heading holding a single character (ウ/ェ/イ…),
-# every visible field whose placeholder (its only visible name) is cut, every control past the panel's right edge.
+# a card's name or stats broken inside (セイ/バー), every visible field whose placeholder (its only visible name) is cut, every control past the panel's right edge.
 AR_FAULTS = """() => {
   const panel = document.querySelector("#ace-royal-gm"), edge = panel.getBoundingClientRect().right, out = [];
   for (const el of panel.querySelectorAll(".ar-gm-players th")) {
@@ -267,6 +267,13 @@ AR_FAULTS = """() => {
       lines.set(top, (lines.get(top) || "") + n.data[i]);
     }
     for (const line of lines.values()) if (line.length === 1 && line !== "★") out.push(["one character", el.textContent.trim(), line]);
+  }
+  for (const card of panel.querySelectorAll(".ar-gm-players .ar-card")) {  // a card's name or stats whole on a line
+    const walk = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walk.nextNode());) for (const m of n.data.matchAll(/\\S+/g)) {
+      const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(["broken word", m[0]]);
+    }
   }
   const canvas = document.createElement("canvas").getContext("2d");
   for (const i of panel.querySelectorAll("input[placeholder], textarea[placeholder], select, button")) {
