@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
+from jinja2 import BytecodeCache
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
@@ -40,6 +41,27 @@ def _asset_dir(name: str) -> str:
     return str(installed if installed.is_dir() else PACKAGE.parent / name)
 
 
+class _CompiledTemplates(BytecodeCache):
+    """Compiled templates kept for the life of the process, shared by every app it makes: a template is compiled
+    once, not once per app (a server makes one app; the test suite makes one per test, and compiling its templates
+    cost more than the test). Jinja checks each kept one against its source's checksum, so an edited file is
+    compiled again."""
+
+    def __init__(self):
+        self.kept: dict[str, tuple[str, object]] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        kept = self.kept.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
+
+    def dump_bytecode(self, bucket) -> None:
+        self.kept[bucket.key] = (bucket.checksum, bucket.code)
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
 def create_app(config: dict | None = None) -> Flask:
     """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY, SYNCHRONOUS, OWNERSHIP
     (the sessions this process owns when it is one of several workers: gmtool/ownership.py)."""
@@ -53,6 +75,7 @@ def create_app(config: dict | None = None) -> Flask:
                       MAX_FORM_PARTS=limits.MAX_FORM_PARTS)
     app.config.update(config or {})
     app.jinja_env.add_extension(SectionExtension)
+    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     data_dir = Path(app.config["DATA_DIR"])

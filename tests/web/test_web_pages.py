@@ -356,3 +356,21 @@ def test_the_home_forms_seat_example_reads_name_then_faction_as_its_label_says(a
     example = re.search(r'<textarea name="seats"[^>]*placeholder="([^"]*)"', html).group(1).replace("&#39;", "'")
     seats = parse_seats(example)
     assert len(seats) == 2 and all(faction in s["faction"] and faction not in s["name"] for s in seats), seats
+
+
+def test_the_apps_of_one_process_compile_a_template_once(tmp_path):
+    """Each app renders with its own environment (its filters and globals), from one compilation per template:
+    the suite makes an app per test, and compiling the templates again cost more than most tests."""
+    from jinja2 import DictLoader, Environment
+
+    from gmtool.web import COMPILED_TEMPLATES, create_app
+
+    first, second = (create_app({"DATA_DIR": str(tmp_path / name), "ADMIN_KEY": "k" * 32}) for name in "ab")
+    template, again = first.jinja_env.get_template("base.html"), second.jinja_env.get_template("base.html")
+    assert again is not template and again.environment is second.jinja_env
+    assert again.root_render_func.__code__ is template.root_render_func.__code__
+    # a template whose source changed is compiled again
+    before, after = (Environment(loader=DictLoader({"kept.html": text}), bytecode_cache=COMPILED_TEMPLATES)
+                     for text in ("before", "after"))
+    assert before.get_template("kept.html").render() == "before"
+    assert after.get_template("kept.html").render() == "after"
