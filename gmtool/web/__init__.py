@@ -11,6 +11,7 @@ from flask import Flask, abort, g, jsonify, render_template, request, send_from_
 from jinja2 import BytecodeCache
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Rule
 
 from ..core.commitments import canonical
 from ..core.dice import localized_text
@@ -62,10 +63,31 @@ class _CompiledTemplates(BytecodeCache):
 COMPILED_TEMPLATES = _CompiledTemplates()
 
 
+class _Route(Rule):
+    """A URL rule whose URL builders (functions of the rule alone, compiled from Python source by werkzeug) are
+    compiled once per process, shared by every app it makes: compiling them for each app's 60-odd routes was most of
+    create_app's time, which the suite pays once per test."""
+
+    builders: dict = {}
+
+    def _compile_builder(self, append_unknown: bool = True):
+        key = (self.rule, self.host, self.subdomain, repr(self.defaults), append_unknown, tuple(self._trace))
+        builder = _Route.builders.get(key)
+        if builder is None:
+            builder = _Route.builders[key] = super()._compile_builder(append_unknown)
+        return builder
+
+
+class _App(Flask):
+    """Flask, its routes' URL builders compiled once per process (_Route)."""
+
+    url_rule_class = _Route
+
+
 def create_app(config: dict | None = None) -> Flask:
     """A gmtool app; config keys: DATA_DIR, PUBLIC_BASE, MAX_STREAMS, HEARTBEAT, ADMIN_KEY, SYNCHRONOUS, OWNERSHIP
     (the sessions this process owns when it is one of several workers: gmtool/ownership.py)."""
-    app = Flask("gmtool", template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
+    app = _App("gmtool", template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
     app.config.update(DATA_DIR="sessions", PUBLIC_BASE=None, MAX_STREAMS=200, HEARTBEAT=15.0,
                       JSON_AS_ASCII=False, SEND_FILE_MAX_AGE_DEFAULT=3600)
     # Flask's own default is None (no limit), so setdefault would never apply: set it before the caller's config.

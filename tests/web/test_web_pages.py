@@ -358,10 +358,13 @@ def test_the_home_forms_seat_example_reads_name_then_faction_as_its_label_says(a
     assert len(seats) == 2 and all(faction in s["faction"] and faction not in s["name"] for s in seats), seats
 
 
-def test_the_apps_of_one_process_compile_a_template_once(tmp_path):
-    """Each app renders with its own environment (its filters and globals), from one compilation per template:
-    the suite makes an app per test, and compiling the templates again cost more than most tests."""
+def test_the_apps_of_one_process_compile_a_template_and_a_routes_url_builder_once(tmp_path):
+    """Each app renders with its own environment (its filters and globals) and builds URLs with its own rules, from
+    one compilation per template and per route: the suite makes an app per test, and compiling them again cost more
+    than most tests."""
     from jinja2 import DictLoader, Environment
+
+    from flask import url_for
 
     from gmtool.web import COMPILED_TEMPLATES, create_app
 
@@ -369,6 +372,13 @@ def test_the_apps_of_one_process_compile_a_template_once(tmp_path):
     template, again = first.jinja_env.get_template("base.html"), second.jinja_env.get_template("base.html")
     assert again is not template and again.environment is second.jinja_env
     assert again.root_render_func.__code__ is template.root_render_func.__code__
+    routes = [{rule.endpoint: rule for rule in app.url_map.iter_rules()} for app in (first, second)]
+    assert routes[0].keys() == routes[1].keys()
+    for endpoint, rule in routes[0].items():
+        assert routes[1][endpoint] is not rule and routes[1][endpoint]._build.__func__ is rule._build.__func__
+    for app in (first, second):
+        with app.test_request_context():
+            assert url_for("phone.phone", session_id="abc", lang="en") == "/s/abc/phone?lang=en"
     # a template whose source changed is compiled again
     before, after = (Environment(loader=DictLoader({"kept.html": text}), bytecode_cache=COMPILED_TEMPLATES)
                      for text in ("before", "after"))
