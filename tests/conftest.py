@@ -8,8 +8,11 @@ in gmtool_testing.py (a unique name: several conftest.py files share the module 
 
 from __future__ import annotations
 
+import os
+
 import pytest
-from gmtool_testing import ADMIN_KEY, COUNTERS, PRIVATE, SEAT_NAMES, Pure, Screens, bearer, open_link
+from gmtool_testing import (ADMIN_KEY, COUNTERS, PRIVATE, RAM_DISK, SEAT_NAMES, Pure, Screens, bearer, open_link,
+                            ram_disk_usable)
 
 from gmtool.core.commands import create_session, new_seat
 from gmtool.core.dice import seed_hash
@@ -18,6 +21,15 @@ from gmtool.rulesets import get as get_ruleset
 from gmtool.runtime import SessionManager
 from gmtool.setup import counters_for
 from gmtool.web import create_app
+
+
+def pytest_configure(config):
+    """tmp_path on the RAM disk where there is one (PYTEST_DEBUG_TEMPROOT, unless it is set already): the sessions'
+    SQLite files are real files either way, and the suite's thousands of new session files no longer wait for a
+    disk (a fifth of a web module's wall time on the project's machine). Under xdist the workers' folders are inside
+    this process's, so they follow."""
+    if "PYTEST_DEBUG_TEMPROOT" not in os.environ and ram_disk_usable():
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM_DISK
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import unicodedata
@@ -23,6 +24,16 @@ ADMIN_KEY = "k" * 32
 COUNTERS = ["seals", "mana", "karma", "vp"]
 PRIVATE = ["mana"]
 SEAT_NAMES = ["セイバー / 衛宮", "アーチャー / 遠坂", "ランサー"]
+RAM_DISK = "/dev/shm"  # Linux's RAM-backed folder, where the suite's tmp_path goes (tests/conftest.py)
+RAM_DISK_FREE = 2**30  # bytes free it needs (a container's default /dev/shm holds 64 MiB); a run writes about 40 MiB
+
+
+def ram_disk_usable() -> bool:
+    """Whether RAM_DISK is a writable folder with RAM_DISK_FREE bytes free."""
+    if not os.path.isdir(RAM_DISK) or not os.access(RAM_DISK, os.W_OK):
+        return False
+    disk = os.statvfs(RAM_DISK)
+    return disk.f_bavail * disk.f_frsize >= RAM_DISK_FREE
 
 
 @dataclass
