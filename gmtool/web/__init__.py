@@ -71,7 +71,10 @@ class _Route(Rule):
     builders: dict = {}
 
     def _compile_builder(self, append_unknown: bool = True):
-        key = (self.rule, self.host, self.subdomain, repr(self.defaults), append_unknown, tuple(self._trace))
+        try:
+            key = (self.rule, self.host, self.subdomain, repr(self.defaults), append_unknown, tuple(self._trace))
+        except AttributeError:  # a werkzeug whose rules keep their parts otherwise: compiled per app, as werkzeug does
+            return super()._compile_builder(append_unknown)
         builder = _Route.builders.get(key)
         if builder is None:
             builder = _Route.builders[key] = super()._compile_builder(append_unknown)
