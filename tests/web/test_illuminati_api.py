@@ -54,7 +54,8 @@ def placement(game) -> str:
     return game["state"]()["ruleset"]["placement"]["prompt"]
 
 
-def open_game(game, groups=("CIA", "KGB", "IRS", "Yuppies")):
+def to_group_round(game):
+    """Set up, the Illuminati placed (s1 and s3 alike), the first group round open: its placement prompt."""
     act, answer = game["act"], game["answer"]
     act("setup")
     act("opening_start")
@@ -62,7 +63,12 @@ def open_game(game, groups=("CIA", "KGB", "IRS", "Yuppies")):
     for seat, name in zip(["s1", "s2", "s3", "s4"], ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]):
         answer(p, seat, name)
     act("opening_next")
-    p = placement(game)
+    return placement(game)
+
+
+def open_game(game, groups=("CIA", "KGB", "IRS", "Yuppies")):
+    act, answer = game["act"], game["answer"]
+    p = to_group_round(game)
     for seat, name in zip(["s1", "s2", "s3", "s4"], groups):
         answer(p, seat, name)
     act("opening_next")
@@ -919,13 +925,7 @@ def test_i2_the_phones_are_told_of_the_clash_and_of_its_settlement(app, game):
     why the game waits, nor which group they hold. Each phone now reads the clash once revealed (public), then what
     settling set aside, who chooses again and its own kept group; the new round's placements stay secret (I-2)."""
     act, answer, sid, tokens = game["act"], game["answer"], game["sid"], game["tokens"]
-    act("setup")
-    act("opening_start")
-    p = placement(game)
-    for seat, name in zip(["s1", "s2", "s3", "s4"], ["Bavarian Illuminati", "UFOs", "Bavarian Illuminati", "Network"]):
-        answer(p, seat, name)
-    act("opening_next")
-    p = placement(game)
+    p = to_group_round(game)
     phones = {}
     for seat in ("s1", "s2", "s3", "s4"):
         phones[seat] = app.test_client()

@@ -280,6 +280,17 @@ def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart
     restarted.extensions["gmtool"].close_all()
 
 
+def to_damage(data):
+    """An app on `data` with two sessions made through the API, 「壊れた卓」 (to be damaged) and 「無事な卓」: (the app,
+    its client, the server key's header, the two creations' answers)."""
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    api, admin = app.test_client(), bearer(ADMIN_KEY)
+    made = [api.post("/api/sessions", headers=admin, json={"title": title, "seats": ["セイバー", "アーチャー"],
+                                                           "counters": ["seals", "karma"]}).get_json()
+            for title in ("壊れた卓", "無事な卓")]
+    return app, api, admin, made
+
+
 def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_reads_anything_of_it(tmp_path):
     """Nothing of a session whose file does not load could be got out. The server GM key's holder (API and home page)
     now gets its readable part: a full JSON backup of its events up to the first that does not replay (with the undos
@@ -289,11 +300,7 @@ def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_r
     and an unknown id are refused in both languages (409, 409, 404); the file is never written. A file whose events
     all replay but whose meta does not load gives its whole log, stopped nowhere."""
     data = tmp_path / "sessions"
-    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
-    api, admin = app.test_client(), bearer(ADMIN_KEY)
-    made = [api.post("/api/sessions", headers=admin, json={"title": title, "seats": ["セイバー", "アーチャー"],
-                                                           "counters": ["seals", "karma"]}).get_json()
-            for title in ("壊れた卓", "無事な卓")]
+    app, api, admin, made = to_damage(data)
     sid, gm = made[0]["session"], bearer(made[0]["gm_token"])
     for body in ({"seat": "s1", "key": "seals", "delta": -1}, {"seat": "s2", "key": "karma", "delta": 1}, None,
                  {"seat": "s2", "key": "seals", "delta": -1}, {"seat": "s1", "key": "karma", "delta": 2}):
@@ -358,11 +365,7 @@ def test_the_command_line_exports_the_readable_part_of_a_damaged_session(tmp_pat
     folder alone), `gmtool import` loads it; --salvage is refused for a write-up format and for a sound session, in
     both languages, and writes nothing."""
     data = tmp_path / "sessions"
-    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
-    api, admin = app.test_client(), bearer(ADMIN_KEY)
-    made = [api.post("/api/sessions", headers=admin, json={"title": title, "seats": ["セイバー", "アーチャー"],
-                                                           "counters": ["seals", "karma"]}).get_json()
-            for title in ("壊れた卓", "無事な卓")]
+    app, api, admin, made = to_damage(data)
     sid = made[0]["session"]
     for body in ({"title": "場面1"}, {"seat": "s1", "key": "seals", "delta": -1}):
         path = "counters" if "seat" in body else "scenes"
