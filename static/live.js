@@ -254,25 +254,17 @@
   function sessionClosed() { return Boolean(document.querySelector("#live .closed-banner")); }
   // A closed session may still be continued (the campaign's next session): while a table screen's or a phone's banner
   // waits for the way there (data-awaits-next, gone once it shows the link), the screen asks for the version once a
-  // heartbeat and fetches the fragment that shows it; after AWAIT_BEATS heartbeats (an hour at the default 15 s) with no
-  // next session, once every AWAIT_SLOW_BEATS (5 minutes): a screen left on overnight asks 12 times an hour, not 240.
-  // Each ask is timed before its answer comes (a lost answer does not stop the asking). The GM console, which starts
-  // the next session, does not wait.
-  const AWAIT_BEATS = 240, AWAIT_SLOW_BEATS = 20;
-  let awaiting = false;
+  // heartbeat and fetches the fragment that shows it. The GM console, which starts the next session, does not wait.
+  let nextTimer = null;
   function awaitNext() {
-    if (awaiting) return;
-    awaiting = true;
-    const since = Date.now();
-    function ask() {
-      if (!document.querySelector("#live [data-awaits-next]")) { awaiting = false; return; }
-      const slow = Date.now() - since >= AWAIT_BEATS * heartbeatMs;
-      setTimeout(ask, (slow ? AWAIT_SLOW_BEATS : 1) * heartbeatMs);
-      realFetch(cfg.livePoll, { cache: "no-store", credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.json().then(function (d) { seen(d.version); }) : null; })
-        .catch(function () { /* offline: the next ask tries again */ });
-    }
-    setTimeout(ask, heartbeatMs);
+    if (nextTimer) return;
+    nextTimer = setInterval(async function () {
+      if (!document.querySelector("#live [data-awaits-next]")) { clearInterval(nextTimer); nextTimer = null; return; }
+      try {
+        const r = await realFetch(cfg.livePoll, { cache: "no-store", credentials: "same-origin" });
+        if (r.ok) seen((await r.json()).version);
+      } catch (e) { /* offline: the next beat asks again */ }
+    }, heartbeatMs);
   }
   // A closed session presents itself as closed: the GM console stops offering what can no longer work (gmtool.css).
   function showClosed() { body.classList.toggle("session-closed", sessionClosed()); }

@@ -64,35 +64,6 @@ def test_gm_continues_the_campaign_from_the_console(server, page, phone_context)
     expect(frame.locator("h2").first).to_have_text("開始")
 
 
-def test_a_closed_screen_asks_for_the_next_session_less_often_after_an_hour(server, page):
-    """A closed table screen asked `/version` once a heartbeat (15 s) for as long as it stayed on: 240 times an hour,
-    all night. After 240 heartbeats with no next session it asks once every 20 (5 minutes at 15 s), and still finds
-    the next session. Played on the page's own clock (Playwright's), at these tests' 2 s heartbeat: no real waiting."""
-    base, app = server
-    beat = int(1000 * app.config["HEARTBEAT"])
-    manager = app.extensions["gmtool"]
-    live, tokens = manager.create("第1夜", "generic", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
-    sid = live.state.session_id
-    asked = []
-    page.on("request", lambda request: asked.append(request.url) if "/version" in request.url else None)
-    page.clock.install()
-    page.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
-    ops.close(live, GM)
-    expect(page.locator("#stage .closed-banner")).to_be_visible()
-
-    def asks_over(ms: int) -> int:
-        before = len(asked)
-        page.clock.run_for(ms)
-        page.wait_for_timeout(200)  # the request events reach the test
-        return len(asked) - before
-
-    assert 230 <= asks_over(240 * beat) <= 242  # once a heartbeat for the first 240 (give or take the real time passed)
-    assert 1 <= asks_over(60 * beat) <= 4  # then once every 20: 3 where once a heartbeat made 60
-    manager.continue_from(sid)
-    page.clock.run_for(20 * beat)
-    expect(page.locator("header .brand")).to_have_text("第1夜（続き）")  # the table goes on to the next session
-
-
 def test_the_scene_picker_steps_aside_for_a_whole_campaign_export(server, page):
     """A whole-campaign export covers every scene: choosing it disables and hides the scene picker, so the
     preview is never the server's refusal; choosing this session brings the picker back."""
