@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -38,7 +39,9 @@ class Server:
         deadline = time.time() + 30
         while time.time() < deadline:
             line = self.proc.stdout.readline()
-            if "/?k=" in line:
+            if "/?k=" in line:  # from now on its output is read away, so that a full pipe never blocks it
+                self.reader = threading.Thread(target=self.proc.stdout.read, daemon=True)
+                self.reader.start()
                 return self
             if not line and self.proc.poll() is not None:
                 break
@@ -50,6 +53,7 @@ class Server:
     def stop(self):
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=15)
+        self.reader.join(timeout=5)  # (its end of the pipe is read to the end before it is closed)
         self.proc.stdout.close()
 
     def api(self, method, path, token, body=None):
