@@ -100,7 +100,7 @@ def events(session_id: str):
     by_admin_key = token == current_app.config["ADMIN_KEY"]
 
     def allowed() -> bool:  # the token still belongs to this viewer (a reissue revokes it at once)
-        return not live.shut and (by_admin_key or live.tokens.get(hashed) == viewer)
+        return by_admin_key or live.tokens.get(hashed) == viewer
 
     push = request.args.get("push") == "1"
     since = request.headers.get("Last-Event-ID") or request.args.get("v", "")
@@ -162,6 +162,8 @@ def events(session_id: str):
             wrote = time.monotonic()
             while not disconnected():  # checked every DISCONNECT_CHECK s: a closed screen frees its slot at once
                 new = live.wait(version, min(heartbeat, DISCONNECT_CHECK))
+                if live.shut:  # the server is stopping: the response ends, and the page reconnects to the next one
+                    return
                 if not allowed():
                     yield encoded(b"event: revoked\ndata: 0\n\n")
                     return

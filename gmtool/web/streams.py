@@ -6,8 +6,9 @@ server's `StreamHub`: one thread that owns every live stream's socket from then 
 changes, the hub renders each of its screens' messages (screens.live_fragment: once per viewer and
 version, shared by the screens of that viewer), compresses and sends them without blocking, and keeps
 what a slow screen has not taken yet. A screen that closes is seen at once (its socket becomes readable
-and reads nothing); a stream whose viewer's token was reissued, or whose session was shut, ends with
-`revoked`; a quiet stream gets a heartbeat.
+and reads nothing); a stream whose viewer's token was reissued ends with `revoked`; one whose session was
+shut (the server stopping) just ends, so that its screen reconnects to the next server instead of telling its
+player that the link no longer works; a quiet stream gets a heartbeat.
 
 Before, each stream held a waitress thread that woke at every change of its session, and its connection
 stayed in waitress's main loop, which asks every connection whether it wants to read or write on every
@@ -61,7 +62,7 @@ class Stream:
     lang: str
     version: int                          # the version the screen has been sent
     heartbeat: float                      # seconds of quiet before a heartbeat
-    allowed: Callable[[], bool]           # the token still belongs to this viewer and the session is open
+    allowed: Callable[[], bool]           # the token still belongs to this viewer
     message: Callable[[bool], tuple[int, bytes] | None]  # (version, SSE message) of the session's current version;
                                                         # message(False): None while the session is held
     compressor: Any = None                # the stream's zlib compressor (gzip), or None
@@ -237,6 +238,9 @@ class StreamHub:
         if stream.closed or stream.ending:
             return
         live = stream.live
+        if live.shut:  # the server is stopping: the response ends, and the page reconnects to the next one
+            self._end(stream)
+            return
         if live.version == stream.version and stream.allowed():  # nothing new (a change's listener sees its new version)
             return
         try:

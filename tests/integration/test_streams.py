@@ -148,6 +148,23 @@ def test_a_reissued_token_ends_its_stream_with_revoked(tmp_path):
             other.close()
 
 
+def test_a_stopping_server_ends_its_streams_without_saying_revoked(tmp_path):
+    """Ctrl+C closes the sessions before the process ends: their streams end, and the screens reconnect to the
+    next server. A `revoked` would make every phone stop and tell its player to ask for a new QR code."""
+    app, server = session(tmp_path)
+    port, hub = int(server.effective_port), server.stream_hub
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        phone = open_stream(port, created["session"], "seat", created["seats"][0]["token"])
+        try:
+            wait_for(lambda: hub.open_streams() == 1, "handed over")
+            app.extensions["gmtool"].close_all()  # what `gmtool serve` does at Ctrl+C (cli.cmd_serve)
+            rest = read_to_end(phone)
+            assert rest.endswith(b"0\r\n\r\n") and b"revoked" not in rest
+        finally:
+            phone.close()
+
+
 def test_a_quiet_stream_gets_heartbeats_and_a_closed_session_ends_it(tmp_path):
     app, server = session(tmp_path, HEARTBEAT=0.2)
     port = int(server.effective_port)
