@@ -108,7 +108,7 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, browser,
     sid = live.state.session_id
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
-    expect(phone.get_by_role("button", name="2D6")).to_be_visible()
+    expect(phone.get_by_role("button", name="2D6", exact=True)).to_be_visible()
     assert phone_offers(phone)
     table = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")

@@ -71,11 +71,13 @@ def test_counter_columns_line_up_and_the_reason_shows_whole(server, browser, rul
     page.context.close()
 
 
-# The GM's next step on the console: the game's panel (its heading and its first primary button shown), or, for a
-# game without a panel (generic), the prompts card with its reveal. Where each lies, in px from the window's top.
+# The GM's next step on the console: the game's panel (its heading and its primary button shown: the one of its marked
+# next-step row, else its first), or, for a game without a panel (generic), the prompts card with its reveal. Where each
+# lies, in px from the window's top. (A chosen option, such as ace_royal's side's 物理, is marked primary too.)
 NEXT_STEP = """() => {
   const panel = document.querySelector("#live section.card[id$='-gm']") || document.querySelector("#gm-prompts");
-  const primary = [...panel.querySelectorAll("button.primary")].find((b) => b.checkVisibility());
+  const shown = (selector) => [...panel.querySelectorAll(selector)].find((b) => b.checkVisibility());
+  const primary = shown(".gm-next button.primary") || shown("button.primary");
   return {panel: panel.id, heading: panel.querySelector("h2").getBoundingClientRect().bottom,
           primary: primary ? primary.textContent.trim() : null,
           primaryBottom: primary ? primary.getBoundingClientRect().bottom : 0};

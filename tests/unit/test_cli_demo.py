@@ -5,15 +5,16 @@ from __future__ import annotations
 from gmtool.cli import _demo
 from gmtool.core.view import GM as GM_VIEW
 from gmtool.core.view import TABLE, build_view
+from gmtool.rulesets import registry
 from gmtool.runtime import SessionManager
 
 
-def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
+def test_demo_creates_a_session_of_every_game(tmp_path):
     manager = SessionManager(tmp_path)
     try:
         first = _demo(manager)
         listed = {s["ruleset"]: s["id"] for s in manager.list()}
-        assert set(listed) >= {"generic", "grail_trpg", "sugoroku"}  # every ruleset that declares a demo
+        assert set(listed) == set(registry())  # every game declares a demo
         assert listed["generic"] == first
         generic = build_view(manager.get(first).state, TABLE)
         assert generic["prompts"][0]["status"] == "open"
@@ -24,6 +25,11 @@ def test_demo_creates_a_generic_a_grail_and_a_sugoroku_session(tmp_path):
         assert "アルトリア" in str(build_view(grail.state, GM_VIEW))
         sugoroku = manager.get(listed["sugoroku"])
         assert "メドゥーサ" not in str(build_view(sugoroku.state, TABLE))
+        ace = build_view(manager.get(listed["ace_royal"]).state, TABLE)
+        assert ace["ruleset"]["combat"]["interceptor_side"]["kind"] == "physical"  # a combat ready for the GM to resolve
+        assert "佐々木小次郎" not in str(ace)  # the third master's servant is still face down
+        illuminati = build_view(manager.get(listed["illuminati"]).state, TABLE)["ruleset"]
+        assert illuminati["order"] and illuminati["attack"]["breakdown"]["achieved"] == 8  # an attack to roll
     finally:
         manager.close_all()
 

@@ -4,10 +4,11 @@ combat damage, proxies, standard and quick versions. The declaration only; nothi
 from __future__ import annotations
 
 from gmtool.core.model import CounterDef, Label, Threshold
-from gmtool.core.ruleset import Ruleset
+from gmtool.core.ruleset import Demo, Ruleset
 
 from .actions import ACTIONS
 from .campaign import carry_over
+from .demo import demo
 from .events import EVENTS
 from .plan import counter_settle
 from .probe import PROBE
@@ -46,6 +47,7 @@ RULESET = Ruleset(
     docs="docs/rulesets/ace_royal.md",
     carry_over=carry_over,
     leak_probe=PROBE,
+    demo=Demo("デモ：Fate/Ace Royal", ("凛", "ウェイバー", "龍之介"), play=demo),
     counter_settle=counter_settle,
 )
 

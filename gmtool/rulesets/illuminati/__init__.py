@@ -6,10 +6,11 @@ the table. This module only declares `RULESET`; nothing registers itself on impo
 """
 
 from gmtool.core.model import CounterDef, Label
-from gmtool.core.ruleset import PromptKind, Ruleset
+from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 
 from .actions import ACTIONS, PLACEMENT_KIND, counter_settle, validate_placement
 from .campaign import carry_over
+from .demo import demo
 from .events import EVENTS
 from .probe import PROBE
 from .readings import READINGS
@@ -51,4 +52,5 @@ RULESET = Ruleset(
     standings=standings,
     counter_settle=counter_settle,
     leak_probe=PROBE,
+    demo=Demo("デモ：イルミナティ", ("アリス", "ボブ", "キャロル", "デイヴ"), play=demo),
 )
