@@ -96,7 +96,9 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
     """Browser review at 1920×1080 and 1366×768 (A-2): the English chip's 'Command Seals' and 'Mystic codes' are twice
     as wide as 令呪 and 礼装, and from five players one coin fell to a row of its own (「Mystic codes」 alone under the
     others), the chip half again as tall as the Japanese one. A name now takes two lines instead, the coins stay in one
-    row; seven players (with assassination and depletion coins) lay them out in aligned columns, none outside its chip."""
+    row; seven players (with assassination and depletion coins) lay them out in aligned columns, none outside its chip.
+    Seven chips at the three sizes in both languages: a face-down card's 「英霊カード?」 / 「クラスカード?」 is never broken
+    inside the word (it read 「クラスカー」 / 「ド?」)."""
     base, app = server
     for n in (5, 7):
         live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": f"マスター{i}"} for i in range(n)])
@@ -111,12 +113,18 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
         if n == 7:
             post("counters", {"seat": "s1", "key": "assassin", "delta": 2})
             post("counters", {"seat": "s1", "key": "depletion", "delta": 1})
-        for width, height in ((1920, 1080), (1366, 768)):
+        sizes = ((1920, 1080), (1366, 768)) + (((390, 844),) if n == 7 else ())
+        for (width, height), lang in [(size, lang) for size in sizes for lang in ("en", "ja") if lang == "en" or n == 7]:
             table = browser.new_context(viewport={"width": width, "height": height}).new_page()
-            table.goto(f"{base}/s/{sid}/table?k={tokens['table']}&lang=en")
+            table.goto(f"{base}/s/{sid}/table?k={tokens['table']}&lang={lang}")
             expect(table.locator(".ar-seals").first).to_be_visible()
-            chips = table.evaluate(COINS)
-            assert all(not c["outside"] for c in chips), (n, width, chips)
-            if n == 5:
-                assert all(c["rows"] == 1 for c in chips), (width, chips)
+            if lang == "en" and width > 390:
+                chips = table.evaluate(COINS)
+                assert all(not c["outside"] for c in chips), (n, width, chips)
+                if n == 5:
+                    assert all(c["rows"] == 1 for c in chips), (width, chips)
+            # each face-down card's placeholder on one line, the chip breaking between the two (seven: the narrowest)
+            broken = table.evaluate("""() => [...document.querySelectorAll('.ar-player .ar-cards .ar-hidden')]
+                .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
+            assert table.locator(".ar-player .ar-cards .ar-hidden").count() == 2 * n and broken == [], (n, width, lang, broken)
             table.context.close()
