@@ -215,3 +215,16 @@ def test_a3_a5_first_master_after_a_re_rolled_die(rolls, seat, face, dice, ties,
     fixed = FixedDice(dice)
     assert r.first_after_reroll(["a", "b", "c"], rolls, seat, face, fixed, ties) == (first, after)
     assert fixed.next_index == len(dice)
+
+
+def test_no_sentence_of_the_screens_words_is_written_twice():
+    """The console's two lethal-placement confirms (with and without seal 3) repeated their first sentence in both
+    languages: a wording change had to be made twice. The no-seal one could never be shown (a player it is asked for
+    holds a seal: with none left they are out, A-2), so one confirm is left; no sentence of these strings repeats."""
+    import re
+    from collections import Counter
+
+    from gmtool.rulesets.ace_royal.strings import STRINGS
+    sentences = Counter(sentence.strip() for pair in STRINGS.values() for text in pair
+                        for sentence in re.split(r"(?<=[。？！])|(?<=[.?!]) ", text) if len(sentence.strip()) >= 15)
+    assert [s for s, n in sentences.items() if n > 1] == []

@@ -111,9 +111,9 @@ STRINGS = {
     "ace_royal.seal2": ("ステータス強化（礼装の枚数）", "Raise a stat (by your mystic codes)"),
     "ace_royal.seal2_quick": ("戦闘ダイスを振り直す", "Re-roll your combat die"),
     "ace_royal.seal3_placement": ("置かれる前に配置を無効化", "Cancel a placement before it is made"),
-    "ace_royal.lethal_placement": ("{name}のマスターが死亡します（{coin}{n}枚 > 手札{hand}枚、A-10）。置きますか？",
-                                   "This kills {name}'s master ({coin} {n} > hand {hand}, A-10). Place it?"),
-    "ace_royal.lethal_placement_seal": ("{name}のマスターが死亡します（{coin}{n}枚 > 手札{hand}枚、A-10）。"
+    # the console's + that kills a master asks first (A-10), naming seal 3: a player it is asked for always holds a
+    # seal (with none left they are out, A-2; a masterless servant has no master to kill)
+    "ace_royal.lethal_placement": ("{name}のマスターが死亡します（{coin}{n}枚 > 手札{hand}枚、A-10）。"
                                         "{name}は令呪3（スマホの「置かれる前に配置を無効化」）でこの配置を無効化できます。置きますか？",
                                         "This kills {name}'s master ({coin} {n} > hand {hand}, A-10). {name} can cancel "
                                         "this placement with seal effect 3 (the phone's 'Cancel a placement before it is made'). Place it?"),
