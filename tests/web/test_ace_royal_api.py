@@ -584,7 +584,7 @@ def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(gam
         assert any(t.endswith(typed) for t in texts) and any(t.endswith(drawn) for t in texts), texts[-4:]
 
 
-def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(client, game):
+def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(app, client, game):
     """A public JSON export has no servant's cards (servant_set's are its seat's, A-1): imported after the start, an attack declared read
     a servant that is not there and was a 500 after it was recorded (TypeError on the hero's stats), and so was every
     screen with it. Every action of the game (but a count the GM corrects) is now a 409 that says why, nothing
@@ -608,8 +608,24 @@ def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(client, game
             if r.status_code != 200:
                 break
         assert r.status_code == 409, r.get_json()
-        if steps[0][0] == "start_game":  # before the start: the servants are to be set again
-            assert r.get_json()["error"]["ja"].startswith("サーヴァント未登録")
+        if steps[0][0] == "start_game":  # before the start: the servants are to be set again, said as it is (they were
+            # set: 「サーヴァント未登録」 / "Servants not set yet" was untrue), and the console says it before the start is pressed
+            error = r.get_json()["error"]
+            assert error["ja"] == ("公開エクスポートから読み込んだため、カードの記録がないサーヴァント（スマホで登録し直します）: "
+                                   "凛、ウェイバー、キャスター陣営"), error
+            assert error["en"] == ("Imported from a public export, so their servant's cards are not here (set again on the "
+                                   "phone): 凛, ウェイバー, キャスター陣営"), error
+            gm = open_link(app, new["gm_url"])
+            html = gm.get(f"/s/{new['session']}/gm").get_data(as_text=True)
+            assert 'id="ar-servants-unrecorded"' in html and "ar-servants-missing" not in html
+            assert re.search(r'id="ar-start"[^>]* disabled aria-describedby="ar-servants-unrecorded"', html)
+            assert "凛: …" in html and "凛: ✓" not in html
+            r = client.post(f"/api/sessions/{new['session']}/actions/set_servant", headers=bearer(tok["s1"]), json=SERVANTS["s1"])
+            assert r.status_code == 200
+            error = client.post(f"/api/sessions/{new['session']}/actions/leftover_classes", headers=bearer(tok["gm"]),
+                                json={"classes": ["ランサー 2/2/2/2"]}).get_json()["error"]
+            assert error["ja"].startswith("公開エクスポートから読み込んだため") and error["ja"].endswith(": ウェイバー、キャスター陣営")
+            version = client.get(f"/api/sessions/{new['session']}/state", headers=bearer(tok["gm"])).get_json()["session"]["version"]
         else:
             assert name == "step"
             assert r.get_json()["error"]["ja"].startswith("サーヴァントの記録がこのセッションにありません（公開エクスポート")

@@ -17,6 +17,7 @@ from . import rules as r
 from .events import NAME
 from .plan import MAX_PLAYERS, MIN_PLAYERS, Plan, acting_seat, game_of, require_in
 from .readings import FIRST_TIES
+from .strings import STRINGS
 
 
 def _card(value: Any, what_ja: str, what_en: str) -> dict:
@@ -44,6 +45,20 @@ def _form_card(p: dict, what: str) -> Any:
     if any(f"{what}_{k}" in p for k in ("name", "stats")):
         return {"name": p.get(f"{what}_name"), "stats": p.get(f"{what}_stats"), "skills": p.get(f"{what}_skills")}
     return None
+
+
+def require_servants(state: State, g: dict) -> None:
+    """A-1: every servant's cards are in this session (the class exchange and the start need them): a 409 naming who
+    has not set one yet, and apart, who set one that a public export did not carry (they set it again)."""
+    ja, en = [], []
+    for key, unrecorded in (("ace_royal.servants_not_set", False), ("ace_royal.servants_unrecorded", True)):
+        names = [state.seat_name(s) for s in g["order"]
+                 if not g["players"][s]["hero"] and bool(g["players"][s].get("unrecorded")) == unrecorded]
+        if names:
+            ja.append(f"{STRINGS[key][0]}: {'、'.join(names)}")
+            en.append(f"{STRINGS[key][1]}: {', '.join(names)}")
+    if ja:
+        raise Conflict("。".join(ja), ". ".join(en))
 
 
 # -- setup -----------------------------------------------------------------------------------------
@@ -123,9 +138,7 @@ def leftover_classes(state: State, p: dict, ctx: ActionContext) -> list:
     if g["exchange"]:  # entered again it would refill the pool and restart the exchange
         raise Conflict("残ったクラスは公開済みです（やり直すときは取り消してください）",
                        "The leftover classes are revealed already (undo to change them)")
-    missing = [state.seat_name(s) for s in g["order"] if not g["players"][s]["hero"]]
-    if missing:
-        raise Conflict(f"サーヴァント未登録: {'、'.join(missing)}", f"Servants not set yet: {', '.join(missing)}")
+    require_servants(state, g)
     classes = p.get("classes")
     if isinstance(classes, str):
         classes = [line for line in classes.splitlines() if line.strip()]
@@ -167,9 +180,7 @@ def start_game(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("ゲームは始まっています", "The game has started")
     if not g["first"]:
         raise Conflict("先に最初のアクティブマスターを決めてください（1d6）", "Decide the first active master first (1d6)")
-    missing = [state.seat_name(s) for s in g["order"] if not g["players"][s]["hero"]]
-    if missing:
-        raise Conflict(f"サーヴァント未登録: {'、'.join(missing)}", f"Servants not set yet: {', '.join(missing)}")
+    require_servants(state, g)
     ex = g.get("exchange")
     if ex and ex["queue"]:  # the leftover classes leave the table when the exchange ends, then the cards are set (A-1)
         who = state.seat_name(ex["queue"][0])

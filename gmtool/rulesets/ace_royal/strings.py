@@ -16,6 +16,10 @@ STRINGS = {
     "ace_royal.start": ("開幕", "Start the game"),
     "ace_royal.servants_missing": ("開幕の前に、各プレイヤーがスマホでサーヴァントを登録します。未登録",
                                    "Before the start each player sets their servant on the phone. Not set yet"),
+    "ace_royal.servants_not_set": ("サーヴァント未登録", "Servants not set yet"),
+    # a public export holds that a servant was set, not its cards: imported before the start, they are set again
+    "ace_royal.servants_unrecorded": ("公開エクスポートから読み込んだため、カードの記録がないサーヴァント（スマホで登録し直します）",
+                                      "Imported from a public export, so their servant's cards are not here (set again on the phone)"),
     "ace_royal.exchange_pending": ("開幕はクラス交換が終わってから（A-1）。次に交換かパスをする人",
                                    "The game starts once the class exchange is over (A-1). Next to exchange or pass"),
     "ace_royal.servant": ("サーヴァント", "Servant"),
