@@ -3,7 +3,7 @@ physical / magical on their phones (the attacker first, A-7), and the table show
 
 from __future__ import annotations
 
-from gmtool_testing import api_caller
+from gmtool_testing import api_caller, bearer
 from playwright.sync_api import expect
 
 
@@ -128,3 +128,50 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
                 .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
             assert table.locator(".ar-player .ar-cards .ar-hidden").count() == 2 * n and broken == [], (n, width, lang, broken)
             table.context.close()
+
+
+FIELDS = """(form) => [...form.querySelectorAll('select:not([name=effect]), input:not([type=hidden])')]
+    .filter((el) => el.getClientRects().length).map((el) => el.name)"""
+
+
+def test_a3_the_consoles_seal_form_shows_what_the_chosen_effect_takes_and_seal_four_its_text(server, browser):
+    """Browser review at 1366×768: the console's seal form showed every field whatever the effect (the die or stat, the
+    coin, the placement) and none for seal 4's text, which use_seal takes (`text`, logged with the seal). Each effect now
+    shows only its fields, chosen with the keyboard; seal 4's text is typed and sent; a live update keeps the choice."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
+    post("actions/setup", {"version": "quick"})
+    post("actions/roll_first", {"faces": [6, 1]})
+    for seat in tokens["seats"]:
+        post("actions/set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "クラス", "stats": "1/1/1/1"}}, who=seat)
+    post("actions/start_game")
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    for lang, text_label in (("en", "凛: Text effect used (card, effect)"), ("ja", "凛: 使うテキスト（カード名・効果）")):
+        page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")
+        form = page.locator(".ar-seal-form").first
+        effect = form.locator("select[name=effect]")
+        effect.focus()
+        shown = {}
+        for n in range(1, 6):
+            expect(effect).to_have_value(str(n))
+            shown[n] = form.evaluate(FIELDS)
+            if n < 5:
+                page.keyboard.press("ArrowDown")
+        assert shown == {1: [], 2: ["die"], 3: ["coin", "placement"], 4: ["text"], 5: []}, (lang, shown)
+        expect(form.get_by_label(text_label)).to_have_count(1)
+    # the keyboard all the way: seal 4, Tab to its text, type it, Enter sends it
+    page.keyboard.press("ArrowUp")
+    expect(effect).to_have_value("4")
+    post("actions/adjust", {"seat": "s2", "key": "hand", "delta": 1, "reason": "draw"})  # a live update meanwhile
+    expect(page.locator(".ar-gm-players tbody").nth(1).locator(".ar-count b").nth(2)).to_have_text("5")
+    expect(effect).to_have_value("4")
+    page.keyboard.press("Tab")
+    expect(form.locator("input[name=text]")).to_be_focused()
+    page.keyboard.type("燕返し")
+    page.keyboard.press("Enter")
+    expect(page.locator(".ar-gm-players tbody").first.locator(".ar-count b").nth(1)).to_have_text("2")
+    log = app.test_client().get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(tokens["gm"])).get_json()["events"]
+    assert any("4. テキストをコストなしで使用 <燕返し>" in e["text"] for e in log), log[-3:]
+    page.context.close()

@@ -314,6 +314,9 @@ def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
                 expect(page.locator("#ar-gm-reroll-first button")).to_have_count(4)
             assert page.evaluate("document.documentElement.scrollWidth") <= 1366, (moment, lang)
             assert page.evaluate(AR_FAULTS) == [], (moment, lang)
+            for effect in ("2", "3", "4") if moment == "combat" else ():  # a seal form shows its effect's fields only
+                page.locator(".ar-seal-form select[name=effect]").first.select_option(effect)
+                assert page.evaluate(AR_FAULTS) == [], (moment, lang, effect)
             if SHOTS:
                 page.screenshot(path=os.path.join(SHOTS, f"ace-royal-{version}-{moment}-{lang}.png"), full_page=True)
 

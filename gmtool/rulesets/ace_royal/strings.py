@@ -114,6 +114,8 @@ STRINGS = {
     "ace_royal.seal1_quick": ("出目の数だけ魔力回復", "Recover a die's roll of mana"),
     "ace_royal.seal2": ("ステータス強化（礼装の枚数）", "Raise a stat (by your mystic codes)"),
     "ace_royal.seal2_quick": ("戦闘ダイスを振り直す", "Re-roll your combat die"),
+    "ace_royal.seal2_reroll": ("自分が振ったダイスを振り直す", "Re-roll a die you rolled"),  # the console's choice of quick effect 2
+    "ace_royal.seal3": ("特殊コインを無効化", "Cancel a special coin"),
     "ace_royal.seal3_placement": ("置かれる前に配置を無効化", "Cancel a placement before it is made"),
     # the console's + that kills a master asks first, naming seal 3: a player it is asked for always holds a
     # seal (with none left they are out, A-2; a masterless servant has no master to kill)
@@ -130,6 +132,7 @@ STRINGS = {
                                   "{name}: re-roll their first-active-master die (Command Seal 2)"),
     "ace_royal.reroll_encounter": ("遭遇戦判定のダイスを振り直す", "Re-roll your encounter die"),
     "ace_royal.seal4": ("テキストをコストなしで使用", "Use a text effect without its cost"),
+    "ace_royal.seal4_text": ("使うテキスト（カード名・効果）", "Text effect used (card, effect)"),
     "ace_royal.seal5": ("ライズ状態に戻す", "Back to Rise"),
     "ace_royal.state.rise": ("ライズ", "Rise"),
     "ace_royal.state.reverse": ("リバース", "Reverse"),
