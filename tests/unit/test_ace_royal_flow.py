@@ -837,7 +837,7 @@ def test_a3_a6_quick_seal_two_re_rolls_the_encounter_die_before_its_encounter_we
     cancels the encounter (its combat ends, the end step), another face re-rolled into a 1 starts one; once the
     encounter's combat has gone on, or after it, a 409 says the die can no longer be re-rolled. Undo takes it back."""
     game = _quick_encounter([1, 2])  # a 1: c is picked (numbers 1 = b, 2 = c)
-    assert game.g["step"] == "combat" and game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["encounter"]
+    assert game.g["step"] == "combat" and game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["encounter", "opponent"]
     assert game.view(Viewer("seat", "b"))["me"]["rerolls"] == []
     game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[4])
     assert game.g["combat"] is None and game.g["step"] == "end" and game.c("a", "seals") == 2
@@ -884,3 +884,65 @@ def test_a3_a6_the_encounter_die_is_not_re_rolled_after_its_turn_or_its_combat()
     game.act("combat_resolve")
     with pytest.raises(Conflict, match="遭遇戦は解決済みです"):
         game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[4])
+
+
+def test_a3_a6_quick_seal_two_re_rolls_the_die_that_picked_the_encounters_opponent():
+    """A-3 quick effect 2 re-rolls a die you rolled: the turn player rolls the encounter die and, on a 1, the die that
+    picks the opponent (encounter_roll, A-6); only the first could be re-rolled. The opponent die now can, on the same
+    terms (this turn's encounter, before its combat went on): numbers nobody holds are rolled again, the same opponent
+    keeps the combat, another one fights it instead. Not when only one player can be picked (it would change nothing)."""
+    def four_players():
+        game = started(n=4, version="quick")
+        to_step(game, "ritual")
+        game.act("reveal", {"what": "hero"})
+        game.act("step")
+        game.act("encounter_roll", dice=[1, 2])  # numbers 1 = b, 2 = c, 3 = d: c
+        return game
+
+    game = four_players()
+    assert game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["encounter", "opponent"]
+    game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[5, 3])  # 5 is nobody's: rolled again, 3 = d
+    c = game.g["combat"]
+    assert (c["attacker"], c["interceptor"], c["how"]) == ("a", "d", "encounter") and game.c("a", "seals") == 2
+    assert game.g["players"]["d"]["hero_revealed"] and game.g["players"]["c"]["hero_revealed"]  # both disclosed
+    sealed = lambda: next(e for e in reversed(game.events) if e.type == "ace_royal.seal_used").data["effects"]  # noqa: E731
+    assert sealed() == [{"effect": 2, "die": "opponent", "was": 2, "faces": [5, 3]}]
+    assert "（遭遇戦の相手を決めるダイス 2→5→3）" in _seal_line(game, "ja")
+    assert " (encounter opponent die 2→5→3)" in _seal_line(game, "en")
+    assert ("令呪2で振り直し: Aさん の遭遇戦の相手の決定（1=Bさん、2=Cさん、3=Dさん）1d6 = 5→3 ⇒ Dさん（A-6）"
+            in _line(game, "ace_royal.encounter_rolled", "ja"))
+    assert ("re-rolled by Command Seal 2: Aさん's encounter opponent (1=Bさん, 2=Cさん, 3=Dさん) 1d6 = 5→3 ⇒ Dさん (A-6)"
+            in _line(game, "ace_royal.encounter_rolled", "en"))
+    # again, onto the same opponent: the combat stands; the encounter die is still the turn's 1
+    game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[3])
+    assert game.g["combat"]["interceptor"] == "d" and "⇒ Dさん（相手は変わらない）（A-6）" in _line(game, "ace_royal.encounter_rolled", "ja")
+    assert "⇒ Dさん (the same opponent) (A-6)" in _line(game, "ace_royal.encounter_rolled", "en")
+    game.undo()
+    assert game.g["combat"]["interceptor"] == "d" and game.c("a", "seals") == 2
+    # a 1 again on the encounter die keeps the opponent and its die: that die can still be re-rolled
+    game = four_players()
+    with pytest.raises(Conflict, match="令呪1画ずつ"):
+        game.act("use_seal", {"effects": [{"effect": 2, "die": "encounter"}, {"effect": 2, "die": "opponent"}]}, who="a",
+                 dice=[1])
+    game.act("use_seal", {"effect": 2, "die": "encounter"}, who="a", dice=[1])
+    game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[1])
+    assert game.g["combat"]["interceptor"] == "b" and sealed()[0]["was"] == 2
+    with pytest.raises(Conflict, match="このターンに振った遭遇戦の相手を決めるダイスがありません"):
+        game.act("use_seal", {"effect": 2, "die": "opponent"}, who="b", dice=[4])
+    game.act("combat_roll", {"side": "attacker"}, dice=[3])
+    with pytest.raises(Conflict, match="遭遇戦の戦闘が進んでいます.*遭遇戦の相手を決めるダイスはもう振り直せません") as refused:
+        game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[4])
+    assert "its encounter opponent die can no longer be re-rolled (A-6)" in refused.value.en
+    # no encounter this turn: no opponent die; two players: one possible opponent, nothing to re-roll for
+    game = _quick_encounter([3])
+    with pytest.raises(Conflict, match="遭遇戦の相手を決めるダイスがありません"):
+        game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[4])
+    game = started(n=2, version="quick")
+    to_step(game, "ritual")
+    game.act("reveal", {"what": "hero"})
+    game.act("step")
+    game.act("encounter_roll", dice=[1, 1])
+    assert game.view(Viewer("seat", "a"))["me"]["rerolls"] == ["encounter"]
+    with pytest.raises(Conflict, match="相手になれるのは1人だけ") as refused:
+        game.act("use_seal", {"effect": 2, "die": "opponent"}, who="a", dice=[1])
+    assert "a re-roll would pick the same (A-6)" in refused.value.en and game.c("a", "seals") == 3

@@ -305,6 +305,44 @@ def test_a3_quick_seal_two_on_the_phone_re_rolls_the_first_master_and_encounter_
     assert "encounter die 1→5" in v["newest_action"][0]["plain"]["en"]
 
 
+def test_a3_a6_the_phone_and_the_console_re_roll_the_encounters_opponent_die(app, client):
+    """A-3 quick effect 2 x A-6: the die that picked an encounter's opponent is the turn player's too. The phone offers
+    「2. 遭遇戦の相手を決めるダイスを振り直す」 (me.rerolls `opponent`) with real dice, in both languages, and the console's
+    seal form the die `opponent`; the re-roll picks the combat's interceptor again."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー", "龍之介"]}).get_json()
+    sid, gm_token = data["session"], data["gm_token"]
+    phone = open_link(app, data["seats"][0]["join_url"])
+    gm = open_link(app, data["gm_url"])
+
+    def api(name, body):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm_token), json=body)
+        assert r.status_code == 200, r.get_json()
+
+    api("setup", {"version": "quick"})
+    api("roll_first", {"faces": [6, 2, 3]})
+    for seat in ("s1", "s2", "s3"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "5/5/5/5"}, "class": {"name": "クラス", "stats": "1/1/1/1"}})
+    api("start_game", {})
+    api("step", {})
+    api("step", {})
+    api("place_code", {})
+    api("step", {})
+    api("encounter_roll", {"faces": [1, 1]})  # 1 = ウェイバー, 2 = 龍之介: ウェイバー
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert re.search(r'name="die" value="opponent">2\. 遭遇戦の相手を決めるダイスを振り直す</button>', html)
+    assert "2. Re-roll your encounter opponent die" in phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
+    assert re.search(r'<select name="die" aria-label="凛: [^"]*">.*<option value="opponent">遭遇戦の相手を決めるダイス</option>',
+                     gm.get(f"/s/{sid}/gm").get_data(as_text=True))
+    assert '<option value="opponent">Encounter opponent die</option>' in gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    phone.get(f"/s/{sid}/phone?lang=ja")
+    r = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "2", "die": "opponent", "faces": "4 2"},
+                   headers={"X-CSRF-Token": csrf_for(data["seats"][0]["token"]), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    v = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
+    assert (v["combat"]["attacker"], v["combat"]["interceptor"]) == ("s1", "s3") and v["players"][0]["seals"] == 2
+    assert any("遭遇戦の相手を決めるダイス 1→4→2" in line["plain"]["ja"] for line in v["newest_action"]), v["newest_action"]
+
 def test_a3_a5_the_console_re_rolls_a_players_first_master_die_with_seal_two(app, client):
     """The GM runs the table for players without phones: the console's setup offers quick seal 2's re-roll of each
     player's first-active-master die while the game allows it (players[].rerolls, A-3 x A-5), named in both

@@ -10,7 +10,7 @@ from gmtool.core.ruleset import ActionContext, reading_value
 from . import rules as r
 from .plan import REROLL_DICE, Plan, acting_seat, game_of, playing, require_in, reroll_refusal
 from .readings import FIRST_TIES
-from .turn import reroll_encounter
+from .turn import reroll_encounter, reroll_opponent, roll_opponent
 from .strings import words
 
 
@@ -64,7 +64,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                 if die not in REROLL_DICE:
                     ja, en = words(REROLL_DICE, {d: f"die_{d}" for d in REROLL_DICE})
                     raise GmError(f"振り直すダイス（{ja}）を選んでください", f"Choose the die to re-roll: {en}")
-                if any(item[0] in ("first", "encounter") for item in later) and die != "combat":
+                if any(item[0] in ("first", "encounter", "opponent") for item in later) and die != "combat":
                     raise Conflict("そのダイスの振り直しは令呪1画ずつです", "That die is re-rolled one Command Seal at a time")
                 refusal = reroll_refusal(plan.g, seat, die, plan.value(seat, "seals"))
                 if refusal:
@@ -75,6 +75,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                     eff["side"] = side
                     eff["faces"] = r.quick_die(ctx.dice)
                     later.append(("reroll", side, eff["faces"]))
+                elif die == "opponent":  # every die it takes: numbers nobody holds are rolled again
+                    numbers, target, faces = roll_opponent(plan.sim, seat, ctx.dice)
+                    eff.update(die=die, was=plan.g["turn"]["encounter"]["faces"][-1], faces=faces)
+                    later.append((die, numbers, target, faces))
                 else:
                     was = (plan.g["first_rolls"][seat][-1] if die == "first" else plan.g["turn"]["encounter"]["face"])
                     eff.update(die=die, was=was, faces=[ctx.dice.randint(6)])
@@ -137,6 +141,8 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                                                 "ties": reading_value(state, FIRST_TIES), **plan.dice_data()})
         elif item[0] == "encounter":
             reroll_encounter(plan, seat, item[1], ctx.dice)
+        elif item[0] == "opponent":
+            reroll_opponent(plan, seat, *item[1:])
         elif item[0] == "reroll":
             plan.add("ace_royal.combat_set", {"side": item[1], "seat": seat, "what": "dice", "faces": item[2], "reroll": True,
                                               "rule": "A-8", **plan.dice_data()})

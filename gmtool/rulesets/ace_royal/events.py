@@ -285,7 +285,10 @@ def encounter_fold(state: State, e: Event) -> None:
     """Fold ace_royal.encounter_rolled into this game's state: the turn's roll (seal 2 may re-roll it, A-3); a re-roll
     that is no longer a 1 cancels the encounter's combat (A-6)."""
     g, d = game(state), e.data
+    before = g["turn"].get("encounter") or {}
     g["turn"]["encounter"] = {k: copy.deepcopy(d.get(k)) for k in ("seat", "face", "encounter", "numbers", "faces", "target")}
+    if d.get("reroll") and d["encounter"] and not d.get("numbers"):  # a 1 again: the opponent die stays as it was rolled
+        g["turn"]["encounter"].update(numbers=before.get("numbers"), faces=before.get("faces"))
     if d.get("reroll") and not d["encounter"]:
         g["combat"] = None
     _remember(state, e)
@@ -298,6 +301,12 @@ def encounter_text(e, state, lang):
     who = _name(state, d["seat"])
     if d.get("reroll"):  # seal 2 re-rolled it (A-3, quick)
         real += _t(lang, "令呪2で振り直し: ", "re-rolled by Command Seal 2: ")
+        if d.get("die") == "opponent":  # the die that picked the opponent
+            nums = _t(lang, "、", ", ").join(f"{i + 1}={_name(state, s)}" for i, s in enumerate(d["numbers"]))
+            faces, to = "→".join(map(str, d["faces"])), _name(state, d["target"])
+            same = d["target"] == d.get("was_target")
+            return _t(lang, f"{real}{who} の遭遇戦の相手の決定（{nums}）1d6 = {faces} ⇒ {to}{'（相手は変わらない）' if same else ''}（A-6）",
+                      f"{real}{who}'s encounter opponent ({nums}) 1d6 = {faces} ⇒ {to}{' (the same opponent)' if same else ''} (A-6)")
         if d["encounter"] and not d.get("numbers"):
             return _t(lang, f"{real}{who} の遭遇戦判定 1d6 = 1: 遭遇戦はそのまま（A-6）",
                       f"{real}{who}'s encounter roll 1d6 = 1: the encounter stands (A-6)")
@@ -465,7 +474,8 @@ def seal_text(e, state, lang):
             text += f" {_lbl(STAT_LABELS, eff['stat'], lang)} {eff['value']:+d}"
         if eff.get("die"):  # quick effect 2: which die, the face it had and the new one (A-3)
             ja, en = STRINGS[f"ace_royal.die_{eff['die']}"]
-            text += _t(lang, f"（{ja} {eff['was']}→{eff['faces'][0]}）", f" ({en[0].lower() + en[1:]} {eff['was']}→{eff['faces'][0]})")
+            faces = "→".join(map(str, eff["faces"]))  # the opponent die: also the faces nobody held, rolled again (A-6)
+            text += _t(lang, f"（{ja} {eff['was']}→{faces}）", f" ({en[0].lower() + en[1:]} {eff['was']}→{faces})")
         elif eff.get("faces"):
             text += f" 1d6={'+'.join(map(str, eff['faces']))}"
         if eff.get("coin"):

@@ -235,13 +235,16 @@ def turn_player(state: State, p: dict, ctx: ActionContext, step: str | None = No
 
 
 
-REROLL_DICE = ("combat", "first", "encounter")  # the dice a player rolled that quick seal 2 re-rolls (A-3)
+# the dice a player rolled that quick seal 2 re-rolls (A-3): the combat die (A-8), the first-active-master die (A-5), the
+# encounter die and the die that picked the encounter's opponent (A-6; the turn player rolls both in encounter_roll)
+REROLL_DICE = ("combat", "first", "encounter", "opponent")
 
 
 def reroll_refusal(g: dict, seat: str, die: str, seals: int) -> tuple[str, str] | None:
     """A-3 quick effect 2: why `seat` cannot re-roll `die` now ({ja, en}), or None: the combat die while it is theirs
     (A-8), the first-active-master die while the opening is not settled (A-5: before the class exchange's order and
-    the start), the encounter die of their turn before the encounter it caused went on (A-6)."""
+    the start), the encounter die of their turn before the encounter it caused went on, and so the die that picked that
+    encounter's opponent, when another player could be picked (A-6)."""
     if die == "first":
         if g["phase"] != "setup":
             return ("開幕したので、最初のアクティブマスター決定のダイスはもう振り直せません（A-5）",
@@ -259,19 +262,24 @@ def reroll_refusal(g: dict, seat: str, die: str, seals: int) -> tuple[str, str] 
         return ("ゲームはまだ始まっていません", "The game has not started yet") if g["phase"] == "setup" else (
             "ゲームは終了しています", "The game is over")
     c = g.get("combat")
-    if die == "encounter":
+    if die in ("encounter", "opponent"):
+        ja, en = STRINGS[f"ace_royal.die_{die}"]
+        en = en[0].lower() + en[1:]
         rolled = (g.get("turn") or {}).get("encounter")
-        if not rolled or rolled["seat"] != seat:
-            return ("このターンに振った遭遇戦判定のダイスがありません", "You have not rolled an encounter die this turn")
+        if not rolled or rolled["seat"] != seat or (die == "opponent" and not rolled["encounter"]):
+            return (f"このターンに振った{ja}がありません", f"You have not rolled an {en} this turn")
         if not rolled["encounter"]:
-            return None if g["step"] == "end" else ("遭遇戦判定のダイスはもう振り直せません", "The encounter die can no longer be re-rolled")
+            return None if g["step"] == "end" else (f"{ja}はもう振り直せません", f"The {en} can no longer be re-rolled")
         if not c or c["how"] != "encounter":
-            return ("遭遇戦は解決済みです: 遭遇戦判定のダイスはもう振り直せません（A-6）",
+            return (f"遭遇戦は解決済みです: {ja}はもう振り直せません（A-6）",
                     "The encounter is resolved: its die can no longer be re-rolled (A-6)")
         if any(c[f"{side}_side"][k] for side in ("attacker", "interceptor") for k in ("kind", "modifiers", "proxy", "faces")):
-            return ("遭遇戦の戦闘が進んでいます（攻撃手段・修正・代理・戦闘ダイス）: 遭遇戦判定のダイスはもう振り直せません（A-6）",
-                    "The encounter's combat has gone on (a pick, a modifier, a proxy or a combat die): its encounter die "
-                    "can no longer be re-rolled (A-6)")
+            return (f"遭遇戦の戦闘が進んでいます（攻撃手段・修正・代理・戦闘ダイス）: {ja}はもう振り直せません（A-6）",
+                    "The encounter's combat has gone on (a pick, a modifier, a proxy or a combat die): its "
+                    f"{en} can no longer be re-rolled (A-6)")
+        if die == "opponent" and len(encounter_others(g, seat)) < 2:  # a seal that would change nothing is not spent
+            return ("遭遇戦の相手になれるのは1人だけです: 振り直しても同じ相手です（A-6）",
+                    "Only one player can be the encounter's opponent: a re-roll would pick the same (A-6)")
         return None
     if not c or seat not in (c["attacker"], c["interceptor"]):
         return ("振り直せる戦闘ダイスがありません", "There is no combat die of yours to re-roll")
@@ -279,6 +287,11 @@ def reroll_refusal(g: dict, seat: str, die: str, seals: int) -> tuple[str, str] 
     if not c[f"{side}_side"]["faces"]:
         return ("まだ戦闘ダイスを振っていません", "You have not rolled the combat die yet")
     return None
+
+
+def encounter_others(g: dict, seat: str) -> list[str]:
+    """A-6: the players an encounter of `seat`'s may pick, numbered 1.. in this order."""
+    return r.encounter_numbers(g["order"], seat, [s for s in g["order"] if g["players"][s]["out"]])
 
 
 def rerollable(g: dict, seat: str, seals: int) -> list[str]:

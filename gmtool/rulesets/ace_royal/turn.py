@@ -10,7 +10,7 @@ from gmtool.core.ruleset import ActionContext, reading_value
 from gmtool.core.turns import Turns
 
 from . import rules as r
-from .plan import Plan, pass_master, playing, require_in, turn_player
+from .plan import Plan, encounter_others, pass_master, playing, require_in, turn_player
 from .readings import COMBAT_REVEAL_DRAW
 from .strings import words
 
@@ -160,18 +160,22 @@ def _encounter(plan: Plan, state: State, seat: str, face: int, dice, reroll: dic
     if data["encounter"] and reroll and reroll["encounter"]:
         data["target"] = reroll["target"]  # the encounter stands: its opponent was picked by another die
     elif data["encounter"]:
-        out = [s for s in g["order"] if g["players"][s]["out"]]
-        numbers = r.encounter_numbers(g["order"], seat, out)
+        numbers = encounter_others(g, seat)
         target, faces = _encounter_target(state, numbers, dice)
         data.update(numbers=numbers, faces=faces, target=target)
     plan.add("ace_royal.encounter_rolled", {**data, **plan.dice_data()})
     if data["encounter"] and not (reroll and reroll["encounter"]):
-        me = g["players"][seat]
-        gate = r.has_skill((me["hero"], me["class"]), "gatekeeper")
-        attacker, interceptor = r.encounter_roles(seat, data["target"], gate)
-        _start_combat(plan, attacker, interceptor, "encounter", gate)
+        _encounter_combat(plan, seat, data["target"])
     elif not data["encounter"] and g["step"] != "end":  # a re-rolled non-1 in the end step: already there
         plan.add("ace_royal.step", {"seat": seat, "from": g["step"], "to": "end", "rule": "A-6"})
+
+
+def _encounter_combat(plan: Plan, seat: str, target: str) -> None:
+    """A-6: the encounter's combat, the turn player attacking (山門の守護 flips the roles)."""
+    me = plan.g["players"][seat]
+    gate = r.has_skill((me["hero"], me["class"]), "gatekeeper")
+    attacker, interceptor = r.encounter_roles(seat, target, gate)
+    _start_combat(plan, attacker, interceptor, "encounter", gate)
 
 
 def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
@@ -185,3 +189,22 @@ def encounter_roll(state: State, p: dict, ctx: ActionContext) -> list:
 def reroll_encounter(plan: Plan, seat: str, face: int, dice) -> None:
     """A-3 quick effect 2 x A-6: the turn's encounter die re-rolled to `face` (coins.use_seal checked it may be)."""
     _encounter(plan, plan.sim, seat, face, dice, reroll=plan.g["turn"]["encounter"])
+
+
+def roll_opponent(state: State, seat: str, dice) -> tuple[list[str], str, list[int]]:
+    """A-3 quick effect 2 x A-6: the die that picks the encounter's opponent rolled again, as encounter_roll rolls it
+    (numbers nobody holds rolled again): (the numbered players, the opponent, the faces)."""
+    numbers = encounter_others(state.extra["ace_royal"], seat)
+    target, faces = _encounter_target(state, numbers, dice)
+    return numbers, target, faces
+
+
+def reroll_opponent(plan: Plan, seat: str, numbers: list[str], target: str, faces: list[int]) -> None:
+    """The opponent die re-rolled (roll_opponent): the same opponent keeps the encounter's combat; another one fights
+    it instead (a new combat, the turn player attacking as before; the servants disclosed stay disclosed)."""
+    before = plan.g["turn"]["encounter"]["target"]
+    plan.add("ace_royal.encounter_rolled", {"seat": seat, "face": 1, "encounter": True, "rule": "A-6", "reroll": True,
+                                            "die": "opponent", "numbers": numbers, "faces": faces, "target": target,
+                                            "was_target": before, **plan.dice_data()})
+    if target != before:
+        _encounter_combat(plan, seat, target)
