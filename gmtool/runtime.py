@@ -51,6 +51,9 @@ RECENT_EVENTS = 300
 # where nothing is collected): a failure after the commit must not answer that nothing was changed, and a screen's
 # form says what its action did (web.common.act)
 recorded: ContextVar[list[Event] | None] = ContextVar("recorded", default=None)
+# The keyed request being answered (its idempotency scope and body digest; web/idempotency.py), noted in the file with
+# the action it appends, or None
+request_key: ContextVar[tuple[str, str] | None] = ContextVar("request_key", default=None)
 SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
@@ -507,7 +510,7 @@ class LiveSession:
             return self._commit(actor, drafts, secrets_update)
 
     def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
-        events = self.store.append(actor, drafts, secrets=secrets_update)
+        events = self.store.append(actor, drafts, secrets=secrets_update, request_key=request_key.get())
         try:
             for event in events:
                 engine.apply(self.state, event)
@@ -648,6 +651,11 @@ class LiveSession:
         from .core.view import visible_event
         visible = visible_event(event, self.state, viewer)
         return describe(visible, self.state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
+
+    def recorded_request(self, scope: str) -> tuple[int, str] | None:
+        """(the action, the body digest) of a keyed request this session's file noted, or None."""
+        with self.lock:
+            return self.store.request_action(scope)
 
     def reissue_token(self, seat_id: str, actor: str = "gm") -> str:
         """A new join token for a seat; the old one stops working at once."""

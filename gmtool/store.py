@@ -42,6 +42,14 @@ def m001_initial(db: Database) -> None:
     db["events"].create_index(["type"])
 
 
+@migrations()
+def m002_request_keys(db: Database) -> None:
+    """The Idempotency-Key of each keyed request that appended an action (its scope, web/idempotency.py), written
+    with the action: a repeat whose answer was lost when the server was killed is not applied again after it
+    restarts."""
+    db["request_keys"].create({"scope": str, "action": int, "digest": str}, pk="scope")
+
+
 def dump_json(data) -> str:
     """A stored event's data as written to the file (load_json reads it back)."""
     return json.dumps(data, ensure_ascii=False)
@@ -167,8 +175,9 @@ class Store(EventLog):
 
     # -- events -----------------------------------------------------------
     def append(self, actor: str, drafts: list[tuple[str, dict]], meta: dict | None = None,
-               secrets: dict | None = None) -> list[Event]:
-        """Append drafts as one action (and update meta / secrets) in one durable transaction."""
+               secrets: dict | None = None, request_key: tuple[str, str] | None = None) -> list[Event]:
+        """Append drafts as one action (and update meta / secrets, and note the request's idempotency scope and body
+        digest) in one durable transaction."""
         conn = self.db.conn
         ts = now_iso()
         conn.execute("BEGIN IMMEDIATE")
@@ -186,6 +195,9 @@ class Store(EventLog):
             for table, values in (("meta", meta), ("secrets", secrets)):
                 for key, value in (values or {}).items():
                     conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))
+            if request_key is not None:  # a request that appends twice is known by its first action
+                conn.execute("INSERT OR IGNORE INTO request_keys (scope, action, digest) VALUES (?, ?, ?)",
+                             (request_key[0], action, request_key[1]))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -212,12 +224,18 @@ class Store(EventLog):
             raise
         self._last_seq, self._last_action = events[-1].seq, max(e.action for e in events)
 
+    def request_action(self, scope: str) -> tuple[int, str] | None:
+        """(the action, the body digest) a keyed request appended, or None (m002_request_keys)."""
+        row = self.conn.execute("SELECT action, digest FROM request_keys WHERE scope = ?", (scope,)).fetchone()
+        return None if row is None else (row[0], row[1])
+
     def remove_from(self, seq: int) -> None:
         """Take the events from `seq` on back out (an action whose fold failed, runtime._commit)."""
         conn = self.db.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("DELETE FROM events WHERE seq >= ?", (seq,))
+            conn.execute("DELETE FROM request_keys WHERE action > (SELECT COALESCE(MAX(action), 0) FROM events)")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -2,9 +2,10 @@
 while offline and sent when the connection returns) is applied once; the repeat gets the first answer.
 
 A browser screen puts an `Idempotency-Key` header on every POST (static/live.js); API clients may. The
-answers are kept in memory for the last MAX_KEYS keys, at most MAX_BYTES of bodies in all (the oldest go first): a
-repeat across a server restart is applied again (the queue only sends what never reached the server, so this is the
-lost-response case only).
+answers are kept in memory for the last MAX_KEYS keys, at most MAX_BYTES of bodies in all (the oldest go first).
+A request under a session that appended an action also leaves its key in the session's file, in the same transaction
+(store.m002_request_keys): a repeat that comes after a restart (a tap whose answer the killed server never sent, queued
+and sent again when it is back) is not applied again, and gets a short answer saying it was already recorded.
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ import re
 import threading
 from collections import OrderedDict
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, jsonify, request
+
+from .. import runtime
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 MAX_KEYS = 5000
 MAX_BYTES = 16 * 1024 * 1024  # what a client sending large answers' keys could make the server hold
 KEPT_HEADERS = ("Location", "HX-Redirect", "HX-Refresh", "HX-Retarget")  # how the first answer acts on a screen
+ANOTHER_BODY = ("この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
+                "This Idempotency-Key was used for a different request; send it with a new key")
 WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
 
 
@@ -76,6 +81,22 @@ def body_digest() -> str:
     return hashlib.sha256(request.get_data()).hexdigest()
 
 
+def _noted(session_id: str, scope: str) -> tuple[int, str] | None:
+    """(the action, the body digest) the session's file noted for this key, or None."""
+    from .common import live_session
+    return live_session(session_id).recorded_request(scope)
+
+
+def _recorded_before_restart(session_id: str, action: int) -> Response:
+    """The answer to a repeat of a request the session's file shows was applied (its first answer is not kept across a
+    restart): 200, in the API's JSON or a screen's flash (docs/api.md, Idempotency keys)."""
+    from .common import flash_response, live_session
+    if request.path.startswith("/api/"):
+        return jsonify({"replayed": True, "action": action, "version": live_session(session_id).version})
+    return flash_response("This was already recorded (before the server restarted)" if g.get("lang") == "en"
+                          else "この操作は記録済みです（サーバーの再起動の前に）")
+
+
 def install(app: Flask) -> None:
     """Answer a repeated keyed POST with the first answer instead of applying it again."""
     answers = Answers()
@@ -83,6 +104,7 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _replay():
+        runtime.request_key.set(None)  # a request thread answers many requests, one after the other
         key = request.headers.get(HEADER)
         if key is None or request.method in ("GET", "HEAD", "OPTIONS"):
             return None
@@ -95,13 +117,22 @@ def install(app: Flask) -> None:
         if stored is not None:
             status, body, mimetype, headers, digest = stored
             if digest != body_digest():  # a key is one request: another body under it is a client's mistake
-                return error_response(422, "この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
-                                      "This Idempotency-Key was used for a different request; send it with a new key")
+                return error_response(422, *ANOTHER_BODY)
             response = Response(body, status=status, mimetype=mimetype, headers=headers)
             response.headers["Idempotent-Replayed"] = "true"
             return response
-        g.idempotency_scope = scope
-        g.idempotency_digest = body_digest()
+        g.idempotency_scope, g.idempotency_digest = scope, body_digest()
+        session_id = (request.view_args or {}).get("session_id")
+        noted = None if session_id is None else _noted(session_id, scope)
+        if noted is not None:  # applied before a restart, its answer forgotten
+            if noted[1] != g.idempotency_digest:
+                del g.idempotency_scope
+                answers.finish(scope, None)
+                return error_response(422, *ANOTHER_BODY)
+            response = _recorded_before_restart(session_id, noted[0])  # ... kept as this key's answer from now on
+            response.headers["Idempotent-Replayed"] = "true"
+            return response
+        runtime.request_key.set((scope, g.idempotency_digest))  # noted in the file with the action it appends
         return None
 
     @app.after_request

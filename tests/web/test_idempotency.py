@@ -93,3 +93,39 @@ def test_the_kept_answers_are_held_to_a_byte_budget_oldest_first(app):
     answers.claim("big")
     answers.finish("big", (200, b"y" * 50_000, "application/json", {}, "d"))  # over the budget alone: still kept
     assert list(answers.done) == ["big"] and answers.claim("big")[1] == b"y" * 50_000
+
+
+def test_a_repeat_after_a_restart_is_not_applied_again(app, created):
+    """A tap whose answer the killed server never sent is queued by the screen and sent again, with its key, when the
+    server is back (live.js). Its key is in the session's file with its action, so the restarted server does not
+    apply it a second time (it did: +1 became +2, a roll was rolled twice); another body under that key is a 422."""
+    from gmtool.web import create_app
+    sid, gm = created["session"], created["gm_token"]
+    phone = open_link(app, created["seats"][0]["join_url"])
+    cookie = phone.get_cookie(f"gmtool_seat_{sid}")
+    api_tap = ({**bearer(gm), "Idempotency-Key": "tap-restart-api"}, {"seat": "s1", "key": "vp", "delta": 1})
+    screen_tap = {"X-CSRF-Token": csrf_for(created["seats"][0]["token"]), "HX-Request": "true",
+                  "Idempotency-Key": "tap-restart-phone"}
+    assert app.test_client().post(f"/api/sessions/{sid}/counters", headers=api_tap[0], json=api_tap[1]).status_code == 200
+    assert phone.post(f"/s/{sid}/phone/roll", data={"expr": "2D6"}, headers=screen_tap).status_code == 200
+    app.extensions["gmtool"].close_all()  # the server stops; a new one starts on the same folder
+    again = create_app({"DATA_DIR": app.config["DATA_DIR"], "ADMIN_KEY": app.config["ADMIN_KEY"], "TESTING": True})
+    try:
+        client = again.test_client()
+        before = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
+        assert before["seats"][0]["counters"]["vp"] == 1 and len(before["rolls"]) == 1
+        repeat = client.post(f"/api/sessions/{sid}/counters", headers=api_tap[0], json=api_tap[1])
+        assert repeat.status_code == 200 and repeat.headers.get("Idempotent-Replayed") == "true"
+        assert repeat.get_json()["replayed"] is True and repeat.get_json()["action"] == 2
+        phone = again.test_client()
+        phone.set_cookie(f"gmtool_seat_{sid}", cookie.value)
+        tap = phone.post(f"/s/{sid}/phone/roll", data={"expr": "2D6"}, headers=screen_tap)
+        assert tap.status_code == 200 and tap.headers.get("Idempotent-Replayed") == "true"
+        assert "記録済み" in tap.get_data(as_text=True)
+        other = client.post(f"/api/sessions/{sid}/counters", headers=api_tap[0], json={**api_tap[1], "delta": 5})
+        assert other.status_code == 422 and other.get_json()["error"]["en"].startswith("This Idempotency-Key")
+        assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json() == before
+        # ... and the same request once more gets the same answer, now from memory
+        assert client.post(f"/api/sessions/{sid}/counters", headers=api_tap[0], json=api_tap[1]).get_json() == repeat.get_json()
+    finally:
+        again.extensions["gmtool"].close_all()
