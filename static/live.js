@@ -227,6 +227,9 @@
     else flushQueue();
   }
 
+  // A refused stream (the stream cap's 503; a proxy's 502 while a worker of --workers restarts) is tried again once a
+  // heartbeat while the page polls: what refused it may be over, and the page goes back to the stream.
+  let streamTried = 0;
   function startPolling() {
     body.classList.add("is-polling");
     if (pollTimer) return;
@@ -236,8 +239,13 @@
         if (r.status === 403) { stopLive(true); return; }  // this link was reissued
         if (!r.ok) throw new Error(String(r.status));
         seen((await r.json()).version);
+        if (!source && window.EventSource && Date.now() - streamTried >= heartbeatMs) startStream();
       } catch (e) { setOffline(true); }
     }, 2000);
+  }
+  function stopPolling() {
+    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+    body.classList.remove("is-polling");
   }
 
   // Nothing more will come: the session was closed (the page shows it), or this link was reissued (revoked).
@@ -245,8 +253,7 @@
   function stopLive(revoked) {
     stopped = true;
     if (source) { source.close(); source = null; }
-    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
-    body.classList.remove("is-polling");
+    stopPolling();
     setOffline(false);
     if (revoked) body.classList.add("is-revoked");
     else awaitNext();
@@ -273,7 +280,7 @@
     if (stopped) return;
     if (!window.EventSource) { startPolling(); return; }
     if (source) source.close();
-    lastSeen = Date.now();
+    lastSeen = streamTried = Date.now();
     source = new EventSource(cfg.liveEvents + "&push=1&v=" + body.dataset.shownVersion);
     source.addEventListener("changed", function (e) { seen(Number(e.data)); });
     source.addEventListener("fragment", pushed);
@@ -281,12 +288,12 @@
     source.addEventListener("revoked", function () { stopLive(true); });
     // The stream's first message names the current version (or brings the fragment if the page is
     // behind), so a first load does not fetch the fragment it holds; queued actions go out on open.
-    source.onopen = function () { setOffline(false); flushQueue(); };
+    source.onopen = function () { setOffline(false); stopPolling(); flushQueue(); };
     source.onerror = function () {
       // The close arrived (the page shows it) and the server ended the stream: nothing more will come, and nothing
       // was lost (the browser's reconnect would only be refused with a 204, saying "offline" until then).
       if (sessionClosed()) stopLive(false);
-      else if (source.readyState === EventSource.CLOSED) startPolling();  // refused: a revoked link's 403, a 503
+      else if (source.readyState === EventSource.CLOSED) { source = null; startPolling(); }  // refused: a revoked link's 403, a 503
       else { setOffline(true); }
     };
   }

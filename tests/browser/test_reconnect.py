@@ -36,6 +36,17 @@ def test_screens_beyond_the_stream_cap_fall_back_to_polling(server, api_post, ph
     expect(phone.locator(".polling-badge")).to_be_visible()
     api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "seals", "delta": -1})
     expect(phone.locator("#live .mine-card .value[data-key=seals]")).to_have_text("2", timeout=10000)
+    # What refused the stream passes (streams closed; with --workers, Caddy's 502 while a killed worker restarts: every
+    # screen of its sessions stayed in polling mode for the rest of the night): the page goes back to the stream.
+    polls = []
+    phone.on("request", lambda r: polls.append(r.url) if "/version" in r.url else None)
+    app.config["MAX_STREAMS"] = 200
+    expect(phone.locator(".polling-badge")).to_be_hidden(timeout=10000)
+    polls.clear()
+    api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "seals", "delta": -1})
+    expect(phone.locator("#live .mine-card .value[data-key=seals]")).to_have_text("1")
+    phone.wait_for_timeout(2500)  # longer than a poll's interval
+    assert polls == []
 
 
 def test_a_reissued_link_says_so_and_a_closed_session_stops_quietly(server, api_post, phone_context, browser):
