@@ -252,6 +252,15 @@ def test_a3_a10_a_phone_cancels_a_lethal_placement_and_the_consoles_plus_asks_fi
     bad = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "3", "coin": "assassin", "placement": "0"},
                      headers={"X-CSRF-Token": csrf_for(token), "HX-Request": "true"})
     assert bad.status_code == 400 and "1〜30" in bad.get_data(as_text=True)
+    # seal 4 takes the text used (as the console's form does): the phone's button had no field for it
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert re.search(r'<form class="row" id="ar-seal-text"[^>]*>.*?<input name="text" placeholder="使うテキスト（カード名・効果）"', html, re.S)
+    assert 'placeholder="Text effect used (card, effect)"' in phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
+    r = phone.post(f"/s/{sid}/phone/actions/use_seal", data={"effect": "4", "text": "燕返し"},
+                   headers={"X-CSRF-Token": csrf_for(token), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(gm_token)).get_json()["events"]
+    assert any("4. テキストをコストなしで使用 <燕返し>" in e["text"] for e in log), log[-2:]
 
 
 def test_a3_quick_seal_two_on_the_phone_re_rolls_the_first_master_and_encounter_dice(app, client):
