@@ -76,7 +76,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                     eff["faces"] = r.quick_die(ctx.dice)
                     later.append(("reroll", side, eff["faces"]))
                 elif die == "opponent":  # every die it takes: numbers nobody holds are rolled again
-                    numbers, target, faces = roll_opponent(plan.sim, seat, ctx.dice)
+                    numbers, target, faces = roll_opponent(plan, seat, ctx.dice)
                     eff.update(die=die, was=plan.g["turn"]["encounter"]["faces"][-1], faces=faces)
                     later.append((die, numbers, target, faces))
                 else:

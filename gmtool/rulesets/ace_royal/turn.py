@@ -191,11 +191,11 @@ def reroll_encounter(plan: Plan, seat: str, face: int, dice) -> None:
     _encounter(plan, plan.sim, seat, face, dice, reroll=plan.g["turn"]["encounter"])
 
 
-def roll_opponent(state: State, seat: str, dice) -> tuple[list[str], str, list[int]]:
+def roll_opponent(plan: Plan, seat: str, dice) -> tuple[list[str], str, list[int]]:
     """A-3 quick effect 2 x A-6: the die that picks the encounter's opponent rolled again, as encounter_roll rolls it
     (numbers nobody holds rolled again): (the numbered players, the opponent, the faces)."""
-    numbers = encounter_others(state.extra["ace_royal"], seat)
-    target, faces = _encounter_target(state, numbers, dice)
+    numbers = encounter_others(plan.g, seat)
+    target, faces = _encounter_target(plan.sim, numbers, dice)
     return numbers, target, faces
 
 
