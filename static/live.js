@@ -113,10 +113,18 @@
     if (h instanceof Headers) { h.forEach(function (v, k) { out[k] = v; }); return out; }
     return Object.assign(out, h);
   }
+  // What a proxy answers while its gmtool is not there (gmtool serve --workers: Caddy while a worker restarts), or a
+  // server that takes no more connections from this device: no answer of gmtool's. The page treats it as offline: a
+  // read is not swapped in (an empty 502 emptied the whole screen), a tap is queued (the key keeps it to one action).
+  const NO_ANSWER = [502, 503, 504];
   window.fetch = async function (input, init) {
     init = init || {};
     const method = String(init.method || (input && input.method) || "GET").toUpperCase();
-    if (method === "GET" || method === "HEAD") return realFetch(input, init);
+    if (method === "GET" || method === "HEAD") {
+      const r = await realFetch(input, init);
+      if (NO_ANSWER.includes(r.status)) throw new TypeError("no answer from gmtool (" + r.status + ")");
+      return r;
+    }
     const url = typeof input === "string" ? input : (input instanceof URL ? input.href : input.url);
     const headers = plainHeaders(init.headers);
     if (!Object.keys(headers).some((k) => k.toLowerCase() === "idempotency-key")) headers["Idempotency-Key"] = newKey();
@@ -127,21 +135,23 @@
       for (const k of Object.keys(headers)) if (k.toLowerCase() === "content-type") delete headers[k];
       headers["Content-Type"] = "application/x-www-form-urlencoded";
     }
+    const keepable = body == null || typeof body === "string";
     try {
-      return await realFetch(url, Object.assign({}, init, { headers: headers, body: body }));
+      const r = await realFetch(url, Object.assign({}, init, { headers: headers, body: body }));
+      if (!keepable || !NO_ANSWER.includes(r.status)) return r;
     } catch (err) {
       if (init.signal && init.signal.aborted) throw err;
-      if (body != null && typeof body !== "string") throw err;  // not a form we can keep: refuse aloud
-      const q = loadQueue();
-      q.push({ url: url, method: method, headers: headers, body: body == null ? null : body, label: lastTap, at: Date.now() });
-      saveQueue(q);
-      setOffline(true);
-      showQueue();
-      const text = badge ? badge.dataset.pending : "…";
-      return new Response('<div class="flash flash-pending">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>" +
-                          '<div id="flash-alert" hx-swap-oob="innerHTML"></div>',
-                          { status: 202, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      if (!keepable) throw err;  // not a form we can keep: refuse aloud
     }
+    const q = loadQueue();
+    q.push({ url: url, method: method, headers: headers, body: body == null ? null : body, label: lastTap, at: Date.now() });
+    saveQueue(q);
+    setOffline(true);
+    showQueue();
+    const text = badge ? badge.dataset.pending : "…";
+    return new Response('<div class="flash flash-pending">' + escapeHtml(text + (lastTap ? ": " + lastTap : "")) + "</div>" +
+                        '<div id="flash-alert" hx-swap-oob="innerHTML"></div>',
+                        { status: 202, headers: { "Content-Type": "text/html; charset=utf-8" } });
   };
   async function flushQueue() {
     if (flushing || !loadQueue().length) return;
@@ -155,6 +165,7 @@
         try {
           r = await realFetch(item.url, { method: item.method, headers: item.headers, body: item.body, credentials: "same-origin" });
         } catch (e) { break; }  // still offline: keep the rest for the next try
+        if (NO_ANSWER.includes(r.status)) break;  // ... or still without its gmtool
         q = loadQueue().slice(1);
         saveQueue(q);
         if (r.status < 400) { sent.push(item.label); }

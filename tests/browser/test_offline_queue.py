@@ -16,6 +16,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from gmtool.core.view import GM, build_view
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
@@ -132,3 +134,36 @@ def test_a_screen_that_polls_sends_its_queued_taps_when_the_server_returns(tmp_p
     finally:
         if server.proc and server.proc.poll() is None:
             server.stop()
+
+
+def test_a_proxys_502_counts_as_no_answer_the_tap_waits_and_the_screen_stays(server, browser):
+    """gmtool serve --workers: while a killed worker restarts, Caddy answers its sessions' requests with an empty 502.
+    A tap that got one was lost without a word (only a tap that could not be sent was queued), and the refresh that
+    follows a reconnect swapped the empty answer into the page: the whole GM console went blank. A 502, 503 or 504 is
+    now no answer: the tap waits and is sent once, the screen keeps what it shows. (Caddy's 502 is played by the
+    browser's request routing: a worker's restart takes longer than this test may.)"""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("代理卓", "generic", [{"name": "セイバー陣営"}])
+    sid = live.state.session_id
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    gm = context.new_page()
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    mana = gm.locator(".value[data-seat=s1][data-key=mana]").first
+    expect(mana).to_have_text("0")
+
+    def no_worker(route):
+        route.fulfill(status=502, body="")
+    context.route(f"{base}/s/**", no_worker)
+    context.set_offline(True)  # the worker's end dropped the stream: the page reconnects and fetches its fragment
+    context.set_offline(False)
+    expect(gm.locator("body.is-polling")).to_have_count(1)
+    gm.get_by_role("button", name="セイバー陣営 魔力 +1").click()
+    expect(gm.locator("#pending")).to_contain_text("×1")
+    expect(mana).to_have_text("0")  # the console is still there
+
+    context.unroute(f"{base}/s/**", no_worker)  # the worker is back
+    expect(gm.locator("#pending")).to_be_hidden(timeout=10000)
+    expect(gm.locator("#flash")).to_contain_text("送信しました")
+    expect(mana).to_have_text("1")
+    assert build_view(live.state, GM)["seats"][0]["counters"]["mana"] == 1  # once
+    context.close()
