@@ -210,6 +210,9 @@
     busy = true;
     try {
       await show(function () { return htmx.ajax("GET", cfg.liveFragment, { target: "#live", swap: "innerMorph" }); });
+      // htmx reports a fetch that failed (offline, no answer) as htmx:error and swaps nothing: then the page still shows
+      // an older version than the one it knows of
+      if (Number(body.dataset.shownVersion) < version) throw new Error("not shown");
       flushQueue();
     } catch (e) {
       setOffline(true);

@@ -167,3 +167,31 @@ def test_a_proxys_502_counts_as_no_answer_the_tap_waits_and_the_screen_stays(ser
     expect(mana).to_have_text("1")
     assert build_view(live.state, GM)["seats"][0]["counters"]["mana"] == 1  # once
     context.close()
+
+
+def test_a_polling_screen_whose_fetch_failed_fetches_again(server, browser, api_post):
+    """A polling screen that learns of a new version and then cannot fetch its fragment (the Wi-Fi or the server gone
+    between the two requests) fetches it again at its next poll. It took the version as shown and waited for the next
+    change, showing the old state meanwhile (htmx reports a failed fetch as an event, so live.js never saw it fail)."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("取りこぼし卓", "generic", [{"name": "セイバー陣営"}])
+    sid = live.state.session_id
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script("delete window.EventSource;")  # polls /version every 2 s
+    phone = context.new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+    value = phone.locator("#live .mine-card .value[data-key=vp]")
+    expect(value).to_have_text("0")
+    failed = []
+
+    def lost(route):  # the first fetch of the fragment does not get through
+        if route.request.headers.get("hx-request") and not failed:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+    phone.route(f"{base}/s/{sid}/phone", lost)
+    api_post(sid, tokens["gm"], "counters", {"seat": "s1", "key": "vp", "value": 7, "reason": "取りこぼし"})
+    expect(value).to_have_text("7", timeout=10000)
+    assert failed
+    context.close()
