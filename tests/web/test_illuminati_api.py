@@ -953,3 +953,29 @@ def test_i2_the_phones_are_told_of_the_clash_and_of_its_settlement(app, game):
     answer(placement(game), "s1", "Hackers")
     assert "公開結果の確定: CIA は脇に置かれ" in phone("s1") and "あなたの初期グループ" not in phone("s1")
     assert not any("Hackers" in phone(s) for s in ("s2", "s3", "s4"))  # the new round's placement stays secret
+
+
+def test_i2_a_group_round_the_gm_revealed_early_names_those_who_had_not_placed(app, game):
+    """Play-through: the GM revealed group round 2 (core's reveal) when only アリス had placed. The log said
+    「重複したは脇へ、ボブ・デイヴが選び直し」 (no group was chosen twice) and ボブ's and デイヴ's phones
+    「「」は他のプレイヤーも選んだため脇に置かれました」 (an empty name: they had chosen none). The log names those who had not
+    placed, as the Illuminati's early reveal does, and their phones say the GM revealed before they placed (I-2)."""
+    act, answer, sid, tokens = game["act"], game["answer"], game["sid"], game["tokens"]
+    p = to_group_round(game)
+    for seat, name in zip(["s1", "s2", "s3", "s4"], ["CIA", "CIA", "KGB", "IRS"]):
+        answer(p, seat, name)
+    act("opening_next")  # CIA set aside: s1 and s2 choose again
+    answer(placement(game), "s1", "Hackers")
+    r = game["client"].post(f"/api/sessions/{sid}/prompts/{placement(game)}/reveal", headers=bearer(tokens["gm"]))
+    assert r.status_code == 200, r.get_json()
+    act("opening_next")  # Hackers kept; s2 had not placed and places again in round 3
+    for lang, said in (("ja", "グループ公開 第2回：アリス: Hackers。未配置のボブはもう一度配置（I-2）"),
+                       ("en", "Groups revealed, round 2: アリス: Hackers. ボブ had not placed and place again (I-2)")):
+        log = game["client"].get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(tokens["table"])).get_json()
+        lines = [e["text"] for e in log["events"] if e["type"] == "illuminati.groups_revealed"]
+        assert lines[-1] == said, lines
+    phone = app.test_client()
+    phone.get(f"/join/{sid}?k={tokens['s2']}")
+    for lang, said in (("ja", "GMがあなたの配置前に公開しました"), ("en", "The GM revealed the round before you placed")):
+        page = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+        assert said in page and "「」" not in page and "also chose  " not in page, lang

@@ -97,18 +97,26 @@ def groups_revealed(state, e):
 
 
 def describe_groups_revealed(e, state, lang):
-    """Log line: a round of starting groups revealed: kept, set aside, chosen again (I-2)."""
+    """Log line: a round of starting groups revealed: kept, set aside, chosen again; a player the GM's early reveal
+    found without a group (not in `choices`) places again, as with the Illuminati (I-2)."""
     d = e["data"]
     sep = ", " if lang == "en" else "、"
-    shown = sep.join(f"{_n(state, s)}: {v}" for s, v in d["choices"].items())
+    shown = sep.join(f"{_n(state, s)}: {v}" for s, v in d["choices"].items()) or _t(lang, "配置なし", "none placed")
     if not d["again"]:
         return _t(lang, f"グループ公開 第{d['round']}回：{shown}（重複なし、全員の初期グループが決定）",
                   f"Groups revealed, round {d['round']}: {shown} (no duplicates; every starting group is set)")
-    aside = sep.join(d["set_aside"])
-    return _t(lang, f"グループ公開 第{d['round']}回：{shown}。重複した{aside}は脇へ、"
-                    f"{_names(state, d['again'], lang)}が選び直し（I-2）",
-              f"Groups revealed, round {d['round']}: {shown}. Duplicates set aside ({aside}); "
-              f"{_names(state, d['again'], lang)} choose again (I-2)")
+    clashed = [s for s in d["again"] if s in d["choices"]]
+    missing = [s for s in d["again"] if s not in d["choices"]]
+    ja, en = [], []
+    if clashed:
+        aside = sep.join(d["set_aside"])
+        ja.append(f"重複した{aside}は脇へ、{_names(state, clashed, lang)}が選び直し")
+        en.append(f"Duplicates set aside ({aside}); {_names(state, clashed, lang)} choose again")
+    if missing:
+        ja.append(f"未配置の{_names(state, missing, lang)}はもう一度配置")
+        en.append(f"{_names(state, missing, lang)} had not placed and place again")
+    return _t(lang, f"グループ公開 第{d['round']}回：{shown}。{'、'.join(ja)}（I-2）",
+              f"Groups revealed, round {d['round']}: {shown}. {'; '.join(en)} (I-2)")
 
 
 def order_rolled(state, e):

@@ -47,6 +47,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.your_group": ("あなたの初期グループ: {name}", "Your starting group: {name}"),
     "illuminati.choose_again": ("「{name}」は他のプレイヤーも選んだため脇に置かれました。別のグループを選んでください",
                                 "Another player also chose {name}: it is set aside. Choose another group"),
+    "illuminati.place_again_unplaced": ("GMがあなたの配置前に公開しました。初期グループをもう一度裏向きに配置してください",
+                                        "The GM revealed the round before you placed: place your starting group face down again"),
     "illuminati.roll_order": ("プレイ順を決める（全員2d6）", "Roll the play order (everyone 2d6)"),
     "illuminati.second_tap": ("トークンを使います: もう一度タップで確定", "Spends tokens: tap again to confirm"),
     "illuminati.faces": ("実ダイスの出目（空欄ならサーバー）", "Real dice faces (blank: the server rolls)"),
