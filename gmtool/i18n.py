@@ -120,7 +120,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm.open_prompt": ("質問を出す", "Open prompt"),
     "gm.lock": ("締め切り", "Lock"),
     "gm.reveal": ("一斉公開", "Reveal"),
-    "gm.cancel": ("取り消し", "Cancel"),
+    # not 「取り消し」: that is the header's undo, and a prompt's cancel cannot be undone (its answers are never revealed)
+    "gm.cancel": ("質問を中止", "Cancel prompt"),
+    "gm.cancel_confirm": ("この質問を中止しますか？集まった回答は公開されず、「↶ 取り消し」でも戻せません",
+                          "Cancel this prompt? The answers given are never revealed, and Undo cannot bring it back"),
     "gm.extend": ("席を追加", "Add seats"),
     "gm.modifier": ("修正を加える", "Add modifier"),
     "gm.confirm": ("結果を確定", "Confirm result"),

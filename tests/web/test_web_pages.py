@@ -98,6 +98,20 @@ def test_verify_pages_name_the_seat_beside_a_seat_votes_hashed_id(client, screen
     assert 'value = &#34;s2&#34;' in how and f'<span class="id-name">&#34;s2&#34; {named}</span>' in how
 
 
+def test_a_prompts_cancel_is_not_named_as_the_undo_and_asks_first(client, screens):
+    """Play-through (illuminati's placement): the open prompt's cancel read 「取り消し」 as the header's undo (↶ 取り消し)
+    and went at one tap, though a cancelled prompt cannot be undone and its answers are never revealed: a GM who meant
+    to take back a step threw away every secret placement. The cancel has its own name and asks first."""
+    client.post(f"/api/sessions/{screens.sid}/prompts", headers=bearer(screens.token("gm")),
+                json={"title": "誰を狙う", "kind": "seat", "seats": ["s1"]})
+    for lang, name, asks in (("ja", "質問を中止", "この質問を中止しますか？"), ("en", "Cancel prompt", "Cancel this prompt?")):
+        html = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
+        cancel = re.search(r'<button[^>]*/prompts/p1/cancel"[^>]*>([^<]*)</button>', html)
+        assert cancel and cancel.group(1) == name and f'hx-confirm="{asks}' in cancel.group(0), (lang, cancel)
+        undo = re.search(r'<button class="undo"[^>]*>([^<]*)</button>', html).group(1)
+        assert name not in undo and cancel.group(1) not in undo, (lang, undo)
+
+
 def test_gm_undo_and_close_through_forms(client, screens):
     for lang, asks in (("ja", "直前の操作を取り消しますか？"), ("en", "Undo the latest action?")):
         html = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
