@@ -979,3 +979,22 @@ def test_i2_a_group_round_the_gm_revealed_early_names_those_who_had_not_placed(a
     for lang, said in (("ja", "GMがあなたの配置前に公開しました"), ("en", "The GM revealed the round before you placed")):
         page = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
         assert said in page and "「」" not in page and "also chose  " not in page, lang
+
+
+def test_i2_the_illuminati_revealed_early_tell_the_phone_that_had_not_placed_to_place_again(app, game):
+    """Play-through: after the GM revealed the Illuminati before デイヴ placed, his phone showed the same empty
+    「イルミナティを裏向きに配置」 card again with nothing said, while the others' Illuminati were on the table. It now
+    says the GM revealed before it placed (I-2); the phones that placed are not told so."""
+    act, answer, sid, tokens = game["act"], game["answer"], game["sid"], game["tokens"]
+    act("setup")
+    act("opening_start")
+    for seat, name in zip(["s1", "s2", "s3"], ["UFOs", "Network", "Discordian Society"]):
+        answer(placement(game), seat, name)
+    r = game["client"].post(f"/api/sessions/{sid}/prompts/{placement(game)}/reveal", headers=bearer(tokens["gm"]))
+    assert r.status_code == 200, r.get_json()
+    act("opening_next")  # s4 places again
+    for seat, told in (("s4", True), ("s1", False)):
+        phone = app.test_client()
+        phone.get(f"/join/{sid}?k={tokens[seat]}")
+        for lang, said in (("ja", "GMがあなたの配置前に公開しました"), ("en", "The GM revealed the round before you placed")):
+            assert (said in phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)) is told, (seat, lang)
