@@ -97,3 +97,35 @@ def test_a_game_with_two_phones_then_a_rematch_won_by_the_grails(server, page, o
     for screen in (table, phones["s1"], phones["s2"]):
         expect(screen.locator("#sc-result .sc-winner")).to_contain_text("アルトリア")
     expect(table.locator("#sc-result")).to_contain_text("聖杯3枚")
+
+
+# Every word (split at spaces and 「・」) of the header's title, the winner's line and the breakdowns' names that is broken
+# across two lines (…アインツベル/ン, ペンドラゴ/ン).
+BROKEN_NAMES = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll(".bar .brand, .sc-winner, .sc-breakdown th")) {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walk.nextNode());) for (const m of n.data.matchAll(/[^\\s・]+/g)) {
+      const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push([el.className, m[0]]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_long_names_on_a_phone_break_between_words(server, phone_context, api_post):
+    """Play-through at 390×844: a player named イリヤスフィール・フォン・アインツベルン read her own name in the phone's
+    header as 「…アインツベル」 with 「ン」 alone on the next line, and the result as 「アルトリア・ペンドラゴ / ン・オルタ
+    の勝利」 with the breakdown's heading broken alike. Names now break between their words (at 「・」)."""
+    base, app = server
+    names = ["アルトリア・ペンドラゴン・オルタ", "イリヤスフィール・フォン・アインツベルン"]
+    live, tokens = app.extensions["gmtool"].create("長い名前の決着", "succession", [{"name": n} for n in names])
+    sid = live.state.session_id
+    api_post(sid, tokens["gm"], "actions/setup", {"first": "s1", "mode": "score"})
+    api_post(sid, tokens["seats"]["s1"], "actions/enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2})
+    api_post(sid, tokens["seats"]["s2"], "actions/enter_counts", {"f6": 3, "f7": 3, "f8": 6, "grail": 2})
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s2']}")
+    expect(phone.locator("#sc-result .sc-winner")).to_be_visible()
+    assert phone.evaluate(BROKEN_NAMES) == []
