@@ -998,3 +998,18 @@ def test_i2_the_illuminati_revealed_early_tell_the_phone_that_had_not_placed_to_
         phone.get(f"/join/{sid}?k={tokens[seat]}")
         for lang, said in (("ja", "GMがあなたの配置前に公開しました"), ("en", "The GM revealed the round before you placed")):
             assert (said in phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)) is told, (seat, lang)
+
+
+def test_i7_the_consoles_out_button_asks_first_naming_the_player(app, game):
+    """Play-through: the console's 「ゴールカード2枚で脱落」 asked 「ゴールカード2枚で脱落?」 (no name) through an inline
+    `onclick="return confirm(…)"`, which htmx 4 does not heed: dismissing the question still put the player out. The
+    button asks through htmx's own hx-confirm, naming the player, in the console's language (I-7)."""
+    open_game(game)
+    game["act"]("roll_order", {"faces": [6, 6, 1, 1, 2, 2, 3, 3]})
+    console = app.test_client()
+    console.get(f"/s/{game['sid']}/gm?k={game['tokens']['gm']}")
+    for lang, asks in (("ja", "ボブをゴールカード2枚で脱落させますか？（I-7）"), ("en", "Put ボブ out for holding two goal cards (I-7)?")):
+        page = console.get(f"/s/{game['sid']}/gm?lang={lang}").get_data(as_text=True)
+        button = re.search(r'<button[^>]*&#34;seat&#34;: &#34;s2&#34;, &#34;reason&#34;: &#34;goal_cards&#34;[^>]*>|'
+                           r'<button[^>]*"seat": "s2", "reason": "goal_cards"[^>]*>', page)
+        assert button and f'hx-confirm="{asks}"' in button.group(0) and "onclick" not in button.group(0), (lang, button)

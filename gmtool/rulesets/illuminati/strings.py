@@ -69,6 +69,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.special": ("特殊ゴールで勝利宣言", "Declare a special goal"),
     "illuminati.goal_card": ("ゴールカードで勝利宣言", "Declare a goal card"),
     "illuminati.eliminate": ("ゴールカード2枚で脱落", "Out: two goal cards"),
+    # asked by hx-confirm: an inline onclick's `return confirm()` did not stop htmx, so "Cancel" still put the player out
+    "illuminati.eliminate_confirm": ("{name}をゴールカード2枚で脱落させますか？（I-7）",
+                                     "Put {name} out for holding two goal cards (I-7)?"),
     "illuminati.winner": ("勝者", "Winner"),
     "illuminati.spend": ("トークンを使う", "Spend tokens"),
     "illuminati.move": ("グループを移動（グループ1）", "Move a group (1 group token)"),
