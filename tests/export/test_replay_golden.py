@@ -123,9 +123,9 @@ def test_a_sugoroku_battle_is_one_line_with_its_cards(played, fmt, lang):
     assert len(battles) == 1, battles
     line = battles[0]
     if lang == "ja":  # both totals with the cards played (terrain applied), the winner and the VP
-        assert "セイバー（親） 12（伏せ札力7+1・力3+1） vs アーチャー（子） 8（魔5-1・技4） → セイバーの勝ち、戦果+4" in line
+        assert "セイバー（親） 12（伏せ札力7+1・力3+1） vs アーチャー（子） 8（魔5−1・技4） → セイバーの勝ち、戦果+4" in line
     else:
-        assert "セイバー (parent) 12 (face-down Power 7+1, Power 3+1) vs アーチャー (child) 8 (Magic 5-1, Technique 4) → セイバー wins, VP +4" in line
+        assert "セイバー (parent) 12 (face-down Power 7+1, Power 3+1) vs アーチャー (child) 8 (Magic 5−1, Technique 4) → セイバー wins, VP +4" in line
     assert "戦闘開始" not in story and "Battle on square 3: parent" not in story and "力3」を追加" not in story
     appendix = text[len(story):]
     assert "salt0005" in appendix and "salt0005" not in story  # the commitments stay in the appendix

@@ -35,8 +35,8 @@ def test_module_is_pure():
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module)
-    assert imported <= {"__future__", "dataclasses", "math", "typing", "gmtool.core.errors", "gmtool.core.model",
-                        "gmtool.core.turns"}
+    assert imported <= {"__future__", "dataclasses", "math", "typing", "gmtool.core.errors", "gmtool.core.logtext",
+                        "gmtool.core.model", "gmtool.core.turns"}
 
 
 def test_every_public_function_has_a_one_line_docstring_with_its_rule():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer, open_link, texts_of
 
 from gmtool.core.ruleset import has_japanese
 
@@ -23,7 +23,7 @@ def visible(html: str) -> str:
 
 @pytest.fixture
 def battle(app, client):
-    """Two fighters on square 3 (terrain Power +1, Magic -1) with their cards revealed and one card added."""
+    """Two fighters on square 3 (terrain Power +1, Magic −1) with their cards revealed and one card added."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "Cards", "ruleset": "sugoroku", "seats": ["Alice", "Bob"]})
     data = r.get_json()
@@ -52,7 +52,7 @@ def battle(app, client):
     act("start_battle")
     b = state()["ruleset"]["battle"]
     for seat in b["fighters"]:
-        answer(b["prompt"], seat, "p7" if seat == b["parent"] else ["skill m3", "t2"])
+        answer(b["prompt"], seat, "p7" if seat == b["parent"] else ["skill m3", "t2", "m2"])
     act("battle_card", {"card": "p4"}, who=b["parent"])
     screens = {"gm": open_link(app, data["gm_url"]), "table": open_link(app, data["table_url"]),
                **{s["id"]: open_link(app, s["join_url"]) for s in data["seats"]}}
@@ -72,7 +72,16 @@ def battle(app, client):
         assert response.status_code == 200
         return response.get_json()["events"]
 
-    return {"act": act, "state": state, "pages": pages, "log": log}
+    def export(lang):
+        response = client.get(f"/api/sessions/{sid}/export?format=text&lang={lang}", headers=bearer(tokens["gm"]))
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    def counter(body):
+        response = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]), json=body)
+        assert response.status_code == 200, response.get_json()
+
+    return {"act": act, "state": state, "pages": pages, "log": log, "export": export, "counter": counter}
 
 
 def _leaks(pages: dict[str, str]) -> list[str]:
@@ -87,7 +96,7 @@ def test_cards_terrain_and_roles_read_in_english_and_are_stored_as_typed_cards(b
         en = battle["pages"]("en")
         assert not _leaks(en), (stage, _leaks(en)[:10])
         table = en["table /s/" + next(k.split("/s/")[1] for k in en if k.startswith("table "))]
-        assert "Power 7" in table and "Skill Magic 3" in table and "Power +1, Magic -1" in table
+        assert "Power 7" in table and "Skill Magic 3" in table and "Power +1, Magic −1" in table
         ja = "".join(battle["pages"]("ja").values())
         assert "力7" in ja and "スキル魔3" in ja and "Power 7" not in ja
         if stage == "revealed":
@@ -104,3 +113,24 @@ def test_s2_a_round_end_reads_in_english_with_its_standings(battle):
     assert not has_japanese(line["en"]) and "（" not in line["en"] and "、" not in line["en"], line["en"]
     assert line["en"].startswith("Round 1 over (ended by the GM). VP: 1. ") and ", 2. " in line["en"], line["en"]
     assert line["ja"].startswith("ラウンド1終了（GMが終了）。戦果：1位 ") and "、2位 " in line["ja"], line["ja"]
+
+
+HYPHEN_NEGATIVE = re.compile(r"(?<![\w\-/.])-\d+")  # -1 written with a hyphen-minus (not s1-2, 2026-11, a range)
+
+
+def test_a_negative_number_reads_with_the_minus_sign_on_every_screen_log_line_and_export(battle):
+    """Terrain 魔−1, the card it weakens (魔2−1), a skill's mana cost (魔力−1) and a negative 戦果 (a counter: its log line 0→−3 (−3), its
+    value on every screen, the write-up's final table) read with the minus sign
+    (U+2212) as grail's and core's breakdowns write them, in both languages; they read 魔-1 (a hyphen)."""
+    battle["act"]("use_skill", {"seat": "s2", "kind": "skill", "cost": 1})
+    battle["act"]("end_battle")
+    battle["counter"]({"seat": "s2", "key": "vp", "value": -3, "reason": "罰"})  # core's counter line and values
+    for lang in ("ja", "en"):
+        texts = [text for html in battle["pages"](lang).values() for _, text in texts_of(visible(html))]
+        texts += [e["text"] for e in battle["log"](lang)] + battle["export"](lang).splitlines()
+        hyphens = [t for t in texts if HYPHEN_NEGATIVE.search(t)]
+        assert not hyphens, (lang, hyphens[:10])
+        joined = "\n".join(texts)
+        assert ("魔−1" if lang == "ja" else "Magic −1") in joined and ("魔2−1" if lang == "ja" else "Magic 2−1") in joined
+        assert ("魔力−1" if lang == "ja" else "mana −1") in joined
+        assert ("戦果 0→−3 (−3)" if lang == "ja" else "VP 0→−3 (−3)") in joined and "−3" in texts

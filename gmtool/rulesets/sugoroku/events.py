@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gmtool.core.logtext import gm_reason
 from gmtool.core.logtext import in_lang as _ja
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import TABLE, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.view import can_see_answer, fixed_line
@@ -51,7 +52,7 @@ def _terms(terms: list, lang: str) -> str:
     out = []
     for t in terms or []:
         label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
-        out.append(f"{label} {t['value']:+d}")
+        out.append(f"{label} {minus_sign(t['value'], True)}")
     return _ja(lang, "、", ", ").join(out)
 
 
@@ -266,8 +267,8 @@ def _d_goal(e, state, lang):
 
 def _d_challenged(e, state, lang):
     d = e["data"]
-    return _ja(lang, f"{state.seat_name(d['seat'])}が{state.seat_name(d['target'])}に挑戦（魔力-{d['cost']}、挑戦者は子） [S-6]",
-               f"{state.seat_name(d['seat'])} challenges {state.seat_name(d['target'])} (mana -{d['cost']}, "
+    return _ja(lang, f"{state.seat_name(d['seat'])}が{state.seat_name(d['target'])}に挑戦（魔力{minus_sign(-d['cost'])}、挑戦者は子） [S-6]",
+               f"{state.seat_name(d['seat'])} challenges {state.seat_name(d['target'])} (mana {minus_sign(-d['cost'])}, "
                f"the challenger is the child) [S-6]")
 
 
@@ -304,7 +305,7 @@ def _d_battle_skipped(e, state, lang):
 def _d_card(e, state, lang):
     d = e["data"]
     when = _ja(lang, "公開後に", "after the reveal, ") if d["after_reveal"] else _ja(lang, "表向きで", "face up, ")
-    cost = _ja(lang, f"（魔力-{d['cost']}）", f" (mana -{d['cost']})") if d.get("cost") else ""
+    cost = _ja(lang, f"（魔力{minus_sign(-d['cost'])}）", f" (mana {minus_sign(-d['cost'])})") if d.get("cost") else ""
     return _ja(lang, f"{state.seat_name(d['seat'])}：{when}カード「{d['card']}」を追加{cost} [S-7]",
                f"{state.seat_name(d['seat'])}: {when}adds card '{R.card_words(d['card'], lang)}'{cost} [S-7]")
 
@@ -319,7 +320,8 @@ def _d_adjusted(e, state, lang):
         return _ja(lang, f"GM裁定：{w} [S-7]", f"GM's ruling: {w} [S-7]")
     if "vp_effect" in d:
         v = d["vp_effect"]
-        return _ja(lang, f"勝利時戦果の効果 {v['value']:+d}〈{v['label']}〉 [S-8]", f"Battle VP effect {v['value']:+d} <{v['label']}> [S-8]")
+        value = minus_sign(v["value"], True)
+        return _ja(lang, f"勝利時戦果の効果 {value}〈{v['label']}〉 [S-8]", f"Battle VP effect {value} <{v['label']}> [S-8]")
     if "left" in d:
         return _ja(lang, f"{state.seat_name(d['left'])}が令呪で戦闘から離脱 [S-11]", f"{state.seat_name(d['left'])} leaves the battle (seal) [S-11]")
     return _ja(lang, f"マスの勝利時戦果を{d.get('square_vp')}に", f"Square battle VP set to {d.get('square_vp')}")
@@ -327,11 +329,11 @@ def _d_adjusted(e, state, lang):
 
 def _d_battle_ended(e, state, lang):
     d = e["data"]
-    totals = _ja(lang, "、", ", ").join(f"{state.seat_name(s)} {t}" for s, t in d.get("totals", {}).items())
+    totals = _ja(lang, "、", ", ").join(f"{state.seat_name(s)} {minus_sign(t)}" for s, t in d.get("totals", {}).items())
     if not d.get("winner"):
         return _ja(lang, f"戦闘終了：勝者なし（{totals}） [S-7]", f"Battle over: no winner ({totals}) [S-7]")
-    return _ja(lang, f"戦闘終了：{state.seat_name(d['winner'])}の勝ち（{totals}）、戦果+{d['vp']}（{_terms(d['terms'], lang)}） [S-7/S-8]",
-               f"Battle over: {state.seat_name(d['winner'])} wins ({totals}), VP +{d['vp']} ({_terms(d['terms'], lang)}) [S-7/S-8]")
+    return _ja(lang, f"戦闘終了：{state.seat_name(d['winner'])}の勝ち（{totals}）、戦果{minus_sign(d['vp'], True)}（{_terms(d['terms'], lang)}） [S-7/S-8]",
+               f"Battle over: {state.seat_name(d['winner'])} wins ({totals}), VP {minus_sign(d['vp'], True)} ({_terms(d['terms'], lang)}) [S-7/S-8]")
 
 
 def _d_skill(e, state, lang):
@@ -339,8 +341,8 @@ def _d_skill(e, state, lang):
     kind = R.KIND_LABELS[d["kind"]].get(lang)
     tn = _ja(lang, "《真名開放》", " (true name release)") if d.get("true_name_release") else ""
     label = _ja(lang, f"「{d['label']}」", f" '{d['label']}'") if d.get("label") else ""
-    return _ja(lang, f"{state.seat_name(d['seat'])}：{kind}{label}{tn}を使用（魔力-{d['cost']}、今ラウンド{d['uses']}/3回） [S-5/S-15]",
-               f"{state.seat_name(d['seat'])}: uses {kind}{label}{tn} (mana -{d['cost']}, {d['uses']}/3 this round) [S-5/S-15]")
+    return _ja(lang, f"{state.seat_name(d['seat'])}：{kind}{label}{tn}を使用（魔力{minus_sign(-d['cost'])}、今ラウンド{d['uses']}/3回） [S-5/S-15]",
+               f"{state.seat_name(d['seat'])}: uses {kind}{label}{tn} (mana {minus_sign(-d['cost'])}, {d['uses']}/3 this round) [S-5/S-15]")
 
 
 def _d_seal(e, state, lang):
@@ -379,8 +381,8 @@ def _d_round_ended(e, state, lang):
     ranks = R.places([r["vp"] for r in d["standings"]])  # tied players share a place
     places = [(ranks[i], state.seat_name(r["seat"]), r["vp"]) for i, r in enumerate(d["standings"])]
     why = _label(d["reason"], lang) if d.get("reason") else ""
-    return _ja(lang, f"{rnd}終了{f'（{why}）' if why else ''}。戦果：" + "、".join(f"{n}位 {name} {vp}" for n, name, vp in places),
-               f"{rnd} over{f' ({why})' if why else ''}. VP: " + ", ".join(f"{n}. {name} {vp}" for n, name, vp in places))
+    return _ja(lang, f"{rnd}終了{f'（{why}）' if why else ''}。戦果：" + "、".join(f"{n}位 {name} {minus_sign(vp)}" for n, name, vp in places),
+               f"{rnd} over{f' ({why})' if why else ''}. VP: " + ", ".join(f"{n}. {name} {minus_sign(vp)}" for n, name, vp in places))
 
 
 def _d_round_started(e, state, lang):

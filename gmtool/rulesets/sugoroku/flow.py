@@ -290,7 +290,7 @@ def parse_terrain(value: Any) -> dict:
         letters = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
         text, pattern = shown(value or ""), r"([力魔技pmtPMT])\s*([+\-−]?\d+)"  # true: "true", not "True"
         if re.sub(r"[\s,、，]+", "", re.sub(pattern, "", text)):
-            raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔-1）", f"Cannot read the terrain '{text[:40]}' (e.g. 力+2 魔-1)")
+            raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔−1）", f"Cannot read the terrain '{text[:40]}' (e.g. 力+2 魔−1)")
         items = [(letters.get(a.lower(), a), v) for a, v in re.findall(pattern, text)]
     out = {}
     for attr, v in items:

@@ -12,6 +12,7 @@ import math
 from typing import Any, Iterable, Mapping, Sequence
 
 from gmtool.core.errors import GmError, choices_text, shown
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Label
 from gmtool.core.turns import roll_order, rotate
 
@@ -330,7 +331,7 @@ def card_words(text: str, lang: str) -> str:
     if rest[:1] in ATTRIBUTE_WORDS:
         words.append(ATTRIBUTE_WORDS[rest[0]])
         rest = rest[1:]
-    if lang != "en" or not rest[:1].isdigit() or not all(c.isdigit() or c in "+-" for c in rest):
+    if lang != "en" or not rest[:1].isdigit() or not all(c.isdigit() or c in "+-−" for c in rest):
         return text  # Japanese, or not a card's text: as it is
     return " ".join(words + [rest])
 
@@ -344,10 +345,10 @@ def card_label(label: str, lang: str) -> str:
 
 
 def attribute_words(terrain: Mapping[str, int], lang: str) -> str:
-    """S-7: terrain (地の利) as read: 力+1、魔-1 in Japanese, Power +1, Magic -1 in English."""
+    """S-7: terrain (地の利) as read: 力+1、魔−1 in Japanese, Power +1, Magic −1 in English (the minus sign, U+2212)."""
     if lang == "en":
-        return ", ".join(f"{ATTRIBUTE_WORDS.get(a, a)} {v:+d}" for a, v in terrain.items())
-    return "、".join(f"{a}{v:+d}" for a, v in terrain.items())
+        return ", ".join(f"{ATTRIBUTE_WORDS.get(a, a)} {minus_sign(v, True)}" for a, v in terrain.items())
+    return "、".join(f"{a}{minus_sign(v, True)}" for a, v in terrain.items())
 
 
 def _card(card: Mapping[str, Any]) -> dict:
@@ -380,7 +381,7 @@ def battle_total(cards: Iterable[Mapping[str, Any]], terrain: Mapping[str, int] 
             continue
         mod = terrain.get(c["attribute"], 0) if (c["kind"] == "attack" or applies == "all") else 0
         value = c["power"] + mod if floor is None else max(floor, c["power"] + mod)
-        k, shown = KIND_LABELS[c["kind"]], f"{c['attribute'] or ''}{c['power']}{f'{mod:+d}' if mod else ''}"
+        k, shown = KIND_LABELS[c["kind"]], f"{c['attribute'] or ''}{c['power']}{minus_sign(mod, True) if mod else ''}"
         terms.append(_term(f"{c['name'] or k.ja}（{shown}）", f"{c['name'] or k.en} ({shown})", value, "S-7",
                            power=c["power"], terrain=mod, face=c["face"]))
     n = _int(int(seal_bonus) if isinstance(seal_bonus, bool) else seal_bonus, "令呪", "Seals", 0)

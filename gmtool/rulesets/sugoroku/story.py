@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmtool.core.logtext import in_lang as _ja
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import TABLE, State
 from gmtool.core.ruleset import EventType
 from gmtool.core.view import can_see_answer
@@ -47,7 +48,7 @@ def term_text(term: dict, lang: str) -> str:
 
 
 def _played(row: dict, lang: str) -> str:
-    """S-7: the cards one fighter played, terrain applied (伏せ札力7+1・力3+1), then seals and modifiers."""
+    """S-7: the cards one fighter played, terrain applied (伏せ札力7+1・力3−1), then seals and modifiers."""
     cards, extra = [], []
     for t in row["terms"]:
         label = _label(t, lang)
@@ -57,7 +58,7 @@ def _played(row: dict, lang: str) -> str:
             card = R.card_words(inner, lang) if label.startswith(("アタック", "attack")) else R.card_label(label, lang)
             cards.append(_ja(lang, f"伏せ札{card}", f"face-down {card}") if t.get("face") == "down" else card)
         else:
-            extra.append(f"{label} {t['value']:+d}")
+            extra.append(f"{label} {minus_sign(t['value'], True)}")
     sep = ", " if lang == "en" else "、"
     return ("・" if lang != "en" else sep).join(cards) + (sep + sep.join(extra) if extra and cards else sep.join(extra))
 

@@ -84,7 +84,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.seal_effect': ('令呪の効果', 'Seal effect'),
     'sugoroku.squares': ('進むマス数', 'Squares to move'),
     'sugoroku.karma_amount': ('戦果に変えるカルマ', 'Karma to convert'),
-    'sugoroku.terrain_example': ('力+2 魔-1', 'P+2 M-1'),
+    'sugoroku.terrain_example': ('力+2 魔−1', 'P+2 M−1'),
     'sugoroku.terrain_hint': ('地の利（力・魔・技と修正値）', 'Terrain (P power, M magic, T technique, with a modifier)'),
     'sugoroku.square_name': ('マスの名前', 'Square name'),
     'sugoroku.card_example': ('力5', 'P5'),
