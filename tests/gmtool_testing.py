@@ -572,9 +572,9 @@ HASH_TEXT = re.compile(r"\b[0-9a-f]{64}\b")  # a commitment (SHA-256), a salt: d
 
 
 class _Shown(HTMLParser):
-    """The text nodes of a page that show `pattern` where a player sees it by default: outside an element of class
-    rule or g-rule (hidden until the 根拠 toggle), a script or style, an element with `hidden`, and a closed
-    <details> other than its summary."""
+    """The text nodes and accessible attributes (a title's tooltip, an aria-label: ATTRIBUTES) of a page that show
+    `pattern` where a player sees it by default: outside an element of class rule or g-rule (hidden until the 根拠
+    toggle), a script or style, an element with `hidden`, and a closed <details> other than its summary."""
 
     def __init__(self, pattern: re.Pattern):
         super().__init__(convert_charrefs=True)
@@ -586,11 +586,13 @@ class _Shown(HTMLParser):
         return any(hides for _, hides, _ in self.open) or bool(self.open and self.open[-1][2])
 
     def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = set((attrs.get("class") or "").split())
+        hides = (tag in ("script", "style") or bool({"rule", "g-rule"} & classes) or "hidden" in attrs
+                 or (bool(self.open) and self.open[-1][2] and tag != "summary"))
+        if not hides and not self._hidden():  # a tooltip or an accessible name is read too (a title, an aria-label)
+            self.found += [attrs[name].strip()[:120] for name in ATTRIBUTES if self.pattern.search(attrs.get(name) or "")]
         if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
-            attrs = dict(attrs)
-            classes = set((attrs.get("class") or "").split())
-            hides = (tag in ("script", "style") or bool({"rule", "g-rule"} & classes) or "hidden" in attrs
-                     or (bool(self.open) and self.open[-1][2] and tag != "summary"))
             self.open.append((tag, hides, tag == "details" and "open" not in attrs))
 
     def handle_endtag(self, tag):

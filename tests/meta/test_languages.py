@@ -270,6 +270,10 @@ def test_the_check_catches_a_japanese_string_in_english_mode(monkeypatch):
                         "phone s2": '<details class="seal"><summary>封印済み</summary><code>abababababababababababababababababababababababababababababababab</code></details>',
                         "gm console": '<p>[T-4] <code>abababababababababababababababababababababababababababababababab</code></p>'}) \
         == ["phone s1: '筋力 [T-4]'", "table screen: 'abababababababababababababababababababababababababababababababab'"]
+    # a tooltip or an accessible name is read too (sugoroku's VP cell listed its terms' codes in its title)
+    assert codes_shown({"table screen": '<td title="初期戦果 3 [S-14]">3</td><small class="rule" title="[S-14]">x</small>',
+                        "phone s1": '<input aria-label="魔力 [S-5]">'}) \
+        == ["table screen: '初期戦果 3 [S-14]'", "phone s1: '魔力 [S-5]'"]
 
 
 RULE_CODE = re.compile(r"(?<![A-Za-z0-9])([ASGIT]-\d+[a-z]?)(?![0-9])")  # RULES.md's codes, [G-1] or （I-2）

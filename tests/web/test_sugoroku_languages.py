@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, texts_of
+from gmtool_testing import ADMIN_KEY, RULE_CODE_TEXT, bearer, open_link, shown_by_default, texts_of
 
 from gmtool.core.ruleset import has_japanese
 
@@ -134,3 +134,15 @@ def test_a_negative_number_reads_with_the_minus_sign_on_every_screen_log_line_an
         assert ("魔−1" if lang == "ja" else "Magic −1") in joined and ("魔2−1" if lang == "ja" else "Magic 2−1") in joined
         assert ("魔力−1" if lang == "ja" else "mana −1") in joined
         assert ("戦果 0→−3 (−3)" if lang == "ja" else "VP 0→−3 (−3)") in joined and "−3" in texts
+
+
+def test_the_table_s_vp_tooltip_lists_its_terms_in_words_without_rule_codes(battle):
+    """The standings' VP cell lists what the VP is made of in its tooltip (title): words and numbers the players and
+    the TV read, as everything the table shows before 根拠; it listed each term's rule code ([S-8])."""
+    battle["act"]("end_battle")
+    for lang in ("ja", "en"):
+        table = next(html for page, html in battle["pages"](lang).items() if page.startswith("table /s/")
+                     and "/verify" not in page)
+        title = re.search(r'class="sg-vp" title="([^"]+)"', table).group(1)
+        assert ("マスの勝利時戦果" if lang == "ja" else "battle VP") in title, title
+        assert not shown_by_default(table, RULE_CODE_TEXT), (lang, shown_by_default(table, RULE_CODE_TEXT))

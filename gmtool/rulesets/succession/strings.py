@@ -17,7 +17,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.enter_start_card": ("領地列の最初のカードを入力", "Enter a starting row card"),
     "succession.game": ("ゲーム", "Game "),
     "succession.game_over": ("決着", "Game over"),
-    "succession.score_breakdown": ("得点の内訳（G-2）", "How the score is made (G-2)"),
+    "succession.score_breakdown": ("得点の内訳", "How the score is made"),
     "succession.majority_more": ("過半数: この値を得点", "Majority: scores this value"),
     "succession.majority_less": ("相手が過半数", "The opponent has the majority"),
     "succession.majority_equal": ("同数: どちらも得点なし", "Equal: nobody scores"),
