@@ -14,6 +14,7 @@ from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 from gmtool.core.view import GM, TABLE, Viewer, build_view, visible_event
 from gmtool.rulesets import get as get_ruleset
+from gmtool.rulesets.sugoroku.battle import parse_cards
 from gmtool.rulesets.sugoroku.events import sg
 
 RULESET = get_ruleset("sugoroku")
@@ -280,3 +281,10 @@ def test_the_log_reads_as_a_replay_and_undo_refolds():
     assert any("戦闘開始（マス3）：親 セイバー、子 アーチャー" in line for line in lines)
     assert all(line != e.type for line, e in zip(lines, g.events))
     assert g.refold().extra == g.state.extra
+
+
+@pytest.mark.parametrize("typed, cards", [("Power 7, Magic 3", ["力7", "魔3"]), ("p7 m3", ["力7", "魔3"]),
+                                          ("力7・スキル魔3", ["力7", "スキル魔3"]), (["technique 2"], ["技2"])])
+def test_s7_cards_typed_in_words_letters_or_kanji_are_read_alike(typed, cards):
+    """An English phone types a card as its word (Power 7), as the field's example says, or its letter (p7)."""
+    assert parse_cards(typed) == cards

@@ -425,7 +425,7 @@ def test_s8_a_square_vp_below_0_is_refused_where_it_is_given(game):
 def test_s7_a_terrain_of_no_attribute_is_refused(game):
     """S-7: terrain strengthens or weakens 力 / 魔 / 技; "火+2" was taken as no terrain at all (a 200)."""
     error = game["act"]("set_square", {"square": 3, "terrain": "火+2"}, status=400)["error"]
-    assert error["en"] == "Cannot read the terrain '火+2' (e.g. 力+2 魔−1)"
+    assert error["en"] == "Cannot read the terrain '火+2' (e.g. Power +2 Magic −1)"
     assert game["act"]("set_square", {"square": 3, "terrain": "力+2、魔−1"})["ruleset"]["board"][3]["terrain"] == {"力": 2, "魔": -1}
     assert game["act"]("set_square", {"square": 3, "terrain": ""})["ruleset"]["board"][3]["terrain"] == {}
 

@@ -146,3 +146,18 @@ def test_the_table_s_vp_tooltip_lists_its_terms_in_words_without_rule_codes(batt
         title = re.search(r'class="sg-vp" title="([^"]+)"', table).group(1)
         assert ("マスの勝利時戦果" if lang == "ja" else "battle VP") in title, title
         assert not shown_by_default(table, RULE_CODE_TEXT), (lang, shown_by_default(table, RULE_CODE_TEXT))
+
+
+def test_an_english_phone_s_card_example_is_words_and_words_are_read(battle):
+    """The parent's card field says what to type in words: 'Power 5', not the code 'P5' (nor 'P power, M magic' in its
+    name); a card and a terrain typed so (skill Magic 3, Power +2 Magic −1) are read as スキル魔3 and {力: 2, 魔: -1}
+    (as p7 and 力7 still are)."""
+    parent = battle["state"]()["ruleset"]["battle"]["parent"]
+    phone = next(html for page, html in battle["pages"]("en").items() if page.startswith(f"{parent} /s/")
+                 and "/verify" not in page)
+    field = re.search(r'<input name="card"[^>]*>', phone).group(0)
+    assert 'placeholder="Power 5"' in field and "P power" not in field, field
+    battle["act"]("battle_card", {"card": "skill Magic 3", "cost": 1}, who=parent)  # its attack cards are all out
+    assert battle["state"]()["ruleset"]["battle"]["added"][-1]["card"] == "スキル魔3"
+    battle["act"]("set_square", {"square": 5, "terrain": "Power +2 Magic −1"})
+    assert battle["state"]()["ruleset"]["board"][5]["terrain"] == {"力": 2, "魔": -1}

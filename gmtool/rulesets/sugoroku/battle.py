@@ -26,8 +26,7 @@ from .flow import (acting_seat, at_goal, count_reveal, flow_reading, just_rolled
 
 KIND = "sugoroku_cards"
 # One way to split the spaces (no nested optional \s*): linear, and card texts are bounded (MAX_CARD_TEXT).
-CARD_RE = re.compile(r"(スキル|宝具|skill|np|attack|アタック)?\s*(?:([力魔技pmt])\s*)?(\d+)", re.I)
-ATTRIBUTE_LETTERS = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
+CARD_RE = re.compile(rf"(スキル|宝具|skill|np|attack|アタック)?\s*(?:({R.ATTRIBUTE_TYPED})\s*)?(\d+)", re.I)
 MAX_CARD_TEXT = 40
 MAX_CARD_LIST = 20
 KIND_WORDS = {"スキル": "skill", "skill": "skill", "宝具": "np", "np": "np", "attack": "attack", "アタック": "attack"}
@@ -39,7 +38,7 @@ ADJUSTMENTS = {"winner": ("勝者", "Winner"), "vp_effect": STRINGS["sugoroku.vp
 # -- cards ----------------------------------------------------------------------------------------
 
 def card_text(card: Any) -> str:
-    """One card as text: 力7, スキル魔3, 宝具8 (from text or {"power", "attribute", "kind"})."""
+    """One card as text: 力7, スキル魔3, 宝具8 (from text such as 力7, p7, Power 7, or {"power", "attribute", "kind"})."""
     if isinstance(card, dict):
         kind = card.get("kind", "attack")
         kind = KIND_WORDS.get(kind.lower(), kind) if isinstance(kind, str) else kind  # R._card refuses any other
@@ -50,8 +49,8 @@ def card_text(card: Any) -> str:
         raise GmError(f"カードは{MAX_CARD_TEXT}文字以内です", f"A card is at most {MAX_CARD_TEXT} characters")
     m = CARD_RE.fullmatch(text)
     if not m:
-        raise GmError(f"カード「{text}」を読めません（例：力7、スキル魔3）", f"Cannot read card '{text}' (e.g. 力7, スキル魔3)")
-    attribute = ATTRIBUTE_LETTERS.get((m.group(2) or "").lower(), m.group(2))
+        raise GmError(f"カード「{text}」を読めません（例：力7、スキル魔3）", f"Cannot read card '{text}' (e.g. Power 7, skill Magic 3)")
+    attribute = R.typed_attribute(m.group(2)) if m.group(2) else None
     return card_text({"kind": m.group(1) or "attack", "attribute": attribute, "power": int(m.group(3))})
 
 
@@ -80,7 +79,8 @@ def parse_cards(value: Any) -> list[str]:
         return [card_text(a + p.strip()) for a, p in zip(value[::2], value[1::2]) if p.strip()]
     if isinstance(value, list):
         return [card_text(v) for v in value]
-    texts = [t for t in re.split(r"[\s,、，・/]+", str(value or "")) if t]
+    text = re.sub(r"(?i)\b(power|magic|technique)\s+(?=\d)", r"\1", str(value or ""))  # Power 7 is one card
+    texts = [t for t in re.split(r"[\s,、，・/]+", text) if t]
     return [card_text(t) for t in texts]
 
 

@@ -283,15 +283,14 @@ def setup(state: State, payload: dict, ctx) -> list:
 
 
 def parse_terrain(value: Any) -> dict:
-    """地の利 from {"力": 2, "魔": -1} or text like "力+2 魔-1"."""
+    """地の利 from {"力": 2, "魔": -1} or text like "力+2 魔-1" / "Power +2 Magic -1" / "p+2 m-1"."""
     if isinstance(value, dict):
         items = value.items()
     else:
-        letters = {"p": "力", "m": "魔", "t": "技"}  # typed on an English keyboard: power, magic, technique
-        text, pattern = shown(value or ""), r"([力魔技pmtPMT])\s*([+\-−]?\d+)"  # true: "true", not "True"
-        if re.sub(r"[\s,、，]+", "", re.sub(pattern, "", text)):
-            raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔−1）", f"Cannot read the terrain '{text[:40]}' (e.g. 力+2 魔−1)")
-        items = [(letters.get(a.lower(), a), v) for a, v in re.findall(pattern, text)]
+        text, pattern = shown(value or ""), rf"({R.ATTRIBUTE_TYPED})\s*([+\-−]?\d+)"  # true: "true", not "True"
+        if re.sub(r"[\s,、，]+", "", re.sub(pattern, "", text, flags=re.I)):
+            raise GmError(f"地の利「{text[:40]}」を読めません（例：力+2 魔−1）", f"Cannot read the terrain '{text[:40]}' (e.g. Power +2 Magic −1)")
+        items = [(R.typed_attribute(a), v) for a, v in re.findall(pattern, text, flags=re.I)]
     out = {}
     for attr, v in items:
         if attr not in R.ATTRIBUTES:

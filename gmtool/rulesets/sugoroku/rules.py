@@ -28,6 +28,7 @@ ATTRIBUTES, CARD_KINDS, CHALLENGE_COST, FIELD_CARD_LIMIT = ("力", "魔", "技")
 CARD_KIND_WORDS = {"attack": ("アタック", "Attack"), "skill": ("スキル", "Skill"), "np": ("宝具", "NP")}  # as a refusal names them
 KIND_LABELS = {"attack": Label("アタック", "attack"), "skill": Label("スキル", "skill"), "np": Label("宝具", "NP")}
 ATTRIBUTE_WORDS = {"力": "Power", "魔": "Magic", "技": "Technique"}  # how an English reader reads 力 / 魔 / 技
+ATTRIBUTE_TYPED = r"power|magic|technique|[力魔技pmt]"  # an attribute as typed (a pattern, case aside): 力, Power, p
 CARD_WORDS = {"スキル": "Skill", "宝具": "NP"}
 SEALS_PER_PLAYER, SEAL_POWER_BONUS, SEAL_WIN_VP, SEAL_CLIMAX_VP, SEAL_FREE_MOVE_MAX = 3, 3, 3, 6, 4  # S-11
 SEAL_EFFECTS: dict[str, Label] = {
@@ -349,6 +350,11 @@ def attribute_words(terrain: Mapping[str, int], lang: str) -> str:
     if lang == "en":
         return ", ".join(f"{ATTRIBUTE_WORDS.get(a, a)} {minus_sign(v, True)}" for a, v in terrain.items())
     return "、".join(f"{a}{minus_sign(v, True)}" for a, v in terrain.items())
+
+
+def typed_attribute(text: str) -> str:
+    """S-7: an attribute as typed (力, Power or p on an English keyboard) as stored and committed (力 / 魔 / 技)."""
+    return {"p": "力", "m": "魔", "t": "技"}.get(text[:1].lower(), text)
 
 
 def _card(card: Mapping[str, Any]) -> dict:
