@@ -156,7 +156,7 @@ def test_succession_standings_are_words_in_the_write_ups_and_numbers_in_the_json
     `standings` holds each player's total and its G-2 terms as numbers and the result, the same in either language."""
     events, rules = played["succession"]
     assert "| A | 5（勢力5） | 10（2組） | 0 | 0 | 0 | 15 |" in export(events, rules, "markdown", OPTIONS["ja"])
-    assert "| B | 14 (factions 6, 8) | 0 | +3 | -3 | 0 | 14 |" in export(events, rules, "markdown", OPTIONS["en"])
+    assert "| B | 14 (factions 6, 8) | 0 | +3 | −3 | 0 | 14 |" in export(events, rules, "markdown", OPTIONS["en"])
     standings = json.loads(export(events, rules, "json", OPTIONS["ja"]))["standings"]
     assert standings == json.loads(export(events, rules, "json", OPTIONS["en"]))["standings"]
     assert [(p["seat"], p["total"], p["majorities"], p["set_points"], p["plus"], p["minus"])

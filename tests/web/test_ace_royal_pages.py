@@ -74,6 +74,7 @@ def test_screens_through_a_combat(app, client):
     html = pages()["s1"]
     assert 'class="big-button ar-kind"' not in html and re.search(r'id="ar-picked"><b>物理</b>', html)
     post("gm", "combat_modifier", {"side": "interceptor", "stat": "all", "value": "1", "label": "令呪の加護"})
+    post("gm", "combat_modifier", {"side": "attacker", "stat": "mdef", "value": "-1", "label": "呪詛"})  # unused here
     html = pages()
     assert 'class="big-button primary ar-kind" data-kind="physical"' in html["s1"] and 'id="ar-picked"' not in html["s1"]
     assert 'id="ar-combat"' in html["table"] and "令呪の加護" in html["table"] and 'id="ar-resolve"' in html["s2"]
@@ -82,6 +83,9 @@ def test_screens_through_a_combat(app, client):
     html = pages()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html["table"]))
     assert "物理 9 vs 6 ⇒ 3 ダメージ" in text and "先制: 迎撃なし" in text and "&lt;令呪の加護&gt; +1" in text
+    # a negative modifier reads with the minus sign, in its log line and the stage's terms, as core's do (−1, not -1)
+    assert "魔術防御 −1 &lt;呪詛&gt;" in text and "&lt;呪詛&gt; 魔術防御−1" in text
+    assert not re.search(r"(?<![\w-])-\d", text), text
     assert text.index("物理 9 vs 6") < text.index("ライズステップ")  # the result on the stage, above the summary
     english = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table.get(f"/s/{sid}/table?lang=en").get_data(as_text=True)))
     assert "Physical 9 vs 6 ⇒ 3 damage" in english  # mid-sentence: not "3 Damage"

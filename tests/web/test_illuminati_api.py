@@ -398,6 +398,8 @@ def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_sub
         line = next(e["text"] for e in log.get_json()["events"] if e["type"] == "illuminati.attack_rolled")
         assert subtraction in line and re.search("− (防御|defense)", line) and "= −7" in line and "−2" in line, line
         assert not re.search(r"(?<![\d)])-\d| - ", line), line
+        modified = next(e["text"] for e in log.get_json()["events"] if e["type"] == "illuminati.attack_modified")
+        assert "−2" in modified and not re.search(r"-\d", modified), modified  # the GM modifier's own line
 
 
 def test_a_phone_before_the_regulation_says_what_it_waits_for(app, game):

@@ -131,7 +131,7 @@ def test_a_whole_game_through_the_api(game):
     assert "Round 1, turn 1: アルトリア played Faction" in text and "took 5:" in text
     ending = text[text.rindex("Game 1, round 4"):]
     assert "Normal succession: アルトリア wins" in ending and ("アルトリア 13 = Majority in faction 8 (3 to 1) +8 Faction sets ×1 +5 "
-                                                         "Plus (1 + 1 + 1 + 2) +5 Minus (1 + 1 + 1 + 2) -5 / ギルガメッシュ 12 = "
+                                                         "Plus (1 + 1 + 1 + 2) +5 Minus (1 + 1 + 1 + 2) −5 / ギルガメッシュ 12 = "
                                                          "Majority in faction 7 (2 to 1) +7") in ending
     assert "を出した" not in text and "取った" not in text  # the English export reads in English (names aside)
     # a rematch: same players, first player flipped
@@ -500,12 +500,12 @@ def test_the_export_ends_with_each_score_its_breakdown_and_the_result(game):
     final = md[md.index("## 最終状況"):md.index("## 付録")]
     assert "| 席 | 過半数 | セット | プラス | マイナス | 聖杯 | 合計 |" in final
     assert "| アルトリア | 5（勢力5） | 10（2組） | 0 | 0 | 0 | 15 |" in final
-    assert "| ギルガメッシュ | 14（勢力6・8） | 0 | +3 | -3 | 0 | 14 |" in final
+    assert "| ギルガメッシュ | 14（勢力6・8） | 0 | +3 | −3 | 0 | 14 |" in final
     assert "- 結果：通常サクセション：アルトリアの勝利 \\[G-2\\]" in final and "手札" not in final
     en = export("markdown", "en")
     final = en[en.index("## Standings"):en.index("## Appendix")]
     assert "| Seat | Majorities | Sets | Plus | Minus | Grails | Total |" in final
-    assert "| ギルガメッシュ | 14 (factions 6, 8) | 0 | +3 | -3 | 0 | 14 |" in final
+    assert "| ギルガメッシュ | 14 (factions 6, 8) | 0 | +3 | −3 | 0 | 14 |" in final
     assert "- Result: Normal succession: アルトリア wins \\[G-2\\]" in final
     doc = json.loads(export("json", "en"))  # numbers for a program, the same in either language
     assert doc["standings"] == json.loads(export("json"))["standings"] == {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 from gmtool.core.view import fixed_line
@@ -387,7 +388,7 @@ def combat_set_text(e, state, lang):
         return line
     if d["what"] == "modifier":
         stat = _t(lang, "全ステータス", "all stats") if d["stat"] == "all" else _lbl(STAT_LABELS, d["stat"], lang)
-        return f"{who}: {stat} {d['value']:+d} <{d['label']}>"
+        return f"{who}: {stat} {minus_sign(d['value'], True)} <{d['label']}>"
     if d["what"] == "proxy":
         p = d.get("proxy")
         if not p:
@@ -471,7 +472,7 @@ def seal_text(e, state, lang):
         table = QUICK_SEAL_EFFECTS if quick and eff["effect"] in QUICK_SEAL_EFFECTS else SEAL_EFFECTS
         text = f"{eff['effect']}. {_lbl(table, eff['effect'], lang)}"
         if eff.get("stat"):
-            text += f" {_lbl(STAT_LABELS, eff['stat'], lang)} {eff['value']:+d}"
+            text += f" {_lbl(STAT_LABELS, eff['stat'], lang)} {minus_sign(eff['value'], True)}"
         if eff.get("die"):  # quick effect 2: which die, the face it had and the new one
             ja, en = STRINGS[f"ace_royal.die_{eff['die']}"]
             faces = "→".join(map(str, eff["faces"]))  # the opponent die: also the faces nobody held, rolled again

@@ -328,7 +328,8 @@ def describe_attack_modified(e, state, lang):
     """Log line: a labelled GM modifier on the attack."""
     d = e["data"]
     side = _t(lang, "攻撃", "attack") if d["side"] == "attack" else _t(lang, "防御", "defense")
-    return _t(lang, f"GM修正（{side}）：{d['amount']:+d}「{d['label']}」", f"GM modifier ({side}): {d['amount']:+d} '{d['label']}'")
+    return _t(lang, f"GM修正（{side}）：{minus_sign(d['amount'], True)}「{d['label']}」",
+              f"GM modifier ({side}): {minus_sign(d['amount'], True)} '{d['label']}'")
 
 
 def attack_choice(state, e):

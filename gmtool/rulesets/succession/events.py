@@ -5,7 +5,7 @@ and never entered), so every event is public.
 
 from __future__ import annotations
 
-from gmtool.core.logtext import gm_reason
+from gmtool.core.logtext import gm_reason, minus_sign
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType
 from gmtool.core.turns import Turns
@@ -171,8 +171,8 @@ def describe_round_ended(ev: dict, state: State, lang: str) -> str:
 def _breakdown(state: State, scores: dict, lang: str) -> str:
     parts = []
     for p, v in scores.items():
-        terms = " ".join(f"{t['label']['en' if lang == 'en' else 'ja']} {t['value']:+d}" for t in v["terms"])
-        parts.append(f"{_name(state, p)} {v['total']}" + (f" = {terms}" if terms else ""))
+        terms = " ".join(f"{t['label']['en' if lang == 'en' else 'ja']} {minus_sign(t['value'], True)}" for t in v["terms"])
+        parts.append(f"{_name(state, p)} {minus_sign(v['total'])}" + (f" = {terms}" if terms else ""))
     return " / ".join(parts)
 
 

@@ -7,6 +7,8 @@ Built from the table's view alone, so it shows what the table sees (every card g
 
 from __future__ import annotations
 
+from gmtool.core.logtext import minus_sign
+
 from .events import result_text
 
 
@@ -36,7 +38,7 @@ def standings(view: dict, lang: str) -> tuple[list[str], list[list[str]], list[s
         sets = _t(lang, f"{p['set_points']}（{p['sets']}組）", f"{p['set_points']} ({p['sets']} × 5)") \
             if p["sets"] else "0"
         rows.append([p["name"], _majorities(p, lang), sets, f"+{p['plus']}" if p["plus"] else "0",
-                     f"-{p['minus']}" if p["minus"] else "0", str(p["grails"]), str(p["total"])])
+                     f"−{p['minus']}" if p["minus"] else "0", str(p["grails"]), minus_sign(p["total"])])
     r = data["result"]
     if r["decided"]:
         result = result_text(r["reason"], r["winner_name"], r["rematch"], lang)
