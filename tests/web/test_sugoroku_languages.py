@@ -161,3 +161,16 @@ def test_an_english_phone_s_card_example_is_words_and_words_are_read(battle):
     assert battle["state"]()["ruleset"]["battle"]["added"][-1]["card"] == "スキル魔3"
     battle["act"]("set_square", {"square": 5, "terrain": "Power +2 Magic −1"})
     assert battle["state"]()["ruleset"]["board"][5]["terrain"] == {"力": 2, "魔": -1}
+
+
+@pytest.mark.parametrize("word", ["ダイス", "roll"])
+def test_s3_the_order_field_takes_the_word_its_hint_says_in_either_language(client, word):
+    """The Japanese console's hint says 「ダイス」ならダイスで決める (it said 'roll', an English word on a Japanese
+    screen, the only one the setup form showed); either word rolls the order (S-3)."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "順", "ruleset": "sugoroku",
+                                                                     "seats": ["Alice", "Bob"]})
+    data = r.get_json()
+    response = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                           json={"order": word, "faces": [2, 6]})
+    assert response.status_code == 200, response.get_json()
+    assert [o["seat"] for o in response.get_json()["ruleset"]["order"]] == ["s2", "s1"]

@@ -217,7 +217,7 @@ def setup(state: State, payload: dict, ctx) -> list:
     rolls: dict = {}
     if order_in in (None, "", []):
         order = seats
-    elif order_in == "roll":
+    elif order_in in ("roll", "ダイス"):  # the console's hint says ダイス in Japanese, roll in English
         result = R.initial_order(seats, ctx.dice)
         order, rolls = result["order"], result["rolls"]
     elif not isinstance(order_in, (str, list)):  # 5, true, an object: no order (an object's keys were taken for one)

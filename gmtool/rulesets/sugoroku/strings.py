@@ -76,7 +76,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.q_karma_up': ('カルマ+1', 'Karma +1'),
     'sugoroku.q_forward': ('進む+1', 'Forward +1'),
     'sugoroku.q_back': ('戻る−1', 'Back −1'),
-    'sugoroku.order_hint': ('手番: 席の名前をカンマ区切りで並べます（例: {names}。空欄なら席の順、roll ならダイスで決める）',
+    'sugoroku.order_hint': ('手番: 席の名前をカンマ区切りで並べます（例: {names}。空欄なら席の順、「ダイス」ならダイスで決める）',
                             'Order: the seats\' names separated by commas (e.g. {names}; empty: seat order; roll: decided by dice)'),
     'sugoroku.card_kind': ('カードの種類', 'Card kind'),
     'sugoroku.skill': ('スキル', 'Skill'),
