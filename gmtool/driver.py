@@ -1,6 +1,7 @@
 """A session driven in-process as a script drives the JSON API: what a ruleset's demo (`Ruleset.demo`)
 uses to set a sample session up, with the same calls as the leak probe's HTTP driver (tests/meta):
 `seats`, `act(name, payload, who)`, `answer(prompt, value, who)`, `post(path, body, who)`, `state(who)`.
+(A demo's `scenes` are driven so by the tests only; `gmtool serve --demo` plays its `play`.)
 Every call goes through the same operations and permission checks as the screens and the API.
 """
 
@@ -34,7 +35,11 @@ class LocalDriver:
         return ops.answer(self.live, self._viewer(who), prompt, {"value": value})
 
     def post(self, path: str, body: dict | None = None, who: str = "gm") -> dict:
-        """A core step named by its API path (/counters, /rolls, /prompts, /readings, /scenes)."""
+        """A core step named by its API path (/counters, /rolls, /prompts, /readings, /scenes, or a prompt's
+        /prompts/<id>/confirm and its other GM steps)."""
+        parts = path.strip("/").split("/")
+        if len(parts) == 3 and parts[0] == "prompts":
+            return ops.prompt_action(self.live, self._viewer(who), parts[1], parts[2], body or {})
         return ROUTES[path](self.live, self._viewer(who), body or {})
 
     def state(self, who: str = "gm") -> dict:

@@ -247,13 +247,17 @@ class LeakProbe:
 class Demo:
     """A sample session `gmtool serve --demo` sets up, so a newcomer sees the game at once.
 
-    `play(driver)` takes the same driver calls as the leak probe (`act`, `answer`, `post`, `state`).
+    `play(driver)` takes the same driver calls as the leak probe (`act`, `answer`, `post`, `state`). `scenes`: later
+    steps of the same game, each played (with the same driver) after the one before, once `play` is done; the
+    language crawl (tests/meta) reads every screen after each, so a screen only a later step shows is checked too;
+    `gmtool serve --demo` shows `play`'s.
     """
 
     title: str
     seats: tuple[str, ...]
     counters: tuple[str, ...] = ()  # preset keys, for a ruleset whose GM picks the counters
     play: Callable[[Any], None] | None = None
+    scenes: tuple[Callable[[Any], None], ...] = ()
 
 
 # -- the declaration ------------------------------------------------------------------------------

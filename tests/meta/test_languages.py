@@ -1,9 +1,9 @@
 """Both languages complete (issue 12): every screen of every ruleset is rendered in English and in Japanese.
 
-For every registered ruleset, the sessions its declaration scripts (its `demo` and its leak probe's plant
-and reveal) are driven through the JSON API; then the GM console and its fragment, the QR sheet, the export
-page, the campaign page, the verify page, the table screen and its fragment, every seat's phone page and
-fragment and the home page are read in both languages.
+For every registered ruleset, the sessions its declaration scripts (its `demo`, fresh, played and through its
+later `scenes`, and its leak probe's plant and reveal) are driven through the JSON API; then the GM console and
+its fragment, the QR sheet, the export page, the campaign page, the verify page, the table screen and its
+fragment, every seat's phone page and fragment and the home page are read in both languages.
 
 - English: no kana, kanji or Japanese punctuation (、「」（）【】〈〉…) in any visible text or accessible name (aria-label, title, placeholder, alt,
   a button's value, a confirm dialog's text), once the texts the users typed are taken out (seat names and
@@ -88,9 +88,13 @@ def scripted_sessions(client, name: str):
     if ruleset.demo is not None:
         demo = ruleset.demo
         driver = _create(client, name, demo.title, list(demo.seats), list(demo.counters), typed)
+        yield driver, "fresh"  # before anything is played: what a new session's screens say they wait for
         if demo.play is not None:
             demo.play(driver)
         yield driver, "demo"
+        for n, scene in enumerate(demo.scenes, 1):
+            scene(driver)
+            yield driver, f"demo scene {n}"
     probe = ruleset.leak_probe
     if probe is not None:
         seats = [f"席{i + 1}" for i in range(probe.seats)]
@@ -168,7 +172,7 @@ ALLOWED = {
     "gm", "hp", "mp", "vp", "qr", "pl", "pc", "npc", "gmtool", "sha", "json", "html", "markdown", "mediawiki",
     "wiki", "pukiwiki", "atwiki", "seesaa", "url", "lan", "wi", "fi", "ok", "vs", "id", "kh", "kl", "choice",
     "bcdice", "utf", "csv", "txt", "md", "ace", "royal", "np", "ap", "mk", "zq", "sp", "dp", "lv", "ex",
-    "en", "ja", "illuminati", "english", "fate", "trpg", "tcg",
+    "en", "ja", "illuminati", "english", "fate", "trpg", "tcg", "cp",  # CP: sugoroku's seed says カスタムポイント(以下CP)
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 NOT_WORDS = [
@@ -298,3 +302,21 @@ def test_every_log_line_cites_the_same_rule_codes_in_both_languages(client, name
     assert not differ, _report(differ)
     if name != "generic":
         assert cited, f"{name}'s scripted sessions cite no rule: the check saw nothing"
+
+
+def test_the_crawl_reaches_the_screens_only_a_fresh_session_or_a_later_step_shows(app, client):
+    """grail_trpg's phone hints for the T-14 pick (before any character is entered) and for the cleanup (T-11) were
+    on no scripted screen: the demo stops at the setup and the probe in a combat. The crawl reads a demo's session
+    fresh as well, and after each of its later `scenes` (grail's: to the cleanup), so a code or a missing translation
+    there fails it."""
+    from gmtool.rulesets.grail_trpg.strings import STRINGS
+    seen = {"pick": set(), "cleanup": set()}
+    for driver, stage in scripted_sessions(client, "grail_trpg"):
+        for lang in ("ja", "en"):
+            phones = [html for page, html in pages(app, driver, lang).items() if page.startswith("phone")]
+            if any('id="grail-pick-waits"' in html for html in phones):
+                seen["pick"].add(lang)
+            hint = STRINGS["grail.cleanup_skills_hint"][lang == "en"]
+            if any(hint in html for html in phones):
+                seen["cleanup"].add(lang)
+    assert seen == {"pick": {"ja", "en"}, "cleanup": {"ja", "en"}}, seen

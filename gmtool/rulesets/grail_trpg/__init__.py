@@ -17,7 +17,7 @@ from .campaign import carry_over
 from .events import EVENTS, gm_combatant, upcast_reading
 from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
     validate_setup_answer, view
-from .probe import PROBE, demo
+from .probe import PROBE, demo, demo_to_cleanup
 from .rules import declared_readings
 from .story import with_export_lines
 from .strings import STRINGS
@@ -54,5 +54,6 @@ RULESET = Ruleset(
     leak_probe=PROBE,
     carry_over=carry_over,
     gm_combatant=gm_combatant,
-    demo=Demo("デモ：聖杯戦争TRPG 戦闘", ("セイバー陣営 / 衛宮", "ランサー陣営 / ケイネス"), play=demo),
+    demo=Demo("デモ：聖杯戦争TRPG 戦闘", ("セイバー陣営 / 衛宮", "ランサー陣営 / ケイネス"), play=demo,
+              scenes=(demo_to_cleanup,)),
 )

@@ -55,3 +55,18 @@ def demo(table) -> None:
     table.act("start_combat", {"a": [a], "b": [b]})
     table.answer("c1-setup", {"main": f"{a}/セイバー", "sub": f"{a}/衛宮士郎"}, a)
     table.answer("c1-setup", {"main": f"{b}/ランサー"}, b)
+
+
+def demo_to_cleanup(table) -> None:
+    """A later scene of the demo (the language crawl's, not `--demo`'s): its setup confirmed, three selects answered
+    and confirmed, the final result and the battle roll (real dice, so no tie) to the cleanup, where each phone's
+    skill panel says what may be declared then (T-1, T-5, T-9, T-10, T-11)."""
+    a, b = table.seats[0], table.seats[1]
+    table.post("/prompts/c1-setup/confirm")
+    for n, (stat_a, stat_b) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        table.act("next_step")
+        table.answer(f"c1-s{n}", {"stat": stat_a}, a)
+        table.answer(f"c1-s{n}", {"stat": stat_b}, b)
+        table.post(f"/prompts/c1-s{n}/confirm")
+    table.act("next_step")  # the final result (win rates)
+    table.act("next_step", {"faces": [90, 10]})  # the battle roll, as entered from the table's dice
