@@ -44,6 +44,10 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     expect(table.locator("[data-force='a-筋力'] .g-total")).to_have_text("50")
     expect(table.locator("[data-force='b-魔力'] .g-total")).to_have_text("80")
     expect(table.locator("#grail-table")).to_contain_text("十の位以上を半減")  # the Reading used for the sub
+    # A 390-px phone's cast cell breaks its lines between names, not inside one (メイン セイバー(セイ / バー))
+    words = phones["s1"].locator(".g-forces .g-cast td > :is(b, span)")
+    expect(words).to_have_count(6)  # アルトリア, (セイバー), 士郎; エミヤ, (アーチャー), 凛
+    assert [w.evaluate("e => e.getClientRects().length") for w in words.all()] == [1] * 6
 
     def select(n, s1, s2):
         gm.locator("#grail-next").click()
