@@ -174,3 +174,13 @@ def test_s3_the_order_field_takes_the_word_its_hint_says_in_either_language(clie
                            json={"order": word, "faces": [2, 6]})
     assert response.status_code == 200, response.get_json()
     assert [o["seat"] for o in response.get_json()["ruleset"]["order"]] == ["s2", "s1"]
+
+
+def test_s7_the_tv_board_names_a_square_s_terrain_in_words_a_reader_knows(battle):
+    """A board square's terrain on the English TV read P+1 / M−1 (letters, a code: the TV has no tooltip); it reads
+    POW+1 / MAG−1, abbreviated as grail's stats are (STR, MAG), 力+1 / 魔−1 in Japanese."""
+    for lang, want in (("en", ["POW+1", "MAG−1"]), ("ja", ["力+1", "魔−1"])):
+        table = next(html for page, html in battle["pages"](lang).items() if page.startswith("table /s/")
+                     and "/verify" not in page)
+        square = re.search(r'<li class="sg-square[^"]*" data-square="3">.*?</li>', table, re.S).group(0)
+        assert re.findall(r'<span class="sg-terrain"[^>]*>([^<]*)</span>', square) == want, (lang, square)

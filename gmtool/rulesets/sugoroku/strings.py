@@ -64,6 +64,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.attr_power': ('力', 'Power'),
     'sugoroku.attr_magic': ('魔', 'Magic'),
     'sugoroku.attr_technique': ('技', 'Technique'),
+    # a board square's terrain chip, where a word does not fit (as grail's STR / MAG): the attribute itself in Japanese
+    'sugoroku.attr_power_short': ('力', 'POW'),
+    'sugoroku.attr_magic_short': ('魔', 'MAG'),
+    'sugoroku.attr_technique_short': ('技', 'TECH'),
     'sugoroku.cards_parent': ('伏せ札を1枚（あとで公開）', 'One card face down (revealed later)'),
     'sugoroku.cards_child': ('カードを1〜3枚（全員の提出で一斉公開）', '1 to 3 cards (all revealed together)'),
     'sugoroku.cards_submit': ('提出', 'Submit'),
