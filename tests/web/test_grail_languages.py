@@ -46,7 +46,7 @@ def test_the_demo_combat_reads_in_english(app, client):
     assert "STR 40" in pages["s1", "en"] and "筋力40" in pages["s1", "ja"]  # a character's stats, in each language
     # counts with their unit, named as the win rate's term names them (T-9): the table read 真名看破 0 / "seen 0"
     assert "真名看破 0体" in pages["table", "ja"] and "true names seen 0" in pages["table", "en"]
-    assert "非戦闘 1体" in pages["s1", "ja"] and "non-combat characters 1" in pages["s1", "en"]
+    assert "非戦闘 1体" in pages["s1", "ja"] and "Non-combat characters 1" in pages["s1", "en"]  # a line of its own, as Main and Sub
 
 
 def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):

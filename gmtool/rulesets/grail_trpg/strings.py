@@ -9,7 +9,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.main': ('メイン', 'Main'),
     'grail.sub': ('サブ', 'Sub'),
     'grail.others': ('その他', 'Others'),
-    'grail.non_combat': ('非戦闘', 'non-combat characters'),
+    'grail.non_combat': ('非戦闘', 'Non-combat characters'),
     'grail.force_main_sub': ('戦力 = メイン + サブ', 'Force = main + sub'),
     'grail.reading': ('解釈', 'Reading'),
     'grail.result': ('リザルト', ' result'),
