@@ -88,8 +88,7 @@ def counter_changed(e, state, lang):
     reason = text_in(d.get("reason"), lang)
     reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
     bound = _ja(lang, f"［上限を{d['max']}に］", f" [limit now {d['max']}]") if d.get("max") is not None else ""
-    change = f"{minus_sign(d['from'])}→{minus_sign(d['to'])} ({minus_sign(d['delta'], True)})"
-    return f"{state.seat_name(d['seat'])}: {label} {change}{bound}{reason}"
+    return f"{state.seat_name(d['seat'])}: {label} {d['from']}→{d['to']} ({d['delta']:+d}){bound}{reason}"
 
 
 def setting_set(e, state, lang):

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.engine import apply, fold
 from ..core.errors import GmError
-from ..core.logtext import describe, minus_sign, who_name
+from ..core.logtext import describe, who_name
 from ..core.model import Event, State, text_in
 from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, build_view, visible_event
@@ -270,8 +270,7 @@ def _gain(visible: dict, state: State, lang: str) -> str:
     if visible["type"] == "counter.changed":
         definition = state.counter_def(d["key"])
         label = definition.label.get(lang) if definition else d["key"]
-        change = f"{minus_sign(d['from'])}→{minus_sign(d['to'])}"
-        return f"（{name}: {label} {change}）" if lang != "en" else f" ({name}: {label} {change})"
+        return f"（{name}: {label} {d['from']}→{d['to']}）" if lang != "en" else f" ({name}: {label} {d['from']}→{d['to']})"
     label = pick(d["label"], lang)
     if visible["type"] == "flag.raised":
         return f"（{name}に{label}）" if lang != "en" else f" ({label} on {name})"
@@ -348,11 +347,6 @@ def final_standings(state: State, lang: str) -> tuple[list[str], list[list[str]]
     return own if own is not None else (*_standings(build_view(state, TABLE), lang), [])
 
 
-def _number(value: Any) -> str:
-    """A counter's value as the screens write it: a negative one with the minus sign (−3), a missing one empty."""
-    return minus_sign(value) if isinstance(value, int) else str(value)
-
-
 def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
     """The standings table: every seat's counters and flags as the view shows them (public ones only)."""
     public = [c for c in view["counters"] if c["public"]]
@@ -360,5 +354,5 @@ def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:
     rows = []
     for seat in view["seats"]:
         flags = L(lang, "、", ", ").join(pick(f["label"], lang) for f in seat["flags"])
-        rows.append([seat["name"]] + [_number(seat["counters"].get(c["key"], "")) for c in public] + [flags])
+        rows.append([seat["name"]] + [str(seat["counters"].get(c["key"], "")) for c in public] + [flags])
     return without_empty_columns(head, rows)

@@ -41,7 +41,7 @@ def test_names_faction_replaces_seat_names_in_tables_and_lines(script):
     assert {row[0] for row in answers} == {"衛宮", "遠坂", NASTY_SEAT}
     assert [row[1] for row in answers if row[0] == NASTY_SEAT][-1] == "衛宮"  # a seat vote shows the faction
     lines = [i.text for i in items if i.kind in ("line", "roll", "change")]
-    assert "衛宮: 令呪 3→2 (−1)（令呪: 自害を阻止）" in lines
+    assert "衛宮: 令呪 3→2 (-1)（令呪: 自害を阻止）" in lines
     assert "遠坂 魔術判定: 1D100<=60 → [42] → 42 ≤ 60 成功" in lines
     assert not any(line.startswith(("セイバー", "アーチャー")) for line in lines)
     player = build_report(script.events, GENERIC, Options(times=False))
