@@ -102,3 +102,61 @@ def test_sigkill_at_random_points_loses_no_acknowledged_action(tmp_path):
     clean = build_view(replayed, GM)
     assert clean["seats"] == state["seats"]
     assert clean["rolls"] == state["rolls"]
+
+
+def test_taps_resent_after_sigkill_with_their_keys_are_each_applied_once(tmp_path):
+    """SIGKILL during a burst of keyed actions, then every action that got no answer is sent again with its key, as a
+    screen's queue does when the server is back (static/live.js). Each is in the log exactly once: those the killed
+    server had committed without answering are not applied again (they were: their keys lived in memory only)."""
+    import http.client
+    import threading
+    import uuid
+    data = tmp_path / "sessions"
+    server = Server(data).start()
+    key = (data / ".admin_key").read_text().strip()
+    _, created = server.call("POST", "/api/sessions", key, {"title": "連打", "seats": ["A"], "counters": ["vp"]})
+    sid, gm = created["session"], created["gm_token"]
+    port = int(server.base.rsplit(":", 1)[1])
+    sent: dict[str, tuple[str, int | None]] = {}  # reason -> (key, status or None: no answer)
+    lock = threading.Lock()
+
+    def post(port: int, reason: str, idem: str) -> int | None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("POST", f"/api/sessions/{sid}/counters", json.dumps({"seat": "s1", "key": "vp", "delta": 1,
+                                                                               "reason": reason}),
+                         {"Authorization": f"Bearer {gm}", "Content-Type": "application/json", "Idempotency-Key": idem})
+            response = conn.getresponse()
+            response.read()
+            return response.status
+        except (OSError, http.client.HTTPException):
+            return None
+        finally:
+            conn.close()
+
+    def tapper(n: int) -> None:
+        for i in range(1000):
+            reason, idem = f"t{n}-{i}", uuid.uuid4().hex
+            status = post(port, reason, idem)
+            with lock:
+                sent[reason] = (idem, status)
+            if status is None:
+                return
+
+    threads = [threading.Thread(target=tapper, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.4)
+    server.kill()
+    for thread in threads:
+        thread.join(timeout=30)
+    server = Server(data).start()
+    port = int(server.base.rsplit(":", 1)[1])
+    unanswered = [reason for reason, (_, status) in sent.items() if status is None]
+    assert len(unanswered) == 4
+    for reason in unanswered:
+        assert post(port, reason, sent[reason][0]) == 200
+    status, log = server.call("GET", f"/api/sessions/{sid}/log?limit=1000", gm)
+    reasons = [e["data"]["reason"] for e in log["events"] if e["type"] == "counter.changed"]
+    server.kill()
+    assert sorted(reasons) == sorted(sent)  # every tap once, none twice
