@@ -151,12 +151,14 @@ def test_taps_resent_after_sigkill_with_their_keys_are_each_applied_once(tmp_pat
     for thread in threads:
         thread.join(timeout=30)
     server = Server(data).start()
-    port = int(server.base.rsplit(":", 1)[1])
-    unanswered = [reason for reason, (_, status) in sent.items() if status is None]
-    assert len(unanswered) == 4
-    for reason in unanswered:
-        assert post(port, reason, sent[reason][0]) == 200
-    status, log = server.call("GET", f"/api/sessions/{sid}/log?limit=1000", gm)
+    try:
+        port = int(server.base.rsplit(":", 1)[1])
+        unanswered = [reason for reason, (_, status) in sent.items() if status is None]
+        assert len(unanswered) == 4
+        for reason in unanswered:
+            assert post(port, reason, sent[reason][0]) == 200
+        status, log = server.call("GET", f"/api/sessions/{sid}/log?limit=1000", gm)
+    finally:
+        server.kill()
     reasons = [e["data"]["reason"] for e in log["events"] if e["type"] == "counter.changed"]
-    server.kill()
     assert sorted(reasons) == sorted(sent)  # every tap once, none twice
