@@ -813,13 +813,8 @@ class SessionManager:
                              **{f"seat:{k}": token_hash(v) for k, v in tokens["seats"].items()},
                              **{f"join:{k}": v for k, v in tokens["seats"].items()}}
             path = self.path_of(session_id)
-            store = Store(path)
-            try:
-                store.append("gm", drafts, meta={"id": session_id, "title": drafts[0][1]["title"],
-                                                 "ruleset": ruleset, "created": _now()},
-                             secrets=secret_values)
-            finally:
-                store.close()
+            write_whole(path, lambda store: store.append("gm", drafts, secrets=secret_values, meta={
+                "id": session_id, "title": drafts[0][1]["title"], "ruleset": ruleset, "created": _now()}))
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
@@ -941,11 +936,7 @@ class SessionManager:
                 meta[REFUSED] = json.dumps(sorted(refused))
             path = self.path_of(session_id)
             try:
-                store = Store(path)
-                try:
-                    store.import_events(events, meta, secret_values)
-                finally:
-                    store.close()
+                write_whole(path, lambda store: store.import_events(events, meta, secret_values))
                 live = LiveSession(path, self.synchronous)
             except BaseException:
                 remove_session_files(path)  # nothing half-imported stays behind
@@ -1032,6 +1023,27 @@ def gc_paused() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
                 gc.enable()
+
+
+MAKING_SUFFIX = "-making"  # a new session file while it is written (write_whole); the list does not see it
+
+
+def write_whole(path: Path, write: Callable[[Store], object]) -> None:
+    """Make a new session file whole or not at all: written under another name, checkpointed, then renamed into place.
+    A process killed while it wrote one in place left a file without its tables or first events, which the restarted
+    server listed as a damaged session nobody had made."""
+    making = Path(f"{path}{MAKING_SUFFIX}")
+    remove_session_files(making)  # (one a killed process left)
+    try:
+        store = Store(making)
+        try:
+            write(store)
+            store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the main file, which is what moves
+        finally:
+            store.close()
+        os.replace(making, path)
+    finally:
+        remove_session_files(making)  # its emptied WAL and SHM; all of it when it failed
 
 
 def remove_session_files(path: Path) -> None:

@@ -162,3 +162,40 @@ def test_taps_resent_after_sigkill_with_their_keys_are_each_applied_once(tmp_pat
         server.kill()
     reasons = [e["data"]["reason"] for e in log["events"] if e["type"] == "counter.changed"]
     assert sorted(reasons) == sorted(sent)  # every tap once, none twice
+
+
+MAKE_AND_STALL = """
+import sys, time
+from pathlib import Path
+from gmtool import store
+from gmtool.runtime import SessionManager
+
+def stalled(self, *args, **kwargs):  # the first action is being written when the process is killed
+    print("writing", flush=True)
+    time.sleep(60)
+store.Store.append = stalled
+SessionManager(Path(sys.argv[1])).create("作りかけ", "grail_trpg", [{"name": "A"}, {"name": "B"}])
+"""
+
+
+def test_a_session_being_made_when_the_process_is_killed_leaves_no_session_file(tmp_path):
+    """kill -9 while a session's file is made (its tables, then its first action): a file was left under the session's
+    name, without its meta or events, which the restarted server listed as a damaged session (when the kill came while
+    its tables were made) that nobody had been given. A new session's file is now written under another name and
+    renamed into place whole."""
+    from gmtool.runtime import SessionManager
+    data = tmp_path / "sessions"
+    data.mkdir()
+    child = subprocess.Popen([sys.executable, "-c", MAKE_AND_STALL, str(data)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "writing"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+    finally:
+        child.stdout.close()
+    assert sorted(p.name for p in data.glob("*.sqlite")) == []
+    manager = SessionManager(data)
+    assert manager.list() == []
+    live, _tokens = manager.create("次の卓", "generic", [{"name": "A"}])  # and sessions are made as before
+    assert [s["id"] for s in manager.list()] == [live.state.session_id]
+    manager.close_all()
