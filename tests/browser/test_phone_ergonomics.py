@@ -142,12 +142,15 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
     if probe:
         probe.plant(table, lambda kind: f"mark{next(count)}")
     problems = []
-    # The ruleset's own scene: each seat's primary action (its step, or the dice) within the thumb's reach.
+    # The ruleset's own scene: each seat's primary action (its step, or the dice) within the thumb's reach. One phone
+    # (browser context) per seat, logged in once: the join link with ?lang= redirects to the phone page in that
+    # language (the lang cookie rides on the redirect), one page load instead of two.
+    phones = {seat: phone_context() for seat in table.seats}
     for i, seat in enumerate(table.seats):
-        phone = phone_context().new_page()
-        phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
-        phone.goto(f"{base}/s/{table.sid}/phone?lang={('ja', 'en')[i % 2]}")
+        phone = phones[seat].new_page()
+        phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}&lang={('ja', 'en')[i % 2]}")
         expect(phone.locator("#live .live-root")).to_be_attached()
+        assert phone.evaluate("document.documentElement.lang") == ("ja", "en")[i % 2]
         problems += primary_problems(phone, f"{name} {seat} (its own scene)")
         problems += [f"{name} {seat} (its own scene): {p}" for p in phone.evaluate(CODES)]
         phone.close()
@@ -156,16 +159,16 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
     table.post("/prompts", {"title": "数", "kind": "number", "min": 0, "max": 9})
     table.post("/prompts", {"title": "投票", "kind": "seat"})
     for i, seat in enumerate(table.seats):
+        phone = phones[seat].new_page()  # the seat's phone, still logged in
         for lang in (("ja", "en") if i == 0 else (("en", "ja")[i % 2],)):  # both languages, every seat
-            phone = phone_context().new_page()
-            phone.goto(f"{base}/join/{table.sid}?k={table.tokens[seat]}")
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
+            assert phone.evaluate("document.documentElement.lang") == lang
             problems += [f"{name} {seat} {lang}: {p}" for p in
                          phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS) +
                          phone.evaluate(CODES)]
             problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
-            phone.close()
+        phone.close()
     assert not problems, "controls under 44×44 px, toggles without a mark, broken row headers, codes shown or primary actions out of reach:\n" + "\n".join(sorted(set(problems)))
     # The same scene on the TV: the stage's step in view and nothing scrolls.
     for width, height in ((1920, 1080), (1280, 720)):
