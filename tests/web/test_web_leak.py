@@ -44,10 +44,13 @@ def assert_absent(app, screens, who, *secrets):
             assert secret not in body, f"{secret!r} leaked to {who} at {where}"
 
 
-def assert_present(app, screens, who, secret, paths):
-    seen = {where.split(" ")[0] for where, body in everything(app, screens, who) if secret in body}
-    for path in paths:
-        assert path.format(sid=screens.sid) in seen, (who, path, sorted(seen))
+def assert_present(app, screens, who, *wanted):
+    """Each (secret, paths) of `wanted` is in what `who` fetches at each of its paths (all fetched once)."""
+    fetched = everything(app, screens, who)
+    for secret, paths in wanted:
+        seen = {where.split(" ")[0] for where, body in fetched if secret in body}
+        for path in paths:
+            assert path.format(sid=screens.sid) in seen, (who, secret, path, sorted(seen))
 
 
 def open_text_prompt(client, screens, gm_submits):
@@ -81,11 +84,11 @@ def test_unrevealed_answer_never_leaves_the_server(app, client, screens, gm_subm
     for who in blind:
         assert_absent(app, screens, who, MARKER, salt)
     # Not vacuous: the author sees its own answer on its phone, state and log ...
-    assert_present(app, screens, "s1", MARKER, ["/s/{sid}/phone", "/api/sessions/{sid}/state",
-                                                 "/api/sessions/{sid}/log"])
+    assert_present(app, screens, "s1", (MARKER, ["/s/{sid}/phone", "/api/sessions/{sid}/state",
+                                                  "/api/sessions/{sid}/log"]))
     # ... and a GM who is not a combatant sees it on the console.
     if not gm_submits:
-        assert_present(app, screens, "gm", MARKER, ["/s/{sid}/gm", "/api/sessions/{sid}/state"])
+        assert_present(app, screens, "gm", (MARKER, ["/s/{sid}/gm", "/api/sessions/{sid}/state"]))
     # The commitment is public from the start.
     table = client.get(f"/s/{screens.sid}/table", headers=bearer(screens.token("table")))
     assert mine["commitment"] in screens.table.get(f"/s/{screens.sid}/table").get_data(as_text=True)
@@ -98,9 +101,9 @@ def test_unrevealed_answer_never_leaves_the_server(app, client, screens, gm_subm
         screens.gm.post(f"/s/{screens.sid}/gm/prompts/{pid}/answer", data={"value": "GMの答え"},
                         headers={"X-CSRF-Token": screens.csrf("gm")})
     for who in ("table", "s2", "s3", "gm"):
-        assert_present(app, screens, who, MARKER, ["/api/sessions/{sid}/state", "/s/{sid}/verify"])
-        assert_present(app, screens, who, salt, ["/api/sessions/{sid}/state", "/s/{sid}/verify"])
-    assert_present(app, screens, "table", MARKER, ["/s/{sid}/table"])
+        public = ["/api/sessions/{sid}/state", "/s/{sid}/verify"]
+        assert_present(app, screens, who, (MARKER, public + (["/s/{sid}/table"] if who == "table" else [])),
+                       (salt, public))
 
 
 def test_early_reveal_publishes_and_changed_answer_keeps_old_value_hidden(app, client, screens):
@@ -112,7 +115,7 @@ def test_early_reveal_publishes_and_changed_answer_keeps_old_value_hidden(app, c
     response = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/reveal", headers=bearer(screens.token("gm")),
                            json={"reason": "時間切れ"})
     assert response.status_code == 200
-    assert_present(app, screens, "table", MARKER, ["/s/{sid}/table", "/api/sessions/{sid}/state"])
+    assert_present(app, screens, "table", (MARKER, ["/s/{sid}/table", "/api/sessions/{sid}/state"]))
 
 
 def test_cancelled_answer_stays_hidden_forever(app, client, screens):
@@ -138,15 +141,14 @@ def test_secret_gm_roll_is_hidden_until_revealed(app, client, screens):
     assert roll["choice"] == ROLL_MARKER and roll["secret"] is True
     for who in ("table", "s1", "s2", "s3"):
         assert_absent(app, screens, who, ROLL_MARKER, "伏せた判定")
-    assert_present(app, screens, "gm", ROLL_MARKER, ["/s/{sid}/gm", "/api/sessions/{sid}/state",
-                                                     "/api/sessions/{sid}/log"])
+    assert_present(app, screens, "gm", (ROLL_MARKER, ["/s/{sid}/gm", "/api/sessions/{sid}/state",
+                                                      "/api/sessions/{sid}/log"]))
     revealed = screens.gm.post(f"/s/{screens.sid}/gm/rolls/{roll['seq']}/reveal",
                                headers={"X-CSRF-Token": screens.csrf("gm"), "HX-Request": "true"})
     assert revealed.status_code == 200
-    for who in ("table", "s1"):
-        assert_present(app, screens, who, ROLL_MARKER, ["/api/sessions/{sid}/state", "/api/sessions/{sid}/log"])
-    assert_present(app, screens, "table", ROLL_MARKER, ["/s/{sid}/table"])
-    assert_present(app, screens, "s2", ROLL_MARKER, ["/s/{sid}/phone"])
+    public = ["/api/sessions/{sid}/state", "/api/sessions/{sid}/log"]
+    for who, paths in (("table", public + ["/s/{sid}/table"]), ("s1", public), ("s2", ["/s/{sid}/phone"])):
+        assert_present(app, screens, who, (ROLL_MARKER, paths))
 
 
 def test_undone_secret_roll_never_leaks_through_the_undo_line(app, client, screens):
@@ -155,7 +157,7 @@ def test_undone_secret_roll_never_leaks_through_the_undo_line(app, client, scree
     assert client.post(f"/api/sessions/{screens.sid}/undo", headers=gm).status_code == 200
     for who in ("table", "s1"):
         assert_absent(app, screens, who, ROLL_MARKER)
-    assert_present(app, screens, "gm", ROLL_MARKER, ["/api/sessions/{sid}/log"])
+    assert_present(app, screens, "gm", (ROLL_MARKER, ["/api/sessions/{sid}/log"]))
 
 
 def test_private_counter_never_reaches_other_screens(app, client, screens):
@@ -164,7 +166,7 @@ def test_private_counter_never_reaches_other_screens(app, client, screens):
                 json={"seat": "s1", "key": "mana", "value": 7, "reason": "PRIVREASON88"})
     for who in ("table", "s2"):
         assert_absent(app, screens, who, "PRIVREASON88", 'data-seat="s1" data-key="mana"')
-    assert_present(app, screens, "s1", "PRIVREASON88", ["/api/sessions/{sid}/log"])
+    assert_present(app, screens, "s1", ("PRIVREASON88", ["/api/sessions/{sid}/log"]))
 
 
 def test_live_stream_carries_only_a_version_notice(app, client, screens):
