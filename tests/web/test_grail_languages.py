@@ -9,7 +9,7 @@ import re
 
 from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
 
-from gmtool.rulesets.grail_trpg.probe import demo
+from gmtool.rulesets.grail_trpg.probe import demo, to_final_result
 from gmtool.web.common import csrf_for
 
 RULESET_JAPANESE = re.compile(r"(?:筋力|耐久|敏捷|幸運)\s*\d|<th>(?:筋力|耐久|敏捷|魔力|幸運|宝具)</th>|スキル|[【】〈〉、]")
@@ -57,13 +57,7 @@ def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):
     table = ApiTable(client, data)
     demo(table)
     a, b = table.seats[:2]
-    table.post("/prompts/c1-setup/confirm")
-    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
-        table.act("next_step")
-        table.answer(f"c1-s{n}", {"stat": sa}, a)
-        table.answer(f"c1-s{n}", {"stat": sb}, b)
-        table.post(f"/prompts/c1-s{n}/confirm")
-    table.act("next_step")  # the final result: next is the battle roll
+    to_final_result(table)  # next is the battle roll
     table.post("/readings", {"key": "dice", "value": "entered"})
     sid = data["session"]
     gm = open_link(app, data["gm_url"])

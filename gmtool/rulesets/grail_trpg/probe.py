@@ -57,10 +57,9 @@ def demo(table) -> None:
     table.answer("c1-setup", {"main": f"{b}/ランサー"}, b)
 
 
-def demo_to_cleanup(table) -> None:
-    """A later scene of the demo (the language crawl's, not `--demo`'s): its setup confirmed, three selects answered
-    and confirmed, the final result and the battle roll (real dice, so no tie) to the cleanup, where each phone's
-    skill panel says what may be declared then (T-1, T-5, T-9, T-10, T-11)."""
+def to_final_result(table) -> None:
+    """From the demo: its setup confirmed, three selects answered and confirmed, then the final result (win rates);
+    the battle roll is next."""
     a, b = table.seats[0], table.seats[1]
     table.post("/prompts/c1-setup/confirm")
     for n, (stat_a, stat_b) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
@@ -69,4 +68,11 @@ def demo_to_cleanup(table) -> None:
         table.answer(f"c1-s{n}", {"stat": stat_b}, b)
         table.post(f"/prompts/c1-s{n}/confirm")
     table.act("next_step")  # the final result (win rates)
+
+
+def demo_to_cleanup(table) -> None:
+    """A later scene of the demo (the language crawl's, not `--demo`'s): its setup confirmed, three selects answered
+    and confirmed, the final result and the battle roll (real dice, so no tie) to the cleanup, where each phone's
+    skill panel says what may be declared then (T-1, T-5, T-9, T-10, T-11)."""
+    to_final_result(table)
     table.act("next_step", {"faces": [90, 10]})  # the battle roll, as entered from the table's dice
