@@ -103,13 +103,12 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     expect(table.locator("[data-winrate=b] .g-total")).to_have_text("34")
     expect(table.locator("[data-winrate=a]")).to_contain_text("真名看破数1 × 15")
 
-    gm.locator("#grail-next").click()  # battle roll
-    expect(table.locator(".g-battle [data-battle=a]")).to_have_count(1)
+    gm.locator("#grail-next").click()  # battle roll (server dice: a tie, about 1 in 100, rolls again, T-10)
+    expect(table.locator("#stage .g-stage-winner")).to_be_visible()  # the winner is on the stage
     for side, rate in (("a", 42), ("b", 34)):
         roll = table.locator(".g-battle-round >> nth=-1").locator(f"[data-battle={side}]")
         die = int(roll.locator(".g-die").text_content())
         expect(roll.locator(".g-total")).to_have_text(str(die + rate))
-    expect(table.locator("#stage .g-stage-winner")).to_be_visible()  # the winner is on the stage
     winner = table.locator("#stage .g-stage-winner b").get_attribute("data-winner")
 
     gm.locator("#grail-next").click()  # cleanup
