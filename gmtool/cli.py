@@ -343,7 +343,7 @@ def cmd_serve(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        manager.close_all()
+        manager.stop()
     return 0
 
 

@@ -192,6 +192,18 @@ class DamagedSession(Conflict):
         return " / ".join(self.details)
 
 
+class ServerStopping(GmError):
+    """A request that comes while the server stops, after its sessions were closed (Ctrl+C, SIGTERM): 503, nothing
+    written (a screen queues the tap and sends it again to the next server, static/live.js)."""
+
+    status = 503
+    echoes_input = False
+
+    def __init__(self):
+        super().__init__("サーバーを停止しています。何も変更されていません。サーバーが戻ったらもう一度送ってください",
+                         "The server is stopping; nothing was changed. Send it again once the server is back")
+
+
 def damage_of(path: Path) -> tuple[str, str] | None:
     """What is wrong with a session file that did not load (Japanese, English), found by reading it again: its
     head, then its events up to the first that cannot be read or does not replay (None: nothing found). It names an
@@ -510,6 +522,8 @@ class LiveSession:
             return self._commit(actor, drafts, secrets_update)
 
     def _commit(self, actor: str, drafts: list[Draft], secrets_update: dict | None = None) -> list[Event]:
+        if self.shut:  # (a request that had this session when the server closed it)
+            raise ServerStopping()
         events = self.store.append(actor, drafts, secrets=secrets_update, request_key=request_key.get())
         try:
             for event in events:
@@ -686,12 +700,12 @@ class LiveSession:
             return seat_id, token
 
     def close(self) -> None:
-        """Close the store and end the live streams waiting on this session."""
+        """Close the store and end the live streams waiting on this session; it writes nothing more (ServerStopping)."""
         with self.changed:
             self.shut = True
             self.changed.notify_all()
+            self.store.close()  # under the lock: not in the middle of an action
         self._tell_listeners()
-        self.store.close()
 
 
 class SessionManager:
@@ -706,6 +720,7 @@ class SessionManager:
         self.sessions: dict[str, LiveSession] = {}
         self.damaged = DamageRecords()
         self.continuing = threading.Lock()
+        self.stopping = False  # set by stop(): the server is stopping, no session is opened or made again
 
     def path_of(self, session_id: str) -> Path:
         """The SQLite file of a session."""
@@ -718,6 +733,8 @@ class SessionManager:
             return live
         self.ownership.check(session_id)
         with self.lock:
+            if self.stopping:
+                raise ServerStopping()
             live = self.sessions.get(session_id)
             if live is None:
                 path = self.path_of(session_id)
@@ -801,6 +818,8 @@ class SessionManager:
                       for i, s in enumerate(seats)]
         check_seat_count(rs, len(seat_dicts))
         with self.lock:
+            if self.stopping:
+                raise ServerStopping()
             session_id = self.ownership.new_id()
             while self.path_of(session_id).exists():
                 session_id = self.ownership.new_id()
@@ -904,6 +923,8 @@ class SessionManager:
         from .export import parse_export
         header, events, secret_values, refused = parse_export(text, get_ruleset)
         with self.lock:
+            if self.stopping:
+                raise ServerStopping()
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or not self.ownership.owns(session_id) or self.path_of(session_id).exists():
                 session_id = self.ownership.new_id()
@@ -952,8 +973,15 @@ class SessionManager:
                 live.close()
             remove_session_files(self.path_of(session_id))
 
+    def stop(self) -> None:
+        """The server is stopping (Ctrl+C, SIGTERM): close every open store, and from now on open or make none
+        (ServerStopping, 503), though request threads still answer what had arrived until the process ends."""
+        with self.lock:
+            self.stopping = True
+        self.close_all()
+
     def close_all(self) -> None:
-        """Close every open store."""
+        """Close every open store (a session asked for later is loaded again)."""
         with self.lock:
             for live in self.sessions.values():
                 live.close()

@@ -7,6 +7,8 @@ import json
 import socket
 import time
 
+import pytest
+
 from gmtool_testing import running_in_thread
 
 import gmtool.web.streams as streams_module
@@ -158,11 +160,53 @@ def test_a_stopping_server_ends_its_streams_without_saying_revoked(tmp_path):
         phone = open_stream(port, created["session"], "seat", created["seats"][0]["token"])
         try:
             wait_for(lambda: hub.open_streams() == 1, "handed over")
-            app.extensions["gmtool"].close_all()  # what `gmtool serve` does at Ctrl+C (cli.cmd_serve)
+            app.extensions["gmtool"].stop()  # what `gmtool serve` does at Ctrl+C (cli.cmd_serve)
             rest = read_to_end(phone)
             assert rest.endswith(b"0\r\n\r\n") and b"revoked" not in rest
         finally:
             phone.close()
+
+
+def call(port: int, method: str, path: str, headers: dict, body: dict | None = None) -> tuple[int, dict]:
+    """(status, JSON body) of one request, whatever its status."""
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, None if body is None else json.dumps(body),
+                     {"Content-Type": "application/json", **headers})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def test_a_request_that_comes_after_ctrl_c_closed_the_sessions_is_refused_and_writes_nothing(tmp_path):
+    """Between Ctrl+C closing the sessions (cli.cmd_serve) and the process's end, request threads still answer what
+    had arrived. Such a request reopened its session (or made a new one) and wrote to it while the server stopped;
+    it is now a 503 in both languages (a screen queues the tap and sends it to the next server), and nothing is
+    written: the folder is as Ctrl+C left it."""
+    from gmtool.core import commands
+    from gmtool.runtime import ServerStopping
+    app, server = session(tmp_path)
+    port = int(server.effective_port)
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        sid, gm = created["session"], {"Authorization": f"Bearer {created['gm_token']}"}
+        manager = app.extensions["gmtool"]
+        held = manager.get(sid)  # a request that had its session when Ctrl+C came
+        manager.stop()  # what `gmtool serve` does at Ctrl+C (cli.cmd_serve)
+        files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+        for method, path, headers, body in [
+                ("POST", f"/api/sessions/{sid}/counters", {**gm, "Idempotency-Key": "after-ctrl-c-1"},
+                 {"seat": "s1", "key": "vp", "delta": 1}),
+                ("GET", f"/api/sessions/{sid}/state", gm, None),
+                ("POST", "/api/sessions", {"Authorization": f"Bearer {ADMIN}"}, {"title": "u", "seats": ["B"]})]:
+            status, answer = call(port, method, path, headers, body)
+            assert status == 503, (path, answer)
+            assert "停止" in answer["error"]["ja"] and "stopping" in answer["error"]["en"], answer
+        with pytest.raises(ServerStopping):
+            held.execute("gm", commands.change_counter, "s1", "vp", 1)
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
 
 
 def test_a_quiet_stream_gets_heartbeats_and_a_closed_session_ends_it(tmp_path):

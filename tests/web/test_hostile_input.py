@@ -468,7 +468,7 @@ def test_f7_a_stream_opened_with_the_old_token_ends(app, client, screens, ending
         # A new stream of a closed session: 204, the page polls.
         assert screens.seats["s2"].get(f"/s/{sid}/events?as=seat").status_code == 204
     else:  # the server stops: the stream just ends, and the page reconnects to the next server (its link still works)
-        app.extensions["gmtool"].close_all()
+        app.extensions["gmtool"].stop()
         assert "revoked" not in _stream_ends(response)
     from gmtool.web.live import open_streams
     with app.app_context():
