@@ -716,6 +716,7 @@ class SessionManager:
         self.synchronous = synchronous
         self.ownership = ownership
         private_dir(self.data_dir)
+        remove_leftovers(self.data_dir)
         self.lock = threading.Lock()
         self.sessions: dict[str, LiveSession] = {}
         self.damaged = DamageRecords()
@@ -956,8 +957,8 @@ class SessionManager:
             if refused:  # a full backup's refused undos: not offered here either
                 meta[REFUSED] = json.dumps(sorted(refused))
             path = self.path_of(session_id)
+            write_whole(path, lambda store: store.import_events(events, meta, secret_values))
             try:
-                write_whole(path, lambda store: store.import_events(events, meta, secret_values))
                 live = LiveSession(path, self.synchronous)
             except BaseException:
                 remove_session_files(path)  # nothing half-imported stays behind
@@ -1054,24 +1055,84 @@ def gc_paused() -> Iterator[None]:
 
 
 MAKING_SUFFIX = "-making"  # a new session file while it is written (write_whole); the list does not see it
+MAKING_LOCK = ".making.lock"  # Windows: the file whose lock stands for the data folder's (making_lock)
 
 
 def write_whole(path: Path, write: Callable[[Store], object]) -> None:
     """Make a new session file whole or not at all: written under another name, checkpointed, then renamed into place.
     A process killed while it wrote one in place left a file without its tables or first events, which the restarted
-    server listed as a damaged session nobody had made."""
+    server listed as a damaged session nobody had made. The data folder's making_lock is held throughout: the
+    processes sharing the folder (workers, the command line) write one new file at a time, and none is taken for a
+    leftover (remove_leftovers); a file of that name made meanwhile by another process is not overwritten (409)."""
     making = Path(f"{path}{MAKING_SUFFIX}")
-    remove_session_files(making)  # (one a killed process left)
-    try:
-        store = Store(making)
+    with making_lock(path.parent):
+        if path.exists():  # (another process imported the same backup under its id a moment ago)
+            raise Conflict("同じIDのセッションがたった今ほかで作られました。もう一度送ってください",
+                           "A session with this id was made elsewhere a moment ago; send it again")
+        remove_session_files(making)  # (one a killed process left: nobody else writes one now)
         try:
-            write(store)
-            store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the main file, which is what moves
+            store = Store(making)
+            try:
+                write(store)
+                store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the main file, which is what moves
+            finally:
+                store.close()
+            os.replace(making, path)
         finally:
-            store.close()
-        os.replace(making, path)
+            remove_session_files(making)  # its emptied WAL and SHM; all of it when it failed
+
+
+def remove_leftovers(data_dir: Path) -> None:
+    """Delete the new session files (write_whole) a process killed while writing them left, never one still being
+    written: only while the folder's making_lock is free, that is while no process sharing the folder (a worker of
+    --workers, `gmtool new`) writes one (a leftover seen while it is taken waits for the next start)."""
+    pattern = f"*{SUFFIX}{MAKING_SUFFIX}*"  # (no session id has a dot: never a session's own file)
+    if not any(data_dir.glob(pattern)):
+        return
+    with making_lock(data_dir, wait=False) as free:
+        if free:
+            for leftover in data_dir.glob(pattern):
+                leftover.unlink(missing_ok=True)
+
+
+@contextmanager
+def making_lock(data_dir: Path, wait: bool = True) -> Iterator[bool]:
+    """The data folder's lock on making new session files, held by one process (and thread) at a time; yields whether
+    it is held (with `wait`, always). The system releases it when its process ends, however it ends (kill -9): an
+    advisory lock on the folder itself (flock), on Windows on the folder's MAKING_LOCK file (msvcrt.locking)."""
+    if os.name == "nt":
+        import msvcrt
+        fd = os.open(data_dir / MAKING_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            while True:
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    held = True
+                except OSError:
+                    held = False
+                if held or not wait:
+                    break
+                time.sleep(0.05)
+            try:
+                yield held
+            finally:
+                if held:
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        finally:
+            os.close(fd)
+        return
+    import fcntl
+    fd = os.open(data_dir, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            held = True
+        except BlockingIOError:
+            held = False
+        yield held
     finally:
-        remove_session_files(making)  # its emptied WAL and SHM; all of it when it failed
+        os.close(fd)  # (releases the lock)
 
 
 def remove_session_files(path: Path) -> None:

@@ -182,20 +182,49 @@ def test_a_session_being_made_when_the_process_is_killed_leaves_no_session_file(
     """kill -9 while a session's file is made (its tables, then its first action): a file was left under the session's
     name, without its meta or events, which the restarted server listed as a damaged session (when the kill came while
     its tables were made) that nobody had been given. A new session's file is now written under another name and
-    renamed into place whole."""
+    renamed into place whole. What the killed process left under that name was never removed: the next start removes
+    it, but never while a process sharing the folder (a worker of --workers, `gmtool new`) is still writing one."""
     from gmtool.runtime import SessionManager
     data = tmp_path / "sessions"
     data.mkdir()
     child = subprocess.Popen([sys.executable, "-c", MAKE_AND_STALL, str(data)], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "writing"
+        being_made = sorted(p.name for p in data.glob("*.sqlite-making*"))
+        assert being_made, "the child writes its file under another name"
+        other = SessionManager(data)  # another process starts on the folder meanwhile (a worker, a restarted one)
+        assert other.list() == []  # the file being made is no session
+        assert sorted(p.name for p in data.glob("*.sqlite-making*")) == being_made  # ... and is not taken for a leftover
+        other.close_all()
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=10)
     finally:
         child.stdout.close()
     assert sorted(p.name for p in data.glob("*.sqlite")) == []
+    assert sorted(p.name for p in data.glob("*.sqlite-making*")) == being_made  # what the kill left
+    server = Server(data).start()  # the next start removes it
+    try:
+        status, listed = server.call("GET", "/api/sessions", (data / ".admin_key").read_text().strip())
+    finally:
+        server.kill()
+    assert status == 200 and listed == {"sessions": []}
+    assert sorted(p.name for p in data.iterdir()) == [".admin_key"]
     manager = SessionManager(data)
-    assert manager.list() == []
     live, _tokens = manager.create("次の卓", "generic", [{"name": "A"}])  # and sessions are made as before
     assert [s["id"] for s in manager.list()] == [live.state.session_id]
     manager.close_all()
+
+
+def test_a_new_session_file_never_replaces_one_made_meanwhile(tmp_path):
+    """Two processes sharing the folder import one backup at once (the server and `gmtool import`): both found its id
+    free, and the second's rename replaced the session the first had made and opened. It is a 409 and changes
+    nothing."""
+    from gmtool.core.errors import Conflict
+    from gmtool.runtime import write_whole
+    made = tmp_path / "abc.sqlite"
+    made.write_bytes(b"the other process's session")
+    with pytest.raises(Conflict) as refused:
+        write_whole(made, lambda store: store.put_meta("id", "abc"))
+    assert refused.value.ja and "made elsewhere" in refused.value.en
+    assert made.read_bytes() == b"the other process's session"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["abc.sqlite"]
