@@ -65,6 +65,6 @@ class Ownership:
         if not self.owns(session_id):
             raise NotOwned(session_id, self.owner_of(session_id))
 
-    def new_id(self) -> str:
-        """A fresh session id this process owns (8 hex digits, after the worker's marker)."""
-        return (marker(self.worker) if self.worker else "") + secrets.token_hex(4)
+    def new_id(self, digits: str | None = None) -> str:
+        """A session id this process owns: 8 hex digits (fresh ones, or `digits`), after the worker's marker."""
+        return (marker(self.worker) if self.worker else "") + (digits or secrets.token_hex(4))

@@ -37,7 +37,7 @@ from .core.prompts import newly_shown
 from .core.view import GM, TABLE, Viewer
 from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
-from .store import SUFFIX, LogReader, Store, read_head
+from .store import SUFFIX, LogReader, Store, read_head, request_noted
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,9 @@ recorded: ContextVar[list[Event] | None] = ContextVar("recorded", default=None)
 # The keyed request being answered (its idempotency scope and body digest; web/idempotency.py), noted in the file with
 # the action it appends, or None
 request_key: ContextVar[tuple[str, str] | None] = ContextVar("request_key", default=None)
+# Whether the request being answered repeats one that made a session, found in its file after a restart
+# (SessionManager._made_before): its answer is marked Idempotent-Replayed (web/idempotency.py)
+replayed: ContextVar[bool] = ContextVar("replayed", default=False)
 SECTIONS_KEPT = 512  # per session: a few sections × (GM, table, each seat) × two languages, with room
 
 
@@ -190,6 +193,33 @@ class DamagedSession(Conflict):
     def __str__(self) -> str:
         """The details (the command line's message and the server's log are the GM's)."""
         return " / ".join(self.details)
+
+
+ANOTHER_BODY = ("この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
+                "This Idempotency-Key was used for a different request; send it with a new key")
+
+
+class AnotherRequest(GmError):
+    """An Idempotency-Key sent again with another body (422): a key names one request (web/idempotency.py)."""
+
+    status = 422
+    echoes_input = False
+
+    def __init__(self):
+        super().__init__(*ANOTHER_BODY)
+
+
+class MadeByAnotherWorker(GmError):
+    """The repeat of a keyed request whose session another worker of --workers made, sent to this one while that
+    worker restarts (503): the proxy sends the key back to it once it is up, where it is answered as the first was."""
+
+    status = 503
+    echoes_input = False
+
+    def __init__(self, worker: int):
+        super().__init__(f"この要求のセッションは別のワーカー（{worker}番）が作りました。再起動中です。少し待ってもう一度送ってください",
+                         f"Worker {worker} of this server made this request's session and is restarting; send it "
+                         "again in a moment")
 
 
 class ServerStopping(GmError):
@@ -818,10 +848,13 @@ class SessionManager:
         seat_dicts = [new_seat(s.get("id") or f"s{i + 1}", s.get("name"), s.get("faction", ""))
                       for i, s in enumerate(seats)]
         check_seat_count(rs, len(seat_dicts))
+        again = self._made_before(*self._keyed_ids())
+        if again is not None:
+            return again
         with self.lock:
             if self.stopping:
                 raise ServerStopping()
-            session_id = self.ownership.new_id()
+            session_id = next(iter(self._keyed_ids()), None) or self.ownership.new_id()
             while self.path_of(session_id).exists():
                 session_id = self.ownership.new_id()
             seed = secrets.token_bytes(32)
@@ -834,7 +867,8 @@ class SessionManager:
                              **{f"join:{k}": v for k, v in tokens["seats"].items()}}
             path = self.path_of(session_id)
             write_whole(path, lambda store: store.append("gm", drafts, secrets=secret_values, meta={
-                "id": session_id, "title": drafts[0][1]["title"], "ruleset": ruleset, "created": _now()}))
+                "id": session_id, "title": drafts[0][1]["title"], "ruleset": ruleset, "created": _now()},
+                request_key=request_key.get(), tokens=tokens))
             live = self.sessions[session_id] = LiveSession(path, self.synchronous)
         return live, tokens
 
@@ -846,16 +880,20 @@ class SessionManager:
         with self.continuing:  # one continuation at a time: a campaign never forks
             with previous.lock:  # refused before anything is copied; State.copy shares the prompts (a long session's
                 following = previous.state.campaign.get("next")  # bulk): a deepcopy grew with the session's length
-                if following:
-                    raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
-                                   f"This session is already continued in '{following['title']}' ({following['id']})")
-                state = previous.state.copy()
+                state = None if following else previous.state.copy()
+            if following:
+                again = self._made_before(following["id"])  # (this request's repeat after a restart)
+                if again is not None:
+                    return again
+                raise Conflict(f"このセッションは既に「{following['title']}」（{following['id']}）に続いています",
+                               f"This session is already continued in '{following['title']}' ({following['id']})")
             title = (title or "").strip() or next_title(state.title, lang)
             seats = [{"id": s.id, "name": s.name, "faction": s.faction} for s in state.seats.values()]
             live, tokens = self.create(title, state.ruleset, seats, list(state.counter_defs))
             try:
-                with live.lock:
-                    live._commit("system", continue_drafts(state, live.state))
+                with live.lock:  # (a repeat finds the session a kill cut short made, and finishes it)
+                    if not live.state.campaign.get("previous"):
+                        live._commit("system", continue_drafts(state, live.state))
                 with previous.lock:
                     previous._commit("system", [next_draft(state, live.state.session_id, live.state.title)])
             except BaseException:
@@ -923,12 +961,17 @@ class SessionManager:
         is a 400 and leaves no file. A session id already in use, or one another worker owns, gets a new id."""
         from .export import parse_export
         header, events, secret_values, refused = parse_export(text, get_ruleset)
+        again = self._made_before(str(events[0].data.get("id", "")), *self._keyed_ids())
+        if again is not None:
+            return again
         with self.lock:
             if self.stopping:
                 raise ServerStopping()
             session_id = str(events[0].data.get("id", ""))
             if not _valid_id(session_id) or not self.ownership.owns(session_id) or self.path_of(session_id).exists():
-                session_id = self.ownership.new_id()
+                session_id = next(iter(self._keyed_ids()), None) or self.ownership.new_id()
+                while self.path_of(session_id).exists():
+                    session_id = self.ownership.new_id()
             events[0].data["id"] = session_id
             folded = _rehearse(events)
             tokens = None
@@ -957,7 +1000,7 @@ class SessionManager:
             if refused:  # a full backup's refused undos: not offered here either
                 meta[REFUSED] = json.dumps(sorted(refused))
             path = self.path_of(session_id)
-            write_whole(path, lambda store: store.import_events(events, meta, secret_values))
+            write_whole(path, lambda store: store.import_events(events, meta, secret_values, request_key.get(), tokens))
             try:
                 live = LiveSession(path, self.synchronous)
             except BaseException:
@@ -965,6 +1008,38 @@ class SessionManager:
                 raise
             self.sessions[session_id] = live
         return live, tokens
+
+    def _keyed_ids(self) -> list[str]:
+        """The ids of the session a keyed request makes (a hash of its idempotency scope, so that its repeat finds it:
+        _made_before): first the one this process makes it under, then those the other workers of --workers would
+        have (the proxy sends a key elsewhere while its worker restarts); none without a key."""
+        key = request_key.get()
+        if key is None:
+            return []
+        digits = hashlib.sha256(f"session\n{key[0]}".encode()).hexdigest()[:8]
+        own = self.ownership
+        others = [Ownership(k, own.workers) for k in range(1, own.workers + 1) if k != own.worker and own.worker]
+        return [own.new_id(digits), *(other.new_id(digits) for other in others)]
+
+    def _made_before(self, *candidates: str | None) -> tuple[LiveSession, dict | None] | None:
+        """The session the keyed request being answered made before (its repeat after a restart: the key was noted in
+        the transaction that made it), among the ids it may have made it under, with the tokens its answer handed out
+        (None: an import that kept the backup's); 422 for its key with another body; 503 if another worker made it
+        (MadeByAnotherWorker); None if it made none."""
+        key = request_key.get()
+        for session_id in candidates if key is not None else ():
+            # read first as the list reads every file: no other session is loaded (nor a damaged one refused) for it
+            if not (session_id and _valid_id(session_id) and request_noted(self.path_of(session_id), key[0])):
+                continue
+            if not self.ownership.owns(session_id):
+                raise MadeByAnotherWorker(self.ownership.owner_of(session_id))
+            live = self.get(session_id)
+            with live.lock:
+                if live.store.request_action(key[0])[1] != key[1]:
+                    raise AnotherRequest()
+                replayed.set(True)
+                return live, live.store.request_tokens(key[0])
+        return None
 
     def discard(self, session_id: str) -> None:
         """Close a session and delete its files (an import refused after it was written)."""

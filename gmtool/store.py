@@ -50,6 +50,13 @@ def m002_request_keys(db: Database) -> None:
     db["request_keys"].create({"scope": str, "action": int, "digest": str}, pk="scope")
 
 
+@migrations()
+def m003_request_tokens(db: Database) -> None:
+    """The links (tokens) a keyed request that made the session handed out, as JSON, in the same row as its key: its
+    repeat after a restart answers with them again (web/idempotency.py). NULL for every other request."""
+    db["request_keys"].add_column("tokens", str)
+
+
 def dump_json(data) -> str:
     """A stored event's data as written to the file (load_json reads it back)."""
     return json.dumps(data, ensure_ascii=False)
@@ -175,9 +182,10 @@ class Store(EventLog):
 
     # -- events -----------------------------------------------------------
     def append(self, actor: str, drafts: list[tuple[str, dict]], meta: dict | None = None,
-               secrets: dict | None = None, request_key: tuple[str, str] | None = None) -> list[Event]:
+               secrets: dict | None = None, request_key: tuple[str, str] | None = None,
+               tokens: dict | None = None) -> list[Event]:
         """Append drafts as one action (and update meta / secrets, and note the request's idempotency scope and body
-        digest) in one durable transaction."""
+        digest, with the tokens it hands out when it makes the session) in one durable transaction."""
         conn = self.db.conn
         ts = now_iso()
         conn.execute("BEGIN IMMEDIATE")
@@ -195,9 +203,7 @@ class Store(EventLog):
             for table, values in (("meta", meta), ("secrets", secrets)):
                 for key, value in (values or {}).items():
                     conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))
-            if request_key is not None:  # a request that appends twice is known by its first action
-                conn.execute("INSERT OR IGNORE INTO request_keys (scope, action, digest) VALUES (?, ?, ?)",
-                             (request_key[0], action, request_key[1]))
+            self._note_request(request_key, action, tokens)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -205,8 +211,17 @@ class Store(EventLog):
         self._last_seq, self._last_action = seq, action
         return events
 
-    def import_events(self, events: list[Event], meta: dict, secrets: dict) -> None:
-        """Write an imported log as it is (seq, action, time, actor kept) in one transaction."""
+    def _note_request(self, request_key: tuple[str, str] | None, action: int, tokens: dict | None) -> None:
+        """Note a keyed request's scope and body digest with the action it made (in the caller's transaction); a
+        request that appends twice is known by its first action."""
+        if request_key is not None:
+            self.conn.execute("INSERT OR IGNORE INTO request_keys (scope, action, digest, tokens) VALUES (?, ?, ?, ?)",
+                              (request_key[0], action, request_key[1], None if tokens is None else json.dumps(tokens)))
+
+    def import_events(self, events: list[Event], meta: dict, secrets: dict,
+                      request_key: tuple[str, str] | None = None, tokens: dict | None = None) -> None:
+        """Write an imported log as it is (seq, action, time, actor kept) in one transaction (with the keyed request
+        that imports it, as append notes one)."""
         conn = self.db.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -218,6 +233,7 @@ class Store(EventLog):
             for table, values in (("meta", meta), ("secrets", secrets)):
                 for key, value in values.items():
                     conn.execute(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", (key, value))
+            self._note_request(request_key, max(e.action for e in events), tokens)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -228,6 +244,11 @@ class Store(EventLog):
         """(the action, the body digest) a keyed request appended, or None (m002_request_keys)."""
         row = self.conn.execute("SELECT action, digest FROM request_keys WHERE scope = ?", (scope,)).fetchone()
         return None if row is None else (row[0], row[1])
+
+    def request_tokens(self, scope: str) -> dict | None:
+        """The tokens a keyed request that made this session handed out, or None (m003_request_tokens)."""
+        row = self.conn.execute("SELECT tokens FROM request_keys WHERE scope = ?", (scope,)).fetchone()
+        return None if row is None or row[0] is None else json.loads(row[0])
 
     def remove_from(self, seq: int) -> None:
         """Take the events from `seq` on back out (an action whose fold failed, runtime._commit)."""
@@ -288,5 +309,22 @@ def read_head(path: Path) -> tuple[dict[str, str], str | None] | None:
         return meta, row[0] if row else None
     except sqlite3.DatabaseError:
         return None
+    finally:
+        conn.close()
+
+
+def request_noted(path: Path, scope: str) -> bool:
+    """Whether a session file noted a keyed request's scope (m002_request_keys), read-only, as read_head reads it (so
+    also a file another worker owns); False for no file, or one that cannot be read so."""
+    if not Path(path).exists():
+        return False
+    try:
+        conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.DatabaseError:
+        return False
+    try:
+        return conn.execute("SELECT 1 FROM request_keys WHERE scope = ?", (scope,)).fetchone() is not None
+    except sqlite3.DatabaseError:
+        return False
     finally:
         conn.close()

@@ -19,7 +19,8 @@ def gm_url(base: str, session_id: str, token: str) -> str:
 
 
 def created(live, tokens: dict, base: str) -> dict:
-    """What `gmtool new --json` and `POST /api/sessions` answer."""
+    """What `gmtool new --json` and `POST /api/sessions` answer (the seats `tokens` has links of: the session's seats
+    when it was made, for the repeat of the request that made it)."""
     sid = live.state.session_id
     return {
         "session": sid,
@@ -31,5 +32,5 @@ def created(live, tokens: dict, base: str) -> dict:
         "table_token": tokens["table"],
         "seats": [{"id": seat.id, "name": seat.name, "faction": seat.faction, "token": tokens["seats"][seat.id],
                    "join_url": join_url(base, sid, tokens["seats"][seat.id])}
-                  for seat in live.state.seats.values()],
+                  for seat in live.state.seats.values() if seat.id in tokens["seats"]],
     }

@@ -5,7 +5,10 @@ A browser screen puts an `Idempotency-Key` header on every POST (static/live.js)
 answers are kept in memory for the last MAX_KEYS keys, at most MAX_BYTES of bodies in all (the oldest go first).
 A request under a session that appended an action also leaves its key in the session's file, in the same transaction
 (store.m002_request_keys): a repeat that comes after a restart (a tap whose answer the killed server never sent, queued
-and sent again when it is back) is not applied again, and gets a short answer saying it was already recorded.
+and sent again when it is back) is not applied again, and gets a short answer saying it was already recorded. A request
+that makes a session (create, import, continue) leaves its key, with the links it hands out, in the file of the session
+it makes, whose id comes from the key: its repeat finds that session and is answered as the first was
+(runtime.SessionManager._made_before).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 MAX_KEYS = 5000
 MAX_BYTES = 16 * 1024 * 1024  # what a client sending large answers' keys could make the server hold
 KEPT_HEADERS = ("Location", "HX-Redirect", "HX-Refresh", "HX-Retarget")  # how the first answer acts on a screen
-ANOTHER_BODY = ("この Idempotency-Key は別の内容の要求に使われています。新しいキーで送ってください",
-                "This Idempotency-Key was used for a different request; send it with a new key")
+ANOTHER_BODY = runtime.ANOTHER_BODY
+# The routes that make a session under one that noted their key: after a restart they answer their repeat themselves,
+# with the session they made and its links (runtime.SessionManager.continue_from), not with the short answer
+ANSWER_THEIR_REPEATS = frozenset({"api.continue_session", "gm.continue_campaign"})
 WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
 
 
@@ -105,6 +110,7 @@ def install(app: Flask) -> None:
     @app.before_request
     def _replay():
         runtime.request_key.set(None)  # a request thread answers many requests, one after the other
+        runtime.replayed.set(False)
         key = request.headers.get(HEADER)
         if key is None or request.method in ("GET", "HEAD", "OPTIONS"):
             return None
@@ -129,14 +135,19 @@ def install(app: Flask) -> None:
                 del g.idempotency_scope
                 answers.finish(scope, None)
                 return error_response(422, *ANOTHER_BODY)
-            response = _recorded_before_restart(session_id, noted[0])  # ... kept as this key's answer from now on
-            response.headers["Idempotent-Replayed"] = "true"
-            return response
-        runtime.request_key.set((scope, g.idempotency_digest))  # noted in the file with the action it appends
+            if request.endpoint not in ANSWER_THEIR_REPEATS:
+                response = _recorded_before_restart(session_id, noted[0])  # ... kept as this key's answer from now on
+                response.headers["Idempotent-Replayed"] = "true"
+                return response
+        # noted in the file with the action it appends; a request that makes a session finds the one it made before
+        # a restart by it (runtime.SessionManager._made_before), and its answer is marked replayed (below)
+        runtime.request_key.set((scope, g.idempotency_digest))
         return None
 
     @app.after_request
     def _remember(response):
+        if runtime.replayed.get():
+            response.headers["Idempotent-Replayed"] = "true"
         scope = g.pop("idempotency_scope", None)
         if scope is not None:
             keep = response.status_code < 500 and not response.is_streamed

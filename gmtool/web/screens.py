@@ -14,7 +14,7 @@ from ..core.logtext import describe
 from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
 from ..i18n import template_words, translate
-from ..runtime import LiveSession
+from ..runtime import LiveSession, replayed
 from ..urls import join_url, table_url
 from . import stylesheet_url
 from .common import base_url, clock_hm, csrf_for, lang, qr_svg
@@ -416,6 +416,8 @@ def import_checked(manager, text: str, restore_tokens: bool = False):
     """Import a JSON export and show each of its screens once; a session that cannot be shown is
     removed again (no file left) and refused with a 400."""
     live, tokens = manager.import_session(text, restore_tokens=restore_tokens)
+    if replayed.get():  # the session this request imported before a restart: shown then, kept as it is
+        return live, tokens
     try:
         rehearse_screens(live)
     except BaseException:

@@ -27,14 +27,15 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 class Server:
     """`gmtool serve` as a separate process on loopback."""
 
-    def __init__(self, data: Path):
+    def __init__(self, data: Path, port: int = 0):
         self.data = data
+        self.port = port  # 0: any free port
         self.proc = None
         self.base = ""
 
     def start(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gmtool", "serve", "--no-browser", "--host", "127.0.0.1", "--port", "0",
+            [sys.executable, "-m", "gmtool", "serve", "--no-browser", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(self.data)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -49,6 +50,15 @@ class Server:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self.proc.stdout.close()
+
+    def send(self, method: str, path: str, headers: dict, body: bytes | None = None):
+        """(status, headers, body) of one request, whatever its status."""
+        req = urllib.request.Request(self.base + path, data=body, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
 
     def call(self, method: str, path: str, token: str, body: dict | None = None):
         data = None if body is None else json.dumps(body).encode()
@@ -228,3 +238,116 @@ def test_a_new_session_file_never_replaces_one_made_meanwhile(tmp_path):
     assert refused.value.ja and "made elsewhere" in refused.value.en
     assert made.read_bytes() == b"the other process's session"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["abc.sqlite"]
+
+
+def test_a_session_made_by_a_keyed_request_is_not_made_again_by_its_repeat_after_a_restart(tmp_path):
+    """A request that makes a session (the API's create, import and continue; the home page's form, which a screen
+    keys) repeated with its Idempotency-Key after kill -9 (its answer lost with the process, the tap queued and sent
+    again): the create and the import were applied again (a second session), the continue answered without the new
+    session's links. Each repeat now answers as the first did (the same session, its same links), marked
+    Idempotent-Replayed, and nothing is made twice; the same key with another body is still a 422."""
+    from gmtool.web.common import ADMIN_COOKIE, csrf_for
+    data = tmp_path / "sessions"
+    server = Server(data).start()
+    key = (data / ".admin_key").read_text().strip()
+    admin = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    made = {"seats": ["A", "B"], "counters": ["vp"], "title": "第1夜"}
+    status, _, first = server.send("POST", "/api/sessions", {**admin, "Idempotency-Key": "create-0001"},
+                                   json.dumps(made).encode())
+    assert status == 201
+    sid, gm = json.loads(first)["session"], json.loads(first)["gm_token"]
+    _, export = server.call("GET", f"/api/sessions/{sid}/export?format=json", gm)
+    requests = {  # what a client sends, and what it was first answered
+        "create": ("/api/sessions", admin, made),
+        "import": ("/api/sessions/import", admin, export),
+        "continue": (f"/api/sessions/{sid}/continue", {"Authorization": f"Bearer {gm}",
+                                                       "Content-Type": "application/json"}, {"title": "第2夜"}),
+        "form": ("/sessions", {"Cookie": f"{ADMIN_COOKIE}={key}", "HX-Request": "true",
+                               "Content-Type": "application/x-www-form-urlencoded"},
+                 f"csrf={csrf_for(key)}&title=form&ruleset=generic&seats=A".encode()),
+    }
+    answers = {"create": (201, first)}
+    for name, (path, headers, body) in requests.items():
+        body = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if name != "create":
+            status, got, answer = server.send("POST", path, {**headers, "Idempotency-Key": f"{name}-0001"}, body)
+            answers[name] = (status, answer, got.get("HX-Redirect"))
+            assert status in (201, 204), answer
+        requests[name] = (path, headers, body)
+    answers["create"] = (201, first, None)
+    _, listed = server.call("GET", "/api/sessions", key)
+    before = sorted(s["id"] for s in listed["sessions"])
+    assert len(before) == 4
+    server.kill()
+    server = Server(data, port=int(server.base.rsplit(":", 1)[1])).start()  # the links name its address
+    try:
+        for name, (path, headers, body) in requests.items():
+            status, got, answer = server.send("POST", path, {**headers, "Idempotency-Key": f"{name}-0001"}, body)
+            assert (status, answer, got.get("HX-Redirect")) == answers[name], name
+            assert got.get("Idempotent-Replayed") == "true", name
+        status, _, answer = server.send("POST", "/api/sessions", {**admin, "Idempotency-Key": "create-0001"},
+                                        json.dumps({**made, "title": "別"}).encode())
+        assert status == 422 and "different request" in json.loads(answer)["error"]["en"]
+        _, listed = server.call("GET", "/api/sessions", key)
+        assert sorted(s["id"] for s in listed["sessions"]) == before  # nothing made twice
+        following = json.loads(answers["continue"][1])
+        status, state = server.call("GET", f"/api/sessions/{following['session']}/state", following["gm_token"])
+        assert status == 200  # its links work
+    finally:
+        server.kill()
+
+
+CONTINUE_AND_STALL = """
+import json, sys, time
+from gmtool import runtime
+from gmtool.web import create_app
+
+def stalled(self, actor, drafts, *args, **kwargs):  # killed before the previous session links the new one
+    if drafts[0][0] == "campaign.next":
+        print("linking", flush=True)
+        time.sleep(60)
+    return commit(self, actor, drafts, *args, **kwargs)
+commit, runtime.LiveSession._commit = runtime.LiveSession._commit, stalled
+data, sid, gm = sys.argv[1:]
+create_app({"DATA_DIR": data}).test_client().post(f"/api/sessions/{sid}/continue", data=json.dumps({"title": "第2夜"}),
+    content_type="application/json", headers={"Authorization": f"Bearer {gm}", "Idempotency-Key": "continue-0001"})
+"""
+
+
+def test_a_continue_cut_short_by_a_kill_is_finished_by_its_repeat(tmp_path):
+    """kill -9 after a continue made the new session but before the previous one named it (the server, as `gmtool
+    serve`, with its key): the repeat of the request made a second new session and left the first one beside it. It
+    now finishes the one the kill cut short, and answers with its links."""
+    data = tmp_path / "sessions"
+    server = Server(data).start()
+    key = (data / ".admin_key").read_text().strip()
+    status, made = server.call("POST", "/api/sessions", key, {"title": "第1夜", "seats": ["A"], "counters": ["vp"]})
+    sid, gm = made["session"], made["gm_token"]
+    server.kill()
+    child = subprocess.Popen([sys.executable, "-c", CONTINUE_AND_STALL, str(data), sid, gm], stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert child.stdout.readline().strip() == "linking"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+    finally:
+        child.stdout.close()
+    cut_short = sorted(p.name[:-len(".sqlite")] for p in data.glob("*.sqlite") if p.name != f"{sid}.sqlite")
+    assert len(cut_short) == 1
+    server = Server(data).start()
+    try:
+        status, _, answer = server.send(
+            "POST", f"/api/sessions/{sid}/continue", {"Authorization": f"Bearer {gm}", "Content-Type": "application/json",
+                                                      "Idempotency-Key": "continue-0001"},
+            json.dumps({"title": "第2夜"}).encode())
+        assert status == 201, answer
+        following = json.loads(answer)
+        assert following["session"] == cut_short[0] and following["previous"] == sid
+        _, listed = server.call("GET", "/api/sessions", key)
+        assert sorted(s["id"] for s in listed["sessions"]) == sorted([sid, cut_short[0]])
+        _, campaign = server.call("GET", f"/api/sessions/{sid}/campaign", gm)
+        assert [row["title"] for row in campaign["sessions"]] == ["第1夜", "第2夜"]
+        status, _ = server.call("GET", f"/api/sessions/{following['session']}/state", following["gm_token"])
+        assert status == 200
+    finally:
+        server.kill()

@@ -361,6 +361,22 @@ def test_a_stopped_worker_is_restarted_and_stopping_the_parent_stops_everything(
         victim = next(pid for pid in pids if f"--port\0{running.ports[worker]}\0" in
                       Path(f"/proc/{pid}/cmdline").read_text())
         os.kill(victim, signal.SIGKILL)
+        # The creation sent again with its key (its answer lost with the worker): the proxy sends it to the other worker
+        # while this one is down, which made a second session; it now answers 503 (a screen queues the tap) until the
+        # proxy sends the key back to the restarted worker, which answers as it first did.
+        statuses, deadline = [], time.monotonic() + 40  # a failure guard (Caddy avoids a failed worker for 10 s)
+        while True:
+            again = running.request("POST", "/api/sessions", running.key,
+                                    {"title": "t", "seats": ["A", "B"], "counters": ["seals"]},
+                                    {"Idempotency-Key": "restart-0001"})
+            statuses.append(again.status)
+            if again.status not in (502, 503) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert again.status == 201 and json.loads(again.body) == table, (statuses, again.body)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.headers[WORKER_HEADER] == str(worker)
+        listed = json.loads(running.request("GET", "/api/sessions", running.key).body)["sessions"]
+        assert [s["id"] for s in listed] == [table["session"]]  # no second session
         deadline = time.monotonic() + 20  # a failure guard
         while True:
             try:
