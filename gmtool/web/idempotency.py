@@ -75,9 +75,15 @@ class Answers:
 
 
 def scope_of(key: str) -> str:
-    """The key as bound to this request's route and credentials (one client cannot replay another's)."""
+    """The key as bound to this request's route and the credentials it is answered for (one client cannot replay
+    another's): its bearer token, the server GM key's cookie and, on a session's route, that session's cookies. Not
+    the browser's other cookies: a phone that joins another table (or the campaign's next session) before its queued
+    tap goes out still sends that tap's scope, which the file noted (it was applied twice)."""
+    from .common import ADMIN_COOKIE, COOKIE_PREFIX
+    session_id = (request.view_args or {}).get("session_id")
+    names = {ADMIN_COOKIE, *(prefix + session_id for prefix in COOKIE_PREFIX.values() if session_id)}
     creds = request.headers.get("Authorization", "") + "|" + "|".join(
-        f"{k}={v}" for k, v in sorted(request.cookies.items()) if k != "lang")
+        f"{k}={v}" for k, v in sorted(request.cookies.items()) if k in names)
     return hashlib.sha256(f"{request.method} {request.path}\n{key}\n{creds}".encode()).hexdigest()
 
 

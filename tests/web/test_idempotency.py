@@ -98,7 +98,8 @@ def test_the_kept_answers_are_held_to_a_byte_budget_oldest_first(app):
 def test_a_repeat_after_a_restart_is_not_applied_again(app, created):
     """A tap whose answer the killed server never sent is queued by the screen and sent again, with its key, when the
     server is back (live.js). Its key is in the session's file with its action, so the restarted server does not
-    apply it a second time (it did: +1 became +2, a roll was rolled twice); another body under that key is a 422."""
+    apply it a second time (it did: +1 became +2, a roll was rolled twice), even if the phone joined another table
+    meanwhile (its scope counted every cookie: the roll was rolled again); another body under that key is a 422."""
     from gmtool.web import create_app
     sid, gm = created["session"], created["gm_token"]
     phone = open_link(app, created["seats"][0]["join_url"])
@@ -119,6 +120,7 @@ def test_a_repeat_after_a_restart_is_not_applied_again(app, created):
         assert repeat.get_json()["replayed"] is True and repeat.get_json()["action"] == 2
         phone = again.test_client()
         phone.set_cookie(f"gmtool_seat_{sid}", cookie.value)
+        phone.set_cookie("gmtool_seat_0th3r5e5", "another-table")  # joined another table before the tap went out
         tap = phone.post(f"/s/{sid}/phone/roll", data={"expr": "2D6"}, headers=screen_tap)
         assert tap.status_code == 200 and tap.headers.get("Idempotent-Replayed") == "true"
         assert "記録済み" in tap.get_data(as_text=True)
