@@ -240,6 +240,9 @@ def create_app(config: dict | None = None) -> Flask:
             if error.code is None or error.code < 400:
                 return error
             return error_response(error.code, "リクエストを処理できません", error.name)
+        if app.extensions["gmtool"].stopping and not runtime.recorded.get():  # its session's store closed under it
+            stopping = runtime.ServerStopping()
+            return error_response(stopping.status, stopping.ja, stopping.en)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
         if runtime.recorded.get():  # the action is on disk; only its answer failed
             return error_response(500, "サーバーの内部エラーです（操作は記録されました。画面を再読み込みしてください）",

@@ -209,6 +209,37 @@ def test_a_request_that_comes_after_ctrl_c_closed_the_sessions_is_refused_and_wr
         assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
 
 
+def test_a_request_that_had_its_session_when_ctrl_c_closed_it_is_a_503(tmp_path):
+    """A request that has its session and waits for it (here: to read its log) while Ctrl+C closes it then finds its
+    store closed: that was a 500 (a screen swaps an error in); it is the stop's 503, in both languages."""
+    import sys
+    import threading
+    app, server = session(tmp_path)
+    port = int(server.effective_port)
+    with running_in_thread(server):
+        created = api(port, "/api/sessions", ADMIN, {"title": "t", "seats": ["A"], "counters": ["vp"]})
+        sid, manager = created["session"], app.extensions["gmtool"]
+        held, answer = manager.get(sid), []
+        reading = threading.Thread(target=lambda: answer.append(call(
+            port, "GET", f"/api/sessions/{sid}/log", {"Authorization": f"Bearer {created['gm_token']}"})))
+        with held.lock:  # the session is busy (this thread's: the stop below goes through it)
+            reading.start()
+            wait_for(lambda: any(frame.f_code.co_name == "log" and frame.f_code.co_filename.endswith("api.py")
+                                 for frame in _frames(sys._current_frames().values())), "the read waits for it")
+            manager.stop()  # Ctrl+C
+        reading.join(10)
+    status, body = answer[0]
+    assert status == 503 and "停止" in body["error"]["ja"] and "stopping" in body["error"]["en"], body
+
+
+def _frames(tops):
+    """Every frame of the threads whose top frames are `tops`."""
+    for frame in tops:
+        while frame is not None:
+            yield frame
+            frame = frame.f_back
+
+
 def test_a_quiet_stream_gets_heartbeats_and_a_closed_session_ends_it(tmp_path):
     app, server = session(tmp_path, HEARTBEAT=0.2)
     port = int(server.effective_port)
