@@ -99,6 +99,22 @@ def api_caller(app, session_id: str, tokens: dict):
     return call
 
 
+DEFAULT_SERVANT = (("英霊", "6/5/3/3"), ("クラス", "1/1/1/1"))
+
+
+def start_ace_royal(post, seats, version: str, faces: list[int], servants: dict | None = None) -> None:
+    """An ace_royal game set up through the API (`post`: api_caller's) up to its first turn: `version`'s setup, the
+    first-player roll's `faces`, each seat's servant ({seat: ((hero, stats), (class, stats))}, DEFAULT_SERVANT
+    otherwise), then the start."""
+    post("actions/setup", {"version": version})
+    post("actions/roll_first", {"faces": faces})
+    for seat in seats:
+        (hero, hero_stats), (cls, cls_stats) = (servants or {}).get(seat, DEFAULT_SERVANT)
+        post("actions/set_servant", {"hero": {"name": hero, "stats": hero_stats}, "class": {"name": cls, "stats": cls_stats}},
+             who=seat)
+    post("actions/start_game")
+
+
 def path_of(url: str) -> str:
     """The path and query of a URL handed out by gmtool."""
     parts = urlsplit(url)

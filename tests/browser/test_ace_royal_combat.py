@@ -3,7 +3,7 @@ physical / magical on their phones (the attacker first, A-7), and the table show
 
 from __future__ import annotations
 
-from gmtool_testing import api_caller, bearer
+from gmtool_testing import api_caller, bearer, start_ace_royal
 from playwright.sync_api import expect
 
 
@@ -104,12 +104,7 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
         live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": f"マスター{i}"} for i in range(n)])
         sid = live.state.session_id
         post = api_caller(app, sid, tokens)
-        post("actions/setup", {"version": "standard"})
-        post("actions/roll_first", {"faces": [6] + [1 + i % 5 for i in range(1, n)]})
-        for seat in tokens["seats"]:
-            post("actions/set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "クラス", "stats": "1/1/1/1"}},
-                 who=seat)
-        post("actions/start_game")
+        start_ace_royal(post, tokens["seats"], "standard", [6] + [1 + i % 5 for i in range(1, n)])
         if n == 7:
             post("counters", {"seat": "s1", "key": "assassin", "delta": 2})
             post("counters", {"seat": "s1", "key": "depletion", "delta": 1})
@@ -142,11 +137,7 @@ def test_a3_the_consoles_seal_form_shows_what_the_chosen_effect_takes_and_seal_f
     live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
     sid = live.state.session_id
     post = api_caller(app, sid, tokens)
-    post("actions/setup", {"version": "quick"})
-    post("actions/roll_first", {"faces": [6, 1]})
-    for seat in tokens["seats"]:
-        post("actions/set_servant", {"hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "クラス", "stats": "1/1/1/1"}}, who=seat)
-    post("actions/start_game")
+    start_ace_royal(post, tokens["seats"], "quick", [6, 1])
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     for lang, text_label in (("en", "凛: Text effect used (card, effect)"), ("ja", "凛: 使うテキスト（カード名・効果）")):
         page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang={lang}")

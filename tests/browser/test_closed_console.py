@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from gmtool.driver import make_demo
 from gmtool.rulesets import registry
-from gmtool_testing import api_caller, bearer
+from gmtool_testing import api_caller, bearer, start_ace_royal
 
 SHOTS = os.environ.get("GMTOOL_SCREENSHOTS")  # a folder: save screenshots there to look at them
 
@@ -193,11 +193,8 @@ def _play_until_a_turn(ruleset: str, post) -> tuple[list[str], list[str]]:
         post("actions/setup")
         return ["#stage .sg-mover"], []
     if ruleset == "ace_royal":
-        post("actions/setup", {"version": "standard"})
-        post("actions/roll_first", {"faces": [6, 3]})
-        for seat, stats in (("s1", "6/5/3/3"), ("s2", "5/3/5/3")):
-            post("actions/set_servant", {"hero": {"name": "英霊", "stats": stats}, "class": {"name": "クラス", "stats": "2/2/2/2"}}, who=seat)
-        post("actions/start_game")
+        start_ace_royal(post, ["s1", "s2"], "standard", [6, 3], {seat: (("英霊", stats), ("クラス", "2/2/2/2"))
+                                                                for seat, stats in (("s1", "6/5/3/3"), ("s2", "5/3/5/3"))})
         return ["#stage .ar-current"], [".ar-seals summary"]
     illuminati_opening(post)
     return ["#stage .il-current-name"], [".il-your-turn"]

@@ -5,7 +5,7 @@ at 390 px), on the GM console at 1366×768 and on a phone at 390×844, in both l
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import api_caller
+from gmtool_testing import api_caller, start_ace_royal
 from test_closed_console import illuminati_opening
 
 from gmtool.driver import make_demo
@@ -79,12 +79,8 @@ def test_no_placeholder_is_cut_on_an_ace_royal_phone_at_its_encounter(server, ph
     live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": "凛"}, {"name": "ウェイバー"}])
     sid = live.state.session_id
     post = api_caller(app, sid, tokens)
-    post("actions/setup", {"version": "quick"})
-    post("actions/roll_first", {"faces": [6, 3]})
-    for seat, (hero, cls) in {"s1": ("アルトリア", "セイバー"), "s2": ("イスカンダル", "ライダー")}.items():
-        post("actions/set_servant", {"hero": {"name": hero, "stats": "6/5/3/3"}, "class": {"name": cls, "stats": "3/3/1/5"}},
-             who=seat)
-    post("actions/start_game")
+    start_ace_royal(post, ["s1", "s2"], "quick", [6, 3], {"s1": (("アルトリア", "6/5/3/3"), ("セイバー", "3/3/1/5")),
+                                                         "s2": (("イスカンダル", "6/5/3/3"), ("ライダー", "3/3/1/5"))})
     for _ in range(2):
         post("actions/step", who="s1")  # rise, draw
     post("actions/reveal", {"what": "hero"}, who="s1")
