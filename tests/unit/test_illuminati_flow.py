@@ -490,3 +490,34 @@ def test_i2_an_early_reveal_or_a_cancelled_round_asks_the_missing_players_again(
     game.act("opening_next")
     assert game.g["kept"] == {"s1": "CIA", "s2": "KGB"}
     assert game.state.prompts[game.g["prompt"]].seats == ["s3"]
+
+
+def test_i2_revealed_before_placing_is_set_for_the_seat_the_gm_revealed_before_and_only_for_it():
+    """I-2: the view's `revealed_before_placing` (the phone's 「GMがあなたの配置前に公開しました」) is true for a seat
+    whose round the GM revealed before it placed, while its new placement is open, in both placement stages; false
+    for the seats that placed, for the GM and the table, and once the seat has placed again."""
+    def flags(game):
+        return {who: game.view(who)["revealed_before_placing"] for who in ("gm", "s1", "s2", "s3", "s4")}
+
+    game = Game(4)
+    game.act("setup")
+    game.act("opening_start")
+    prompt = game.g["prompt"]
+    for seat in ("s1", "s2", "s3"):
+        game.answer(prompt, seat, f"Ill {seat}")
+    assert not any(flags(game).values())  # not revealed yet
+    game.write(prompts.reveal(game.state, prompt, "", RULESET.all_resolvers(), FixedDice([])))
+    game.act("opening_next")  # s4 had not placed: it places again
+    assert flags(game) == {"gm": False, "s1": False, "s2": False, "s3": False, "s4": True}
+    assert build_view(game.state, Viewer("table"))["ruleset"]["revealed_before_placing"] is False
+    game.answer(game.g["prompt"], "s4", "Ill s4")
+    game.act("opening_next")  # the first group round
+    assert not any(flags(game).values())
+    prompt = game.g["prompt"]
+    for seat, group in (("s1", "CIA"), ("s2", "CIA"), ("s3", "KGB")):
+        game.answer(prompt, seat, group)
+    game.write(prompts.reveal(game.state, prompt, "", RULESET.all_resolvers(), FixedDice([])))
+    game.act("opening_next")  # CIA set aside: s1 and s2 choose again (a clash, not an early reveal); s4 had not placed
+    assert flags(game) == {"gm": False, "s1": False, "s2": False, "s3": False, "s4": True}
+    game.answer(game.g["prompt"], "s4", "IRS")
+    assert not any(flags(game).values())

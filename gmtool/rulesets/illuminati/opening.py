@@ -41,6 +41,18 @@ def unavailable(name: str, kept: dict[str, str], set_aside: list[str]) -> str | 
     return None
 
 
+def revealed_before_placing(g: dict, waiting: list[str], seat: str | None) -> bool:
+    """I-2: the GM revealed a placement round before `seat` placed, and it is asked to place again with nothing of its
+    own on the table: other Illuminati are recorded but not its own, or its last group round holds no choice of it.
+    `waiting`: the seats the open placement still waits for (empty when none is open)."""
+    if seat is None or seat not in waiting:
+        return False
+    if g["stage"] == "illuminati":
+        return not g["illuminati"].get(seat) and any(g["illuminati"].values())
+    last = g["rounds"][-1] if g["stage"] == "groups" and g["rounds"] else None
+    return last is not None and seat in last["again"] and seat not in last["choices"]
+
+
 def play_order(players: list[str], dice, reroll_ties: bool = True) -> dict:
     """I-3: everyone rolls 2d6, higher totals first; ties re-roll among the tied (the reading), or keep
     the table's order when the reading says so. Returns {"order", "rolls": {seat: [totals]}}."""

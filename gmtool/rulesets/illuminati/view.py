@@ -66,6 +66,7 @@ def view(state: State, viewer: Viewer) -> dict:
     attack = _attack_view(state, g["attack"])
     last = _attack_view(state, g["attacks"][0]) if g["attacks"] else None
     me = viewer.seat if viewer.seat in g["players"] else None
+    waiting = [s for s in prompt.seats if s not in prompt.answers] if prompt is not None else []
     in_game = me is not None and me not in g["out"] and g["stage"] == "play"
     turns = g["turns"] or {}
     return {
@@ -84,6 +85,8 @@ def view(state: State, viewer: Viewer) -> dict:
                     "how": {lang: victory_kind(g["winner"], lang) for lang in ("ja", "en")}} if g["winner"] else None),
         "alignments": [{"key": k, "label": v.to_dict()} for k, v in ALIGNMENTS.items()],
         "me": me,
+        # I-2: the caller's phone places again because the GM revealed the round before it placed
+        "revealed_before_placing": opening.revealed_before_placing(g, waiting, me),
         "can": {
             "start_turn": in_game and me == now and not g["turn"]["started"],
             "attack": in_game and me == now and g["attack"] is None,
