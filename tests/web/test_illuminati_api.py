@@ -1015,3 +1015,31 @@ def test_i7_the_consoles_out_button_asks_first_naming_the_player(app, game):
         button = re.search(r'<button[^>]*&#34;seat&#34;: &#34;s2&#34;, &#34;reason&#34;: &#34;goal_cards&#34;[^>]*>|'
                            r'<button[^>]*"seat": "s2", "reason": "goal_cards"[^>]*>', page)
         assert button and f'hx-confirm="{asks}"' in button.group(0) and "onclick" not in button.group(0), (lang, button)
+
+
+def test_i7_a_player_out_reads_on_its_phone_that_it_is_out_and_why(app, game):
+    """Play-through: an eliminated player's phone showed only 「脱落」 beside its count of groups, never that or why it was
+    out. Its phone says so plainly with the reason the rules give (I-7: two goal cards outside its turn, or no group
+    left), in its language; no other phone reads it."""
+    act, sid, tokens = game["act"], game["sid"], game["tokens"]
+    open_game(game)
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    act("eliminate", {"seat": "s2", "reason": "goal_cards"})
+    r = game["client"].post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
+                            json={"seat": "s3", "key": "groups", "value": 0, "reason": "カード効果"})
+    assert r.status_code == 200, r.get_json()
+    said = {"s2": {"ja": "あなたは脱落しました。自分のターン以外にゴールカードを2枚持っていたためです",
+                   "en": "You are out of the game: you held two goal cards outside your turn"},
+            "s3": {"ja": "あなたは脱落しました。支配するグループがなくなったためです",
+                   "en": "You are out of the game: you control no group"}}
+    for seat in ("s1", "s2", "s3"):
+        phone = app.test_client()
+        phone.get(f"/join/{sid}?k={tokens[seat]}")
+        for lang in ("ja", "en"):
+            page = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+            out = re.search(r'<p class="flag il-out" id="il-out">(.*?)</p>', page, re.S)
+            if seat == "s1":
+                assert out is None and "あなたは脱落" not in page and "You are out" not in page, (seat, lang)
+            else:
+                assert out and re.sub(r"<[^>]+>", "", out.group(1)).strip() == said[seat][lang] + " [I-7]", (seat, lang)
+                assert shown_by_default(page, RULE_CODE_TEXT) == [], (seat, lang)

@@ -10,6 +10,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.missing": ("あと", "missing"),
     "illuminati.meets": ("ゴール達成", "Goal met"),
     "illuminati.out": ("脱落", "Out"),
+    # the phone of a player out (I-7), with the reason the rules give (players[].out_reason)
+    "illuminati.you_are_out_no_groups": ("あなたは脱落しました。支配するグループがなくなったためです",
+                                         "You are out of the game: you control no group"),
+    "illuminati.you_are_out_goal_cards": ("あなたは脱落しました。自分のターン以外にゴールカードを2枚持っていたためです",
+                                          "You are out of the game: you held two goal cards outside your turn"),
     "illuminati.current": ("手番", "To play"),
     "illuminati.order": ("プレイ順", "Play order"),
     "illuminati.stage": ("段階", "Stage"),
