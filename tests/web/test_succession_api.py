@@ -186,6 +186,17 @@ def test_score_only_mode_with_phones(game):
         html = client.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
         assert 'class="sc-counts' in html and f'aria-label="{name}"' in html
         assert unnamed_controls(html) == [], lang
+    # Play-through: the console's score-only hint spoke to the players (「獲得カードを入力してください」, as their phones
+    # do); it speaks to the GM, who enters either player's cards, and the phones keep theirs
+    phone = open_link(client.application, f"/join/{sid}?k={game['tokens']['s1']}")
+    for lang, gm_says, phone_says in (
+            ("ja", "得点のみ：両プレイヤーの獲得カードを入力してください（各自のスマホからも入力できます）", "得点のみ：獲得カードを入力してください"),
+            ("en", "Score only: enter both players&#39; captured cards (they can also enter them on their phones)",
+             "Score only: enter your captured cards")):
+        status = re.search(r'id="sc-status">(.*?)</p>', client.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
+        assert status.group(1).strip() == gm_says, (lang, status.group(1))
+        status = re.search(r'id="sc-status">(.*?)</p>', phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True), re.S)
+        assert status.group(1).strip() == phone_says, (lang, status.group(1))
     act("play", {"card": "5"}, who="s1", status=409)
     act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
     assert state("s2")["ruleset"]["finished"] is None
@@ -305,12 +316,17 @@ def test_g3_equal_totals_after_round_4_of_a_turn_by_turn_game(app, game, tie, re
     assert f'<p class="sc-winner">{shown}</p>' in result and result.count('class="sc-breakdown"') == 2
     assert 'class="sc-game"' not in html  # one game so far: no number
     assert act("rematch")["ruleset"]["first"] == "s2"
-    # Play-through: after the rematch the console said ゲーム2 but the table's stage gave no game number (G-3)
+    # Play-through: after the rematch the console said ゲーム2 but the table's stage gave no game number (G-3); nor
+    # did the phones
     table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
+    phone = open_link(app, f"/join/{sid}?k={tokens['s1']}")
     for lang, words in (("ja", "聖杯サクセション · ゲーム2"), ("en", "Grail Succession · Game 2")):
         html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
         step = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'class="stage-step sc-stage-step".*?</p>', html, re.S).group(0)))
         assert words in step, (lang, step)
+        html = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+        line = re.search(r'<p class="sc-game-line">.*?</p>', html, re.S)
+        assert line and words in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", line.group(0))), (lang, line)
 
 
 def test_g3_a_third_grail_taken_on_the_last_turn_of_a_round_ends_the_game_not_the_round(game):

@@ -58,6 +58,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.row_empty": ("領地列は空です", "The row is empty"),
     "succession.your_score": ("あなたの得点", "Your score"),
     "succession.score_only": ("得点のみ：獲得カードを入力してください", "Score only: enter your captured cards"),
+    # the same on the GM console: the GM enters either player's cards (the players may enter theirs on their phones)
+    "succession.score_only_gm": ("得点のみ：両プレイヤーの獲得カードを入力してください（各自のスマホからも入力できます）",
+                                 "Score only: enter both players' captured cards (they can also enter them on their phones)"),
     "succession.enter_your_cards": ("獲得したカードの枚数を入力", "Enter your captured cards"),
     "succession.entered": ("入力済み", "entered"),
     "succession.plus_values": ("プラスの数字（カンマ区切り）", "Plus values (comma separated)"),
