@@ -138,7 +138,7 @@ def test_a_closed_console_and_phone_offer_no_ruleset_step(server, page, browser,
         assert table.evaluate("""() => [...document.querySelectorAll('#live .open-only, #live .g-stage-wait')]
             .filter((el) => el.checkVisibility()).length""") == 0
         expect(table.locator("#stage")).not_to_contain_text(  # sugoroku's 「提出 0/2」, grail's 「回答待ち」, who moves
-            re.compile("提出|submitted|回答待ち|Waiting for|手番のプレイヤー|To move|To play"), use_inner_text=True)
+            re.compile("提出|Submitted|回答待ち|Waiting for|手番のプレイヤー|To move|To play"), use_inner_text=True)
     expect(phone.locator("body")).to_have_class("screen-phone session-closed")
     assert phone_offers(phone) == []
     expect(you_answer).to_be_hidden()

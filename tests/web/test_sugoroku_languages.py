@@ -189,3 +189,19 @@ def test_s7_the_tv_board_names_a_square_s_terrain_in_words_a_reader_knows(battle
                      and "/verify" not in page)
         square = re.search(r'<li class="sg-square[^"]*" data-square="3">.*?</li>', table, re.S).group(0)
         assert re.findall(r'<span class="sg-terrain"[^>]*>([^<]*)</span>', square) == want, (lang, square)
+
+
+def test_english_terms_are_capitalised_as_the_games_other_terms(battle):
+    """Play-through: English lines read "Battle · square 3 · terrain Power +1 · battle VP 2" and "Parent: Alice ·
+    children: Bob · submitted 2/2", lowercase terms among the capitalised Battle, Parent, Mana, Karma and VP. Each term
+    is written as the game's others are, on the console, the table and the phones."""
+    def text(html):
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+    pages = {page.split()[0]: text(html) for page, html in battle["pages"]("en").items()
+             if "/verify" not in page and "export" not in page}
+    assert "Battle · Square 3 · Terrain Power +1, Magic −1 · Battle VP 2" in pages["gm"]
+    assert "Parent: Alice · Children: Bob · Submitted 2/2" in pages["gm"]
+    assert "Battle · Square 3 · Terrain Power +1, Magic −1" in pages["table"] and "· Submitted 2/2" in pages["table"]
+    for seat in ("s1", "s2"):
+        assert "Action phase 2/8 · Square 3 /8" in pages[seat], seat

@@ -4,7 +4,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.tie_no_advantage': ('同値: 優位なし', 'Tie: no advantage'),
     'grail.why': ('根拠', 'Why'),
     'grail.waiting_for': ('回答待ち', 'Waiting for'),
-    'grail.declarer': ('宣言側', 'declarer'),
+    'grail.declarer': ('宣言側', 'Declarer'),
     'grail.cast': ('参加', 'Cast'),
     'grail.main': ('メイン', 'Main'),
     'grail.sub': ('サブ', 'Sub'),
