@@ -328,6 +328,16 @@ CLIPPED_TEXT = """() => { const out = [];
   const page = document.scrollingElement;
   if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push('the page scrolls');
   return out; }"""
+# Browser tests: every word under the element `root` (a selector) that the browser broke over two lines, in a
+# page.evaluate: a Latin word ("Comm / and Seals", "S / T / R"), a number ("5 / 0") or a rule code ("[T- / 4]"); hashes and
+# ids in <code> may break anywhere.
+BROKEN_WORDS = """(root) => { const out = new Set(); const walk = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode;
+    if (!node.parentElement.getClientRects().length || node.parentElement.closest('code')) continue;
+    for (const m of node.textContent.matchAll(/[A-Z]-\\d+|[A-Za-z]{2,}|\\d{2,}/g)) { const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) out.add(m[0]); } }
+  return [...out]; }"""
 # Every text of the table screen (its bar, the live part, the history's button) that reads smaller than `min` px, by
 # element: its font size times the CSS zoom it is drawn at (live.js fitTable zooms the stage and the summary down;
 # getComputedStyle's font size does not count that). Rule codes (hidden until 根拠) and the closed history are left out.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from gmtool_testing import BROKEN_WORDS
 from playwright.sync_api import expect
 
 from gmtool import operations as ops
@@ -221,20 +222,38 @@ def test_a_next_step_after_a_long_record_stays_in_the_first_screen(server, brows
     page.context.close()
 
 
-def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways(server, browser):
+def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways_nor_break_a_word(server, browser):
     """Browser review: the grail demo's console (a combat at its setup) was 425 px wide on a 390 px phone: the seal
     form's effect select is as wide as its longest choice, and the console's column grew to it (a grid's 1fr is at
-    least its content's width). The column is as wide as the window and the select keeps to its form."""
+    least its content's width). The column is as wide as the window and the select keeps to its form.
+    Screenshots: a force's term broke its rule code (「[T-」 / 「4]」) on that console, the table screen's force table
+    on the same phone read S / T / R and 5 / 0 (16 px paddings left a stat 21 px), and at 1366×768 the console's log
+    line of the final result read 「ファイナルリザルト [T-」 / 「9]」. No word, number or rule code breaks inside."""
     base, app = server
     live, tokens = make_demo(app.extensions["gmtool"], "grail_trpg")
     sid = live.state.session_id
     page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    table = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
     for lang in ("ja", "en"):
         page.goto(f"{base}/s/{sid}/gm?lang={lang}")
         expect(page.locator("#grail-seal select[name=effect]")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
+        assert page.evaluate(BROKEN_WORDS, "#live") == [], lang
+        table.goto(f"{base}/s/{sid}/table?lang={lang}")
+        expect(table.locator("#stage .g-stage-forces")).to_be_visible()
+        assert table.evaluate(BROKEN_WORDS, "#stage") == [], lang
     page.context.close()
+    table.context.close()
+    registry()["grail_trpg"].demo.scenes[0](LocalDriver(live))  # on to the cleanup: the final result is in the log
+    laptop = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    laptop.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    for lang in ("ja", "en"):
+        laptop.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        expect(laptop.locator("#gm-log")).to_contain_text("T-9")
+        assert laptop.evaluate(BROKEN_WORDS, "#live") == [], lang
+    laptop.context.close()
 
 
 def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, browser):

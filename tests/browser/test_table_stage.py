@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 
-from gmtool_testing import CLIPPED_TEXT, SMALL_TEXT, TV_MIN_PX, bearer
+from gmtool_testing import BROKEN_WORDS, CLIPPED_TEXT, SMALL_TEXT, TV_MIN_PX, bearer
 from playwright.sync_api import expect
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
@@ -349,15 +349,6 @@ def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
     table.close()
 
 
-# Every Latin word of the live screen that the browser broke over two lines ("Comm / and Seals").
-BROKEN_WORDS = """() => { const out = new Set(); const walk = document.createTreeWalker(document.querySelector('#live'), NodeFilter.SHOW_TEXT);
-  while (walk.nextNode()) { const node = walk.currentNode; if (!node.parentElement.getClientRects().length) continue;
-    for (const m of node.textContent.matchAll(/[A-Za-z]{2,}/g)) { const range = document.createRange();
-      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-      if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) out.add(m[0]); } }
-  return [...out]; }"""
-
-
 def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     """Browser review: with the counters' labels grown for the TV, 「Command Seals」 read 「Comm / and / Seals」 in its
     80 px box at 1920×1080; the boxes grow with the screen, so no word is cut, and every word still reads at 18 px.
@@ -368,12 +359,12 @@ def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     laptop = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     laptop.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(laptop.locator("#live .seat-chip").first).to_contain_text("Command Seals")
-    assert laptop.evaluate(BROKEN_WORDS) == []
+    assert laptop.evaluate(BROKEN_WORDS, '#live') == []
     laptop.context.close()
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
-    assert tv.evaluate(BROKEN_WORDS) == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
+    assert tv.evaluate(BROKEN_WORDS, '#live') == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
     # The bar's offline and polling badges read at the floor too (they were 14 px): the TV loses its network (the
     # browser's offline event shows the offline badge), and the page is in polling mode (live.js sets is-polling
     # when the server refuses a stream).
