@@ -98,7 +98,8 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
     others), the chip half again as tall as the Japanese one. A name now takes two lines instead, the coins stay in one
     row; seven players (with assassination and depletion coins) lay them out in aligned columns, none outside its chip.
     Seven chips at the three sizes in both languages: a face-down card's 「英霊カード?」 / 「クラスカード?」 is never broken
-    inside the word (it read 「クラスカー」 / 「ド?」)."""
+    inside the word (it read 「クラスカー」 / 「ド?」), nor is the stage heading's player or step (「ライズステッ」 / 「プ」 at
+    390 px)."""
     base, app = server
     for n in (5, 7):
         live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": f"マスター{i}"} for i in range(n)])
@@ -122,6 +123,10 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
             broken = table.evaluate("""() => [...document.querySelectorAll('.ar-player .ar-cards .ar-hidden')]
                 .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
             assert table.locator(".ar-player .ar-cards .ar-hidden").count() == 2 * n and broken == [], (n, width, lang, broken)
+            # the stage's heading breaks between its words, each whole: 「ライズステッ」 / 「プ」 on a 390 px phone
+            heading = table.evaluate("""() => [...document.querySelectorAll('#stage .stage-step b')]
+                .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
+            assert table.locator("#stage .stage-step b").count() == 2 and heading == [], (n, width, lang, heading)
             table.context.close()
 
 
