@@ -259,17 +259,16 @@ def rule_marked(text: str) -> Markup:
     return Markup(RULE_MARK.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
 
 
-def log_items(lines: list[dict], rules: bool = False) -> Markup:
-    """The `<li>` of each log line (screens.log_lines), for the GM console's log and the table's history
-    (`rules`: with its rule codes marked). A line's markup is made once: each change adds a line to
-    logs that show the last 30 or 60."""
-    return Markup("\n".join([_log_item(line["time"], line["text"], line["undone"], rules) for line in lines]))  # each is Markup
+def log_items(lines: list[dict]) -> Markup:
+    """The `<li>` of each log line (screens.log_lines), its rule codes marked (rule_marked: the table's 根拠 toggle shows
+    them; on the GM console they never break at their hyphen), for the GM console's log and the table's history. A line's
+    markup is made once: each change adds a line to logs that show the last 30 or 60."""
+    return Markup("\n".join([_log_item(line["time"], line["text"], line["undone"]) for line in lines]))  # each is Markup
 
 
 @lru_cache(maxsize=8192)
-def _log_item(time: str, text: str, undone: bool, rules: bool) -> Markup:
-    shown = rule_marked(text) if rules else escape(text)
-    return Markup('<li class="{}"><time>{}</time> {}</li>').format("undone" if undone else "", time, shown)
+def _log_item(time: str, text: str, undone: bool) -> Markup:
+    return Markup('<li class="{}"><time>{}</time> {}</li>').format("undone" if undone else "", time, rule_marked(text))
 
 
 def _serve_ruleset_assets(app: Flask) -> None:
