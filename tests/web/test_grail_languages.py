@@ -47,9 +47,11 @@ def test_the_demo_combat_reads_in_english(app, client):
     # counts with their unit, named as the win rate's term names them (T-9): the table read 真名看破 0 / "seen 0"
     assert "真名看破 0体" in pages["table", "ja"] and "true names seen 0" in pages["table", "en"]
     assert "非戦闘 1体" in pages["s1", "ja"] and "Non-combat characters 1" in pages["s1", "en"]  # a line of its own, as Main and Sub
-    # the side that declared the combat, in the combat table's header beside Cast, Main and Sub: it read "declarer"
+    # terms written as the game's others: the side that declared the combat, in the combat table's header beside Cast,
+    # Main and Sub, read "declarer"; a side's uses left read "Advantage 0 / Disadvantage 0 · skills left 2 · NP left 2"
     for who in ("gm", "table", "s1"):
         assert re.search(r'<th data-side="a">[^<]*<small>Declarer</small></th>', pages[who, "en"]), who
+        assert re.search(r"· Skills left \d+ · NP left \d+", re.sub(r"<[^>]+>|\s+", " ", pages[who, "en"]).replace("  ", " ")), who
 
 
 def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):

@@ -19,7 +19,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.affinity.half': ('相性で半減', 'halved by affinity'),
     'grail.affinity.minus10': ('相性で−10', '−10 by affinity'),
     'grail.disadvantage': ('劣位', 'Disadvantage'),
-    'grail.skills_left': ('残りスキル', 'skills left'),
+    'grail.skills_left': ('残りスキル', 'Skills left'),
     'grail.np_left': ('残り宝具', 'NP left'),
     'grail.mag_10_on_the_next_submission': ('次の提出に魔力+10', 'MAG +10 on the next submission'),
     'grail.win_rate': ('勝率', 'Win rate'),
