@@ -48,6 +48,12 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     words = phones["s1"].locator(".g-forces .g-cast td > :is(b, span)")
     expect(words).to_have_count(6)  # アルトリア, (セイバー), 士郎; エミヤ, (アーチャー), 凛
     assert [w.evaluate("e => e.getClientRects().length") for w in words.all()] == [1] * 6
+    # and its setup's breakdown names each faction on one line (core's table.breakdown read セイバー陣 / 営)
+    expect(phones["s1"].locator("table.breakdown tbody th").first).to_be_visible()
+    assert phones["s1"].evaluate("""() => [...document.querySelectorAll('table.breakdown tbody th')].filter((th) => {
+        const range = document.createRange(); range.selectNodeContents(th);
+        return th.checkVisibility() && new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+    }).map((th) => th.textContent.trim())""") == []
 
     def select(n, s1, s2):
         gm.locator("#grail-next").click()
