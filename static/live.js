@@ -63,17 +63,34 @@
     });
   }
   // -- a scarce or irreversible spend (a Command Seal, a token, a link reissued) takes a deliberate second tap within
-  // 4 seconds; the first only arms the control and says what the second does (no JS dialog).
+  // 4 seconds; the first only arms the control and says what the second does (no JS dialog). What is armed is kept
+  // by what the control does, not on the element: a live update between the two taps morphs the control to the
+  // server's HTML, which has no armed mark, and the second tap only armed it again (at a busy table, most of the time).
+  const ARMED_MS = 4000;
+  const armedUntil = new Map();  // what an armed control does → when its arming runs out
+  function armKey(el) {
+    const form = el.closest("form");
+    return [form ? form.getAttribute("hx-post") || form.getAttribute("action") : "", el.getAttribute("hx-post"),
+            el.getAttribute("hx-vals"), el.name, el.value, el.id].join("\n");
+  }
+  function markArmed() {  // after a swap, and when an arming runs out
+    const now = Date.now();
+    armedUntil.forEach(function (until, key) { if (until <= now) armedUntil.delete(key); });
+    document.querySelectorAll("[data-second-tap]").forEach(function (el) {
+      el.classList.toggle("armed", armedUntil.has(armKey(el)));
+    });
+  }
   document.addEventListener("click", function (e) {
     const el = e.target && e.target.closest && e.target.closest("[data-second-tap]");
     if (!el || (el.type === "checkbox" && !el.checked)) return;  // unchecking needs no confirmation
-    if (el.dataset.armed === "1") { delete el.dataset.armed; el.classList.remove("armed"); return; }
+    const key = armKey(el);
+    if ((armedUntil.get(key) || 0) > Date.now()) { armedUntil.delete(key); el.classList.remove("armed"); return; }
     e.preventDefault();
     e.stopImmediatePropagation();
-    el.dataset.armed = "1";
+    armedUntil.set(key, Date.now() + ARMED_MS);
     el.classList.add("armed");
     note("flash-pending", el.dataset.secondTap);
-    setTimeout(function () { delete el.dataset.armed; el.classList.remove("armed"); }, 4000);
+    setTimeout(markArmed, ARMED_MS + 50);
   }, true);
 
   // -- nothing lost offline: every POST carries an Idempotency-Key; a tap that cannot reach the
@@ -190,6 +207,7 @@
     const before = counterValues();
     document.dispatchEvent(new Event("gmtool:before-show"));  // a screen's own script (static/table.js) notes what it shows
     await swap();
+    markArmed();
     flashChanged(before);
     document.dispatchEvent(new Event("gmtool:shown"));  // ... and does what follows on its screen
     // The GM console's counter controls come with the page; a live fragment holds placeholders for them.

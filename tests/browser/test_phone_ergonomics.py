@@ -201,6 +201,36 @@ def test_a_command_seal_needs_a_second_tap(server, phone_context):
     assert table.state()["seats"][0]["counters"]["seals"] == 2
 
 
+def test_a_seal_armed_on_a_phone_stays_armed_through_a_live_update(server, phone_context):
+    """At a busy table another player's action lands between the two taps (the brisk pace is one action a second): the
+    update's morph took the armed mark off the button (the server's HTML has none), so the second tap only armed it
+    again and the player's seal was never used. The armed control stays armed through the update; the second tap
+    spends it; the arming still runs out after 4 seconds."""
+    base, app = server
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
+                    json={"title": "令呪", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]})
+    table = Driver(client, r.get_json())
+    table.act("setup", {"players": {"s1": {"servant": "セイバー", "mana": 4}, "s2": {"servant": "アーチャー", "mana": 3}}})
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
+    seal = phone.locator("button[name=seal][value=extra_die]")
+    karma = phone.locator('.value[data-seat="s2"][data-key="karma"]')
+    armed = re.compile(r"\barmed\b")
+    for karma_shown in ("1", "2"):
+        seal.click()  # one tap: armed
+        expect(seal).to_have_class(armed)
+        table.post("/counters", {"seat": "s2", "key": "karma", "delta": 1})  # another player's change, meanwhile
+        expect(karma).to_have_text(karma_shown)  # the update has been morphed in
+        expect(seal).to_have_class(armed)
+        if karma_shown == "1":  # left alone, the arming runs out after 4 seconds, update or not
+            expect(seal).not_to_have_class(armed, timeout=6000)
+            assert table.state()["rolls"] == [] and table.state()["seats"][0]["counters"]["seals"] == 3
+    seal.click()  # the second tap spends it
+    expect(phone.locator(".rolls li")).to_have_count(1)
+    assert table.state()["seats"][0]["counters"]["seals"] == 2
+
+
 
 def test_an_ace_royal_seal_needs_a_second_tap_and_the_last_one_says_it_puts_you_out(server, phone_context):
     """Play-through a19/a20: once the 令呪を使う list was open a Command Seal fired on one tap, and using the last seal
