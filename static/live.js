@@ -62,6 +62,24 @@
       }
     });
   }
+  // -- what a viewer opened stays open: a live update morphs each element to the server's HTML, which has no `open` on
+  // a <details> the viewer opened (a phone's 令呪を使う list snapped shut under the player's finger at every change).
+  // One the server opened itself (grail's set-up tools before the first action) it may still close.
+  const openedHere = new WeakSet();
+  document.addEventListener("click", function (e) {  // a summary's click (or Enter, Space) toggles its details
+    const summary = e.target && e.target.closest && e.target.closest("summary");
+    const details = summary && summary.parentElement;
+    if (!details || details.tagName !== "DETAILS" || !details.closest("#live")) return;
+    if (details.open) openedHere.delete(details);  // closing it now
+    else openedHere.add(details);
+  });
+  // (htmx 4 asks its extensions' hooks before it changes an attribute in a morph; false keeps the attribute)
+  htmx.registerExtension("gmtool-keep-open", {
+    htmx_before_morph_attr: function (el, change) {
+      return !(change.attrName === "open" && change.newValue === null && openedHere.has(el));
+    },
+  });
+
   // -- a scarce or irreversible spend (a Command Seal, a token, a link reissued) takes a deliberate second tap within
   // 4 seconds; the first only arms the control and says what the second does (no JS dialog). What is armed is kept
   // by what the control does, not on the element: a live update between the two taps morphs the control to the

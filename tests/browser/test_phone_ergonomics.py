@@ -14,7 +14,7 @@ import itertools
 import re
 
 import pytest
-from gmtool_testing import bearer
+from gmtool_testing import bearer, start_ace_royal
 from playwright.sync_api import expect
 
 from gmtool.rulesets import registry
@@ -261,3 +261,31 @@ def test_an_ace_royal_seal_needs_a_second_tap_and_the_last_one_says_it_puts_you_
     expect(phone.locator("#ar-my-seals")).to_have_text("0")
     expect(phone.locator(".ar-seals")).to_have_count(0)  # no seal left: the list is gone
     assert table.state()["seats"][0]["counters"]["seals"] == 0
+
+
+def test_a_list_opened_on_a_phone_stays_open_through_a_live_update(server, phone_context):
+    """A player opened 令呪を使う (a <details>) and another player's change landed: the morph took the `open` the player
+    had set off (the server's HTML has none) and the list snapped shut under the player's finger. What a viewer
+    opened stays open through updates; closing it is the viewer's."""
+    base, app = server
+    client = app.test_client()
+    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
+                    json={"title": "令呪", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
+    table = Driver(client, r.get_json())
+    start_ace_royal(lambda path, body=None, who="gm": table.post("/" + path, body, who), table.seats, "standard", [6, 3])
+    phone = phone_context().new_page()
+    phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
+    seals = phone.locator(".ar-seals")
+    seals.locator("summary").click()
+    expect(seals).to_have_attribute("open", "")
+    hand = phone.locator('.value[data-seat="s2"][data-key="hand"]')
+
+    def another_players_change():
+        shown = table.post("/counters", {"seat": "s2", "key": "hand", "delta": 1})["value"]
+        expect(hand).to_have_text(str(shown))  # the update has been morphed in
+    for _ in range(2):
+        another_players_change()
+        expect(seals).to_have_attribute("open", "")
+    seals.locator("summary").click()  # the player closes it, and it stays closed
+    another_players_change()
+    expect(seals).not_to_have_attribute("open", "")
