@@ -119,6 +119,18 @@ def test_sugoroku_marks_the_setup_the_roll_the_phase_the_battle_and_the_round(ap
     table.act("end_battle")
     assert table.next() == ["roll_move"]
     table.act("end_round", {"force": True})
+    assert table.next() == []  # S-13: the players vote on the true names; the next round waits for it (409)
+    vote = table.state()["ruleset"]["vote"]
+    table.answer(vote, "s2", "s1")
+    table.answer(vote, "s1", "s2")  # the last vote reveals it; the GM confirms it on its card
+    html = table.browser.get(f"/s/{table.sid}/gm?lang=ja").get_data(as_text=True)
+    assert table.next() == [] and "真名看破投票を終えてください" in html
+    table.post(f"/prompts/{vote}/confirm")  # two votes for two seats: a tie, the last-placed player breaks it
+    assert table.next() == []
+    tie = table.state()["prompts"]
+    tb = next(p for p in tie if p["id"] == f"{vote}-tb")
+    table.answer(tb["id"], "s1", tb["respondents"][0])
+    table.post(f"/prompts/{vote}-tb/confirm")
     assert table.next() == ["start_round"]
 
 
@@ -253,5 +265,5 @@ def test_sugoroku_ends_the_phase_that_met_the_rounds_end_condition_then_the_roun
     assert table.next() == ["end_phase"]
     table.act("end_phase")
     assert table.next() == ["end_round"]
-    table.act("end_round")
+    table.act("end_round", {"vote": False})  # no true-name vote (S-13): the next round may start at once
     assert table.next() == ["start_round"]

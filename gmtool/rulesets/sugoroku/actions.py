@@ -113,9 +113,7 @@ def start_round(state: State, payload: dict, ctx) -> list:
     s = F.started(state)
     if not s["round_ended"] or s["finished"]:
         raise Conflict("次のラウンドはありません（先にラウンド終了）", "There is no next round (end this one first)")
-    waiting = [p for pid, p in state.prompts.items() if pid.startswith("sg-vote") and
-               (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))]
-    if waiting and not flag_field(payload, "force", ja="強制"):
+    if F.vote_waiting(state) and not flag_field(payload, "force", ja="強制"):
         raise Conflict("真名看破投票が終わっていません（「一斉公開」してから「結果を確定」）",
                        "The true-name vote is not finished (press 'Reveal', then 'Confirm result')")
     nxt = R.ROUNDS[R.ROUNDS.index(s["round"]) + 1]

@@ -101,6 +101,13 @@ def just_rolled(state: State, seat: str) -> bool:
     return bool(last and not s["round_ended"] and last["seat"] == seat and last["turn"] and last["phase"] == s["phase"] and seat in s["moved"])
 
 
+def vote_waiting(state: State) -> bool:
+    """S-13: the round's true-name vote (or its tie-break) is not finished: open, locked, or revealed and not confirmed
+    (the next round waits for it)."""
+    return any(pid.startswith("sg-vote") and (p.status in ("open", "locked") or (p.status == "revealed" and not p.confirmed))
+               for pid, p in state.prompts.items())
+
+
 def note_text(note: dict | None) -> dict | None:
     """A rule note as a {"ja", "en", "rule"} label."""
     return dict(note) if note else None

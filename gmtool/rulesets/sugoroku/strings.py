@@ -57,6 +57,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.is_out': ('を脱落させる', 'is out'),
     'sugoroku.board': ('盤面', 'Board'),
     'sugoroku.begins': ('へ', 'begins'),
+    'sugoroku.finish_the_vote_first': ('次のラウンドの前に真名看破投票を終えてください（全員の投票 → 「結果を確定」）', 'Finish the true-name vote before the next round (everyone votes, then Confirm result)'),
+    'sugoroku.to_the_vote': ('投票へ', 'To the vote'),
     'sugoroku.game_over': ('ゲーム終了', 'Game over'),
     'sugoroku.q_mana': ('魔力', 'Mana'),
     'sugoroku.card_attribute': ('カードの属性', 'Card attribute'),

@@ -115,6 +115,7 @@ def view(state: State, viewer) -> dict:
            # the action that began the round (setup, start_round): the headline gives way to any later line (S-1)
            "start_action": s["start_action"],
            "round_ended": s["round_ended"], "finished": s["finished"], "vote": s["vote"],
+           "vote_waiting": F.vote_waiting(state),
            "winners": [{"seat": r["seat"], "name": r["name"], "vp": r["vp"]} for r in won],
            "winner_words": _winner_words(won),
            "candidates": s.get("candidates", []), "out": list(s["out"]),
