@@ -371,3 +371,18 @@ def test_s3_a_square_event_before_the_rounds_first_move_is_the_stages_newest_lin
         game["undo"]()
         assert "開始 · 先手" in _stage(game) and "宝箱" not in _stage(game), _stage(game)
         act("end_round", {"force": True, "vote": False})
+
+
+def test_each_players_token_on_the_tables_board_reads_apart_from_the_others(app, client):
+    """The board's tokens were the names' first 2 characters: Shirou and Shinji (or セイバー and セイバー・オルタ) both
+    read "Sh" / "セイ" on the table screen. Each now reads the shortest start of its name no other name starts with."""
+    seats = ["Shirou", "Shinji", "Rin", "セイバー", "セイバー・オルタ"]
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": seats}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    r = client.post(f"/api/sessions/{sid}/actions/setup", headers=bearer(gm), json={
+        "board_length": 20, "order": [s["id"] for s in data["seats"]]})
+    assert r.status_code == 200, r.get_json()
+    html = open_link(app, data["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)
+    tokens = re.findall(r'<span class="sg-marker[^"]*" data-seat="[^"]+">([^<]*)</span>', html)
+    assert tokens == ["Shir", "Shin", "Ri", "セイバー", "セイバー・"], tokens

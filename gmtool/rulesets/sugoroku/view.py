@@ -34,6 +34,15 @@ def _player(state: State, s: dict, seat: str, viewer) -> dict:
             "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
 
 
+def board_marker(name: str, others: list[str]) -> str:
+    """A player's token on the table's board: the shortest start of the name (2 characters at least) that no other
+    player's name starts with (セイバー / セイバー・オルタ, Shirou / Shinji), else the whole name."""
+    for n in range(2, len(name)):
+        if not any(o[:n] == name[:n] for o in others):
+            return name[:n]
+    return name
+
+
 def _winner_words(won: list) -> dict | None:
     """S-1: the game's winners as every screen reads them: 「ライダー（戦果 48）」, a tie 「セイバー、アーチャー（同点・戦果 30）」."""
     if not won:
@@ -68,6 +77,8 @@ def view(state: State, viewer) -> dict:
                 "default_board_length": R.DEFAULT_BOARD_LENGTH,
                 "skip_allowed": R.skip_to_climax_allowed(max(1, len(state.seats)))["ok"]}
     players = {seat: _player(state, s, seat, viewer) for seat in state.seats}
+    for seat, p in players.items():
+        p["marker"] = board_marker(p["name"], [o["name"] for k, o in players.items() if k != seat])
     act = F.active(state)
     ranked = sorted(act, key=lambda p: -players[p]["vp"])
     standings = []
