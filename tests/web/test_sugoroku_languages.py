@@ -179,6 +179,12 @@ def test_s3_the_order_field_takes_the_word_its_hint_says_in_either_language(clie
                            json={"order": word, "faces": [2, 6]})
     assert response.status_code == 200, response.get_json()
     assert [o["seat"] for o in response.get_json()["ruleset"]["order"]] == ["s2", "s1"]
+    # the setup's log line lists the rolls in the reader's language (English read 「（Bob 6、Alice 2）」)
+    lines = {lang: [e["text"] for e in client.get(f"/api/sessions/{data['session']}/log?lang={lang}",
+                                                  headers=bearer(data["gm_token"])).get_json()["events"]
+                    if e["type"] == "sugoroku.setup"][0] for lang in ("ja", "en")}
+    assert "手番 Bob→Alice（Alice 2、Bob 6）" in lines["ja"], lines
+    assert "order Bob→Alice (Alice 2, Bob 6) [S-1/S-3]" in lines["en"], lines
 
 
 def test_s7_the_tv_board_names_a_square_s_terrain_in_words_a_reader_knows(battle):
@@ -205,3 +211,19 @@ def test_english_terms_are_capitalised_as_the_games_other_terms(battle):
     assert "Battle · Square 3 · Terrain Power +1, Magic −1" in pages["table"] and "· Submitted 2/2" in pages["table"]
     for seat in ("s1", "s2"):
         assert "Action phase 2/8 · Square 3 /8" in pages[seat], seat
+
+
+def test_s7_a_pending_battle_names_its_fighters_in_the_consoles_language(app, client):
+    """The console's pending battle line joined the fighters with 「・」 in English too ("Alice・Bob")."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "Pending", "ruleset": "sugoroku",
+                                                                         "seats": ["Alice", "Bob"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    for name, payload, who in (("setup", {"order": ["s1", "s2"]}, gm), ("roll_move", {"faces": [3]}, data["seats"][0]["token"]),
+                               ("roll_move", {"faces": [3]}, data["seats"][1]["token"]), ("end_phase", {}, gm)):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(who), json=payload)
+        assert r.status_code == 200, r.get_json()
+    console = open_link(app, data["gm_url"])
+    pending = {lang: re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(
+        r'<div class="row sg-pending.*?</span>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True),
+        re.S).group(0))) for lang in ("ja", "en")}
+    assert "Alice・Bob" in pending["ja"] and "Alice, Bob" in pending["en"], pending

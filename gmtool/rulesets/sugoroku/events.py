@@ -228,9 +228,8 @@ def _d_setup(e, state, lang):
     d = e["data"]
     names = "→".join(state.seat_name(s) for s in d["order"])
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
-    rolls = d.get("order_rolls") or {}
-    rolled = ("（" + "、".join(f"{state.seat_name(s)} {'/'.join(map(str, r))}" for s, r in rolls.items()) + "）") \
-        if rolls else ""
+    rolls = [f"{state.seat_name(s)} {'/'.join(map(str, r))}" for s, r in (d.get("order_rolls") or {}).items()]
+    rolled = _ja(lang, "（" + "、".join(rolls) + "）", " (" + ", ".join(rolls) + ")") if rolls else ""
     return _ja(lang, f"双六聖杯戦争の準備：{rnd}から、盤面{d['board_length']}マス、手番 {names}{rolled} [S-1/S-3]",
                f"Sugoroku set up: starting at {rnd}, board of {d['board_length']}, order {names}{rolled} [S-1/S-3]")
 
