@@ -76,6 +76,10 @@ def test_the_battle_roll_takes_real_dice_from_the_gm_console(app, client):
     log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(data["gm_token"])).get_json()["events"]
     rolled = next(e["text"] for e in reversed(log) if e["type"] == "grail.battle_rolled")
     assert rolled.startswith("［実ダイス］") and "1d100(30)" in rolled and "1d100(90)" in rolled, rolled
+    # the next step (cleanup, T-11) rolls nothing: no field for faces it would refuse as left over (400)
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert re.search(r'id="grail-next"', html) and not re.search(
+        r'<form[^>]*actions/next_step[^>]*>.*?</form>', html, flags=re.S), "a faces field on a step without dice"
 
 
 def test_english_answers_and_breakdowns_use_english_brackets(app, client):
