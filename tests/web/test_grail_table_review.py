@@ -325,3 +325,27 @@ def test_after_an_undo_the_stage_shows_the_combat_only_as_it_stands(app, client,
     undo()  # the battle roll (T-10): the win rates again, no winner
     shown = stage(app, grail)
     assert "data-stage-battle" not in shown and 'data-stage-winrate="a"' in shown and "勝者" not in under_it(shown), shown
+
+
+def test_t13_a_seal_used_reads_its_effect_in_words_on_the_stage_and_the_phones(app, client, grail):  # noqa: F811
+    """The stage and the combat panel read 「セイバー陣営: 令呪を使用: 効果 1」 / "used a Command Seal: effect 1": a
+    number the players had to look up. Each seal now reads its number and what it did (T-13), seal 2 its stat."""
+    a, b = started(client, grail)
+    answer(client, grail, "c1-setup", {**a, "seal": 1}, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    call(client, grail, "next_step")
+    answer(client, grail, "c1-s1", {"stat": "宝具", "seal": {"effect": 2}}, "s1")
+    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s2")
+    confirm(client, grail, "c1-s1")
+    words = {"ja": ("セイバー陣営: 令呪1 · 自分のサーヴァントの全ステータス+10（戦闘中）",
+                    "セイバー陣営: 令呪2 · 自分のサーヴァントのステータス1つ+30 【宝具】"),
+             "en": ("セイバー陣営: Command Seal 1 · All own servant&#39;s stats +10 for the combat",
+                    "セイバー陣営: Command Seal 2 · One stat of own servant +30 (NP)")}
+    phone = open_link(app, grail["seats"][1]["join_url"])
+    for lang, expected in words.items():
+        pages = {"stage": stage(app, grail, lang),
+                 "phone": phone.get(f"/s/{grail['session']}/phone?lang={lang}").get_data(as_text=True)}
+        for where, html in pages.items():
+            shown = re.findall(r'<span class="(?:pill )?g-seal">(.*?)</span>', html)
+            assert shown == list(expected), (where, lang, shown)

@@ -110,7 +110,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.debuff': ('相手へ', 'on the opponent'),
     'grail.pick_for': ('代わりに選ぶ', 'Pick for it'),
     'grail.black_star_for': ('{name} 黒星+1', '{name}: black star +1'),  # T-11, around a typed-in faction name
-    'grail.seal_effect_used': ('令呪を使用: 効果', 'used a Command Seal: effect'),
+    'grail.seal_effect_used': ('令呪{n}', 'Command Seal {n}'),
     'grail.gm_threat': ('GM（脅威）', 'GM (threat)'),
     'grail.characters': ('キャラクター（1行に1体）', 'Characters (one per line)'),
     'grail.characters_example': ('アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n'
