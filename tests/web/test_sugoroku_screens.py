@@ -386,3 +386,15 @@ def test_each_players_token_on_the_tables_board_reads_apart_from_the_others(app,
     html = open_link(app, data["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)
     tokens = re.findall(r'<span class="sg-marker[^"]*" data-seat="[^"]+">([^<]*)</span>', html)
     assert tokens == ["Shir", "Shin", "Ri", "セイバー", "セイバー・"], tokens
+
+
+def test_s1_the_last_rounds_battle_is_not_the_new_rounds_news(game):
+    """Play-through: round 1's battle on square 2 stayed on the table's stage through round 2 and the climax
+    (「前の戦闘: マス3 — …」, a square of another board), above the newest line. A new round starts with none."""
+    act, view = game["act"], game["view"]
+    _a_phase_and_its_battle(game)
+    assert view()["last_battle"] and "前の戦闘" in _stage(game)
+    act("end_round", {"force": True, "vote": False})
+    act("start_round", {"board_length": 12})
+    act("roll_move", {"faces": [2]}, who=view()["current"])  # past the round's headline: the stage shows the news
+    assert view()["last_battle"] is None and "前の戦闘" not in _stage(game), _stage(game)

@@ -215,7 +215,8 @@ def _round_started(state: State, e) -> None:
     d, s = e.data, sg(state)
     s.update(round=d["round"], phase=1, board_length=_board(d["board_length"]), moved=[], goal=[], goal_phase={},
              arrived={}, pending=[], challenges=[], battle=None, round_over=None, last_move=None,
-             round_ended=False, vote=None, start_action=e.action)
+             round_ended=False, vote=None, start_action=e.action,
+             last_battle=None)  # a square of the last round's board: no news on the new one (S-1)
 
 
 # -- describers -----------------------------------------------------------------------------------
