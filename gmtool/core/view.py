@@ -24,8 +24,9 @@ from .ruleset import readings_view
 
 
 def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
-    """Whether `viewer` may see the answer `who` gave to `prompt`."""
-    if viewer.respondent == who:
+    """Whether `viewer` may see the answer `who` gave to `prompt`: its own, except the GM's on a console that hides
+    answers until the reveal (PL対GM, T-2: a laptop the players can see gives the GM's choice away too)."""
+    if viewer.respondent == who and not viewer.hide_answers:
         return True
     if prompt.status == "revealed" or prompt.was_revealed:
         return True

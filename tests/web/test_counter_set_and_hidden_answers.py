@@ -122,6 +122,26 @@ def test_hidden_answers_show_after_the_reveal(screens):
     assert 'class="answer-value">耐久<' in console(screens)
 
 
+def test_the_gms_own_answer_is_hidden_with_the_others_until_the_reveal(client, screens):
+    """PL対GM (T-2): with 回答を公開まで隠す on, the console still showed the GM's own answer (「GM ✓ 封印済み 筋力」,
+    the form's 「送信しました: 筋力」 and its choice marked) to any player who could see the laptop. It shows that the
+    GM answered, not what, until the reveal; the GM's API view still carries it."""
+    assert gm_post(screens, "prompts", {"title": "1stセレクト", "kind": "choice", "options": "筋力\n耐久\n敏捷",
+                                        "seats": ["s1"], "gm_submits": "on"}).status_code == 200
+    gm_post(screens, "settings", {"key": "hide_answers", "value": "on"})
+    assert gm_post(screens, "prompts/p1/answer", {"value": "敏捷"}).status_code == 200
+    for fragment in (False, True):
+        html = console(screens, fragment)
+        prompts = html.split('id="gm-prompts"')[1].split("</section>")[0].replace("筋力\n耐久\n敏捷", "")
+        assert 'class="answer-value"' not in prompts and "→ 敏捷" not in html and ": 敏捷" not in prompts, prompts
+        assert 'class="choice chosen"' not in prompts
+        assert "✓ 送信しました" in prompts and "回答は公開まで隠しています" in prompts
+    state = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("gm"))).get_json()
+    assert state["prompts"][0]["answers"]["gm"]["value"] == "敏捷"
+    gm_post(screens, "settings", {"key": "hide_answers", "value": "off"})
+    assert "送信しました: 敏捷" in console(screens)
+
+
 def test_the_setting_is_remembered_by_the_session(tmp_path, screens, app):
     gm_post(screens, "settings", {"key": "hide_answers", "value": "on"})
     data_dir = app.config["DATA_DIR"]
