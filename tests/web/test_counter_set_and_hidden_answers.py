@@ -3,6 +3,7 @@ console and the API; the GM console's 'hide answers until the reveal' toggle, re
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -136,6 +137,7 @@ def test_the_gms_own_answer_is_hidden_with_the_others_until_the_reveal(client, s
         assert 'class="answer-value"' not in prompts and "→ 敏捷" not in html and ": 敏捷" not in prompts, prompts
         assert 'class="choice chosen"' not in prompts
         assert "✓ 送信しました" in prompts and "回答は公開まで隠しています" in prompts
+        assert re.search(r'<form class="answer-form"[^>]*data-reset', prompts)  # the tapped choice is cleared once sent
     state = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("gm"))).get_json()
     assert state["prompts"][0]["answers"]["gm"]["value"] == "敏捷"
     gm_post(screens, "settings", {"key": "hide_answers", "value": "off"})
