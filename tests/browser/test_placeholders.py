@@ -9,6 +9,7 @@ from gmtool_testing import api_caller, start_ace_royal
 from test_closed_console import illuminati_opening
 
 from gmtool.driver import make_demo
+from gmtool.rulesets.grail_trpg.probe import demo, to_final_result
 from gmtool.rulesets import registry
 
 # Every visible field whose placeholder is wider than the room inside it.
@@ -115,3 +116,36 @@ def test_the_sugoroku_setup_forms_turn_order_hint_is_read_whole(server, browser,
         field = page.locator("#sg-setup input[name=order]").bounding_box()
         assert 0 <= box["y"] - (field["y"] + field["height"]) < 40, "the hint is under the field"
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_placeholder_is_cut_on_the_grail_console_with_real_dice(server, browser, lang):
+    """Play-through at 1366×768 under the dice reading 'real dice': the escape form's faces field (T-12) cut its hint
+    「例: 3 5（振った順に）」 to 「例: 3 5（振っ」; so did the battle roll's (T-10), the next step."""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("実ダイス", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
+    sid = live.state.session_id
+    post = api_caller(app, sid, tokens)
+
+    class Table:  # what the grail probe's steps call
+        seats = ["s1", "s2"]
+
+        def act(self, name, payload=None):
+            post(f"actions/{name}", payload)
+
+        def post(self, path, body=None):
+            post(path.lstrip("/"), body)
+
+        def answer(self, prompt, value, who):
+            post(f"prompts/{prompt}/answer", {"value": value}, who=who)
+
+    demo(Table())
+    to_final_result(Table())
+    post("readings", {"key": "dice", "value": "entered"})
+    gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    gm.goto(f"{base}/s/{sid}/gm?lang={lang}")
+    gm.locator("#grail-escape input[name=faces]").wait_for()
+    cut = gm.evaluate(CUT)
+    assert cut == [], cut
+    gm.context.close()
