@@ -192,3 +192,43 @@ def test_two_allied_factions_each_use_their_own_skills_from_their_own_phones(ope
     expect(ally.locator("h2")).to_contain_text("2ndセレクト")
     expect(ally.locator(".g-chip.g-off")).to_have_count(2)
     expect(ally.locator("[data-skill='魔眼']")).to_contain_text("2回使用済み")
+
+
+def test_the_characters_disclosure_stays_open_while_the_gm_enters_sheets_after_a_combat(server, page):
+    """Play-through: once a combat was fought the console renders キャラクター・真名看破 closed; the GM opened it and
+    registered a faction's characters, and the live update closed it again (the morph took the server's closed
+    markup), before the next faction's. A disclosure the user opened stays open through a change (static/live.js)."""
+    from gmtool_testing import api_caller
+
+    from gmtool.rulesets.grail_trpg.probe import demo, demo_to_cleanup
+
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("二戦目", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"},
+                                                                          {"name": "ライダー陣営"}])
+    post = api_caller(app, live.state.session_id, tokens)
+
+    class Table:  # what the grail probe's steps call
+        seats = ["s1", "s2"]
+
+        def act(self, name, payload=None):
+            post(f"actions/{name}", payload)
+
+        def post(self, path, body=None):
+            post(path.lstrip("/"), body)
+
+        def answer(self, prompt, value, who):
+            post(f"prompts/{prompt}/answer", {"value": value}, who=who)
+
+    demo(Table())
+    demo_to_cleanup(Table())
+    post("actions/finish_combat")
+    page.goto(f"{base}/s/{live.state.session_id}/gm?k={tokens['gm']}")
+    disclosure = page.locator("details.g-admin").first
+    expect(disclosure).not_to_have_attribute("open", "")
+    disclosure.locator(":scope > summary").click()
+    form = page.locator("#grail-characters")
+    form.locator("select[name=faction]").select_option("s3")
+    form.locator("textarea[name=text]").fill("ライダー(ライダー) 筋力40 耐久30 敏捷60 魔力40 幸運30 宝具50")
+    form.locator("button").click()
+    expect(page.locator("#grail-faction-s3 .g-chars li")).to_have_count(1)
+    expect(form.locator("select[name=faction]")).to_be_visible()  # still open for the next faction's sheet
