@@ -399,3 +399,14 @@ def test_s1_the_last_rounds_battle_is_not_the_new_rounds_news(game):
     act("start_round", {"board_length": 12})
     act("roll_move", {"faces": [2]}, who=view()["current"])  # past the round's headline: the stage shows the news
     assert view()["last_battle"] is None and "前の戦闘" not in _stage(game), _stage(game)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "令呪：出目の代わりに、振る前のマスから進む"),
+                                             ("en", "Seal: instead of the roll, move on from where you were")])
+def test_s11_the_free_move_seal_says_what_it_does_once_and_offers_the_squares(game, lang, words):
+    """Play-through at 390 px: right after a roll the phone stacked four wide buttons 「令呪：振る前から +1」 … "+4"
+    ("Seal: from before the roll +1"), words that did not say the roll is ignored (S-11). The phone says it once, in
+    words, then offers +1 … +4."""
+    game["act"]("roll_move", {"faces": [3]}, who="s1")
+    form = re.search(r'<form class="row sg-free-move".*?</form>', game["page"]("s1", lang), re.S).group(0)
+    assert text_of(form).strip() == words + " +1 +2 +3 +4", text_of(form)

@@ -100,7 +100,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.roll_1d6': ('1d6を振る', 'Roll 1d6'),
     'sugoroku.mana_supply_half_1_mana': ('魔力供給（出目半分・魔力+1）', 'Mana supply (half, +1 mana)'),
     'sugoroku.seal_extra_die': ('令呪：ダイス追加', 'Seal: extra die'),
-    'sugoroku.seal_from_before_the_roll': ('令呪：振る前から', 'Seal: from before the roll'),
+    'sugoroku.seal_from_before_the_roll': ('令呪：出目の代わりに、振る前のマスから進む', 'Seal: instead of the roll, move on from where you were'),
     'sugoroku.challenge_1_mana': ('に挑戦（魔力1）', ': challenge (1 mana)'),
     'sugoroku.in_battle': ('戦闘中', 'In battle'),
     'sugoroku.you_are_the': ('あなたは', 'you are the'),
