@@ -80,7 +80,10 @@ def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
         line = log_line(event, live.state, viewer, language)
         if line is None:
             continue
-        if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
+        if event.type == "prompt.answered" and event.data["by"] == viewer.respondent and viewer.hide_answers:
+            # the GM's own answer on a console that hides answers (T-2): sent, not what
+            line["text"] = f"✓ {translate('prompt.sent', language)} ({clock_hm(event.ts)})"
+        elif event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
             line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
         elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
             line["text"] = translate("flash.closed", language)

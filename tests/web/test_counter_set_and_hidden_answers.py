@@ -130,7 +130,9 @@ def test_the_gms_own_answer_is_hidden_with_the_others_until_the_reveal(client, s
     assert gm_post(screens, "prompts", {"title": "1stセレクト", "kind": "choice", "options": "筋力\n耐久\n敏捷",
                                         "seats": ["s1"], "gm_submits": "on"}).status_code == 200
     gm_post(screens, "settings", {"key": "hide_answers", "value": "on"})
-    assert gm_post(screens, "prompts/p1/answer", {"value": "敏捷"}).status_code == 200
+    sent = gm_post(screens, "prompts/p1/answer", {"value": "敏捷"})
+    assert sent.status_code == 200 and "✓ 送信しました (" in unescape(sent.get_data(as_text=True))
+    assert "敏捷" not in sent.get_data(as_text=True).replace("筋力\n耐久\n敏捷", ""), sent.get_data(as_text=True)  # the flash
     for fragment in (False, True):
         html = console(screens, fragment)
         prompts = html.split('id="gm-prompts"')[1].split("</section>")[0].replace("筋力\n耐久\n敏捷", "")
