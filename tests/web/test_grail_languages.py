@@ -166,3 +166,23 @@ def test_the_seen_through_boxes_name_each_characters_faction_when_there_are_seve
         for seat in table.seats:
             table.act("set_characters", {"faction": seat, "text": f"セイバー {stats}"})
         assert seen_labels(app, data, "s1") == want
+
+
+def test_the_gms_threat_side_reads_in_every_language(app, client):
+    """Play-through of PL対GM in English: the GM's side read 「GM（脅威）」 on every English screen (the combat's title,
+    its columns, the results, the log), a name stored in Japanese only. It is "GM" in both languages."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Threat", "ruleset": "grail_trpg", "seats": ["Rider side / Shinji"]}).get_json()
+    table = ApiTable(client, data)
+    table.act("set_characters", {"faction": "s1", "text": "Rider 筋力40 耐久30 敏捷60 魔力40 幸運30 宝具50"})
+    table.act("set_characters", {"faction": "gm", "text": "Berserker 筋力90 耐久80 敏捷50 魔力30 幸運20 宝具60"})
+    table.act("start_combat", {"a": ["s1"], "b": "gm"})
+    sid = data["session"]
+    for link, path in ((data["gm_url"], f"/s/{sid}/gm"), (data["table_url"], f"/s/{sid}/table"),
+                       (data["seats"][0]["join_url"], f"/s/{sid}/phone")):
+        page = open_link(app, link)
+        english = visible(page.get(f"{path}?lang=en").get_data(as_text=True))
+        assert "脅威" not in english, (path, english[english.index("脅威") - 80:english.index("脅威") + 20])
+        assert re.search(r"Rider side\s+vs\s+GM", re.sub(r"<[^>]+>", " ", english)), path
+    log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(data["gm_token"])).get_json()["events"]
+    assert not [e["text"] for e in log if "脅威" in e["text"]]

@@ -63,8 +63,9 @@ def _combat(state: State, combat_id: str) -> dict:
 
 
 def faction_name(state: State, faction: str) -> str:
-    """A faction's display name (the GM's threat side is 'GM（脅威）')."""
-    return "GM（脅威）" if faction == GM_SIDE else state.seat_name(faction)
+    """A faction's display name; the GM's threat side is "GM", a name in both languages (it was 「GM（脅威）」, stored in
+    a combat's names and read on English screens too; combats stored so keep it)."""
+    return "GM" if faction == GM_SIDE else state.seat_name(faction)
 
 
 def side_name(state: State, factions: list[str]) -> str:
