@@ -394,7 +394,7 @@ def test_s1_the_last_rounds_battle_is_not_the_new_rounds_news(game):
     act, view = game["act"], game["view"]
     _a_phase_and_its_battle(game)
     assert view()["last_battle"] and "前の戦闘: マス2 — セイバーの勝ち（戦果 +1）" in _stage(game), _stage(game)
-    assert "Last battle: square 2 — セイバー won (VP +1)" in _stage(game, "en")  # (it read 「セイバー の勝ち (戦果 +1)」)
+    assert "Last battle: Square 2 — セイバー won (VP +1)" in _stage(game, "en")  # (it read 「セイバー の勝ち (戦果 +1)」)
     act("end_round", {"force": True, "vote": False})
     act("start_round", {"board_length": 12})
     act("roll_move", {"faces": [2]}, who=view()["current"])  # past the round's headline: the stage shows the news
