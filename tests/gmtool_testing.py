@@ -168,6 +168,13 @@ class ApiTable:
         self.tokens = {"gm": data["gm_token"], "table": data["table_token"],
                        **{s["id"]: s["token"] for s in data["seats"]}}
 
+    @classmethod
+    def made(cls, app, live, tokens: dict) -> "ApiTable":
+        """The table of a session made in-process (`SessionManager.create`'s live session and tokens)."""
+        return cls(app.test_client(), {
+            "session": live.state.session_id, "gm_token": tokens["gm"], "table_token": tokens["table"],
+            "seats": [{"id": seat, "token": token} for seat, token in tokens["seats"].items()]})
+
     def posted(self, who: str, body: dict | None, response) -> None:
         """A hook for what a subclass records of each action."""
 

@@ -198,30 +198,17 @@ def test_the_characters_disclosure_stays_open_while_the_gm_enters_sheets_after_a
     """Play-through: once a combat was fought the console renders キャラクター・真名看破 closed; the GM opened it and
     registered a faction's characters, and the live update closed it again (the morph took the server's closed
     markup), before the next faction's. A disclosure the user opened stays open through a change (static/live.js)."""
-    from gmtool_testing import api_caller
+    from gmtool_testing import ApiTable
 
     from gmtool.rulesets.grail_trpg.probe import demo, demo_to_cleanup
 
     base, app = server
     live, tokens = app.extensions["gmtool"].create("二戦目", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"},
                                                                           {"name": "ライダー陣営"}])
-    post = api_caller(app, live.state.session_id, tokens)
-
-    class Table:  # what the grail probe's steps call
-        seats = ["s1", "s2"]
-
-        def act(self, name, payload=None):
-            post(f"actions/{name}", payload)
-
-        def post(self, path, body=None):
-            post(path.lstrip("/"), body)
-
-        def answer(self, prompt, value, who):
-            post(f"prompts/{prompt}/answer", {"value": value}, who=who)
-
-    demo(Table())
-    demo_to_cleanup(Table())
-    post("actions/finish_combat")
+    table = ApiTable.made(app, live, tokens)
+    demo(table)
+    demo_to_cleanup(table)
+    table.act("finish_combat")
     page.goto(f"{base}/s/{live.state.session_id}/gm?k={tokens['gm']}")
     disclosure = page.locator("details.g-admin").first
     expect(disclosure).not_to_have_attribute("open", "")

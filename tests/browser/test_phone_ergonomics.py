@@ -14,7 +14,7 @@ import itertools
 import re
 
 import pytest
-from gmtool_testing import bearer, start_ace_royal
+from gmtool_testing import ApiTable, bearer, start_ace_royal
 from playwright.sync_api import expect
 
 from gmtool.rulesets import registry
@@ -99,33 +99,6 @@ def primary_problems(page, where: str, prompt: bool | None = None) -> list[str]:
     return out
 
 
-class Driver:
-    """The ruleset's leak probe drives the session through the JSON API (as tests/meta does)."""
-
-    def __init__(self, client, data):
-        self.client, self.sid = client, data["session"]
-        self.seats = [s["id"] for s in data["seats"]]
-        self.tokens = {"gm": data["gm_token"], "table": data["table_token"], **{s["id"]: s["token"] for s in data["seats"]}}
-
-    def post(self, path, body=None, who="gm"):
-        """POST as `who`."""
-        r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
-        assert r.status_code in (200, 201), (path, r.get_json())
-        return r.get_json()
-
-    def act(self, name, payload=None, who="gm"):
-        """A ruleset action."""
-        return self.post(f"/actions/{name}", payload, who)
-
-    def answer(self, prompt, value, who):
-        """A secret answer."""
-        return self.post(f"/prompts/{prompt}/answer", {"value": value}, who)
-
-    def state(self, who="gm"):
-        """The view of `who`."""
-        return self.client.get(f"/api/sessions/{self.sid}/state", headers=bearer(self.tokens[who])).get_json()
-
-
 @pytest.mark.parametrize("name", sorted(registry()))
 def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser, phone_context, name):
     base, app = server
@@ -137,7 +110,7 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
         body["counters"] = ["seals", "mana", "HP,10,0,20,瀕死<=3"]
     r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]), json=body)
     assert r.status_code == 201, r.get_json()
-    table = Driver(client, r.get_json())
+    table = ApiTable(client, r.get_json())
     count = itertools.count(1)
     if probe:
         probe.plant(table, lambda kind: f"mark{next(count)}")
@@ -181,16 +154,21 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
         page.context.close()
 
 
-def test_a_command_seal_needs_a_second_tap(server, phone_context):
+def sugoroku_seal_on_a_phone(server, phone_context):
+    """A sugoroku game at s1's first move, s1's phone open: (the table, the phone, its 令呪：ダイス追加 button)."""
     base, app = server
     client = app.test_client()
     r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
                     json={"title": "令呪", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]})
-    table = Driver(client, r.get_json())
+    table = ApiTable(client, r.get_json())
     table.act("setup", {"players": {"s1": {"servant": "セイバー", "mana": 4}, "s2": {"servant": "アーチャー", "mana": 3}}})
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
-    seal = phone.locator("button[name=seal][value=extra_die]")
+    return table, phone, phone.locator("button[name=seal][value=extra_die]")
+
+
+def test_a_command_seal_needs_a_second_tap(server, phone_context):
+    table, phone, seal = sugoroku_seal_on_a_phone(server, phone_context)
     seal.click()  # one tap: armed, nothing spent
     expect(seal).to_have_class(re.compile("armed"))
     expect(phone.locator("#flash")).to_contain_text("もう一度タップ")
@@ -206,15 +184,7 @@ def test_a_seal_armed_on_a_phone_stays_armed_through_a_live_update(server, phone
     update's morph took the armed mark off the button (the server's HTML has none), so the second tap only armed it
     again and the player's seal was never used. The armed control stays armed through the update; the second tap
     spends it; the arming still runs out after 4 seconds."""
-    base, app = server
-    client = app.test_client()
-    r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
-                    json={"title": "令呪", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]})
-    table = Driver(client, r.get_json())
-    table.act("setup", {"players": {"s1": {"servant": "セイバー", "mana": 4}, "s2": {"servant": "アーチャー", "mana": 3}}})
-    phone = phone_context().new_page()
-    phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")
-    seal = phone.locator("button[name=seal][value=extra_die]")
+    table, phone, seal = sugoroku_seal_on_a_phone(server, phone_context)
     karma = phone.locator('.value[data-seat="s2"][data-key="karma"]')
     armed = re.compile(r"\barmed\b")
     for karma_shown in ("1", "2"):
@@ -240,7 +210,7 @@ def test_an_ace_royal_seal_needs_a_second_tap_and_the_last_one_says_it_puts_you_
     client = app.test_client()
     r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
                     json={"title": "令呪", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
-    table = Driver(client, r.get_json())
+    table = ApiTable(client, r.get_json())
     table.act("setup", {"version": "standard"})
     table.act("roll_first", {"faces": [6, 3]})
     for seat in table.seats:
@@ -271,7 +241,7 @@ def test_a_list_opened_on_a_phone_stays_open_through_a_live_update(server, phone
     client = app.test_client()
     r = client.post("/api/sessions", headers=bearer(app.config["ADMIN_KEY"]),
                     json={"title": "令呪", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]})
-    table = Driver(client, r.get_json())
+    table = ApiTable(client, r.get_json())
     start_ace_royal(lambda path, body=None, who="gm": table.post("/" + path, body, who), table.seats, "standard", [6, 3])
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{table.sid}?k={table.tokens['s1']}")

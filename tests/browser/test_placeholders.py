@@ -5,7 +5,7 @@ at 390 px), on the GM console at 1366×768 and on a phone at 390×844, in both l
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import api_caller, start_ace_royal
+from gmtool_testing import ApiTable, api_caller, start_ace_royal
 from test_closed_console import illuminati_opening
 
 from gmtool.driver import make_demo
@@ -125,23 +125,10 @@ def test_no_placeholder_is_cut_on_the_grail_console_with_real_dice(server, brows
     base, app = server
     live, tokens = app.extensions["gmtool"].create("実ダイス", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
     sid = live.state.session_id
-    post = api_caller(app, sid, tokens)
-
-    class Table:  # what the grail probe's steps call
-        seats = ["s1", "s2"]
-
-        def act(self, name, payload=None):
-            post(f"actions/{name}", payload)
-
-        def post(self, path, body=None):
-            post(path.lstrip("/"), body)
-
-        def answer(self, prompt, value, who):
-            post(f"prompts/{prompt}/answer", {"value": value}, who=who)
-
-    demo(Table())
-    to_final_result(Table())
-    post("readings", {"key": "dice", "value": "entered"})
+    table = ApiTable.made(app, live, tokens)
+    demo(table)
+    to_final_result(table)
+    table.post("/readings", {"key": "dice", "value": "entered"})
     gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
     gm.goto(f"{base}/s/{sid}/gm?lang={lang}")
