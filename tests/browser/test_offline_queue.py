@@ -96,7 +96,7 @@ def test_taps_made_while_the_server_is_down_are_sent_once_when_it_returns(tmp_pa
             expect(page.locator("#pending")).to_be_hidden(timeout=20000)
             expect(page.locator("#flash")).to_contain_text("送信しました", timeout=20000)
         expect(gm.locator(".value[data-seat=s1][data-key=mana]").first).to_have_text("2")
-        expect(phone.locator(".rolls li")).to_have_count(1)
+        expect(phone.locator(".rolls li.roll")).to_have_count(1)
         state = server.api("GET", f"/api/sessions/{sid}/state", gm_token)
         assert len(state["rolls"]) == 1 and state["rolls"][0]["expr"] == "2D6"
         assert state["seats"][0]["counters"]["mana"] == 2

@@ -175,7 +175,7 @@ def test_a_command_seal_needs_a_second_tap(server, phone_context):
     phone.wait_for_timeout(500)
     assert table.state()["rolls"] == [] and table.state()["seats"][0]["counters"]["seals"] == 3
     seal.click()  # the second tap spends it
-    expect(phone.locator(".rolls li")).to_have_count(1)
+    expect(phone.locator(".rolls li.roll")).to_have_count(1)
     assert table.state()["seats"][0]["counters"]["seals"] == 2
 
 
@@ -197,7 +197,7 @@ def test_a_seal_armed_on_a_phone_stays_armed_through_a_live_update(server, phone
             expect(seal).not_to_have_class(armed, timeout=6000)
             assert table.state()["rolls"] == [] and table.state()["seats"][0]["counters"]["seals"] == 3
     seal.click()  # the second tap spends it
-    expect(phone.locator(".rolls li")).to_have_count(1)
+    expect(phone.locator(".rolls li.roll")).to_have_count(1)
     assert table.state()["seats"][0]["counters"]["seals"] == 2
 
 

@@ -177,7 +177,7 @@ def test_the_phone_is_installable_and_keeps_the_screen_awake(server, phone_conte
     page.goto(f"{base}/join/{sid}?k={seats['s2']}")
     expect(page.locator("html")).to_have_attribute("data-wake-lock", "unavailable")
     page.locator("#phone-dice button[value='1D6']").click()
-    expect(page.locator(".rolls li")).to_have_count(1)
+    expect(page.locator(".rolls li.roll")).to_have_count(1)
     expect(page.locator("#flash .flash-error")).to_have_count(0)
     assert errors == []
 
