@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from ..core.commands import MAX_SEATS
 from ..core.logtext import describe
 from ..core.prompts import answer_text
-from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, visible_event
+from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, can_see_answer, visible_event
 from ..i18n import template_words, translate
 from ..runtime import LiveSession, replayed
 from ..urls import join_url, table_url
@@ -80,11 +80,8 @@ def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
         line = log_line(event, live.state, viewer, language)
         if line is None:
             continue
-        if event.type == "prompt.answered" and event.data["by"] == viewer.respondent and viewer.hide_answers:
-            # the GM's own answer on a console that hides answers (T-2): sent, not what
-            line["text"] = f"✓ {translate('prompt.sent', language)} ({clock_hm(event.ts)})"
-        elif event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
-            line["text"] = sent_receipt(live, event.data["prompt"], event.data["value"], event.ts, language)
+        if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
+            line["text"] = sent_receipt(live, viewer, event.data["prompt"], event.data["value"], event.ts, language)
         elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
             line["text"] = translate("flash.closed", language)
         lines.append(line["text"])
@@ -96,9 +93,12 @@ def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
     return translate("flash.more", language).format(first=lines[0], more=len(lines) - 1)
 
 
-def sent_receipt(live: LiveSession, prompt_id: str, value, at: str, language: str) -> str:
-    """「✓ 送信しました: 3 (21:04)」 / "✓ Sent: 3 (21:04)": an answer as it reads, with the time it was sent."""
+def sent_receipt(live: LiveSession, viewer: Viewer, prompt_id: str, value, at: str, language: str) -> str:
+    """「✓ 送信しました: 3 (21:04)」 / "✓ Sent: 3 (21:04)": the viewer's own answer as it reads, with the time it was
+    sent; only 「✓ 送信しました (21:04)」 where the viewer may not see it (the GM's console hiding answers, T-2)."""
     prompt = live.state.prompts.get(str(prompt_id))
+    if prompt is not None and not can_see_answer(prompt, viewer, viewer.respondent):
+        return f"✓ {translate('prompt.sent', language)} ({clock_hm(at)})"
     names = {o: live.state.seat_name(o) for o in prompt.options} if prompt is not None and prompt.kind == "seat" else None
     text = answer_text(live.ruleset, prompt.kind, value, names, language) if prompt is not None else str(value)
     return f"✓ {translate('prompt.sent', language)}: {text} ({clock_hm(at)})"
