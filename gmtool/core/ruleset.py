@@ -305,6 +305,10 @@ class Ruleset:
     # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
     # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
     counter_settle: Callable[[State, list], list] | None = None
+    # Whether the ruleset's phone panel shows the seat's own counters (and what their flags say) itself: (the
+    # ruleset's part of the seat's view) -> bool. A phone then leaves out core's card of them, which would repeat
+    # every number. None (the default): core's card always shows.
+    phone_counters: Callable[[dict], bool] | None = None
     # The final part of a write-up (export/report.py): (the table's view of the state where the export ends, lang)
     # -> (column heads, one row per seat, lines under the table such as the result), or None for core's table
     # (every seat's public counters and flags). None (the default): core's table. It sees only the table's view.

@@ -251,11 +251,14 @@ def render_fragment(template: str, ctx: dict, language: str) -> str:
 
 
 def phone_context(view: dict, me: dict, live: LiveSession, public: dict) -> dict:
-    """What a phone's own part reads besides its view (phone/_personal.html): its own seat `me`, the open prompts for
-    it, the titles of the others, the one it should answer first, and what every phone shows alike."""
+    """What a phone's own part reads besides its view (phone/_personal.html): its own seat `me`, whether core's card of
+    its counters shows (not where the ruleset's panel shows them: `Ruleset.phone_counters`), the open prompts for it,
+    the titles of the others, the one it should answer first, and what every phone shows alike."""
     mine_open = [p for p in view["prompts"] if p["status"] == "open" and p["for_you"]]
     todo = [p for p in mine_open if not p["your_answer"]]
+    shown_by_panel = live.ruleset.phone_counters
     return {"mine_open": mine_open, "me": me,
+            "own_card": not (shown_by_panel and shown_by_panel(view.get("ruleset") or {})),
             "others_open": [p["title"] for p in view["prompts"]
                             if p["status"] == "open" and not p["for_you"] and not p["background"]],
             "primary_prompt": todo[-1]["id"] if todo else None,  # the oldest: answered in the order asked

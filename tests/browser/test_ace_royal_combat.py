@@ -59,11 +59,13 @@ def test_one_combat_with_two_phones(page, open_table):
             return t.getBoundingClientRect().right <= t.closest('.card').getBoundingClientRect().right
                    && label.getBoundingClientRect().height < 2.5 * em; }"""), lang
         assert phones["s1"].evaluate("document.documentElement.scrollWidth") <= 390, lang
-        # The phone's own counters: a long label ("Assassination coins") wraps inside its box.
-        spill = phones["s1"].evaluate("""() => [...document.querySelectorAll('.mine-card .counters .counter')]
-            .filter(c => c.querySelector('dt').scrollWidth > c.querySelector('dt').clientWidth
-                         || c.querySelector('dt').getBoundingClientRect().right > c.getBoundingClientRect().right)
-            .map(c => c.querySelector('dt').textContent)""")
+        # The phone's own coins (the panel's row: core's card of them is left out, Ruleset.phone_counters): each
+        # label stays inside the card, in English too.
+        spill = phones["s1"].evaluate("""() => [...document.querySelectorAll('#ace-royal-phone .ar-coins dt')]
+            .filter(dt => dt.scrollWidth > dt.clientWidth
+                          || dt.getBoundingClientRect().right > dt.closest('.card').getBoundingClientRect().right)
+            .map(dt => dt.textContent)""")
+        assert phones["s1"].locator("#ace-royal-phone .ar-coins dt").count() == 6
         assert spill == [], (lang, spill)
     phones["s1"].locator(".ar-kind[data-kind=physical]").click()
     expect(phones["s1"].locator("#ar-picked")).to_be_visible()  # the pick stands (A-7): no buttons to tap

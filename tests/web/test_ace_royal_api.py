@@ -709,3 +709,22 @@ def test_a5_no_active_master_badge_on_a_player_who_is_out_or_once_the_game_is_ov
     r = state("table")["ruleset"]
     assert r["over"] and r["winner"] == "s2" and not any(p["active"] for p in r["players"])
     assert set(badges().values()) == set(badges("en").values()) == {0}
+
+
+def test_a2_a_phone_shows_its_coins_once(app, game):
+    """Play-through: once the game was set up, an ace_royal phone listed its coins twice, in the game panel's coin row
+    and again in core's 「あなたの席」 card below it. The panel's row (with the mystic codes' slots) is the one left
+    (`Ruleset.phone_counters`); before the setup, when the panel is empty, core's card still shows them."""
+    sid, tokens = game["sid"], game["tokens"]
+    phone = open_link(app, f"/join/{sid}?k={tokens['s1']}")
+
+    def shown():
+        """Core's cards of its coins, the panel's coin rows, and how often 暗殺 is said before the others' card."""
+        html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+        own = html.split('<div class="other">', 1)[0]
+        return own.count('class="card mine-card"'), own.count('class="ar-coins"'), own.count(">暗殺")
+
+    assert shown() == (1, 0, 1)  # before the setup: core's card only
+    _setup(game["act"])
+    assert shown() == (0, 1, 1)
+    assert re.search(r"<dt>礼装</dt><dd>0/\d</dd>", phone.get(f"/s/{sid}/phone").get_data(as_text=True))
