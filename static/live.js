@@ -113,8 +113,13 @@
 
   // -- nothing lost offline: every POST carries an Idempotency-Key; a tap that cannot reach the
   // server is queued (shown as pending), sent once when the connection returns, then shown as done.
+  // The queue is the device's, not the tab's (localStorage): a tap queued in a tab that is closed before it could
+  // send is sent by the next tab of the same page. Each queued tap is its own item (QUEUE + its key), added and removed
+  // by its key alone: tabs that rewrote one shared list, and removed its first tap after each answer, lost a tap
+  // another tab queued while their own send took long (it was the first by then). Two open tabs may send the same tap:
+  // each in the order of the queue, with the tap's own key, which the server applies once (the other gets its answer).
   const badge = document.getElementById("pending");
-  const QUEUE = "gmtool.queue:" + location.pathname;
+  const QUEUE = "gmtool.queue:" + location.pathname + ":";
   const realFetch = window.fetch.bind(window);
   let lastTap = "", flushing = false;
   document.addEventListener("click", function (e) {
@@ -126,8 +131,32 @@
     crypto.getRandomValues(bytes);  // randomUUID needs a secure context; plain-HTTP LAN pages are not one
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
-  function loadQueue() { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } }
-  function saveQueue(q) { try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) { /* storage refused */ } }
+  function loadQueue() {  // this page's queued taps, oldest first
+    const q = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const name = localStorage.key(i);
+        if (name && name.startsWith(QUEUE)) q.push(JSON.parse(localStorage.getItem(name)));
+      }
+    } catch (e) { /* storage refused */ }
+    return q.filter(Boolean).sort((a, b) => a.at - b.at);
+  }
+  let lastAt = 0;
+  function enqueue(item) {
+    item.at = lastAt = Math.max(item.at || Date.now(), lastAt + 1);  // a tap after another stays after it
+    try { localStorage.setItem(QUEUE + item.key, JSON.stringify(item)); } catch (e) { /* storage refused */ }
+  }
+  function dequeue(item) { try { localStorage.removeItem(QUEUE + item.key); } catch (e) { /* storage refused */ } }
+  try {  // taps an older live.js queued as one list (a page loaded before gmtool was updated)
+    const older = localStorage.getItem(QUEUE.slice(0, -1));
+    if (older) {
+      JSON.parse(older).forEach(function (item) {
+        const name = Object.keys(item.headers || {}).find((k) => k.toLowerCase() === "idempotency-key");
+        if (name) enqueue(Object.assign(item, { key: item.headers[name] }));
+      });
+      localStorage.removeItem(QUEUE.slice(0, -1));
+    }
+  } catch (e) { /* storage refused, or not a list */ }
   function escapeHtml(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
   function note(kind, text) {  // a message of the page's own into the live region of its kind (templates/base.html)
     const error = kind === "flash-error";
@@ -162,7 +191,8 @@
     }
     const url = typeof input === "string" ? input : (input instanceof URL ? input.href : input.url);
     const headers = plainHeaders(init.headers);
-    if (!Object.keys(headers).some((k) => k.toLowerCase() === "idempotency-key")) headers["Idempotency-Key"] = newKey();
+    const keyName = Object.keys(headers).find((k) => k.toLowerCase() === "idempotency-key") || "Idempotency-Key";
+    headers[keyName] = headers[keyName] || newKey();
     let body = init.body;
     if (body instanceof FormData) body = new URLSearchParams(body);
     if (body instanceof URLSearchParams) {
@@ -178,9 +208,8 @@
       if (init.signal && init.signal.aborted) throw err;
       if (!keepable) throw err;  // not a form we can keep: refuse aloud
     }
-    const q = loadQueue();
-    q.push({ url: url, method: method, headers: headers, body: body == null ? null : body, label: lastTap, at: Date.now() });
-    saveQueue(q);
+    enqueue({ key: headers[keyName], url: url, method: method, headers: headers, body: body == null ? null : body,
+              label: lastTap });
     setOffline(true);
     showQueue();
     const text = badge ? badge.dataset.pending : "…";
@@ -193,16 +222,17 @@
     flushing = true;
     const sent = [];
     try {
-      let q = loadQueue();
-      while (q.length) {
+      const done = new Set();
+      for (let q = loadQueue(); q.length; q = loadQueue()) {  // read again after each answer: another tab may add or send
         const item = q[0];
+        if (done.has(item.key)) break;  // (storage that refuses to remove it)
+        done.add(item.key);
         let r;
         try {
           r = await realFetch(item.url, { method: item.method, headers: item.headers, body: item.body, credentials: "same-origin" });
         } catch (e) { break; }  // still offline: keep the rest for the next try
         if (NO_ANSWER.includes(r.status)) break;  // ... or still without its gmtool
-        q = loadQueue().slice(1);
-        saveQueue(q);
+        dequeue(item);
         if (r.status < 400) { sent.push(item.label); }
         else {
           const text = (await r.text()).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
@@ -367,6 +397,9 @@
     if (source) { source.close(); source = null; }
   });
   window.addEventListener("online", function () { if (stopped) return; if (!pollTimer) startStream(); refresh(); });
+  window.addEventListener("storage", function (e) {  // another tab of this page queued or sent a tap
+    if (e.key === null || e.key.startsWith(QUEUE)) showQueue();
+  });
   body.dataset.shownVersion = String(version);
   showQueue();
   flushQueue();

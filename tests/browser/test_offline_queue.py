@@ -195,3 +195,75 @@ def test_a_polling_screen_whose_fetch_failed_fetches_again(server, browser, api_
     expect(value).to_have_text("7", timeout=10000)
     assert failed
     context.close()
+
+
+def test_two_tabs_of_one_phone_send_every_queued_tap_and_drop_none(server, phone_context):
+    """Two tabs of one phone share its queue (localStorage: a tap queued in a tab that is closed before it could send
+    is sent by the next tab of that page). After an answer a tab removed the queue's first tap, whichever it was: a
+    tab whose send took long (the other tab sent the same tap meanwhile; the server answers that repeat with the first
+    answer, its Idempotency-Key) then removed the tap the other tab had queued since, which nobody sent. Each queued tap
+    is now removed by its own key. (The server's slow answer is played by holding tab B's request.)"""
+    base, app = server
+    live, tokens = app.extensions["gmtool"].create("二窓卓", "generic", [{"name": "セイバー陣営"}])
+    sid = live.state.session_id
+    context = phone_context()
+    tab_a, tab_b = context.new_page(), context.new_page()
+    for tab in (tab_a, tab_b):
+        tab.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
+        expect(tab.get_by_role("button", name="2D6")).to_be_visible()
+    mode, held = {"a": "no answer", "b": "hold"}, {"a": [], "b": []}
+
+    def rolls_of(name):
+        def handle(route):
+            if mode[name] == "no answer":
+                route.fulfill(status=502, body="")
+            elif mode[name] == "hold":
+                held[name].append(route)
+            else:
+                route.continue_()
+        return handle
+
+    def wait_for(name):  # (route handlers run while the test waits on the browser)
+        deadline = time.time() + 15
+        while not held[name] and time.time() < deadline:
+            tab_a.wait_for_timeout(100)
+        assert held[name], name
+        return held[name].pop()
+
+    tab_a.route(f"{base}/s/{sid}/phone/roll", rolls_of("a"))
+    tab_b.route(f"{base}/s/{sid}/phone/roll", rolls_of("b"))
+    tab_a.get_by_role("button", name="2D6").click()  # the first tap: no answer, queued
+    expect(tab_a.locator("#pending")).to_contain_text("×1")
+    first_from_b = wait_for("b")  # tab B sends it at its next heartbeat; its answer is slow
+    mode["a"] = "hold"
+    wait_for("a").continue_()  # tab A sends it too, and is answered first
+    expect(tab_a.locator("#pending")).to_be_hidden(timeout=10000)
+    mode["a"] = "no answer"
+    tab_a.get_by_role("button", name="2D6").click()  # the second tap: queued
+    expect(tab_a.locator("#pending")).to_contain_text("×1")
+    mode["a"] = mode["b"] = "through"
+    first_from_b.continue_()  # the first tap's repeat: the first answer, replayed
+    expect(tab_a.locator("#pending")).to_be_hidden(timeout=10000)
+    expect(tab_b.locator("#pending")).to_be_hidden()
+    expect(tab_a.locator(".rolls li.roll")).to_have_count(2, timeout=10000)
+    assert len(build_view(live.state, GM)["rolls"]) == 2
+    tab_a.wait_for_timeout(2500)  # a heartbeat later: nothing more was sent
+    assert len(build_view(live.state, GM)["rolls"]) == 2
+    # A tap queued in a tab that is closed before it could send is sent by the next tab of the page, also one an
+    # older live.js queued (one list under the page's name: a page loaded before gmtool was updated).
+    tab_b.close()
+    mode["a"] = "no answer"
+    tab_a.get_by_role("button", name="2D6").click()
+    expect(tab_a.locator("#pending")).to_contain_text("×1")
+    tab_a.evaluate("""() => {
+        const name = Object.keys(localStorage).find((k) => k.startsWith("gmtool.queue:"));
+        localStorage.setItem(name.slice(0, name.lastIndexOf(":")), "[" + localStorage.getItem(name) + "]");
+        localStorage.removeItem(name);
+    }""")
+    tab_a.close()
+    tab_c = context.new_page()
+    tab_c.goto(f"{base}/s/{sid}/phone")
+    expect(tab_c.locator(".rolls li.roll")).to_have_count(3, timeout=10000)
+    expect(tab_c.locator("#pending")).to_be_hidden()
+    assert tab_c.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('gmtool.queue:'))") == []
+    assert len(build_view(live.state, GM)["rolls"]) == 3
