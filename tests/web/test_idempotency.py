@@ -131,3 +131,47 @@ def test_a_repeat_after_a_restart_is_not_applied_again(app, created):
         assert client.post(f"/api/sessions/{sid}/counters", headers=api_tap[0], json=api_tap[1]).get_json() == repeat.get_json()
     finally:
         again.extensions["gmtool"].close_all()
+
+
+def test_a_key_sent_by_another_seat_is_that_seats_own_request_and_never_gets_the_first_answer(app, created):
+    """docs/api.md, Idempotency keys: a key is bound to its route and the credentials it is sent with. The same key
+    from another seat (a copied page, a key seen on the Wi-Fi) is that seat's own request: it never gets the first
+    seat's answer (its secret choice and salt), neither from the server's memory nor, after a restart, from the
+    session's file; sent without credentials it is refused like any other request."""
+    from gmtool.web import create_app
+    sid, gm, seats = created["session"], created["gm_token"], created["seats"]
+    ask = {"title": "1stセレクト", "kind": "choice", "options": ["筋力", "耐久", "敏捷"]}
+    first_prompt, second_prompt = (app.test_client().post(f"/api/sessions/{sid}/prompts", headers=bearer(gm), json=ask)
+                                   .get_json()["id"] for _ in range(2))
+
+    def tap(client, seat, key="same-key-0001"):  # a phone's answer (its form, with its cookie)
+        return client.post(f"/s/{sid}/phone/prompts/{first_prompt}/answer", data={"value": "筋力"},
+                           headers={"X-CSRF-Token": csrf_for(seat["token"]), "HX-Request": "true", "Idempotency-Key": key})
+
+    first = tap(open_link(app, seats[0]["join_url"]), seats[0])
+    assert first.status_code == 200 and "筋力" in first.get_data(as_text=True)
+    other = tap(open_link(app, seats[1]["join_url"]), seats[1])
+    assert other.status_code == 200 and "Idempotent-Replayed" not in other.headers
+    anonymous = app.test_client().post(f"/s/{sid}/phone/prompts/{first_prompt}/answer", data={"value": "筋力"},
+                                       headers={"HX-Request": "true", "Idempotency-Key": "same-key-0001"})
+    assert anonymous.status_code == 403 and "Idempotent-Replayed" not in anonymous.headers
+    assert "筋力" not in anonymous.get_data(as_text=True)
+    api = [app.test_client().post(f"/api/sessions/{sid}/prompts/{second_prompt}/answer", json={"value": "耐久"},
+                                  headers={**bearer(seat["token"]), "Idempotency-Key": "same-key-0002"}) for seat in seats[:2]]
+    assert [r.status_code for r in api] == [200, 200] and "Idempotent-Replayed" not in api[1].headers
+    assert api[1].get_json()["salt"] != api[0].get_json()["salt"]
+    state = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
+    assert [sorted(p["commitments"]) for p in state["prompts"]] == [["s1", "s2"], ["s1", "s2"]]
+    app.extensions["gmtool"].close_all()  # the server stops; a new one starts on the same folder
+    again = create_app({"DATA_DIR": app.config["DATA_DIR"], "ADMIN_KEY": app.config["ADMIN_KEY"], "TESTING": True})
+    try:
+        third = tap(open_link(again, seats[2]["join_url"]), seats[2])
+        assert third.status_code == 200 and "Idempotent-Replayed" not in third.headers
+        assert "記録済み" not in third.get_data(as_text=True)
+        api = again.test_client().post(f"/api/sessions/{sid}/prompts/{second_prompt}/answer", json={"value": "耐久"},
+                                       headers={**bearer(seats[2]["token"]), "Idempotency-Key": "same-key-0002"})
+        assert api.status_code == 200 and "replayed" not in api.get_json()
+        state = again.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
+        assert [sorted(p["answers"]) for p in state["prompts"]] == [["s1", "s2", "s3"], ["s1", "s2", "s3"]]
+    finally:
+        again.extensions["gmtool"].close_all()
