@@ -120,6 +120,13 @@ def create_app(config: dict | None = None) -> Flask:
         runtime.recorded.set([])  # a request thread answers many requests, one after the other
 
     @app.before_request
+    def _upload_cap():
+        """The import form's body may be larger than any other (its file, MAX_BODY, and the form's framing): set before
+        anything reads the form (a plain form's idempotency key is in it: web/idempotency.py)."""
+        if request.endpoint == "home.import_file":
+            request.max_content_length = limits.MAX_UPLOAD_BODY
+
+    @app.before_request
     def _language():
         chosen = request.args.get("lang") or request.cookies.get("lang")
         g.lang = chosen if chosen in LANGS else "ja"

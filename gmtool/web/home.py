@@ -101,10 +101,10 @@ def create():
 @bp.post("/sessions/import")
 def import_file():
     """Import an uploaded JSON export (the API's import and its refusals, docs/api.md 14) and open its GM console.
-    The file may be as large as the API's body (MAX_BODY); the form's body, with its framing, up to MAX_UPLOAD_BODY."""
+    The file may be as large as the API's body (MAX_BODY); the form's body, with its framing, up to MAX_UPLOAD_BODY
+    (web/__init__.py sets that cap before the form is read; a larger body: 413, unread)."""
     if not is_admin():
         raise Forbidden("GM用のキーが必要です", "The GM key is required")
-    request.max_content_length = limits.MAX_UPLOAD_BODY  # before the form is read; a larger body: 413, unread
     check_csrf(current_app.config["ADMIN_KEY"])  # reads the form
     upload = request.files.get("file")
     raw = upload.read(limits.MAX_BODY + 1) if upload else b""

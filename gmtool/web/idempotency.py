@@ -1,7 +1,9 @@
 """Idempotency keys: a state-changing request sent twice (a retry after a lost response, a tap queued
 while offline and sent when the connection returns) is applied once; the repeat gets the first answer.
 
-A browser screen puts an `Idempotency-Key` header on every POST (static/live.js); API clients may. The
+A browser screen puts an `Idempotency-Key` header on every POST (static/live.js); API clients may. A page's plain form
+(one that posts without script: the home page's, the campaign's continue) carries its key in a hidden field instead
+(FIELD, made with each page: the templates' `idempotency_field()`), which names the form as it was filled in. The
 answers are kept in memory for the last MAX_KEYS keys, at most MAX_BYTES of bodies in all (the oldest go first).
 A request under a session that appended an action also leaves its key in the session's file, in the same transaction
 (store.m002_request_keys): a repeat that comes after a restart (a tap whose answer the killed server never sent, queued
@@ -15,14 +17,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 import threading
 from collections import OrderedDict
 
 from flask import Flask, Response, g, jsonify, request
+from markupsafe import Markup
 
 from .. import runtime
 
 HEADER = "Idempotency-Key"
+FIELD = "idempotency_key"  # a plain form's hidden field: its key when no header came (a page without script)
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 MAX_KEYS = 5000
 MAX_BYTES = 16 * 1024 * 1024  # what a client sending large answers' keys could make the server hold
@@ -74,22 +80,51 @@ class Answers:
             event.set()
 
 
-def scope_of(key: str) -> str:
+def scope_of(key: str, content: str = "") -> str:
     """The key as bound to this request's route and the credentials it is answered for (one client cannot replay
     another's): its bearer token, the server GM key's cookie and, on a session's route, that session's cookies. Not
     the browser's other cookies: a phone that joins another table (or the campaign's next session) before its queued
-    tap goes out still sends that tap's scope, which the file noted (it was applied twice)."""
+    tap goes out still sends that tap's scope, which the file noted (it was applied twice). `content`: a form key's
+    form (form_digest)."""
     from .common import ADMIN_COOKIE, COOKIE_PREFIX
     session_id = (request.view_args or {}).get("session_id")
     names = {ADMIN_COOKIE, *(prefix + session_id for prefix in COOKIE_PREFIX.values() if session_id)}
     creds = request.headers.get("Authorization", "") + "|" + "|".join(
         f"{k}={v}" for k, v in sorted(request.cookies.items()) if k in names)
-    return hashlib.sha256(f"{request.method} {request.path}\n{key}\n{creds}".encode()).hexdigest()
+    return hashlib.sha256(f"{request.method} {request.path}\n{key}\n{creds}\n{content}".encode()).hexdigest()
 
 
 def body_digest() -> str:
     """The request body's SHA-256: a repeat must send the same bytes as the request it repeats."""
     return hashlib.sha256(request.get_data()).hexdigest()
+
+
+def form_key() -> str | None:
+    """The key a plain form sent in its hidden field, when no header came; None for anything else."""
+    if request.mimetype not in FORMS:
+        return None
+    request.get_data()  # kept: the form is parsed from it, and a route that reads the body still has it (the API)
+    return request.form.get(FIELD)
+
+
+def form_digest() -> str:
+    """What a form sent but its key: its fields, its files' names and bytes, however the browser framed them (a
+    multipart body's boundary is new each time a browser sends it, also for the same form)."""
+    digest = hashlib.sha256()
+    for name, value in sorted(request.form.items(multi=True)):
+        if name != FIELD:
+            digest.update(f"{len(name)}:{name}={len(value)}:{value}\n".encode())
+    for name, upload in sorted(request.files.items(multi=True), key=lambda item: item[0]):
+        digest.update(f"{len(name)}:{name} {upload.filename!r}\n".encode())
+        for chunk in iter(lambda: upload.stream.read(65536), b""):
+            digest.update(chunk)
+        upload.stream.seek(0)  # the route reads it again
+    return digest.hexdigest()
+
+
+def field() -> Markup:
+    """A plain form's hidden key field, a new key each time a page is made (templates: `{{ idempotency_field() }}`)."""
+    return Markup(f'<input type="hidden" name="{FIELD}" value="{secrets.token_hex(16)}">')
 
 
 def _noted(session_id: str, scope: str) -> tuple[int, str] | None:
@@ -112,28 +147,38 @@ def install(app: Flask) -> None:
     """Answer a repeated keyed POST with the first answer instead of applying it again."""
     answers = Answers()
     app.extensions["gmtool.idempotency"] = answers
+    app.jinja_env.globals["idempotency_field"] = field
 
     @app.before_request
     def _replay():
         runtime.request_key.set(None)  # a request thread answers many requests, one after the other
         runtime.replayed.set(False)
-        key = request.headers.get(HEADER)
-        if key is None or request.method in ("GET", "HEAD", "OPTIONS"):
+        if request.method in ("GET", "HEAD", "OPTIONS"):
             return None
+        key, content = request.headers.get(HEADER), ""
+        if key is None:
+            key = form_key()
+            if key is None:
+                return None
+            # a plain form's key names the form as it was filled in: the same form sent again (a double tap, a reload
+            # that sends it again) is its repeat, the form changed after a refusal (its page's key unchanged) a request
+            # of its own, not a 422 the page without script could not get past
+            content = form_digest()
         from . import error_response
         if not KEY.fullmatch(key):
             return error_response(400, "Idempotency-Key は8〜100文字の英数字・-・_ です",
                                   "Idempotency-Key must be 8 to 100 letters, digits, - or _")
-        scope = scope_of(key)
+        scope = scope_of(key, content)
+        sent = content or body_digest()
         stored = answers.claim(scope)
         if stored is not None:
             status, body, mimetype, headers, digest = stored
-            if digest != body_digest():  # a key is one request: another body under it is a client's mistake
+            if digest != sent:  # a key is one request: another body under it is a client's mistake
                 return error_response(422, *ANOTHER_BODY)
             response = Response(body, status=status, mimetype=mimetype, headers=headers)
             response.headers["Idempotent-Replayed"] = "true"
             return response
-        g.idempotency_scope, g.idempotency_digest = scope, body_digest()
+        g.idempotency_scope, g.idempotency_digest = scope, sent
         session_id = (request.view_args or {}).get("session_id")
         noted = None if session_id is None else _noted(session_id, scope)
         if noted is not None:  # applied before a restart, its answer forgotten

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -471,9 +472,11 @@ def test_home_page_import_takes_every_file_the_api_takes(web):
     browser = app.test_client()
     browser.get(f"/?k={ADMIN_KEY}")
     data_dir = Path(app.config["DATA_DIR"])
+    key = re.search(r'name="idempotency_key" value="(\w+)"', browser.get("/").get_data(as_text=True)).group(1)
 
-    def by_form(body: bytes):
+    def by_form(body: bytes):  # as a browser sends it, with the page's key (read with the form before the route)
         return browser.post("/sessions/import", data={"csrf": csrf_for(ADMIN_KEY), "restore_tokens": "0",
+                                                       "idempotency_key": key,
                                                        "file": (io.BytesIO(body), "長いファイル名の第五次聖杯戦争.json")})
     api = client.post("/api/sessions/import", data=largest, content_type="application/json",
                       headers=bearer(ADMIN_KEY))

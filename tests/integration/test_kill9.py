@@ -241,9 +241,9 @@ def test_a_new_session_file_never_replaces_one_made_meanwhile(tmp_path):
 
 
 def test_a_session_made_by_a_keyed_request_is_not_made_again_by_its_repeat_after_a_restart(tmp_path):
-    """A request that makes a session (the API's create, import and continue; the home page's form, which a screen
-    keys) repeated with its Idempotency-Key after kill -9 (its answer lost with the process, the tap queued and sent
-    again): the create and the import were applied again (a second session), the continue answered without the new
+    """A request that makes a session (the API's create, import and continue; the home page's form, keyed by its
+    hidden field or a header) repeated with its Idempotency-Key after kill -9 (its answer lost with the process, the
+    tap queued and sent again): the create and the import were applied again (a second session), the continue answered without the new
     session's links. Each repeat now answers as the first did (the same session, its same links), marked
     Idempotent-Replayed, and nothing is made twice; the same key with another body is still a 422."""
     from gmtool.web.common import ADMIN_COOKIE, csrf_for

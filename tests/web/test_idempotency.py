@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from gmtool_testing import bearer, open_link
+import io
+import re
+
+from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 from gmtool.web.common import csrf_for
 
@@ -175,3 +178,59 @@ def test_a_key_sent_by_another_seat_is_that_seats_own_request_and_never_gets_the
         assert [sorted(p["answers"]) for p in state["prompts"]] == [["s1", "s2", "s3"], ["s1", "s2", "s3"]]
     finally:
         again.extensions["gmtool"].close_all()
+
+
+def _form_key(page: str, form_id: str) -> str:
+    """The hidden key field of a page's form."""
+    form = page.split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
+    return re.search(r'name="idempotency_key" value="([0-9a-f]{32})"', form).group(1)
+
+
+def test_a_plain_form_sent_again_is_applied_once(app, created):
+    """A page's plain form (the home page's create and import, the campaign's continue: they post without script, and
+    the home page's has no live.js to put the header on) carried no key: the same form sent twice (a double tap, a
+    reload that sends a form whose answer was lost) made a second session, or answered the continue's repeat with a
+    refusal instead of the session it made. Each carries a hidden key, new with each page; the form's repeat gets
+    the first answer (the same redirect), marked replayed, also after a restart, and nothing is made twice. The same
+    page's form filled in otherwise (after a refusal) is a request of its own, not a 422."""
+    from gmtool.web import create_app
+    from gmtool.web.common import csrf_for
+    sessions = lambda client: len(client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"])  # noqa: E731
+    home = app.test_client()
+    home.get(f"/?k={ADMIN_KEY}")
+    page = home.get("/").get_data(as_text=True)
+    key = _form_key(page, "new-session")
+    assert key != _form_key(home.get("/").get_data(as_text=True), "new-session")  # a new key with each page
+    before = sessions(home)
+    form = {"csrf": csrf_for(ADMIN_KEY), "idempotency_key": key, "title": "フォーム卓", "ruleset": "generic",
+            "counter": "vp"}
+    refused = home.post("/sessions", data={**form, "seats": "\n".join(f"S{n}" for n in range(13))})
+    assert refused.status_code == 400
+    made, again = (home.post("/sessions", data={**form, "seats": "A\nB"}) for _ in range(2))
+    assert made.status_code == again.status_code == 302 and "Idempotent-Replayed" not in made.headers
+    assert again.headers["Location"] == made.headers["Location"] and again.headers.get("Idempotent-Replayed") == "true"
+    export = home.get(f"/api/sessions/{created['session']}/export?format=json", headers=bearer(ADMIN_KEY)).get_data()
+    imports = [home.post("/sessions/import", data={"csrf": csrf_for(ADMIN_KEY), "file": (io.BytesIO(file), "卓.json"),
+                                                   "idempotency_key": _form_key(page, "import-session")})
+               for file in (export, export, export + b" ")]  # (a new multipart boundary each time, as a browser sends it)
+    assert [r.status_code for r in imports] == [303, 303, 303] and imports[1].headers.get("Idempotent-Replayed") == "true"
+    assert imports[1].headers["Location"] == imports[0].headers["Location"] != imports[2].headers["Location"]
+    gm = open_link(app, created["gm_url"])
+    sid = created["session"]
+    console_key = _form_key(gm.get(f"/s/{sid}/gm").get_data(as_text=True), "continue-console")
+    assert _form_key(gm.get(f"/s/{sid}/gm/campaign").get_data(as_text=True), "continue-form") != console_key
+    following = [gm.post(f"/s/{sid}/gm/continue", data={"csrf": csrf_for(created["gm_token"]), "title": "第2回",
+                                                        "idempotency_key": console_key}) for _ in range(2)]
+    assert [r.status_code for r in following] == [303, 303] and following[1].headers.get("Idempotent-Replayed") == "true"
+    assert following[1].headers["Location"] == following[0].headers["Location"]
+    assert sessions(home) == before + 4
+    app.extensions["gmtool"].close_all()  # the server stops; a new one starts on the same folder
+    restarted = create_app({"DATA_DIR": app.config["DATA_DIR"], "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    try:
+        home = restarted.test_client()
+        home.get(f"/?k={ADMIN_KEY}")
+        repeat = home.post("/sessions", data={**form, "seats": "A\nB"})
+        assert repeat.headers["Location"] == made.headers["Location"] and repeat.headers.get("Idempotent-Replayed") == "true"
+        assert sessions(home) == before + 4
+    finally:
+        restarted.extensions["gmtool"].close_all()
