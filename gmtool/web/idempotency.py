@@ -21,7 +21,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from flask import Flask, Response, g, jsonify, request
+from flask import Flask, Response, g, jsonify, make_response, request
 from markupsafe import Markup
 
 from .. import runtime
@@ -38,6 +38,9 @@ ANOTHER_BODY = runtime.ANOTHER_BODY
 # with the session they made and its links (runtime.SessionManager.continue_from), not with the short answer
 ANSWER_THEIR_REPEATS = frozenset({"api.continue_session", "gm.continue_campaign"})
 WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
+STILL_RUNNING = "running"  # ... and after that long is told to send it again: it is not applied a second time
+RUNNING_MESSAGE = ("この要求はまだ処理中です。少し待ってからもう一度送ってください",
+                   "This request is still being applied; send it again in a moment")
 
 
 class Answers:
@@ -51,8 +54,9 @@ class Answers:
         self.running: dict[str, threading.Event] = {}
         self.lock = threading.Lock()
 
-    def claim(self, scope: str) -> tuple[int, bytes, str, dict, str] | None:
-        """The stored answer for `scope`, or None after marking it running (the caller then does the work)."""
+    def claim(self, scope: str) -> tuple[int, bytes, str, dict, str] | str | None:
+        """The stored answer for `scope`, or None after marking it running (the caller then does the work), or
+        STILL_RUNNING when the first request has not answered within WAIT_SECONDS."""
         while True:
             with self.lock:
                 if scope in self.done:
@@ -63,7 +67,7 @@ class Answers:
                     self.running[scope] = threading.Event()
                     return None
             if not waiting.wait(WAIT_SECONDS):
-                return None  # the first is stuck: do the work rather than hang the phone
+                return STILL_RUNNING  # not None: doing the work too applied the tap twice once the first was done
 
     def finish(self, scope: str, answer: tuple[int, bytes, str, dict, str] | None) -> None:
         """Store the answer (status, body, mimetype, its KEPT_HEADERS, the request body's digest; None: the request
@@ -171,6 +175,10 @@ def install(app: Flask) -> None:
         scope = scope_of(key, content)
         sent = content or body_digest()
         stored = answers.claim(scope)
+        if stored == STILL_RUNNING:  # a 503: a screen keeps the tap queued and sends it again (static/live.js)
+            response = make_response(error_response(503, *RUNNING_MESSAGE))
+            response.headers["Retry-After"] = "2"
+            return response
         if stored is not None:
             status, body, mimetype, headers, digest = stored
             if digest != sent:  # a key is one request: another body under it is a client's mistake

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import threading
+import time
 
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
@@ -234,3 +236,39 @@ def test_a_plain_form_sent_again_is_applied_once(app, created):
         assert sessions(home) == before + 4
     finally:
         restarted.extensions["gmtool"].close_all()
+
+
+def test_a_repeat_that_waited_long_for_its_first_is_told_to_come_again_and_applies_nothing(app, created, monkeypatch):
+    """A repeat that comes while the first request is still at work waits for the first answer. After WAIT_SECONDS it
+    did the work itself, and once the first was done the tap was applied twice (two tabs of a phone sending the same
+    queued tap while the server is busy with the session). It is now a 503 in both languages that changes nothing (a
+    screen keeps the tap queued and sends it again); sent again, it gets the first answer."""
+    from gmtool.web import idempotency
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.2)
+    sid, gm = created["session"], created["gm_token"]
+    live = app.extensions["gmtool"].get(sid)
+    headers, body = {**bearer(gm), "Idempotency-Key": "slow-tap-0001"}, {"seat": "s1", "key": "vp", "delta": 1}
+    answers = []
+
+    def send():
+        answers.append(app.test_client().post(f"/api/sessions/{sid}/counters", headers=headers, json=body))
+    first, repeat = threading.Thread(target=send), threading.Thread(target=send)
+    with live.lock:  # the session is busy: another request holds it
+        first.start()
+        deadline = time.time() + 5
+        while not app.extensions["gmtool.idempotency"].running and time.time() < deadline:
+            time.sleep(0.01)
+        repeat.start()
+        repeat.join(timeout=3)
+    first.join(timeout=10)
+    repeat.join(timeout=10)
+    assert sorted(r.status_code for r in answers) == [200, 503]
+    error = next(r for r in answers if r.status_code == 503).get_json()["error"]
+    assert error["ja"] and error["en"] == "This request is still being applied; send it again in a moment"
+    again = app.test_client().post(f"/api/sessions/{sid}/counters", headers=headers, json=body)
+    assert again.status_code == 200 and again.headers.get("Idempotent-Replayed") == "true"
+    assert _state(app, sid, gm)["seats"][0]["counters"]["vp"] == 1
+
+
+def _state(app, sid, token):
+    return app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(token)).get_json()
