@@ -21,6 +21,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flash.more": ("{first} …ほか {more} 件", "{first} … and {more} more"),  # an action's flash: its first line
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),
+    "noscript": ("この画面のボタンと入力欄には JavaScript が必要です。ブラウザの設定で JavaScript をオンにしてください。",
+                 "This screen's buttons and forms need JavaScript: turn JavaScript on in the browser's settings."),
     "revoked": ("このリンクは使えなくなりました。GMに新しいQRコードをもらってください。",
                 "This link no longer works. Ask the GM for the new QR code."),
     "home.title": ("セッション一覧", "Sessions"),

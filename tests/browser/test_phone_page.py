@@ -226,3 +226,26 @@ def test_an_untouched_phone_is_not_asked_to_vibrate(server, phone_context):
     expect(phone.locator("#announce")).to_contain_text("二つ目")  # a screen reader is told all the same
     phone.evaluate("() => new Promise((done) => setTimeout(done, 300))")
     assert phone.evaluate("window.__buzz") == []
+
+
+def test_without_script_a_phone_offers_no_control_that_would_put_its_answer_in_the_address(server, browser):
+    """A phone with JavaScript off: an htmx-only answer form (no method of its own) would submit itself as a GET to
+    the page's address, the secret choice in the address bar and the history. The page hides such controls and says,
+    in the viewer's language, that its buttons need JavaScript; what it shows (the prompt's title, the counters)
+    still reads."""
+    base, app = server
+    client, sid, seats, gm = _session(app, "スクリプトなし")
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=bearer(gm),
+                    json={"title": "秘密の選択", "kind": "choice", "options": ["攻める", "守る"]})
+    assert r.status_code == 201, r.get_json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    try:
+        phone = ctx.new_page()
+        phone.goto(f"{base}/join/{sid}?k={seats['s1']}")
+        for lang, words in (("ja", "JavaScript をオンにしてください"), ("en", "turn JavaScript on")):
+            phone.goto(f"{base}/s/{sid}/phone?lang={lang}")
+            expect(phone.locator(".prompt-card h2")).to_have_text("秘密の選択")
+            expect(phone.locator(".noscript-note")).to_contain_text(words)
+            assert phone.locator("form:visible, button:visible").count() == 0
+    finally:
+        ctx.close()

@@ -173,6 +173,7 @@ ALLOWED = {
     "wiki", "pukiwiki", "atwiki", "seesaa", "url", "lan", "wi", "fi", "ok", "vs", "id", "kh", "kl", "choice",
     "bcdice", "utf", "csv", "txt", "md", "ace", "royal", "np", "ap", "mk", "zq", "sp", "dp", "lv", "ex",
     "en", "ja", "illuminati", "english", "fate", "trpg", "tcg", "cp",  # CP: sugoroku's seed says カスタムポイント(以下CP)
+    "javascript",  # a browser's own settings call it so in Japanese (the note of a page seen without script)
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 NOT_WORDS = [
