@@ -6,10 +6,11 @@ import pytest
 
 from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
+from gmtool.core.model import Label
 from gmtool.rulesets.grail_trpg.rules import STATS, SideChoice, compare, force
 from gmtool.rulesets.grail_trpg.winrate import (
     SEAL_EFFECTS, CapTracker, battle_roll, black_stars_after, check_seal_use, escape_check,
-    force_difference, luck_bonus_of, non_combat_count, pairings, seal_cost, seal_effects, win_rate,
+    force_difference, luck_bonus_of, non_combat_count, pairings, seal_cost, seal_cost_words, seal_effects, win_rate,
 )
 
 
@@ -307,6 +308,25 @@ def test_t13_seal_7_costs_black_stars_plus_1_and_one_more_for_automatic():
     assert seal_cost(7, [1, 2])["cost"] == 3
     assert seal_cost(7, [1, 2], readings={"seal7_alliance": "own"})["cost"] == 2
     assert seal_cost(7, 2, readings={"seal7_black_stars": "after_this_loss"})["cost"] == 4
+
+
+@pytest.mark.parametrize("seal, stars, kw, ja, en", [
+    (7, 0, {}, "令呪1画を使用（黒星0個 ＋ 1画）", "1 Command Seal spent (0 black stars + 1)"),
+    (7, 1, {"automatic": True}, "令呪3画を使用（黒星1個 ＋ 1画 ＋ 自動成功に1画）",
+     "3 Command Seals spent (1 black star + 1 + 1 for automatic success)"),
+    (7, 0, {"readings": {"seal7_black_stars": "after_this_loss"}}, "令呪2画を使用（黒星0個 ＋ 今回の敗北の黒星1個 ＋ 1画）",
+     "2 Command Seals spent (0 black stars + this loss's black star + 1)"),
+    (7, [1, 2], {}, "令呪3画を使用（同盟内で最多の黒星2個 ＋ 1画）",
+     "3 Command Seals spent (2 black stars (the most among the allies) + 1)"),
+    (6, 2, {}, "令呪2画を使用（黒星2個と同じ数）", "2 Command Seals spent (as many as 2 black stars)"),
+    (6, 0, {}, "令呪は使わない（黒星0個）", "no Command Seal spent (0 black stars)"),
+])
+def test_t13_an_escapes_seal_cost_says_how_many_and_why(seal, stars, kw, ja, en):
+    """Play-through: the table read 「令呪 1 (黒星の数 0 さらに1画 +1)」 under a seal-7 escape; it says how many seals
+    the escape spent and why, in words (T-13: 黒星 + 1, + 1 more for a sure escape)."""
+    automatic = kw.pop("automatic", False)
+    cost = seal_cost(seal, stars, automatic, **kw)
+    assert seal_cost_words({"seal": seal, "cost": cost, "automatic": automatic}) == Label(ja, en)
 
 
 def test_t13_other_seals_cost_one_and_bad_input():

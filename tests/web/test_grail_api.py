@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of, ruleset_views, undocumented
+
+from gmtool.web import create_app
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
         "士郎 筋力20 耐久30 敏捷20 魔力10 幸運30 宝具10\n大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"
@@ -478,7 +482,7 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
     pl_vs_gm_to_the_first_select(client, grail)
     call(client, grail, "answer", {"prompt": "c1-s1", "value": {
         "stat": "敏捷", "mods": [{"label": "秘剣燕返し", "value": 10, "kind": "skill"}]}})
-    table = open_link(app, grail["table_url"])
+    table = open_link(client.application, grail["table_url"])
     phone = open_link(app, grail["seats"][0]["join_url"])
 
     def shown():
@@ -637,6 +641,17 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
     check = tie["escapes"][-1]
     assert check["check"]["escaper"]["total"] == 45 == check["check"]["pursuer"]["total"] and not check["escaped"]
     assert check["cost"]["cost"] == 2 and check["seal"] == 7  # 黒星 1 + 1
+    # how many seals it spent and why, in words (the table read 「令呪 2 (黒星の数 1 さらに1画 +1)」)
+    assert check["cost"]["words"] == {"ja": "令呪2画を使用（黒星1個 ＋ 1画）", "en": "2 Command Seals spent (1 black star + 1)"}
+    for lang, line in (("ja", "アーチャー陣営の逃走判定 [T-12]、令呪2画を使用（黒星1個 ＋ 1画）: "),
+                       ("en", "Escape check of アーチャー陣営 [T-12], 2 Command Seals spent (1 black star + 1): ")):
+        log = client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(grail["table_token"])).get_json()
+        assert [e["text"] for e in log["events"] if e["type"] == "grail.escape"][0].startswith("［実ダイス］" * (lang == "ja")
+                                                                                            + "[real dice] " * (lang == "en") + line)
+    table = open_link(client.application, grail["table_url"])
+    for lang, words in (("ja", "· 令呪2画を使用（黒星1個 ＋ 1画）"), ("en", "· 2 Command Seals spent (1 black star + 1)")):
+        page = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        assert words in page and "さらに1画" not in page and "one seal more" not in page
     r = client.post(f"/api/sessions/{sid}/actions/escape", headers=gm, json={"faction": "s2", "automatic": True})
     assert r.status_code == 409  # one escape check per timing
     client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
@@ -645,6 +660,39 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
     done = call(client, grail, "finish_combat")["ruleset"]
     assert done["combat"]["result"]["escaped"] == ["s2"] and done["combat"]["result"]["eliminated"] == []
     assert done["out"] == [] and done["factions"][1]["black_stars"] == 2 and done["factions"][1]["seals"] == 0
+
+
+def test_t13_a_seal_5_reads_as_what_it_did_not_as_the_consoles_option(app, client, grail):
+    """Play-through: seal 5's log line and the table's record of the seals used read the console's option
+    「MP+3（即座に、公開可）」 ("may be public" is advice to the GM, not what was done). They say what it did, with the
+    faction's name: 「セイバー陣営が令呪5を使用（1画）: MP+3」; a use stored before reads the same."""
+    sid = grail["session"]
+    set_up(client, grail, *started(client, grail))
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})
+    want = {"ja": "セイバー陣営が令呪5を使用（1画）: MP+3 [T-13]", "en": "セイバー陣営 uses Command Seal 5 (1 seal): MP +3 [T-13]"}
+
+    def seal_lines(app):
+        out = {}
+        for lang in ("ja", "en"):
+            log = app.test_client().get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(grail["table_token"]))
+            out[lang] = [e["text"] for e in log.get_json()["events"] if e["type"] == "grail.seal_used"]
+            page = open_link(app, grail["table_url"]).get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+            assert "即座に" not in page and "may be public" not in page, lang
+            assert ("令呪5 · MP+3" if lang == "ja" else "Command Seal 5 · MP +3") in page, lang
+        return out
+
+    assert seal_lines(app) == {lang: [text] for lang, text in want.items()}
+    # as 0.1 – 2026-11 stored it: what it did was the console's option
+    app.extensions["gmtool"].close_all()
+    with sqlite3.connect(f"{app.config['DATA_DIR']}/{sid}.sqlite") as db:
+        assert db.execute("UPDATE events SET data = replace(replace(data, '\"MP+3\"', '\"MP+3（即座に、公開可）\"'), "
+                          "'\"MP +3\"', '\"MP +3 (at once, may be public)\"') WHERE type = 'grail.seal_used'").rowcount == 1
+    db.close()
+    again = create_app({"DATA_DIR": app.config["DATA_DIR"], "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    try:
+        assert seal_lines(again) == {lang: [text] for lang, text in want.items()}
+    finally:
+        again.extensions["gmtool"].close_all()
 
 
 def test_t13_a_confirm_logs_the_counter_changes_it_makes_not_those_computed_at_the_reveal(client, grail):

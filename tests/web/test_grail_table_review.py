@@ -105,7 +105,7 @@ def test_the_newest_escape_is_on_the_stage_with_its_breakdown(app, client, grail
     out = call(client, grail, "escape", {"faction": "s1", "escaper_mod": 5, "faces": [70, 20]})
     escape = out["ruleset"]["combat"]["escapes"][-1]
     assert escape["escaped"] and escape["cost"]["cost"] == 1  # seal 7: 黒星 0 + 1
-    for lang, words in (("ja", ("逃走判定", "令呪", "成功", "追跡側")), ("en", ("Escape", "seals", "escaped", "Pursuer"))):
+    for lang, words in (("ja", ("逃走判定", "令呪1画を使用（黒星0個 ＋ 1画）", "成功", "追跡側")), ("en", ("Escape", "1 Command Seal spent (0 black stars + 1)", "escaped", "Pursuer"))):
         shown = stage(app, grail, lang)
         assert 'id="grail-stage-escape"' in shown, shown
         for word in words:

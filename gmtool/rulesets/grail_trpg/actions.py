@@ -23,7 +23,7 @@ from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_sel
                    side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
 from .rules import STATS, parse_characters
-from .winrate import SEAL_EFFECTS, battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost
+from .winrate import battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost, seal_done
 
 MAX_CHARACTERS = 20
 MAX_STARTING_SEALS = 30
@@ -446,7 +446,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     need_seals(state, faction, 1, effect)
     combat = current_combat(state)
     side, role = role_of(combat, faction) if combat else (None, None)
-    text = SEAL_EFFECTS[effect]["label"]
+    text = seal_done(effect)  # what the use did (the log's words); 4 names its characters below
     data = {"combat": combat["id"] if side else None, "faction": faction, "side": side, "effect": effect,
             "cost": 1, "text": text.to_dict(), "detail": {}}
     if effect != 5 and side is None:  # 3 and 4 act on a combat; 5 (any time) also outside one

@@ -10,12 +10,12 @@ import copy
 
 from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.logtext import minus_sign
-from gmtool.core.model import Event, State, Viewer
+from gmtool.core.model import Event, State, Viewer, text_in
 from gmtool.core.ruleset import PUBLIC, EventType, custom
 
 from .rules import STAT_EN, force_label
 from .sheets import effect_text, skill_label, use_label
-from .winrate import USE_LIMITS
+from .winrate import SEAL_EFFECTS, USE_LIMITS, seal_cost_words, seal_done
 
 GM_SIDE = "gm"
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -486,10 +486,15 @@ def _d_final(e, state, lang):
 
 
 def _d_seal(e, state, lang):
+    """T-13: who used which seal, how many it cost and what it did. A use of 3 or 5 stored before `done` existed
+    carries the console's option as what it did (「MP+3（即座に、公開可）」): it reads as today's words."""
     d = e["data"]
-    detail = d.get("text", {}).get("en" if lang == "en" else "ja", "")
-    return _ja(lang, f"{faction_name(state, d['faction'])}が令呪{d['effect']}を使用（{d['cost']}画）: {detail} [T-13]",
-               f"{faction_name(state, d['faction'])} uses Command Seal {d['effect']} ({d['cost']}): {detail} [T-13]")
+    text = d.get("text") or {}
+    if d["effect"] in SEAL_EFFECTS and text == SEAL_EFFECTS[d["effect"]]["label"].to_dict():
+        text = seal_done(d["effect"]).to_dict()
+    detail, who, n = text_in(text, lang), faction_name(state, d["faction"]), d["cost"]
+    return _ja(lang, f"{who}が令呪{d['effect']}を使用（{n}画）: {detail} [T-13]",
+               f"{who} uses Command Seal {d['effect']} ({n} seal{'' if n == 1 else 's'}): {detail} [T-13]")
 
 
 def _d_modifier(e, state, lang):
@@ -524,7 +529,7 @@ def _d_escape(e, state, lang):
     who = faction_name(state, d["faction"])
     if d.get("let_go"):
         return _ja(lang, f"{who}は見逃されて離脱 [T-12]", f"{who} is let go [T-12]")
-    cost = f"{_ja(lang, '令呪', 'seals ')}{d['cost']['cost']}{_ja(lang, '画', '')}" if d.get("cost") else ""
+    cost = seal_cost_words(d).get(lang) if d.get("cost") else ""
     ch = d["check"]
     if ch.get("escaper"):
         roll = (f"{_ja(lang, '逃走', 'escaper')} {_terms(ch['escaper']['terms'], lang)} = {ch['escaper']['total']} vs "
@@ -533,8 +538,9 @@ def _d_escape(e, state, lang):
         roll = _ja(lang, "自動成功", "automatic success")
     verdict = _ja(lang, "逃走成功", "escaped") if d["escaped"] else _ja(lang, "逃走失敗", "failed to escape")
     real = _ja(lang, "［実ダイス］", "[real dice] ") if d.get("entered") else ""
-    return real + _ja(lang, f"{who}の逃走判定 [T-12]（{cost}）: {roll} → {verdict}",
-                      f"Escape check of {who} [T-12] ({cost}): {roll} → {verdict}")
+    paid = _ja(lang, f"、{cost}", f", {cost}") if cost else ""
+    return real + _ja(lang, f"{who}の逃走判定 [T-12]{paid}: {roll} → {verdict}",
+                      f"Escape check of {who} [T-12]{paid}: {roll} → {verdict}")
 
 
 def _d_finished(e, state, lang):

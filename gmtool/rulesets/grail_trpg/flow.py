@@ -22,7 +22,7 @@ from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, ot
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import KINDS, MOD_KINDS, effect_text, skill_label, unavailable, use_label
-from .winrate import CapTracker, USE_LIMITS, pairings, win_rate
+from .winrate import CapTracker, USE_LIMITS, pairings, seal_cost_words, win_rate
 
 SIDES = ("a", "b")
 MAX_MOD = 100
@@ -877,7 +877,9 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "cleanup_skills": list(c.get("cleanup_skills", [])),
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
-        "battle": c["battle"], "winner": c["winner"], "escapes": c["escapes"],
+        "battle": c["battle"], "winner": c["winner"],
+        "escapes": [{**e, "cost": {**e["cost"], "words": seal_cost_words(e).to_dict()}} if e.get("cost") else e
+                    for e in c["escapes"]],
         "escape_now": bool(c["escapes"]) and c.get("escape_action") == state.last_action, "result": c["result"],
         "respondents": c["respondents"], "your_side": side_of_me,
         "you_answer": bool(me) and side_of_me is not None,

@@ -32,7 +32,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.escaper': ('逃走側', 'Escaper'),
     'grail.pursuer': ('追跡側', 'Pursuer'),
     'grail.automatic': ('自動成功', 'automatic'),
-    'grail.seals': ('令呪', 'seals'),
     'grail.escaped': ('成功', 'escaped'),
     'grail.failed': ('失敗', 'failed'),
     'grail.cleanup': ('クリンナップ', 'Cleanup'),

@@ -22,7 +22,8 @@ PHASES = {"setup": Label("セットアップ", "Setup"), "select": Label("セレ
           "battle": Label("バトル", "Battle"), "cleanup": Label("クリンナップ", "Cleanup")}
 _ALL = tuple(PHASES)
 
-# T-13: Command Seal effects 1–7
+# T-13: Command Seal effects 1–7: `label` offers one (the console's list); `done`, where the offer's words are not
+# what a use did, says that (its log line, the table's record of the seals used)
 SEAL_EFFECTS: dict[int, dict] = {
     1: {"label": Label("自分のサーヴァントの全ステータス+10（戦闘中）", "All own servant's stats +10 for the combat"),
         "timing": ("setup",), "effect": {"all_stats": 10}, "cap_exempt": True, "may_exceed_100": True,
@@ -33,10 +34,11 @@ SEAL_EFFECTS: dict[int, dict] = {
     3: {"label": Label("勝率+50", "Win rate +50"), "timing": ("battle",), "effect": {"win_rate": 50},
         "cap_exempt": True, "may_exceed_100": False, "users": ("main", "sub"), "public": False},
     4: {"label": Label("メインとサブ・その他のキャラクターを交代", "Swap the main with a sub / other character"),
+        "done": Label("メインを交代", "Main swapped"),
         "timing": _ALL, "effect": {"swap_main": 1}, "cap_exempt": True, "may_exceed_100": False,
         "users": ("main",), "public": False},
-    5: {"label": Label("MP+3（即座に、公開可）", "MP +3 (at once, may be public)"), "timing": _ALL,
-        "effect": {"mp": 3}, "cap_exempt": True, "may_exceed_100": False, "users": ("main",), "public": True},
+    5: {"label": Label("MP+3（即座に、公開可）", "MP +3 (at once, may be public)"), "done": Label("MP+3", "MP +3"),
+        "timing": _ALL, "effect": {"mp": 3}, "cap_exempt": True, "may_exceed_100": False, "users": ("main",), "public": True},
     6: {"label": Label("逃走判定（黒星と同じ数の令呪）", "Escape check (as many seals as black stars)"), "timing": ("setup",),
         "effect": {"escape": 1}, "cap_exempt": True, "may_exceed_100": False, "users": ("main",), "public": False},
     7: {"label": Label("敗北後の逃走判定（黒星+1の令呪、さらに+1で自動成功）",
@@ -46,9 +48,15 @@ SEAL_EFFECTS: dict[int, dict] = {
 }
 
 
+def seal_done(effect: int) -> Label:
+    """T-13: what a use of the seal effect did, in words (「MP+3」, not the console's 「MP+3（即座に、公開可）」)."""
+    e = SEAL_EFFECTS[effect]
+    return e.get("done", e["label"])
+
+
 def seal_effects() -> list[dict]:
-    """T-13: the seal effects 1–7 as JSON rows (number, label, timing labels, numbers, users)."""
-    return [{"effect": n, "label": e["label"].to_dict(), "timing": list(e["timing"]),
+    """T-13: the seal effects 1–7 as JSON rows (number, label, what a use did, timing labels, numbers, users)."""
+    return [{"effect": n, "label": e["label"].to_dict(), "done": seal_done(n).to_dict(), "timing": list(e["timing"]),
              "timing_labels": [PHASES[p].to_dict() for p in e["timing"]], "effect_values": dict(e["effect"]),
              "cap_exempt": e["cap_exempt"], "may_exceed_100": e["may_exceed_100"], "users": list(e["users"]),
              "public": e["public"], "rule": "T-13"} for n, e in SEAL_EFFECTS.items()]
@@ -75,6 +83,9 @@ def check_seal_use(effect: int, role: str | None, phase: str | None = None, has_
                       f"Seal {effect} is used in the {', '.join(PHASES[p].en for p in e['timing'])} phase")
 
 
+ALLIED_STARS = Label("黒星の数（同盟内で最多）", "black stars (most among the allies)")  # T-13: seals 6 and 7 in an alliance
+
+
 def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool = False,
               readings: Mapping | None = None) -> dict:
     """T-13: how many seals an effect costs (6: 黒星; 7: 黒星 + 1, +1 more for automatic)."""
@@ -90,8 +101,7 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
     if effect == 7 and allied and reading(readings, "seal7_alliance") == "own":
         stars = stars[:1]
     n = max(stars)
-    lab = Label("黒星の数（同盟内で最多）", "black stars (most among the allies)") if allied and len(stars) > 1 \
-        else Label("黒星の数", "black stars")
+    lab = ALLIED_STARS if allied and len(stars) > 1 else Label("黒星の数", "black stars")
     terms = [term(lab, n, "T-13")]
     if allied:
         notes.append(note("同盟内で令呪の消費を分担してよい", "The allies may decide who pays the seals", "T-13"))
@@ -108,6 +118,34 @@ def seal_cost(effect: int, black_stars: int | Sequence[int] = 0, automatic: bool
         if automatic:
             terms.append(term(Label("自動成功の追加1画", "One more for automatic success"), 1, "T-13"))
     return {"effect": effect, "cost": sum(t["value"] for t in terms), "terms": terms, "notes": notes}
+
+
+def seal_cost_words(escape: Mapping) -> Label:
+    """T-13: what an escape (seal 6 / 7) spent in seals and why, from its cost's numbers: 「令呪2画を使用（黒星1個 ＋ 1画）」."""
+    # The words come from the numbers (black stars first, this loss's star [T-11], the 1 on top, the automatic 1),
+    # not from the terms' stored labels, so an escape stored before reads the same.
+    cost, seal = escape["cost"], escape["seal"]
+    n, first, rest = cost["cost"], cost["terms"][0], cost["terms"][1:]
+    stars, allied = first["value"], first["label"] == ALLIED_STARS.to_dict()
+    star_en = f"{stars} black star{'' if stars == 1 else 's'}"
+    ja = [f"同盟内で最多の黒星{stars}個" if allied else f"黒星{stars}個"]
+    en = [f"{star_en} (the most among the allies)" if allied else star_en]
+    loss = sum(t["value"] for t in rest if t["rule"] == "T-11")
+    if loss:
+        ja.append(f"今回の敗北の黒星{loss}個")
+        en.append("this loss's black star")
+    if seal == 7:
+        ja.append("1画")
+        en.append("1")
+    if escape.get("automatic"):
+        ja.append("自動成功に1画")
+        en.append("1 for automatic success")
+    spent_en = f"{n} Command Seal{'' if n == 1 else 's'} spent"
+    if n == 0:
+        return Label(f"令呪は使わない（{ja[0]}）", f"no Command Seal spent ({en[0]})")
+    if seal == 6:
+        return Label(f"令呪{n}画を使用（{ja[0]}と同じ数）", f"{spent_en} (as many as {en[0]})")
+    return Label(f"令呪{n}画を使用（{' ＋ '.join(ja)}）", f"{spent_en} ({' + '.join(en)})")
 
 
 # -- caps (T-8) ---------------------------------------------
