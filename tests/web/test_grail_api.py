@@ -121,6 +121,8 @@ def test_a_whole_combat_through_the_api(client, grail):
     text = "\n".join(e["text"] for e in log)
     for line in ("■ 戦闘: セイバー陣営 vs アーチャー陣営", "セットアップ [T-4]", "3rdリザルト", "勝敗判定 [T-10]", "クリンナップ [T-11]"):
         assert line in text
+    # a term whose label ends with its amount reads it once (it read 「令呪2: 宝具+30 +30」, 「敏捷が−10 −10」)
+    assert "（戦力（敏捷） 55、相性: 魔力により敏捷が−10 [T-7]）" in text and "（戦力（宝具） 60、令呪2: 宝具+30 [T-13]）" in text
     # Exports carry a heading per combat and the readable lines.
     md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=bearer(grail["tok"]["gm"])).get_data(as_text=True)
     assert "戦闘: セイバー陣営 vs アーチャー陣営" in md and "ファイナルリザルト" in md and "勝率" in md

@@ -326,11 +326,17 @@ def _stat(s: str, lang: str) -> str:
     return STAT_EN.get(s, s) if lang == "en" else f"【{s}】"
 
 
+def label_and_value(label: str, value: str) -> str:
+    """A term's label and its signed value, the value left out when the label already ends with it (令呪2: 宝具+30)."""
+    signed = value[:1] in "+-−"  # an unsigned one is a total: 「(優位2 − 劣位1) × 20」 is followed by its 20
+    return label if signed and label.replace("−", "-").endswith(value.replace("−", "-")) else f"{label} {value}"
+
+
 def _term(t: dict, i: int, lang: str, rule: bool = True) -> str:
     """The `i`th term of a breakdown: its label and value (the first as it is, the later ones signed), its rule."""
     label = t["label"] if isinstance(t["label"], str) else t["label"]["en" if lang == "en" else "ja"]
-    value = minus_sign(t["value"], signed=i > 0)  # the later terms signed, a negative one with its minus sign (−)
-    return f"{label} {value} [{t['rule']}]" if rule and t.get("rule") else f"{label} {value}"
+    text = label_and_value(label, minus_sign(t["value"], signed=i > 0))  # later terms signed, with a real minus (−)
+    return f"{text} [{t['rule']}]" if rule and t.get("rule") else text
 
 
 def _terms(terms: list[dict], lang: str) -> str:

@@ -14,7 +14,7 @@ from gmtool.core.logtext import minus_sign
 from gmtool.core.model import State
 from gmtool.core.ruleset import EventType
 
-from .events import ORDINALS, _d_select_opened, _names, _stat, combat_of, select_outcome
+from .events import ORDINALS, _d_select_opened, _names, _stat, combat_of, label_and_value, select_outcome
 
 
 def _label(term: dict, lang: str) -> str:
@@ -26,8 +26,7 @@ def _modifiers(terms: list[dict], lang: str) -> str:
     already ends with its amount (令呪2: 宝具+30) is not followed by it again."""
     parts = []
     for t in terms[1:]:
-        label, value = _label(t, lang), minus_sign(t["value"], True)
-        text = label if label.replace("−", "-").endswith(value.replace("−", "-")) else f"{label} {value}"
+        text = label_and_value(_label(t, lang), minus_sign(t["value"], True))
         rule = (f" [{t['rule']}]" if lang == "en" else f"[{t['rule']}]") if t.get("rule") else ""
         parts.append(text + rule)
     return (", " if lang == "en" else "、").join(parts)
