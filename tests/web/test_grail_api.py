@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of, ruleset_views, undocumented
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, open_link, path_of, ruleset_views, shown_by_default,
+                            undocumented)
 
 from gmtool.web import create_app
 
@@ -123,6 +125,8 @@ def test_a_whole_combat_through_the_api(client, grail):
         assert line in text
     # a term whose label ends with its amount reads it once (it read 「令呪2: 宝具+30 +30」, 「敏捷が−10 −10」)
     assert "（戦力（敏捷） 55、相性: 魔力により敏捷が−10 [T-7]）" in text and "（戦力（宝具） 60、令呪2: 宝具+30 [T-13]）" in text
+    page = open_link(client.application, grail["table_url"]).get(f"/s/{sid}/table?lang=ja").get_data(as_text=True)
+    assert "相性: 魔力により敏捷が<b>−10</b>" in page and "令呪2: 宝具<b>+30</b>" in page  # and on the screens, in bold
     # Exports carry a heading per combat and the readable lines.
     md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=bearer(grail["tok"]["gm"])).get_data(as_text=True)
     assert "戦闘: セイバー陣営 vs アーチャー陣営" in md and "ファイナルリザルト" in md and "勝率" in md
@@ -639,6 +643,13 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
                        json={"seat": "s2", "key": "black_stars", "value": 1}).status_code == 200
     to_final(client, grail)
     call(client, grail, "roll_battle", {"faces": [100, 1]})  # セイバー陣営 (a) wins; アーチャー陣営 lost
+    # Play-through: the console's Cleanup button came first and its escape form had the winner chosen; pressing
+    # Cleanup eliminated the loser before it could try seal 7. The form has the loser chosen and a hint says so.
+    console = open_link(client.application, grail["gm_url"])
+    for lang, hint in (("ja", "「クリンナップ」を押す前に下の「逃走判定」で"), ("en", "with Escape below before you press Cleanup")):
+        html = console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        form = re.search(r'id="grail-escape".*?</form>', html, re.S).group(0)
+        assert '<option value="s2" selected>' in form and hint in html, lang
     tie = call(client, grail, "escape", {"faction": "s2", "escaper_mod": 5, "faces": [40, 45]})["ruleset"]["combat"]
     check = tie["escapes"][-1]
     assert check["check"]["escaper"]["total"] == 45 == check["check"]["pursuer"]["total"] and not check["escaped"]
@@ -654,6 +665,7 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
     for lang, words in (("ja", "· 令呪2画を使用（黒星1個 ＋ 1画）"), ("en", "· 2 Command Seals spent (1 black star + 1)")):
         page = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
         assert words in page and "さらに1画" not in page and "one seal more" not in page
+        assert shown_by_default(page, RULE_CODE_TEXT) == [], lang  # the rule codes behind the TV's 根拠 toggle
     r = client.post(f"/api/sessions/{sid}/actions/escape", headers=gm, json={"faction": "s2", "automatic": True})
     assert r.status_code == 409  # one escape check per timing
     client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})

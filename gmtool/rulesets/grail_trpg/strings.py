@@ -149,6 +149,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.applied_by_the_gm': ('GMが適用', 'applied by the GM'),
     'grail.result_skills_hint': ('リザルトのスキルは次のセレクトまで使えます（優位の側から）。結果は再計算されます',
                                  'Result skills can be used until the next select (the side with the advantage first); the result is computed again'),
+    'grail.escape_before_cleanup': ('負けた陣営が逃走するなら、「クリンナップ」を押す前に下の「逃走判定」で（令呪7: 黒星の数＋1画、もう1画で自動成功）。押すと黒星がつき、逃走しなかった陣営は敗退します',
+                                    "A losing faction that escapes does so with Escape below before you press Cleanup (seal 7: black stars + 1 seals, one more for a sure escape). Cleanup gives the black star and eliminates a loser that did not escape"),
     'grail.cleanup_skills_hint': ('クリンナップのスキルは公開で宣言します。逃走判定に使うものはGMに秘密で伝えてください',
                                   'Cleanup skills are declared openly; tell the GM in secret those for an escape check'),
     'grail.history': ('戦闘の詳細', 'Combat details'),
