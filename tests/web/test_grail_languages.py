@@ -186,3 +186,19 @@ def test_the_gms_threat_side_reads_in_every_language(app, client):
         assert re.search(r"Rider side\s+vs\s+GM", re.sub(r"<[^>]+>", " ", english)), path
     log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(data["gm_token"])).get_json()["events"]
     assert not [e["text"] for e in log if "脅威" in e["text"]]
+
+
+def test_the_start_forms_hint_names_the_gm_side_as_its_box_does(app, client):
+    """Play-through (T-2 PL対GM): the hint under 戦闘開始 said to register characters under 「GM（脅威）」 and pick it, but
+    the start form's box for that side reads "GM" (as every screen names it since 8148371): it says where to enter them
+    and what to pick, in both languages."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Threat", "ruleset": "grail_trpg", "seats": ["ライダー陣営"]}).get_json()
+    table = ApiTable(client, data)
+    table.act("set_characters", {"faction": "s1", "text": "ライダー 筋力40 耐久30 敏捷60 魔力40 幸運30 宝具50"})
+    table.act("set_characters", {"faction": "gm", "text": "バーサーカー 筋力90 耐久80 敏捷50 魔力30 幸運20 宝具60"})
+    console = open_link(app, data["gm_url"])
+    for lang, pick in (("ja", "ここで「GM」を選びます"), ("en", "then pick 'GM' here")):
+        html = console.get(f"/s/{data['session']}/gm?lang={lang}").get_data(as_text=True)
+        start = re.search(r'id="grail-start".*?</form>', html, re.S).group(0)
+        assert re.search(r'name="b" value="gm"[^>]*>\s*GM\s*<', start) and pick in start.replace("&#39;", "'"), lang
