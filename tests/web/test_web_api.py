@@ -148,6 +148,14 @@ def test_counter_same_value_and_unknowns(client, created):
                  "The change must be a whole number (got 'x')")
     assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": True}), 400,
                  "The change must be a whole number (got 'true')")
+    # §7: `null` (or "", what the console's form sends for the box left empty) is a field not given: a client that
+    # writes every field, the unused one as null, changes by the other; both null is neither given
+    assert_error(client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": None, "value": None}), 400,
+                 "Give either a change (delta) or a new value")
+    assert client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": None, "value": 2}).get_json()[
+        "value"] == 2
+    assert client.post(url, headers=gm, json={"seat": "s1", "key": "seals", "delta": -1, "value": ""}).get_json()[
+        "value"] == 1
 
 
 def test_counter_request_without_seat_or_key_names_the_missing_field(client, created):
