@@ -222,3 +222,51 @@ def test_every_action_is_documented(name):
     docs = _docs(name)
     for action in ruleset.actions:
         assert f"`{action}`" in docs, f"action {action} is not in {ruleset.docs}"
+
+
+def _rows(docs: str) -> dict[str, str]:
+    """A docs page's table rows whose first cell is one name in backticks: {name: the rest of the row} (the first
+    such row of each name)."""
+    rows: dict[str, str] = {}
+    for name, rest in re.findall(r"^\| `(\w+)` \|(.*)\|$", docs, re.M):
+        rows.setdefault(name, rest)
+    return rows
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_actions_row_says_who_may_call_it(name):
+    """The actions table's `who` column is what the declaration lets through: `GM` for a GM-only action (a seat
+    calling it gets 403), `seat …` for one a seat may call (the GM too). A client reading `GM` where the server takes
+    a seat's call, or `seat` where it refuses it, was misled."""
+    ruleset = registry()[name]
+    rows = _rows(_docs(name))
+    said = {action: rows.get(action, "").split("|")[0].strip() for action in ruleset.actions}
+    wrong = {action: (said[action], act.who) for action, act in ruleset.actions.items()
+             if not said[action].startswith("GM" if act.who == "gm" else "seat")}
+    assert wrong == {}, f"{ruleset.docs}: the action's row says (who), the declaration says: {wrong}"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_readings_row_gives_its_rule_choices_and_default(name):
+    """Each reading's row in the ruleset's page names its rule code and every choice's value (as a client sends it:
+    `true`, `null`, `0`), the default first: a client switching a reading sends what the row says."""
+    ruleset = registry()[name]
+    rows = _rows(_docs(name))
+    for reading in ruleset.readings:
+        row = rows.get(reading.key)
+        assert row is not None, f"{ruleset.docs} has no row for the reading {reading.key}"
+        text = lambda v: "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)  # noqa: E731
+        named = re.findall(r"`([^`]+)`", row)
+        assert reading.rule in row, (reading.key, reading.rule, row)
+        assert {text(c.value) for c in reading.choices} <= set(named), (reading.key, row)
+        assert named and named[0] == text(reading.default), (reading.key, reading.default, row)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_prompt_kind_and_resolver_is_documented(name):
+    """A ruleset's own prompt kinds and resolvers reach every client (`state.prompts[].kind` and `resolver`, the
+    resolution's `resolver`): each is named (as `` `name` ``) in its docs page."""
+    ruleset = registry()[name]
+    docs = _docs(name)
+    missing = [n for n in [k.name for k in ruleset.prompt_kinds] + list(ruleset.resolvers) if f"`{n}`" not in docs]
+    assert missing == [], f"not in {ruleset.docs}: {missing}"
