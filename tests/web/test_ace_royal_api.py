@@ -53,6 +53,22 @@ def _setup(act):
         act("set_servant", servant, who=seat)
 
 
+def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
+    """ace_royal.md §2: before `start_game` the actions of the game in play answer 409 'The game has not started yet'
+    before reading their fields: an unknown counter, a phone's 魔力 and a zero change to `adjust`, an unknown state,
+    an unknown seal effect (not the quick version's first-master die) — not their rows' 404 / 403 / 400."""
+    act, state = game["act"], game["state"]
+    _setup(act)
+    version = state()["session"]["version"]
+    for name, payload, who in (("adjust", {"key": "zz", "delta": 1}, "s1"), ("adjust", {"key": "mana", "delta": -1}, "s1"),
+                               ("adjust", {"seat": "s1", "key": "hand", "delta": 0}, "gm"),
+                               ("set_state", {"state": "zz"}, "s1"), ("use_seal", {"effect": 9}, "s1"),
+                               ("combat_modifier", {"side": "zz"}, "s1"), ("place_code", {}, "s1")):
+        error = act(name, payload, who=who, status=409)["error"]
+        assert (error["ja"].startswith("ゲームはまだ始まっていません")
+                and error["en"].startswith("The game has not started yet")), (name, error)
+    assert state()["session"]["version"] == version
+
 def test_bad_input_is_a_4xx_and_changes_nothing(game):
     act, state = game["act"], game["state"]
     act("roll_first", status=409)  # not set up
