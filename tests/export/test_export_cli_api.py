@@ -200,6 +200,22 @@ def test_api_export_options(web):
     assert client.get(f"/api/sessions/{sid}/export?format=text", headers=bearer(ADMIN_KEY)).status_code == 200
 
 
+def test_api_json_export_with_secret_rolls_keeps_them_the_gms_in_the_import(web):
+    """docs/api.md §14: `format=json&secret_rolls=1` is the public export plus the GM's secret rolls never revealed;
+    the session imported from it shows them to its GM only, as the original did (the table and the seats read none)."""
+    _app, client, data = web
+    gm = bearer(data["gm_token"])
+    plain = client.get(f"/api/sessions/{data['session']}/export?format=json", headers=gm).get_json()
+    with_rolls = client.get(f"/api/sessions/{data['session']}/export?format=json&secret_rolls=1", headers=gm).get_json()
+    assert "GM-SECRET-API" not in str(plain) and "GM-SECRET-API" in str(with_rolls)
+    made = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=with_rolls).get_json()
+    tokens = {"gm": made["gm_token"], "table": made["table_token"], "seat": made["seats"][0]["token"]}
+    seen = {who: "GM-SECRET-API" in client.get(f"/api/sessions/{made['session']}/log?limit=1000",
+                                                headers=bearer(token)).get_data(as_text=True)
+            for who, token in tokens.items()}
+    assert seen == {"gm": True, "table": False, "seat": False}
+
+
 @pytest.mark.parametrize("who", ["table", "seat", "none", "wrong"])
 def test_api_export_is_for_the_gm_only(web, who):
     _app, client, data = web
