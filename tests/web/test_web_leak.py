@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmtool_testing import bearer
+from gmtool_testing import ADMIN_KEY, Screens, bearer, open_link
 
 MARKER = "ZQXMARKER7731"
 ROLL_MARKER = "ROLLMARKER4402"
@@ -168,6 +168,28 @@ def test_private_counter_never_reaches_other_screens(app, client, screens):
         assert_absent(app, screens, who, "PRIVREASON88", 'data-seat="s1" data-key="mana"')
     assert_present(app, screens, "s1", ("PRIVREASON88", ["/api/sessions/{sid}/log"]))
 
+
+def test_an_event_of_an_undeclared_type_reaches_the_gm_alone(app, client, screens):
+    """DESIGN 3, docs/api.md §6: an event whose type the session's rules do not declare is shown to the GM only (its log
+    line the bare type). Through the API one arrives in a full backup as an action that was undone (an undone action
+    is not folded, so the import takes it): every page, fragment, API answer and export of the imported session is
+    searched for it as the table and each seat, and the GM's log has it."""
+    gm = bearer(screens.token("gm"))
+    client.post(f"/api/sessions/{screens.sid}/scenes", headers=gm, json={"title": "UNDECLARED-SCENE"})
+    assert client.post(f"/api/sessions/{screens.sid}/undo", headers=gm).status_code == 200
+    backup = client.get(f"/api/sessions/{screens.sid}/export?format=json&full=1", headers=gm).get_json()
+    marked = next(e for e in backup["events"] if e["type"] == "scene.marked")
+    marked["type"], marked["data"] = "homebrew.secret", {"x": MARKER}
+    made = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=backup)
+    assert made.status_code == 201, made.get_json()
+    data = made.get_json()
+    copy = Screens(data=data, gm=open_link(app, data["gm_url"]), table=open_link(app, data["table_url"]),
+                   seats={s["id"]: open_link(app, s["join_url"]) for s in data["seats"]})
+    for who in ("table", *copy.seats):
+        assert_absent(app, copy, who, MARKER, "homebrew.secret")
+    log = client.get(f"/api/sessions/{copy.sid}/log?limit=1000&lang=en", headers=bearer(copy.token("gm"))).get_json()
+    assert [(e["data"], e["text"]) for e in log["events"] if e["type"] == "homebrew.secret"] == [
+        ({"x": MARKER}, "homebrew.secret")]
 
 def test_live_stream_carries_only_a_version_notice(app, client, screens):
     """Principle 8: the SSE stream says "changed, version N"; each screen re-fetches its own view."""
