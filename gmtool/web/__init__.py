@@ -309,7 +309,7 @@ def stylesheet_url(ruleset) -> str:
 
 def error_response(status: int, ja: str, en: str):
     """A clear bilingual error: JSON for the API, a flash fragment for htmx, else a page."""
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if request.path.startswith("/api/") or request.path == "/api" or request.accept_mimetypes.best == "application/json":
         return jsonify(error_json(status, ja, en)), status
     lang = g.get("lang", "ja")
     if request.headers.get("HX-Request") == "true":

@@ -202,6 +202,18 @@ def test_unknown_session_is_404(client, created, method, path):
     assert response.status_code == 404
 
 
+
+@pytest.mark.parametrize("method, path, status, en", [
+    ("GET", "/api", 404, "Not found"), ("POST", "/api", 404, "Not found"), ("GET", "/api/", 404, "Not found"),
+    ("GET", "/api/nowhere", 404, "Not found"), ("POST", "/api/health", 405, "Method not allowed"),
+    ("DELETE", "/api/sessions", 405, "Method not allowed"), ("GET", "/api/sessions/import", 405, "Method not allowed"),
+])
+def test_every_error_of_the_api_is_json_also_its_base_address(client, method, path, status, en):
+    """docs/api.md §2: every error under /api/, unknown routes and wrong methods included, is the JSON error. The
+    API's own base address without its slash (`/api`, what a client configured with `BASE=…/api` asks first) was the
+    screens' HTML error page."""
+    assert assert_error(client.open(path, method=method), status, en)["en"] == en
+
 # -- rolls ----------------------------------------------------------------------
 
 def test_roll_returns_the_result_with_its_breakdown(client, created):
