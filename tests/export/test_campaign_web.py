@@ -96,6 +96,15 @@ def test_the_api_continues_and_lists_a_campaign(web):
     listed = client.get(f"/api/sessions/{out['session']}/campaign", headers=bearer(out["gm_token"])).get_json()
     assert [s["title"] for s in listed["sessions"]] == ["リーグ第1戦", "第2戦"]
     assert set(listed["sessions"][0]) == {"id", "title", "date", "closed", "outcome"}
+    # docs/api.md 14d: the new session's log, as the table reads it: one action by `system`, the carried counters with
+    # rule `campaign` and the reason in both languages, the flags they raise
+    log = client.get(f"/api/sessions/{out['session']}/log?limit=1000", headers=bearer(out["table_token"])).get_json()
+    carried = [(e["actor"], e["type"], e["data"].get("rule"), e["data"].get("reason")) for e in log["events"][1:]]
+    reason = {"ja": "前回（リーグ第1戦）から引き継ぎ", "en": "carried over from 'リーグ第1戦'"}
+    assert carried == [("system", "campaign.continued", "campaign", None),
+                       ("system", "counter.changed", "campaign", reason), ("system", "counter.changed", "campaign", reason),
+                       ("system", "flag.raised", "S-12", None)]
+    assert len({e["action"] for e in log["events"][1:]}) == 1
 
 
 def test_a_whole_campaign_exports_in_one_file(web):
