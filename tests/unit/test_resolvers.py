@@ -37,6 +37,15 @@ def test_highest_counts_gm_modifiers(pure):
     assert row["total"] == 60 and row["terms"][-1] == {"label": "令呪", "value": 50, "rule": "GM"}
 
 
+def test_highest_reads_a_choice_as_the_number_its_option_says(pure):
+    """docs/api.md 12.9: `highest` on a `choice` prompt counts an option as the whole number it reads ("10" beats "7"),
+    an option that is no number as 0 (only the GM's modifiers then decide)."""
+    result = highest(prompt("choice", ["3", "10", "7"]), {"s1": "10", "s2": "7"}, pure.state, FixedDice([]))
+    assert result["winners"] == ["s1"] and [r["total"] for r in result["rows"]] == [10, 7]
+    p = prompt("choice", ["STR", "DEX"], modifiers=[{"who": "s2", "amount": 1, "label": "x"}])
+    result = highest(p, {"s1": "STR", "s2": "DEX"}, pure.state, FixedDice([]))
+    assert [r["total"] for r in result["rows"]] == [0, 1] and result["winners"] == ["s2"]
+
 def test_highest_gm_is_named_gm(pure):
     result = highest(prompt(), {"s1": 1, "gm": 2}, pure.state, FixedDice([]))
     assert result["winners"] == ["gm"] and result["summary"]["en"] == "GM wins (2)"
