@@ -146,6 +146,20 @@ def test_bad_input_is_a_clear_4xx(client, grail, name, body, status, message):
     assert r.status_code == status and message in r.get_json()["error"]["ja"]
 
 
+@pytest.mark.parametrize("text, message", [
+    ("x" * 8001, "A text is too long (at most 8000 characters)"),
+    ("y" * 201, "Line 1: a line is at most 200 characters"),
+    ("\n".join(f"c{i} 筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40" for i in range(21)), "At most 20 characters per faction"),
+])
+def test_set_characters_limits_answer_as_the_limits_table_says(client, grail, text, message):
+    """docs/api.md, Limits › Rulesets: a sheet over its limits is refused with the message the table gives (8,000
+    characters is every text's limit: the API answers it before the game reads the sheet; the table named the game's
+    own message, which no request reaches) and writes nothing."""
+    error = call(client, grail, "set_characters", {"faction": "s1", "text": text}, status=400)["error"]
+    assert error["en"] == message
+    state = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
+    assert state["session"]["version"] == 1
+
 @pytest.mark.parametrize("name, body", [
     ("add_modifier", {"side": "a", "label": "軍略", "value": 101}),
     ("add_modifier", {"side": "b", "label": "軍略", "value": "-101"}),
