@@ -417,8 +417,8 @@ def table_rows(doc: str, heading: str) -> dict[str, list[str]]:
             for m in re.finditer(r"^\| `([\w.\[\]]+)` \| (.*) \|$", _section(doc, heading), re.M)}
 
 
-def fields_at(views: list, path: str) -> set[str]:
-    """The keys of every object found at `path` (as `documented_fields` writes it) in any of `views`."""
+def objects_at(views: list, path: str) -> list[dict]:
+    """Every object found at `path` (as `documented_fields` writes it) in any of `views`."""
     objs = list(views)
     for part in re.findall(r"\w+|\{\}|\[\]", path):
         if part == "[]":
@@ -428,7 +428,12 @@ def fields_at(views: list, path: str) -> set[str]:
             continue
         objs = [o[part] for o in objs if isinstance(o, dict) and o.get(part) is not None]
         objs = [x for o in objs for x in (o if isinstance(o, list) else [o])]
-    return {k for o in objs if isinstance(o, dict) for k in o}
+    return [o for o in objs if isinstance(o, dict)]
+
+
+def fields_at(views: list, path: str) -> set[str]:
+    """The keys of every object found at `path` (as `documented_fields` writes it) in any of `views`."""
+    return {k for o in objects_at(views, path) for k in o}
 
 
 def _keys_anywhere(value, maps: set[str], path: str = "", out: set | None = None) -> set:
@@ -450,19 +455,25 @@ def _keys_anywhere(value, maps: set[str], path: str = "", out: set | None = None
 
 def undocumented(views: list, doc: str, heading: str) -> dict[str, tuple[set, set]]:
     """Where `views` (dicts as returned) and the docs' table differ: {path: (returned but not documented,
-    documented but never returned)} for the top level and every object whose fields the table lists; {} when
-    they agree. A field marked `?` need not be returned; any other must be, so a documented object never seen
-    in `views` counts as missing (the test did not reach it). Deeper objects without a row of their own are held
-    to their names: `"*"` lists the field names returned anywhere that the section never writes."""
+    documented but not always returned)} for the top level and every object whose fields the table lists; {} when
+    they agree. A field marked `?` need not be returned; any other must be, in every object the table's row lists it
+    for (a client reads it without looking first): one never returned is missing as its name (a documented object
+    never seen in `views` counts as missing: the test did not reach it), one some objects leave out as `name?` (the
+    row should mark it `?`). Deeper objects without a row of their own are held to their names: `"*"` lists the
+    field names returned anywhere that the section never writes."""
     differences, fields = {}, documented_fields(doc, heading)
     maps = {p.replace("[]", "").removesuffix("{}") for p in fields if p.endswith("{}")}
     unnamed = _keys_anywhere(views, maps) - set(re.findall(r"\w+", _section(doc, heading)))
     if unnamed:
         differences["*"] = (unnamed, set())
     for path, documented in fields.items():
-        seen = fields_at(views, path) if path else {k for v in views for k in v}
-        named = {n.removesuffix("?") for n in documented}
-        extra, missing = seen - named, {n for n in documented if not n.endswith("?")} - seen
+        objs = objects_at(views, path) if path else list(views)
+        seen = {k for o in objs for k in o}
+        named, required = {n.removesuffix("?") for n in documented}, {n for n in documented if not n.endswith("?")}
+        missing = required - seen
+        if path:  # the top level names every answer of a page; each object at a path is one answer's
+            missing |= {f"{n}?" for o in objs for n in required - set(o) if n in seen}
+        extra = seen - named
         if extra or missing:
             differences[path] = (extra, missing)
     return differences

@@ -678,7 +678,9 @@ def _every_route(app, client) -> tuple[list[dict], list[dict]]:
         for who in viewers:
             got = client.get(f"/api{s}/prompts/{pid}", headers=who)
             assert got.status_code == 200, got.get_json()
-            answers.append({"state": {"prompts": [got.get_json()]}})
+            # the one prompt as `state.prompts` carries it, in the viewer's whole state (section 17 holds every object)
+            whole = client.get(f"/api{s}/state", headers=who).get_json()
+            answers.append({"state": {**whole, "prompts": [got.get_json()]}})
     call("prompt", "POST", f"{s}/prompts/p1/modifiers", gm, {"who": "gm", "amount": 3, "label": "Giant"})
     call("prompt", "POST", f"{s}/prompts/p1/confirm", gm)
     call("prompt", "POST", f"{s}/prompts/p6/extend", gm, {"seats": ["s3"]})
@@ -727,8 +729,9 @@ def test_every_answer_has_exactly_the_documented_fields(app, client):
     answers with exactly those, none missing and none unnamed."""
     answers, _ = _every_route(app, client)
     # a prompt's answer is the prompt of `state.prompts` (plus `version`), whose table rows name its objects
+    whole = next(a["state"] for a in reversed(answers) if "state" in a)
     for answer in [a for a in answers if "prompt" in a]:
-        answers.append({"state": {"prompts": [{k: v for k, v in answer["prompt"].items() if k != "version"}]}})
+        answers.append({"state": {**whole, "prompts": [{k: v for k, v in answer["prompt"].items() if k != "version"}]}})
         answer["prompt"] = dict.fromkeys(answer["prompt"])
     assert undocumented(answers, "docs/api.md", "## 17. Every field of every answer") == {}
 
