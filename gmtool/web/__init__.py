@@ -128,7 +128,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _language():
-        chosen = request.args.get("lang") or request.cookies.get("lang")
+        """The reader's language: the request's `?lang`, else (a screen) its `lang` cookie, else Japanese. The API
+        reads the request alone (docs/api.md: Japanese unless it says `lang=en`): the cookie an earlier `?lang=en`
+        left is the screens', and a client that keeps cookies must not have its later answers switch language."""
+        chosen = request.args.get("lang") or (None if request.path.startswith("/api/") else request.cookies.get("lang"))
         g.lang = chosen if chosen in LANGS else "ja"
 
     @app.before_request

@@ -462,6 +462,21 @@ def test_log_is_filtered_and_paged(client, created):
     assert_error(client.get(f"/api/sessions/{sid}/log?after=x", headers=gm), 400)
 
 
+def test_the_apis_language_is_the_requests_own_not_a_cookie_left_by_an_earlier_one(client, created):
+    """docs/api.md §2 / §6 / §14: log texts, exports and the campaign's outcomes are Japanese unless the request says
+    `lang=en`. A client that keeps cookies (Flask's test client, a requests.Session, curl -b) got English for every
+    later request once one had asked `?lang=en`: its answer sets the `lang` cookie, which is the screens' (they keep
+    it, and get it still), and the API read it as the default."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    english = client.get(f"/api/sessions/{sid}/log?lang=en", headers=gm)
+    assert "created" in english.get_json()["events"][0]["text"] and "lang=en" in english.headers["Set-Cookie"]
+    assert client.get(f"/api/sessions/{sid}/log", headers=gm).get_json()["events"][0]["text"].startswith("セッション「")
+    assert "ルール: " in client.get(f"/api/sessions/{sid}/export?format=text", headers=gm).get_data(as_text=True)
+    assert "令呪" in client.get(f"/api/sessions/{sid}/campaign", headers=gm).get_json()["sessions"][0]["outcome"]
+    assert "Ruleset: " in client.get(f"/api/sessions/{sid}/export?format=text&lang=en", headers=gm).get_data(as_text=True)
+    page = client.get(f"/s/{sid}/gm?k={created['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert 'lang="en"' in page  # a screen still reads the cookie the API's ?lang=en left
+
 def test_add_seat_through_the_api(client, created):
     sid, gm = created["session"], bearer(created["gm_token"])
     response = client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "キャスター", "faction": "間桐"})
