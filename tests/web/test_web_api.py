@@ -316,6 +316,20 @@ def test_undo_through_the_api(client, created):
     assert_error(client.post(f"/api/sessions/{sid}/undo", headers=bearer(created["seats"][0]["token"])), 403)
 
 
+def test_undo_takes_back_a_reading_switch_and_skips_what_is_not_undoable(client, created):
+    """docs/api.md §9 / 14c: a reading switch is undoable (the list of §9 left it out); adding a seat, opening and
+    answering a prompt are skipped: the undo after them takes back the switch made before them."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "dice", "value": "entered"})
+    client.post(f"/api/sessions/{sid}/seats", headers=gm, json={"name": "キャスター"})
+    client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": "q", "kind": "text", "seats": ["s1"]})
+    client.post(f"/api/sessions/{sid}/prompts/p1/answer", headers=bearer(created["seats"][0]["token"]),
+                json={"value": "x"})
+    undone = client.post(f"/api/sessions/{sid}/undo", headers=gm).get_json()["undone"]
+    assert undone["summary_en"] == "Reading switched: Dice → Faces of real dice rolled at the table are entered"
+    state = state_of(client, sid, created["gm_token"])
+    assert state["readings"][0]["value"] == "server" and len(state["seats"]) == 4 and state["prompts"][0]["answered"]
+
 def test_close_publishes_the_seed_and_further_changes_conflict(client, created):
     sid, gm = created["session"], bearer(created["gm_token"])
     rolls = [client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "3D6"}).get_json() for _ in range(2)]
