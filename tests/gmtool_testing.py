@@ -391,7 +391,7 @@ def documented_fields(doc: str, heading: str) -> dict[str, set[str]]:
     one field and the rest of the row holds a `{…}` (or `[{…}]`) in backticks, the first one lists that
     object's fields (for a list, each item's; for a map written `{seat: {…}}`, each value's, the path then
     ending in `{}`; `{key: value}`, a map of plain values, gives that path with no fields):
-    `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `fields_at`."""
+    `fields["players[].score"] = {…}`. A path's `[]` and `{}` are walked by `objects_at`."""
     section = _section(doc, heading)
     fields: dict[str, set[str]] = {"": set()}
     for first, rest in re.findall(r"^\| ([^|]*`[^|]*) \|(.*)\|$", section, re.M):
@@ -429,11 +429,6 @@ def objects_at(views: list, path: str) -> list[dict]:
         objs = [o[part] for o in objs if isinstance(o, dict) and o.get(part) is not None]
         objs = [x for o in objs for x in (o if isinstance(o, list) else [o])]
     return [o for o in objs if isinstance(o, dict)]
-
-
-def fields_at(views: list, path: str) -> set[str]:
-    """The keys of every object found at `path` (as `documented_fields` writes it) in any of `views`."""
-    return {k for o in objects_at(views, path) for k in o}
 
 
 def _keys_anywhere(value, maps: set[str], path: str = "", out: set | None = None) -> set:
