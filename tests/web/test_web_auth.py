@@ -258,6 +258,18 @@ def test_admin_key_opens_the_gm_console_and_the_home_page(app, created):
 def test_api_requires_the_admin_key_to_create_or_list_sessions(client, created):
     assert client.post("/api/sessions", json={"title": "x"}, headers=bearer(created["gm_token"])).status_code == 403
     assert client.get("/api/sessions", headers=bearer(created["gm_token"])).status_code == 403
+    # docs/api.md §1: the server key's routes say what they need, with no token, a wrong one or a session's
+    sid = created["session"]
+    for method, path in (("GET", "/api/sessions"), ("POST", "/api/sessions"), ("POST", "/api/sessions/import"),
+                         ("GET", f"/api/sessions/{sid}/salvage")):
+        for headers in ({}, bearer("A" * 32), bearer(created["gm_token"])):
+            response = client.open(path, method=method, json={} if method == "POST" else None, headers=headers)
+            assert response.status_code == 403 and response.get_json()["error"]["en"] == (
+                "The server's GM key is required"), (method, path, headers)
+    # every other route: a missing or unknown token is 'Missing or invalid token'
+    for headers in ({}, bearer("A" * 32)):
+        assert client.get(f"/api/sessions/{sid}/state", headers=headers).get_json()["error"]["en"] == (
+            "Missing or invalid token")
     listed = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
     assert [s["id"] for s in listed] == [created["session"]]
 
