@@ -410,3 +410,41 @@ def test_s11_the_free_move_seal_says_what_it_does_once_and_offers_the_squares(ga
     game["act"]("roll_move", {"faces": [3]}, who="s1")
     form = re.search(r'<form class="row sg-free-move".*?</form>', game["page"]("s1", lang), re.S).group(0)
     assert text_of(form).strip() == words + " +1 +2 +3 +4", text_of(form)
+
+
+def button(html: str, button_id: str) -> str:
+    """The opening tag of the console's button `button_id`."""
+    return re.search(rf'<button id="{button_id}"[^>]*>', html, re.S).group(0)
+
+
+def second_tap(html: str, button_id: str) -> str | None:
+    """What the first click on button `button_id` says it armed (data-second-tap), None if one click acts."""
+    found = re.search(r'data-second-tap="([^"]*)"', button(html, button_id))
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize(("lang", "phase_words", "round_words"), [
+    ("ja", "セイバー・アーチャー・ランサーがまだ移動していません: もう一度押すと行動フェイズ1を終了",
+     "終了条件（S-2）をまだ満たしていません: もう一度押すとラウンド1を終了"),
+    ("en", "Not moved yet: セイバー, アーチャー, ランサー. Click again to end action phase 1",
+     "The end condition (S-2) is not met yet: click again to end Round 1")], ids=["ja", "en"])
+def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase_words, round_words):
+    """S-2/S-3: the console's 行動フェイズ終了 (強制) before everyone moved and ラウンド終了 before the round's end
+    condition act only on a second click within 4 s (static/live.js data-second-tap; the round's ended on one tap,
+    a stray click beside 行動フェイズ終了), and the first says what it would cut short; each as the marked next step
+    (everyone moved, the condition met) acts on one click, as every other step of the game does."""
+    html = game["page"]("gm", lang)
+    assert second_tap(html, "sg-end-phase") == phase_words
+    assert second_tap(html, "sg-end-round") == round_words
+    steps = {"s1": 1, "s2": 2, "s3": 3}  # never on one square: no battle
+    game["act"]("roll_move", {"faces": [1]}, who="s1")
+    html = game["page"]("gm", lang)
+    assert second_tap(html, "sg-end-phase").startswith("アーチャー・ランサーが" if lang == "ja" else "Not moved yet: アーチャー, ランサー.")
+    for _ in range(8):
+        while (mover := game["view"]()["current"]) is not None:
+            game["act"]("roll_move", {"faces": [steps[mover]]}, who=mover)
+        assert second_tap(game["page"]("gm", lang), "sg-end-phase") is None  # everyone moved: the marked step
+        game["act"]("end_phase")
+    html = game["page"]("gm", lang)
+    assert game["view"]()["round_over"] and 'class="primary"' in button(html, "sg-end-round")
+    assert second_tap(html, "sg-end-round") is None

@@ -22,6 +22,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.end_the_action_phase': ('行動フェイズ終了', 'End the action phase'),
     'sugoroku.force': ('強制', 'force'),
     'sugoroku.end_the_round': ('ラウンド終了', 'End the round'),
+    'sugoroku.end_phase_early': ('{names}がまだ移動していません: もう一度押すと行動フェイズ{n}を終了',
+                                 'Not moved yet: {names}. Click again to end action phase {n}'),
+    'sugoroku.end_round_early': ('終了条件（S-2）をまだ満たしていません: もう一度押すと{round}を終了',
+                                 'The end condition (S-2) is not met yet: click again to end {round}'),
     'sugoroku.pending_battle': ('戦闘待ち', 'Pending battle'),
     'sugoroku.square': ('マス', 'Square '),  # the number follows directly (マス3 / Square 3)
     'sugoroku.challenge': ('挑戦', 'Challenge'),
