@@ -202,6 +202,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.closed": ("セッション終了", "Session closed"),
     "table.rolls": ("ロール", "Rolls"),
     "table.no_rolls": ("まだダイスは振られていません", "No dice rolled yet"),
+    "table.no_rolls_in_scene": ("「{scene}」ではまだダイスは振られていません", "No dice rolled yet in {scene}"),
+    "table.rolls_before_scene": ("「{scene}」より前", "Before {scene}"),
     "table.secret_roll": ("GMがシークレットダイスを振りました", "The GM rolled secret dice"),
     "table.history": ("履歴", "History"),
     "table.log": ("ログ", "Log"),

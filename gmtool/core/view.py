@@ -137,6 +137,9 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
             (r for r in reversed(state.rolls) if can_see_roll(state, viewer, r)), rolls)],
         "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in islice(
             (r for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)), rolls)],
+        # the newest scene mark (a ruleset's round or combat, the GM's シーン区切り): a roll with a lower seq was made in
+        # an earlier scene, which the screens' roll strips leave out or mark (templates/_rolls.html)
+        "scene": dict(state.scenes[-1]) if state.scenes else None,
         "prompts": [prompt_view(p, state, viewer)
                     for p in recent_prompts(state, viewer, RECENT_FINISHED if finished is None else finished)],
         "readings": readings_view(rules, state) if rules is not None else [],

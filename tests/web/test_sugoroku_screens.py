@@ -448,3 +448,38 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     html = game["page"]("gm", lang)
     assert game["view"]()["round_over"] and 'class="primary"' in button(html, "sg-end-round")
     assert second_tap(html, "sg-end-round") is None
+
+
+def rolls_of(html: str, where: str) -> list[str]:
+    """The items of a roll list as they read: the table's strip (`"strip"`), else the one list under a 「ロール」
+    heading (the table's history, a phone's card, the console's card)."""
+    pattern = r'<div class="summary-rolls">.*?</ol>' if where == "strip" else r'<h2>(?:ロール|Rolls)</h2>\s*<ol class="rolls">.*?</ol>'
+    found = re.search(pattern, html, re.S)
+    return [text_of(li).strip() for li in re.findall(r"<li.*?</li>", found.group(0), re.S)] if found else []
+
+
+@pytest.mark.parametrize(("lang", "empty", "before"), [
+    ("ja", "「ラウンド2」ではまだダイスは振られていません", "「ラウンド2」より前"),
+    ("en", "No dice rolled yet in Round 2", "Before Round 2")], ids=["ja", "en"])
+def test_a_new_round_starts_the_rolls_strip_clean(game, lang, empty, before):
+    """S-1: at the start of round 2 the table's strip of rolls and every phone's list showed round 1's last rolls as if
+    just rolled. Rolls made before the newest scene mark (view.scene, the round's ■ heading) leave the strip and the
+    phones' list (which says none was rolled in this round yet); the console and the table's history still list them,
+    after a line that says they came before round 2."""
+    for _ in range(8):
+        play_phase(game)
+    game["act"]("end_round", {"vote": False})
+    assert len(rolls_of(game["page"]("table", lang), "strip")) == 3  # between rounds: still round 1's
+    game["act"]("start_round")
+    table, phone, gm = game["page"]("table", lang), game["page"]("s1", lang), game["page"]("gm", lang)
+    assert rolls_of(table, "strip") == [] and 'class="summary-rolls"' not in table
+    assert rolls_of(phone, "list") == [empty]
+    for html in (gm, table):
+        listed = rolls_of(html, "list")
+        assert listed[0] == before and len(listed) > 3, listed
+    mover = game["view"]()["current"]
+    game["act"]("roll_move", {"faces": [4]}, who=mover)
+    table, phone, gm = game["page"]("table", lang), game["page"]("s1", lang), game["page"]("gm", lang)
+    assert len(rolls_of(table, "strip")) == 1 and rolls_of(table, "strip")[0].endswith("4")
+    assert len(rolls_of(phone, "list")) == 1 and rolls_of(phone, "list")[0].endswith("4")
+    assert rolls_of(gm, "list")[1] == before and 'class="roll earlier' in gm
