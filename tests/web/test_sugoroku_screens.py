@@ -483,3 +483,27 @@ def test_a_new_round_starts_the_rolls_strip_clean(game, lang, empty, before):
     assert len(rolls_of(table, "strip")) == 1 and rolls_of(table, "strip")[0].endswith("4")
     assert len(rolls_of(phone, "list")) == 1 and rolls_of(phone, "list")[0].endswith("4")
     assert rolls_of(gm, "list")[1] == before and 'class="roll earlier' in gm
+
+
+def test_nobody_is_named_to_move_while_the_battles_are_fought(game):
+    """S-7: once the phase ends its battles are fought before anyone rolls (the roll is refused, the mover's phone
+    offers no roll), but the table's title and the other phones named the next phase's first mover (手番: アーチャー) for
+    the whole battle, as if it were their turn. They name the mover again once the battles are over."""
+    for seat, face in (("s1", 1), ("s2", 1), ("s3", 3)):  # s1 and s2 on square 1: a battle
+        game["act"]("roll_move", {"faces": [face]}, who=seat)
+    game["act"]("end_phase")
+    mover = game["view"]()["current_name"]
+    assert mover and game["view"]()["pending"]
+
+    def named() -> dict:
+        title = re.search(r'<p class="stage-step sg-title".*?</p>', game["page"]("table"), re.S).group(0)
+        return {"table": "手番" in text_of(title), "s3": f"手番: {mover}" in text_of(game["page"]("s3"))}
+
+    assert named() == {"table": False, "s3": False}  # the battle is listed
+    game["act"]("start_battle")
+    assert named() == {"table": False, "s3": False}  # and fought
+    pid = game["view"]()["battle"]["prompt"]
+    game["answer"](pid, "s1", ["力5"])
+    game["answer"](pid, "s2", ["力3"])
+    game["act"]("end_battle")
+    assert named() == {"table": True, "s3": True}
