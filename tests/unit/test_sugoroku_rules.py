@@ -227,7 +227,11 @@ def test_s2_round_over_after_eighth_action_phase(round_name):
 
 def test_s2_reading_all_players_at_goal_ends_round():
     r = S.round_over("round1", 3, 4, n_players=4)
-    assert r["over"] is True and "Round end when everyone is at the goal" in r["reason"]["en"]
+    # said as the other ends are, the round first, with the reading that made it one (a table read 「解釈（全員ゴールでの
+    # ラウンド終了）：規定人数に満たなくても全員ゴールで終了」, a reading's description, as the reason in its big flag)
+    assert r["over"] is True and r["reason"] == {
+        "ja": "ラウンド1：全員がゴール（解釈「全員ゴールでのラウンド終了」による）",
+        "en": "Round 1: everyone is at the goal (reading 'Round end when everyone is at the goal')", "rule": "S-2"}
     assert S.round_over("round1", 3, 4, n_players=4, readings={"round_end_all_at_goal": False})["over"] is False
     assert S.round_over("round1", 3, 3, n_players=4)["over"] is False
 

@@ -215,7 +215,10 @@ def round_over(round_name: str, action_phase: int, goal_count: int, n_players: i
         reason = _note(f"{label.ja}：行動フェイズ8回目終了", f"{label.en}: 8th action phase over", "S-2")
     elif n_players is not None and goals >= _int(n_players, "人数", "Players", 1) \
             and reading(readings, "round_end_all_at_goal"):
-        reason = _reading_note("round_end_all_at_goal", True)
+        # said as the other ends are (the round, then what happened), naming the reading that made it an end
+        ja_name, en_name = READINGS["round_end_all_at_goal"]["label"]
+        reason = _note(f"{label.ja}：全員がゴール（解釈「{ja_name}」による）",
+                       f"{label.en}: everyone is at the goal (reading '{en_name}')", "S-2")
     return {"over": reason is not None, "reason": reason, "goal_needed": need,
             "phases_left": max(0, ACTION_PHASES_PER_ROUND - phase)}
 
