@@ -507,3 +507,21 @@ def test_nobody_is_named_to_move_while_the_battles_are_fought(game):
     game["answer"](pid, "s2", ["力3"])
     game["act"]("end_battle")
     assert named() == {"table": True, "s3": True}
+
+
+def test_a_revealed_true_name_reads_without_its_count(game):
+    """S-13: the table's 真名 column shows the count of skill uses and battles toward the reveal at 5 (？ 3/5); a
+    true name revealed at 5 kept counting, and the column read 「エミヤ 6/5」, as if the count were wrong. Once revealed
+    it reads the name alone, as the phones do."""
+    def cell(seat: str) -> str:
+        row = re.search(rf'<tr data-seat="{seat}".*?</tr>', game["page"]("table"), re.S).group(0)
+        return text_of(re.search(r'<td class="sg-name">.*?</td>', row, re.S).group(0)).strip()
+
+    for _ in range(5):
+        game["act"]("use_skill", {"kind": "skill", "cost": 0}, who="s2")  # 3 a round (S-15), then the GM's count
+        if game["view"]()["players"]["s2"]["uses_left"] == 0:
+            break
+    assert cell("s2") == "？ 3/5"
+    game["act"]("reveal_true_name", {"seat": "s2", "reason": "宝具《真名開放》"})
+    game["act"]("use_skill", {"kind": "skill", "cost": 0}, who="s1")
+    assert cell("s2") == "判明" and cell("s1") == "？ 1/5"  # (no true name was entered at this setup: 判明, revealed)
