@@ -525,3 +525,22 @@ def test_a_revealed_true_name_reads_without_its_count(game):
     game["act"]("reveal_true_name", {"seat": "s2", "reason": "宝具《真名開放》"})
     game["act"]("use_skill", {"kind": "skill", "cost": 0}, who="s1")
     assert cell("s2") == "判明" and cell("s1") == "？ 1/5"  # (no true name was entered at this setup: 判明, revealed)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_phase_end_is_offered_once_the_round_is_over_and_its_phase_ended(game, lang):
+    """S-2: once the end condition is met, only the phase that met it may still end (for its battles); after that the
+    console still offered 行動フェイズ終了 beside the marked ラウンド終了, and a click on it was only refused (409
+    「ラウンド終了の条件を満たしています」). Now the round's end is the one way on."""
+    play_phase(game)  # 1, 2, 3 squares: apart from here on (no battle)
+    for _ in range(4):
+        play_phase(game, {"s1": 6, "s2": 6, "s3": 6})
+    while game["view"]()["current"] is not None:  # everyone at the goal (board of 30) in phase 6: over (S-2)
+        game["act"]("roll_move", {"faces": [6]}, who=game["view"]()["current"])
+    assert game["view"]()["round_over"] and not game["view"]()["round_ended"]
+    html = game["page"]("gm", lang)
+    assert 'id="sg-end-phase"' in html and 'class="primary"' in button(html, "sg-end-phase")  # the phase that met it
+    game["act"]("end_phase")
+    html = game["page"]("gm", lang)
+    assert 'id="sg-end-phase"' not in html and 'class="primary"' in button(html, "sg-end-round")
+    assert game["post"]("end_phase").status_code == 409  # what the button did
