@@ -63,6 +63,13 @@ def test_a_turn_with_a_battle_between_two_phones(page, open_table):
     # Everything is revealed at once; the table shows the totals with their breakdown and the winner.
     expect(table.locator("#sg-battle .sg-result")).to_contain_text("セイバーの勝ち")
     expect(table.locator("#sg-battle table.breakdown tr")).to_have_count(3)
+    # On the parent's phone in English, the child's cards ("Magic 3, Technique 2", too long for the rest of its row)
+    # read beside the child's name, not fallen under it as a line of their own
+    phones["s1"].goto(phones["s1"].url.split("?")[0] + "?lang=en")
+    row = phones["s1"].locator(".prompt-card .respondents li, .card .respondents li").filter(has_text="アーチャー").first
+    expect(row.locator(".answer-value")).to_have_text("Magic 3, Technique 2")
+    who, value = row.locator(".who").bounding_box(), row.locator(".answer-value").bounding_box()
+    assert value["y"] < who["y"] + who["height"] and value["x"] > who["x"] + who["width"], (who, value)
     page.locator("#sg-end-battle").click()
     expect(table.locator(".sg-last-battle")).to_contain_text("セイバー")
     expect(table.locator("tr[data-seat=s1] .sg-vp")).to_have_text("2")  # 0 square VP + 2 cards the child played
