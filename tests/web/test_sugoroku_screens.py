@@ -544,3 +544,29 @@ def test_no_phase_end_is_offered_once_the_round_is_over_and_its_phase_ended(game
     html = game["page"]("gm", lang)
     assert 'id="sg-end-phase"' not in html and 'class="primary"' in button(html, "sg-end-round")
     assert game["post"]("end_phase").status_code == 409  # what the button did
+
+
+def test_the_phase_that_met_the_end_condition_still_ends_in_one_click(app, client):
+    """S-2: in the climax two at the goal end it at once, while the others have not moved (and may no longer roll):
+    the phase that met the condition may still end, for its battles (force, as someone has not moved), so the
+    console offers it, without the second click of an early end, whose words (「…がまだ移動していません」) would tell
+    the GM to wait for a roll that is refused; once that phase has ended it is offered no more."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+    tokens = {s["id"]: s["token"] for s in data["seats"]}
+    console = open_link(app, data["gm_url"])
+
+    def act(name, payload, token=gm):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(token), json=payload)
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()["ruleset"]
+
+    act("setup", {"board_length": 6, "order": ["s1", "s2", "s3"], "skip_to_climax": True})
+    act("roll_move", {"faces": [6]}, tokens["s1"])
+    rv = act("roll_move", {"faces": [6]}, tokens["s2"])
+    assert rv["round"] == "climax" and rv["round_over"] and not rv["all_moved"]
+    html = console.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert "force" in button(html, "sg-end-phase") and second_tap(html, "sg-end-phase") is None
+    act("end_phase", {"force": True})
+    assert 'id="sg-end-phase"' not in console.get(f"/s/{sid}/gm").get_data(as_text=True)
