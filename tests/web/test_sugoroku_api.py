@@ -265,6 +265,12 @@ def test_s11_free_move_ignores_the_roll_once(game):
     assert error["en"] == "Only right after your own roll"
     s1 = state()["ruleset"]["players"]["s1"]
     assert (s1["position"], s1["seals"]) == (3, 2)
+    # its log line counts from the square before the roll: it read 「3マス進む（令呪：出目を無視 +3） マス6→3」, moving
+    # 3 on to a square behind (play-through)
+    lines = {lang: [e["text"] for e in game["client"].get(f"/api/sessions/{game['sid']}/log?lang={lang}", headers=bearer(
+        game["tokens"]["table"])).get_json()["events"] if e["type"] == "sugoroku.moved"][-1] for lang in ("ja", "en")}
+    assert lines == {"ja": "セイバー：振る前のマス0から3マス進む（令呪：出目を無視 +3） マス6→3 [S-11]",
+                     "en": "セイバー: moves 3 from square 0, before the roll (seal: roll ignored +3), square 6→3 [S-11]"}
 
 
 def test_s2_no_ninth_action_phase(game):

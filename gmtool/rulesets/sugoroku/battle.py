@@ -409,7 +409,7 @@ def use_seal(state: State, payload: dict, ctx) -> list:
         base = last["base"]
         move_to(tx, seat, tx.value(seat, "position"), base + result["move"],
                 [{"label": {"ja": "令呪：出目を無視", "en": "seal: roll ignored"}, "value": result["move"], "rule": "S-11"}],
-                result["move"], False, "S-11")
+                result["move"], False, "S-11", {"base": base})  # counted from the square before the roll
     return tx.drafts
 
 

@@ -247,6 +247,9 @@ def _d_moved(e, state, lang):
     n = state.seat_name(d["seat"])
     how = _terms(d.get("terms", []), lang)
     how = _ja(lang, f"（{how}）", f" ({how})") if how else ""
+    if not d.get("turn", True) and d.get("base", d["from"]) != d["from"]:  # a free-move seal counts from before the roll
+        return _ja(lang, f"{n}：振る前のマス{d['base']}から{d['move']}マス進む{how} マス{d['from']}→{d['to']}{_rule(d)}",
+                   f"{n}: moves {d['move']} from square {d['base']}, before the roll{how}, square {d['from']}→{d['to']}{_rule(d)}")
     return _ja(lang, f"{n}：{d['move']}マス進む{how} マス{d['from']}→{d['to']}{_rule(d)}",
                f"{n}: moves {d['move']}{how}, square {d['from']}→{d['to']}{_rule(d)}")
 
