@@ -162,6 +162,7 @@ class Prompt:
     status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled; open or locked -> closed (the session's close)
     answers: dict[str, Answer] = field(default_factory=dict)
     opened_seq: int = 0
+    revealed_seq: int = 0  # the seq of its (last) reveal: the scene its result belongs to (web/screens.phone_public)
     reason: str = ""
     resolution: dict | None = None
     modifiers: list[dict] = field(default_factory=list)

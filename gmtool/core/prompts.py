@@ -399,6 +399,7 @@ def prompt_revealed(state: State, e: Event) -> None:
     prompt = state.writable_prompt(e.data["prompt"])
     prompt.status = "revealed"
     prompt.was_revealed = True
+    prompt.revealed_seq = e.seq
     prompt.reason = e.data.get("reason", "")
 
 

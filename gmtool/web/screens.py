@@ -299,8 +299,14 @@ def phone_public(live: LiveSession, public: dict) -> PhonePublic:
     made = live.rendered.get(key, version)
     if made is None:
         seats = {s["id"]: s for s in public["seats"]}
+        # a phone shows the results revealed since the newest scene mark (a new round or combat), as it lists only
+        # that scene's rolls (phone/_public.html); what is not revealed (locked, closed with the session) stays
+        since = public["scene"]["seq"] if public["scene"] else 0
+        prompts = live.state.prompts
+        current = [p["id"] for p in public["prompts"] if p["id"] in prompts
+                   and (prompts[p["id"]].status != "revealed" or prompts[p["id"]].revealed_seq > since)]
         shared = render_fragment(PHONE_PUBLIC, {"public": public, "viewer": TABLE, "sid": public["session"]["id"],
-                                                "seats_by_id": seats,
+                                                "seats_by_id": seats, "current_prompts": current,
                                                 "seat_names": {i: s["name"] for i, s in seats.items()},
                                                 "section_cache": live.sections}, language)
         counter_defs = {c["key"]: c for c in public["counters"]}

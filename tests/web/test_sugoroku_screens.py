@@ -570,3 +570,26 @@ def test_the_phase_that_met_the_end_condition_still_ends_in_one_click(app, clien
     assert "force" in button(html, "sg-end-phase") and second_tap(html, "sg-end-phase") is None
     act("end_phase", {"force": True})
     assert 'id="sg-end-phase"' not in console.get(f"/s/{sid}/gm").get_data(as_text=True)
+
+
+def test_a_new_round_leaves_the_last_rounds_battles_off_the_phones(game):
+    """S-1: each round has its own board, yet at the start of round 2 every phone still showed round 1's last battle
+    cards (「戦闘（マス1）… セイバーの勝ち」) among the revealed results, as if fought on the new board's square 1 (the
+    table's stage already lets the last round's battle go, e7f2e29). A phone shows the results revealed since the
+    newest scene mark (the round's start), as its list of rolls does; the console and the table's history keep them."""
+    for seat, face in (("s1", 1), ("s2", 1), ("s3", 3)):  # s1 and s2 on square 1: a battle
+        game["act"]("roll_move", {"faces": [face]}, who=seat)
+    game["act"]("end_phase")
+    game["act"]("start_battle")
+    pid = game["view"]()["battle"]["prompt"]
+    game["answer"](pid, "s1", ["力5"])
+    game["answer"](pid, "s2", ["力3"])
+    game["act"]("end_battle")
+    card = f'id="prompt-{pid}"'
+    assert card in game["page"]("s3")
+    game["act"]("end_round", {"force": True, "vote": False})
+    assert card in game["page"]("s3")  # between rounds: still round 1
+    game["act"]("start_round")
+    for lang in ("ja", "en"):
+        assert card not in game["page"]("s3", lang) and card not in game["page"]("s1", lang)
+    assert card in game["page"]("gm") and f'id="history-prompt-{pid}"' in game["page"]("table")

@@ -398,3 +398,33 @@ def test_the_apps_of_one_process_compile_a_template_and_a_routes_url_builder_onc
                      for text in ("before", "after"))
     assert before.get_template("kept.html").render() == "before"
     assert after.get_template("kept.html").render() == "after"
+
+
+def test_a_phone_shows_the_results_revealed_in_this_scene_and_the_rolls_made_in_it(client, screens):
+    """A new scene (the GM's シーン区切り, a game's round) starts a phone clean: the results revealed before it and its
+    rolls leave the phone (they read as current); a prompt opened before the mark and revealed after it is this
+    scene's result and shows. The console keeps everything."""
+    sid, gm = screens.sid, bearer(screens.token("gm"))
+    phone = screens.seats["s1"]
+
+    def prompt(title: str) -> str:
+        pid = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+            "title": title, "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]}).get_json()["id"]
+        for seat in ("s1", "s2"):
+            client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(screens.token(seat)), json={"value": "a"})
+        return pid
+
+    first = prompt("第一夜の問い")
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "2D6", "label": "索敵"}).status_code == 201
+    late = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "夜をまたぐ問い", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]}).get_json()["id"]
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert f'id="prompt-{first}"' in html and "索敵" in html
+    assert client.post(f"/api/sessions/{sid}/scenes", headers=gm, json={"title": "第二夜"}).status_code == 201
+    for seat in ("s1", "s2"):
+        client.post(f"/api/sessions/{sid}/prompts/{late}/answer", headers=bearer(screens.token(seat)), json={"value": "b"})
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert f'id="prompt-{first}"' not in html and "索敵" not in html and "「第二夜」ではまだダイスは振られていません" in html
+    assert f'id="prompt-{late}"' in html
+    console = screens.gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert f'id="prompt-{first}"' in console and "索敵" in console and "「第二夜」より前" in console
