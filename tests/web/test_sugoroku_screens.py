@@ -169,9 +169,13 @@ def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
         assert ("最終ラウンド" in text) == (rnd == "climax"), text
         assert "sg-last-battle" not in html and "スタートへ" not in text, text
         en_text = stage("en")[1]
-        assert f"{en} · first to move: {first}" in en_text and "board of 12 squares" in en_text, en_text
+        assert f"{en} · first to move: {first}" in en_text and "Board of 12 squares" in en_text, en_text
         assert en_text.count(first) == 1 and "To move" not in en_text, en_text
-        assert ("the final round" in en_text) == (rnd == "climax"), en_text
+        # each part of the line between its dots starts with a capital, as the title's (it began 'the final round: …'
+        # and 'ends after 8 action phases …', lower case at the start of a line)
+        what = ("The final round: most VP at its end wins; at the goal, +6 VP per unused seal · " if rnd == "climax" else "") + \
+            "Ends after 8 action phases or once " + ("4" if rnd == "round2" else "2") + " are at the goal · Board of 12 squares"
+        assert what in en_text, en_text
         act("roll_move", {"faces": [1]}, who=view()["current"])
         assert "sg-round-start" not in stage()[0], rnd  # the first move of the round takes the headline away
         act("end_round", {"force": True, "vote": False})

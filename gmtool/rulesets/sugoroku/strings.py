@@ -141,8 +141,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.round_over_next': ('{round}終了 · 次は{next}（GMの開始を待っています）', '{round} over · next: {next} (waiting for the GM to start it)'),
     'sugoroku.round_begins': ('{round}開始', '{round} begins'),
     'sugoroku.first_to_move': ('先手', 'first to move'),
-    'sugoroku.round_ends': ('行動フェイズ{phases}回か、{goal}人のゴールで終了', 'ends after {phases} action phases or once {goal} are at the goal'),
-    'sugoroku.board_of': ('盤面{n}マス', 'board of {n} squares'),
+    'sugoroku.round_ends': ('行動フェイズ{phases}回か、{goal}人のゴールで終了', 'Ends after {phases} action phases or once {goal} are at the goal'),
+    'sugoroku.board_of': ('盤面{n}マス', 'Board of {n} squares'),
     'sugoroku.climax_is': ('最終ラウンド：終了時に戦果最多で優勝、ゴールで未使用の令呪1画につき戦果+6',
-                           'the final round: most VP at its end wins; at the goal, +6 VP per unused seal'),
+                           'The final round: most VP at its end wins; at the goal, +6 VP per unused seal'),
 }
