@@ -633,3 +633,27 @@ def test_the_view_has_exactly_the_documented_fields(client):
     for sid, tokens, play in documented_games(client):
         views += ruleset_views(client, sid, tokens, play)
     assert undocumented(views, "docs/rulesets/succession.md", "## 4. `state.ruleset`") == {}
+
+
+def test_g1_a_phone_shows_its_hand_once(client, game):
+    """Play-through: a succession phone said its hand twice once the game was set up, in the panel's line
+    (「手札 5 · まだ取れる」) and again in core's 「あなたの席」 card under it, as ace_royal's coins were. The panel's line
+    is the one left (`Ruleset.phone_counters`); before the setup, and in score-only mode (no hand is kept there), core's
+    card still shows it."""
+    sid = game["sid"]
+    phone = open_link(client.application, f"/join/{sid}?k={game['tokens']['s1']}")
+
+    def shown():
+        """Core's cards of its counters and the panel's hand lines, on its own part of the page."""
+        html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+        own = html.split('<div class="other">', 1)[0]
+        return own.count('class="card mine-card"'), own.count('id="sc-my-hand"')
+
+    assert shown() == (1, 0)  # before the setup: core's card only
+    game["act"]("setup", {"first": "s1", "row": ["5", "6"]})
+    assert shown() == (0, 1)
+    score_only = new_game(client)
+    score_only["act"]("setup", {"first": "s1", "mode": "score"})
+    phone = open_link(client.application, f"/join/{score_only['sid']}?k={score_only['tokens']['s1']}")
+    html = phone.get(f"/s/{score_only['sid']}/phone").get_data(as_text=True).split('<div class="other">', 1)[0]
+    assert html.count('class="card mine-card"') == 1 and 'id="sc-my-hand"' not in html

@@ -44,6 +44,7 @@ RULESET = Ruleset(
     standings=standings,
     standings_data=standings_data,
     demo=Demo("デモ：聖杯サクセション", ("アルトリア", "ギルガメッシュ"), play=demo),
+    phone_counters=lambda rv: bool(rv.get("me")) and rv.get("mode") == "turns",  # the panel's hand line (view.py: `me`)
 )
 
 __all__ = ["RULESET"]
