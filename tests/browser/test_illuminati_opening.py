@@ -78,3 +78,14 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     expect(phones[current].locator("#il-start-turn")).to_be_visible()
     phones[current].locator("#il-start-turn").click()
     expect(table.locator(f".il-standings tr[data-seat={current}]")).to_contain_text("1+1")
+    # I-1: a phone shows each of its counters once, in the panel (core's 「あなたの席」 card is left out,
+    # Ruleset.phone_counters): at 390 px each counter's label and number keep to one line, never breaking inside a
+    # word (リソ/ース broke so in a play-through), in both languages.
+    for lang in ("ja", "en"):
+        for seat, phone in phones.items():
+            phone.goto(f"{base}/s/{sid}/phone?lang={lang}")
+            expect(phone.locator("#il-my-counts .il-count")).to_have_count(4)
+            expect(phone.locator(".mine-card")).to_have_count(0)
+            broken = phone.evaluate("""() => [...document.querySelectorAll('#il-my-counts .il-count')]
+                .filter(c => c.getClientRects().length > 1).map(c => c.textContent)""")
+            assert broken == [], (lang, seat, broken)

@@ -1063,3 +1063,31 @@ def test_i7_a_player_out_reads_on_its_phone_that_it_is_out_and_why(app, game):
             else:
                 assert out and re.sub(r"<[^>]+>", "", out.group(1)).strip() == said[seat][lang] + " [I-7]", (seat, lang)
                 assert shown_by_default(page, RULE_CODE_TEXT) == [], (seat, lang)
+
+
+def test_i1_a_phone_shows_each_of_its_counters_once(app, game):
+    """Play-through at 390x844: once the seat played, an illuminati phone showed its groups and both token counts
+    twice, in the panel's line (「1/11 組織（あと 10） · トークン イルミナティ 0 / グループ 0」) and again in core's
+    「あなたの席」 card of all seven counters under it, a card as tall as the panel on a page already three screens long.
+    The panel now shows the other four too (破壊の山, プロット手札, グループ手札, リソース) and core's card is left out
+    (`Ruleset.phone_counters`, as ace_royal's coins and succession's hand); before the regulation it still shows."""
+    sid, browser = game["sid"], app.test_client()
+    browser.get(f"/join/{sid}?k={game['tokens']['s1']}")
+
+    def own(lang="ja"):
+        """The phone's own part (before the others' counters)."""
+        return browser.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True).split('<div class="other">', 1)[0]
+
+    assert own().count('class="card mine-card"') == 1 and 'id="il-my-counts"' not in own()  # before the regulation
+    open_game(game)
+    game["client"].post(f"/api/sessions/{sid}/counters", headers=bearer(game["tokens"]["gm"]),
+                        json={"seat": "s1", "key": "resources", "delta": 2, "reason": "テスト"})
+    for lang, labels in (("ja", ("破壊の山", "プロット手札", "グループ手札", "リソース")),
+                         ("en", ("Destroyed", "Plot hand", "Group hand", "Resources"))):
+        page = own(lang)
+        assert page.count('class="card mine-card"') == 0, lang
+        counts = re.search(r'id="il-my-counts">(.*?)</p>', page, re.S).group(1)
+        assert re.findall(r'data-key="(\w+)">(\d+)<', counts) == [
+            ("destroyed", "0"), ("plot_hand", "3"), ("group_hand", "6"), ("resources", "2")], lang
+        assert all(label in counts for label in labels), (lang, counts)
+        assert page.count('class="il-my-groups"') == 1, lang  # the groups and tokens once, in the line above

@@ -53,4 +53,5 @@ RULESET = Ruleset(
     counter_settle=counter_settle,
     leak_probe=PROBE,
     demo=Demo("デモ：イルミナティ", ("アリス", "ボブ", "キャロル", "デイヴ"), play=demo),
+    phone_counters=lambda rv: bool(rv.get("me")),  # the panel's two lines, once the seat plays (view.py: `me`)
 )
