@@ -1091,3 +1091,25 @@ def test_i1_a_phone_shows_each_of_its_counters_once(app, game):
             ("destroyed", "0"), ("plot_hand", "3"), ("group_hand", "6"), ("resources", "2")], lang
         assert all(label in counts for label in labels), (lang, counts)
         assert page.count('class="il-my-groups"') == 1, lang  # the groups and tokens once, in the line above
+
+
+def test_i1_the_groups_still_needed_read_as_english(app, game):
+    """Play-through in English: the table's standings and a phone said a player's groups against the goal as
+    「1/11 missing 10」 (as if ten groups were lost), and the table's heading 「Goal 11 groups · round 1」 with a small r
+    among capitals. They read 「10 more needed」, as the refusal of an early victory says it, and 「Round 1」; the
+    Japanese 「あと 10」 and 「1巡目」 are as before."""
+    sid = game["sid"]
+    open_game(game)
+    game["act"]("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
+    table, phone = app.test_client(), app.test_client()
+    table.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+    phone.get(f"/join/{sid}?k={game['tokens']['s1']}")
+    pages = {lang: (table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True),
+                    phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True).split('<div class="other">', 1)[0])
+             for lang in ("ja", "en")}
+    for page in pages["en"]:
+        assert "10 more needed" in page and "missing" not in page
+    assert " · Round 1" in pages["en"][0] and " · round 1" not in pages["en"][0]  # (a placement's title: 「…, round 1」)
+    for page in pages["ja"]:
+        assert "あと 10" in page
+    assert "1巡目" in pages["ja"][0]

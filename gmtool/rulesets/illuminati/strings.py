@@ -7,7 +7,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.not_playing": ("この席はこのゲームには参加していません（プレイヤーはレギュレーションで決まります）。次のゲームから参加できます",
                                "This seat is not playing in this game (the regulation chose the players); it can join the next one"),
     "illuminati.groups": ("組織", "groups"),
-    "illuminati.missing": ("あと", "missing"),
+    "illuminati.missing": ("あと {n}", "{n} more needed"),  # groups still needed for the goal (I-1), as the refusal says it
     "illuminati.meets": ("ゴール達成", "Goal met"),
     "illuminati.out": ("脱落", "Out"),
     # the phone of a player out (I-7), with the reason the rules give (players[].out_reason)

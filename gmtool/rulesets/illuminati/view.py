@@ -76,7 +76,7 @@ def view(state: State, viewer: Viewer) -> dict:
         "tournament_allowed": len(g["players"] or state.seats) == rules.TOURNAMENT_PLAYERS,
         "players": players, "order": list(g["order"]), "current": now,
         "current_name": state.seat_name(now) if now else "", "round": turns.get("round"),
-        "round_label": {"ja": f"{turns['round']}巡目", "en": f"round {turns['round']}"} if turns else None,
+        "round_label": {"ja": f"{turns['round']}巡目", "en": f"Round {turns['round']}"} if turns else None,
         "turn": dict(g["turn"]), "placement": placement, "set_aside": list(g["set_aside"]),
         "rounds": list(g["rounds"]), "order_entered": g["order_entered"],
         "attack": attack, "last_attack": last, "attacks": [_attack_view(state, a) for a in g["attacks"][:5]],
