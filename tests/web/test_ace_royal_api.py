@@ -767,3 +767,33 @@ def test_a2_a_phone_shows_its_coins_once(app, game):
     _setup(game["act"])
     assert shown() == (0, 1, 1)
     assert re.search(r"<dt>礼装</dt><dd>0/\d</dd>", phone.get(f"/s/{sid}/phone").get_data(as_text=True))
+
+
+def test_a7_the_combat_that_ends_the_game_stays_on_the_stage_under_the_winner(game):
+    """Play-through at 1920x1080: the combat that put the last rival out vanished from the table's stage at once; it
+    showed 「勝者: 凛」 and 「聖杯戦争終結: 勝者 凛」 only, so the table never saw the blow that decided the game nor its
+    breakdown. The stage keeps the winner on top, then that combat's result, the elimination and both sides'
+    breakdowns (A-7), as after any other combat; the end line is not said twice."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    table = client.application.test_client()
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+    _setup(act)
+    act("start_game")
+    for seat, mana in (("s3", 0), ("s2", 1)):  # the third master is out; the second has one 魔力 left
+        r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
+                        json={"seat": seat, "key": "mana", "value": mana, "reason": "テスト"})
+        assert r.status_code == 200, r.get_json()
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s2")
+    assert act("combat_resolve", {}, who="s1")["ruleset"]["winner"] == "s1"
+    for lang, words in (("ja", ("勝者: 凛", "襲撃: 凛 物理", "ウェイバー が脱落", "聖杯戦争終結")),
+                        ("en", ("Winner: 凛", "Attack: 凛 Physical", "ウェイバー is out", "Holy Grail War over"))):
+        html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html[html.index('id="stage"'):html.index('id="table-summary"')]))
+        winner, attack, out, end = words
+        assert winner in shown and "ar-stage-combat-result" in html and "ar-stage-breakdowns" in html, (lang, shown)
+        assert re.search(re.escape(attack) + r" \d+ vs \d+ ⇒ \d+", shown), (lang, shown)
+        assert out in shown and end not in shown, (lang, shown)
