@@ -797,3 +797,33 @@ def test_a7_the_combat_that_ends_the_game_stays_on_the_stage_under_the_winner(ga
         assert winner in shown and "ar-stage-combat-result" in html and "ar-stage-breakdowns" in html, (lang, shown)
         assert re.search(re.escape(attack) + r" \d+ vs \d+ ⇒ \d+", shown), (lang, shown)
         assert out in shown and end not in shown, (lang, shown)
+
+
+def test_a6_the_stage_says_how_an_encounter_came_about(game):
+    """Play-through at 1920x1080: the turn player's encounter die came up 1 and the opponent's die picked 龍之介 (A-6),
+    but the table's stage went straight to the combat (「Attacker 凛 / Interceptor 龍之介」): nobody at the table saw
+    the 1, nor which number picked whom. The stage shows the encounter roll's line above the combat when the combat
+    has just come of it; once a side acts the combat alone shows."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    table = client.application.test_client()
+    table.get(f"/s/{sid}/table?k={tokens['table']}")
+
+    def stage(lang="ja"):
+        html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        shown = html[html.index('id="stage"'):html.index('id="table-summary"')]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)), shown
+
+    _setup(act)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("reveal", {"what": "both"}, who="s1")
+    act("step", who="s1")
+    act("encounter_roll", {"faces": [1, 2]}, who="s1")  # others s2, s3: 2 = s3
+    for lang, words in (("ja", ("遭遇戦判定 1d6 = 1", "1d6 = 2 ⇒ キャスター陣営")),
+                        ("en", ("encounter roll 1d6 = 1", "1d6 = 2 ⇒ キャスター陣営"))):
+        text, shown = stage(lang)
+        assert 'id="ar-combat"' in shown and 'id="ar-encounter"' in shown, (lang, text)
+        assert all(w in text for w in words), (lang, text)
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    assert 'id="ar-encounter"' not in stage()[1]
