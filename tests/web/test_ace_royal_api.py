@@ -827,3 +827,24 @@ def test_a6_the_stage_says_how_an_encounter_came_about(game):
         assert all(w in text for w in words), (lang, text)
     act("combat_choose", {"kind": "physical"}, who="s1")
     assert 'id="ar-encounter"' not in stage()[1]
+
+
+def test_a2_a_player_who_is_out_has_no_hand_to_change(game):
+    """Play-through at 390x844: a player whose 魔力 reached 0 was out (A-2), yet their phone still offered 「手札 +1」
+    「手札 −1」 and the tap was accepted, changing a count nobody plays any more (the log and the table then showed an
+    out player drawing). The phone leaves the buttons out, and `adjust` from the phone of a player who is out is a 409
+    in both languages that changes nothing; the GM still corrects any count."""
+    act, client, sid, tokens, state = game["act"], game["client"], game["sid"], game["tokens"], game["state"]
+    phone = open_link(client.application, f"/join/{sid}?k={tokens['s3']}")
+    _setup(act)
+    act("start_game")
+    assert "手札 +1" in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
+                    json={"seat": "s3", "key": "mana", "value": 0, "reason": "テスト"})
+    assert r.status_code == 200 and next(p for p in state()["ruleset"]["players"] if p["seat"] == "s3")["out"]
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert "手札 +1" not in html and "手札 −1" not in html
+    version = state()["session"]["version"]
+    refused = act("adjust", {"key": "hand", "delta": 1, "reason": "draw"}, who="s3", status=409)["error"]
+    assert refused["ja"] and refused["en"] and state()["session"]["version"] == version
+    act("adjust", {"seat": "s3", "key": "hand", "delta": -1, "reason": "GM"})  # the GM still may

@@ -154,8 +154,10 @@ HAND_REASONS = {"draw": ("ドロー", "draw"), "discard": ("捨て札", "discard
 
 def adjust(state: State, p: dict, ctx: ActionContext) -> list:
     """A coin or card count changed by a card effect (GM: any counter; a player: their own hand)."""
-    playing(state, servants=False)  # refuses a game that is not under way (a public export's without servants: a count)
+    g = playing(state, servants=False)  # refuses a game that is not under way (a public export's without servants: a count)
     seat = acting_seat(state, p, ctx)
+    if not ctx.viewer.is_gm:
+        require_in(g, seat)  # a player who is out has no hand to play (A-2); the GM still corrects any count
     key = counter_definition(state, text_field(p, "key", ja="カウンター")).key  # the screens send a known key: said in words (404)
     if not ctx.viewer.is_gm and key != "hand":
         raise Forbidden("手札の枚数以外はGMが変更します", "The GM changes everything but your hand size")
