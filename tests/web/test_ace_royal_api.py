@@ -848,3 +848,22 @@ def test_a2_a_player_who_is_out_has_no_hand_to_change(game):
     refused = act("adjust", {"key": "hand", "delta": 1, "reason": "draw"}, who="s3", status=409)["error"]
     assert refused["ja"] and refused["en"] and state()["session"]["version"] == version
     act("adjust", {"seat": "s3", "key": "hand", "delta": -1, "reason": "GM"})  # the GM still may
+
+
+def test_a3_quick_seal_1_reads_as_english(game):
+    """Play-through in English (quick version): seal 1 read 「Recover a die's roll of mana」 on the phone's and the
+    console's seal lists and 「recover a die's roll of mana」 in the log, hard to parse at a glance; it reads 「Recover
+    mana equal to a die roll」 (出目の数だけ魔力回復, A-3)."""
+    act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    act("setup", {"version": "quick"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    for seat, servant in SERVANTS.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    act("adjust", {"seat": "s1", "key": "mana", "delta": -3})
+    act("use_seal", {"effect": 1, "faces": [2]}, who="s1")
+    phone = open_link(client.application, f"/join/{sid}?k={tokens['s1']}")
+    gm = open_link(client.application, f"/s/{sid}/gm?k={tokens['gm']}")
+    for page in (phone.get(f"/s/{sid}/phone?lang=en"), gm.get(f"/s/{sid}/gm?lang=en")):
+        html = page.get_data(as_text=True)
+        assert "ecover mana equal to a die roll" in html and "die's roll" not in html and "die&#39;s roll" not in html

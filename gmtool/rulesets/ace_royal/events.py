@@ -450,7 +450,7 @@ SEAL_EFFECTS = {
     1: ("魔力1回復", "recover 1 mana"), 2: ("ステータス強化", "raise a stat"), 3: ("特殊コイン1つを無効化", "cancel a special coin"),
     4: ("テキストをコストなしで使用", "use a text effect without its cost"), 5: ("ライズ状態に戻す", "back to Rise"),
 }
-QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover a die's roll of mana"), 2: ("自分のダイスを振り直す", "re-roll your die")}
+QUICK_SEAL_EFFECTS = {1: ("出目の数だけ魔力回復", "recover mana equal to a die roll"), 2: ("自分のダイスを振り直す", "re-roll your die")}
 
 
 def seal_fold(state: State, e: Event) -> None:

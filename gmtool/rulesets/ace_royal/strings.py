@@ -112,7 +112,7 @@ STRINGS = {
     "ace_royal.mind_eye_attacker": ("見切り: 迎撃側はダメージ判定でテキスト効果を使えない", "Mind's eye: the interceptor may not use text effects in the damage processes"),
     "ace_royal.mind_eye_interceptor": ("見切り: 襲撃側はダメージ判定でテキスト効果を使えない", "Mind's eye: the attacker may not use text effects in the damage processes"),
     "ace_royal.seal1": ("魔力1回復", "Recover 1 mana"),
-    "ace_royal.seal1_quick": ("出目の数だけ魔力回復", "Recover a die's roll of mana"),
+    "ace_royal.seal1_quick": ("出目の数だけ魔力回復", "Recover mana equal to a die roll"),
     "ace_royal.seal2": ("ステータス強化（礼装の枚数）", "Raise a stat (by your mystic codes)"),
     "ace_royal.seal2_quick": ("戦闘ダイスを振り直す", "Re-roll your combat die"),
     "ace_royal.seal2_reroll": ("自分が振ったダイスを振り直す", "Re-roll a die you rolled"),  # the console's choice of quick effect 2
