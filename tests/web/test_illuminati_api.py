@@ -1113,3 +1113,29 @@ def test_i1_the_groups_still_needed_read_as_english(app, game):
     for page in pages["ja"]:
         assert "あと 10" in page
     assert "1巡目" in pages["ja"][0]
+
+
+def test_i7_the_attack_that_wins_the_game_stays_on_the_stage_under_the_winner(app, game):
+    """As ace_royal's last combat (found playing it at 1920x1080): an attack that left the last rival with no group won
+    the game (I-1, I-7), and the table's stage showed only 「勝者: アリス」; the roll, the verdict and the breakdown that
+    decided the game were gone at once. They stay under the winner, with the player who went out (the game's end is
+    the winner's line, not said again)."""
+    act, sid = game["act"], game["sid"]
+    open_game(game)  # s1 CIA, s2 KGB, s3 IRS, s4 Yuppies
+    act("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    for seat in ("s3", "s4"):
+        act("eliminate", {"seat": seat, "reason": "no_groups"})
+    act("start_turn", who="s1")
+    act("attack", {"purpose": "destroy", "attacker": {"kind": "group", "name": "CIA", "power": 6},
+                   "target": {"name": "KGB", "owner": "s2", "power": 0}}, who="s1")
+    assert act("roll_attack", {"faces": [1, 1]}, who="s1")["ruleset"]["winner"]["seat"] == "s1"
+    table = app.test_client()
+    table.get(f"/s/{sid}/table?k={game['tokens']['table']}")
+    for lang, words in (("ja", ("勝者", "直前の攻撃", "KGB", "2d6 = 1 + 1 = 2")),
+                        ("en", ("Winner", "Last attack", "KGB", "2d6 = 1 + 1 = 2"))):
+        html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+        stage = html[html.index('id="stage"'):html.index('id="table-summary"')]
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", stage))
+        assert 'id="il-stage-winner"' in stage and 'id="il-last-attack"' in stage, (lang, text)
+        assert all(w in text for w in words), (lang, text)
+        assert stage.count('class="il-stage-flag flag"') == 1, (lang, text)  # ボブ out; the win is the line above
