@@ -357,6 +357,10 @@ SMALL_TEXT = """(min) => { const out = new Set(); const walk = document.createTr
     if (size < min) out.add(`${el.tagName.toLowerCase()}.${el.className} ${size}px: ${text.slice(0, 24)}`); }
   return [...out]; }"""
 TV_MIN_PX = 18  # read from two metres on a 1920-wide TV
+# Browser tests, in a page.wait_for_function: no animation is running on the page (a finished one may stay, filled), so
+# the table screen's stage has made its entrance and static/table.js has fitted the screen again at its animationend
+# (dispatched before the animation frame in which this is asked): its layout holds still, ready to be measured.
+SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
 # -- documented fields -----------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]

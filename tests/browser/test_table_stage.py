@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 
-from gmtool_testing import BROKEN_WORDS, CLIPPED_TEXT, SMALL_TEXT, TV_MIN_PX, bearer
+from gmtool_testing import BROKEN_WORDS, CLIPPED_TEXT, SETTLED, SMALL_TEXT, TV_MIN_PX, bearer
 from playwright.sync_api import expect
 
 SABER = "アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60\n" \
@@ -394,12 +394,13 @@ def test_eight_seats_of_seven_counters_and_a_prompt_for_all_are_whole_on_every_s
     r = client.post(f"/api/sessions/{data['session']}/prompts", headers=bearer(data["gm_token"]),
                     json={"title": "どれ", "kind": "choice", "options": ["赤", "青", "緑"]})
     assert r.status_code == 201, r.get_json()
-    for (width, height), lang in [((w, h), lang) for w, h in ((1280, 720), (1366, 768), (1920, 1080)) for lang in ("ja", "en")]:
+    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        page.goto(f"{base}/s/{data['session']}/table?k={data['table_token']}&lang={lang}")
-        expect(page.locator("#stage [data-stage-step=prompt]")).to_be_visible()
-        page.wait_for_timeout(700)  # the stage's entrance, then its fit
-        assert page.evaluate(CLIPPED_TEXT) == [], (width, lang)
-        if width == 1920:  # drawn smaller to fit, still read across the room
-            assert page.evaluate(SMALL_TEXT, TV_MIN_PX) == [], lang
+        for lang in ("ja", "en"):
+            page.goto(f"{base}/s/{data['session']}/table?k={data['table_token']}&lang={lang}")
+            expect(page.locator("#stage [data-stage-step=prompt]")).to_be_visible()
+            page.wait_for_function(SETTLED)  # the stage's entrance, then its fit
+            assert page.evaluate(CLIPPED_TEXT) == [], (width, lang)
+            if width == 1920:  # drawn smaller to fit, still read across the room
+                assert page.evaluate(SMALL_TEXT, TV_MIN_PX) == [], lang
         page.context.close()
