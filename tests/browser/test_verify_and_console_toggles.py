@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from gmtool_testing import bearer
@@ -43,43 +42,43 @@ def fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-@pytest.mark.parametrize("lang, sentence_end", [("ja", "。"), ("en", ". ")])
-def test_verify_page_fits_a_phone_explains_itself_and_links_to_a_served_page(server, phone_context, lang,
-                                                                             sentence_end):
+def test_verify_page_fits_a_phone_explains_itself_and_links_to_a_served_page(server, phone_context):
+    """In each language in turn, on one phone of one session."""
     base, app, sid, tokens = revealed_session(server)
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}")
-    phone.goto(f"{base}/s/{sid}/verify?lang={lang}")
-    items = phone.locator("ul.verify > li")
-    expect(items).to_have_count(4)
-    assert phone.locator("ul.verify > li.ok").count() == 4
-    assert phone.evaluate("window.innerWidth") == 390
-    assert fits(phone), phone.evaluate("document.documentElement.scrollWidth")
-    intro = phone.locator(".verify-intro").inner_text().strip()
-    if lang == "ja":
-        assert intro.count("。") == 2 and intro.endswith("。")
-        assert not re.search(r"[A-Za-z]{3,}", intro)
-    else:
-        assert intro.count(". ") == 1 and intro.endswith(".") and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", intro)
-    # players read names, never ids: the seat vote shows the seat's name in words
-    vote = phone.locator("#v-p2-s1 .answer-words")
-    expect(vote).to_have_text("アーチャー")
-    # … and the seat id it hashed stands as it is hashed, the seat's name beside it
-    expect(phone.locator("#v-p2-s1 code").first).to_have_text('"s2"')
-    expect(phone.locator("#v-p2-s1 .id-name")).to_have_text("（アーチャーの席）" if lang == "ja" else "(アーチャー's seat)")
-    shot(phone, f"verify-390-{lang}.png")
-    link = phone.locator("a.verify-help-link")
-    href = link.get_attribute("href")
-    assert href.startswith(f"/s/{sid}/") and ".md" not in href
-    link.click()
-    expect(phone).to_have_url(re.compile(r"/verify/how"))
-    assert fits(phone)
-    # the worked example uses one of this table's revealed answers
-    prompts = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["prompts"]
-    salts = [a["salt"] for p in prompts for a in p["answers"].values()]
-    text = phone.locator(".verify-help").inner_text()
-    assert any(salt in text for salt in salts)
-    shot(phone, f"verify-how-390-{lang}.png")
+    for lang in ("ja", "en"):
+        phone.goto(f"{base}/s/{sid}/verify?lang={lang}")
+        items = phone.locator("ul.verify > li")
+        expect(items).to_have_count(4)
+        assert phone.locator("ul.verify > li.ok").count() == 4
+        assert phone.evaluate("window.innerWidth") == 390
+        assert fits(phone), phone.evaluate("document.documentElement.scrollWidth")
+        intro = phone.locator(".verify-intro").inner_text().strip()
+        if lang == "ja":
+            assert intro.count("。") == 2 and intro.endswith("。")
+            assert not re.search(r"[A-Za-z]{3,}", intro)
+        else:
+            assert intro.count(". ") == 1 and intro.endswith(".") and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", intro)
+        # players read names, never ids: the seat vote shows the seat's name in words
+        vote = phone.locator("#v-p2-s1 .answer-words")
+        expect(vote).to_have_text("アーチャー")
+        # … and the seat id it hashed stands as it is hashed, the seat's name beside it
+        expect(phone.locator("#v-p2-s1 code").first).to_have_text('"s2"')
+        expect(phone.locator("#v-p2-s1 .id-name")).to_have_text("（アーチャーの席）" if lang == "ja" else "(アーチャー's seat)")
+        shot(phone, f"verify-390-{lang}.png")
+        link = phone.locator("a.verify-help-link")
+        href = link.get_attribute("href")
+        assert href.startswith(f"/s/{sid}/") and ".md" not in href
+        link.click()
+        expect(phone).to_have_url(re.compile(r"/verify/how"))
+        assert fits(phone)
+        # the worked example uses one of this table's revealed answers
+        prompts = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(tokens["gm"])).get_json()["prompts"]
+        salts = [a["salt"] for p in prompts for a in p["answers"].values()]
+        text = phone.locator(".verify-help").inner_text()
+        assert any(salt in text for salt in salts)
+        shot(phone, f"verify-how-390-{lang}.png")
 
 
 def test_verify_page_fits_at_laptop_width_too(server, browser):
