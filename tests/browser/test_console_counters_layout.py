@@ -240,24 +240,30 @@ def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways_nor_br
     live, tokens = make_demo(app.extensions["gmtool"], "grail_trpg")
     sid = live.state.session_id
     page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
-    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    page.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=ja")  # the link's ?lang= gives the first, in one page load
     table = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
-    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}")
+    table.goto(f"{base}/s/{sid}/table?k={tokens['table']}&lang=ja")
     for lang in ("ja", "en"):
-        page.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        if lang == "en":
+            page.goto(f"{base}/s/{sid}/gm?lang=en")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator("#grail-seal select[name=effect]")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
         assert page.evaluate(BROKEN_WORDS, "#live") == [], lang
-        table.goto(f"{base}/s/{sid}/table?lang={lang}")
+        if lang == "en":
+            table.goto(f"{base}/s/{sid}/table?lang=en")
+        expect(table.locator("html")).to_have_attribute("lang", lang)
         expect(table.locator("#stage .g-stage-forces")).to_be_visible()
         assert table.evaluate(BROKEN_WORDS, "#stage") == [], lang
     page.context.close()
     table.context.close()
     registry()["grail_trpg"].demo.scenes[0](LocalDriver(live))  # on to the cleanup: the final result is in the log
     laptop = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-    laptop.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}")
+    laptop.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=ja")
     for lang in ("ja", "en"):
-        laptop.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        if lang == "en":
+            laptop.goto(f"{base}/s/{sid}/gm?lang=en")
+        expect(laptop.locator("html")).to_have_attribute("lang", lang)
         expect(laptop.locator("#gm-log")).to_contain_text("T-9")
         assert laptop.evaluate(BROKEN_WORDS, "#live") == [], lang
     laptop.context.close()
