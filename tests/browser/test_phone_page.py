@@ -53,9 +53,9 @@ def _session(app, title, seats=("A", "B")):
 
 def _phone(phone_context, base, sid, token, lang="ja"):
     page = phone_context().new_page()
-    page.goto(f"{base}/join/{sid}?k={token}")
-    page.goto(f"{base}/s/{sid}/phone?lang={lang}")
+    page.goto(f"{base}/join/{sid}?k={token}&lang={lang}")  # the join's redirect keeps the language: one page load
     expect(page.locator("#live .live-root")).to_be_attached()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
     return page
 
 
