@@ -8,7 +8,7 @@ import re
 
 import pytest
 from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, recorded_views, ruleset_views,
-                            shown_by_default,
+                            open_link, shown_by_default,
                             undocumented)
 
 from gmtool.core.ruleset import has_japanese
@@ -730,6 +730,20 @@ def test_after_the_game_no_player_is_marked_to_play(app, game):
         assert browser.get(f"/s/{sid}/{path}?k={tokens[who]}").status_code == 302
         page = browser.get(f"/s/{sid}/{path}").get_data(as_text=True)
         assert "il-current" not in re.sub(r'class="il-current-name"', "", page) and "▶" not in page, who
+
+
+def test_i1_the_winner_reads_as_a_win_on_every_phone_and_the_console(app, game):
+    """Play-through: the winner's line on the phones and the console was a red flag (.flag, the colour of a warning,
+    as a player put out reads), the winner's own phone included. It reads as the stage's does: a trophy, in gold."""
+    tokens, sid = game["tokens"], game["sid"]
+    to_the_end(game)
+    for who, path in (("s2", "phone"), ("s3", "phone"), ("gm", "gm")):
+        page = open_link(app, f"/join/{sid}?k={tokens[who]}" if path == "phone" else f"/s/{sid}/gm?k={tokens[who]}")
+        html = page.get(f"/s/{sid}/{path}").get_data(as_text=True)
+        line = re.search(r'<p class="([^"]*)">(<svg.*?</svg>)? ?勝者', html)
+        assert line and line.group(1) == "il-won" and line.group(2), (who, line and line.group(0))
+
+
 def to_the_end(game):
     """s1 put out during its attack (called off), a declaration, then players put out until s2, the last, wins."""
     test_i7_a_player_put_out_during_an_attack_calls_it_off(game, "s1")  # s1 out, its attack called off
