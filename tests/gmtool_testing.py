@@ -504,6 +504,18 @@ def recorded_views(client, session_id: str, tokens: dict):
         del client.open
 
 
+def ruleset_views_by_step(client, games):
+    """For each (session id, tokens, play) of `games` and each step `play` takes: (the step's number, `tokens`,
+    {viewer: its state's `ruleset`}) as every viewer (the keys of `tokens`) reads it right after the step."""
+    for sid, tokens, play in games:
+        with recorded_views(client, sid, tokens) as seen:
+            play()
+        assert seen, f"{sid}: play() took no step"
+        per_step = len(tokens) + 1  # each step's answer, then every viewer's state in the order of `tokens`
+        for i in range(0, len(seen), per_step):
+            yield i // per_step, tokens, {who: state["ruleset"] for who, state in zip(tokens, seen[i + 1:i + per_step])}
+
+
 def ruleset_views(client, session_id: str, tokens: dict, play) -> list[dict]:
     """The `ruleset` part of every view recorded (recorded_views) while `play()` runs: every answer and every
     viewer's state after each step, for a test that holds them to the docs' tables (undocumented)."""

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, bearer, documented_fields, games_to_play, open_link, recorded_views,
+from gmtool_testing import (ADMIN_KEY, bearer, documented_fields, games_to_play, open_link, ruleset_views_by_step,
                             ruleset_views, undocumented)
 
 SERVANTS = {
@@ -572,22 +572,17 @@ def test_the_view_is_the_same_for_every_viewer_but_me_you_and_the_hidden_cards(c
     seat's own), `players[].you` (true on the caller's own entry only) and what an entry hides from the caller
     (`hero`, `class`, `stats` null), after every step of the documented games."""
     hidden = ("hero", "class", "stats")
-    for sid, tokens, play in documented_games(client):
-        with recorded_views(client, sid, tokens) as seen:
-            play()
-        per_step = len(tokens) + 1  # each step's answer, then every viewer's state in the order of `tokens`
-        for i in range(0, len(seen), per_step):
-            views = {who: state["ruleset"] for who, state in zip(tokens, seen[i + 1:i + per_step])}
-            gm = views["gm"]
-            for who, view in views.items():
-                assert [p["seat"] for p in view["players"] if p["you"]] == ([who] if who in tokens and who not in (
-                    "gm", "table") and any(p["seat"] == who for p in view["players"]) else []), (who, i)
-                for mine, full in zip(view["players"], gm["players"]):
-                    assert all(mine[k] in (None, full[k]) for k in hidden), (who, i, mine["seat"])
-                    assert {k: v for k, v in mine.items() if k not in (*hidden, "you")} == {
-                        k: v for k, v in full.items() if k not in (*hidden, "you")}, (who, i, mine["seat"])
-                assert {k: v for k, v in view.items() if k not in ("me", "players")} == {
-                    k: v for k, v in gm.items() if k not in ("me", "players")}, (who, i)
+    for i, tokens, views in ruleset_views_by_step(client, documented_games(client)):
+        gm = views["gm"]
+        for who, view in views.items():
+            assert [p["seat"] for p in view["players"] if p["you"]] == ([who] if who in tokens and who not in (
+                "gm", "table") and any(p["seat"] == who for p in view["players"]) else []), (who, i)
+            for mine, full in zip(view["players"], gm["players"]):
+                assert all(mine[k] in (None, full[k]) for k in hidden), (who, i, mine["seat"])
+                assert {k: v for k, v in mine.items() if k not in (*hidden, "you")} == {
+                    k: v for k, v in full.items() if k not in (*hidden, "you")}, (who, i, mine["seat"])
+            assert {k: v for k, v in view.items() if k not in ("me", "players")} == {
+                k: v for k, v in gm.items() if k not in ("me", "players")}, (who, i)
 
 def test_every_field_of_the_view_is_always_there_also_before_the_setup(client):
     """docs/rulesets/ace_royal.md §4: "Every field is always there (null or empty before it applies)". Before `setup`

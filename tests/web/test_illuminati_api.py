@@ -7,7 +7,7 @@ import html
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, recorded_views, ruleset_views,
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, ruleset_views, ruleset_views_by_step,
                             open_link, shown_by_default,
                             undocumented)
 
@@ -901,19 +901,15 @@ def test_the_view_is_the_same_for_every_viewer_but_the_callers_own_fields(client
     `revealed_before_placing`, `can` and each `players[].you` (the caller's own entry), after every step of the
     documented games. The page named the first three only, while `players[].you` differs as well."""
     own = ("me", "revealed_before_placing", "can")
-    for sid, tokens, play in documented_games(client):
-        with recorded_views(client, sid, tokens) as seen:
-            play()
-        per_step = len(tokens) + 1  # each step's answer, then every viewer's state in the order of `tokens`
-        for i in range(0, len(seen), per_step):
-            views = {who: {k: v for k, v in state["ruleset"].items() if k not in own}
-                     for who, state in zip(tokens, seen[i + 1:i + per_step])}
-            assert [p["seat"] for who, view in views.items() for p in view["players"] if p["you"]] == [
-                who for who, view in views.items() if who not in ("gm", "table") and any(
-                    p["seat"] == who for p in view["players"])]  # a seat's own entry; none for the GM and the table
-            for view in views.values():
-                view["players"] = [{k: v for k, v in p.items() if k != "you"} for p in view["players"]]
-            assert all(view == views["gm"] for view in views.values()), (i, sorted(views))
+    for i, _tokens, ruleset in ruleset_views_by_step(client, documented_games(client)):
+        views = {who: {k: v for k, v in view.items() if k not in own} for who, view in ruleset.items()}
+        assert [p["seat"] for who, view in views.items() for p in view["players"] if p["you"]] == [
+            who for who, view in views.items() if who not in ("gm", "table") and any(
+                p["seat"] == who for p in view["players"])]  # a seat's own entry; none for the GM and the table
+        for view in views.values():
+            view["players"] = [{k: v for k, v in p.items() if k != "you"} for p in view["players"]]
+        assert all(view == views["gm"] for view in views.values()), (i, sorted(views))
+
 
 def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_before_the_gm_settles_it(app, game):
     """Play-through: アリス and ボブ both revealed CIA, but neither the table nor the console said they clash until the
