@@ -24,7 +24,7 @@ from .. import runtime
 from ..runtime import SessionManager, admin_key
 from .. import limits
 from . import compression
-from .common import flash_response, is_admin
+from .common import flash_response, is_admin, is_api
 from .sections import SectionExtension
 
 # a rule code as a log line writes it: [T-4], ［S-7］, [general], or in parentheses (A-5), （S-13） (ace_royal, illuminati
@@ -131,7 +131,7 @@ def create_app(config: dict | None = None) -> Flask:
         """The reader's language: the request's `?lang`, else (a screen) its `lang` cookie, else Japanese. The API
         reads the request alone (docs/api.md: Japanese unless it says `lang=en`): the cookie an earlier `?lang=en`
         left is the screens', and a client that keeps cookies must not have its later answers switch language."""
-        chosen = request.args.get("lang") or (None if request.path.startswith("/api/") else request.cookies.get("lang"))
+        chosen = request.args.get("lang") or (None if is_api() else request.cookies.get("lang"))
         g.lang = chosen if chosen in LANGS else "ja"
 
     @app.before_request
@@ -312,7 +312,7 @@ def stylesheet_url(ruleset) -> str:
 
 def error_response(status: int, ja: str, en: str):
     """A clear bilingual error: JSON for the API, a flash fragment for htmx, else a page."""
-    if request.path.startswith("/api/") or request.path == "/api" or request.accept_mimetypes.best == "application/json":
+    if is_api() or request.accept_mimetypes.best == "application/json":
         return jsonify(error_json(status, ja, en)), status
     lang = g.get("lang", "ja")
     if request.headers.get("HX-Request") == "true":

@@ -124,6 +124,11 @@ def api_viewer(live: LiveSession) -> Viewer:
     return viewer
 
 
+def is_api() -> bool:
+    """Whether this request is to the JSON API (`/api` and under): its errors are JSON, its language the request's own."""
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
 def is_htmx() -> bool:
     """Whether the request was made by htmx (wants a fragment)."""
     return request.headers.get("HX-Request") == "true"

@@ -140,8 +140,8 @@ def _noted(session_id: str, scope: str) -> tuple[int, str] | None:
 def _recorded_before_restart(session_id: str, action: int) -> Response:
     """The answer to a repeat of a request the session's file shows was applied (its first answer is not kept across a
     restart): 200, in the API's JSON or a screen's flash (docs/api.md, Idempotency keys)."""
-    from .common import flash_response, live_session
-    if request.path.startswith("/api/"):
+    from .common import flash_response, is_api, live_session
+    if is_api():
         return jsonify({"replayed": True, "action": action, "version": live_session(session_id).version})
     return flash_response("This was already recorded (before the server restarted)" if g.get("lang") == "en"
                           else "この操作は記録済みです（サーバーの再起動の前に）")

@@ -49,7 +49,7 @@ RULESET = Ruleset(
     leak_probe=PROBE,
     demo=Demo("デモ：Fate/Ace Royal", ("凛", "ウェイバー", "龍之介"), play=demo),
     counter_settle=counter_settle,
-    phone_counters=lambda rv: "me" in rv,  # the panel's coin row, once the seat plays (view.py: `me`)
+    phone_counters=lambda rv: bool(rv.get("me")),  # the panel's coin row, once the seat plays (view.py: `me`)
 )
 
 __all__ = ["RULESET"]
