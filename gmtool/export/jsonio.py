@@ -154,6 +154,10 @@ def replay(events: list[Event], rules: Any) -> State:
     state.undone.update(undone)
     for event in events:
         with blamed(event_part(event)):
+            # undone or not: an event no part of this game writes (neither core nor the session's ruleset) is not of
+            # its log; an undone one is not folded, so the fold alone would let it in (shown to the GM alone)
+            if rules.event_type(rules.upcast(event).type) is None:
+                raise GmError("このゲームにない種類のイベントです", "an event type this game does not have")
             engine.apply(state, event)
     return state
 

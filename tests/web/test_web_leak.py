@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmtool_testing import ADMIN_KEY, Screens, bearer, open_link
+from gmtool_testing import ADMIN_KEY, bearer
 
 MARKER = "ZQXMARKER7731"
 ROLL_MARKER = "ROLLMARKER4402"
@@ -171,25 +171,49 @@ def test_private_counter_never_reaches_other_screens(app, client, screens):
 
 def test_an_event_of_an_undeclared_type_reaches_the_gm_alone(app, client, screens):
     """DESIGN 3, docs/api.md §6: an event whose type the session's rules do not declare is shown to the GM only (its log
-    line the bare type). Through the API one arrives in a full backup as an action that was undone (an undone action
-    is not folded, so the import takes it): every page, fragment, API answer and export of the imported session is
-    searched for it as the table and each seat, and the GM's log has it."""
+    line the bare type). No request writes one and an import refuses one (undone or not, docs/api.md §14): it can only
+    be in a session's own file (a game package updated since, whose newer version no longer has the type), as an
+    undone action (an event of it that was folded would not load). Planted there, every page, fragment, API answer and
+    export of the session is searched for it as the table and each seat, and the GM's log has it."""
+    import sqlite3
+
     gm = bearer(screens.token("gm"))
     client.post(f"/api/sessions/{screens.sid}/scenes", headers=gm, json={"title": "UNDECLARED-SCENE"})
     assert client.post(f"/api/sessions/{screens.sid}/undo", headers=gm).status_code == 200
+    manager = app.extensions["gmtool"]
+    manager.close_all()  # the file as a server that stopped left it
+    with sqlite3.connect(manager.path_of(screens.sid)) as db:
+        db.execute("UPDATE events SET type = 'homebrew.secret', data = ? WHERE type = 'scene.marked'",
+                   (f'{{"x": "{MARKER}"}}',))
+    db.close()
+    for who in ("table", *screens.seats):
+        assert_absent(app, screens, who, MARKER, "homebrew.secret")
+    log = client.get(f"/api/sessions/{screens.sid}/log?limit=1000&lang=en", headers=gm).get_json()
+    assert [(e["data"], e["text"]) for e in log["events"] if e["type"] == "homebrew.secret"] == [
+        ({"x": MARKER}, "homebrew.secret")]
+
+
+@pytest.mark.parametrize("undone", [True, False], ids=["undone", "folded"])
+def test_an_import_refuses_an_event_type_the_game_does_not_have(client, screens, undone):
+    """docs/api.md §14: an import refuses an event that neither core nor the session's ruleset writes, with a 400 in
+    both languages that names it, and writes nothing. An undone one was taken (an undone action is not folded, and
+    only the fold looked at the type); the same event not undone was refused, as a damaged export."""
+    gm = bearer(screens.token("gm"))
+    client.post(f"/api/sessions/{screens.sid}/scenes", headers=gm, json={"title": "UNDECLARED-SCENE"})
+    if undone:
+        assert client.post(f"/api/sessions/{screens.sid}/undo", headers=gm).status_code == 200
     backup = client.get(f"/api/sessions/{screens.sid}/export?format=json&full=1", headers=gm).get_json()
     marked = next(e for e in backup["events"] if e["type"] == "scene.marked")
     marked["type"], marked["data"] = "homebrew.secret", {"x": MARKER}
+    before = client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()
     made = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=backup)
-    assert made.status_code == 201, made.get_json()
-    data = made.get_json()
-    copy = Screens(data=data, gm=open_link(app, data["gm_url"]), table=open_link(app, data["table_url"]),
-                   seats={s["id"]: open_link(app, s["join_url"]) for s in data["seats"]})
-    for who in ("table", *copy.seats):
-        assert_absent(app, copy, who, MARKER, "homebrew.secret")
-    log = client.get(f"/api/sessions/{copy.sid}/log?limit=1000&lang=en", headers=bearer(copy.token("gm"))).get_json()
-    assert [(e["data"], e["text"]) for e in log["events"] if e["type"] == "homebrew.secret"] == [
-        ({"x": MARKER}, "homebrew.secret")]
+    assert made.status_code == 400, made.get_json()
+    error = made.get_json()["error"]
+    assert error["en"] == (f"The events cannot be replayed (a damaged export: event {marked['seq']} [homebrew.secret]: "
+                           "an event type this game does not have)")
+    assert error["ja"] == f"イベントを読み込めません（壊れたエクスポートです: イベント番号{marked['seq']}: このゲームにない種類のイベントです）"
+    assert client.get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json() == before
+
 
 def test_live_stream_carries_only_a_version_notice(app, client, screens):
     """Principle 8: the SSE stream says "changed, version N"; each screen re-fetches its own view."""
