@@ -6,6 +6,13 @@ from functools import lru_cache
 
 LANGS = ("ja", "en")
 
+
+def language_named(value) -> str | None:
+    """The language a `?lang=` (or the `lang` cookie) names, in any case (`EN`, `En`, ` en `), or None for any other
+    value: the caller then keeps its default (Japanese; docs/api.md, Language of log texts)."""
+    name = value.strip().lower() if isinstance(value, str) else ""
+    return name if name in LANGS else None
+
 STRINGS: dict[str, tuple[str, str]] = {
     "app": ("gmtool", "gmtool"),
     "lang.switch": ("English", "日本語"),

@@ -18,7 +18,7 @@ from ..core.dice import localized_text
 from ..core.errors import GmError, error_json
 from ..core.logtext import minus_sign
 from ..core.prompts import answer_text
-from ..i18n import LANGS, pick, template_words, translate
+from ..i18n import language_named, pick, template_words, translate
 from ..ownership import Ownership
 from .. import runtime
 from ..runtime import SessionManager, admin_key
@@ -132,7 +132,7 @@ def create_app(config: dict | None = None) -> Flask:
         reads the request alone (docs/api.md: Japanese unless it says `lang=en`): the cookie an earlier `?lang=en`
         left is the screens', and a client that keeps cookies must not have its later answers switch language."""
         chosen = request.args.get("lang") or (None if is_api() else request.cookies.get("lang"))
-        g.lang = chosen if chosen in LANGS else "ja"
+        g.lang = language_named(chosen) or "ja"
 
     @app.before_request
     def _same_origin():
@@ -159,8 +159,9 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("X-Frame-Options", "DENY")
         if not ownership.is_single:  # which worker answered (docs/api.md): a proxy's routing can be checked
             response.headers[WORKER_HEADER] = str(ownership.worker)
-        if request.args.get("lang") in LANGS:
-            response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax")
+        asked = language_named(request.args.get("lang"))
+        if asked is not None:
+            response.set_cookie("lang", asked, max_age=3600 * 24 * 365, samesite="Lax")
         return response
 
     @app.context_processor

@@ -95,8 +95,8 @@ def log(session_id):
     """The caller's view of the event log (after=SEQ, limit=N)."""
     live, viewer = _session(session_id)
     try:
-        after = int(request.args.get("after", 0))
-        limit = min(max(int(request.args.get("limit", 200)), 1), 1000)
+        after = int(request.args.get("after") or 0)  # empty: not given, as every empty query parameter
+        limit = min(max(int(request.args.get("limit") or 200), 1), 1000)
     except ValueError:
         raise GmError("記録の位置と件数は整数で指定してください", "'after' and 'limit' must be whole numbers") from None
     out = []

@@ -15,7 +15,7 @@ from flask import current_app, g, make_response, redirect, render_template, requ
 from ..core.commands import parse_flag
 from ..core.errors import Forbidden, GmError, choices_text
 from ..export import Options
-from ..i18n import STRINGS
+from ..i18n import STRINGS, language_named
 from ..core.view import GM, Viewer
 from .. import runtime
 from ..runtime import LiveSession, SessionManager
@@ -177,19 +177,19 @@ def export_options(args) -> tuple[str, Options, bool]:
         scene_number = int(scene) if scene != "" else None
     except ValueError:
         raise GmError("シーンは整数で指定してください", "'scene' must be a whole number") from None
-    names = args.get("names", "player")
+    names = args.get("names") or "player"  # empty: not given
     if names not in ("player", "faction"):
         ja, en = choices_text({n: STRINGS[f"export.names.{n}"] for n in ("player", "faction")})  # the export page's
         raise GmError(f"名前は{ja}のどちらかです", f"'names' must be one of: {en}")
-    standings = args.get("standings", "last")
+    standings = args.get("standings") or "last"
     if standings not in ("first", "last"):
         ja, en = choices_text({s: STRINGS[f"export.standings.{s}"] for s in ("last", "first")})
         raise GmError(f"最終状況の位置は{ja}のどちらかです", f"'standings' must be one of: {en}")
-    options = Options(lang=args["lang"] if args.get("lang") in ("ja", "en") else lang(),  # default: the reader's
+    options = Options(lang=language_named(args.get("lang")) or lang(),  # default: the reader's
                       utc_offset=local_utc_offset(),
                       times=query_flag(args, "times", True, ja="時刻を入れる"), names=names, scene=scene_number,
                       secret_rolls=query_flag(args, "secret_rolls", ja="GMの秘密ロール"), standings=standings)
-    return args.get("format", "markdown"), options, query_flag(args, "full", ja="完全バックアップ")
+    return args.get("format") or "markdown", options, query_flag(args, "full", ja="完全バックアップ")
 
 
 def query_flag(args, key: str, default: bool = False, *, ja: str) -> bool:

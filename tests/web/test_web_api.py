@@ -474,6 +474,13 @@ def test_log_is_filtered_and_paged(client, created):
     english = client.get(f"/api/sessions/{sid}/log?lang=en", headers=gm).get_json()["events"]
     assert "created" in english[0]["text"]
     assert_error(client.get(f"/api/sessions/{sid}/log?after=x", headers=gm), 400)
+    # docs/api.md §6: an empty parameter is one not given (it was a 400); `lang` in any case (`EN` gave Japanese)
+    whole = client.get(f"/api/sessions/{sid}/log", headers=gm).get_json()["events"]
+    assert client.get(f"/api/sessions/{sid}/log?after=&limit=&lang=", headers=gm).get_json()["events"] == whole
+    assert client.get(f"/api/sessions/{sid}/log?lang=EN", headers=gm).get_json()["events"] == english
+    assert client.get(f"/api/sessions/{sid}/log?lang=fr", headers=gm).get_json()["events"] == whole  # Japanese
+    text = client.get(f"/api/sessions/{sid}/export?format=&names=&standings=&scene=&lang=En", headers=gm)
+    assert text.status_code == 200 and text.mimetype == "text/markdown" and "Ruleset: " in text.get_data(as_text=True)
 
 
 def test_the_apis_language_is_the_requests_own_not_a_cookie_left_by_an_earlier_one(client, created):
