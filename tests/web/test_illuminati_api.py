@@ -196,6 +196,21 @@ def test_play_order_and_an_attack_with_supports(game):
         assert line in text, line
 
 
+def test_the_pages_sample_attack_goes_through_where_the_page_puts_it(game):
+    """docs/rulesets/illuminati.md §3's sample attack, as written, on s1's first turn (s1 plays CIA, s2 KGB): it was
+    refused there (its target had a group below it and a token on it, which a starting group cannot have: 400)."""
+    import json
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[2] / "docs/rulesets/illuminati.md").read_text(encoding="utf-8")
+    sample = json.loads(re.search(r"\*\*The attack payload\*\*.*?```json\n(.*?)```", page, re.S).group(1))
+    act = game["act"]
+    open_game(game)  # s1 CIA, s2 KGB
+    assert act("roll_order", {"faces": [6, 6, 1, 1, 2, 2, 3, 3]})["ruleset"]["current"] == "s1"
+    act("start_turn", who="s1")
+    attack = act("attack", sample, who="s1")["ruleset"]["attack"]
+    assert (attack["attacker"]["name"], attack["target"]["name"], attack["owner_name"]) == ("CIA", "KGB", SEATS[1])
+
+
 @pytest.mark.parametrize("name,payload,who,status", [
     ("nope", {}, "gm", 404),
     ("setup", {"players": ["s1"]}, "gm", 400),
