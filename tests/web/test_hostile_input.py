@@ -15,6 +15,7 @@ import stat
 import sys
 
 import pytest
+from werkzeug.datastructures import MultiDict
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 from gmtool import limits
@@ -124,6 +125,17 @@ def test_f1_every_card_field_gets_the_largest_body_and_refuses_it(app, client, b
                                data={"value": value, "csrf": csrf_for(seat["s1"])})
         assert response.status_code == 400
         assert 'class="msg-en"' in response.get_data(as_text=True)  # the bilingual error page
+    # docs/api.md, Limits (Rulesets): an answer of more than 20 cards (40 form fields, 1,600 characters) is `Too many
+    # cards`, from a phone's form or the API; battle_card takes one card, so its limit is the card's 40 characters
+    for value in (["力1"] * 41, "力1 " * 534):
+        response = client.post(f"/api/sessions/{sid}/prompts/{prompt}/answer", headers=bearer(seat["s1"]),
+                               json={"value": value})
+        assert response.get_json()["error"]["en"] == "Too many cards", value
+    form = MultiDict([("csrf", csrf_for(seat["s1"])), ("multi", "1"), *[("value", "力"), ("value", "1")] * 21])
+    response = phone.post(f"/s/{sid}/phone/prompts/{prompt}/answer", data=form, headers={"HX-Request": "true"})
+    assert response.status_code == 400 and "カードが多すぎます" in response.get_data(as_text=True)
+    response = client.post(f"/api/sessions/{sid}/actions/battle_card", headers=bearer(seat["s1"]), json={"card": "力1 " * 20})
+    assert response.get_json()["error"]["en"] == "A card is at most 40 characters"
     assert gm_state(client, sid, battle["gm_token"]) == before
 
 
