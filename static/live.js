@@ -119,7 +119,9 @@
   // another tab queued while their own send took long (it was the first by then). Two open tabs may send the same tap:
   // each in the order of the queue, with the tap's own key, which the server applies once (the other gets its answer).
   const badge = document.getElementById("pending");
-  const QUEUE = "gmtool.queue:" + location.pathname + ":";
+  // Keyed by the session and the viewer (the live fragment's address: /s/<sid>/phone, …/gm, …/table), not by the
+  // page's: a phone opened as /join/<sid> and as /s/<sid>/phone is one phone with one queue (it had two).
+  const QUEUE = "gmtool.queue:" + new URL(cfg.liveFragment, location.href).pathname + ":";
   const realFetch = window.fetch.bind(window);
   let lastTap = "", flushing = false;
   document.addEventListener("click", function (e) {
@@ -147,14 +149,22 @@
     try { localStorage.setItem(QUEUE + item.key, JSON.stringify(item)); } catch (e) { /* storage refused */ }
   }
   function dequeue(item) { try { localStorage.removeItem(QUEUE + item.key); } catch (e) { /* storage refused */ } }
-  try {  // taps an older live.js queued as one list (a page loaded before gmtool was updated)
-    const older = localStorage.getItem(QUEUE.slice(0, -1));
-    if (older) {
+  try {  // taps an older live.js queued under this page's own address (/join/<sid>), each or as one list
+    const own = "gmtool.queue:" + location.pathname + ":";
+    for (const prefix of own === QUEUE ? [] : [own]) {
+      Object.keys(localStorage).filter((k) => k.startsWith(prefix)).forEach(function (name) {
+        enqueue(JSON.parse(localStorage.getItem(name)));
+        localStorage.removeItem(name);
+      });
+    }
+    for (const list of new Set([QUEUE.slice(0, -1), own.slice(0, -1)])) {
+      const older = localStorage.getItem(list);
+      if (!older) continue;
       JSON.parse(older).forEach(function (item) {
         const name = Object.keys(item.headers || {}).find((k) => k.toLowerCase() === "idempotency-key");
         if (name) enqueue(Object.assign(item, { key: item.headers[name] }));
       });
-      localStorage.removeItem(QUEUE.slice(0, -1));
+      localStorage.removeItem(list);
     }
   } catch (e) { /* storage refused, or not a list */ }
   function escapeHtml(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }

@@ -253,8 +253,9 @@ def test_two_tabs_of_one_phone_send_every_queued_tap_and_drop_none(server, phone
     assert len(build_view(live.state, GM)["rolls"]) == 2
     tab_a.wait_for_timeout(2500)  # a heartbeat later: nothing more was sent
     assert len(build_view(live.state, GM)["rolls"]) == 2
-    # A tap queued in a tab that is closed before it could send is sent by the next tab of the page, also one an
-    # older live.js queued (one list under the page's name: a page loaded before gmtool was updated).
+    # A tap queued in a tab that is closed before it could send is sent by the next tab of the phone (the same session
+    # and seat, whichever address opened it), also one an older live.js queued (one list under the page's name: a page
+    # loaded before gmtool was updated).
     tab_b.close()
     mode["a"] = "no answer"
     tab_a.get_by_role("button", name="2D6").click()
@@ -266,7 +267,7 @@ def test_two_tabs_of_one_phone_send_every_queued_tap_and_drop_none(server, phone
     }""")
     tab_a.close()
     tab_c = context.new_page()
-    tab_c.goto(f"{base}/s/{sid}/phone")
+    tab_c.goto(f"{base}/join/{sid}")  # the same phone at its join address (no ?k=): its queue was that address's own
     expect(tab_c.locator(".rolls li.roll")).to_have_count(3, timeout=10000)
     expect(tab_c.locator("#pending")).to_be_hidden()
     assert tab_c.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('gmtool.queue:'))") == []
