@@ -20,6 +20,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
 
 from flask import Flask, Response, g, jsonify, make_response, request
 from markupsafe import Markup
@@ -37,10 +38,26 @@ ANOTHER_BODY = runtime.ANOTHER_BODY
 # The routes that make a session under one that noted their key: after a restart they answer their repeat themselves,
 # with the session they made and its links (runtime.SessionManager.continue_from), not with the short answer
 ANSWER_THEIR_REPEATS = frozenset({"api.continue_session", "gm.continue_campaign"})
-WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer
-STILL_RUNNING = "running"  # ... and after that long is told to send it again: it is not applied a second time
+WAIT_SECONDS = 10.0  # a repeat that arrives while the first is still running waits for its answer (StillRunning)
 RUNNING_MESSAGE = ("この要求はまだ処理中です。少し待ってからもう一度送ってください",
                    "This request is still being applied; send it again in a moment")
+
+
+class Stored(NamedTuple):
+    """A keyed request's answer, kept for its repeats."""
+
+    status: int
+    body: bytes
+    mimetype: str
+    headers: dict  # its KEPT_HEADERS
+    digest: str  # the request's body (or form) digest: a repeat must send the same
+
+
+class StillRunning(Exception):
+    """A repeat whose first request has not answered within WAIT_SECONDS: it is told to send it again (a 503), not
+    applied a second time. The first one ends: its body was read before it claimed its key, its answer is kept before it
+    is sent, and what it does in between is bounded (the session's lock is held by bounded work only, SQLite waits at
+    most its busy timeout); a request that fails without an answer releases its key (teardown)."""
 
 
 class Answers:
@@ -50,13 +67,13 @@ class Answers:
         self.size = size
         self.max_bytes = max_bytes
         self.bytes = 0  # the kept bodies' length in all
-        self.done: OrderedDict[str, tuple[int, bytes, str, dict, str]] = OrderedDict()
+        self.done: OrderedDict[str, Stored] = OrderedDict()
         self.running: dict[str, threading.Event] = {}
         self.lock = threading.Lock()
 
-    def claim(self, scope: str) -> tuple[int, bytes, str, dict, str] | str | None:
-        """The stored answer for `scope`, or None after marking it running (the caller then does the work), or
-        STILL_RUNNING when the first request has not answered within WAIT_SECONDS."""
+    def claim(self, scope: str) -> Stored | None:
+        """The stored answer for `scope`, or None after marking it running (the caller then does the work); raises
+        StillRunning when the first request has not answered within WAIT_SECONDS."""
         while True:
             with self.lock:
                 if scope in self.done:
@@ -67,18 +84,19 @@ class Answers:
                     self.running[scope] = threading.Event()
                     return None
             if not waiting.wait(WAIT_SECONDS):
-                return STILL_RUNNING  # not None: doing the work too applied the tap twice once the first was done
+                raise StillRunning()  # not None: doing the work too applied the tap twice once the first was done
 
-    def finish(self, scope: str, answer: tuple[int, bytes, str, dict, str] | None) -> None:
+    def finish(self, scope: str, answer: Stored | tuple | None) -> None:
         """Store the answer (status, body, mimetype, its KEPT_HEADERS, the request body's digest; None: the request
         failed before answering) and wake the repeats."""
         with self.lock:
             if answer is not None:
+                answer = Stored(*answer)
                 replaced = self.done.pop(scope, None)  # a stuck first request that finished after its repeat
-                self.bytes += len(answer[1]) - (len(replaced[1]) if replaced else 0)
+                self.bytes += len(answer.body) - (len(replaced.body) if replaced else 0)
                 self.done[scope] = answer
                 while len(self.done) > 1 and (len(self.done) > self.size or self.bytes > self.max_bytes):
-                    self.bytes -= len(self.done.popitem(last=False)[1][1])
+                    self.bytes -= len(self.done.popitem(last=False)[1].body)
             event = self.running.pop(scope, None)
         if event is not None:
             event.set()
@@ -174,16 +192,16 @@ def install(app: Flask) -> None:
                                   "Idempotency-Key must be 8 to 100 letters, digits, - or _")
         scope = scope_of(key, content)
         sent = content or body_digest()
-        stored = answers.claim(scope)
-        if stored == STILL_RUNNING:  # a 503: a screen keeps the tap queued and sends it again (static/live.js)
+        try:
+            stored = answers.claim(scope)
+        except StillRunning:  # a 503: a screen keeps the tap queued and sends it again (static/live.js)
             response = make_response(error_response(503, *RUNNING_MESSAGE))
             response.headers["Retry-After"] = "2"
             return response
         if stored is not None:
-            status, body, mimetype, headers, digest = stored
-            if digest != sent:  # a key is one request: another body under it is a client's mistake
+            if stored.digest != sent:  # a key is one request: another body under it is a client's mistake
                 return error_response(422, *ANOTHER_BODY)
-            response = Response(body, status=status, mimetype=mimetype, headers=headers)
+            response = Response(stored.body, status=stored.status, mimetype=stored.mimetype, headers=stored.headers)
             response.headers["Idempotent-Replayed"] = "true"
             return response
         g.idempotency_scope, g.idempotency_digest = scope, sent
@@ -211,7 +229,7 @@ def install(app: Flask) -> None:
         if scope is not None:
             keep = response.status_code < 500 and not response.is_streamed
             kept = {k: response.headers[k] for k in KEPT_HEADERS if k in response.headers}
-            answer = (response.status_code, response.get_data(), response.mimetype, kept, g.pop("idempotency_digest"))
+            answer = Stored(response.status_code, response.get_data(), response.mimetype, kept, g.pop("idempotency_digest"))
             answers.finish(scope, answer if keep else None)
         return response
 
