@@ -202,6 +202,19 @@ def create_app(config: dict | None = None) -> Flask:
     app.add_template_filter(minus_sign, "num")
     app.jinja_env.globals["log_items"] = log_items
 
+    @app.template_filter("scene_start")
+    def _scene_start(scene: dict | None) -> int:
+        """Where the current scene begins: the `seq` of the newest scene mark (`view.scene`: a ruleset's round or
+        combat, the GM's シーン区切り), 0 without one. What "since the scene" means on every screen (_rolls.html, the
+        table's roll strip)."""
+        return scene["seq"] if scene else 0
+
+    @app.template_filter("this_scene")
+    def _this_scene(items, scene: dict | None) -> list:
+        """The rolls (anything with a `seq`) made since the newest scene mark: the current scene's."""
+        since = _scene_start(scene)
+        return [item for item in items if item["seq"] > since]
+
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:
         return localized_text(text, g.get("lang", "ja"))
