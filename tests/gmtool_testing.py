@@ -156,6 +156,18 @@ class Screens:
         return csrf_for(self.token(who))
 
 
+def assert_undo_as_declared(client, session_id: str, name: str, answer: dict) -> None:
+    """A ruleset action's declared `undoable` (its page's `undo` column) is what undo does with it: whether the type
+    of the first event it wrote (`answer`: the action's JSON answer) is undoable (docs/api.md §9)."""
+    if not answer.get("events"):
+        return
+    ruleset = client.application.extensions["gmtool"].get(session_id).ruleset
+    first = answer["events"][0]["type"]
+    assert ruleset.actions[name].undoable == ruleset.is_undoable(first), (
+        f"{ruleset.name}: action {name} is declared undoable={ruleset.actions[name].undoable}, its first event "
+        f"{first} says otherwise")
+
+
 class ApiTable:
     """One session driven through its JSON API as docs/api.md describes it (the drivers that a ruleset's
     demo and leak probe are handed by the meta tests); `posted` is told of every action made."""
@@ -182,6 +194,8 @@ class ApiTable:
         """POST /api/sessions/<id><path> as `who`; a refusal fails the test."""
         r = self.client.post(f"/api/sessions/{self.sid}{path}", headers=bearer(self.tokens[who]), json=body or {})
         assert r.status_code in (200, 201), (path, who, r.get_json())
+        if path.startswith("/actions/"):
+            assert_undo_as_declared(self.client, self.sid, path.split("/")[2], r.get_json())
         self.posted(who, body, r)
         return r.get_json()
 

@@ -247,6 +247,19 @@ def test_every_actions_row_says_who_may_call_it(name):
 
 
 @pytest.mark.parametrize("name", RULESETS)
+def test_every_actions_row_says_whether_undo_takes_it_back(name):
+    """docs/api.md §9: undo takes back the ruleset actions whose page marks them undoable. Each action's row ends with
+    its `undo` cell, `yes` or `no`, as the declaration's `undoable` says (and that, the type of the first event the
+    action writes: gmtool_testing.ApiTable checks it at every action the demos and leak probes take)."""
+    ruleset = registry()[name]
+    rows = _rows(_docs(name))
+    said = {action: rows.get(action, "").rstrip().split("|")[-1].strip() for action in ruleset.actions}
+    wrong = {action: (said[action], act.undoable) for action, act in ruleset.actions.items()
+             if said[action] != ("yes" if act.undoable else "no")}
+    assert wrong == {}, f"{ruleset.docs}: the action's row says (undo), the declaration says: {wrong}"
+
+
+@pytest.mark.parametrize("name", RULESETS)
 def test_every_readings_row_gives_its_rule_choices_and_default(name):
     """Each reading's row in the ruleset's page names its rule code and every choice's value (as a client sends it:
     `true`, `null`, `0`), the default first: a client switching a reading sends what the row says."""

@@ -6,7 +6,7 @@ import re
 import sqlite3
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, open_link, path_of, ruleset_views, shown_by_default,
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_declared, bearer, open_link, path_of, ruleset_views, shown_by_default,
                             undocumented)
 
 from gmtool.web import create_app
@@ -37,6 +37,8 @@ def call(client, grail, name, body=None, who="gm", status=200):
     r = client.post(f"/api/sessions/{grail['session']}/actions/{name}", headers=bearer(grail["tok"][who]),
                     json=body or {})
     assert r.status_code == status, r.get_json()
+    if status == 200:
+        assert_undo_as_declared(client, grail["session"], name, r.get_json())
     return r.get_json()
 
 
