@@ -125,10 +125,14 @@ def test_t6_a_result_skill_from_the_phone_after_the_confirm(app, client, grail):
     call(client, grail, "next_step")
     for seat, v in (("s1", {"stat": "筋力"}), ("s2", {"stat": "耐久"})):
         client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"][seat]), json={"value": v})
-    client.post(f"/api/sessions/{sid}/prompts/c1-s1/confirm", headers=bearer(grail["tok"]["gm"]))
     phone = open_link(app, grail["seats"][0]["join_url"])
+    # After the reveal the phone reads the result first, then the skills that may change it (they were above it)
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert -1 < html.find('class="g-pending"') < html.find('id="grail-skill-panel"'), "the result comes first"
+    client.post(f"/api/sessions/{sid}/prompts/c1-s1/confirm", headers=bearer(grail["tok"]["gm"]))
     html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'id="grail-skill-panel"' in html and "リザルト・筋力+20" in html
+    assert html.find('class="g-result" data-select="1"') < html.find('id="grail-skill-panel"'), "the result first"
     out = call(client, grail, "use_skill", {"skill": "s1/アルトリア:2"}, who="s1")
     assert [e["type"] for e in out["events"]] == ["grail.step_modifier", "grail.select_revised"]
     assert out["ruleset"]["combat"]["selects"][0]["result"]["a"]["value"] == 60  # 40 + 20
