@@ -134,7 +134,8 @@ def test_the_sugoroku_setup_forms_turn_order_hint_is_read_whole(server, browser,
 
 def test_no_placeholder_is_cut_on_the_grail_console_with_real_dice(server, browser):
     """Play-through at 1366×768 under the dice reading 'real dice': the escape form's faces field (T-12) cut its hint
-    「例: 3 5（振った順に）」 to 「例: 3 5（振っ」; so did the battle roll's (T-10), the next step."""
+    「例: 3 5（振った順に）」 to 「例: 3 5（振っ」; so did the battle roll's (T-10), the next step. The escape form shows
+    where an escape can be made (after the roll, for the loser): the console goes on to the cleanup live."""
     base, app = server
     live, tokens = app.extensions["gmtool"].create("実ダイス", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "アーチャー陣営"}])
     sid = live.state.session_id
@@ -144,11 +145,14 @@ def test_no_placeholder_is_cut_on_the_grail_console_with_real_dice(server, brows
     table.post("/readings", {"key": "dice", "value": "entered"})
     gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     gm.goto(f"{base}/s/{sid}/gm?k={tokens['gm']}&lang=ja")
-    for lang in ("ja", "en"):
-        if lang == "en":
-            gm.goto(f"{base}/s/{sid}/gm?lang=en")
-        gm.locator("#grail-escape input[name=faces]").wait_for()
+    for lang, step in (("ja", "final"), ("en", "final"), ("en", "cleanup"), ("ja", "cleanup")):
+        if step == "cleanup" and lang == "en":
+            table.act("next_step", {"faces": [90, 10]})  # the battle roll: the console shows the loser's escape
+        elif (lang, step) != ("ja", "final"):
+            gm.goto(f"{base}/s/{sid}/gm?lang={lang}")
+        field = "form:has(#grail-next)" if step == "final" else "#grail-escape"
+        gm.locator(f"{field} input[name=faces]").wait_for()
         assert gm.evaluate("document.documentElement.lang") == lang
         cut = gm.evaluate(CUT)
-        assert cut == [], (lang, cut)
+        assert cut == [], (lang, step, cut)
     gm.context.close()

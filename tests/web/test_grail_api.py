@@ -665,7 +665,7 @@ def test_t11_t12_t13_a_loser_escapes_at_cleanup_with_seal_7_keeps_playing_with_i
     for lang, hint in (("ja", "「クリンナップ」を押す前に下の「逃走判定」で"), ("en", "with Escape below before you press Cleanup")):
         html = console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
         form = re.search(r'id="grail-escape".*?</form>', html, re.S).group(0)
-        assert '<option value="s2" selected>' in form and hint in html, lang
+        assert re.findall(r'<option value="(\w+)"', form) == ["s2"] and hint in html, lang  # the loser only
     tie = call(client, grail, "escape", {"faction": "s2", "escaper_mod": 5, "faces": [40, 45]})["ruleset"]["combat"]
     check = tie["escapes"][-1]
     assert check["check"]["escaper"]["total"] == 45 == check["check"]["pursuer"]["total"] and not check["escaped"]
@@ -805,6 +805,68 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
         "Seal 3 cannot be used: The battle roll has been made (win rates are added before it) [T-10]")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     assert call(client, grail, "decide", {"winner": "a"})["ruleset"]["combat"]["step"] == "cleanup"
+
+
+def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_they_can_be_used(client, grail):
+    """Play-through: the console's seal, escape and win-rate modifier forms showed at every step of a combat (seal 3
+    at the setup, an escape at a select, a modifier after the roll), each a 409 when used. Each form shows only while
+    its action can be used, offering what can be used then (`gm_forms`, the actions' own checks); whatever it leaves
+    out is refused."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "battle_tie", "value": "gm"})
+    console = open_link(client.application, grail["gm_url"])
+
+    def offered(seals, escape, modifier, automatic=False):
+        html = console.get(f"/s/{sid}/gm").get_data(as_text=True)
+        forms = {name: re.search(rf'<form [^>]*id="grail-{name}".*?</form>', html, re.S) for name in
+                 ("seal", "escape", "modifier")}
+        now = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["gm_forms"]
+        step = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["step"]
+        assert now == {"seals": seals, "escape": escape, "modifier": modifier}, step
+        effects = sorted({e for f in seals.values() for e in f})
+        assert (forms["seal"] and [int(e) for e in re.findall(r'<option value="(\d)">', forms["seal"].group(0))]) \
+            == (effects or None), step
+        assert (forms["escape"] and re.findall(r'<option value="(\w+)"', forms["escape"].group(0))) == (escape or None)
+        assert bool(forms["escape"] and 'name="automatic"' in forms["escape"].group(0)) == automatic, step
+        assert bool(forms["modifier"]) == modifier, step
+        for effect in {3, 4, 5} - set(effects):  # what a form leaves out is refused, and writes nothing
+            r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=gm,
+                            json={"faction": "s1", "effect": effect, "with": "士郎"})
+            assert r.status_code in (400, 409), (step, effect)
+        for faction in {"s1", "s2"} - set(escape):
+            r = client.post(f"/api/sessions/{sid}/actions/escape", headers=gm, json={"faction": faction, "let_go": True})
+            assert r.status_code in (400, 409), (step, faction)
+        if not modifier:
+            r = client.post(f"/api/sessions/{sid}/actions/add_modifier", headers=gm, json={"side": "a", "value": 5})
+            assert r.status_code == 409, step
+
+    a, b = started(client, grail)
+    offered({"s1": [5], "s2": [5]}, ["s1", "s2"], True)  # setup: no main yet, so no 3 or 4; escapes (seal 6)
+    answer(client, grail, "c1-setup", a, "s1")
+    answer(client, grail, "c1-setup", b, "s2")
+    confirm(client, grail, "c1-setup")
+    offered({"s1": [4, 5], "s2": [4, 5]}, ["s1", "s2"], True)  # setup done: a sub to swap in (4)
+    call(client, grail, "next_step")
+    offered({"s1": [4, 5], "s2": [4, 5]}, [], True)  # a select: no escape any more
+    for n, (sa, sb) in enumerate([("筋力", "耐久"), ("魔力", "敏捷"), ("幸運", "宝具")], 1):
+        if n > 1:
+            call(client, grail, "next_step")
+        answer(client, grail, f"c1-s{n}", {"stat": sa}, "s1")
+        answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
+        confirm(client, grail, f"c1-s{n}")
+    offered({"s1": [4, 5], "s2": [4, 5]}, [], True)  # a result
+    final = call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+    offered({"s1": [3, 4, 5], "s2": [3, 4, 5]}, [], True)  # final result: seal 3 before the roll
+    call(client, grail, "roll_battle", {"faces": [1, 1 + final["a"]["total"] - final["b"]["total"]]})  # a tie
+    offered({"s1": [4, 5], "s2": [4, 5]}, [], False)  # the GM decides: no seal 3, no modifier after the roll
+    call(client, grail, "decide", {"winner": "a"})
+    offered({"s1": [4, 5], "s2": [4, 5]}, ["s2"], False, automatic=True)  # cleanup: the loser escapes (seal 7)
+    for _ in range(3):
+        call(client, grail, "use_seal", {"faction": "s2", "effect": 5})
+    offered({"s1": [4, 5]}, ["s2"], False, automatic=True)  # no seal left: let go is still possible
+    call(client, grail, "finish_combat")
+    html = console.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert not re.search(r'id="grail-(seal|escape|modifier)"', html)
 
 
 MP_SKILLS = SABER.replace("宝具60\n", "宝具60\n- スキル 魔力放出 セットアップ 筋力+10 MP2\n- スキル 直感 リザルト 筋力+5 MP2\n"

@@ -17,13 +17,14 @@ from gmtool.core.model import CounterDef, Label, State, text_in
 from gmtool.core.ruleset import ActionContext, action
 
 from .events import GM_SIDE, ORDINALS, faction_name, grail_of, side_name
-from .flow import (PHASE_OF_STEP, SIDES, STEP_LABELS, after_the_roll, before_select, characters, cleanup_use, current_combat, disabled_stats, free_use,
+from .flow import (SIDES, STEP_LABELS, after_the_roll, before_select, characters, check_modifier_now, check_seal_now,
+                   cleanup_use, escape_timing, current_combat, disabled_stats, free_use,
                    modifier_value, need_caps, need_seals, need_stats, other,
-                   phase_now, readings_of, refuse_unavailable, require_combat, resolve_select, resolve_setup, role_of, seal_drafts,
+                   phase_now, readings_of, refuse_unavailable, require_combat, resolve_select, resolve_setup, seal_drafts,
                    side_forces, skill_budget, skill_of, win_rates, mp_of, pairing_now)
 from .sheets import MAX_SKILLS, next_skill_id, skill_from_form, unavailable
 from .rules import STATS, parse_characters
-from .winrate import battle_roll, black_stars_after, check_seal_use, escape_check, seal_cost, seal_done
+from .winrate import battle_roll, black_stars_after, escape_check, seal_cost, seal_done
 
 MAX_CHARACTERS = 20
 MAX_STARTING_SEALS = 30
@@ -445,26 +446,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
                       "Use effects 3, 4, 5 here (1 with the setup answer, 2 with a select, 6 and 7 with Escape [escape])")
     need_seals(state, faction, 1, effect)
     combat = current_combat(state)
-    side, role = role_of(combat, faction) if combat else (None, None)
+    side, reserve = check_seal_now(state, combat, faction, effect)
     text = seal_done(effect)  # what the use did (the log's words); 4 names its characters below
     data = {"combat": combat["id"] if side else None, "faction": faction, "side": side, "effect": effect,
             "cost": 1, "text": text.to_dict(), "detail": {}}
-    if effect != 5 and side is None:  # 3 and 4 act on a combat; 5 (any time) also outside one
-        if combat is None:
-            raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
-        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-    reserve = []
-    if side is not None:  # in its combat only the main's faction uses seals (3 also the sub's)
-        if combat.get("setup"):
-            reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
-            check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
-            late = after_the_roll(combat) if effect == 3 else None
-            if late:
-                raise Conflict(f"令呪3は使えません: {late['ja']} [{late['rule']}]",
-                               f"Seal 3 cannot be used: {late['en']} [{late['rule']}]")
-        elif effect != 5 or len(combat["sides"][side]) > 1:  # a lone faction's character will be the main
-            raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
-                           f"Seal {effect} is used once the setup is confirmed (when the main is known)")
     extra = []
     if effect == 5:
         now = state.counters[faction].get("mp", 0)
@@ -500,20 +485,7 @@ def escape(state: State, p: dict, ctx: ActionContext) -> list:
     require_open(state)
     combat = require_combat(state)
     faction = _faction(state, p.get("faction"))
-    side = next((s for s in SIDES if faction in combat["sides"][s]), None)
-    if side is None:
-        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません", f"{faction_name(state, faction)} is not in this combat")
-    step = combat["step"]
-    if step in ("setup", "setup_done"):
-        timing, effect = "setup", 6
-    elif step == "cleanup" and side != combat["winner"]:
-        timing, effect = "cleanup", 7
-    else:
-        raise Conflict("逃走判定はセットアップか、敗北後のクリンナップで行います",
-                       "An escape check is made at setup, or in cleanup after losing")
-    if any(e["faction"] == faction and e["timing"] == timing for e in combat["escapes"]):
-        raise Conflict(f"{faction_name(state, faction)}はこのタイミングで既に逃走判定をしました",
-                       f"{faction_name(state, faction)} already made an escape check at this timing")
+    side, timing, effect = escape_timing(state, combat, faction)
     let_go, automatic = flag_field(p, "let_go", ja="見逃す"), flag_field(p, "automatic", ja="自動成功")
     cost = None
     if not let_go and faction != GM_SIDE:
@@ -628,8 +600,7 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     """T-9: a labelled modifier on a side's win rate (a skill / 宝具 on 勝率, or a house rule), before the roll."""
     require_open(state)
     combat = require_combat(state)
-    if combat["step"] in ("battle", "cleanup", "done"):
-        raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
+    check_modifier_now(combat)
     side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,
                                       "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),

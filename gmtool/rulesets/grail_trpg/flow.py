@@ -22,7 +22,7 @@ from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, ot
 from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import KINDS, MOD_KINDS, effect_text, skill_label, unavailable, use_label
-from .winrate import CapTracker, USE_LIMITS, pairings, seal_cost_words, win_rate
+from .winrate import CapTracker, USE_LIMITS, check_seal_use, pairings, seal_cost_words, win_rate
 
 SIDES = ("a", "b")
 MAX_MOD = 100
@@ -187,6 +187,80 @@ def role_of(combat: dict, faction: str) -> tuple[str | None, str | None]:
             return side, "other"
         return side, None
     return None, None
+
+
+CONSOLE_SEALS = (3, 4, 5)  # T-13: the effects used on their own (1 and 2 come with an answer, 6 and 7 are escapes)
+
+
+def check_seal_now(state: State, combat: dict | None, faction: str, effect: int) -> tuple[str | None, list]:
+    """T-13: raise a clear error unless the faction may use seal effect 3, 4 or 5 now (its seal count aside): 3 and
+    4 in its combat once the setup is confirmed (3 at the battle before the roll, main or sub; 4 the main's faction
+    with a sub or other to swap in), 5 at any time (in a combat the main's faction; before the setup is confirmed a
+    faction alone on its side, whose character will be the main). Returns the faction's side and its reserve
+    (the sub and others that seal 4 may swap in)."""
+    side, role = role_of(combat, faction) if combat else (None, None)
+    if effect != 5 and side is None:  # 3 and 4 act on a combat; 5 (any time) also outside one
+        if combat is None:
+            raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
+        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません",
+                      f"{faction_name(state, faction)} is not in this combat")
+    reserve = []
+    if side is not None:  # in its combat only the main's faction uses seals (3 also the sub's)
+        if combat.get("setup"):
+            reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
+            check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
+            late = after_the_roll(combat) if effect == 3 else None
+            if late:
+                raise Conflict(f"令呪3は使えません: {late['ja']} [{late['rule']}]",
+                               f"Seal 3 cannot be used: {late['en']} [{late['rule']}]")
+        elif effect != 5 or len(combat["sides"][side]) > 1:  # a lone faction's character will be the main
+            raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
+                           f"Seal {effect} is used once the setup is confirmed (when the main is known)")
+    return side, reserve
+
+
+def escape_timing(state: State, combat: dict, faction: str) -> tuple[str, str, int]:
+    """T-12/T-13: (side, timing, seal effect) of an escape check the faction may make now: at setup (seal 6), or
+    in cleanup after losing (seal 7), once per timing; else a clear error."""
+    side = next((s for s in SIDES if faction in combat["sides"][s]), None)
+    if side is None:
+        raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません",
+                      f"{faction_name(state, faction)} is not in this combat")
+    step = combat["step"]
+    if step in ("setup", "setup_done"):
+        timing, effect = "setup", 6
+    elif step == "cleanup" and side != combat["winner"]:
+        timing, effect = "cleanup", 7
+    else:
+        raise Conflict("逃走判定はセットアップか、敗北後のクリンナップで行います",
+                       "An escape check is made at setup, or in cleanup after losing")
+    if any(e["faction"] == faction and e["timing"] == timing for e in combat["escapes"]):
+        raise Conflict(f"{faction_name(state, faction)}はこのタイミングで既に逃走判定をしました",
+                       f"{faction_name(state, faction)} already made an escape check at this timing")
+    return side, timing, effect
+
+
+def check_modifier_now(combat: dict) -> None:
+    """T-9/T-10: a labelled win-rate modifier goes in before the battle roll."""
+    if combat["step"] in ("battle", "cleanup", "done"):
+        raise Conflict("勝率の修正は勝敗判定の前に加えます", "Win-rate modifiers go in before the battle roll")
+
+
+def gm_forms(state: State, combat: dict) -> dict:
+    """T-9/T-12/T-13: what the GM console's seal, escape and win-rate modifier forms may do now, by the checks the
+    actions make: `seals` {faction: [effects]} (3, 4, 5 with a seal left to pay), `escape` [factions] (the cost
+    in seals is the action's to check: a pursuer may let a faction go for nothing), `modifier` bool."""
+    def allowed(check, *args) -> bool:
+        try:
+            check(*args)
+        except GmError:
+            return False
+        return True
+    factions = [f for s in SIDES for f in combat["sides"][s]]
+    seals = {f: effects for f in factions if f != GM_SIDE and seals_of(state, f) - pending_seals(state, f) >= 1
+             for effects in [[e for e in CONSOLE_SEALS if allowed(check_seal_now, state, combat, f, e)]] if effects}
+    return {"seals": seals, "escape": [f for f in factions if allowed(escape_timing, state, combat, f)],
+            "modifier": allowed(check_modifier_now, combat)}
 
 
 def pending_seals(state: State, faction: str) -> int:
@@ -874,6 +948,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "skills": skill_chips(state, c, mine) if mine and step != "done" else None,
         "skills_by_faction": {f: skill_chips(state, c, f) for s in SIDES for f in c["sides"][s]}
         if viewer.is_gm and step != "done" else None,
+        "gm_forms": gm_forms(state, c) if viewer.is_gm and step != "done" else None,
         "cleanup_skills": list(c.get("cleanup_skills", [])),
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],
