@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import unescape
 import re
 import sqlite3
 
@@ -864,6 +865,10 @@ def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_the
     for _ in range(3):
         call(client, grail, "use_seal", {"faction": "s2", "effect": 5})
     offered({"s1": [4, 5]}, ["s2"], False, automatic=True)  # no seal left: let go is still possible
+    # the escape's modifiers say what to type in English too (they read "esc. mod" / "pursuit mod")
+    for lang, words in (("ja", ["逃走修正", "追跡修正"]), ("en", ["escaper's modifier", "pursuer's modifier"])):
+        form = re.search(r'id="grail-escape".*?</form>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
+        assert [unescape(p) for p in re.findall(r'name="\w+_mod"[^>]*placeholder="([^"]*)"', form.group(0))] == words
     call(client, grail, "finish_combat")
     html = console.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert not re.search(r'id="grail-(seal|escape|modifier)"', html)
