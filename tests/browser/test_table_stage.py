@@ -349,22 +349,32 @@ def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
     table.close()
 
 
+# The seat chips' counter labels that take more than one line.
+WRAPPED_LABELS = """() => [...document.querySelectorAll('#live .seat-chip dt')].filter((dt) => {
+    const range = document.createRange(); range.selectNodeContents(dt);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+}).map((dt) => dt.textContent.trim())"""
+
+
 def test_the_tv_in_english_breaks_no_word_of_a_counter(server, browser):
     """Browser review: with the counters' labels grown for the TV, 「Command Seals」 read 「Comm / and / Seals」 in its
     80 px box at 1920×1080; the boxes grow with the screen, so no word is cut, and every word still reads at 18 px.
     Play-through: at 1366×768 it still read 「Comman / d Seals」 (the box at its 80 px least): a box is never narrower
-    than the word (A-2, T-13: the 令呪 counter's English name)."""
+    than the word (A-2, T-13: the 令呪 counter's English name). Play-through: 「Command Seals」 still wrapped at its space in
+    its box at both sizes; a box is as wide as its label where the row has room, so each label reads on one line."""
     base, app = server
     live, raw = app.extensions["gmtool"].create("第五次聖杯戦争", "grail_trpg", [{"name": "セイバー陣営"}, {"name": "ランサー陣営"}])
     laptop = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     laptop.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(laptop.locator("#live .seat-chip").first).to_contain_text("Command Seals")
     assert laptop.evaluate(BROKEN_WORDS, '#live') == []
+    assert laptop.evaluate(WRAPPED_LABELS) == []
     laptop.context.close()
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{base}/s/{live.state.session_id}/table?k={raw['table']}&lang=en")
     expect(tv.locator("#live .seat-chip").first).to_contain_text("Command Seals")
     assert tv.evaluate(BROKEN_WORDS, '#live') == [] and tv.evaluate(SMALL_TEXT, TV_MIN_PX) == []
+    assert tv.evaluate(WRAPPED_LABELS) == []
     # The bar's offline and polling badges read at the floor too (they were 14 px): the TV loses its network (the
     # browser's offline event shows the offline badge), and the page is in polling mode (live.js sets is-polling
     # when the server refuses a stream).
