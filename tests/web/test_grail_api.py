@@ -128,6 +128,8 @@ def test_a_whole_combat_through_the_api(client, grail):
         assert line in text
     # a term whose label ends with its amount reads it once (it read 「令呪2: 宝具+30 +30」, 「敏捷が−10 −10」)
     assert "（戦力（敏捷） 55、相性: 魔力により敏捷が−10 [T-7]）" in text and "（戦力（宝具） 60、令呪2: 宝具+30 [T-13]）" in text
+    # and the win rate's first term says its amount once, after an arrow as the force difference does (it read 「× 20 20」)
+    assert "勝率 (優位2 − 劣位1) × 20 → 20 [T-9] 戦力の差" in text and "勝率 (優位1 − 劣位2) × 20 → −20 [T-9]" in text
     page = open_link(client.application, grail["table_url"]).get(f"/s/{sid}/table?lang=ja").get_data(as_text=True)
     assert "相性: 魔力により敏捷が<b>−10</b>" in page and "令呪2: 宝具<b>+30</b>" in page  # and on the screens, in bold
     # Exports carry a heading per combat and the readable lines.

@@ -77,7 +77,7 @@ def test_t9_a_negative_modifier_reads_with_its_minus_sign_as_a_positive_one_with
     """Play-through: 「勝率 -25」 with a hyphen beside 「+25」: a negative value read as a dash, not as the minus its
     breakdown subtracts. Every place a modifier or a win rate is shown (the table's stage and combat panel, the console,
     a phone, the log) writes a negative one with the minus sign −, as core's `num` filter and log lines do (T-9)."""
-    to_final(client, grail)  # the final result: アーチャー陣営 −26, its terms (優位1 − 劣位2) × 20 −20, …
+    to_final(client, grail)  # the final result: アーチャー陣営 −26, its terms (優位1 − 劣位2) × 20 → −20, …
     call(client, grail, "add_modifier", {"side": "a", "label": "軍略", "value": 25})
     call(client, grail, "add_modifier", {"side": "b", "label": "呪い", "value": -25})
     screens = {"table": open_link(app, grail["table_url"]), "gm": open_link(app, grail["gm_url"]),
@@ -87,7 +87,8 @@ def test_t9_a_negative_modifier_reads_with_its_minus_sign_as_a_positive_one_with
             html = browser.get(f"/s/{grail['session']}/{who}?lang={lang}").get_data(as_text=True)
             shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html[html.index("<main"):]))
             assert "呪い −25" in shown and "軍略 +25" in shown, (who, lang)
-            assert "× 20 −20" in shown and "−51" in shown, (who, lang)  # −26, then 呪い −25
+            assert "× 20 → −20 " in shown and "−20 −20" not in shown and "−51" in shown, (who, lang)  # −26, then 呪い −25
+            assert "× 20 → 20 " in shown and not re.search(r"× 20( →)? 20 20", shown), (who, lang)  # once (it read 「× 20 20」)
             assert not re.search(r"(?<![\w:/-])-\d", shown), (who, lang, re.findall(r".{30}(?<![\w:/-])-\d.{10}", shown))
         log = client.get(f"/api/sessions/{grail['session']}/log?lang={lang}", headers=bearer(grail["tok"]["gm"])).get_json()
         lines = [e["text"] for e in log["events"] if e["type"] in ("grail.modifier_added", "grail.final")]

@@ -327,9 +327,12 @@ def _stat(s: str, lang: str) -> str:
 
 
 def label_and_value(label: str, value: str) -> str:
-    """A term's label and its signed value, the value left out when the label already ends with it (令呪2: 宝具+30)."""
-    signed = value[:1] in "+-−"  # an unsigned one is a total: 「(優位2 − 劣位1) × 20」 is followed by its 20
-    return label if signed and label.replace("−", "-").endswith(value.replace("−", "-")) else f"{label} {value}"
+    """A term's label and its value, the value left out when the label already ends with it: a signed one
+    (令呪2: 宝具+30), or any after an arrow (「(優位2 − 劣位1) × 20 → 20」, the first term, unsigned). An unsigned value
+    that only happens to end the label is kept (「× 20」 is not the amount)."""
+    plain, amount = label.replace("−", "-"), value.replace("−", "-")
+    said = plain.endswith(amount) if value[:1] in "+-−" else plain.endswith(f"→ {amount}")
+    return label if said else f"{label} {value}"
 
 
 def _term(t: dict, i: int, lang: str, rule: bool = True) -> str:

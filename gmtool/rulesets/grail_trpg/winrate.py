@@ -304,7 +304,8 @@ def win_rate(side: str, results: Sequence, seen_count: int = 0, non_combat_count
     adv = won + _count(granted.get(side, 0), ("付与された優位", "Granted advantages"))
     dis = lost + _count(granted.get(other, 0), ("付与された優位", "Granted advantages"))
     notes: list[dict] = []
-    terms = [term(Label(f"(優位{adv} − 劣位{dis}) × 20", f"(advantages {adv} − disadvantages {dis}) × 20"),
+    net = minus_sign((adv - dis) * 20)  # the label ends with its amount, as the force difference's does (→ −3)
+    terms = [term(Label(f"(優位{adv} − 劣位{dis}) × 20 → {net}", f"(advantages {adv} − disadvantages {dis}) × 20 → {net}"),
                   (adv - dis) * 20, "T-9")]
     if granted.get(side) or granted.get(other):
         notes.append(note("スキル等で優位を得ると相手は劣位を得る",
