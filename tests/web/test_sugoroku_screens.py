@@ -59,7 +59,7 @@ def game(app, client):
     act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
         s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
     return {"act": act, "post": post, "view": view, "answer": answer, "page": page, "phone_post": phone_post,
-            "undo": undo}
+            "undo": undo, "client": client, "sid": sid, "tokens": tokens}
 
 
 def play_phase(game, steps=None):
@@ -452,6 +452,18 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     html = game["page"]("gm", lang)
     assert game["view"]()["round_over"] and 'class="primary"' in button(html, "sg-end-round")
     assert second_tap(html, "sg-end-round") is None
+    # S-10: two tied for last place 10 behind, the GM picks who is out (Reading elimination_tie=gm): each 脱落 button
+    # asks once more, saying what it does (it put a player out on one click)
+    r = game["client"].post(f"/api/sessions/{game['sid']}/readings", headers=bearer(game["tokens"]["gm"]),
+                            json={"key": "elimination_tie", "value": "gm"})
+    assert r.status_code == 200, r.get_json()
+    game["act"]("square_event", {"seat": "s1", "vp": 10, "label": "test"})
+    game["act"]("end_round", {"vote": False})
+    assert game["view"]()["candidates"] == ["s2", "s3"]
+    html = game["page"]("gm", lang)
+    assert second_tap(html, "sg-out-s2") == ("アーチャーは脱落すると以後行動できません: もう一度押すと脱落させる" if lang == "ja"
+                                             else "アーチャー acts no more once out: click again to put アーチャー out")
+    assert second_tap(html, "sg-out-s3").startswith("ランサー")
 
 
 def rolls_of(html: str, where: str) -> list[str]:

@@ -59,6 +59,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.name': ('名前', 'Name'),
     'sugoroku.set_square': ('マスを設定', 'Set square'),
     'sugoroku.is_out': ('を脱落させる', 'is out'),
+    'sugoroku.out_confirm': ('{name}は脱落すると以後行動できません: もう一度押すと脱落させる',
+                             '{name} acts no more once out: click again to put {name} out'),
     'sugoroku.board': ('盤面', 'Board'),
     'sugoroku.begins': ('へ', 'begins'),
     'sugoroku.finish_the_vote_first': ('次のラウンドの前に真名看破投票を終えてください（全員の投票 → 「結果を確定」）', 'Finish the true-name vote before the next round (everyone votes, then Confirm result)'),
