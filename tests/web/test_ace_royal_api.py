@@ -544,16 +544,35 @@ def a_code_placed_and_a_servant_without_its_master(game):
     act("adjust", {"seat": "s2", "key": "depletion", "delta": 5})
 
 
+def a_proxy_pays_for_its_damage(game):
+    """A-9: a proxy from a hero card takes 2 damage: its player discards a mystic code from the hand instead of 魔力
+    and the servant goes Down, said in the log (ace_royal.proxy_paid) as on the stage and the phones."""
+    act = game["act"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    for seat, servant in SERVANTS.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_proxy", {"name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"}, who="s2")
+    act("combat_modifier", {"stat": "patk", "value": 3, "label": "約束された勝利の剣"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s2")
+    act("combat_resolve", {}, who="s1")  # 12 vs the proxy's 10 → 2: a code from s2's hand, Down; 11 vs 8 → 3 to s1
+
+
 def documented_games(client, every_event=False):
     """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
     id, tokens of the GM, the table and every seat, play), `play()` not yet run: a full one, a quick combat, 先制, the
     class exchange, seal 2; with `every_event` also those that write the event types these leave out (a mystic code
-    placed, a master killed under a 単独行動 servant)."""
+    placed, a master killed under a 単独行動 servant, a proxy paying for its damage)."""
     flows = [test_a_whole_game_through_the_api, test_a8_quick_dice_count_in_the_attackers_damage_judgement,
              test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
              test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination]
     if every_event:
-        flows += [a_code_placed_and_a_servant_without_its_master]
+        flows += [a_code_placed_and_a_servant_without_its_master, a_proxy_pays_for_its_damage]
     yield from games_to_play(flows, lambda: new_game(client))
 
 

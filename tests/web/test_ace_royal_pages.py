@@ -4,6 +4,7 @@ caller's view, post their steps through the forms, and show nobody a servant tha
 from __future__ import annotations
 
 import re
+from html import unescape
 
 from gmtool_testing import ADMIN_KEY, bare_emoji, bearer, icon, open_link, unnamed_controls
 
@@ -176,6 +177,16 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
     s2 = view["players"][1]
     assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger
+    # What the proxy's damage cost (A-9) was only a GM's log line: the table's stage and the players' phones (the
+    # proxy's own and the one who watched) say it under the combat's result now, in either language.
+    table, phones = open_link(app, data["table_url"]), [open_link(app, seat["join_url"]) for seat in data["seats"]]
+    said = {"ja": "ウェイバー の代理戦闘 王の軍勢 に1ダメージ: 魔力は失わず、手札に捨てられる礼装カードがないため、デンジャー",
+            "en": "ウェイバー's proxy 王の軍勢 takes 1 damage: no mana lost; no mystic code card in the hand to discard, so Danger"}
+    for lang, line in said.items():
+        assert line in unescape(table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)), lang
+        for phone in phones:
+            html = unescape(phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True))
+            assert 'id="ar-newest-action"' in html and line in html, lang
 
 
 def test_a1_the_console_disables_the_start_until_the_class_exchange_is_over(app, client):

@@ -211,6 +211,11 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
             hand = plan.value(seat, "hand")
             can = flag_field(p, f"{side}_hand_code", hand > 0, ja="手札の礼装を捨てる") and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
+            # what it cost, said to the table and the player (the card to discard), before the counts move
+            plan.add("ace_royal.proxy_paid", {
+                "seat": seat, "side": side, "proxy": proxy["name"], "source": proxy["source"], "damage": dmg,
+                "discard": "field_code" if cost["discard_field_code"] else ("hand_code" if cost["discard_hand_code"] else None),
+                "state": cost["state"], "rule": "A-9"})
             if cost["discard_field_code"]:
                 plan.counter(seat, "codes", plan.value(seat, "codes") - 1, ("代理戦闘のダメージ", "proxy combat damage"), "A-9")
             if cost["discard_hand_code"]:

@@ -433,6 +433,30 @@ def resolved_text(e, state, lang):
     return _t(lang, "戦闘結果: " + "、".join(parts) + "（A-7）", "Combat result: " + "; ".join(parts) + " (A-7)")
 
 
+def proxy_paid_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.proxy_paid into this game's state (its counters and state follow as their own events)."""
+    _remember(state, e)
+
+
+def proxy_paid_text(e, state, lang):
+    """The log line of ace_royal.proxy_paid (Japanese, or English when lang is "en"): what the damage to a proxy cost
+    instead of 魔力, so that its player discards the right card at the table (A-9)."""
+    d = e["data"]
+    who = _name(state, d["seat"])
+    if d.get("discard") == "field_code":
+        cost = _t(lang, "代理戦闘を呼んだ場の礼装カードを捨て札にする", "the mystic code on the field that called it is discarded")
+    elif d.get("discard") == "hand_code":
+        cost = _t(lang, "手札から礼装カードを1枚捨て札にする", "discard a mystic code card from the hand")
+    else:
+        cost = _t(lang, "手札に捨てられる礼装カードがない", "no mystic code card in the hand to discard")
+    if d.get("state") == "down":
+        cost += _t(lang, "、ダメージが1を超えたのでダウン", "; Down for the damage beyond 1")
+    elif d.get("state") == "danger":
+        cost += _t(lang, "ため、デンジャー", ", so Danger")
+    return _t(lang, f"{who} の代理戦闘 {d['proxy']} に{d['damage']}ダメージ: 魔力は失わず、{cost}（A-9）",
+              f"{who}'s proxy {d['proxy']} takes {d['damage']} damage: no mana lost; {cost} (A-9)")
+
+
 def stolen_fold(state: State, e: Event) -> None:
     """Fold ace_royal.stolen into this game's state."""
     _remember(state, e)
@@ -596,6 +620,7 @@ EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line),
     EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True, line_key=fixed_line),
