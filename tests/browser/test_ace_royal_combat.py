@@ -101,7 +101,8 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
     row; seven players (with assassination and depletion coins) lay them out in aligned columns, none outside its chip.
     Seven chips at the three sizes in both languages: a face-down card's 「英霊カード?」 / 「クラスカード?」 is never broken
     inside the word (it read 「クラスカー」 / 「ド?」), nor is the stage heading's player or step (「ライズステッ」 / 「プ」 at
-    390 px)."""
+    390 px). On the stage, during a combat, the two sides' rows line up (A-7): the pick sank on the side with fewer
+    breakdown lines."""
     base, app = server
     for n in (5, 7):
         live, tokens = app.extensions["gmtool"].create("エースロイヤル", "ace_royal", [{"name": f"マスター{i}"} for i in range(n)])
@@ -111,6 +112,16 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
         if n == 7:
             post("counters", {"seat": "s1", "key": "assassin", "delta": 2})
             post("counters", {"seat": "s1", "key": "depletion", "delta": 1})
+            # a combat on the stage: the attacker's proxy and cards make its breakdown lines two or three, the
+            # interceptor's one (its pick still …)
+            post("actions/step")
+            post("actions/step")
+            post("actions/declare_attack", {"target": "s2"})
+            post("actions/combat_proxy", {"side": "attacker", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True,
+                                          "source": "hero"})
+            for label in ("約束された勝利の剣", "風王結界", "魔力放出"):
+                post("actions/combat_modifier", {"side": "attacker", "stat": "all", "value": 1, "label": label})
+            post("actions/combat_choose", {"side": "attacker", "kind": "physical"})
         sizes = ((1920, 1080), (1366, 768)) + (((390, 844),) if n == 7 else ())
         for (width, height), lang in [(size, lang) for size in sizes for lang in ("en", "ja") if lang == "en" or n == 7]:
             table = browser.new_context(viewport={"width": width, "height": height}).new_page()
@@ -124,11 +135,17 @@ def test_a2_the_english_tv_chips_keep_their_coins_in_one_row_and_inside_the_chip
             # each face-down card's placeholder on one line, the chip breaking between the two (seven: the narrowest)
             broken = table.evaluate("""() => [...document.querySelectorAll('.ar-player .ar-cards .ar-hidden')]
                 .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
-            assert table.locator(".ar-player .ar-cards .ar-hidden").count() == 2 * n and broken == [], (n, width, lang, broken)
+            hidden = 2 * (n - 2) if n == 7 else 2 * n  # the combat disclosed its two servants
+            assert table.locator(".ar-player .ar-cards .ar-hidden").count() == hidden and broken == [], (n, width, lang, broken)
             # the stage's heading breaks between its words, each whole: 「ライズステッ」 / 「プ」 on a 390 px phone
             heading = table.evaluate("""() => [...document.querySelectorAll('#stage .stage-step b')]
                 .filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent)""")
             assert table.locator("#stage .stage-step b").count() == 2 and heading == [], (n, width, lang, heading)
+            if n == 7:  # the two sides' rows line up: who, the pick, the breakdown (the pick sank on the shorter side)
+                rows = table.evaluate("""() => ['.ar-who', '.ar-stage-kind', '.ar-stage-terms'].map((part) =>
+                    [...document.querySelectorAll('#ar-combat .ar-stage-side')].map((side) =>
+                        Math.round(side.querySelector(part).getBoundingClientRect().top)))""")
+                assert all(len(tops) == 2 and tops[0] == tops[1] for tops in rows), (width, lang, rows)
             table.context.close()
 
 
