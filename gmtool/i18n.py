@@ -28,6 +28,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flash.more": ("{first} …ほか {more} 件", "{first} … and {more} more"),  # an action's flash: its first line
     "offline": ("オフライン — 再接続中…", "Offline — reconnecting…"),
     "polling": ("低頻度更新モード", "Polling mode"),
+    "no_live": ("この画面は更新されません（スクリプトを読み込めませんでした）。再読み込みしてください",
+                "This screen is not updating (its script did not load). Reload the page"),
     "noscript": ("この画面のボタンと入力欄には JavaScript が必要です。ブラウザの設定で JavaScript をオンにしてください。",
                  "This screen's buttons and forms need JavaScript: turn JavaScript on in the browser's settings."),
     "revoked": ("このリンクは使えなくなりました。GMに新しいQRコードをもらってください。",

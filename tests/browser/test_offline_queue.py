@@ -170,6 +170,13 @@ def test_a_proxys_502_counts_as_no_answer_the_tap_waits_and_the_screen_stays(ser
     expect(gm.locator("#flash")).to_contain_text("送信しました")
     expect(mana).to_have_text("1")
     assert build_view(live.state, GM)["seats"][0]["counters"]["mana"] == 1  # once
+    # A console whose live.js did not come (the same proxy, a moment earlier) says it is not updating: it showed an
+    # ordinary console whose taps went out unkeyed and unqueued, and whose screen never changed
+    expect(gm.locator(".no-live-badge")).to_be_hidden()
+    context.route("**/live.js*", lambda route: route.fulfill(status=502, body=""))
+    gm.reload()
+    expect(gm.locator(".no-live-badge")).to_be_visible()
+    expect(gm.locator(".no-live-badge")).to_contain_text("再読み込みしてください")
     context.close()
 
 

@@ -58,11 +58,12 @@ def test_a_fields_placeholder_reads_on_the_field(client):
     assert ratio(rgb(rule["color"]), rgb(FIELD)) >= 4.5
 
 
-@pytest.mark.parametrize("selector", [".offline-badge", ".polling-badge", ".revoked-badge"])
+@pytest.mark.parametrize("selector", [".offline-badge", ".polling-badge", ".revoked-badge", ".no-live-badge"])
 def test_the_connection_badges_read(client, selector):
-    """The header's オフライン / 低頻度更新 / link-revoked badges: white 14 px text on them (on --ng it was 3.7:1)."""
+    """The header's オフライン / 低頻度更新 / link-revoked / not-updating badges: white 14 px text on them (on --ng it was
+    3.7:1)."""
     text = css(client, "gmtool.css")
-    rule = declared(text, ".offline-badge, .polling-badge, .revoked-badge")
+    rule = declared(text, ".offline-badge, .polling-badge, .revoked-badge, .no-live-badge")
     if selector == ".polling-badge":
         rule.update(declared(text, ".polling-badge"))
     assert ratio(rgb(rule["color"]), rgb(rule["background"])) >= 4.5
