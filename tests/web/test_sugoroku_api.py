@@ -253,6 +253,43 @@ def test_s10_an_eliminated_player_acts_no_more(game):
     assert (s4["seals"], s4["uses"], s4["vp"]) == (3, 0, -10)
 
 
+def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_voted_for_no_more(game):
+    """Play-through: two tied for last place 10 behind (Reading elimination_tie=gm), the round's true-name vote open;
+    the GM put ライダー out (S-10), who had voted. The last vote was then refused, 400 `Voters and targets must be
+    players`, and the vote could never be revealed. A player put out during the vote is taken off it (its vote
+    withdrawn, core's prompt.dropped); a vote for it is void, and said so; the tie it leaves is broken by the one
+    last place left (S-13), on its phone."""
+    act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
+    r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(game["tokens"]["gm"]),
+                    json={"key": "elimination_tie", "value": "gm"})
+    assert r.status_code == 200, r.get_json()
+    act("square_event", {"seat": "s1", "vp": 15})
+    act("square_event", {"seat": "s2", "vp": 11})  # 13 with its unspent CP: ランサー and ライダー 0, 13 behind
+    rv = act("end_round", {"force": True})["ruleset"]
+    assert rv["candidates"] == ["s3", "s4"] and rv["vote"] == "sg-vote-round1"
+    answer("sg-vote-round1", "s4", "s1")
+    answer("sg-vote-round1", "s3", "s4")
+    events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
+    assert events == ["sugoroku.eliminated", "prompt.dropped"]
+    vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
+    assert vote["respondents"] == ["s1", "s2", "s3"] and vote["answered"] == ["s3"]
+    answer("sg-vote-round1", "s1", "s2")
+    answer("sg-vote-round1", "s2", "s1")  # the last vote reveals it
+    vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
+    assert vote["status"] == "revealed", vote
+    res = vote["resolution"]
+    assert [(c["option"], c["votes"]) for c in res["counts"]] == [("s1", 1), ("s2", 1)]
+    assert res["summary"]["ja"] == "同数（セイバー・アーチャー：1票）→ 最下位のランサーが決定"
+    assert {"ja": "脱落したライダーへの票（1票）は数えません",
+            "en": "1 vote for ライダー, who is out, does not count", "rule": "S-10"} in res["notes"]
+    r = client.post(f"/api/sessions/{sid}/prompts/sg-vote-round1/confirm", headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200, r.get_json()
+    answer("sg-vote-round1-tb", "s3", "s2")  # the tie-break on ランサー's phone (last place, alone now)
+    r = client.post(f"/api/sessions/{sid}/prompts/sg-vote-round1-tb/confirm", headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200, r.get_json()
+    assert state()["ruleset"]["players"]["s2"]["revealed"] and not state()["ruleset"]["players"]["s4"]["revealed"]
+
+
 def test_s11_free_move_ignores_the_roll_once(game):
     """S-11: the seal ignores the roll and moves up to 4 squares from where the player stood before it; a second
     seal right after moved 4 more from the square the ignored roll had reached (0 → 6, then 3, then 10)."""

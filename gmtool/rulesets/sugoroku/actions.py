@@ -51,7 +51,8 @@ def _open_vote(state: State, tx: CounterRun, remaining: list[str], ctx_resolvers
     tx.drafts += P.open_prompt(state, pid, {"title": {"ja": f"真名看破投票（{round_label.ja}）",
                                                       "en": f"True name vote ({round_label.en})"},
                                             "kind": "seat", "options": remaining, "seats": voters,
-                                            "disabled": disabled, "resolver": "sugoroku_vote"}, ctx_resolvers)
+                                            "disabled": disabled, "resolver": "sugoroku_vote",
+                                            "meta": {"voters": voters}}, ctx_resolvers)
     return pid
 
 
@@ -102,10 +103,17 @@ def end_round(state: State, payload: dict, ctx) -> list:
 
 def eliminate(state: State, payload: dict, ctx) -> list:
     """S-10: the GM puts a player out (a tie for last place under Reading elimination_tie=gm)."""
-    F.started(state)
+    s = F.started(state)
     seat = F.acting_seat(state, payload, ctx)  # a seat already out, or the climax over: 409 as for every seat's action
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
-    return [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
+    drafts = [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
+    # S-13: a player put out while the round's true-name vote is open votes no more (a vote it gave is withdrawn, and
+    # the vote is revealed if everyone else has answered); a vote for it is void (resolve_vote)
+    vote = state.prompts.get(s.get("vote") or "")
+    if vote and vote.status in ("open", "locked") and seat in vote.seats and len(vote.respondents()) > 1:
+        drafts += P.drop(state, vote.id, seat, {"ja": "脱落（S-10）", "en": "out of the war (S-10)"}, ctx.resolvers,
+                         ctx.dice)
+    return drafts
 
 
 def start_round(state: State, payload: dict, ctx) -> list:
@@ -135,9 +143,21 @@ def _standings(state: State) -> dict:
 
 
 def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """S-13: the most votes is revealed; a tie opens a second prompt to the last-placed player."""
-    votes = {v: t for v, t in answers.items() if v != "gm"}
-    result = R.true_name_vote(votes, _standings(state))
+    """S-13: the most votes is revealed; a tie opens a second prompt to the last-placed player. A player put out of
+    the war after the vote opened (S-10: a voter taken off it, also in the action that takes it off, not folded yet)
+    neither votes nor is voted for: a vote for it is void, and said so."""
+    gone = {v for v in prompt.meta.get("voters", []) if v not in prompt.seats}
+    standings = {p: vp for p, vp in _standings(state).items() if p not in gone}
+    votes = {v: t for v, t in answers.items() if v != "gm" and v in standings}
+    void = {v: t for v, t in votes.items() if t not in standings}
+    votes = {v: t for v, t in votes.items() if t in standings}
+    result = R.true_name_vote(votes, standings)
+    for target in dict.fromkeys(void.values()):
+        n = sum(1 for t in void.values() if t == target)
+        result["notes"].append({"ja": f"脱落した{state.seat_name(target)}への票（{n}票）は数えません",
+                                "en": f"{n} vote{'s' if n > 1 else ''} for {state.seat_name(target)}, who is out, "
+                                      f"{'do' if n > 1 else 'does'} not count",
+                                "rule": "S-10"})
     for m in prompt.modifiers:
         result["counts"][m["who"]] = result["counts"].get(m["who"], 0) + int(m["amount"])
     best = max(result["counts"].values(), default=0)
