@@ -147,8 +147,14 @@ def test_sugoroku_marks_a_tied_battles_winners_before_its_result(app, client):
     table.answer(pid, "力5", "s1")
     table.answer(pid, "力5", "s2")
     assert table.next() == ["battle_adjust"]
+    # applying the result while still tied (no winner) is no longer a one-click primary button beside the ruling
+    html = table.browser.get(f"/s/{table.sid}/gm?lang=ja").get_data(as_text=True)
+    apply = re.search(r'<button [^>]*id="sg-end-battle"[^>]*>', html).group(0)
+    assert 'class="small"' in apply and 'data-second-tap="同点の裁定がまだです: もう一度押すと勝者なしで確定"' in apply
     table.act("battle_adjust", {"winner": "s1"})
     assert table.next() == ["end_battle"]
+    html = table.browser.get(f"/s/{table.sid}/gm?lang=ja").get_data(as_text=True)
+    assert "data-second-tap" not in re.search(r'<button [^>]*id="sg-end-battle"[^>]*>', html).group(0)
 
 
 def test_grail_marks_the_confirm_the_next_step_and_the_start_of_a_combat(app, client):

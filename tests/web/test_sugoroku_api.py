@@ -382,6 +382,8 @@ def test_s7_the_gm_rules_a_tie_among_the_tied(game):
         game["answer"](battle["prompt"], seat, value)
     result = game["state"]()["ruleset"]["battle"]["result"]
     assert result["tied"] == ["s2", "s3"] and result["gm_decides"] and result["winners"] == []
+    assert result["summary"] == {"ja": "同点（アーチャー・ランサー）：GMが勝者を決めてください",
+                                 "en": "Tie (アーチャー, ランサー): the GM decides the winner"}  # English lists as English does
     version = game["state"]()["session"]["version"]
     error = act("battle_adjust", {"winner": "s1"}, status=400)["error"]  # the tied and 勝者なし, as the console's buttons
     assert (error["ja"], error["en"]) == ("勝者は同点の「アーチャー」「ランサー」「勝者なし」のどれかです",
@@ -389,6 +391,9 @@ def test_s7_the_gm_rules_a_tie_among_the_tied(game):
     assert game["state"]()["ruleset"]["battle"]["decision"] is None and game["state"]()["session"]["version"] == version
     result = act("battle_adjust", {"winner": "s3"})["ruleset"]["battle"]["result"]
     assert result["winners"] == ["s3"] and not result["gm_decides"]
+    # the ruled tie says it was the GM's ruling (every screen read 「ランサーの勝ち（… アーチャー 5 対 ランサー 5）」)
+    assert result["summary"]["ja"].startswith("GMの裁定でランサーの勝ち（セイバー 3 対 アーチャー 5 対 ランサー 5）")
+    assert result["summary"]["en"].startswith("ランサー wins by the GM's ruling (セイバー 3 vs アーチャー 5 vs ランサー 5)")
 
 
 def test_s7_no_ruling_on_a_battle_with_a_winner(game):

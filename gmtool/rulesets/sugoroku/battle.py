@@ -146,14 +146,17 @@ def outcome(state: State, prompt: Prompt, answers: dict, battle: dict, tx: Count
         "battle": battle["id"], "square": battle["square"], "winner": winner, "vp": vp, "terms": terms,
         "totals": totals, "subjugated": subjugated, "decided_by_gm": decided})
     names = " 対 ".join(f"{state.seat_name(f)} {t}" for f, t in totals.items())
+    # a tie the GM ruled says so: 「セイバーの勝ち（セイバー 5 対 アーチャー 5）」 read as if 5 beat 5
+    by_gm = {"ja": "GMの裁定で", "en": " by the GM's ruling"} if decided else {"ja": "", "en": ""}
     if winner:
-        summary = {"ja": f"{state.seat_name(winner)}の勝ち（{names}）、戦果+{vp}",
-                   "en": f"{state.seat_name(winner)} wins ({names.replace(' 対 ', ' vs ')}), VP +{vp}"}
+        summary = {"ja": f"{by_gm['ja']}{state.seat_name(winner)}の勝ち（{names}）、戦果+{vp}",
+                   "en": f"{state.seat_name(winner)} wins{by_gm['en']} ({names.replace(' 対 ', ' vs ')}), VP +{vp}"}
     elif win["tied"] and not decided:
-        tied = "・".join(state.seat_name(f) for f in win["tied"])
-        summary = {"ja": f"同点（{tied}）：GMが勝者を決めてください", "en": f"Tie ({tied}): the GM decides the winner"}
+        tied = [state.seat_name(f) for f in win["tied"]]
+        summary = {"ja": f"同点（{'・'.join(tied)}）：GMが勝者を決めてください",
+                   "en": f"Tie ({', '.join(tied)}): the GM decides the winner"}
     else:
-        summary = {"ja": f"勝者なし（{names}）", "en": f"No winner ({names.replace(' 対 ', ' vs ')})"}
+        summary = {"ja": f"{by_gm['ja']}勝者なし（{names}）", "en": f"No winner{by_gm['en']} ({names.replace(' 対 ', ' vs ')})"}
     if decided:
         notes.append({"ja": "同点をGMが裁定", "en": "Tie decided by the GM", "rule": "S-7"})
     return {"summary": summary, "winners": [winner] if winner else [], "rows": rows, "notes": notes + win["notes"],

@@ -26,6 +26,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                                  'Not moved yet: {names}. Click again to end action phase {n}'),
     'sugoroku.end_round_early': ('終了条件（S-2）をまだ満たしていません: もう一度押すと{round}を終了',
                                  'The end condition (S-2) is not met yet: click again to end {round}'),
+    'sugoroku.apply_undecided_tie': ('同点の裁定がまだです: もう一度押すと勝者なしで確定',
+                                     'The tie is not ruled yet: click again to apply it with no winner'),
     'sugoroku.pending_battle': ('戦闘待ち', 'Pending battle'),
     'sugoroku.square': ('マス', 'Square '),  # the number follows directly (マス3 / Square 3)
     'sugoroku.challenge': ('挑戦', 'Challenge'),
