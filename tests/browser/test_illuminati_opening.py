@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+# Each seat's name (`names`) found in a text under `root` that the page draws on more than one line.
+BROKEN_NAMES = """([root, names]) => { const out = []; const walk = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode;
+    for (const name of names) { for (let i = node.textContent.indexOf(name); i >= 0; i = node.textContent.indexOf(name, i + 1)) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + name.length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(node.textContent.trim()); } } }
+  return out; }"""
+
 
 def test_opening_with_three_phones(server, page, browser, phone_context):
     base, app = server
@@ -57,6 +65,16 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     place("s2", "KGB")
     assert "CIA" not in table.locator("#live").inner_text()
     place("s3", "CIA", last=True)
+    # The revealed round on the table, before the GM settles it: the stage's heading names the stage once (「イルミナティの
+    # 配置」 read twice, the heading over the placements repeating it), and no seat's name breaks across lines, in the
+    # pills or in the clash's 「アリス・キャロル が選び直します」, at the widths where they wrap (600–1000 px).
+    expect(table.locator("#il-clash")).to_be_visible()
+    assert table.locator("#stage").inner_text().count("初期グループの配置") == 1
+    for width in range(600, 1000, 10):
+        table.set_viewport_size({"width": width, "height": 800})
+        broken = table.evaluate(BROKEN_NAMES, ["#stage", ["アリス", "ボブ", "キャロル"]])
+        assert broken == [], (width, broken)
+    table.set_viewport_size({"width": 1280, "height": 800})
     page.locator("#il-opening-next").click()
     expect(table.locator(".il-aside")).to_have_count(2)
     expect(table.locator(".il-aside").first).to_have_text("アリス: CIA")  # whose group was set aside
