@@ -87,9 +87,18 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     page.locator("#il-opening-next").click()
     expect(table.locator(".il-title")).to_contain_text("プレイ順")
 
+    # the opening's revealed placements on every phone (I-2) until play begins
+    for phone in phones.values():
+        expect(phone.locator("article.prompt")).to_have_count(3)
+
     # I-3: everyone's 2d6 from the server; the order on every screen and the current player marked.
     page.locator("#il-roll-order").click()
     expect(table.locator(".il-title")).to_contain_text("ゲーム中")
+    # Round 1 is a new scene: the phones show this round's results, no longer the set-up's three placements (they
+    # stayed all game); the table's standings keep each player's Illuminati
+    for phone in phones.values():
+        expect(phone.locator("article.prompt")).to_have_count(0)
+    expect(table.locator(".il-standings")).to_contain_text("UFOs")
     expect(table.locator(".il-standings tr.il-current")).to_have_count(1)
     current = live.state.extra["illuminati"]["turns"]["current"]
     expect(table.locator(f".il-standings tr.il-current[data-seat={current}]")).to_be_visible()

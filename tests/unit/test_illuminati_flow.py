@@ -192,9 +192,10 @@ def test_i3_order_with_a_tie_rerolled_and_entered_dice_marked():
     assert game.g["order"] == ["s2", "s3", "s1"] and game.g["order_entered"]
     view = game.view()
     assert view["current"] == "s2" and view["players"][0]["current"]
-    line = describe(visible_event(game.events[-1], game.state, GM), game.state, "ja")
+    rolled = next(e for e in reversed(game.events) if e.type == "illuminati.order_rolled")
+    line = describe(visible_event(rolled, game.state, GM), game.state, "ja")
     assert "実ダイス" in line
-    assert "real dice" in describe(visible_event(game.events[-1], game.state, GM), game.state, "en")
+    assert "real dice" in describe(visible_event(rolled, game.state, GM), game.state, "en")
 
 
 # -- turns -----------------------------------------------------------------------------------------

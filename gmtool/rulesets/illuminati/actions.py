@@ -227,7 +227,13 @@ def roll_order(state, payload: dict, ctx) -> list:
     g = _stage(state, "order")
     result = opening.play_order(list(g["players"]), ctx.dice, reroll_ties=reading_value(state, TIES) == "reroll")
     return [("illuminati.order_rolled", {**result, "entered": is_entered(ctx.dice), "rule": "I-3",
-                                         "dice_next": ctx.dice.next_index})]
+                                         "dice_next": ctx.dice.next_index}), _round_scene(1)]
+
+
+def _round_scene(n: int) -> tuple[str, dict]:
+    """A round of turns is a scene (core's scene mark, as sugoroku's rounds): the write-up's heading, and the phones
+    show the results revealed since it, so the opening's placements (I-2), set-up, leave them once play begins."""
+    return ("scene.marked", {"title": {"ja": f"{n}巡目", "en": f"Round {n}"}})
 
 
 # -- turns ------------------------------------------------------------------------------------------
@@ -549,11 +555,14 @@ def end_turn(state, payload: dict, ctx) -> list:
             lapsed.append(d["seat"])
         elif winner is None:
             winner = d
-    nxt = Turns.from_dict(g["turns"]).next_player()
+    now = Turns.from_dict(g["turns"])
+    nxt = now.next_player()
     drafts.insert(0, ("illuminati.turn_ended", {"seat": seat, "lapsed": lapsed, "turns": nxt.to_dict()}))
     if winner is not None:
         drafts.append(("illuminati.game_won", {"seat": winner["seat"], "kind": winner["kind"],
                                                "label": winner["label"], "rule": "I-1"}))
+    elif nxt.round > now.round:  # the next round begins: its scene (the turn's own steps stay in the last one)
+        drafts.append(_round_scene(nxt.round))
     return drafts
 
 
