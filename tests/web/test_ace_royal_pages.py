@@ -145,6 +145,21 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
                      headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert 400 <= bad.status_code < 500
+    # a card the interceptor plays, from its own phone (the API let a side do it, the phone offered nothing):
+    # a labelled modifier and a proxy for its side, the proxy withdrawn again; an unlabelled modifier is refused
+    assert 'id="ar-my-modifier"' in html and 'id="ar-my-proxy"' in html and 'id="ar-proxy-clear"' not in html
+    post("combat_modifier", {"label": "風王結界", "stat": "pdef", "value": "+2"})
+    post("combat_proxy", {"name": "使い魔", "stats": "4/4/4/4", "source": "hero"})
+    side = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["combat"]["interceptor_side"]
+    assert side["modifiers"] == [{"stat": "pdef", "value": 2, "label": "風王結界"}] and side["proxy"]["name"] == "使い魔"
+    html = phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
+    assert "Card effects (modifiers, proxy)" in html and 'id="ar-proxy-clear"' in html
+    post("combat_proxy", {"clear": "1"})
+    side = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["combat"]["interceptor_side"]
+    assert side["proxy"] is None
+    bad = phone.post(f"/s/{sid}/phone/actions/combat_modifier", data={"label": "", "stat": "all", "value": "1"},
+                     headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
+    assert bad.status_code == 400
 
 
 def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client):
