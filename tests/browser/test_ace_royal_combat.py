@@ -84,6 +84,13 @@ def test_one_combat_with_two_phones(page, open_table):
     expect(table.locator(".ar-player[data-seat=s2] .ar-state")).to_contain_text("ダウン")
     expect(table.locator("#stage .ar-stage-terms").first).to_be_visible()
     expect(table.locator("#ar-newest")).to_contain_text("奪う")
+    # each phone lists what the combat did (Down, the steal), its words whole on a 390 px phone: 「ダ / ウン」 broke there
+    expect(phones["s2"].locator("#ar-newest-action")).to_contain_text("奪う")
+    broken = phones["s2"].evaluate("""() => [...document.querySelectorAll('#ar-newest-action p')].flatMap((p) =>
+        [...p.textContent.matchAll(/[ァ-ヶー]{2,}/g)].filter((m) => { const range = document.createRange();
+            const node = p.firstChild; range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; }).map((m) => m[0]))""")
+    assert broken == [], broken
 
 
 COINS = """() => [...document.querySelectorAll('.ar-player')].map((chip) => {
