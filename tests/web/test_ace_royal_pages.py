@@ -102,6 +102,36 @@ def test_screens_through_a_combat(app, client):
     assert "Winner" in english or "winner" in english
 
 
+def test_a7_every_phone_shows_the_combat_that_ended_the_game(app, client):
+    """Play-through: a combat put the last rival out; the stage showed it under the winner, but the phones said only
+    who won and who was out (the loser's phone hid its combat once it was out). Both phones show its result now."""
+    data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "決着", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
+    sid, gm = data["session"], data["gm_token"]
+
+    def api(name, body=None):
+        r = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(gm), json=body or {})
+        assert r.status_code == 200, r.get_json()
+
+    api("setup")
+    api("roll_first", {"faces": [6, 1]})
+    for seat in ("s1", "s2"):
+        api("set_servant", {"seat": seat, "hero": {"name": "英霊", "stats": "6/5/3/3"}, "class": {"name": "クラス", "stats": "3/3/1/5"}})
+    api("start_game")
+    api("step")
+    api("step")
+    api("declare_attack", {"target": "s2"})
+    api("adjust", {"seat": "s2", "key": "mana", "delta": -4, "reason": "カード"})
+    api("combat_choose", {"side": "attacker", "kind": "physical"})
+    api("combat_choose", {"side": "interceptor", "kind": "magical"})
+    api("combat_resolve")  # 9 vs 8 → 1: ウェイバー's last 魔力, out; 凛 wins
+    for seat in data["seats"]:
+        phone = open_link(app, seat["join_url"])
+        for lang, line in (("ja", "物理 9 vs 8 ⇒ 1 ダメージ"), ("en", "Physical 9 vs 8 ⇒ 1 damage")):
+            text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)))
+            assert line in text and ("勝者: 凛" in text or "Winner: 凛" in text), (seat["name"], lang)
+
+
 def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "クイック", "ruleset": "ace_royal", "seats": ["凛", "ウェイバー"]}).get_json()
