@@ -16,16 +16,31 @@ from gmtool.web import create_app
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
+# Playwright's own --disable-features (playwright-core's chromiumSwitches.ts, 1.65). Chromium reads only the last
+# --disable-features of its command line, so ours repeats these; test_chromium_setup fails when Playwright's differ.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+# Chromium (156, headless) gives every window, so every browser context, a renderer process of its own for the address
+# bar's popups drawn in WebUI (chrome://omnibox-popup.top-chrome/), which a headless test never opens: starting it
+# cost about 0.6 s of CPU per context, more than the context's page. Both features off, no such renderer starts.
+NO_BROWSER_UI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's chromium, no browser download; flags for a closed network, as root. Where /dev/shm has room (the
     RAM disk the suite's tmp_path uses), Chromium keeps its shared memory there: Playwright's default
     --disable-dev-shm-usage (meant for containers with a 64 MB /dev/shm) puts it in files under /tmp, on disk here,
-    which cost the browser modules about a fifth of their CPU time."""
+    which cost the browser modules about a fifth of their CPU time. No renderer for the address bar's popups in each
+    context (NO_BROWSER_UI)."""
     shm = {"ignore_default_args": ["--disable-dev-shm-usage"]} if ram_disk_usable() else {}
     return {**browser_type_launch_args, **shm, "executable_path": CHROMIUM,
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+                     "--disable-component-update", "--disable-sync", "--no-first-run",
+                     "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + NO_BROWSER_UI)]}
 
 
 @pytest.fixture
