@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+# The katakana and Latin words of the texts in `roots` that the page draws on more than one line.
+BROKEN_WORDS = """(roots) => roots.flatMap((root) => [...document.querySelectorAll(root)]).flatMap((el) => {
+  const out = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode;
+    for (const m of node.textContent.matchAll(/[ァ-ヶー]{2,}|[A-Za-z]{2,}/g)) { const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(m[0]); } }
+  return out; })"""
 # Each seat's name (`names`) found in a text under `root` that the page draws on more than one line.
 BROKEN_NAMES = """([root, names]) => { const out = []; const walk = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) { const node = walk.currentNode;
@@ -108,9 +116,19 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     # I-1: a phone shows each of its counters once, in the panel (core's 「あなたの席」 card is left out,
     # Ruleset.phone_counters): at 390 px each counter's label and number keep to one line, never breaking inside a
     # word (リソ/ース broke so in a play-through), in both languages.
+    # I-1: the current player reaches the goal (12 for three) and wins at the end of the turn: each phone's winner
+    # line keeps its words whole (「基本ゴ / ール」 broke at 390 px)
+    client = app.test_client()
+    for path, body, who in (("counters", {"seat": current, "key": "groups", "delta": 11}, "gm"),
+                            ("actions/declare_victory", {}, current), ("actions/end_turn", {}, current)):
+        token = tokens["gm"] if who == "gm" else tokens["seats"][who]
+        r = client.post(f"/api/sessions/{sid}/{path}", headers={"Authorization": f"Bearer {token}"}, json=body)
+        assert r.status_code == 200, r.get_json()
     for lang in ("ja", "en"):
         for seat, phone in phones.items():
             phone.goto(f"{base}/s/{sid}/phone?lang={lang}")
+            expect(phone.locator(".il-won")).to_be_visible()
+            assert phone.evaluate(BROKEN_WORDS, [".il-won"]) == [], (lang, seat)
             expect(phone.locator("#il-my-counts .il-count")).to_have_count(4)
             expect(phone.locator(".mine-card")).to_have_count(0)
             broken = phone.evaluate("""() => [...document.querySelectorAll('#il-my-counts .il-count')]
