@@ -8,7 +8,7 @@ import re
 
 import pytest
 from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, ruleset_views, ruleset_views_by_step,
-                            open_link, shown_by_default,
+                            icon, open_link, shown_by_default,
                             undocumented)
 
 from gmtool.core.ruleset import has_japanese
@@ -901,9 +901,10 @@ def test_i1_the_tables_end_stage_says_how_the_winner_won(game):
     for lang, words in (("ja", ("勝者", "アリス", "特殊ゴール「特別勝利」")),
                         ("en", ("Winner", "アリス", "special goal '特別勝利'"))):
         page = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
-        winner = html.unescape(re.sub(r"<[^>]+>", "", re.search(r'<p class="il-winner[^"]*" id="il-stage-winner">(.*?)</p>',
-                                                                 page, re.S).group(1)))
+        shown = re.search(r'<p class="il-winner[^"]*" id="il-stage-winner">(.*?)</p>', page, re.S).group(1)
+        winner = html.unescape(re.sub(r"<[^>]+>", "", shown))
         assert all(w in winner for w in words), (lang, winner)
+        assert re.match(icon("trophy") + " " + words[0], shown.strip()), (lang, shown)  # a trophy, as on the phones
 
 
 def test_the_view_has_exactly_the_documented_fields(client):
