@@ -129,6 +129,14 @@ def test_a_whole_game_through_the_api(game):
     view = state("table")["ruleset"]
     assert view["combat"]["preview"]["attacker"]["stats"] == [11, 10, 11, 6]
     assert view["players"][1]["hero"]["name"] == "イスカンダル"  # disclosed
+    # A-9: whether the hero proxy's hand holds a mystic code is s2's (or the GM's) to say: s1 resolving cannot answer
+    # it (it could turn s2's discard into Danger); a 403 that writes nothing
+    version = state()["session"]["version"]
+    refused = act("combat_resolve", {"attacker_hand_code": False}, who="s1", status=403)["error"]
+    assert (refused["ja"], refused["en"]) == ("相手側の手札に礼装があるかは、相手かGMが答えます（A-9）",
+                                              "Whether the other side's hand holds a mystic code is for that side or "
+                                              "the GM to say (A-9)")
+    assert state()["session"]["version"] == version
     # 11 vs s1's magical defence 8 → 3; s1 physical 9 vs the proxy's 10 → 0: s2 steals (entered face 2)
     act("combat_resolve", {"faces": [2]}, who="s2")
     view = state("table")["ruleset"]

@@ -187,6 +187,11 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         raise Conflict("戦闘中ではありません", "There is no combat")
     if not ctx.viewer.is_gm and ctx.viewer.seat not in (c["attacker"], c["interceptor"]):
         raise Forbidden("戦闘の当事者かGMだけが解決できます", "Only the two sides or the GM resolve a combat")
+    if not ctx.viewer.is_gm:  # a side says only whether its own hand holds a mystic code, as its phone asks
+        other = "interceptor" if ctx.viewer.seat == c["attacker"] else "attacker"
+        if f"{other}_hand_code" in p:
+            raise Forbidden("相手側の手札に礼装があるかは、相手かGMが答えます（A-9）",
+                            "Whether the other side's hand holds a mystic code is for that side or the GM to say (A-9)")
     _require_dice(g, c)
     if not c["attacker_side"]["kind"]:
         raise Conflict("襲撃側が物理か魔術を選んでいません", "The attacker has not chosen physical or magical")
