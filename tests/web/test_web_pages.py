@@ -428,3 +428,25 @@ def test_a_phone_shows_the_results_revealed_in_this_scene_and_the_rolls_made_in_
     assert f'id="prompt-{late}"' in html
     console = screens.gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert f'id="prompt-{first}"' in console and "索敵" in console and "「第二夜」より前" in console
+
+
+def test_a_number_that_may_be_negative_opens_the_keyboard_with_a_minus(client, admin):
+    """A phone's number answer and the console's counter field ask for the digits-only keypad
+    (`inputmode="numeric"`: an iPhone's has 0-9 and no minus) only where the number cannot be negative: a prompt
+    with `min` below 0 or none, and a counter with no minimum or one below 0, get the ordinary keyboard."""
+    made = client.post("/api/sessions", headers=admin, json={
+        "title": "keypads", "seats": ["凛", "士郎"],
+        "counters": ["seals", "vp", {"key": "hp", "name": "HP", "start": 5, "min": -5, "max": 10}]}).get_json()
+    sid, gm = made["session"], bearer(made["gm_token"])
+    for title, bounds in (("以上0", {"min": 0, "max": 9}), ("負も可", {"min": -3, "max": 9}), ("下限なし", {})):
+        assert client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+            "title": title, "kind": "number", "seats": ["s1"], **bounds}).status_code == 201
+    phone = open_link(client.application, made["seats"][0]["join_url"]).get(f"/s/{sid}/phone").get_data(as_text=True)
+    fields = re.findall(r'<input name="value" type="number"[^>]*>', phone)
+    assert len(fields) == 3, fields
+    keypads = {(re.search(r'min="(-?\d+)"', f) or [None, None])[1]: 'inputmode="numeric"' in f for f in fields}
+    assert keypads == {"0": True, "-3": False, None: False}, fields  # by each prompt's minimum
+    console = open_link(client.application, made["gm_url"]).get(f"/s/{sid}/gm").get_data(as_text=True)
+    keypads = {key: 'inputmode="numeric"' in field for key, field in re.findall(
+        r'name="key" value="(\w+)">\s*(<input name="value"[^>]*>)', console)}
+    assert keypads == {"seals": True, "vp": False, "hp": False}, keypads  # vp has no minimum, hp's is -5
