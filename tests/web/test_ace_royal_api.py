@@ -124,6 +124,13 @@ def test_a_whole_game_through_the_api(game):
     act("step", who="s2")
     act("declare_attack", {"target": "s1"}, who="s2")
     act("combat_proxy", {"name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"}, who="s2")
+    # a side's cards are its own to play: the interceptor cannot add to, or clear, the attacker's (docs: 403)
+    version = state()["session"]["version"]
+    for name, body in (("combat_modifier", {"side": "attacker", "stat": "patk", "value": -2, "label": "妨害"}),
+                       ("combat_proxy", {"side": "attacker", "clear": True})):
+        refused = act(name, body, who="s1", status=403)["error"]
+        assert refused["en"] == "You cannot act for the other side", (name, refused)
+    assert state()["session"]["version"] == version
     act("combat_choose", {"kind": "magical"}, who="s2")
     act("combat_choose", {"kind": "physical"}, who="s1")
     view = state("table")["ruleset"]
