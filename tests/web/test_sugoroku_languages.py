@@ -210,7 +210,7 @@ def test_english_terms_are_capitalised_as_the_games_other_terms(battle):
     assert "Parent: Alice · Children: Bob · Submitted 2/2" in pages["gm"]
     assert "Battle · Square 3 · Terrain Power +1, Magic −1" in pages["table"] and "· Submitted 2/2" in pages["table"]
     for seat in ("s1", "s2"):
-        assert "Action phase 2/8 · Square 3 /8" in pages[seat], seat
+        assert "Action phase 1/8 · Square 3 /8" in pages[seat], seat  # phase 1's battle (S-7)
 
 
 def test_s7_a_pending_battle_names_its_fighters_in_the_consoles_language(app, client):

@@ -96,6 +96,20 @@ def test_a_round_over_at_the_goal_shows_the_phase_it_ended_in(game):
     assert phases_shown(game) == {"gm": ["6"], "table": ["6"], "s1": ["6"]}
 
 
+def test_a_phases_battles_show_that_phase_not_the_next(game):
+    """S-3/S-7: the battles of action phase 1 are fought after everyone's turn in phase 1; while they were listed
+    and fought every screen already read フェイズ 2/8 (the counter runs on when the GM ends the phase). It reads
+    1/8 until they are over, then 2/8 for the next rolls."""
+    play_phase(game, {"s1": 2, "s2": 2, "s3": 3})  # セイバー and アーチャー on square 2: a battle
+    assert game["view"]()["pending"] and game["view"]()["phase"] == 2
+    assert phases_shown(game) == {"gm": ["1"], "table": ["1"], "s1": ["1"]}
+    game["act"]("start_battle")
+    assert phases_shown(game) == {"gm": ["1"], "table": ["1"], "s1": ["1"]}
+    game["undo"]()
+    game["act"]("skip_battle", {"reason": "合意"})
+    assert phases_shown(game) == {"gm": ["2"], "table": ["2"], "s1": ["2"]}
+
+
 def test_the_goal_flag_says_goal_in_words(game):
     """🏁 alone (the table's standings, the console's turn order) was an empty box on a laptop without an emoji
     font, and a screen reader read it as "chequered flag": a word says it, the flag is hidden from a screen reader.

@@ -101,8 +101,11 @@ def view(state: State, viewer) -> dict:
     next_up = F.current_mover(state)  # who would roll next; ending the phase waits for them (end_phase)
     mover = None if s["round_ended"] or round_over else next_up
     # S-2: the phase a screen shows: the one being played; once the round is over, the last one played
-    # (an ended phase has already counted on to the next, which never comes: 9/8, or 7/8 after a goal end)
-    shown = s["phase"] - 1 if (round_over or s["round_ended"]) and not s["moved"] else s["phase"]
+    # (an ended phase has already counted on to the next, which never comes: 9/8, or 7/8 after a goal end).
+    # S-3/S-7: a phase's battles are fought after everyone's turn, within that phase: while the battles end_phase
+    # listed are pending or fought (nobody has rolled in the next phase yet), the phase shown is the one they belong to
+    closing = round_over or s["round_ended"] or s["pending"] or s["battle"]
+    shown = s["phase"] - 1 if closing and not s["moved"] else s["phase"]
     out = {**base, "ready": True, "round": s["round"], "round_label": R.ROUND_LABELS[s["round"]].to_dict(),
            "phase": s["phase"], "phase_shown": max(1, min(shown, R.ACTION_PHASES_PER_ROUND)),
            "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
