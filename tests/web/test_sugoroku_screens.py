@@ -478,6 +478,9 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     assert second_tap(html, "sg-out-s2") == ("アーチャーは脱落すると以後行動できません: もう一度押すと脱落させる" if lang == "ja"
                                              else "アーチャー acts no more once out: click again to put アーチャー out")
     assert second_tap(html, "sg-out-s3").startswith("ランサー")
+    # the button reads as what it does (English said "アーチャー is out [S-10]", a statement)
+    assert re.search(r'id="sg-out-s2"[^>]*>([^<]*)</button>', html).group(1) == (
+        "アーチャーを脱落させる [S-10]" if lang == "ja" else "Put アーチャー out [S-10]")
 
 
 def rolls_of(html: str, where: str) -> list[str]:

@@ -60,7 +60,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.vp': ('戦果', 'VP'),
     'sugoroku.name': ('名前', 'Name'),
     'sugoroku.set_square': ('マスを設定', 'Set square'),
-    'sugoroku.is_out': ('を脱落させる', 'is out'),
+    'sugoroku.put_out': ('{name}を脱落させる', 'Put {name} out'),
     'sugoroku.out_confirm': ('{name}は脱落すると以後行動できません: もう一度押すと脱落させる',
                              '{name} acts no more once out: click again to put {name} out'),
     'sugoroku.board': ('盤面', 'Board'),
