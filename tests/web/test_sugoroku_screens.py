@@ -481,6 +481,9 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     # the button reads as what it does (English said "アーチャー is out [S-10]", a statement)
     assert re.search(r'id="sg-out-s2"[^>]*>([^<]*)</button>', html).group(1) == (
         "アーチャーを脱落させる [S-10]" if lang == "ja" else "Put アーチャー out [S-10]")
+    # one of the tied goes (S-10): once the GM has put アーチャー out, ランサー's button goes too (it stayed)
+    game["act"]("eliminate", {"seat": "s2"})
+    assert game["view"]()["out_candidates"] == [] and 'id="sg-out-' not in game["page"]("gm", lang)
 
 
 def rolls_of(html: str, where: str) -> list[str]:

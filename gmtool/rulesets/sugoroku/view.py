@@ -133,6 +133,10 @@ def view(state: State, viewer) -> dict:
            "winners": [{"seat": r["seat"], "name": r["name"], "vp": r["vp"]} for r in won],
            "winner_words": _winner_words(won),
            "candidates": s.get("candidates", []), "out": list(s["out"]),
+           # S-10: the tied last places the GM may still put out: one of them goes, so none once one is out; only
+           # between rounds (the round ended, the next not begun) and never once the game is over (eliminate's 409)
+           "out_candidates": [c for c in s.get("candidates", []) if c not in s["out"]]
+           if s["round_ended"] and not s["finished"] and not set(s.get("candidates", [])) & set(s["out"]) else [],
            "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
            "history": s["history"], "challenges": s["challenges"]}
     if viewer.kind == "seat" and viewer.seat in players:
