@@ -290,6 +290,46 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     assert state()["ruleset"]["players"]["s2"]["revealed"] and not state()["ruleset"]["players"]["s4"]["revealed"]
 
 
+@pytest.mark.parametrize("s3_vp", [1, 2], ids=["one-last-place-left", "last-place-left-tied"])
+def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(game, s3_vp):
+    """S-13: the vote tied (セイバー, アーチャー 2 votes each) and ライダー, alone in last place, was to break the tie on
+    its phone; the GM put ライダー out (S-10), and the tie-break still waited for ライダー, out of the war (only the main
+    vote was handled). The last place left decides instead: ランサー on the same prompt (added, ライダー taken off,
+    core's prompt.dropped), or the GM when the last place left is tied (ランサー and アーチャー on 2 VP): the tie-break
+    opens again for the GM as <vote>-tb2."""
+    act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
+    gm = bearer(game["tokens"]["gm"])
+    act("square_event", {"seat": "s1", "vp": 5})
+    act("square_event", {"seat": "s3", "vp": s3_vp})  # アーチャー 2 (its unspent CP), ライダー 0: nobody 10 behind
+    vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s2"), ("s4", "s1")):
+        answer(vote, voter, target)
+    assert client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=gm).status_code == 200
+    tb = next(p for p in state()["prompts"] if p["id"] == f"{vote}-tb")
+    assert tb["respondents"] == ["s4"] and tb["status"] == "open"
+    events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
+    prompts = {p["id"]: p for p in state()["prompts"]}
+    if s3_vp == 1:
+        assert events == ["sugoroku.eliminated", "prompt.extended", "prompt.dropped"]
+        assert prompts[f"{vote}-tb"]["respondents"] == ["s3"] and prompts[f"{vote}-tb"]["status"] == "open"
+        answer(f"{vote}-tb", "s4", "s2", status=403)  # ライダー, out, decides no more
+        answer(f"{vote}-tb", "s3", "s2")
+        decided = f"{vote}-tb"
+    else:
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened"]
+        assert prompts[f"{vote}-tb"]["status"] == "cancelled" and prompts[f"{vote}-tb"]["reason"] == {
+            "ja": "決める最下位のライダーが脱落（S-10）、最下位が同点のためGMが決定",
+            "en": "ライダー, the last place deciding, is out (S-10); last place is tied: the GM decides"}
+        assert prompts[f"{vote}-tb2"]["respondents"] == ["gm"] and prompts[f"{vote}-tb2"]["options"] == ["s1", "s2"]
+        assert state()["ruleset"]["vote_waiting"]
+        answer(f"{vote}-tb2", "gm", "s2")
+        decided = f"{vote}-tb2"
+    r = client.post(f"/api/sessions/{sid}/prompts/{decided}/confirm", headers=gm)
+    assert r.status_code == 200, r.get_json()
+    rv = state()["ruleset"]
+    assert rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
+
+
 def test_s11_free_move_ignores_the_roll_once(game):
     """S-11: the seal ignores the roll and moves up to 4 squares from where the player stood before it; a second
     seal right after moved 4 more from the square the ignored roll had reached (0 → 6, then 3, then 10)."""

@@ -110,9 +110,26 @@ def eliminate(state: State, payload: dict, ctx) -> list:
     # S-13: a player put out while the round's true-name vote is open votes no more (a vote it gave is withdrawn, and
     # the vote is revealed if everyone else has answered); a vote for it is void (resolve_vote)
     vote = state.prompts.get(s.get("vote") or "")
+    reason = {"ja": "脱落（S-10）", "en": "out of the war (S-10)"}
     if vote and vote.status in ("open", "locked") and seat in vote.seats and len(vote.respondents()) > 1:
-        drafts += P.drop(state, vote.id, seat, {"ja": "脱落（S-10）", "en": "out of the war (S-10)"}, ctx.resolvers,
-                         ctx.dice)
+        drafts += P.drop(state, vote.id, seat, reason, ctx.resolvers, ctx.dice)
+    # S-13: the last place deciding the vote's open tie-break, put out, decides no more: the last place left does
+    # (it answers the same prompt: added, the one out taken off), or the GM when that last place is tied (the
+    # tie-break opens again for the GM as <vote>-tb2, the first cancelled)
+    tb = state.prompts.get(f"{s.get('vote')}-tb")
+    tb = tb if tb and tb.status in ("open", "locked") else None
+    if tb and seat in tb.seats:
+        last = _last_places({p: vp for p, vp in _standings(state).items() if p != seat})
+        if len(last) == 1:
+            drafts += [("prompt.extended", {"prompt": tb.id, "seats": last, "reason": ""}),
+                       ("prompt.dropped", {"prompt": tb.id, "seat": seat, "reason": reason,
+                                           "withdrawn": seat in tb.answers})]
+        else:
+            name = state.seat_name(seat)
+            drafts += [("prompt.cancelled", {"prompt": tb.id, "reason": {  # P.cancel's, with the reason in both languages
+                "ja": f"決める最下位の{name}が脱落（S-10）、最下位が同点のためGMが決定",
+                "en": f"{name}, the last place deciding, is out (S-10); last place is tied: the GM decides"}})]
+            drafts += _open_tiebreak(state, f"{tb.id}2", tb.meta.get("vote", s["vote"]), tb.options, last)
     return drafts
 
 
@@ -140,6 +157,24 @@ def start_round(state: State, payload: dict, ctx) -> list:
 
 def _standings(state: State) -> dict:
     return {p: state.counters[p]["vp"] for p in F.active(state)}
+
+
+def _last_places(standings: dict) -> list:
+    """S-13: the seats sharing the lowest VP of `standings`."""
+    low = min(standings.values(), default=0)
+    return [p for p, vp in standings.items() if vp == low]
+
+
+def _open_tiebreak(state: State, pid: str, vote_id: str, top: list, deciders: list) -> list:
+    """S-13: the tie-break of a tied true-name vote: the last place picks among the tied on its phone; the GM when
+    the last place is tied."""
+    decider = deciders[0] if len(deciders) == 1 else None
+    names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
+    return P.open_prompt(state, pid, {
+        "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({names_en})"},
+        "kind": "seat", "options": list(top),
+        "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
+        "meta": {"vote": vote_id, "tied": list(top), "deciders": list(deciders)}}, {**BUILTIN, **RESOLVERS})
 
 
 def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
@@ -174,11 +209,7 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
         deciders = list(result["deciders"])
         decider = deciders[0] if len(deciders) == 1 else None
         names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
-        tx.drafts += P.open_prompt(state, f"{prompt.id}-tb", {
-            "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({names_en})"},
-            "kind": "seat", "options": top,
-            "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
-            "meta": {"vote": prompt.id, "tied": top, "deciders": deciders}}, {**BUILTIN, **RESOLVERS})
+        tx.drafts += _open_tiebreak(state, f"{prompt.id}-tb", prompt.id, top, deciders)
         decides = ({"ja": f"最下位の{state.seat_name(decider)}が決定", "en": f"last place ({state.seat_name(decider)}) decides"}
                    if decider else {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"})
         summary = {"ja": f"同数（{names}：{best}票）→ {decides['ja']}", "en": f"Tie ({names_en}: {best}) → {decides['en']}"}
@@ -193,7 +224,8 @@ def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> 
     if not answers:
         return {"summary": {"ja": "回答なし", "en": "No answer"}, "winners": [], "rows": [], "notes": [], "events": []}
     by, pick = next(iter(answers.items()))
-    result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": prompt.meta.get("deciders", [])},
+    # the decider is the seat that answers it (the last place put out after it opened is no longer one, S-10)
+    result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": list(prompt.seats)},
                                   pick, None if by == "gm" else by)
     tx = CounterRun(state)
     F.reveal(tx, pick, {"ja": "真名看破投票：同数を最下位が決定", "en": "true-name vote: tie decided by last place", "rule": "S-13"})
