@@ -247,7 +247,7 @@ def test_a_grail_combat_on_a_phone_sized_console_does_not_scroll_sideways_nor_br
         if lang == "en":
             page.goto(f"{base}/s/{sid}/gm?lang=en")
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        expect(page.locator("#grail-seal select[name=effect]")).to_be_visible()
+        expect(page.locator("#grail-seal select[name=effect]").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
         assert page.evaluate(BROKEN_WORDS, "#live") == [], lang
         if lang == "en":

@@ -102,8 +102,7 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     expect(table.locator("[data-winrate=a] .g-total")).to_have_text("42")
     expect(table.locator("[data-winrate=b] .g-total")).to_have_text("−16")
     expect(gm.locator("[data-winrate=b] .g-total")).to_have_text("−16")  # the console has caught up too
-    seal = gm.locator("#grail-seal")
-    seal.locator("select[name=faction]").select_option("s2")
+    seal = gm.locator("#grail-seal-s2")  # アーチャー陣営's own row
     seal.locator("select[name=effect]").select_option("3")
     seal.locator("button").click()
     expect(table.locator("[data-winrate=b] .g-total")).to_have_text("34")

@@ -818,24 +818,33 @@ def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_the
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "battle_tie", "value": "gm"})
     console = open_link(client.application, grail["gm_url"])
+    reserves = {"a": ["士郎"], "b": ["凛"]}  # the subs the setups below name
 
     def offered(seals, escape, modifier, automatic=False):
         html = console.get(f"/s/{sid}/gm").get_data(as_text=True)
         forms = {name: re.search(rf'<form [^>]*id="grail-{name}".*?</form>', html, re.S) for name in
-                 ("seal", "escape", "modifier")}
+                 ("escape", "modifier")}
         now = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["gm_forms"]
         step = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["step"]
         assert now == {"seals": seals, "escape": escape, "modifier": modifier}, step
-        effects = sorted({e for f in seals.values() for e in f})
-        assert (forms["seal"] and [int(e) for e in re.findall(r'<option value="(\d)">', forms["seal"].group(0))]) \
-            == (effects or None), step
+        # one seal row per faction: its own effects only, and seal 4's swap list its own side's sub and others only
+        rows = {m.group(1): m.group(0) for m in re.finditer(r'<form [^>]*id="grail-seal-(\w+)".*?</form>', html, re.S)}
+        assert sorted(rows) == sorted(seals), step
+        for f, row in rows.items():
+            assert f'name="faction" value="{f}"' in row and 'name="faction" aria-label' not in row, step
+            assert [int(e) for e in re.findall(r'<option value="(\d)">', row)] == seals[f], (step, f)
+            side = "a" if f == "s1" else "b"
+            swap = re.search(r'<select name="with".*?</select>', row, re.S)
+            assert (swap and re.findall(r'<option value="([^"]+)"', swap.group(0))) == (
+                reserves[side] if 4 in seals[f] else None), (step, f)
         assert (forms["escape"] and re.findall(r'<option value="(\w+)"', forms["escape"].group(0))) == (escape or None)
         assert bool(forms["escape"] and 'name="automatic"' in forms["escape"].group(0)) == automatic, step
         assert bool(forms["modifier"]) == modifier, step
-        for effect in {3, 4, 5} - set(effects):  # what a form leaves out is refused, and writes nothing
-            r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=gm,
-                            json={"faction": "s1", "effect": effect, "with": "士郎"})
-            assert r.status_code in (400, 409), (step, effect)
+        for f, side in (("s1", "a"), ("s2", "b")):  # what a faction's row leaves out is refused, and writes nothing
+            for effect in {3, 4, 5} - set(seals.get(f, [])):
+                r = client.post(f"/api/sessions/{sid}/actions/use_seal", headers=gm,
+                                json={"faction": f, "effect": effect, "with": reserves[side][0]})
+                assert r.status_code in (400, 409), (step, f, effect)
         for faction in {"s1", "s2"} - set(escape):
             r = client.post(f"/api/sessions/{sid}/actions/escape", headers=gm, json={"faction": faction, "let_go": True})
             assert r.status_code in (400, 409), (step, faction)
