@@ -854,6 +854,10 @@ def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_the
 
     a, b = started(client, grail)
     offered({"s1": [5], "s2": [5]}, ["s1", "s2"], True)  # setup: no main yet, so no 3 or 4; escapes (seal 6)
+    # the modifier's name field says what to type in English too, as the Japanese example does (it read "label")
+    for lang, words in (("en", "name, e.g. Tactics"), ("ja", "軍略")):
+        form = re.search(r'id="grail-modifier".*?</form>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
+        assert unescape(re.search(r'name="label"[^>]*placeholder="([^"]*)"', form.group(0)).group(1)) == words
     answer(client, grail, "c1-setup", a, "s1")
     answer(client, grail, "c1-setup", b, "s2")
     confirm(client, grail, "c1-setup")

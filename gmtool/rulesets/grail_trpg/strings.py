@@ -53,7 +53,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.let_go_2': ('見逃す', 'let go'),
     'grail.roll': ('判定', 'Roll'),
     'grail.win_rate_modifier': ('勝率の修正', 'Win-rate modifier'),
-    'grail.label': ('軍略', 'label'),
+    'grail.label': ('軍略', 'name, e.g. Tactics'),
     'grail.add': ('追加', 'Add'),
     'grail.start_a_combat': ('戦闘開始', 'Start a combat'),
     'grail.side': ('側', 'Side'),
