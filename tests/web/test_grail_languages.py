@@ -202,3 +202,23 @@ def test_the_start_forms_hint_names_the_gm_side_as_its_box_does(app, client):
         html = console.get(f"/s/{data['session']}/gm?lang={lang}").get_data(as_text=True)
         start = re.search(r'id="grail-start".*?</form>', html, re.S).group(0)
         assert re.search(r'name="b" value="gm"[^>]*>\s*GM\s*<', start) and pick in start.replace("&#39;", "'"), lang
+
+
+def test_a_win_rate_terms_operator_keeps_to_its_number(app, client):
+    """Screenshot at 390 px: a phone's first win-rate term broke between "×" and "20" in English ("(advantages 1 −
+    disadvantages 1) ×" / "20 → 0"). An operator (×, ÷, →) is joined to what follows it by a no-break space, so the
+    term wraps before "× 20", never inside it; on every screen, in both languages."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "Demo", "ruleset": "grail_trpg", "seats": ["Saber side / Emiya", "Lancer side / Kayneth"]})
+    data = r.get_json()
+    table = ApiTable(client, data)
+    demo(table)
+    to_final_result(table)
+    sid = data["session"]
+    for link, path in [(data["table_url"], f"/s/{sid}/table"), (data["seats"][0]["join_url"], f"/s/{sid}/phone")]:
+        for lang, first in (("en", "disadvantages"), ("ja", "劣位")):
+            html = open_link(app, link).get(f"{path}?lang={lang}").get_data(as_text=True)
+            terms = re.findall(r'<span class="g-term">(.*?)</span>', html)
+            assert any(first in t for t in terms), (path, lang)
+            assert all(re.search(r"[×÷→] ", t) is None for t in terms), (path, lang)
+            assert any(re.search(r"×\u00a020 →\u00a0<b>", t) for t in terms), (path, lang)
