@@ -418,6 +418,31 @@ def test_i7_gm_marks_two_goal_cards_out_and_turns_skip_them():
         game.act("eliminate", {"seat": "s3"}, who="s1")
 
 
+def test_i7_a_round_that_begins_because_the_current_player_is_out_is_a_scene():
+    """Each round of turns is a scene (roll_order marks 「1巡目」, the end_turn that begins a round 「n巡目」), but a
+    round that began because the player whose turn it was went out (play came back to the opener without an
+    end_turn) had no mark: the phones kept the last round's results. Now it is marked, by `eliminate` and by the
+    counter panel's groups set to 0 alike."""
+    from gmtool.core.commands import change_counter
+    for put_out in ("eliminate", "counter"):
+        game = playing(3)
+        for seat in ("s1", "s2"):
+            game.act("start_turn", who=seat)
+            game.act("end_turn", who=seat)
+        game.act("start_turn", who="s3")
+        if put_out == "eliminate":
+            game.act("eliminate", {"seat": "s3", "reason": "goal_cards"})
+        else:
+            game.write(change_counter(game.state, "s3", "groups", value=0))
+        assert game.view()["current"] == "s1" and game.g["turns"]["round"] == 2, put_out
+        marks = [e.data["title"] for e in game.events if e.type == "scene.marked"]
+        assert marks == [{"ja": "1巡目", "en": "Round 1"}, {"ja": "2巡目", "en": "Round 2"}], put_out
+        assert game.events[-1].type == "scene.marked", put_out  # after the player_out that began the round
+    game = playing(3)  # out while it is not their turn: the round goes on, no mark
+    game.act("eliminate", {"seat": "s2", "reason": "goal_cards"})
+    assert [e.data["title"]["ja"] for e in game.events if e.type == "scene.marked"] == ["1巡目"]
+
+
 def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out():
     """I-7: a player with no groups is out. Core's counter route set `groups` to 0 and the player played on (the GM had
     to call `eliminate` too): now the change puts them out in the same action, calling off an attack on their group,

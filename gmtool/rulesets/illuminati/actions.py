@@ -508,6 +508,14 @@ def _outs(g: dict, seats: list[str], reason: str) -> list:
     left = [p for p in active(g) if p not in seats]
     if seats and len(left) == 1 and g["winner"] is None:
         drafts.append(("illuminati.game_won", {"seat": left[0], "kind": "last", "label": "", "rule": "I-1"}))
+    elif seats and g.get("turns") and g["winner"] is None:
+        # the player whose turn it was is out and play came back to the round's opener: a new round begins here
+        # (not through end_turn), and is a scene as every round is, so the phones' results start afresh there too
+        now = after = Turns.from_dict(g["turns"])
+        for s in seats:
+            after = after.eliminate(s)
+        if after.round > now.round:
+            drafts.append(_round_scene(after.round))
     return drafts
 
 
