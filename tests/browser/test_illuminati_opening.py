@@ -21,6 +21,17 @@ BROKEN_NAMES = """([root, names]) => { const out = []; const walk = document.cre
       if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(node.textContent.trim()); } } }
   return out; }"""
 
+# The heading under `root` drawn on one line, then narrowed to end right after 支 of its 「(支配)」: the lines
+# 「(支配)」 is drawn on then.
+NARROWED_SPLIT = """(root) => { const h = document.querySelector(root); const walk = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const node = walk.currentNode; const i = node.textContent.indexOf('(支配)'); if (i < 0) continue;
+    h.style.width = 'max-content';  // on one line, then narrowed to end right after 支
+    const range = document.createRange(); range.setStart(node, i + 1); range.setEnd(node, i + 2);
+    h.style.width = (range.getBoundingClientRect().right - h.getBoundingClientRect().left + 1) + 'px';
+    range.setStart(node, i); range.setEnd(node, i + 4);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; h.style.width = ''; return lines; }
+  return 0; }"""
+
 
 def test_opening_with_three_phones(server, page, browser, phone_context):
     base, app = server
@@ -119,6 +130,18 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     # I-1: the current player reaches the goal (12 for three) and wins at the end of the turn: each phone's winner
     # line keeps its words whole (「基本ゴ / ール」 broke at 390 px)
     client = app.test_client()
+    # I-4: an attack's headline keeps its words whole: 「(支 / 配)」 broke at 390 px. The headline is narrowed to end
+    # between 支 and 配 (where a phone's width fell in a play-through); the purpose goes to the next line whole
+    attack = {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
+              "target": {"name": "ボーイスカウト", "power": 0, "resistance": 3}}
+    for path, body, who in (("actions/attack", attack, current), ("actions/cancel_attack", {}, "gm")):
+        token = tokens["gm"] if who == "gm" else tokens["seats"][who]
+        if path.endswith("cancel_attack"):
+            head = phones[current].locator(".il-attack h3")
+            expect(head).to_contain_text("(支配)")
+            assert phones[current].evaluate(NARROWED_SPLIT, ".il-attack h3") == 1
+        r = client.post(f"/api/sessions/{sid}/{path}", headers={"Authorization": f"Bearer {token}"}, json=body)
+        assert r.status_code == 200, r.get_json()
     for path, body, who in (("counters", {"seat": current, "key": "groups", "delta": 11}, "gm"),
                             ("actions/declare_victory", {}, current), ("actions/end_turn", {}, current)):
         token = tokens["gm"] if who == "gm" else tokens["seats"][who]
