@@ -86,12 +86,10 @@ class Answers:
             if not waiting.wait(WAIT_SECONDS):
                 raise StillRunning()  # not None: doing the work too applied the tap twice once the first was done
 
-    def finish(self, scope: str, answer: Stored | tuple | None) -> None:
-        """Store the answer (status, body, mimetype, its KEPT_HEADERS, the request body's digest; None: the request
-        failed before answering) and wake the repeats."""
+    def finish(self, scope: str, answer: Stored | None) -> None:
+        """Store the answer (None: the request failed before answering) and wake the repeats."""
         with self.lock:
             if answer is not None:
-                answer = Stored(*answer)
                 replaced = self.done.pop(scope, None)  # a stuck first request that finished after its repeat
                 self.bytes += len(answer.body) - (len(replaced.body) if replaced else 0)
                 self.done[scope] = answer

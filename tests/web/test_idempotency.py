@@ -10,6 +10,7 @@ import time
 from gmtool_testing import ADMIN_KEY, bearer, open_link
 
 from gmtool.web.common import csrf_for
+from gmtool.web.idempotency import Stored
 
 
 def _session(client, admin):
@@ -92,11 +93,11 @@ def test_the_kept_answers_are_held_to_a_byte_budget_oldest_first(app):
     answers = app.extensions["gmtool.idempotency"].__class__(size=100, max_bytes=10_000)
     for n in range(30):
         answers.claim(f"k{n}")
-        answers.finish(f"k{n}", (200, b"x" * 1_000, "application/json", {}, "d"))
+        answers.finish(f"k{n}", Stored(200, b"x" * 1_000, "application/json", {}, "d"))
     assert answers.bytes == sum(len(a[1]) for a in answers.done.values()) <= 10_000
     assert list(answers.done) == [f"k{n}" for n in range(20, 30)]
     answers.claim("big")
-    answers.finish("big", (200, b"y" * 50_000, "application/json", {}, "d"))  # over the budget alone: still kept
+    answers.finish("big", Stored(200, b"y" * 50_000, "application/json", {}, "d"))  # over the budget alone: still kept
     assert list(answers.done) == ["big"] and answers.claim("big")[1] == b"y" * 50_000
 
 
