@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from . import snapshots
 from .core import engine
 from .core.commands import Draft, check_seat_count, create_session, new_seat, require_open, seat_of
 from .core.dice import SeededDice, seed_hash
@@ -452,6 +453,7 @@ class LiveSession:
         self.rendered = Rendered()  # live fragments and views of the current version (web/screens.py)
         self.sections = SectionCache()  # their sections, kept by their inputs (web/sections.py)
         self.lines: dict = {}  # log lines the screens show, kept by what each depends on (web/screens.log_lines)
+        self.kept_seq = 0  # where the undo base kept in the file ends (snapshots.py)
         try:
             self._load()
         except BaseException:  # a damaged file (SessionManager.get says what is wrong): no connection left open
@@ -482,14 +484,55 @@ class LiveSession:
                 self.undoable.appendleft(head.action)
                 if len(self.undoable) == UNDO_DEPTH:
                     break
-        base = State(undone=self.store.undone_actions(), rules=self.ruleset)
+        undone, window_start = self.store.undone_actions(), self._window_start()
         with gc_paused():
-            engine.fold_on(base, self.store.events(before_action=self._window_start()))
+            base = self._kept_base(undone, window_start) or State(undone=undone, rules=self.ruleset)
+            engine.fold_on(base, self.store.events(after_seq=base.last_seq, before_action=window_start))
             state = base.copy()
             engine.fold_on(state, self.store.events(after_seq=base.last_seq))
         self.base, self.state = base, state
         self.version = state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
+
+    def _kept_base(self, undone: set[int], window_start: int) -> State | None:
+        """The undo base as the last close left it in the file, when it is still the log's fold (snapshots.py), or
+        None: fold from the start."""
+        kept = self.store.get_snapshot()
+        self.kept_seq = kept[1] if kept else 0
+        if kept is None or not kept[0] or kept[0] != snapshots.code_digest():
+            return None
+        try:
+            base = snapshots.loads(kept[2], self.ruleset)
+        except Exception:  # noqa: BLE001  whatever the blob holds: the log is the truth
+            log.warning("the snapshot of %s does not load; folding its whole log", self.path.name, exc_info=True)
+            return None
+        if base.last_seq != kept[1] or not snapshots.usable(base, undone, window_start):
+            return None
+        base.undone = set(undone)
+        if snapshots.checked():  # (the test suite: a snapshot that is not the log's fold fails loudly)
+            whole = engine.fold_on(State(undone=set(undone), rules=self.ruleset),
+                                   self.store.events(up_to_seq=base.last_seq))
+            if whole != base:
+                raise AssertionError(f"the snapshot of {self.path.name} is not the fold of its log")
+        return base
+
+    def _keep_base(self) -> None:
+        """Fold the undo base on to the window and write it into the file (snapshots.py) when it moved since the last one
+        was written; skipped while an undo folds it (under the session's lock: an undo waiting for it holds undo_lock)."""
+        code = snapshots.code_digest()
+        if not code or not self.undo_lock.acquire(blocking=False):
+            return
+        try:
+            base = self.base
+            if base is not None:  # folded on to the window first (it may trail by up to twice BASE_LAG events)
+                self._fold_base(self.store.events(after_seq=base.last_seq, before_action=self._window_start()))
+            if base is not None and base.last_seq != self.kept_seq:
+                self.store.put_snapshot(code, base.last_seq, snapshots.dumps(base))
+                self.kept_seq = base.last_seq
+        except Exception:  # noqa: BLE001  the close goes on: the next resume folds the log
+            log.warning("the snapshot of %s was not written", self.path.name, exc_info=True)
+        finally:
+            self.undo_lock.release()
 
     def _window_start(self) -> int:
         """The oldest action that can still be undone (the base stays before it)."""
@@ -730,10 +773,12 @@ class LiveSession:
             return seat_id, token
 
     def close(self) -> None:
-        """Close the store and end the live streams waiting on this session; it writes nothing more (ServerStopping)."""
+        """Write the undo base into the file for the next resume, close the store and end the live streams waiting on
+        this session; it writes nothing more (ServerStopping)."""
         with self.changed:
             self.shut = True
             self.changed.notify_all()
+            self._keep_base()
             self.store.close()  # under the lock: not in the middle of an action
         self._tell_listeners()
 

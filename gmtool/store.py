@@ -57,6 +57,12 @@ def m003_request_tokens(db: Database) -> None:
     db["request_keys"].add_column("tokens", str)
 
 
+@migrations()
+def m004_snapshot(db: Database) -> None:
+    """The undo base as the session's last close left it (gmtool/snapshots.py): one row, replaced at each close."""
+    db["snapshot"].create({"id": int, "code": str, "seq": int, "data": bytes}, pk="id")
+
+
 def dump_json(data) -> str:
     """A stored event's data as written to the file (load_json reads it back)."""
     return json.dumps(data, ensure_ascii=False)
@@ -175,6 +181,15 @@ class Store(EventLog):
     def put_meta(self, key: str, value: str) -> None:
         """Set one meta value (one statement: written at once)."""
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def get_snapshot(self) -> tuple[str, int, bytes] | None:
+        """(the code digest, the last seq, the blob) of the snapshot the file holds, or None (m004_snapshot)."""
+        row = self.conn.execute("SELECT code, seq, data FROM snapshot WHERE id = 1").fetchone()
+        return None if row is None else (row[0], row[1], bytes(row[2]))
+
+    def put_snapshot(self, code: str, seq: int, data: bytes) -> None:
+        """Replace the snapshot (one statement: written at once)."""
+        self.conn.execute("INSERT OR REPLACE INTO snapshot (id, code, seq, data) VALUES (1, ?, ?, ?)", (code, seq, data))
 
     def get_secrets(self) -> dict[str, str]:
         """All secret values (token hashes, the dice seed)."""

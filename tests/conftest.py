@@ -30,6 +30,9 @@ def pytest_configure(config):
     this process's, so they follow."""
     if "PYTEST_DEBUG_TEMPROOT" not in os.environ and ram_disk_usable():
         os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM_DISK
+    # Every session resumed from its kept undo base (gmtool/snapshots.py) is folded from the start too and compared,
+    # in this process and in the servers the tests start (they inherit the environment).
+    os.environ["GMTOOL_CHECK_SNAPSHOTS"] = "1"
 
 
 @pytest.fixture

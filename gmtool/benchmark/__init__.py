@@ -108,6 +108,8 @@ def run(tables: int = 20, phones: int = 8, seconds: float = 20.0, warmup: float 
         figures["growth_latency_100000_ms"] = details["growth"]["latency_large_ms"]
         figures["growth_ratio"] = details["growth"]["ratio"]
         figures["resume_s"] = details["growth"]["resume_s"]
+        figures["resume_cold_s"] = details["growth"]["resume_cold_s"]
+        figures["stop_100000_s"] = details["growth"]["stop_s"]
         figures["undo_100000_ms"] = details["growth"]["undo_ms"]
     if "soak" in details:
         figures["soak_rss_start_kb"] = details["soak"]["rss_start_kb"]

@@ -215,20 +215,28 @@ def request_latency(client: Client, sid: str, gm: str, samples: int) -> float:
     return statistics.median(times[10:])
 
 
+def first_request(client: Client, sid: str, gm: str) -> float:
+    """The time of a session's state asked for by the GM: its resume, when the server has not loaded it yet."""
+    t0 = time.perf_counter()
+    status, _ = client.json("GET", f"/api/sessions/{sid}/state", gm)
+    took = time.perf_counter() - t0
+    if status != 200:
+        raise RuntimeError(f"resume failed: {status}")
+    return took
+
+
 def growth(data: Path, small: int = 100, large: int = 100_000, samples: int = 200) -> dict:
-    """Request latency with `small` and `large` events in a session, the resume time of the large one
-    (its first request after a start) and the time of an undo in it."""
+    """Request latency with `small` and `large` events in a session, the time of an undo in the large one, and its
+    resume (its first request after a start): cold (the file holds no kept undo base, as one written by an older
+    gmtool or a session never closed since it grew) and after a normal stop (which keeps its undo base in the file,
+    gmtool/snapshots.py), with the time that stop took."""
     from .logs import write_session
     small_sid, small_gm = write_session(data, small)
     large_sid, large_gm = write_session(data, large)
     server = ServerProcess(data).start()
     try:
         client = Client(server.base)
-        t0 = time.perf_counter()
-        status, _ = client.json("GET", f"/api/sessions/{large_sid}/state", large_gm)
-        resume = time.perf_counter() - t0
-        if status != 200:
-            raise RuntimeError(f"resume failed: {status}")
+        resume_cold = first_request(client, large_sid, large_gm)
         client.json("GET", f"/api/sessions/{small_sid}/state", small_gm)
         lat_small = request_latency(client, small_sid, small_gm, samples)
         lat_large = request_latency(client, large_sid, large_gm, samples)
@@ -242,9 +250,19 @@ def growth(data: Path, small: int = 100, large: int = 100_000, samples: int = 20
                 raise RuntimeError(f"undo failed: {status}")
         client.close()
     finally:
+        t0 = time.perf_counter()
+        server.stop()
+        stop = time.perf_counter() - t0
+    server = ServerProcess(data).start()
+    try:
+        client = Client(server.base)
+        resume = first_request(client, large_sid, large_gm)
+        client.close()
+    finally:
         server.stop()
     return {"events_small": small, "events_large": large, "latency_small_ms": round(lat_small * 1000, 3),
             "latency_large_ms": round(lat_large * 1000, 3), "ratio": round(lat_large / lat_small, 2),
+            "resume_cold_s": round(resume_cold, 3), "stop_s": round(stop, 3),
             "resume_s": round(resume, 3), "undo_ms": round(statistics.median(undo) * 1000, 1)}
 
 

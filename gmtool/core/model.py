@@ -245,7 +245,7 @@ class State:
             value = getattr(self, f.name)
             copier = _FIELD_COPIES.get(f.name)
             setattr(twin, f.name, copier(value) if copier else copy.deepcopy(value))
-        self.prompt_owner, twin.prompt_owner = next(_owners), next(_owners)  # every prompt is shared from now on
+        self.prompt_owner, twin.prompt_owner = new_owner(), new_owner()  # every prompt is shared from now on
         return twin
 
     def writable_prompt(self, prompt_id: str) -> Prompt:
@@ -276,7 +276,13 @@ class State:
         return seat.name if seat else seat_id
 
 
-_owners = itertools.count(1)  # State.copy gives each side a new owner of its prompts
+_owners = itertools.count(1)
+
+
+def new_owner() -> int:
+    """A State.prompt_owner no other state of this process has (State.copy gives each side a new one)."""
+    return next(_owners)
+
 _FIELD_COPIES = {  # how State.copy copies a field (the rest: deepcopy)
     "prompts": dict,  # each Prompt is copied on write (State.writable_prompt)
     "rolls": list,  # RollRecords and scene marks are never changed once folded
