@@ -128,11 +128,12 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _language():
-        """The reader's language: the request's `?lang`, else (a screen) its `lang` cookie, else Japanese. The API
-        reads the request alone (docs/api.md: Japanese unless it says `lang=en`): the cookie an earlier `?lang=en`
-        left is the screens', and a client that keeps cookies must not have its later answers switch language."""
-        chosen = request.args.get("lang") or (None if is_api() else request.cookies.get("lang"))
-        g.lang = language_named(chosen) or "ja"
+        """The reader's language: the request's `?lang` when it names one, else (a screen) its `lang` cookie, else
+        Japanese (a `?lang=fr` on a screen read in English stays English). The API reads the request alone (docs/api.md:
+        Japanese unless it says `lang=en`): the cookie an earlier `?lang=en` left is the screens', and a client that
+        keeps cookies must not have its later answers switch language."""
+        g.lang = (language_named(request.args.get("lang"))
+                  or (None if is_api() else language_named(request.cookies.get("lang"))) or "ja")
 
     @app.before_request
     def _same_origin():

@@ -60,6 +60,9 @@ def test_table_shows_public_counters_and_flags_but_not_private_ones(client, scre
     # <html lang> is the page's; the switch to the other language is marked as in that language (read in its voice)
     assert '<html lang="ja">' in html and '<a class="lang" href="?lang=en" lang="en" hreflang="en">English</a>' in html
     assert '<html lang="en">' in english and '<a class="lang" href="?lang=ja" lang="ja" hreflang="ja">日本語</a>' in english
+    # the table screen now reads English (its cookie): a language gmtool does not speak keeps it so, not Japanese
+    unknown = screens.table.get(f"/s/{screens.sid}/table?lang=fr").get_data(as_text=True)
+    assert '<html lang="en">' in unknown and "Subjugation order" in unknown
 
 
 def test_gm_console_flow_roll_prompt_answer_reveal_verify(client, screens):
