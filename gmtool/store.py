@@ -59,8 +59,14 @@ def m003_request_tokens(db: Database) -> None:
 
 @migrations()
 def m004_snapshot(db: Database) -> None:
-    """The undo base as the session's last close left it (gmtool/snapshots.py): one row, replaced at each close."""
-    db["snapshot"].create({"id": int, "code": str, "seq": int, "data": bytes}, pk="id")
+    """The undo base as the session's last close left it (gmtool/snapshots.py): one row, replaced at each close, signed
+    with the data folder's key. Any change to the events it folded (an event at or before its end updated, deleted or
+    inserted: a hand edit, another program) deletes it, so a resume then folds the log as it now stands."""
+    db["snapshot"].create({"id": int, "code": str, "seq": int, "mac": str, "data": bytes}, pk="id")
+    for name, when in (("update", "UPDATE"), ("delete", "DELETE"), ("insert", "INSERT")):
+        row = "new" if when == "INSERT" else "old"
+        db.execute(f"CREATE TRIGGER snapshot_stale_{name} AFTER {when} ON events "
+                   f"WHEN {row}.seq <= (SELECT seq FROM snapshot) BEGIN DELETE FROM snapshot; END")
 
 
 def dump_json(data) -> str:
@@ -182,14 +188,16 @@ class Store(EventLog):
         """Set one meta value (one statement: written at once)."""
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
-    def get_snapshot(self) -> tuple[str, int, bytes] | None:
-        """(the code digest, the last seq, the blob) of the snapshot the file holds, or None (m004_snapshot)."""
-        row = self.conn.execute("SELECT code, seq, data FROM snapshot WHERE id = 1").fetchone()
-        return None if row is None else (row[0], row[1], bytes(row[2]))
+    def get_snapshot(self) -> tuple[str, int, str, bytes] | None:
+        """(the code digest, the last seq, the signature, the blob) of the snapshot the file holds, or None
+        (m004_snapshot)."""
+        row = self.conn.execute("SELECT code, seq, mac, data FROM snapshot WHERE id = 1").fetchone()
+        return None if row is None else (row[0], row[1], row[2], bytes(row[3]))
 
-    def put_snapshot(self, code: str, seq: int, data: bytes) -> None:
+    def put_snapshot(self, code: str, seq: int, mac: str, data: bytes) -> None:
         """Replace the snapshot (one statement: written at once)."""
-        self.conn.execute("INSERT OR REPLACE INTO snapshot (id, code, seq, data) VALUES (1, ?, ?, ?)", (code, seq, data))
+        self.conn.execute("INSERT OR REPLACE INTO snapshot (id, code, seq, mac, data) VALUES (1, ?, ?, ?, ?)",
+                          (code, seq, mac, data))
 
     def get_secrets(self) -> dict[str, str]:
         """All secret values (token hashes, the dice seed)."""

@@ -7,10 +7,12 @@ whole fold there. The tests that count the events a resume folds turn that check
 from __future__ import annotations
 
 import json
-import logging
 import os
 import pickle
+import shutil
 import sqlite3
+import threading
+import time
 
 import pytest
 from test_undo_base import check, full_fold, plain
@@ -109,14 +111,16 @@ def test_a_close_writes_the_kept_base_only_when_it_moved(manager, live, monkeypa
         manager.close_all()
 
 
-@pytest.mark.parametrize("spoil, why", [
-    ("UPDATE snapshot SET code = 'another version'", "written by other code"),
-    ("UPDATE snapshot SET data = X'80054b'", "not a state"),
-    ("UPDATE snapshot SET data = X'0102030405'", "not a pickle"),
-    ("UPDATE snapshot SET seq = seq - 1", "not where the row says it ends"),
+@pytest.mark.parametrize("spoil", [
+    "UPDATE snapshot SET code = 'another version'",  # folded by other code
+    "UPDATE snapshot SET data = X'0102030405'",  # edited
+    "UPDATE snapshot SET seq = seq - 1",  # said to end elsewhere
+    "UPDATE snapshot SET mac = 'not signed'",
+    "UPDATE snapshot SET mac = NULL",
 ])
-def test_a_kept_base_that_is_not_the_fold_of_this_code_is_not_taken(manager, live, counted, spoil, why, caplog):
-    """The resume folds the whole log instead (every event from the first), and the state is the log's."""
+def test_a_kept_base_this_folder_did_not_sign_as_it_is_is_not_taken(manager, live, counted, spoil):
+    """The resume folds the whole log instead (every event from the first), and the state is the log's; the close
+    after it keeps a base again, which the next resume takes."""
     play(live, 20)
     sid = live.state.session_id
     manager.close_all()
@@ -124,12 +128,31 @@ def test_a_kept_base_that_is_not_the_fold_of_this_code_is_not_taken(manager, liv
     counted.clear()
     again = SessionManager(manager.data_dir)
     try:
-        with caplog.at_level(logging.WARNING, logger="gmtool.runtime"):
-            resumed = again.get(sid)
-        assert min(counted) == 1, why
+        resumed = again.get(sid)
+        assert min(counted) == 1 and resumed.kept_seq == 0
         check(resumed)
     finally:
         again.close_all()
+    counted.clear()
+    again, resumed = reopen(again, sid)
+    try:
+        assert min(counted) > 1 and resumed.kept_seq == resumed.base.last_seq
+        check(resumed)
+    finally:
+        again.close_all()
+
+
+def sign_in(live, data_dir, blob: bytes, seq: int | None = None) -> None:
+    """A kept base written with this folder's key and this code's digest (what only this code could write: a bug)."""
+    conn = sqlite3.connect(live.path)
+    try:
+        code, kept_seq = conn.execute("SELECT code, seq FROM snapshot").fetchone()
+        seq = kept_seq if seq is None else seq
+        conn.execute("UPDATE snapshot SET seq = ?, data = ?, mac = ?",
+                     (seq, blob, snapshots.sign(runtime.KeepKey(data_dir).get(), code, seq, blob)))
+        conn.commit()
+    finally:
+        conn.close()
 
 
 class Planted:
@@ -142,24 +165,104 @@ class Planted:
         return os.system, (f"touch {self.marker}",)
 
 
-def test_a_kept_base_never_runs_code_from_the_file(manager, live, counted, tmp_path):
-    """A blob that would run a command when unpickled is refused (only the model's classes are made): nothing runs,
-    the whole log is folded."""
-    play(live, 5)
+def kept_state(live, **changes) -> bytes:
+    """The blob of the base the file keeps, with `changes` made to it."""
+    state = snapshots.loads(live_blob(live), live.ruleset)
+    for name, value in changes.items():
+        setattr(state, name, value)
+    return snapshots.dumps(state)
+
+
+def live_blob(live) -> bytes:
+    conn = sqlite3.connect(live.path)
+    try:
+        return bytes(conn.execute("SELECT data FROM snapshot").fetchone()[0])
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("made", [
+    "truncated", "not a state", "another session", "another ruleset", "ends elsewhere", "folds no further",
+    "an action that is no number", "runs a command",
+])
+def test_a_signed_kept_base_that_does_not_fit_its_session_is_not_taken(manager, live, counted, made, tmp_path):
+    """Even one signed with this folder's key and this code's digest (only a bug in this code could write it): whatever
+    it holds, the session opens, folded from its log, and nothing in the blob runs."""
+    play(live, 20)
     sid = live.state.session_id
     manager.close_all()
     marker = tmp_path / "ran"
-    sql(live, "UPDATE snapshot SET data = ?", pickle.dumps(Planted(str(marker)), protocol=5))
+    blob = {
+        "truncated": lambda: live_blob(live)[:-40],
+        "not a state": lambda: pickle.dumps({"seats": {}}, protocol=5),
+        "another session": lambda: kept_state(live, session_id="other"),
+        "another ruleset": lambda: kept_state(live, ruleset="sugoroku"),
+        "ends elsewhere": lambda: kept_state(live, last_seq=3),
+        "folds no further": lambda: kept_state(live, counters={}),
+        "an action that is no number": lambda: kept_state(live, last_action="7"),
+        "runs a command": lambda: pickle.dumps(Planted(str(marker)), protocol=5),
+    }[made]()
+    sign_in(live, manager.data_dir, blob)
     counted.clear()
     again = SessionManager(manager.data_dir)
     try:
         resumed = again.get(sid)
+        assert min(counted) == 1 and resumed.kept_seq == 0
         assert not marker.exists()
-        assert min(counted) == 1
         check(resumed)
     finally:
         again.close_all()
-    assert pickle.loads(pickle.dumps(Planted(str(marker)))) == 0 and marker.exists()  # (the blob did run elsewhere)
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE events SET data = replace(data, '\"delta\": 1', '\"delta\": 5') WHERE seq = {seq}",
+    "DELETE FROM events WHERE seq = {seq}",
+])
+def test_an_event_the_kept_base_folded_changed_by_hand_drops_it(manager, live, edit):
+    """A hand edit of the log (DB Browser, the sqlite3 shell) at or before the kept base's end deletes it (the file's
+    triggers): the resume folds the log as it now stands. (The whole-fold check is on: a stale base fails the load.)"""
+    play(live, 20)
+    sid = live.state.session_id
+    manager.close_all()
+    first_change = next(e.seq for e in live_events(live) if e.type == "counter.changed")
+    assert first_change < live.kept_seq
+    sql(live, edit.format(seq=first_change))
+    conn = sqlite3.connect(live.path)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM snapshot").fetchone()[0] == 0
+    finally:
+        conn.close()
+    again = SessionManager(manager.data_dir)
+    try:
+        resumed = again.get(sid)
+        assert plain(resumed.state) == plain(full_fold(resumed))
+        assert resumed.state.counters["s1"]["vp"] == (20 + 4 if "UPDATE" in edit else 19)
+    finally:
+        again.close_all()
+
+
+def live_events(live):
+    """The session file's events, read on a connection of their own (the session is closed)."""
+    with runtime.LogReader(live.path) as reader:
+        return list(reader.events())
+
+
+def test_a_session_file_copied_from_another_data_folder_is_folded_from_its_log(manager, live, counted, tmp_path):
+    """Its kept base was signed with the other folder's key."""
+    play(live, 20)
+    sid = live.state.session_id
+    manager.close_all()
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(live.path, other / live.path.name)
+    counted.clear()
+    elsewhere = SessionManager(other)
+    try:
+        resumed = elsewhere.get(sid)
+        assert min(counted) == 1 and resumed.kept_seq == 0
+        check(resumed)
+    finally:
+        elsewhere.close_all()
 
 
 def test_a_kept_base_inside_a_window_that_moved_back_is_not_taken(manager, live, monkeypatch):
@@ -212,23 +315,105 @@ def test_a_kept_base_is_not_taken_when_an_action_it_holds_was_undone_since(manag
         again.close_all()
 
 
-def test_the_code_digest_follows_the_folds_source(tmp_path, monkeypatch):
-    """The digest changes with any core or ruleset module's text (an upgrade, a local edit), so a base folded by
-    other code is never taken; it is the same for the same files."""
-    digest = snapshots.code_digest()
-    assert digest and digest == snapshots.code_digest()
-    root = tmp_path / "gmtool"
-    for part in ("core", "rulesets/generic"):
-        (root / part).mkdir(parents=True)
-    (root / "core" / "engine.py").write_text("x = 1\n")
-    (root / "rulesets" / "generic" / "events.py").write_text("y = 1\n")
-    (root / "i18n.py").write_text("z = 1\n")
-    monkeypatch.setattr(snapshots, "__file__", str(root / "snapshots.py"))
-    digests = []
-    for edit in (None, ("core/engine.py", "x = 2\n"), ("rulesets/generic/events.py", "y = 2\n"), ("i18n.py", "z = 2\n")):
-        if edit:
-            (root / edit[0]).write_text(edit[1])
-        snapshots.code_digest.cache_clear()
-        digests.append(snapshots.code_digest())
-    snapshots.code_digest.cache_clear()
-    assert len(set(digests)) == 4 and digest not in digests
+PLUGIN = """from gmtool.core.model import Label
+from gmtool.core.ruleset import PUBLIC, EventType, Ruleset
+from gmtool.rulesets.generic import PRESETS
+
+STEP = {step}
+
+
+def fold(state, e):
+    state.extra["bumps"] = state.extra.get("bumps", 0) + STEP * e.data["n"]
+
+
+RULESET = Ruleset(name="homebrew", label=Label("自作", "Homebrew"), presets=PRESETS, default_presets=("vp",),
+                  events=(EventType("homebrew.bump", fold, lambda d, s, lang: "bump", PUBLIC, undoable=True),))
+"""
+
+
+def test_the_code_digest_follows_gmtool_and_the_rulesets_own_package(tmp_path, monkeypatch):
+    """A third-party game is a pip package of its own (docs/api.md): its folds are in the digest of its sessions, so
+    upgrading it (or editing it) makes their kept bases fold again; other games' sessions keep theirs."""
+    site = tmp_path / "site"
+    (site / "homebrew_game-0.1.dist-info").mkdir(parents=True)
+    (site / "homebrew_game-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: homebrew-game\n"
+                                                                    "Version: 0.1\n")
+    (site / "homebrew_game-0.1.dist-info" / "entry_points.txt").write_text(
+        "[gmtool.rulesets]\nhomebrew = homebrew_game:RULESET\n")
+    (site / "homebrew_game.py").write_text(PLUGIN.format(step=1))
+    monkeypatch.syspath_prepend(str(site))
+    snapshots._package_of.cache_clear()
+    try:
+        generic, homebrew = snapshots.code_digest("generic", now=True), snapshots.code_digest("homebrew", now=True)
+        assert generic and homebrew and generic != homebrew
+        (site / "homebrew_game.py").write_text(PLUGIN.format(step=2))  # version 0.2
+        snapshots._recent.clear()
+        assert snapshots.code_digest("homebrew", now=True) not in ("", homebrew)
+        assert snapshots.code_digest("generic", now=True) == generic
+    finally:
+        snapshots._package_of.cache_clear()
+        snapshots._recent.clear()
+
+
+def test_a_stop_keeps_no_base_once_the_code_on_disk_is_not_the_code_running(manager, live, monkeypatch):
+    """An upgrade (git pull, pip install -U) made while the server runs: the base the old code folded would be
+    labelled with the new code's digest, so the stop writes nothing and the next resume folds the log."""
+    play(live, 20)
+    sid = live.state.session_id
+    manager, resumed = reopen(manager, sid)
+    kept = resumed.store.get_snapshot()
+    resumed.execute("gm", commands.change_counter, "s1", "vp", delta=1)  # the base moves on: a close would keep it
+    monkeypatch.setitem(snapshots._recent, "gmtool", (time.monotonic() + 60, "the files as upgraded"))
+    manager.close_all()
+    conn = sqlite3.connect(resumed.path)
+    try:
+        assert conn.execute("SELECT code, seq, mac, data FROM snapshot").fetchone() == (kept[0], kept[1], kept[2], kept[3])
+    finally:
+        conn.close()
+    monkeypatch.delitem(snapshots._recent, "gmtool")
+    manager, again = reopen(manager, sid)  # (the files are as the process started again: the new base is kept)
+    manager.close_all()
+    conn = sqlite3.connect(again.path)
+    try:
+        assert conn.execute("SELECT seq FROM snapshot").fetchone()[0] > kept[1]
+    finally:
+        conn.close()
+
+
+def test_a_close_during_an_undo_keeps_nothing_and_the_undo_says_the_server_is_stopping(manager, live, monkeypatch):
+    """The undo folds off the session's lock holding undo_lock; a stop meanwhile neither waits for it (a deadlock: the
+    undo then waits for the session's lock) nor writes a base in the middle of its fold, and the undo answers that the
+    server is stopping (503), not an error, leaving the action undoable."""
+    for _ in range(60):
+        live.execute("gm", commands.change_counter, "s1", "vp", delta=1)
+    inside, closed = threading.Event(), threading.Event()
+
+    class Slow(runtime.LogReader):
+        def __enter__(self):
+            inside.set()
+            closed.wait(10)
+            return super().__enter__()
+
+    monkeypatch.setattr(runtime, "LogReader", Slow)
+    outcome = []
+
+    def undo():
+        try:
+            live.undo()
+            outcome.append("done")
+        except BaseException as e:  # noqa: BLE001
+            outcome.append(e)
+
+    worker = threading.Thread(target=undo)
+    worker.start()
+    assert inside.wait(10)
+    manager.close_all()  # returns while the undo is stuck in its fold
+    closed.set()
+    worker.join(10)
+    assert not worker.is_alive() and isinstance(outcome[0], runtime.ServerStopping)
+    conn = sqlite3.connect(live.path)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM snapshot").fetchone()[0] == 0
+        assert json.loads(dict(conn.execute("SELECT key, value FROM meta").fetchall()).get(runtime.REFUSED, "[]")) == []
+    finally:
+        conn.close()
