@@ -458,6 +458,32 @@ def test_a9_proxy_from_a_hero_without_a_code_in_hand_goes_danger():
     assert game.c("a", "mana") == 5 and game.g["players"]["a"]["state"] == "danger"
 
 
+def test_a9_an_unanswered_hero_proxy_is_never_assumed_to_hold_a_code():
+    """A-9: a hero card's proxy that takes damage discards a mystic code from the hand, or goes Danger with none. The
+    resolve used to assume a code whenever the hand was not empty, so the other side resolving first (it may not
+    answer for the hand, 403) decided it for the proxy's player: now nobody's silence decides it (409, nothing
+    written) until the player or the GM says it."""
+    tough = {"hero": {"name": "強", "stats": [9, 20, 0, 0]}, "class": {"name": "セイバー", "stats": [0, 0, 0, 0]}}
+    game = started(servants={"b": tough})
+    _combat(game)
+    game.act("combat_proxy", {"side": "attacker", "name": "影", "stats": [1, 1, 1, 1], "source": "hero"}, who="a")
+    _intercept(game)  # b's physical 9 vs the proxy's 1 → 8 to the proxy; 1 vs 20 → 0 to b
+    assert game.view()["combat"]["hand_code_due"] == {"attacker": True, "interceptor": False}
+    hand, events = game.c("a", "hand"), len(game.events)
+    for who in ("b", "a", "gm"):
+        with pytest.raises(Conflict) as refused:
+            game.act("combat_resolve", {}, who=who, dice=[1])
+        name = game.state.seat_name("a")
+        assert (refused.value.ja, refused.value.en) == (
+            f"{name} の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを {name} かGMが答えてから解決します（A-9）",
+            f"{name}'s proxy takes damage: {name} or the GM says whether {name}'s hand holds a mystic code to discard "
+            "before the combat is resolved (A-9)")
+    assert len(game.events) == events and game.c("a", "hand") == hand and game.g["combat"]
+    game.act("combat_resolve", {"attacker_hand_code": True}, who="a", dice=[1])
+    # one code discarded, one card stolen by b; Down for the damage beyond 1; no mana lost
+    assert game.c("a", "hand") == hand - 2 and game.c("a", "mana") == 5 and game.g["players"]["a"]["state"] == "down"
+
+
 def test_a3_seals_standard_effects_and_all_used_is_out_even_with_independent_action():
     loner = {"hero": {"name": "アーチャー", "stats": [1, 1, 1, 1], "skills": ["単独行動"]},
              "class": {"name": "アーチャー", "stats": [1, 1, 1, 1]}}

@@ -575,7 +575,10 @@ def a_proxy_pays_for_its_damage(game):
     act("combat_modifier", {"stat": "patk", "value": 3, "label": "約束された勝利の剣"}, who="s1")
     act("combat_choose", {"kind": "physical"}, who="s1")
     act("combat_choose", {"kind": "physical"}, who="s2")
-    act("combat_resolve", {}, who="s1")  # 12 vs the proxy's 10 → 2: a code from s2's hand, Down; 11 vs 8 → 3 to s1
+    # 12 vs the proxy's 10 → 2: s2 says its hand holds a code (s1 resolving first waits for that answer, 409);
+    # a code from s2's hand, Down; 11 vs 8 → 3 to s1
+    act("combat_resolve", {}, who="s1", status=409)
+    act("combat_resolve", {"interceptor_hand_code": True}, who="s2")
 
 
 def documented_games(client, every_event=False):

@@ -214,8 +214,28 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     api("combat_proxy", {"side": "interceptor", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"})
     api("combat_choose", {"side": "attacker", "kind": "physical"})
     api("combat_choose", {"side": "interceptor", "kind": "physical"})
+    # A-9: the proxy takes 1 damage and ウェイバー holds 4 cards: whether one is a mystic code is ウェイバー's (or the
+    # GM's) to say, never assumed; 凛 resolving first is refused (409, nothing written), and says why
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()
+    assert view["ruleset"]["combat"]["hand_code_due"] == {"attacker": False, "interceptor": True}
+    for token in (data["seats"][0]["token"], data["seats"][1]["token"], gm_token):
+        r = client.post(f"/api/sessions/{sid}/actions/combat_resolve", headers=bearer(token), json={})
+        assert r.status_code == 409 and r.get_json()["error"]["ja"] == (
+            "ウェイバー の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを ウェイバー かGMが答えてから解決します（A-9）")
+    after = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()
+    assert after["session"]["version"] == view["session"]["version"]
+    rin, waver = (open_link(app, seat["join_url"]) for seat in data["seats"])
+    for lang, wait, ask in (("ja", "ウェイバー の代理戦闘がダメージを受けます: 手札の礼装カードの有無を ウェイバー が答えて解決します",
+                             "手札に捨てられる礼装カードは？"),
+                            ("en", "ウェイバー's proxy takes damage: ウェイバー says whether the hand holds a mystic code and resolves",
+                             "a mystic code card in the hand to discard?")):
+        html = unescape(rin.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True))
+        assert 'id="ar-wait-hand-code"' in html and wait in html and 'id="ar-resolve"' not in html, lang
+        html = unescape(waver.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True))
+        assert ask in html and 'id="ar-resolve"' in html and 'id="ar-wait-hand-code"' not in html, lang
+        assert html.count('name="interceptor_hand_code"') == 2 and 'value="1" required' in html, lang
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
-    assert 'name="interceptor_hand_code"' in html
+    assert html.count('name="interceptor_hand_code"') == 2 and 'name="attacker_hand_code"' not in html
     r = gm.post(f"/s/{sid}/gm/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
                 headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
     assert r.status_code == 200

@@ -179,6 +179,43 @@ def combat_strike(state: State) -> dict | None:
     return c.get("strike") or _strike(g, state, c)
 
 
+def _outcome(g: dict, state: State, c: dict, strike: dict) -> tuple[dict, dict]:
+    """A-7: each side's stats and both damage processes, as combat_resolve would write them."""
+    sides = {side: _side_result(g, state, c, side) for side in SIDES}
+    cards = {side: (g["players"][c[side]]["hero"], g["players"][c[side]]["class"]) for side in SIDES}
+    first = {side: r.has_skill(cards[side], "first_strike") for side in SIDES}
+    result = r.resolve_combat(sides["attacker"], sides["interceptor"], c["attacker_side"]["kind"],
+                              c["interceptor_side"]["kind"], first["attacker"], first["interceptor"], strike)
+    result["mind_eye"] = r.mind_eye_note(r.has_skill(cards["attacker"], "mind_eye"), r.has_skill(cards["interceptor"], "mind_eye"))
+    return sides, result
+
+
+def _hand_code_due(state: State, c: dict, result: dict) -> dict:
+    """A-9: for each side, whether combat_resolve needs its `<side>_hand_code` answer: its proxy is from a hero card,
+    takes damage, and its hand is not empty (an empty hand has nothing to discard: Danger)."""
+    damage = {"attacker": result["to_attacker"], "interceptor": result["to_interceptor"]}
+    due = {}
+    for side in SIDES:
+        proxy = c[f"{side}_side"]["proxy"]
+        due[side] = bool(proxy and proxy["source"] == "hero" and damage[side] > 0 and state.counters[c[side]]["hand"] > 0)
+    return due
+
+
+def hand_code_due(state: State) -> dict | None:
+    """The view's `combat.hand_code_due`: which side's hand answer combat_resolve needs as the combat stands now
+    (None until the attacker, and the interceptor when it intercepts, have picked)."""
+    g = state.extra.get(NAME) or {}
+    c = g.get("combat")
+    if not c or not c["attacker_side"]["kind"]:
+        return None
+    if g["version"] == "quick" and not all(c[f"{side}_side"]["faces"] for side in SIDES):
+        return None
+    strike = c.get("strike") or _strike(g, state, c)
+    if not strike["skipped"] and not c["interceptor_side"]["kind"]:
+        return None
+    return _hand_code_due(state, c, _outcome(g, state, c, strike)[1])
+
+
 def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     """A-7: both damage processes, damage paid in 魔力 (or by the proxy, A-9), Down, the steal, eliminations."""
     g = playing(state)
@@ -198,12 +235,16 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     strike = c.get("strike") or _strike(g, state, c)  # fixed when the interceptor picked (A-7)
     if not strike["skipped"] and not c["interceptor_side"]["kind"]:
         raise Conflict("迎撃側が物理か魔術を選んでいません", "The interceptor has not chosen physical or magical")
-    sides = {side: _side_result(g, state, c, side) for side in SIDES}
-    cards = {side: (g["players"][c[side]]["hero"], g["players"][c[side]]["class"]) for side in SIDES}
-    first = {side: r.has_skill(cards[side], "first_strike") for side in SIDES}
-    result = r.resolve_combat(sides["attacker"], sides["interceptor"], c["attacker_side"]["kind"],
-                              c["interceptor_side"]["kind"], first["attacker"], first["interceptor"], strike)
-    result["mind_eye"] = r.mind_eye_note(r.has_skill(cards["attacker"], "mind_eye"), r.has_skill(cards["interceptor"], "mind_eye"))
+    sides, result = _outcome(g, state, c, strike)
+    for side, due in _hand_code_due(state, c, result).items():
+        # A-9: a hero card's proxy that takes damage discards a mystic code from the hand, or the servant goes Danger;
+        # what the hand holds is for its player (or the GM) to say: nothing is assumed for a side that has not said it
+        if due and f"{side}_hand_code" not in p:
+            who = state.seat_name(c[side])
+            raise Conflict(f"{who} の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを {who} かGMが答えてから"
+                           "解決します（A-9）",
+                           f"{who}'s proxy takes damage: {who} or the GM says whether {who}'s hand holds a mystic code to "
+                           "discard before the combat is resolved (A-9)")
     plan = Plan(state, ctx)
     plan.add("ace_royal.combat_resolved", {"attacker": c["attacker"], "interceptor": c["interceptor"], "sides": sides,
                                            "kinds": {s: c[f"{s}_side"]["kind"] for s in SIDES},
@@ -214,7 +255,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         seat, proxy, dmg = c[side], c[f"{side}_side"]["proxy"], damage[side]
         if proxy and dmg:
             hand = plan.value(seat, "hand")
-            can = flag_field(p, f"{side}_hand_code", hand > 0, ja="手札の礼装を捨てる") and hand > 0
+            can = flag_field(p, f"{side}_hand_code", ja="手札の礼装を捨てる") and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             # what it cost, said to the table and the player (the card to discard), before the counts move (A-9)
             plan.add("ace_royal.proxy_paid", {

@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .combat import SIDES, combat_preview, combat_strike, pick_fixed
+from .combat import SIDES, combat_preview, combat_strike, hand_code_due, pick_fixed
 from .events import NAME
 from .plan import rerollable
 
@@ -109,6 +109,7 @@ def view(state: State, viewer: Viewer) -> dict:
                          "process": "intercept" if combat.get("strike") else "attack",
                          "intercept_due": intercept_due,
                          "pick_fixed": {side: pick_fixed(state, combat, side) for side in SIDES},
+                         "hand_code_due": hand_code_due(state) or {side: False for side in SIDES},
                          "ready": rolled and bool(combat["attacker_side"]["kind"])
                          and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
