@@ -102,6 +102,29 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     expect(table.locator("[data-winrate=a] .g-total")).to_have_text("42")
     expect(table.locator("[data-winrate=b] .g-total")).to_have_text("−16")
     expect(gm.locator("[data-winrate=b] .g-total")).to_have_text("−16")  # the console has caught up too
+    # T-9 at 390 px: each side's force difference keeps its sum on one line, "(+35) + (+15) + (−57) = −7" (English
+    # split it after "+ (+15) +"), on a phone in both languages and on a phone-sized console; that console's Command
+    # Seal rows stand apart, every control of them a 44 px target (they sat edge to edge, "use" 32 px high)
+    lines_of_sums = """() => [...document.querySelectorAll('.g-winrates .g-term')].flatMap((term) => {
+        const node = [...term.childNodes].find((n) => n.nodeType === 3 && /\\(.*=\\s\\S+/.test(n.textContent));
+        if (!node) return [];
+        const m = node.textContent.match(/\\(.*=\\s\\S+/), range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        return [new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size]; })"""
+    size = gm.viewport_size
+    gm.set_viewport_size({"width": 390, "height": 844})
+    expect(gm.locator("#grail-seal form")).to_have_count(2)
+    rows = gm.evaluate("""() => [...document.querySelectorAll('#grail-seal form')].map((form) => ({
+        top: form.getBoundingClientRect().top, bottom: form.getBoundingClientRect().bottom,
+        small: [...form.querySelectorAll('select, button')].filter((el) => el.getBoundingClientRect().height < 44).length}))""")
+    assert all(row["small"] == 0 for row in rows) and rows[1]["top"] - rows[0]["bottom"] >= 8, rows
+    assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+    assert gm.evaluate(lines_of_sums) == [1, 1]
+    gm.set_viewport_size(size)
+    assert phones["s1"].evaluate(lines_of_sums) == [1, 1]
+    phones["s1"].goto(phones["s1"].url.split("?")[0] + "?lang=en")
+    expect(phones["s1"].locator("[data-winrate=b] .g-total")).to_have_text("−16")
+    assert phones["s1"].evaluate(lines_of_sums) == [1, 1]
     seal = gm.locator("#grail-seal-s2")  # アーチャー陣営's own row
     seal.locator("select[name=effect]").select_option("3")
     seal.locator("button").click()
