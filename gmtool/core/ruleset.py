@@ -193,15 +193,15 @@ class RulesetAction:
     label: Label
     fn: Callable[[State, dict, ActionContext], list]
     who: str = "gm"  # "gm": the GM only; "seat": a seat (or the GM) may call it
-    # Whether the GM's undo takes it back: what its docs page says (the actions table's `undo` column). Undo itself
-    # goes by the type of the first event the action writes (EventType.undoable); the tests hold the two together.
-    undoable: bool = True
+    # Whether the GM's undo takes it back is not declared here: undo goes by the type of the first event the action
+    # writes (EventType.undoable), and its docs page's `undo` column says what that gives (tests/gmtool_testing.py
+    # holds the column to it at every action the tests take).
 
 
 def action(name: str, ja: str, en: str, fn: Callable[[State, dict, ActionContext], list],
-           who: str = "gm", undoable: bool = True) -> tuple[str, RulesetAction]:
+           who: str = "gm") -> tuple[str, RulesetAction]:
     """A (name, RulesetAction) pair for a ruleset's `actions` dict."""
-    return name, RulesetAction(name, Label(ja, en), fn, who, undoable)
+    return name, RulesetAction(name, Label(ja, en), fn, who)
 
 
 # -- campaigns -----------------------------------------------------------------------------------

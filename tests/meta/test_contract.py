@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 import pytest
-from gmtool_testing import ADMIN_KEY, ApiTable, bearer, open_link
+from gmtool_testing import ADMIN_KEY, ApiTable, bearer, docs_rows, open_link, undo_cells
 
 from gmtool.core.logtext import describe
 from gmtool.core.ruleset import EventType, Secret, Visibility
@@ -224,22 +224,13 @@ def test_every_action_is_documented(name):
         assert f"`{action}`" in docs, f"action {action} is not in {ruleset.docs}"
 
 
-def _rows(docs: str) -> dict[str, str]:
-    """A docs page's table rows whose first cell is one name in backticks: {name: the rest of the row} (the first
-    such row of each name)."""
-    rows: dict[str, str] = {}
-    for name, rest in re.findall(r"^\| `(\w+)` \|(.*)\|$", docs, re.M):
-        rows.setdefault(name, rest)
-    return rows
-
-
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_actions_row_says_who_may_call_it(name):
     """The actions table's `who` column is what the declaration lets through: `GM` for a GM-only action (a seat
     calling it gets 403), `seat …` for one a seat may call (the GM too). A client reading `GM` where the server takes
     a seat's call, or `seat` where it refuses it, was misled."""
     ruleset = registry()[name]
-    rows = _rows(_docs(name))
+    rows = docs_rows(_docs(name))
     said = {action: rows.get(action, "").split("|")[0].strip() for action in ruleset.actions}
     wrong = {action: (said[action], act.who) for action, act in ruleset.actions.items()
              if not said[action].startswith("GM" if act.who == "gm" else "seat")}
@@ -249,14 +240,13 @@ def test_every_actions_row_says_who_may_call_it(name):
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_actions_row_says_whether_undo_takes_it_back(name):
     """docs/api.md §9: undo takes back the ruleset actions whose page marks them undoable. Each action's row ends with
-    its `undo` cell, `yes` or `no`, as the declaration's `undoable` says (and that, the type of the first event the
-    action writes: gmtool_testing.ApiTable checks it at every action the demos and leak probes take)."""
+    its `undo` cell, `yes` or `no`. What undo does goes by the type of the first event the action writes (declared
+    once, EventType.undoable): gmtool_testing.assert_undo_as_documented holds the cell to it at every action the
+    demos, the leak probes and the API tests take (ApiTable)."""
     ruleset = registry()[name]
-    rows = _rows(_docs(name))
-    said = {action: rows.get(action, "").rstrip().split("|")[-1].strip() for action in ruleset.actions}
-    wrong = {action: (said[action], act.undoable) for action, act in ruleset.actions.items()
-             if said[action] != ("yes" if act.undoable else "no")}
-    assert wrong == {}, f"{ruleset.docs}: the action's row says (undo), the declaration says: {wrong}"
+    cells = undo_cells(ruleset.docs)
+    wrong = {action: cells.get(action) for action in ruleset.actions if cells.get(action) not in ("yes", "no")}
+    assert wrong == {}, f"{ruleset.docs}: these actions' rows end with no undo cell (yes / no): {wrong}"
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -264,7 +254,7 @@ def test_every_readings_row_gives_its_rule_choices_and_default(name):
     """Each reading's row in the ruleset's page names its rule code and every choice's value (as a client sends it:
     `true`, `null`, `0`), the default first: a client switching a reading sends what the row says."""
     ruleset = registry()[name]
-    rows = _rows(_docs(name))
+    rows = docs_rows(_docs(name))
     for reading in ruleset.readings:
         row = rows.get(reading.key)
         assert row is not None, f"{ruleset.docs} has no row for the reading {reading.key}"

@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, bearer, documented_fields, games_to_play, open_link, ruleset_views_by_step,
-                            ruleset_views, undocumented)
+from gmtool_testing import (ADMIN_KEY, assert_undo_as_documented, bearer, documented_fields, games_to_play, open_link,
+                            ruleset_views, ruleset_views_by_step, undocumented)
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -37,6 +37,8 @@ def new_game(client):
     def act(name, payload=None, who="gm", status=200):
         response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
         assert response.status_code == status, (name, response.get_json())
+        if status == 200:
+            assert_undo_as_documented(client, sid, name, response.get_json())
         return response.get_json()
 
     def state(who="gm"):

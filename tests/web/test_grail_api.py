@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_declared, bearer, open_link, path_of, ruleset_views, shown_by_default,
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, open_link, path_of, ruleset_views, shown_by_default,
                             undocumented)
 
 from gmtool.web import create_app
@@ -39,7 +39,7 @@ def call(client, grail, name, body=None, who="gm", status=200):
                     json=body or {})
     assert r.status_code == status, r.get_json()
     if status == 200:
-        assert_undo_as_declared(client, grail["session"], name, r.get_json())
+        assert_undo_as_documented(client, grail["session"], name, r.get_json())
     return r.get_json()
 
 

@@ -7,9 +7,8 @@ import html
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, bearer, games_to_play, ruleset_views, ruleset_views_by_step,
-                            icon, open_link, shown_by_default,
-                            undocumented)
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, games_to_play, icon, open_link,
+                            ruleset_views, ruleset_views_by_step, shown_by_default, undocumented)
 
 from gmtool.core.ruleset import has_japanese
 
@@ -43,6 +42,8 @@ def new_game(client):
         body = response.get_json()
         if status >= 400:
             assert body["error"]["ja"] and body["error"]["en"], body
+        else:
+            assert_undo_as_documented(client, sid, name, body)
         return body
 
     def state(who="gm"):

@@ -6,7 +6,8 @@ import json
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented, unnamed_controls
+from gmtool_testing import (ADMIN_KEY, assert_undo_as_documented, bearer, games_to_play, open_link, ruleset_views, undocumented,
+                            unnamed_controls)
 
 from gmtool.web.common import csrf_for
 
@@ -40,6 +41,8 @@ def new_game(client):
         if status != 200:
             assert body["error"]["ja"] and body["error"]["en"], body
             assert state()["session"]["version"] == before  # a refusal changes nothing
+        else:
+            assert_undo_as_documented(client, sid, name, body)
         return body
 
     def state(who="gm"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bearer, games_to_play, open_link, ruleset_views, undocumented
+from gmtool_testing import ADMIN_KEY, assert_undo_as_documented, bearer, games_to_play, open_link, ruleset_views, undocumented
 
 
 @pytest.fixture
@@ -27,6 +27,8 @@ def new_game(client, seats=("セイバー", "アーチャー", "ランサー", "
     def act(name, payload=None, who="gm", status=200):
         response = client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
         assert response.status_code == status, (name, response.get_json())
+        if status == 200:
+            assert_undo_as_documented(client, sid, name, response.get_json())
         return response.get_json()
 
     def state(who="gm"):

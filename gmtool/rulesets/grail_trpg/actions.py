@@ -636,7 +636,7 @@ ACTIONS = dict((
     action("set_starting_seals", "令呪の初期値", "Starting seals", set_starting_seals),
     action("set_priority", "優先順位", "Priority order", set_priority),
     action("start_combat", "戦闘開始", "Start combat", start_combat),
-    action("answer", "回答", "Answer", answer, who="seat", undoable=False),  # a secret answer, as core's
+    action("answer", "回答", "Answer", answer, who="seat"),  # a secret answer, as core's (not undoable: prompt.answered)
     action("next_step", "次へ", "Next step", next_step),
     action("open_select", "セレクトを開く", "Open select", open_select),
     action("final_result", "ファイナルリザルト", "Final result", final_result),
