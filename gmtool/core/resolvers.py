@@ -51,13 +51,20 @@ def _no_answers() -> dict:
     return {"summary": {"ja": "回答なし", "en": "No answers"}, "winners": [], "rows": [], "notes": [], "events": []}
 
 
-def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """Highest number wins; equal highest totals are a tie (no winner)."""
+def _number_rows(prompt: Prompt, answers: dict, state: State) -> list[dict]:
+    """One row per answer read as a number: its terms (the answer, then the GM's modifiers for that respondent) and
+    their total."""
     rows = []
     for who, value in answers.items():
         terms = [{"label": ANSWER, "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
         rows.append({"who": who, "name": name_of(state, who), "value": value, "terms": terms,
                      "total": sum(t["value"] for t in terms)})
+    return rows
+
+
+def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
+    """Highest number wins; equal highest totals are a tie (no winner)."""
+    rows = _number_rows(prompt, answers, state)
     if not rows:
         return _no_answers()
     best = max(r["total"] for r in rows)
@@ -74,11 +81,7 @@ def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
 
 def total(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
     """The sum of every answer and modifier."""
-    rows = []
-    for who, value in answers.items():
-        terms = [{"label": ANSWER, "value": _number(value), "rule": ""}] + _modifier_terms(prompt, who)
-        rows.append({"who": who, "name": name_of(state, who), "value": value, "terms": terms,
-                     "total": sum(t["value"] for t in terms)})
+    rows = _number_rows(prompt, answers, state)
     grand = sum(r["total"] for r in rows)
     return {"summary": {"ja": f"合計 {grand}", "en": f"Total {grand}"}, "winners": [], "rows": rows,
             "notes": [], "events": [], "total": grand}
