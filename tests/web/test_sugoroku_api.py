@@ -534,13 +534,20 @@ def test_s3_a_square_event_that_changes_nothing_is_refused(game, payload):
 
 
 def test_s7_the_last_phase_battles_are_fought_before_the_round_ends(game):
-    """S-7: the battles end_phase lists are fought after every turn; end_round (even forced) dropped them unseen."""
+    """S-7: the battles end_phase lists are fought after every turn; end_round (even forced) dropped them unseen.
+    skip_battle naming a square without a pending battle is refused, as start_battle's is: it skipped the first
+    pending battle instead (a console's button left from before skipped another battle than the one it showed)."""
     act, state = game["act"], game["state"]
     _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
     act("end_phase")
     error = act("end_round", {"force": True}, status=409)["error"]
     assert error["en"] == "Fight the pending battles first"
-    assert state()["ruleset"]["pending"] and not state()["ruleset"]["round_ended"]
+    pending, version = state()["ruleset"]["pending"], state()["session"]["version"]
+    assert pending and not state()["ruleset"]["round_ended"]
+    elsewhere = max(b["square"] for b in pending) + 1
+    error = act("skip_battle", {"square": elsewhere, "reason": "合意"}, status=400)["error"]
+    assert (error["ja"], error["en"]) == (f"マス{elsewhere}に戦闘はありません", f"No battle on square {elsewhere}")
+    assert state()["ruleset"]["pending"] == pending and state()["session"]["version"] == version
     act("skip_battle", {"reason": "合意"})
     act("end_round", {"force": True})
 

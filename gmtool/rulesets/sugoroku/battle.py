@@ -202,18 +202,25 @@ def current(state: State, seat: str | None = None) -> dict:
 
 # -- battle actions -------------------------------------------------------------------------------
 
+def pending_battle(s: dict, payload: dict) -> dict:
+    """S-7: the pending battle an action names (`square`), else the first; a clear error when there is none, or none
+    on that square."""
+    if not s["pending"]:
+        raise Conflict("行う戦闘がありません", "There is no pending battle")
+    if payload.get("square") in (None, ""):
+        return s["pending"][0]
+    square = parse_int(payload["square"], "マス", "square")
+    pending = next((b for b in s["pending"] if b["square"] == square), None)
+    if pending is None:
+        raise GmError(f"マス{square}に戦闘はありません", f"No battle on square {square}")
+    return pending
+
+
 def start_battle(state: State, payload: dict, ctx) -> list:
     """S-6/S-7: start the next pending battle (or the one on `square`): one secret card prompt for every fighter."""
     s = started(state)
     require_no_battle(s, pending=False)
-    if not s["pending"]:
-        raise Conflict("行う戦闘がありません", "There is no pending battle")
-    pending = s["pending"][0]
-    if payload.get("square") not in (None, ""):
-        square = parse_int(payload["square"], "マス", "square")
-        pending = next((b for b in s["pending"] if b["square"] == square), None)
-        if pending is None:
-            raise GmError(f"マス{square}に戦闘はありません", f"No battle on square {square}")
+    pending = pending_battle(s, payload)
     fs = pending["fighters"]
     square_info = s["squares"].get(str(pending["square"]), {})
     vp = square_vp(payload["square_vp"]) if payload.get("square_vp") not in (None, "") else square_info.get("vp", 0)
@@ -231,12 +238,7 @@ def start_battle(state: State, payload: dict, ctx) -> list:
 def skip_battle(state: State, payload: dict, ctx) -> list:
     """The GM leaves out a pending battle (e.g. the players agree there is none)."""
     s = started(state)
-    if not s["pending"]:
-        raise Conflict("行う戦闘がありません", "There is no pending battle")
-    pending = s["pending"][0]
-    if payload.get("square") not in (None, ""):
-        square = parse_int(payload["square"], "マス", "square")
-        pending = next((b for b in s["pending"] if b["square"] == square), pending)
+    pending = pending_battle(s, payload)
     return [("sugoroku.battle_skipped", {"square": pending["square"], "fighters": pending["fighters"],
                                          "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
 
