@@ -204,7 +204,7 @@ def check_seal_now(state: State, combat: dict | None, faction: str, effect: int)
             raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
         raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません",
                       f"{faction_name(state, faction)} is not in this combat")
-    reserve = []
+    reserve = []  # (the GM console's seal 4 row lists the same from the view: templates/rulesets/grail/gm.html)
     if side is not None:  # in its combat only the main's faction uses seals (3 also the sub's)
         if combat.get("setup"):
             reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
