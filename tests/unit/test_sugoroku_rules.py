@@ -500,7 +500,10 @@ def test_s13_vote_tie_decided_by_last_place():
     assert r["revealed"] is None and r["needs_tiebreak"] and r["tied"] == ["A", "B"]
     assert r["decider"] == "C"
     done = S.true_name_tiebreak(r, "A", by="C")
-    assert done["revealed"] == "A"
+    assert done["revealed"] == "A" and done["notes"][0]["en"] == "Decided by the last-placed player"
+    # the GM's pick (the last place tied) says so: it read "Decided by the last-placed player" too
+    assert S.true_name_tiebreak(r, "A")["notes"][0] == {"ja": "最下位が同点のためGMが決定",
+                                                         "en": "Decided by the GM (last place is tied)", "rule": "S-13"}
     with pytest.raises(GmError):
         S.true_name_tiebreak(r, "D", by="C")  # not among the tied
     with pytest.raises(GmError):

@@ -579,6 +579,17 @@ def test_s13_a_tie_with_last_place_tied_says_the_gm_picks(game):
     r = client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=bearer(game["tokens"]["gm"]), json={})
     assert r.status_code == 200
     answer(f"{vote}-tb", "gm", "s4")
+    # the GM's pick: its note and the reveal's reason said 最下位のプレイヤーが決定 / "tie decided by last place"
+    tb = client.get(f"/api/sessions/{sid}/prompts/{vote}-tb", headers=bearer(game["tokens"]["gm"])).get_json()
+    assert tb["resolution"]["notes"] == [{"ja": "最下位が同点のためGMが決定", "en": "Decided by the GM (last place is tied)",
+                                          "rule": "S-13"}]
+    r = client.post(f"/api/sessions/{sid}/prompts/{vote}-tb/confirm", headers=bearer(game["tokens"]["gm"]), json={})
+    assert r.status_code == 200
+    log = {lang: [e["text"] for e in client.get(f"/api/sessions/{sid}/log?lang={lang}",
+                                                 headers=bearer(game["tokens"]["table"])).get_json()["events"]]
+           for lang in ("ja", "en")}
+    assert "ライダーの真名が判明：真名看破投票：同数をGMが決定 [S-13]" in log["ja"]
+    assert "True name of ライダー revealed: true-name vote: tie decided by the GM [S-13]" in log["en"]
 
 
 @pytest.mark.parametrize(("readings", "status", "en"), [

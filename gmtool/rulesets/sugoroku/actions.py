@@ -220,7 +220,8 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
 
 
 def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
-    """S-13: the last-placed player's pick among the tied is revealed."""
+    """S-13: the last-placed player's pick among the tied is revealed (the GM's when the last place is tied); the note
+    and the reveal's reason say who decided."""
     if not answers:
         return {"summary": {"ja": "回答なし", "en": "No answer"}, "winners": [], "rows": [], "notes": [], "events": []}
     by, pick = next(iter(answers.items()))
@@ -228,7 +229,9 @@ def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> 
     result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": list(prompt.seats)},
                                   pick, None if by == "gm" else by)
     tx = CounterRun(state)
-    F.reveal(tx, pick, {"ja": "真名看破投票：同数を最下位が決定", "en": "true-name vote: tie decided by last place", "rule": "S-13"})
+    F.reveal(tx, pick, {"ja": "真名看破投票：同数をGMが決定", "en": "true-name vote: tie decided by the GM", "rule": "S-13"}
+             if by == "gm" else {"ja": "真名看破投票：同数を最下位が決定", "en": "true-name vote: tie decided by last place",
+                                 "rule": "S-13"})
     return {"summary": {"ja": f"{state.seat_name(pick)}の真名を公開", "en": f"{state.seat_name(pick)}'s true name revealed"},
             "winners": [pick], "rows": [{"who": by, "name": state.seat_name(by) if by != "gm" else "GM", "value": pick,
                                          "terms": [], "total": None}], "notes": result["notes"], "events": tx.drafts}

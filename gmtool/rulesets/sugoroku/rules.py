@@ -535,7 +535,7 @@ def true_name_vote(votes: Mapping[Any, Any], standings: Mapping[Any, int] | Iter
 
 
 def true_name_tiebreak(vote_result: Mapping[str, Any], pick: Any, by: Any = None) -> dict:
-    """S-13: apply the last-placed player's pick among the tied candidates of a true-name vote."""
+    """S-13: apply the pick among the tied of a true-name vote by last place (`by`), or the GM's (None); a note says who."""
     tied = list(vote_result.get("tied") or [])
     if not tied:
         raise GmError("同数ではないので決定は不要です", "The vote is not tied; no tie-break needed")
@@ -544,8 +544,9 @@ def true_name_tiebreak(vote_result: Mapping[str, Any], pick: Any, by: Any = None
     deciders = list(vote_result.get("deciders") or [])
     if by is not None and deciders and by not in deciders:
         raise GmError("決めるのは最下位のプレイヤーです", "Only the last-placed player decides")
-    return {"revealed": pick, "decided_by": by,
-            "notes": [_note("最下位のプレイヤーが決定", "Decided by the last-placed player", "S-13")]}
+    said = _note("最下位のプレイヤーが決定", "Decided by the last-placed player", "S-13") if by is not None else \
+        _note("最下位が同点のためGMが決定", "Decided by the GM (last place is tied)", "S-13")
+    return {"revealed": pick, "decided_by": by, "notes": [said]}
 
 
 def starting_vp(unspent_cp: int) -> dict:
