@@ -60,6 +60,8 @@ CORE_EVENTS: tuple[EventType, ...] = (
               line_key=view.prompt_line),
     EventType("prompt.dropped", prompts.prompt_dropped, logtext.prompt_dropped, PUBLIC,
               line_key=view.prompt_line),  # names the seat and whether an answer was withdrawn; never the answer
+    EventType("prompt.option_disabled", prompts.prompt_option_disabled, logtext.prompt_option_disabled, PUBLIC,
+              line_key=view.prompt_line),  # names the option and why; changes no answer
     EventType("prompt.cancelled", prompts.prompt_cancelled, logtext.prompt_cancelled, PUBLIC,
               line_key=view.prompt_line),
     EventType("prompt.modified", prompts.prompt_modified, logtext.prompt_modified, PUBLIC, undoable=True,

@@ -250,6 +250,17 @@ def prompt_dropped(e, state, lang):
                f"{state.seat_name(d['seat'])} no longer answers '{_prompt_title(d, state, lang)}'{reason}{withdrawn}")
 
 
+def prompt_option_disabled(e, state, lang):
+    """The log line of `prompt.option_disabled`: which option no respondent may choose any more, and why."""
+    d = e["data"]
+    prompt = state.prompts.get(d["prompt"])
+    option = state.seat_name(d["option"]) if prompt is not None and prompt.kind == "seat" else d["option"]
+    reason = text_in(d.get("reason"), lang)
+    reason = (f" ({reason})" if lang == "en" else f"（{reason}）") if reason else ""
+    return _ja(lang, f"「{_prompt_title(d, state, lang)}」で{option}を選べなくする{reason}",
+               f"{option} can no longer be chosen in '{_prompt_title(d, state, lang)}'{reason}")
+
+
 def prompt_cancelled(e, state, lang):
     """The log line of `prompt.cancelled`."""
     d = e["data"]

@@ -1,4 +1,4 @@
-"""Secret prompts: open, answer (with a commitment), lock, reveal, resolve, drop a respondent, cancel.
+"""Secret prompts: open, answer (with a commitment), lock, reveal, resolve, drop a respondent, disable an option, cancel.
 
 Answers are written to the log with their salt, but no view shows them before the
 reveal except to the seat that gave them (view.py); the table sees only commitments.
@@ -295,13 +295,28 @@ def _drop(prompt: Prompt, seat: str) -> None:
     prompt.per_seat.pop(seat, None)
 
 
-def cancel(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
-    """Cancel a prompt; its answers are never revealed."""
+def cancel(state: State, prompt_id: Any, reason: Any = "", said: dict | None = None) -> list[Draft]:
+    """Cancel a prompt; its answers are never revealed. `reason` as the GM typed it, or `said`: a ruleset's reason in
+    both languages ({"ja", "en"}), kept as it is."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):
         raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
-    return [("prompt.cancelled", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False)})]
+    return [("prompt.cancelled", {"prompt": prompt.id, "reason": dict(said) if said is not None
+                                  else clean_text(reason, "理由", "reason", 200, False)})]
+
+
+def disable_option(state: State, prompt_id: Any, option: str, reason: dict) -> list[Draft]:
+    """Make `option` of an unrevealed prompt one that none of its respondents may choose any more (a ruleset's action
+    calls this: what the option names has left the game), with the reason they read beside it. An answer already given
+    for it stays until its author changes it: the prompt's resolver decides what it counts."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if prompt.status not in ("open", "locked"):
+        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    if option not in prompt.options:
+        raise GmError("その選択肢はありません", "There is no such option")
+    return [("prompt.option_disabled", {"prompt": prompt.id, "option": option, "reason": _reason(reason)})]
 
 
 def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any,
@@ -331,6 +346,18 @@ def confirm(state: State, prompt_id: Any) -> list[Draft]:
         raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
     drafts: list[Draft] = [("prompt.confirmed", {"prompt": prompt.id})]
     return drafts + counter_drafts_now(state, [(t, d) for t, d in (prompt.resolution or {}).get("events", [])])
+
+
+def resolve_again(state: State, prompt_id: Any, resolvers: dict[str, Resolver], dice) -> list[Draft]:
+    """The result of a revealed, unconfirmed prompt as the state now stands (a ruleset's action changed what its
+    resolver reads, e.g. a seat left the game): its prompt.resolved, or nothing when the result reads the same."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.is_revealed or prompt.confirmed:
+        raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
+    drafts = _resolution(state, prompt, resolvers, dice)
+    same = drafts and canonical(drafts[0][1]["resolution"]) == canonical(prompt.resolution)  # as stored: lists
+    return [] if same else drafts
 
 
 def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:
@@ -416,6 +443,14 @@ def prompt_extended(state: State, e: Event) -> None:
 def prompt_dropped(state: State, e: Event) -> None:
     """Fold `prompt.dropped`."""
     _drop(state.writable_prompt(e.data["prompt"]), e.data["seat"])
+
+
+def prompt_option_disabled(state: State, e: Event) -> None:
+    """Fold `prompt.option_disabled`: every respondent's disabled options gain it (each map replaced, not changed in
+    place: a copied prompt shares them, Prompt.copy)."""
+    prompt = state.writable_prompt(e.data["prompt"])
+    for who in prompt.respondents():
+        prompt.per_seat[who] = {**prompt.per_seat.get(who, {}), e.data["option"]: e.data["reason"]}
 
 
 def prompt_cancelled(state: State, e: Event) -> None:

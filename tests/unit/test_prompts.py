@@ -385,6 +385,30 @@ def test_prompt_state_refolds_identically(pure):
     assert prompt_view(again.prompts[pid], again, GM) == prompt_view(pure.state.prompts[pid], pure.state, GM)
 
 
+# -- an option taken off -----------------------------------------------------------
+
+def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_own(pure):
+    """prompts.disable_option (a ruleset's: sugoroku's player put out during a vote): every respondent's view lists it
+    with its reason and an answer naming it is refused; a state copied before (State.copy, as undo and plans make
+    one: the prompt's per-seat maps are shared) does not gain it; a revealed prompt or an unknown option is refused."""
+    pid = pure.open(spec(seats="all", disabled={"s1": {"筋力": "呪い"}}))
+    before = pure.state.copy()
+    out = {"ja": "脱落", "en": "out"}
+    events = pure.do(prompts.disable_option, pid, "宝具", out)
+    assert [e.type for e in events] == ["prompt.option_disabled"]
+    for seat in ("s1", "s2", "s3"):
+        assert prompt_view(pure.state.prompts[pid], pure.state, Viewer("seat", seat))["disabled"]["宝具"] == out
+    assert pure.state.prompts[pid].per_seat["s1"] == {"筋力": "呪い", "宝具": out}
+    assert before.prompts[pid].per_seat == {"s1": {"筋力": "呪い"}}
+    with pytest.raises(GmError, match="not allowed: out"):
+        pure.answer(pid, "s2", "宝具")
+    with pytest.raises(GmError):
+        prompts.disable_option(pure.state, pid, "nope", out)
+    pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)
+    with pytest.raises(Conflict):
+        prompts.disable_option(pure.state, pid, "敏捷", out)
+
+
 # -- a respondent taken off -------------------------------------------------------
 
 def test_a_dropped_respondent_answers_no_more_and_its_answer_is_never_revealed(pure):

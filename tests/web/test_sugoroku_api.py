@@ -272,9 +272,19 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     answer("sg-vote-round1", "s4", "s1")
     answer("sg-vote-round1", "s3", "s4")
     events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
-    assert events == ["sugoroku.eliminated", "prompt.dropped"]
+    assert events == ["sugoroku.eliminated", "prompt.dropped", "prompt.option_disabled"]
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
     assert vote["respondents"] == ["s1", "s2", "s3"] and vote["answered"] == ["s3"]
+    # ライダー, out, is greyed out with its reason on every other phone (it stayed an option there; the count was
+    # right already): ランサー, who voted for it, must vote again
+    out = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}
+    for seat in ("s1", "s2", "s3"):
+        mine = client.get(f"/api/sessions/{sid}/prompts/sg-vote-round1", headers=bearer(game["tokens"][seat])).get_json()
+        assert mine["disabled"]["s4"] == out, (seat, mine["disabled"])
+    error = answer("sg-vote-round1", "s3", "s4", status=400)["error"]
+    assert error["ja"].endswith("：脱落済み（S-10）") and error["en"].endswith(": Out of the war (S-10)")
+    log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(game["tokens"]["table"])).get_json()["events"]
+    assert log[-1]["text"] == "ライダー can no longer be chosen in 'True name vote (Round 1)' (Out of the war (S-10))"
     answer("sg-vote-round1", "s1", "s2")
     answer("sg-vote-round1", "s2", "s1")  # the last vote reveals it
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
@@ -330,6 +340,124 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
     assert r.status_code == 200, r.get_json()
     rv = state()["ruleset"]
     assert rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
+
+
+def _never_shown(game, seat, name):
+    """`name`, the true name of `seat`, put out of the war, is nowhere the table or a phone reads it, nor in the write-up
+    or the public JSON export."""
+    client, sid = game["client"], game["sid"]
+    for who in ("table", "s3"):
+        seen = client.get(f"/api/sessions/{sid}/state", headers=bearer(game["tokens"][who])).get_json()
+        assert seen["ruleset"]["players"][seat]["true_name"] is None and not seen["ruleset"]["players"][seat]["revealed"]
+        assert name not in repr(seen)
+        for lang in ("ja", "en"):
+            log = client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(game["tokens"][who])).get_json()
+            assert name not in repr(log)
+    for fmt in ("markdown", "json"):
+        r = client.get(f"/api/sessions/{sid}/export?format={fmt}&lang=en", headers=bearer(game["tokens"]["gm"]))
+        assert r.status_code == 200 and name not in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("when", ["vote-revealed", "tie-break-open", "pick-revealed"])
+def test_s10_s13_a_player_put_out_is_never_revealed_by_the_vote(game, when):
+    """S-13: the vote tied セイバー and アーチャー (2 votes each), ライダー (last place) to break it. The GM put アーチャー
+    out (S-10) and the vote could still reveal its true name, エミヤ: the result revealed and not yet confirmed, the
+    tie-break offering it on ライダー's phone, or ライダー's pick of it not yet confirmed. A player who is out is never
+    revealed by the vote: the result is worked out again without it (its vote and the votes for it do not count), and
+    when only one of the tied is left it wins without a tie-break."""
+    act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
+    gm = bearer(game["tokens"]["gm"])
+    act("square_event", {"seat": "s1", "vp": 5})
+    act("square_event", {"seat": "s3", "vp": 1})  # アーチャー 2 (its unspent CP), ライダー 0: last place
+    vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s2"), ("s4", "s1")):
+        answer(vote, voter, target)
+    if when != "vote-revealed":
+        assert client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=gm).status_code == 200
+    if when == "pick-revealed":
+        answer(f"{vote}-tb", "s4", "s2")  # ライダー picks アーチャー: revealed, the GM's confirm would reveal エミヤ
+    events = [e["type"] for e in act("eliminate", {"seat": "s2"})["events"]]
+    prompts = {p["id"]: p for p in state()["prompts"]}
+    if when == "tie-break-open":  # セイバー alone is left of the tied: revealed at once, the tie-break cancelled
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "sugoroku.true_name_revealed", "prompt.revealed"]
+        assert prompts[f"{vote}-tb"]["status"] == "cancelled" and prompts[f"{vote}-tb"]["reason"] == {
+            "ja": "アーチャーが脱落（S-10）：同数で残るのはセイバーだけ",
+            "en": "アーチャー is out (S-10): セイバー is the only one of the tied left"}
+    else:
+        decided = vote if when == "vote-revealed" else f"{vote}-tb"
+        assert events == ["sugoroku.eliminated", "prompt.resolved"]
+        result = prompts[decided]["resolution"]
+        if when == "vote-revealed":
+            assert result["summary"]["en"] == "Most votes: セイバー (1) → true name revealed"
+            assert {"ja": "脱落したアーチャーの票は数えません", "en": "The vote of アーチャー, who is out, does not count",
+                    "rule": "S-10"} in result["notes"]
+            assert {"ja": "脱落したアーチャーへの票（2票）は数えません",
+                    "en": "2 votes for アーチャー, who is out, do not count", "rule": "S-10"} in result["notes"]
+        else:
+            assert result["summary"] == {"ja": "選ばれたアーチャーは脱落：同数で残ったセイバーの真名を公開",
+                                         "en": "アーチャー, the pick, is out: セイバー, the only one of the tied left, is revealed"}
+        assert client.post(f"/api/sessions/{sid}/prompts/{decided}/confirm", headers=gm).status_code == 200
+    rv = state()["ruleset"]
+    assert rv["players"]["s1"]["revealed"] and not rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
+    assert state("table")["ruleset"]["players"]["s1"]["true_name"] == "アルトリア"
+    _never_shown(game, "s2", "エミヤ")
+
+
+def test_s10_s13_a_voter_left_with_nobody_to_vote_for_votes_no_more(game):
+    """S-13: セイバー's and アーチャー's true names known, ランサー could vote only for ライダー; ライダー put out (S-10),
+    ランサー had nobody left to vote for and the vote waited for it. It is taken off the vote too (still a candidate),
+    and the vote ends as the others answer."""
+    act, answer, client, sid = game["act"], game["answer"], game["client"], game["sid"]
+    act("reveal_true_name", {"seat": "s1"})
+    act("reveal_true_name", {"seat": "s2"})
+    vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    events = act("eliminate", {"seat": "s4"})["events"]
+    assert [e["type"] for e in events] == ["sugoroku.eliminated", "prompt.dropped", "prompt.option_disabled",
+                                           "prompt.dropped"]
+    log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(game["tokens"]["table"])).get_json()["events"]
+    assert log[-1]["text"] == "ランサー no longer answers 'True name vote (Round 1)' (nobody left to vote for (S-13))"
+    answer(vote, "s1", "s3")
+    answer(vote, "s2", "s3")  # the last answer awaited: revealed
+    result = client.get(f"/api/sessions/{sid}/prompts/{vote}", headers=bearer(game["tokens"]["gm"])).get_json()
+    assert result["status"] == "revealed" and result["resolution"]["winners"] == ["s3"]
+
+
+@pytest.mark.parametrize("out", ["s4", "s1"], ids=["a-tied-last-place-out", "a-tied-candidate-out"])
+def test_s10_s13_the_gms_tie_break_when_a_player_is_put_out(game, out):
+    """S-13: a tie is decided by the last-placed player, the GM when the last place is tied (ランサー and ライダー on
+    0): the four tied, the tie-break is the GM's. ライダー put out (S-10), ランサー alone is last: it decides, as it
+    would had ライダー been out before the vote (the tie-break opens again on its phone, <vote>-tb2, without ライダー).
+    セイバー put out instead, the last place is still tied: the tie-break stays with the GM, セイバー greyed out there.
+    Either way a player put out later is greyed out where the tie-break is answered, and the tie-break ends."""
+    act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
+    gm = bearer(game["tokens"]["gm"])
+    act("square_event", {"seat": "s1", "vp": 5})
+    vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s4"), ("s4", "s3")):
+        answer(vote, voter, target)
+    assert client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=gm).status_code == 200
+    events = [e["type"] for e in act("eliminate", {"seat": out})["events"]]
+    prompts = {p["id"]: p for p in state()["prompts"]}
+    greyed = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}
+    if out == "s4":
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened"]
+        assert prompts[f"{vote}-tb"]["reason"] == {"ja": "ライダーが脱落（S-10）、最下位のランサーが決定",
+                                                   "en": "ライダー is out (S-10); last place (ランサー) decides"}
+        tb, decider = f"{vote}-tb2", "s3"
+        assert prompts[tb]["respondents"] == ["s3"] and prompts[tb]["options"] == ["s1", "s2", "s3"]
+        act("eliminate", {"seat": "s1"})  # one of the tied put out now: greyed out on ランサー's phone
+    else:
+        assert events == ["sugoroku.eliminated", "prompt.option_disabled"]
+        tb, decider = f"{vote}-tb", "gm"
+        assert prompts[tb]["respondents"] == ["gm"] and prompts[tb]["status"] == "open"
+    mine = client.get(f"/api/sessions/{sid}/prompts/{tb}", headers=bearer(game["tokens"][decider])).get_json()
+    assert mine["disabled"] == {"s1": greyed}
+    answer(tb, decider, "s1", status=400)
+    answer(tb, decider, "s2")
+    assert client.post(f"/api/sessions/{sid}/prompts/{tb}/confirm", headers=gm).status_code == 200
+    rv = state()["ruleset"]
+    assert rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
+    assert not any(rv["players"][p]["revealed"] for p in ("s1", "s3", "s4"))
 
 
 def test_s11_free_move_ignores_the_roll_once(game):

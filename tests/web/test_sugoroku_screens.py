@@ -472,7 +472,7 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
                             json={"key": "elimination_tie", "value": "gm"})
     assert r.status_code == 200, r.get_json()
     game["act"]("square_event", {"seat": "s1", "vp": 10, "label": "test"})
-    game["act"]("end_round", {"vote": False})
+    game["act"]("end_round")  # the true-name vote opens with it
     assert game["view"]()["candidates"] == ["s2", "s3"]
     html = game["page"]("gm", lang)
     assert second_tap(html, "sg-out-s2") == ("アーチャーは脱落すると以後行動できません: もう一度押すと脱落させる" if lang == "ja"
@@ -484,6 +484,10 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     # one of the tied goes (S-10): once the GM has put アーチャー out, ランサー's button goes too (it stayed)
     game["act"]("eliminate", {"seat": "s2"})
     assert game["view"]()["out_candidates"] == [] and 'id="sg-out-' not in game["page"]("gm", lang)
+    # S-13: the open vote on ランサー's phone greys アーチャー out, saying why (it stayed a choice there)
+    vote = re.search(r'<button name="value" value="s2"[^>]*>.*?</button>', game["page"]("s3", lang), re.S).group(0)
+    why = "脱落済み（S-10）" if lang == "ja" else "Out of the war (S-10)"
+    assert " disabled" in vote and f'title="{why}"' in vote and f'<small class="why">{why}</small>' in vote
 
 
 def rolls_of(html: str, where: str) -> list[str]:

@@ -774,13 +774,18 @@ def test_every_answer_has_exactly_the_documented_fields(app, client):
 
 def test_every_event_has_exactly_the_documented_data(app, client):
     """docs/api.md section 6's table names the `data` of every core event type: the log of a session driven through
-    every route (and its imported copies and next session, and a sugoroku battle a fighter escapes from) carries
+    every route (and its imported copies and next session, a sugoroku battle a fighter escapes from, and a sugoroku
+    player put out during the true-name vote) carries
     exactly those fields, every type of the table seen."""
     _, events = _every_route(app, client)
     game = sugoroku.new_game(client)
     sugoroku.test_s11_an_escape_before_the_reveal_of_three_takes_the_fighter_off_the_prompt(game)
     log = client.get(f"/api/sessions/{game['sid']}/log?limit=1000", headers=bearer(game["tokens"]["gm"])).get_json()
     events += [e for e in log["events"] if e["type"] == "prompt.dropped"]  # the rest: the ruleset's page
+    game = sugoroku.new_game(client)  # a player put out during the true-name vote: greyed out on the other phones
+    sugoroku.test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_voted_for_no_more(game)
+    log = client.get(f"/api/sessions/{game['sid']}/log?limit=1000", headers=bearer(game["tokens"]["gm"])).get_json()
+    events += [e for e in log["events"] if e["type"] == "prompt.option_disabled"]
     by_type: dict = {}  # {"counter": {"changed": data}}: the table's dotted types are paths
     for event in events:
         if event["type"].split(".")[0] != "succession":

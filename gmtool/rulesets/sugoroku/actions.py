@@ -8,12 +8,14 @@ after 8 phases or the goal count ``end_round`` (goal 魔力, elimination, the tr
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
+from gmtool.core import engine
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field
 from gmtool.core.errors import Conflict, GmError
-from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
+from gmtool.core.model import CounterDef, Event, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
 from gmtool.core.ruleset import action
 
@@ -101,36 +103,135 @@ def end_round(state: State, payload: dict, ctx) -> list:
     return tx.drafts
 
 
+OUT = {"ja": "脱落（S-10）", "en": "out of the war (S-10)"}  # why a seat put out answers a vote no more (prompt.dropped)
+OUT_OPTION = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}  # beside its name on the others' phones
+NOBODY_LEFT = {"ja": "投票できる相手がいない（S-13）", "en": "nobody left to vote for (S-13)"}
+
+
+class _Plan:
+    """The drafts of one action, each folded as it is added into a private copy of the state: each step reads the
+    state the steps before it left (a seat put out is out for the vote's resolver, a decider added answers)."""
+
+    def __init__(self, state: State):
+        self.before, self.state, self.drafts = state, state.copy(), []
+
+    def add(self, drafts: list) -> None:
+        for event_type, data in drafts:
+            self.drafts.append((event_type, data))
+            engine.apply(self.state, Event(self.state.last_seq + 1, "", "plan", self.before.last_action + 1,
+                                           event_type, copy.deepcopy(data)))
+
+
 def eliminate(state: State, payload: dict, ctx) -> list:
-    """S-10: the GM puts a player out (a tie for last place under Reading elimination_tie=gm)."""
-    s = F.started(state)
+    """S-10: the GM puts a player out (a tied last place under Reading elimination_tie=gm, or a ruling at any time);
+    the round's true-name vote and its tie-break go on without it (S-13)."""
+    F.started(state)
     seat = F.acting_seat(state, payload, ctx)  # a seat already out, or the climax over: 409 as for every seat's action
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
-    drafts = [("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})]
-    # S-13: a player put out while the round's true-name vote is open votes no more (a vote it gave is withdrawn, and
-    # the vote is revealed if everyone else has answered); a vote for it is void (resolve_vote)
-    vote = state.prompts.get(s.get("vote") or "")
-    reason = {"ja": "脱落（S-10）", "en": "out of the war (S-10)"}
-    if vote and vote.status in ("open", "locked") and seat in vote.seats and len(vote.respondents()) > 1:
-        drafts += P.drop(state, vote.id, seat, reason, ctx.resolvers, ctx.dice)
-    # S-13: the last place deciding the vote's open tie-break, put out, decides no more: the last place left does
-    # (it answers the same prompt: added, the one out taken off), or the GM when that last place is tied (the
-    # tie-break opens again for the GM as <vote>-tb2, the first cancelled)
-    tb = state.prompts.get(f"{s.get('vote')}-tb")
-    tb = tb if tb and tb.status in ("open", "locked") else None
-    if tb and seat in tb.seats:
-        last = _last_places({p: vp for p, vp in _standings(state).items() if p != seat})
-        if len(last) == 1:
-            drafts += [("prompt.extended", {"prompt": tb.id, "seats": last, "reason": ""}),
-                       ("prompt.dropped", {"prompt": tb.id, "seat": seat, "reason": reason,
-                                           "withdrawn": seat in tb.answers})]
-        else:
-            name = state.seat_name(seat)
-            drafts += [("prompt.cancelled", {"prompt": tb.id, "reason": {  # P.cancel's, with the reason in both languages
-                "ja": f"決める最下位の{name}が脱落（S-10）、最下位が同点のためGMが決定",
-                "en": f"{name}, the last place deciding, is out (S-10); last place is tied: the GM decides"}})]
-            drafts += _open_tiebreak(state, f"{tb.id}2", tb.meta.get("vote", s["vote"]), tb.options, last)
-    return drafts
+    plan = _Plan(state)
+    plan.add([("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})])
+    _vote_goes_on(plan, seat, ctx)
+    return plan.drafts
+
+
+def _vote_goes_on(plan: _Plan, seat: str, ctx) -> None:
+    """S-13: the round's true-name vote and its tie-break without a seat just put out (S-10, folded in the plan): it
+    votes and decides no more, and nothing the vote does reveals its true name."""
+    st = plan.state
+    vote = st.prompts.get(sg(st).get("vote") or "")
+    if vote is None:
+        return
+    if vote.status in ("open", "locked"):
+        _unrevealed_vote_without(plan, vote.id, seat, ctx)
+    elif vote.is_revealed and not vote.confirmed:  # the result as it stands without the seat (resolve_vote)
+        plan.add(P.resolve_again(st, vote.id, ctx.resolvers, ctx.dice))
+    tb = _live_tiebreak(st, vote.id)
+    if tb is not None:
+        _tiebreak_without(plan, tb.id, seat, ctx)
+
+
+def _unrevealed_vote_without(plan: _Plan, vid: str, seat: str, ctx) -> None:
+    """The open vote: the seat put out is taken off it (a vote it gave is withdrawn, never revealed), its name is
+    greyed out on every other phone, and a voter left with nobody to vote for votes no more; the last answer awaited
+    gone, the vote is revealed (core's drop)."""
+    st = plan.state
+    if seat in st.prompts[vid].seats:
+        if len(st.prompts[vid].respondents()) < 2:
+            plan.add(P.cancel(st, vid, said={"ja": "投票する人がいない（S-10）", "en": "nobody left to vote (S-10)"}))
+            return
+        plan.add(P.drop(st, vid, seat, OUT, ctx.resolvers, ctx.dice))
+    if st.prompts[vid].status in ("open", "locked") and seat in st.prompts[vid].options:
+        plan.add(P.disable_option(st, vid, seat, OUT_OPTION))
+    for voter in list(st.prompts[vid].seats):
+        vote = st.prompts[vid]
+        left = [o for o in vote.options if o not in vote.per_seat.get(voter, {}) and o in F.active(st)]
+        if vote.status not in ("open", "locked") or left:
+            continue
+        if len(vote.respondents()) < 2:
+            plan.add(P.cancel(st, vid, said={"ja": NOBODY_LEFT["ja"], "en": NOBODY_LEFT["en"]}))
+            return
+        plan.add(P.drop(st, vid, voter, NOBODY_LEFT, ctx.resolvers, ctx.dice))
+
+
+def _tiebreaks(state: State, vote_id: str) -> list[Prompt]:
+    """S-13: the tie-breaks a true-name vote opened, in order (<vote>-tb, then -tb2 … when one opened again)."""
+    return [p for p in state.prompts.values() if p.resolver == "sugoroku_tiebreak" and p.meta.get("vote") == vote_id]
+
+
+def _next_tiebreak_id(state: State, vote_id: str) -> str:
+    n = len(_tiebreaks(state, vote_id)) + 1
+    return f"{vote_id}-tb" if n == 1 else f"{vote_id}-tb{n}"
+
+
+def _live_tiebreak(state: State, vote_id: str) -> Prompt | None:
+    """The vote's tie-break not yet confirmed (open, locked, or revealed), if any."""
+    return next((p for p in _tiebreaks(state, vote_id)
+                 if p.status in ("open", "locked") or (p.is_revealed and not p.confirmed)), None)
+
+
+def _decider(state: State) -> tuple[list, str]:
+    """S-13: the last places still in the war and who decides a tie: the last-placed player, the GM when tied."""
+    last = _last_places(_standings(state))
+    return last, last[0] if len(last) == 1 else "gm"
+
+
+def _tiebreak_without(plan: _Plan, tid: str, seat: str, ctx) -> None:
+    """S-13: the vote's tie-break without a seat just put out. Among the tied, it can no longer be picked (greyed
+    out; the one tied left is revealed without a tie-break; a pick of it already made, not confirmed, is made again,
+    resolve_tiebreak). As the last place deciding, it decides no more: the last place left does, or the GM when that
+    last place is tied; a tie-break with the GM goes to the last place once one player alone is last."""
+    st = plan.state
+    tb = st.prompts[tid]
+    if tb.is_revealed:  # answered: the pick stands unless it is the seat put out
+        plan.add(P.resolve_again(st, tid, ctx.resolvers, ctx.dice))
+        return
+    vote_id, name = tb.meta.get("vote"), st.seat_name(seat)
+    tied = [p for p in tb.options if p in F.active(st)]
+    if len(tied) == 1:
+        plan.add(P.cancel(st, tid, said={"ja": f"{name}が脱落（S-10）：同数で残るのは{st.seat_name(tied[0])}だけ",
+                                         "en": f"{name} is out (S-10): {st.seat_name(tied[0])} is the only one of the "
+                                               "tied left"}))
+        tx = CounterRun(st)
+        F.reveal(tx, tied[0], {"ja": "真名看破投票：同数で残ったのは1人（ほかは脱落）",
+                               "en": "true-name vote: the only one of the tied left in the war", "rule": "S-13"})
+        plan.add(tx.drafts)
+        return
+    if seat in tb.seats or seat in tb.meta.get("deciders", []):
+        last, decider = _decider(st)
+        deciding = tb.seats[0] if tb.seats else "gm"
+        if decider != deciding and "gm" not in (decider, deciding) and tb.is_open:
+            plan.add(P.extend(st, tid, [decider]))  # one last place for another: it answers the same prompt
+            plan.add(P.drop(st, tid, deciding, OUT, ctx.resolvers, ctx.dice))
+        elif decider != deciding:
+            who = {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"} if decider == "gm" else {
+                "ja": f"最下位の{st.seat_name(decider)}が決定", "en": f"last place ({st.seat_name(decider)}) decides"}
+            plan.add(P.cancel(st, tid, said={"ja": f"{'決める最下位の' if seat == deciding else ''}{name}が脱落（S-10）、{who['ja']}",
+                                             "en": f"{name}{', the last place deciding,' if seat == deciding else ''} "
+                                                   f"is out (S-10); {who['en']}"}))
+            plan.add(_open_tiebreak(st, _next_tiebreak_id(st, vote_id), vote_id, tied, last))
+            return
+    if seat in tb.options:
+        plan.add(P.disable_option(st, tid, seat, OUT_OPTION))
 
 
 def start_round(state: State, payload: dict, ctx) -> list:
@@ -179,14 +280,17 @@ def _open_tiebreak(state: State, pid: str, vote_id: str, top: list, deciders: li
 
 def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
     """S-13: the most votes is revealed; a tie opens a second prompt to the last-placed player. A player put out of
-    the war after the vote opened (S-10: a voter taken off it, also in the action that takes it off, not folded yet)
-    neither votes nor is voted for: a vote for it is void, and said so."""
-    gone = {v for v in prompt.meta.get("voters", []) if v not in prompt.seats}
-    standings = {p: vp for p, vp in _standings(state).items() if p not in gone}
-    votes = {v: t for v, t in answers.items() if v != "gm" and v in standings}
+    the war after the vote opened (S-10; eliminate resolves a revealed vote again) neither votes nor is voted for: a
+    vote for it is void, and a vote it gave (public once revealed) does not count, each said so."""
+    standings = _standings(state)
+    cast = {v: t for v, t in answers.items() if v != "gm"}
+    votes = {v: t for v, t in cast.items() if v in standings}
     void = {v: t for v, t in votes.items() if t not in standings}
     votes = {v: t for v, t in votes.items() if t in standings}
     result = R.true_name_vote(votes, standings)
+    for voter in (v for v in cast if v not in standings):
+        result["notes"].append({"ja": f"脱落した{state.seat_name(voter)}の票は数えません",
+                                "en": f"The vote of {state.seat_name(voter)}, who is out, does not count", "rule": "S-10"})
     for target in dict.fromkeys(void.values()):
         n = sum(1 for t in void.values() if t == target)
         result["notes"].append({"ja": f"脱落した{state.seat_name(target)}への票（{n}票）は数えません",
@@ -209,7 +313,7 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
         deciders = list(result["deciders"])
         decider = deciders[0] if len(deciders) == 1 else None
         names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
-        tx.drafts += _open_tiebreak(state, f"{prompt.id}-tb", prompt.id, top, deciders)
+        tx.drafts += _open_tiebreak(state, _next_tiebreak_id(state, prompt.id), prompt.id, top, deciders)
         decides = ({"ja": f"最下位の{state.seat_name(decider)}が決定", "en": f"last place ({state.seat_name(decider)}) decides"}
                    if decider else {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"})
         summary = {"ja": f"同数（{names}：{best}票）→ {decides['ja']}", "en": f"Tie ({names_en}: {best}) → {decides['en']}"}
@@ -225,6 +329,8 @@ def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> 
     if not answers:
         return {"summary": {"ja": "回答なし", "en": "No answer"}, "winners": [], "rows": [], "notes": [], "events": []}
     by, pick = next(iter(answers.items()))
+    if pick not in F.active(state):  # put out since (S-10): the vote never reveals it; the tie is broken again
+        return _pick_out(prompt, by, pick, state)
     # the decider is the seat that answers it (the last place put out after it opened is no longer one, S-10)
     result = R.true_name_tiebreak({"tied": prompt.meta.get("tied", []), "deciders": list(prompt.seats)},
                                   pick, None if by == "gm" else by)
@@ -235,6 +341,31 @@ def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> 
     return {"summary": {"ja": f"{state.seat_name(pick)}の真名を公開", "en": f"{state.seat_name(pick)}'s true name revealed"},
             "winners": [pick], "rows": [{"who": by, "name": state.seat_name(by) if by != "gm" else "GM", "value": pick,
                                          "terms": [], "total": None}], "notes": result["notes"], "events": tx.drafts}
+
+
+def _pick_out(prompt: Prompt, by: str, pick: str, state: State) -> dict:
+    """S-10/S-13: a tie-break's pick put out of the war before its confirm: the one tied left is revealed, else the
+    confirm opens the tie-break again among the tied left, for the last place (the GM when it is tied)."""
+    tied = [p for p in prompt.options if p in F.active(state)]
+    name, tx = state.seat_name(pick), CounterRun(state)
+    if len(tied) == 1:
+        left = state.seat_name(tied[0])
+        F.reveal(tx, tied[0], {"ja": "真名看破投票：同数で残ったのは1人（ほかは脱落）",
+                               "en": "true-name vote: the only one of the tied left in the war", "rule": "S-13"})
+        summary = {"ja": f"選ばれた{name}は脱落：同数で残った{left}の真名を公開",
+                   "en": f"{name}, the pick, is out: {left}, the only one of the tied left, is revealed"}
+    else:
+        last, decider = _decider(state)
+        tx.drafts += _open_tiebreak(state, _next_tiebreak_id(state, prompt.meta.get("vote")), prompt.meta.get("vote"),
+                                    tied, last)
+        who = {"ja": "GM", "en": "the GM"} if decider == "gm" else {"ja": state.seat_name(decider), "en": state.seat_name(decider)}
+        summary = {"ja": f"選ばれた{name}は脱落：確定すると{who['ja']}が同数から選び直す",
+                   "en": f"{name}, the pick, is out: on confirming, {who['en']} picks again among the tied"}
+    return {"summary": summary, "winners": tied if len(tied) == 1 else [],
+            "rows": [{"who": by, "name": state.seat_name(by) if by != "gm" else "GM", "value": pick, "terms": [],
+                      "total": None}],
+            "notes": [{"ja": f"脱落した{name}の真名は投票では公開しない", "en": f"{name} is out: the vote does not reveal its true name",
+                       "rule": "S-10"}], "events": tx.drafts}
 
 
 RESOLVERS = {
