@@ -235,6 +235,11 @@ def test_s6_two_challenges_of_one_faction_are_refused(game):
     assert error["en"] == "アーチャー is in a challenge already (S-6)"
     act("challenge", {"target": "s3"}, who="s2", status=409)  # the challenged fights the one challenge too
     assert state()["ruleset"]["players"]["s3"]["mana"] == 3 and state()["ruleset"]["players"]["s2"]["mana"] == 3
+    # S-10: a player in a challenge is not put out before its battle is fought or skipped (the battle would be
+    # listed with a player out of the war, its card prompt waiting for it)
+    error = act("eliminate", {"seat": "s2"}, status=409)["error"]
+    assert error["en"] == ("アーチャー is in a challenge of this action phase: end the phase, then fight or skip that "
+                           "battle first (S-6)")
 
 
 def test_s10_an_eliminated_player_acts_no_more(game):
@@ -253,6 +258,17 @@ def test_s10_an_eliminated_player_acts_no_more(game):
         assert error["ja"] == "ライダーは脱落しています [S-10]" and error["en"] == "ライダー is out of the war (S-10)"
     s4 = state()["ruleset"]["players"]["s4"]
     assert (s4["seals"], s4["uses"], s4["vp"]) == (3, 0, -10)
+    # the GM may put a player out at any time (a ruling), but not what cannot be: a seat that does not exist (it
+    # was asked to choose a seat) or the last player left in the war (nobody would be left); nothing is written
+    error = act("eliminate", {"seat": "s9"}, status=404)["error"]
+    assert (error["ja"], error["en"]) == ("その席はありません", "There is no such seat")
+    act("eliminate", {"seat": "s3", "reason": "離席"})
+    act("eliminate", {"seat": "s2"})
+    version = state()["session"]["version"]
+    error = act("eliminate", {"seat": "s1"}, status=409)["error"]
+    assert error["ja"] == "セイバーは最後に残ったプレイヤーです（脱落させると誰も残りません） [S-10]"
+    assert error["en"] == "セイバー is the last player left in the war: nobody would be left (S-10)"
+    assert state()["session"]["version"] == version and state()["ruleset"]["out"] == ["s4", "s3", "s2"]
 
 
 def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_voted_for_no_more(game):
@@ -688,6 +704,13 @@ def test_s7_a_forced_end_phase_keeps_the_listed_battles(game):
     assert act("end_phase", {"force": True}, status=409)["error"]["en"] == "Fight the pending battles first"
     act("skip_turn", {"seat": "s2"}, status=409)
     assert state()["ruleset"]["pending"][0]["fighters"] == ["s1", "s2"] and state()["ruleset"]["phase"] == 2
+    # S-10: nor is a fighter of a listed battle put out (its card prompt would wait for a player out of the war)
+    error = act("eliminate", {"seat": "s1"}, status=409)["error"]
+    assert error["ja"] == "セイバーは戦闘に加わっています：先に戦闘を終えるか「行わない」にしてください [S-7]"
+    assert error["en"] == "セイバー is in a battle: finish it or 'Skip' it first (S-7)"
+    act("start_battle")
+    assert act("eliminate", {"seat": "s2"}, status=409)["error"]["en"] == "アーチャー is in a battle: finish it or 'Skip' it first (S-7)"
+    act("eliminate", {"seat": "s3"})  # not fighting: the GM's ruling
 
 
 def test_s13_a_tie_with_last_place_tied_says_the_gm_picks(game):

@@ -125,8 +125,20 @@ class _Plan:
 def eliminate(state: State, payload: dict, ctx) -> list:
     """S-10: the GM puts a player out (a tied last place under Reading elimination_tie=gm, or a ruling at any time);
     the round's true-name vote and its tie-break go on without it (S-13)."""
-    F.started(state)
-    seat = F.acting_seat(state, payload, ctx)  # a seat already out, or the climax over: 409 as for every seat's action
+    s = F.started(state)
+    seat = F.acting_seat(state, payload, ctx)  # none, unknown, out already, the climax over: refused
+    name = state.seat_name(seat)
+    if F.active(state) == [seat]:
+        raise Conflict(f"{name}は最後に残ったプレイヤーです（脱落させると誰も残りません） [S-10]",
+                       f"{name} is the last player left in the war: nobody would be left (S-10)")
+    if (s["battle"] and seat in B.fighters(s["battle"])) or any(seat in b["fighters"] for b in s["pending"]):
+        ja, en = STRINGS["sugoroku.skip_2"]
+        raise Conflict(f"{name}は戦闘に加わっています：先に戦闘を終えるか「{ja}」にしてください [S-7]",
+                       f"{name} is in a battle: finish it or '{en}' it first (S-7)")
+    if F.in_challenge(s, seat):
+        raise Conflict(f"{name}はこの行動フェイズの挑戦に加わっています：行動フェイズを終え、その戦闘を終えるか行わないことにしてください [S-6]",
+                       f"{name} is in a challenge of this action phase: end the phase, then fight or skip that battle "
+                       "first (S-6)")
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
     plan = _Plan(state)
     plan.add([("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})])

@@ -14,7 +14,7 @@ from gmtool.core import dice as dicelib
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field, parse_int, reading_choice, require_open, text_field
 from gmtool.core.commitments import commit
-from gmtool.core.errors import Conflict, Forbidden, GmError, shown
+from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound, shown
 from gmtool.core.model import State
 
 from . import rules as R
@@ -62,8 +62,10 @@ def acting_seat(state: State, payload: dict, ctx) -> str:
         seat = ctx.viewer.seat
     else:
         seat = text_field(payload, "seat", ja="席")  # a list or an object: `The seat must be text`
-    if seat in (None, "") or str(seat) not in state.seats:
+    if seat in (None, ""):
         raise GmError("席を選んでください", "Choose a seat")
+    if str(seat) not in state.seats:
+        raise NotFound("その席はありません", "There is no such seat")  # an id is not what a player reads
     if (sg(state) or {}).get("finished"):  # S-1: the climax is over
         raise Conflict("ゲームは終了しています", "The game is over")
     if str(seat) in (sg(state) or {}).get("out", []):  # S-10
