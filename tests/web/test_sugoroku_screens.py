@@ -482,12 +482,18 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     assert re.search(r'id="sg-out-s2"[^>]*>([^<]*)</button>', html).group(1) == (
         "アーチャーを脱落させる [S-10]" if lang == "ja" else "Put アーチャー out [S-10]")
     # one of the tied goes (S-10): once the GM has put アーチャー out, ランサー's button goes too (it stayed)
+    game["answer"]("sg-vote-round1", "s3", "s2")  # ランサー votes for アーチャー
     game["act"]("eliminate", {"seat": "s2"})
     assert game["view"]()["out_candidates"] == [] and 'id="sg-out-' not in game["page"]("gm", lang)
-    # S-13: the open vote on ランサー's phone greys アーチャー out, saying why (it stayed a choice there)
-    vote = re.search(r'<button name="value" value="s2"[^>]*>.*?</button>', game["page"]("s3", lang), re.S).group(0)
+    # S-13: the open vote on ランサー's phone greys アーチャー out, saying why (it stayed a choice there), and says that
+    # its vote for アーチャー, which no longer counts, must be made again (it read only 「✓ 送信しました: アーチャー」)
+    phone = game["page"]("s3", lang)
+    vote = re.search(r'<button name="value" value="s2"[^>]*>.*?</button>', phone, re.S).group(0)
     why = "脱落済み（S-10）" if lang == "ja" else "Out of the war (S-10)"
     assert " disabled" in vote and f'title="{why}"' in vote and f'<small class="why">{why}</small>' in vote
+    again = text_of(re.search(r"<p data-choose-again>.*?</p>", phone, re.S).group(0)).strip()
+    assert " ".join(again.split()) == ("選び直してください この回答は選べなくなりました（脱落済み（S-10））" if lang == "ja"
+                                       else "Choose again This answer can no longer be chosen (Out of the war (S-10))")
 
 
 def rolls_of(html: str, where: str) -> list[str]:
