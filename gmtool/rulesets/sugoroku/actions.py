@@ -136,7 +136,8 @@ def eliminate(state: State, payload: dict, ctx) -> list:
         raise Conflict(f"{name}は戦闘に加わっています：先に戦闘を終えるか「{ja}」にしてください [S-7]",
                        f"{name} is in a battle: finish it or '{en}' it first (S-7)")
     if F.in_challenge(s, seat):
-        raise Conflict(f"{name}はこの行動フェイズの挑戦に加わっています：行動フェイズを終え、その戦闘を終えるか行わないことにしてください [S-6]",
+        raise Conflict(f"{name}はこの行動フェイズの挑戦に加わっています：行動フェイズを終え、その戦闘を終えるか"
+                       "行わないことにしてください [S-6]",
                        f"{name} is in a challenge of this action phase: end the phase, then fight or skip that battle "
                        "first (S-6)")
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
@@ -180,7 +181,7 @@ def _unrevealed_vote_without(plan: _Plan, vid: str, seat: str, ctx) -> None:
         if vote.status not in ("open", "locked") or left:
             continue
         if len(vote.respondents()) < 2:
-            plan.add(P.cancel(st, vid, said={"ja": NOBODY_LEFT["ja"], "en": NOBODY_LEFT["en"]}))
+            plan.add(P.cancel(st, vid, said=NOBODY_LEFT))
             return
         plan.add(P.drop(st, vid, voter, NOBODY_LEFT, ctx.resolvers, ctx.dice))
 
@@ -237,9 +238,9 @@ def _tiebreak_without(plan: _Plan, tid: str, seat: str, ctx) -> None:
         elif decider != deciding:
             who = {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"} if decider == "gm" else {
                 "ja": f"最下位の{st.seat_name(decider)}が決定", "en": f"last place ({st.seat_name(decider)}) decides"}
-            plan.add(P.cancel(st, tid, said={"ja": f"{'決める最下位の' if seat == deciding else ''}{name}が脱落（S-10）、{who['ja']}",
-                                             "en": f"{name}{', the last place deciding,' if seat == deciding else ''} "
-                                                   f"is out (S-10); {who['en']}"}))
+            deciding_ja, deciding_en = ("決める最下位の", ", the last place deciding,") if seat == deciding else ("", "")
+            plan.add(P.cancel(st, tid, said={"ja": f"{deciding_ja}{name}が脱落（S-10）、{who['ja']}",
+                                             "en": f"{name}{deciding_en} is out (S-10); {who['en']}"}))
             plan.add(_open_tiebreak(st, _next_tiebreak_id(st, vote_id), vote_id, tied, last))
             return
     if seat in tb.options:
