@@ -175,8 +175,8 @@ def _check_value(prompt: Prompt, who: str, value: Any, state: State) -> Any:
         value = shown(_trimmed(value)) if value is not None else ""  # trimmed, as the options were
         if value not in prompt.options:
             raise GmError(f"「{value}」は選べません", f"'{value}' is not one of the options")
-        if value in disabled:
-            raise _not_allowed(value, disabled[value])
+        if value in disabled:  # a seat by its name: a player reads names, not ids
+            raise _not_allowed(state.seat_name(value) if prompt.kind == "seat" else value, disabled[value])
         return value
     if prompt.kind == "multi":
         if not isinstance(value, list):

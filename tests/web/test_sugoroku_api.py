@@ -181,14 +181,15 @@ def test_s3_a_move_the_gm_rolls_for_a_seat_names_the_mover(game):
 
 
 def test_a_vote_for_yourself_is_refused_in_words(game):
-    """docs/rulesets/sugoroku.md, the true-name vote: a vote for yourself is 400 「「s3」は選べません：自分には投票
-    できません」 — the reason in the message's own language, not the text of a {ja, en} dict."""
+    """docs/rulesets/sugoroku.md, the true-name vote: a vote for yourself is 400 「「ランサー」は選べません：自分には
+    投票できません」 — the reason in the message's own language, not the text of a {ja, en} dict; the seat by its name
+    (it said 「s1」: a phone whose page was not yet updated, tapping a player just put out, flashed the id)."""
     act, answer = game["act"], game["answer"]
     out = act("end_round", {"force": True})
     vote = out["ruleset"]["vote"]
     error = answer(vote, "s1", "s1", status=400)["error"]
-    assert error["ja"] == "「s1」は選べません：自分には投票できません"
-    assert error["en"] == "'s1' is not allowed: You cannot vote for yourself"
+    assert error["ja"] == "「セイバー」は選べません：自分には投票できません"
+    assert error["en"] == "'セイバー' is not allowed: You cannot vote for yourself"
 
 
 def _moves(act, faces):
@@ -298,7 +299,8 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
         mine = client.get(f"/api/sessions/{sid}/prompts/sg-vote-round1", headers=bearer(game["tokens"][seat])).get_json()
         assert mine["disabled"]["s4"] == out, (seat, mine["disabled"])
     error = answer("sg-vote-round1", "s3", "s4", status=400)["error"]
-    assert error["ja"].endswith("：脱落済み（S-10）") and error["en"].endswith(": Out of the war (S-10)")
+    assert error["ja"] == "「ライダー」は選べません：脱落済み（S-10）"
+    assert error["en"] == "'ライダー' is not allowed: Out of the war (S-10)"
     log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(game["tokens"]["table"])).get_json()["events"]
     assert log[-1]["text"] == "ライダー can no longer be chosen in 'True name vote (Round 1)' (Out of the war (S-10))"
     answer("sg-vote-round1", "s1", "s2")
