@@ -874,6 +874,26 @@ class SessionManager:
         self.damaged.drop(path)  # a backup put back
         return live
 
+    def damaged_since(self, session_id: str) -> DamagedSession | None:
+        """A session whose file turned out damaged after it loaded (an event that no longer reads, say a disk error
+        under the undo base its last stop kept: a resume reads only what came after that), found by reading the file
+        again (damage_of): closed and recorded as damaged, as one that does not load is, so the GM is told what is
+        wrong and can save what still reads (salvage). None when the file reads whole (the failure was not the
+        file's)."""
+        path = self.path_of(session_id)
+        if not _valid_id(session_id) or not path.exists():
+            return None
+        found = damage_of(path)
+        if not found:
+            return None
+        with self.lock:
+            live = self.sessions.pop(session_id, None)
+        if live is not None:
+            live.close(keep=False)
+        why = ((read_head(path) or ({},))[0].get("title", ""), *found)
+        self.damaged.put(path, why)
+        return DamagedSession(session_id, *why)
+
     def list(self) -> list[dict]:
         """Every session in the data folder, newest first. Damaged: a file that failed to load (DamageRecords), one
         that is no session database, or one whose meta and seed show it cannot load (head_damage), none loaded."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 import re
+import sqlite3
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
@@ -268,6 +269,13 @@ def create_app(config: dict | None = None) -> Flask:
         if app.extensions["gmtool"].stopping and not runtime.recorded.get():  # its session's store closed under it
             stopping = runtime.ServerStopping()
             return error_response(stopping.status, stopping.ja, stopping.en)
+        session_id = (request.view_args or {}).get("session_id")
+        if isinstance(error, (sqlite3.DatabaseError, ValueError)) and isinstance(session_id, str):
+            damaged = app.extensions["gmtool"].damaged_since(session_id)  # an event that no longer reads
+            if damaged is not None:
+                app.logger.warning("session file of %s found damaged on %s %s", session_id, request.method,
+                                   request.path, exc_info=error)
+                return _damaged(damaged)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
         if runtime.recorded.get():  # the action is on disk; only its answer failed
             return error_response(500, "サーバーの内部エラーです（操作は記録されました。画面を再読み込みしてください）",

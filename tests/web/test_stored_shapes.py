@@ -13,6 +13,7 @@ import pytest
 from gmtool_testing import ADMIN_KEY, bearer, open_link, path_of
 
 from gmtool.cli import main
+from gmtool.core import commands
 from gmtool.store import Store
 from gmtool.web import create_app
 
@@ -357,6 +358,44 @@ def test_the_gm_exports_the_readable_part_of_a_damaged_session_and_nobody_else_r
     assert doc["partial"] == {"stopped_at": None, "left_out": 0, "ja": "取り消しを断った操作の記録が読めません",
                               "en": "its record of refused undos cannot be read"}
     assert [e["type"] for e in doc["events"]] == ["session.created"] and doc["undo_refused"] == []
+
+
+def test_a_session_that_loaded_from_its_kept_base_and_is_found_damaged_later_is_the_gms_to_salvage(tmp_path, monkeypatch):
+    """A normal stop keeps a session's undo base in its file, and the next resume reads only the events after it
+    (gmtool/snapshots.py): an older event damaged on the disk since (not through SQLite, whose triggers would drop the
+    kept base) is first read by an export or a page of the log. That read is not a 500: the session is closed and
+    recorded as damaged, as one that does not load is (409, the GM key's holder told which event), and its readable
+    part can be saved."""
+    monkeypatch.setenv("GMTOOL_CHECK_SNAPSHOTS", "0")  # as served: the kept base is not checked against the whole log
+    data = tmp_path / "sessions"
+    app, api, admin, made = to_damage(data)
+    sid, gm = made[0]["session"], bearer(made[0]["gm_token"])
+    live = app.extensions["gmtool"].get(sid)
+    for i in range(400):  # more than the undo window and the 300 newest events a resume reads
+        live.execute("gm", commands.change_counter, "s1", "karma", delta=1, reason="EARLYMARK" if i < 5 else "later")
+    app.extensions["gmtool"].close_all()
+    path = data / f"{sid}.sqlite"
+    raw = path.read_bytes()
+    assert raw.count(b'"reason": "EARLYMARK"') == 5
+    path.write_bytes(raw.replace(b'"reason": "EARLYMARK"', b'"reason":  EARLYMARK"', 1))  # a flipped byte
+    with sqlite3.connect(path) as db:
+        [(bad,)] = db.execute("SELECT seq FROM events WHERE NOT json_valid(data)").fetchall()
+        kept = db.execute("SELECT seq FROM snapshot").fetchone()
+    db.close()
+    assert kept is not None and bad < kept[0]
+    app = create_app({"DATA_DIR": str(data), "ADMIN_KEY": ADMIN_KEY, "TESTING": True})
+    api = app.test_client()
+    assert api.get(f"/api/sessions/{sid}/state", headers=gm).status_code == 200  # the damage is not read yet
+    r = api.get(f"/api/sessions/{sid}/export?format=markdown", headers=gm)
+    assert r.status_code == 409 and r.get_json()["error"]["en"] == (
+        "This session's saved file is damaged and cannot be opened; tell the GM")
+    r = api.get(f"/api/sessions/{sid}/log?limit=1000", headers=admin)
+    assert r.status_code == 409 and f"the data of event {bad} cannot be read" in r.get_json()["error"]["en"], (
+        r.get_json())
+    doc = api.get(f"/api/sessions/{sid}/salvage", headers=admin).get_json()
+    assert doc["partial"]["stopped_at"] == bad and [e["seq"] for e in doc["events"]] == list(range(1, bad))
+    assert api.get(f"/api/sessions/{made[1]['session']}/export?format=markdown",
+                   headers=bearer(made[1]["gm_token"])).status_code == 200  # the other session goes on
 
 
 def test_the_command_line_exports_the_readable_part_of_a_damaged_session(tmp_path, capsys):
