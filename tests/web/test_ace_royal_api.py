@@ -583,14 +583,66 @@ def a_proxy_pays_for_its_damage(game):
     act("combat_resolve", {"interceptor_hand_code": True}, who="s2")
 
 
+def both_hero_proxies_answer_on_their_phones(game):
+    """A-9: both sides' proxies come from hero cards, both take damage, both hands hold cards: each side's answer is
+    asked. Each phone offered neither its own question nor a resolve (each waited for the other, and a resolve with
+    only the caller's answer was 409), so only the GM could go on. Now each side answers on its own
+    (`combat_hand_code`), the answer kept in the combat for its seat and the GM only (the others read that it is
+    answered), and either side resolves once the other's answer is kept."""
+    act, state = game["act"], game["state"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    for seat, servant in SERVANTS.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    act("step", who="s1")
+    act("step", who="s1")
+    act("declare_attack", {"target": "s2"}, who="s1")
+    act("combat_proxy", {"name": "影", "stats": "6/1/12/1", "source": "hero"}, who="s1")
+    act("combat_proxy", {"name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"}, who="s2")
+    version = state()["session"]["version"]
+    refused = act("combat_hand_code", {"hand_code": True}, who="s1", status=409)["error"]  # no pick yet: not asked
+    assert (refused["ja"], refused["en"]) == (
+        "凛 に手札の礼装カードを尋ねる場面ではありません: 英霊カードによる代理戦闘がダメージを受け、手札があるときに答えます（A-9）",
+        "凛 is not asked about the hand: that is when a proxy from a hero card takes damage and the hand is not empty (A-9)")
+    act("combat_choose", {"kind": "magical"}, who="s1")
+    act("combat_choose", {"kind": "physical"}, who="s2")
+    # 12 vs the legion's magical defence 6 → 6 to s2's proxy; its 11 vs 影's 1 → 10 to s1's: both hands hold cards
+    assert state("table")["ruleset"]["combat"]["hand_code_due"] == {"attacker": True, "interceptor": True}
+    refused = act("combat_hand_code", {}, who="s1", status=400)["error"]
+    assert refused["en"] == "Say whether the hand holds a mystic code card to discard (hand_code: true or false, A-9)"
+    refused = act("combat_hand_code", {"side": "interceptor", "hand_code": True}, who="s1", status=403)["error"]
+    assert refused["en"] == "You cannot act for the other side"
+    refused = act("combat_resolve", {"attacker_hand_code": True}, who="s1", status=409)["error"]
+    assert refused["ja"].startswith("ウェイバー の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを")
+    assert state()["session"]["version"] == version + 2  # the two picks only
+    act("combat_hand_code", {"hand_code": False}, who="s2")
+    refused = act("combat_hand_code", {"hand_code": False}, who="s2", status=409)["error"]
+    assert (refused["ja"], refused["en"]) == ("既にそう答えています", "That answer is already given")
+    act("combat_hand_code", {"hand_code": True}, who="s1")
+    # whether a hand holds a mystic code is its player's and the GM's: the others read only that it is answered
+    for who, seen in (("gm", {"attacker": True, "interceptor": False}), ("s1", {"attacker": True, "interceptor": None}),
+                      ("s2", {"attacker": None, "interceptor": False}), ("s3", {"attacker": None, "interceptor": None}),
+                      ("table", {"attacker": None, "interceptor": None})):
+        combat = state(who)["ruleset"]["combat"]
+        assert (combat["hand_code"], combat["hand_code_answered"]) == (seen, {"attacker": True, "interceptor": True}), who
+    hands = [p["hand"] for p in state()["ruleset"]["players"]]
+    act("combat_resolve", {}, who="s2")  # both kept answers: s1 discards a code from the hand, s2 has none: Danger
+    view = state("table")["ruleset"]
+    assert [(p["mana"], p["state"], p["hand"]) for p in view["players"][:2]] == [
+        (5, "down", hands[0] - 1), (5, "danger", hands[1])]
+    assert "hand_code" not in view["last_combat"]
+
+
 def documented_games(client, every_event=False):
     """The games the documented-fields tests play (the view's here, the events' in test_web_api.py), each as (session
     id, tokens of the GM, the table and every seat, play), `play()` not yet run: a full one, a quick combat, 先制, the
-    class exchange, seal 2; with `every_event` also those that write the event types these leave out (a mystic code
+    class exchange, seal 2, both sides' hand answers (A-9); with `every_event` also those that write the event types these leave out (a mystic code
     placed, a master killed under a 単独行動 servant, a proxy paying for its damage)."""
     flows = [test_a_whole_game_through_the_api, test_a8_quick_dice_count_in_the_attackers_damage_judgement,
              test_a7_last_combat_carries_the_strike_when_first_strike_skipped_the_interception,
-             test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination]
+             test_leftover_classes_once, test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination,
+             both_hero_proxies_answer_on_their_phones]
     if every_event:
         flows += [a_code_placed_and_a_servant_without_its_master, a_proxy_pays_for_its_damage]
     yield from games_to_play(flows, lambda: new_game(client))
@@ -598,7 +650,7 @@ def documented_games(client, every_event=False):
 
 def test_the_view_has_exactly_the_documented_fields(client):
     """docs/rulesets/ace_royal.md §4 lists every field of `state.ruleset` and of the objects in it: whole games
-    (a full one, a quick combat, 先制, the class exchange, seal 2) seen by the GM, the table and every seat after every
+    (a full one, a quick combat, 先制, the class exchange, seal 2, both sides' hand answers) seen by the GM, the table and every seat after every
     step carry exactly those, none missing and none unnamed."""
     views = []
     for sid, tokens, play in documented_games(client):
@@ -608,9 +660,11 @@ def test_the_view_has_exactly_the_documented_fields(client):
 
 def test_the_view_is_the_same_for_every_viewer_but_me_you_and_the_hidden_cards(client):
     """docs/rulesets/ace_royal.md §4: `state.ruleset` is the same for the GM, the table and every seat but `me` (a
-    seat's own), `players[].you` (true on the caller's own entry only) and what an entry hides from the caller
-    (`hero`, `class`, `stats` null), after every step of the documented games."""
+    seat's own), `players[].you` (true on the caller's own entry only), what an entry hides from the caller
+    (`hero`, `class`, `stats` null) and the answers in `combat.hand_code` that are not the caller's (null; A-9), after
+    every step of the documented games."""
     hidden = ("hero", "class", "stats")
+    answers = 0
     for i, tokens, views in ruleset_views_by_step(client, documented_games(client)):
         gm = views["gm"]
         for who, view in views.items():
@@ -620,8 +674,16 @@ def test_the_view_is_the_same_for_every_viewer_but_me_you_and_the_hidden_cards(c
                 assert all(mine[k] in (None, full[k]) for k in hidden), (who, i, mine["seat"])
                 assert {k: v for k, v in mine.items() if k not in (*hidden, "you")} == {
                     k: v for k, v in full.items() if k not in (*hidden, "you")}, (who, i, mine["seat"])
-            assert {k: v for k, v in view.items() if k not in ("me", "players")} == {
-                k: v for k, v in gm.items() if k not in ("me", "players")}, (who, i)
+            if gm["combat"]:  # a side's kept answer: its own phone's and the GM's, null for everyone else
+                seen, shown = view["combat"]["hand_code"], gm["combat"]["hand_code"]
+                assert seen == {side: shown[side] if who in ("gm", gm["combat"][side]) else None for side in shown}, (who, i)
+                answers += sum(v is not None for v in seen.values())
+            assert {k: v for k, v in view.items() if k not in ("me", "players", "combat")} == {
+                k: v for k, v in gm.items() if k not in ("me", "players", "combat")}, (who, i)
+            assert ({k: v for k, v in view["combat"].items() if k != "hand_code"} if view["combat"] else None) == (
+                {k: v for k, v in gm["combat"].items() if k != "hand_code"} if gm["combat"] else None), (who, i)
+    assert answers  # the games reach a kept answer
+
 
 def test_every_field_of_the_view_is_always_there_also_before_the_setup(client):
     """docs/rulesets/ace_royal.md §4: "Every field is always there (null or empty before it applies)". Before `setup`

@@ -236,12 +236,43 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
         assert html.count('name="interceptor_hand_code"') == 2 and 'value="1" required' in html, lang
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert html.count('name="interceptor_hand_code"') == 2 and 'name="attacker_hand_code"' not in html
-    r = gm.post(f"/s/{sid}/gm/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
-                headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+    # Both answers asked: 凛's proxy from a hero card takes the legion's 11 against its 1 (10 damage), 凛 holding 5
+    # cards. Each phone said the other player would answer and resolve, with neither its own question nor a resolve,
+    # and a resolve with the caller's own answer was 409: only the GM could go on. Now each phone asks its own
+    # question whatever the other side's state, keeps the answer (combat_hand_code), and offers the resolve once the
+    # other side's answer is in.
+    api("combat_proxy", {"side": "attacker", "name": "影", "stats": "1/1/1/1", "source": "hero"})
+    view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()
+    assert view["ruleset"]["combat"]["hand_code_due"] == {"attacker": True, "interceptor": True}
+    seats, tokens = {"s1": rin, "s2": waver}, {s["id"]: s["token"] for s in data["seats"]}
+    both = {"ja": "{} の代理戦闘もダメージを受けます: 両者が手札の礼装カードの有無を答えると解決できます",
+            "en": "{}'s proxy takes damage too: once both have said whether their hand holds a mystic code, the combat can be resolved"}
+    for lang, ask, answer in (("ja", "手札に捨てられる礼装カードは？", ">答える<"), ("en", "a mystic code card in the hand to discard?", ">Answer<")):
+        for seat, other in (("s1", "ウェイバー"), ("s2", "凛")):
+            html = unescape(seats[seat].get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True))
+            assert 'id="ar-hand-code-form"' in html and ask in html and html.count('name="hand_code"') == 2, (seat, lang)
+            assert answer in html and both[lang].format(other) in html and 'id="ar-resolve"' not in html, (seat, lang)
+    r = client.post(f"/api/sessions/{sid}/actions/combat_resolve", headers=bearer(tokens["s2"]), json={"interceptor_hand_code": False})
+    assert r.status_code == 409 and r.get_json()["error"]["ja"].startswith("凛 の代理戦闘がダメージを受けます")
+    r = rin.post(f"/s/{sid}/phone/actions/combat_hand_code", data={"hand_code": "1"},
+                 headers={"X-CSRF-Token": csrf_for(tokens["s1"]), "HX-Request": "true"})
+    assert r.status_code == 200
+    html = unescape(rin.get(f"/s/{sid}/phone?lang=ja").get_data(as_text=True))  # my answer kept, ticked; I wait
+    assert 'name="hand_code" value="1" required checked' in html and "回答済み（変更できます）" in html
+    assert "ウェイバー の代理戦闘がダメージを受けます: 手札の礼装カードの有無を ウェイバー が答えて解決します" in html
+    assert 'id="ar-resolve"' not in html
+    html = unescape(waver.get(f"/s/{sid}/phone?lang=ja").get_data(as_text=True))  # 凛's is in: I answer and resolve
+    assert 'id="ar-resolve"' in html and html.count('name="interceptor_hand_code"') == 2 and "ar-wait-hand-code" not in html
+    assert "required checked" not in html  # 凛's answer is not mine to see (nor the table's, test_ace_royal_api)
+    html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
+    assert 'name="attacker_hand_code" value="1" required checked' in html and 'name="interceptor_hand_code"' in html
+    r = waver.post(f"/s/{sid}/phone/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
+                   headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert r.status_code == 200
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
-    s2 = view["players"][1]
+    s1, s2 = view["players"]
     assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger
+    assert (s1["mana"], s1["state"], s1["hand"]) == (5, "down", 4)  # 11 vs 1 → 10 to 影: 凛's code discarded, Down
     # What the proxy's damage cost (A-9) was only a GM's log line: the table's stage and the players' phones (the
     # proxy's own and the one who watched) say it under the combat's result now, in either language.
     table, phones = open_link(app, data["table_url"]), [open_link(app, seat["join_url"]) for seat in data["seats"]]

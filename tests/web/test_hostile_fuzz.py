@@ -602,6 +602,7 @@ TEMPLATES = {  # ruleset -> action (or the core "counters" panel, or "answer" to
         "combat_proxy": [{"side": "interceptor", "name": "王の軍勢", "stats": "7/8/7/4", "legion": True, "source": "hero"},
                          {"side": "attacker", "clear": True}],
         "combat_roll": [{"side": "attacker", "faces": [3]}],
+        "combat_hand_code": [{"side": "attacker", "hand_code": True}, {"hand_code": "0"}],
         "combat_resolve": [{"attacker_hand_code": True, "faces": [1]}, {}],
         "use_seal": [{"seat": "s1", "effects": [{"effect": 1}, {"effect": 3, "coin": "assassin"}]},
                      {"seat": "s2", "effect": 2, "stat": "pdef"}, {"seat": "s1", "effect": 4, "text": "x"},

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gmtool.core.ruleset import action
 
 from .coins import adjust, set_state, use_seal
-from .combat import combat_choose, combat_modifier, combat_proxy, combat_resolve, combat_roll
+from .combat import combat_choose, combat_hand_code, combat_modifier, combat_proxy, combat_resolve, combat_roll
 from .setup import exchange_class, leftover_classes, roll_first, set_servant, setup, start_game
 from .turn import declare_attack, encounter_roll, place_code, reveal, step
 
@@ -26,6 +26,8 @@ ACTIONS = dict([
     action("combat_modifier", "修正を加える", "Add a modifier", combat_modifier, who="seat"),
     action("combat_proxy", "代理戦闘", "Proxy combat", combat_proxy, who="seat"),
     action("combat_roll", "戦闘ダイス（クイック）", "Combat die (quick)", combat_roll, who="seat"),
+    action("combat_hand_code", "手札の礼装カードを答える", "Say whether the hand holds a mystic code", combat_hand_code,
+           who="seat"),
     action("combat_resolve", "戦闘を解決", "Resolve the combat", combat_resolve, who="seat"),
     action("use_seal", "令呪を使う", "Use Command Seals", use_seal, who="seat"),
     action("adjust", "コイン・枚数を変更", "Change a count", adjust, who="seat"),

@@ -216,6 +216,42 @@ def hand_code_due(state: State) -> dict | None:
     return _hand_code_due(state, c, _outcome(g, state, c, strike)[1])
 
 
+def hand_code_seen(state: State, viewer) -> dict:
+    """The view's `combat.hand_code`: each side's recorded answer (A-9) for the GM and that side's own phone; null for
+    everyone else (whether a player's hand holds a mystic code is theirs until the resolve shows it) and when none is
+    recorded. `combat.hand_code_answered` says publicly that it is."""
+    c = (state.extra.get(NAME) or {}).get("combat") or {}
+    stored = c.get("hand_code") or {}
+    return {side: stored.get(side) if viewer.is_gm or viewer.seat == c.get(side) else None for side in SIDES}
+
+
+def combat_hand_code(state: State, p: dict, ctx: ActionContext) -> list:
+    """A-9: a side whose hero card's proxy takes damage says, before the resolve, whether its hand holds a mystic code
+    to discard; the answer is kept in the combat (its seat's and the GM's) and combat_resolve uses it, so each side
+    answers on its own phone whatever the other side does, and either side (or the GM) resolves once all are in."""
+    c, side = _combat_side(state, p, ctx)
+    if "hand_code" not in p:
+        raise GmError("手札に捨てられる礼装カードがあるか（ある／ない）を答えてください（A-9）",
+                      "Say whether the hand holds a mystic code card to discard (hand_code: true or false, A-9)")
+    answer = flag_field(p, "hand_code", ja="手札の礼装カード")
+    who = state.seat_name(c[side])
+    if not (hand_code_due(state) or {}).get(side):
+        raise Conflict(f"{who} に手札の礼装カードを尋ねる場面ではありません: 英霊カードによる代理戦闘がダメージを受け、手札が"
+                       "あるときに答えます（A-9）",
+                       f"{who} is not asked about the hand: that is when a proxy from a hero card takes damage and the "
+                       "hand is not empty (A-9)")
+    if (c.get("hand_code") or {}).get(side) is answer:
+        raise Conflict("既にそう答えています", "That answer is already given")
+    return [("ace_royal.hand_code_answered", {"side": side, "seat": c[side], "hand_code": answer, "rule": "A-9"})]
+
+
+def _hand_code(p: dict, c: dict, side: str) -> bool | None:
+    """A side's answer to A-9's question: the resolve's own field, else the one recorded (None: not given)."""
+    if f"{side}_hand_code" in p:
+        return flag_field(p, f"{side}_hand_code", ja="手札の礼装を捨てる")
+    return (c.get("hand_code") or {}).get(side)
+
+
 def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     """A-7: both damage processes, damage paid in 魔力 (or by the proxy, A-9), Down, the steal, eliminations."""
     g = playing(state)
@@ -239,7 +275,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
     for side, due in _hand_code_due(state, c, result).items():
         # A-9: a hero card's proxy that takes damage discards a mystic code from the hand, or the servant goes Danger;
         # what the hand holds is for its player (or the GM) to say: nothing is assumed for a side that has not said it
-        if due and f"{side}_hand_code" not in p:
+        if due and _hand_code(p, c, side) is None:
             who = state.seat_name(c[side])
             raise Conflict(f"{who} の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを {who} かGMが答えてから"
                            "解決します（A-9）",
@@ -255,7 +291,7 @@ def combat_resolve(state: State, p: dict, ctx: ActionContext) -> list:
         seat, proxy, dmg = c[side], c[f"{side}_side"]["proxy"], damage[side]
         if proxy and dmg:
             hand = plan.value(seat, "hand")
-            can = flag_field(p, f"{side}_hand_code", ja="手札の礼装を捨てる") and hand > 0
+            can = bool(_hand_code(p, c, side)) and hand > 0
             cost = r.proxy_damage(proxy["source"], dmg, can)
             # what it cost, said to the table and the player (the card to discard), before the counts move (A-9)
             plan.add("ace_royal.proxy_paid", {

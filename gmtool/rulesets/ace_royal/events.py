@@ -403,9 +403,37 @@ def combat_set_text(e, state, lang):
               f"{real}{who}: quick combat die {again}{'+'.join(map(str, d['faces']))} = {sum(d['faces'])} (A-8)")
 
 
+def hand_code_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.hand_code_answered into the combat: the side's answer (A-9), or None when this record does not hold
+    it (a public export's: the side answered, what is not here)."""
+    game(state)["combat"].setdefault("hand_code", {})[e.data["side"]] = e.data.get("hand_code")
+
+
+def hand_code_seen_by(data: dict, event: Event, state: State, viewer) -> dict:
+    """A-9: whether a hand holds a mystic code is its player's (and the GM's) until the resolve discards it; everyone
+    else reads only that the side answered (what the view's combat.hand_code_answered shows them)."""
+    if viewer.is_gm or viewer.seat == data["seat"]:
+        return data
+    return {k: data[k] for k in ("side", "seat", "rule") if k in data}
+
+
+def hand_code_text(e, state, lang):
+    """The log line of ace_royal.hand_code_answered (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    who = _side_name(state, d["side"], lang, d.get("seat"))
+    if "hand_code" not in d:
+        return _t(lang, f"{who}: 手札の礼装カードの有無を回答（A-9）", f"{who}: answered whether the hand holds a mystic code (A-9)")
+    if d["hand_code"]:
+        return _t(lang, f"{who}: 手札に捨てられる礼装カードがある（秘密、A-9）",
+                  f"{who}: the hand holds a mystic code card to discard (secret, A-9)")
+    return _t(lang, f"{who}: 手札に捨てられる礼装カードはない（秘密、A-9）",
+              f"{who}: the hand holds no mystic code card to discard (secret, A-9)")
+
+
 def resolved_fold(state: State, e: Event) -> None:
     """Fold ace_royal.combat_resolved into this game's state."""
     g = game(state)
+    g["combat"].pop("hand_code", None)  # the answers are their seats' (A-9): the result's proxy_paid says what they cost
     g["combat"]["result"] = copy.deepcopy(e.data)
     if not g["combat"].get("strike"):  # 先制 skipped the interception process: the judgement is the result's (A-7)
         attack = e.data["result"]["attack"]
@@ -619,6 +647,8 @@ EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line),
+    EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undoable=True,
+              line_key=fixed_line),
     EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line),

@@ -108,6 +108,11 @@ STRINGS = {
     "ace_royal.hand_code_no": ("ない（デンジャーになる）", "None (Danger)"),
     "ace_royal.wait_hand_code": ("{name} の代理戦闘がダメージを受けます: 手札の礼装カードの有無を {name} が答えて解決します",
                                  "{name}'s proxy takes damage: {name} says whether the hand holds a mystic code and resolves"),
+    "ace_royal.wait_hand_code_both": ("{name} の代理戦闘もダメージを受けます: 両者が手札の礼装カードの有無を答えると解決できます",
+                                      "{name}'s proxy takes damage too: once both have said whether their hand holds a mystic "
+                                      "code, the combat can be resolved"),
+    "ace_royal.hand_code_answer": ("答える", "Answer"),
+    "ace_royal.hand_code_given": ("回答済み（変更できます）", "Answered (you can change it)"),
     "ace_royal.charisma": ("カリスマ", "Charisma"),
     "ace_royal.legion": ("軍団", "Legion"),
     "ace_royal.charisma_legion": ("カリスマ・軍団", "Charisma, Legion"),

@@ -9,7 +9,7 @@ from gmtool.core.model import State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
-from .combat import SIDES, combat_preview, combat_strike, hand_code_due, pick_fixed
+from .combat import SIDES, combat_preview, combat_strike, hand_code_due, hand_code_seen, pick_fixed
 from .events import NAME
 from .plan import rerollable
 
@@ -105,11 +105,15 @@ def view(state: State, viewer: Viewer) -> dict:
         strike = combat_strike(state)
         intercept_due = not (strike and strike["skipped"])
         rolled = g["version"] != "quick" or all(combat[f"{side}_side"]["faces"] for side in ("attacker", "interceptor"))
-        out["combat"] = {**combat, "preview": combat_preview(state), "strike_now": strike,
+        answered = combat.get("hand_code") or {}  # the answers themselves are their seats' (A-9): hand_code_seen
+        out["combat"] = {**{k: v for k, v in combat.items() if k != "hand_code"},
+                         "preview": combat_preview(state), "strike_now": strike,
                          "process": "intercept" if combat.get("strike") else "attack",
                          "intercept_due": intercept_due,
                          "pick_fixed": {side: pick_fixed(state, combat, side) for side in SIDES},
                          "hand_code_due": hand_code_due(state) or {side: False for side in SIDES},
+                         "hand_code": hand_code_seen(state, viewer),
+                         "hand_code_answered": {side: side in answered for side in SIDES},
                          "ready": rolled and bool(combat["attacker_side"]["kind"])
                          and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
     if viewer.seat in g["players"]:
