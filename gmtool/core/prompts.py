@@ -225,9 +225,18 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
 
 def _reveal_if_complete(state: State, after: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:
     """The automatic reveal (and resolution) of an open prompt that, as `after` stands, every respondent has answered."""
-    if not after.is_open or not set(after.answers) >= set(after.respondents()):
+    if not after.is_open or any(who not in after.answers or void(after, who) for who in after.respondents()):
         return []
     return [("prompt.revealed", {"prompt": after.id, "reason": "", "auto": True})] + _resolution(state, after, resolvers, dice)
+
+
+def void(prompt: Prompt, who: str) -> bool:
+    """Whether `who`'s answer to `prompt` counts no more: a choice or seat it gave that has been disabled for it since
+    (prompt.option_disabled: what the option names left the game). It awaits its author's new answer: the prompt is
+    not revealed by itself until then (the GM may reveal it; its resolver decides what the answer counts)."""
+    answer = prompt.answers.get(who)
+    return (answer is not None and prompt.kind in ("choice", "seat") and isinstance(answer.value, str)
+            and answer.value in prompt.per_seat.get(who, {}))
 
 
 def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
@@ -309,7 +318,8 @@ def cancel(state: State, prompt_id: Any, reason: Any = "", said: dict | None = N
 def disable_option(state: State, prompt_id: Any, option: str, reason: dict) -> list[Draft]:
     """Make `option` of an unrevealed prompt one that none of its respondents may choose any more (a ruleset's action
     calls this: what the option names has left the game), with the reason they read beside it. An answer already given
-    for it stays until its author changes it: the prompt's resolver decides what it counts."""
+    for it stays until its author changes it, and until then it is awaited (`void`): the prompt's resolver decides what
+    it counts if the GM reveals it first."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):

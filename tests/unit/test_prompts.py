@@ -389,9 +389,12 @@ def test_prompt_state_refolds_identically(pure):
 
 def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_own(pure):
     """prompts.disable_option (a ruleset's: sugoroku's player put out during a vote): every respondent's view lists it
-    with its reason and an answer naming it is refused; a state copied before (State.copy, as undo and plans make
-    one: the prompt's per-seat maps are shared) does not gain it; a revealed prompt or an unknown option is refused."""
+    with its reason and an answer naming it is refused; an answer given for it before is awaited again (the prompt
+    revealed itself with it as soon as the others had answered); a state copied before (State.copy, as undo and plans
+    make one: the prompt's per-seat maps are shared) does not gain it; a revealed prompt or an unknown option is
+    refused."""
     pid = pure.open(spec(seats="all", disabled={"s1": {"筋力": "呪い"}}))
+    pure.answer(pid, "s2", "宝具")
     before = pure.state.copy()
     out = {"ja": "脱落", "en": "out"}
     events = pure.do(prompts.disable_option, pid, "宝具", out)
@@ -401,10 +404,13 @@ def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_o
     assert pure.state.prompts[pid].per_seat["s1"] == {"筋力": "呪い", "宝具": out}
     assert before.prompts[pid].per_seat == {"s1": {"筋力": "呪い"}}
     with pytest.raises(GmError, match="not allowed: out"):
-        pure.answer(pid, "s2", "宝具")
+        pure.answer(pid, "s3", "宝具")
+    pure.answer(pid, "s1", "耐久")
+    pure.answer(pid, "s3", "敏捷")  # s2's answer counts no more: awaited again, not revealed
+    assert pure.state.prompts[pid].status == "open" and prompts.void(pure.state.prompts[pid], "s2")
     with pytest.raises(GmError):
         prompts.disable_option(pure.state, pid, "nope", out)
-    pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)
+    pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)  # the GM may reveal it by hand
     with pytest.raises(Conflict):
         prompts.disable_option(pure.state, pid, "敏捷", out)
 

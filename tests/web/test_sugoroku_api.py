@@ -289,7 +289,7 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     answer("sg-vote-round1", "s4", "s1")
     answer("sg-vote-round1", "s3", "s4")
     events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
-    assert events == ["sugoroku.eliminated", "prompt.dropped", "prompt.option_disabled"]
+    assert events == ["sugoroku.eliminated", "prompt.option_disabled", "prompt.dropped"]
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
     assert vote["respondents"] == ["s1", "s2", "s3"] and vote["answered"] == ["s3"]
     # ライダー, out, is greyed out with its reason on every other phone (it stayed an option there; the count was
@@ -302,9 +302,13 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     assert error["ja"] == "「ライダー」は選べません：脱落済み（S-10）"
     assert error["en"] == "'ライダー' is not allowed: Out of the war (S-10)"
     log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(game["tokens"]["table"])).get_json()["events"]
-    assert log[-1]["text"] == "ライダー can no longer be chosen in 'True name vote (Round 1)' (Out of the war (S-10))"
+    assert log[-2]["text"] == "ライダー can no longer be chosen in 'True name vote (Round 1)' (Out of the war (S-10))"
     answer("sg-vote-round1", "s1", "s2")
-    answer("sg-vote-round1", "s2", "s1")  # the last vote reveals it
+    answer("sg-vote-round1", "s2", "s1")  # ランサー's vote, void, is awaited again: the vote is not revealed with it
+    vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
+    assert vote["status"] == "open", vote
+    r = client.post(f"/api/sessions/{sid}/prompts/sg-vote-round1/reveal", headers=bearer(game["tokens"]["gm"]))
+    assert r.status_code == 200, r.get_json()  # the GM may reveal it without that vote
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
     assert vote["status"] == "revealed", vote
     res = vote["resolution"]
@@ -424,17 +428,23 @@ def test_s10_s13_a_player_put_out_is_never_revealed_by_the_vote(game, when):
 def test_s10_s13_a_voter_left_with_nobody_to_vote_for_votes_no_more(game):
     """S-13: セイバー's and アーチャー's true names known, ランサー could vote only for ライダー; ライダー put out (S-10),
     ランサー had nobody left to vote for and the vote waited for it. It is taken off the vote too (still a candidate),
-    and the vote ends as the others answer."""
+    and the vote ends as the others answer. The others had voted for ライダー, who had not voted: putting it out
+    revealed the vote at once with their votes void, where they are awaited again (選び直してください)."""
     act, answer, client, sid = game["act"], game["answer"], game["client"], game["sid"]
     act("reveal_true_name", {"seat": "s1"})
     act("reveal_true_name", {"seat": "s2"})
     vote = act("end_round", {"force": True})["ruleset"]["vote"]
+    for voter in ("s1", "s2", "s3"):
+        answer(vote, voter, "s4")
     events = act("eliminate", {"seat": "s4"})["events"]
-    assert [e["type"] for e in events] == ["sugoroku.eliminated", "prompt.dropped", "prompt.option_disabled",
+    assert [e["type"] for e in events] == ["sugoroku.eliminated", "prompt.option_disabled", "prompt.dropped",
                                            "prompt.dropped"]
     log = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(game["tokens"]["table"])).get_json()["events"]
-    assert log[-1]["text"] == "ランサー no longer answers 'True name vote (Round 1)' (nobody left to vote for (S-13))"
+    assert log[-1]["text"] == ("ランサー no longer answers 'True name vote (Round 1)' (nobody left to vote for (S-13)); "
+                               "the answer given stays unrevealed")
     answer(vote, "s1", "s3")
+    assert client.get(f"/api/sessions/{sid}/prompts/{vote}", headers=bearer(game["tokens"]["gm"])).get_json()[
+        "status"] == "open"  # アーチャー's vote for ライダー is awaited again
     answer(vote, "s2", "s3")  # the last answer awaited: revealed
     result = client.get(f"/api/sessions/{sid}/prompts/{vote}", headers=bearer(game["tokens"]["gm"])).get_json()
     assert result["status"] == "revealed" and result["resolution"]["winners"] == ["s3"]

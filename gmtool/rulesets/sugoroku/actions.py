@@ -164,17 +164,18 @@ def _vote_goes_on(plan: _Plan, seat: str, ctx) -> None:
 
 
 def _unrevealed_vote_without(plan: _Plan, vid: str, seat: str, ctx) -> None:
-    """The open vote: the seat put out is taken off it (a vote it gave is withdrawn, never revealed), its name is
-    greyed out on every other phone, and a voter left with nobody to vote for votes no more; the last answer awaited
-    gone, the vote is revealed (core's drop)."""
+    """The open vote: the seat put out is greyed out on every other phone (a vote given for it is void, and awaited
+    again: core's void), it is taken off the vote (a vote it gave is withdrawn, never revealed), and a voter left with
+    nobody to vote for votes no more; the last answer awaited gone, the vote is revealed (core's drop). Greyed out
+    first: taking it off must not reveal the vote with votes for it in it."""
     st = plan.state
-    if seat in st.prompts[vid].seats:
-        if len(st.prompts[vid].respondents()) < 2:
-            plan.add(P.cancel(st, vid, said={"ja": "投票する人がいない（S-10）", "en": "nobody left to vote (S-10)"}))
-            return
-        plan.add(P.drop(st, vid, seat, OUT, ctx.resolvers, ctx.dice))
-    if st.prompts[vid].status in ("open", "locked") and seat in st.prompts[vid].options:
+    if seat in st.prompts[vid].seats and len(st.prompts[vid].respondents()) < 2:
+        plan.add(P.cancel(st, vid, said={"ja": "投票する人がいない（S-10）", "en": "nobody left to vote (S-10)"}))
+        return
+    if seat in st.prompts[vid].options:
         plan.add(P.disable_option(st, vid, seat, OUT_OPTION))
+    if seat in st.prompts[vid].seats:
+        plan.add(P.drop(st, vid, seat, OUT, ctx.resolvers, ctx.dice))
     for voter in list(st.prompts[vid].seats):
         vote = st.prompts[vid]
         left = [o for o in vote.options if o not in vote.per_seat.get(voter, {}) and o in F.active(st)]
