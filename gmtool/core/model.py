@@ -157,7 +157,8 @@ class Prompt:
     gm_submits: bool
     min: int | None = None
     max: int | None = None
-    per_seat: dict = field(default_factory=dict)  # seat -> {"disabled": {option: reason}}
+    per_seat: dict = field(default_factory=dict)  # seat -> {option: reason}: the options that seat may not choose
+    off: dict = field(default_factory=dict)  # option -> reason: disabled for every respondent (prompt.option_disabled)
     resolver: str | None = None
     status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled; open or locked -> closed (the session's close)
     answers: dict[str, Answer] = field(default_factory=dict)

@@ -317,9 +317,9 @@ def cancel(state: State, prompt_id: Any, reason: Any = "", said: dict | None = N
 
 def disable_option(state: State, prompt_id: Any, option: str, reason: dict) -> list[Draft]:
     """Make `option` of an unrevealed prompt one that none of its respondents may choose any more (a ruleset's action
-    calls this: what the option names has left the game), with the reason they read beside it. An answer already given
-    for it stays until its author changes it, and until then it is awaited (`void`): the prompt's resolver decides what
-    it counts if the GM reveals it first."""
+    calls this: what the option names has left the game), with the reason they read beside it; a respondent added
+    later (extend) may not choose it either. An answer already given for it stays until its author changes it, and
+    until then it is awaited (`void`): the prompt's resolver decides what it counts if the GM reveals it first."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if prompt.status not in ("open", "locked"):
@@ -446,8 +446,12 @@ def prompt_resolved(state: State, e: Event) -> None:
 
 
 def prompt_extended(state: State, e: Event) -> None:
-    """Fold `prompt.extended`."""
-    state.writable_prompt(e.data["prompt"]).seats.extend(e.data["seats"])
+    """Fold `prompt.extended`: the seats added may not choose what was disabled for every respondent before
+    (prompt.option_disabled)."""
+    prompt = state.writable_prompt(e.data["prompt"])
+    prompt.seats.extend(e.data["seats"])
+    for who in e.data["seats"] if prompt.off else ():
+        prompt.per_seat[who] = {**prompt.per_seat.get(who, {}), **prompt.off}
 
 
 def prompt_dropped(state: State, e: Event) -> None:
@@ -459,6 +463,7 @@ def prompt_option_disabled(state: State, e: Event) -> None:
     """Fold `prompt.option_disabled`: every respondent's disabled options gain it (each map replaced, not changed in
     place: a copied prompt shares them, Prompt.copy)."""
     prompt = state.writable_prompt(e.data["prompt"])
+    prompt.off = {**prompt.off, e.data["option"]: e.data["reason"]}  # for the respondents added later (extend)
     for who in prompt.respondents():
         prompt.per_seat[who] = {**prompt.per_seat.get(who, {}), e.data["option"]: e.data["reason"]}
 

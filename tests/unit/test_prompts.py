@@ -389,22 +389,25 @@ def test_prompt_state_refolds_identically(pure):
 
 def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_own(pure):
     """prompts.disable_option (a ruleset's: sugoroku's player put out during a vote): every respondent's view lists it
-    with its reason and an answer naming it is refused; an answer given for it before is awaited again (the prompt
-    revealed itself with it as soon as the others had answered); a state copied before (State.copy, as undo and plans
-    make one: the prompt's per-seat maps are shared) does not gain it; a revealed prompt or an unknown option is
-    refused."""
-    pid = pure.open(spec(seats="all", disabled={"s1": {"筋力": "呪い"}}))
+    with its reason, also a respondent added later (extend: the new decider of sugoroku's tie-break could pick a
+    player already out), and an answer naming it is refused; an answer given for it before is awaited again (the
+    prompt revealed itself with it as soon as the others had answered); a state copied before (State.copy, as undo
+    and plans make one: the prompt's per-seat maps are shared) does not gain it; a revealed prompt or an unknown
+    option is refused."""
+    pid = pure.open(spec(disabled={"s1": {"筋力": "呪い"}}))
     pure.answer(pid, "s2", "宝具")
     before = pure.state.copy()
     out = {"ja": "脱落", "en": "out"}
     events = pure.do(prompts.disable_option, pid, "宝具", out)
     assert [e.type for e in events] == ["prompt.option_disabled"]
+    pure.do(prompts.extend, pid, ["s3"])
     for seat in ("s1", "s2", "s3"):
         assert prompt_view(pure.state.prompts[pid], pure.state, Viewer("seat", seat))["disabled"]["宝具"] == out
     assert pure.state.prompts[pid].per_seat["s1"] == {"筋力": "呪い", "宝具": out}
     assert before.prompts[pid].per_seat == {"s1": {"筋力": "呪い"}}
     with pytest.raises(GmError, match="not allowed: out"):
         pure.answer(pid, "s3", "宝具")
+    assert pure.refold().prompts[pid].per_seat == pure.state.prompts[pid].per_seat
     pure.answer(pid, "s1", "耐久")
     pure.answer(pid, "s3", "敏捷")  # s2's answer counts no more: awaited again, not revealed
     assert pure.state.prompts[pid].status == "open" and prompts.void(pure.state.prompts[pid], "s2")

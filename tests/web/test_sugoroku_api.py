@@ -330,22 +330,29 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
     its phone; the GM put ライダー out (S-10), and the tie-break still waited for ライダー, out of the war (only the main
     vote was handled). The last place left decides instead: ランサー on the same prompt (added, ライダー taken off,
     core's prompt.dropped), or the GM when the last place left is tied (ランサー and アーチャー on 2 VP): the tie-break
-    opens again for the GM as <vote>-tb2."""
+    opens again for the GM as <vote>-tb2. All four tied and セイバー put out first: the last place added to the
+    tie-break could pick セイバー, greyed out only for the last place it was given to (an extra round)."""
     act, state, answer, client, sid = game["act"], game["state"], game["answer"], game["client"], game["sid"]
     gm = bearer(game["tokens"]["gm"])
     act("square_event", {"seat": "s1", "vp": 5})
     act("square_event", {"seat": "s3", "vp": s3_vp})  # アーチャー 2 (its unspent CP), ライダー 0: nobody 10 behind
     vote = act("end_round", {"force": True})["ruleset"]["vote"]
-    for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s2"), ("s4", "s1")):
+    for voter, target in (("s1", "s2"), ("s2", "s3"), ("s3", "s4"), ("s4", "s1")):
         answer(vote, voter, target)
     assert client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=gm).status_code == 200
     tb = next(p for p in state()["prompts"] if p["id"] == f"{vote}-tb")
     assert tb["respondents"] == ["s4"] and tb["status"] == "open"
+    assert [e["type"] for e in act("eliminate", {"seat": "s1"})["events"]] == [
+        "sugoroku.eliminated", "prompt.option_disabled"]
     events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
     prompts = {p["id"]: p for p in state()["prompts"]}
+    greyed = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}
     if s3_vp == 1:
-        assert events == ["sugoroku.eliminated", "prompt.extended", "prompt.dropped"]
+        assert events == ["sugoroku.eliminated", "prompt.extended", "prompt.dropped", "prompt.option_disabled"]
         assert prompts[f"{vote}-tb"]["respondents"] == ["s3"] and prompts[f"{vote}-tb"]["status"] == "open"
+        mine = client.get(f"/api/sessions/{sid}/prompts/{vote}-tb", headers=bearer(game["tokens"]["s3"])).get_json()
+        assert mine["disabled"] == {"s1": greyed, "s4": greyed}
+        answer(f"{vote}-tb", "s3", "s1", status=400)  # セイバー, out before ランサー decided, is greyed out there too
         answer(f"{vote}-tb", "s4", "s2", status=403)  # ライダー, out, decides no more
         answer(f"{vote}-tb", "s3", "s2")
         decided = f"{vote}-tb"
@@ -354,7 +361,7 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
         assert prompts[f"{vote}-tb"]["status"] == "cancelled" and prompts[f"{vote}-tb"]["reason"] == {
             "ja": "決める最下位のライダーが脱落（S-10）、最下位が同点のためGMが決定",
             "en": "ライダー, the last place deciding, is out (S-10); last place is tied: the GM decides"}
-        assert prompts[f"{vote}-tb2"]["respondents"] == ["gm"] and prompts[f"{vote}-tb2"]["options"] == ["s1", "s2"]
+        assert prompts[f"{vote}-tb2"]["respondents"] == ["gm"] and prompts[f"{vote}-tb2"]["options"] == ["s2", "s3"]
         assert state()["ruleset"]["vote_waiting"]
         answer(f"{vote}-tb2", "gm", "s2")
         decided = f"{vote}-tb2"
