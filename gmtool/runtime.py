@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import sqlite3
+import sys
 import threading
 import time
 from collections import Counter, OrderedDict, deque
@@ -34,7 +35,7 @@ from .core.commands import Draft, check_seat_count, create_session, new_seat, re
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State
-from .core.prompts import newly_shown
+from .core.prompts import WORKED_ON, newly_shown, worked_on_since
 from .core.view import GM, TABLE, Viewer
 from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
@@ -715,6 +716,10 @@ class LiveSession:
                         raise self._cannot_undo(action, gm_summary) from None
                     if newly_shown(self.state, state):  # e.g. an escape's withdrawn card in a battle revealed since
                         raise self._cannot_undo(action, gm_summary, WOULD_SHOW)
+                    later = (e for e in self.store.events(after_seq=undone_events[-1].seq, types=WORKED_ON)
+                             if e.action not in state.undone)
+                    if worked_on_since(undone_events, later):  # e.g. a vote revealed since without a seat put out
+                        raise self._cannot_undo(action, gm_summary)
                     previous, self.state = self.state, state
                     try:
                         events = self._commit(actor, [("undo", {
@@ -744,7 +749,7 @@ class LiveSession:
         """The refusal of an undo, `because` (Japanese, English): by default later events build on its action (e.g.
         the answers to the prompt it opened) and the log does not fold without it. It stays done and leaves the
         undo list."""
-        log.warning("undo of action %s refused: %s", action, because[1], exc_info=because is BUILT_ON)
+        log.warning("undo of action %s refused: %s", action, because[1], exc_info=sys.exc_info()[1] is not None)
         return CannotUndo(f"「{gm_summary['ja']}」は取り消せません。{because[0]}。"
                           "取り消しの対象から外しました（もう一度押すと、その前の操作を取り消します）",
                           f"'{gm_summary['en']}' cannot be undone: {because[1]}. "

@@ -7,6 +7,7 @@ reveal except to the seat that gave them (view.py); the table sees only commitme
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 
 from ..i18n import STRINGS
@@ -401,6 +402,24 @@ def newly_shown(before: State, after: State) -> list[str]:
             and shown_answers(prompt) - shown_answers(before.prompts.get(pid))]
 
 
+# What a later action may do to a prompt without building on how an earlier action left it: answer it (an answer
+# whose author does not answer it without that action fails the fold, prompt_answered), lock it, open another.
+WORKED_ON = ("prompt.revealed", "prompt.resolved", "prompt.modified", "prompt.confirmed", "prompt.cancelled",
+             "prompt.extended", "prompt.dropped", "prompt.option_disabled")
+
+
+def worked_on_since(undone: list[Event], later: Iterable[Event]) -> list[str]:
+    """The prompts an action to be undone (its events `undone`) changed (took a seat off or added one, disabled an
+    option, cancelled, revealed or resolved it) that a later action (`later`, its events not undone) revealed,
+    resolved, confirmed, modified, cancelled, extended, dropped from or disabled an option of since: that later step
+    was worked out from the prompt as the undone action left it (e.g. a true-name vote revealed without a seat put
+    out, S-10), and folding the log without the action would keep it on a prompt it no longer fits. The undo is
+    refused (runtime.LiveSession.undo)."""
+    changed = {e.data.get("prompt") for e in undone if e.type.startswith("prompt.") and e.type != "prompt.opened"}
+    return list(dict.fromkeys(e.data.get("prompt") for e in later
+                              if e.type in WORKED_ON and e.data.get("prompt") in changed))
+
+
 # -- fold ---------------------------------------------------------------------
 # A fold changes a prompt only through `state.writable_prompt`: a copied state shares its prompts (State.copy).
 
@@ -420,8 +439,13 @@ def prompt_opened(state: State, e: Event) -> None:
 
 
 def prompt_answered(state: State, e: Event) -> None:
-    """Fold `prompt.answered`."""
+    """Fold `prompt.answered` (refused when its author does not answer the prompt: `answer` never writes one, and a
+    log folded without an undone action that added the author, e.g. sugoroku's eliminate handing a tie-break to
+    another player, must not hold it: the undo is refused, runtime.LiveSession.undo)."""
     d = e.data
+    prompt = state.prompts[d["prompt"]]
+    if d["by"] not in prompt.respondents():
+        raise ValueError(f"{d['by']} does not answer the prompt {d['prompt']}")
     # A public export carries unrevealed answers without value and salt.
     state.writable_prompt(d["prompt"]).answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq, e.ts)
 

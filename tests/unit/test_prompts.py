@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmtool.core import prompts
+from gmtool.core import engine, prompts
 from gmtool.core.commitments import verify
 from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
 from gmtool.core.view import GM, TABLE, Viewer, prompt_view, visible_event
@@ -416,6 +416,19 @@ def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_o
     pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)  # the GM may reveal it by hand
     with pytest.raises(Conflict):
         prompts.disable_option(pure.state, pid, "敏捷", out)
+
+
+def test_an_answer_of_a_seat_that_does_not_answer_the_prompt_does_not_fold(pure):
+    """A log folded without an undone action that added a respondent (sugoroku's eliminate hands a tie-break to
+    another player) kept that respondent's answer on a prompt it does not answer; the fold refuses it, so the undo is
+    refused (409). The GM's answer (gm_submits) and a seat added, taken off and its answer folded in order still fold."""
+    pid = pure.open(spec(gm_submits=True))
+    pure.do(prompts.extend, pid, ["s3"])
+    pure.answer(pid, "s3", "宝具")
+    pure.answer(pid, "gm", "筋力")
+    assert set(pure.refold().prompts[pid].answers) == {"s3", "gm"}
+    with pytest.raises(ValueError, match="s3 does not answer"):
+        engine.fold([e for e in pure.events if e.type != "prompt.extended"], pure.state.rules)
 
 
 # -- a respondent taken off -------------------------------------------------------

@@ -355,6 +355,10 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
         answer(f"{vote}-tb", "s3", "s1", status=400)  # セイバー, out before ランサー decided, is greyed out there too
         answer(f"{vote}-tb", "s4", "s2", status=403)  # ライダー, out, decides no more
         answer(f"{vote}-tb", "s3", "s2")
+        # undoing ライダー's elimination now would leave ランサー's pick on a tie-break ライダー answers: refused
+        r = client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
+        assert r.status_code == 409 and "cannot be undone: later actions" in r.get_json()["error"]["en"], r.get_json()
+        assert state()["ruleset"]["out"] == ["s1", "s4"]
         decided = f"{vote}-tb"
     else:
         assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened"]
@@ -488,7 +492,13 @@ def test_s10_s13_the_gms_tie_break_when_a_player_is_put_out(game, out):
     mine = client.get(f"/api/sessions/{sid}/prompts/{tb}", headers=bearer(game["tokens"][decider])).get_json()
     assert mine["disabled"] == {"s1": greyed}
     answer(tb, decider, "s1", status=400)
-    answer(tb, decider, "s2")
+    answer(tb, decider, "s2")  # revealed
+    # undoing セイバー's elimination now would leave a pick made with セイバー greyed out, revealed, on a tie-break
+    # offering セイバー again: refused, nothing changes
+    r = client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
+    error = r.get_json()["error"]
+    assert r.status_code == 409 and "cannot be undone: later actions" in error["en"] and "取り消せません" in error["ja"]
+    assert "s1" in state()["ruleset"]["out"]
     assert client.post(f"/api/sessions/{sid}/prompts/{tb}/confirm", headers=gm).status_code == 200
     rv = state()["ruleset"]
     assert rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
