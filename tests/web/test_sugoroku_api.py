@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, assert_undo_as_documented, bearer, games_to_play, open_link, ruleset_views, undocumented
+from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, docs_rows, games_to_play, open_link,
+                            ruleset_views, undocumented)
 
 
 @pytest.fixture
@@ -709,7 +710,8 @@ def test_s3_a_square_event_that_changes_nothing_is_refused(game, payload):
 def test_s7_the_last_phase_battles_are_fought_before_the_round_ends(game):
     """S-7: the battles end_phase lists are fought after every turn; end_round (even forced) dropped them unseen.
     skip_battle naming a square without a pending battle is refused, as start_battle's is: it skipped the first
-    pending battle instead (a console's button left from before skipped another battle than the one it showed)."""
+    pending battle instead (a console's button left from before skipped another battle than the one it showed).
+    With no battle pending at all start_battle is a 409, which its docs row said was the 400 of a square without one."""
     act, state = game["act"], game["state"]
     _moves(act, (("s1", 3), ("s2", 3), ("s3", 1), ("s4", 2)))
     act("end_phase")
@@ -722,6 +724,11 @@ def test_s7_the_last_phase_battles_are_fought_before_the_round_ends(game):
     assert (error["ja"], error["en"]) == (f"マス{elsewhere}に戦闘はありません", f"No battle on square {elsewhere}")
     assert state()["ruleset"]["pending"] == pending and state()["session"]["version"] == version
     act("skip_battle", {"reason": "合意"})
+    for payload in ({}, {"square": elsewhere}):  # nothing pending at all: a 409, as its docs row says
+        error = act("start_battle", payload, status=409)["error"]
+        assert (error["ja"], error["en"]) == ("行う戦闘がありません", "There is no pending battle")
+    row = docs_rows((ROOT / "docs/rulesets/sugoroku.md").read_text(encoding="utf-8"))["start_battle"]
+    assert "→ 400 `No battle on square 5`" in row and "→ 409 `There is no pending battle`" in row
     act("end_round", {"force": True})
 
 
