@@ -48,10 +48,10 @@ _RULESETS = "gmtool.rulesets"  # the entry points' group (rulesets/__init__.py)
 
 
 def _by_fields(cls):
-    names = tuple(f.name for f in fields(cls) if f.name != "owner")  # (a prompt's owner is this process's)
+    names = tuple(f.name for f in fields(cls))
 
-    def reduce(obj):
-        return cls, tuple([getattr(obj, name) for name in names])
+    def reduce(obj):  # (a prompt's owner is this process's: written as 0, whatever its place among the fields)
+        return cls, tuple([0 if name == "owner" else getattr(obj, name) for name in names])
     return reduce
 
 
