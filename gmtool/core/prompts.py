@@ -38,6 +38,15 @@ MAX_OPTIONS = 30
 MAX_TEXT = 200
 
 
+def unrevealed(state: State, prompt_id: Any) -> Prompt:
+    """The prompt named `prompt_id` of an open session, still open or locked (409 once revealed or cancelled)."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if prompt.status not in ("open", "locked"):
+        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    return prompt
+
+
 def get_prompt(state: State, prompt_id: Any) -> Prompt:
     """The prompt named `prompt_id`, or a 404 error (400 when none is named, or not as text)."""
     if prompt_id in (None, ""):
@@ -251,10 +260,7 @@ def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:
 
 def reveal(state: State, prompt_id: Any, reason: Any, resolvers: dict[str, Resolver], dice) -> list[Draft]:
     """Reveal every answer at once (early if some are missing) and resolve it."""
-    require_open(state)
-    prompt = get_prompt(state, prompt_id)
-    if prompt.status not in ("open", "locked"):
-        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    prompt = unrevealed(state, prompt_id)
     return [("prompt.revealed", {"prompt": prompt.id, "reason": clean_text(reason, "理由", "reason", 200, False),
                                  "auto": False})] + _resolution(state, prompt, resolvers, dice)
 
@@ -282,10 +288,7 @@ def drop(state: State, prompt_id: Any, seat: str, reason: dict, resolvers: dict[
     """Take a seat off an unrevealed prompt's respondents (it has left what the prompt asks about, e.g. escaped the
     battle; a ruleset's action calls this with its reason): an answer it gave is withdrawn and never revealed to
     anyone else, and an open prompt that everyone left has answered is revealed at once."""
-    require_open(state)
-    prompt = get_prompt(state, prompt_id)
-    if prompt.status not in ("open", "locked"):
-        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    prompt = unrevealed(state, prompt_id)
     if seat not in prompt.seats:
         raise GmError("その席はこの質問の回答者ではありません", "That seat does not answer this prompt")
     if len(prompt.respondents()) < 2:
@@ -308,10 +311,7 @@ def _drop(prompt: Prompt, seat: str) -> None:
 def cancel(state: State, prompt_id: Any, reason: Any = "", said: dict | None = None) -> list[Draft]:
     """Cancel a prompt; its answers are never revealed. `reason` as the GM typed it, or `said`: a ruleset's reason in
     both languages ({"ja", "en"}), kept as it is."""
-    require_open(state)
-    prompt = get_prompt(state, prompt_id)
-    if prompt.status not in ("open", "locked"):
-        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    prompt = unrevealed(state, prompt_id)
     return [("prompt.cancelled", {"prompt": prompt.id, "reason": dict(said) if said is not None
                                   else clean_text(reason, "理由", "reason", 200, False)})]
 
@@ -321,10 +321,7 @@ def disable_option(state: State, prompt_id: Any, option: str, reason: dict) -> l
     calls this: what the option names has left the game), with the reason they read beside it; a respondent added
     later (extend) may not choose it either. An answer already given for it stays until its author changes it, and
     until then it is awaited (`void`): the prompt's resolver decides what it counts if the GM reveals it first."""
-    require_open(state)
-    prompt = get_prompt(state, prompt_id)
-    if prompt.status not in ("open", "locked"):
-        raise Conflict("この質問は既に公開か取り消しされています", "This prompt was already revealed or cancelled")
+    prompt = unrevealed(state, prompt_id)
     if option not in prompt.options:
         raise GmError("その選択肢はありません", "There is no such option")
     return [("prompt.option_disabled", {"prompt": prompt.id, "option": option, "reason": _reason(reason)})]
