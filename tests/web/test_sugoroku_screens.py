@@ -485,6 +485,11 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     game["answer"]("sg-vote-round1", "s3", "s2")  # ランサー votes for アーチャー
     game["act"]("eliminate", {"seat": "s2"})
     assert game["view"]()["out_candidates"] == [] and 'id="sg-out-' not in game["page"]("gm", lang)
+    # S-10: the player put out reads it on their own phone (nothing there said so: its vote just went) and nobody else's
+    out_me = re.search(r'<p class="summary sg-out-me" id="sg-out-me">([^<]*)</p>', game["page"]("s2", lang))
+    assert out_me and out_me.group(1) == ("あなたは脱落しました（S-10）：以後は行動できません" if lang == "ja"
+                                          else "You are out of the war (S-10): you act no more")
+    assert 'id="sg-out-me"' not in game["page"]("s3", lang)
     # S-13: the open vote on ランサー's phone greys アーチャー out, saying why (it stayed a choice there), and says that
     # its vote for アーチャー, which no longer counts, must be made again (it read only 「✓ 送信しました: アーチャー」)
     phone = game["page"]("s3", lang)

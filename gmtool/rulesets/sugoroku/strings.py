@@ -137,6 +137,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.karma': ('カルマ', 'Karma'),
     'sugoroku.subjugation': ('討伐令', 'Subjugation'),
     'sugoroku.out': ('脱落', 'Out'),
+    'sugoroku.you_are_out': ('あなたは脱落しました（S-10）：以後は行動できません', 'You are out of the war (S-10): you act no more'),
     'sugoroku.last_place_trails_the_next_by': ('最下位と次点の差', 'Last place trails the next by'),
     'sugoroku.out_at_the_round_end': ('ラウンド終了時に脱落', 'out at the round end'),
     'sugoroku.defeated_may_convert_karma_into_': ('の討伐成功：カルマを戦果に変換できます', 'defeated: may convert karma into VP'),
