@@ -58,8 +58,13 @@ def game(app, client):
 
     act("setup", {"board_length": 30, "order": ["s1", "s2", "s3"], "players": {
         s: {"servant": n, "mana": 4} for s, n in (("s1", "セイバー"), ("s2", "アーチャー"), ("s3", "ランサー"))}})
+    def gm_post(name, payload=None, lang="ja"):
+        """A step from the GM console (a form, as htmx sends it)."""
+        return browsers["gm"].post(f"/s/{sid}/gm/actions/{name}?lang={lang}", data=payload or {},
+                                   headers={"X-CSRF-Token": csrf_for(tokens["gm"]), "HX-Request": "true"})
+
     return {"act": act, "post": post, "view": view, "answer": answer, "page": page, "phone_post": phone_post,
-            "undo": undo, "client": client, "sid": sid, "tokens": tokens}
+            "gm_post": gm_post, "undo": undo, "client": client, "sid": sid, "tokens": tokens}
 
 
 def play_phase(game, steps=None):
@@ -499,6 +504,18 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     again = text_of(re.search(r"<p data-choose-again>.*?</p>", phone, re.S).group(0)).strip()
     assert " ".join(again.split()) == ("選び直してください この回答は選べなくなりました（脱落済み（S-10））" if lang == "ja"
                                        else "Choose again This answer can no longer be chosen (Out of the war (S-10))")
+    # S-10, the GM's ruling at any other time (a player who leaves the table): the console offers it for the players
+    # still in the war (eliminate was the API's only), on a second click that says what it does
+    form = re.search(r'<form class="row" hx-post="[^"]*/gm/actions/eliminate"[^>]*id="sg-ruling-out">.*?</form>',
+                     game["page"]("gm", lang), re.S).group(0)
+    assert re.findall(r'<option value="(s\d)">', form) == ["s1", "s3"]
+    assert re.search(r'data-second-tap="([^"]*)"', form).group(1) == (
+        "選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる" if lang == "ja"
+        else "The player chosen acts no more once out: click again to put them out")
+    r = game["gm_post"]("eliminate", {"seat": "s3", "reason": "離席"}, lang)
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    assert game["view"]()["out"] == ["s2", "s3"]
+    assert 'id="sg-ruling-out"' not in game["page"]("gm", lang)  # one player left in the war: nobody to put out
 
 
 def rolls_of(html: str, where: str) -> list[str]:
