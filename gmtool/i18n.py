@@ -238,7 +238,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.change": ("締め切りまで変更できます", "You can change it until the prompt is locked"),
     "prompt.choose_again": ("選び直してください", "Choose again"),
     "prompt.answer_disabled": ("この回答は選べなくなりました", "This answer can no longer be chosen"),
-    "prompt.answer_disabled_why": ("この回答は選べなくなりました（{why}）", "This answer can no longer be chosen ({why})"),
+    "prompt.answer_disabled_why": ("この回答は選べなくなりました：{why}", "This answer can no longer be chosen: {why}"),
     "prompt.not_for_you": ("他の席への質問が進行中です", "A prompt for other seats is open"),
     "prompt.revealed": ("公開", "Revealed"),
     "prompt.result": ("結果", "Result"),

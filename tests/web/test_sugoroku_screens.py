@@ -502,8 +502,8 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     why = "脱落済み（S-10）" if lang == "ja" else "Out of the war (S-10)"
     assert " disabled" in vote and f'title="{why}"' in vote and f'<small class="why">{why}</small>' in vote
     again = text_of(re.search(r"<p data-choose-again>.*?</p>", phone, re.S).group(0)).strip()
-    assert " ".join(again.split()) == ("選び直してください この回答は選べなくなりました（脱落済み（S-10））" if lang == "ja"
-                                       else "Choose again This answer can no longer be chosen (Out of the war (S-10))")
+    assert " ".join(again.split()) == ("選び直してください この回答は選べなくなりました：脱落済み（S-10）" if lang == "ja"
+                                       else "Choose again This answer can no longer be chosen: Out of the war (S-10)")
     # S-10, the GM's ruling at any other time (a player who leaves the table): the console offers it for the players
     # still in the war (eliminate was the API's only), on a second click that says what it does
     form = re.search(r'<form class="row" hx-post="[^"]*/gm/actions/eliminate"[^>]*id="sg-ruling-out">.*?</form>',

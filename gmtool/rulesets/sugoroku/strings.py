@@ -138,7 +138,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.subjugation': ('討伐令', 'Subjugation'),
     'sugoroku.out': ('脱落', 'Out'),
     'sugoroku.put_out_ruling': ('脱落させる（GMの裁定）', 'Put out (GM\'s ruling)'),
-    'sugoroku.out_reason': ('理由（例: 離席）', 'reason, e.g. left the table'),
+    'sugoroku.out_reason': ('理由（例: 離席）', 'e.g. left the table'),
     'sugoroku.out_confirm_chosen': ('選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる',
                                     'The player chosen acts no more once out: click again to put them out'),
     'sugoroku.you_are_out': ('あなたは脱落しました（S-10）：以後は行動できません', 'You are out of the war (S-10): you act no more'),
