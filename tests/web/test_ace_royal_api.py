@@ -565,10 +565,7 @@ def a_proxy_pays_for_its_damage(game):
     """A-9: a proxy from a hero card takes 2 damage: its player discards a mystic code from the hand instead of 魔力
     and the servant goes Down, said in the log (ace_royal.proxy_paid) as on the stage and the phones."""
     act = game["act"]
-    act("setup", {"version": "standard"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    for seat, servant in SERVANTS.items():
-        act("set_servant", servant, who=seat)
+    _setup(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
@@ -590,10 +587,7 @@ def both_hero_proxies_answer_on_their_phones(game):
     (`combat_hand_code`), the answer kept in the combat for its seat and the GM only (the others read that it is
     answered), and either side resolves once the other's answer is kept."""
     act, state = game["act"], game["state"]
-    act("setup", {"version": "standard"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    for seat, servant in SERVANTS.items():
-        act("set_servant", servant, who=seat)
+    _setup(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
