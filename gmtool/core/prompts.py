@@ -362,7 +362,8 @@ def resolve_again(state: State, prompt_id: Any, resolvers: dict[str, Resolver], 
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_revealed or prompt.confirmed:
-        raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
+        raise Conflict("結果を出し直せるのは公開済みで未確定の質問です",
+                       "Only a revealed, unconfirmed prompt can have its result worked out again")
     drafts = _resolution(state, prompt, resolvers, dice)
     same = drafts and canonical(drafts[0][1]["resolution"]) == canonical(prompt.resolution)  # as stored: lists
     return [] if same else drafts
@@ -409,9 +410,9 @@ def worked_on_since(undone: list[Event], later: Iterable[Event]) -> list[str]:
     """The prompts an action to be undone (its events `undone`) changed (took a seat off or added one, disabled an
     option, cancelled, revealed or resolved it) that a later action (`later`, its events not undone) revealed,
     resolved, confirmed, modified, cancelled, extended, dropped from or disabled an option of since: that later step
-    was worked out from the prompt as the undone action left it (e.g. a true-name vote revealed without a seat put
-    out, S-10), and folding the log without the action would keep it on a prompt it no longer fits. The undo is
-    refused (runtime.LiveSession.undo)."""
+    was worked out from the prompt as the undone action left it (e.g. a prompt revealed once a respondent was taken
+    off it), and folding the log without the action would keep it on a prompt it no longer fits. The undo is refused
+    (runtime.LiveSession.undo)."""
     changed = {e.data.get("prompt") for e in undone if e.type.startswith("prompt.") and e.type != "prompt.opened"}
     return list(dict.fromkeys(e.data.get("prompt") for e in later
                               if e.type in WORKED_ON and e.data.get("prompt") in changed))
@@ -437,8 +438,8 @@ def prompt_opened(state: State, e: Event) -> None:
 
 def prompt_answered(state: State, e: Event) -> None:
     """Fold `prompt.answered` (refused when its author does not answer the prompt: `answer` never writes one, and a
-    log folded without an undone action that added the author, e.g. sugoroku's eliminate handing a tie-break to
-    another player, must not hold it: the undo is refused, runtime.LiveSession.undo)."""
+    log folded without an undone action that added the author (a ruleset's action handing a prompt to another
+    respondent, `extend`) must not hold it: the undo is refused, runtime.LiveSession.undo)."""
     d = e.data
     prompt = state.prompts[d["prompt"]]
     if d["by"] not in prompt.respondents():
