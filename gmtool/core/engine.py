@@ -8,6 +8,7 @@ event of an undone action is skipped by the fold.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -63,6 +64,27 @@ def fold_on(state: State, events: Iterable[Event]) -> State:
     for event in events:
         apply(state, event)
     return state
+
+
+class Plan:
+    """The drafts of one action, each folded as it is added into a private copy of the state (`sim`), so that each
+    step of the action reads what the steps before it left (a ruleset's action that is several core commands in a row).
+    State.copy, not a deep copy: the prompts are shared and copied only when a draft's fold changes one."""
+
+    def __init__(self, state: State):
+        self.before, self.sim = state, state.copy()
+        self.drafts: list[tuple[str, dict]] = []
+
+    def add(self, event_type: str, data: dict) -> None:
+        """Add one draft and fold it into the copy (a copy of its data: the draft itself stays as written)."""
+        self.drafts.append((event_type, data))
+        apply(self.sim, Event(self.sim.last_seq + 1, "", "plan", self.before.last_action + 1, event_type,
+                              copy.deepcopy(data)))
+
+    def extend(self, drafts: Iterable[tuple[str, dict]]) -> None:
+        """Add drafts one after another (what a core command returns)."""
+        for event_type, data in drafts:
+            self.add(event_type, data)
 
 
 def _init_counters(state: State, seat_id: str) -> None:

@@ -8,12 +8,11 @@ automatic events with their rule codes. The whole action is one undoable step fo
 
 from __future__ import annotations
 
-import copy
-
 from gmtool.core import dice as dicelib
+from gmtool.core import engine
 from gmtool.core.commands import counter_drafts, require_open, seat_of
 from gmtool.core.errors import Conflict, Forbidden, NotFound
-from gmtool.core.model import Event, State
+from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
 from gmtool.core.turns import Turns, pass_token
 
@@ -29,23 +28,13 @@ MIN_PLAYERS = 2
 
 # -- planning ------------------------------------------------------------------------------------
 
-class Plan:
-    """Drafts of one action, folded as they are added into a private copy of the state."""
+class Plan(engine.Plan):
+    """Drafts of one action, folded as they are added into a private copy of the state (core's engine.Plan), with
+    this ruleset's steps (counters through core's counter_drafts, a servant's state, 魔力 paid)."""
 
     def __init__(self, state: State, ctx: ActionContext | None = None):
-        self.before = state
-        # State.copy, not a deep copy: the prompts (a long session holds hundreds) are shared and copied only
-        # if a draft's fold changes one; a deep copy of the whole state cost milliseconds per action.
-        self.sim = state.copy()
-        self.drafts: list[tuple[str, dict]] = []
+        super().__init__(state)
         self.ctx = ctx
-
-    def add(self, event_type: str, data: dict) -> None:
-        """Add one draft and fold it into the copy."""
-        from gmtool.core import engine
-        self.drafts.append((event_type, data))
-        seq = self.sim.last_seq + 1
-        engine.apply(self.sim, Event(seq, "", "plan", self.before.last_action + 1, event_type, copy.deepcopy(data)))
 
     def counter(self, seat: str, key: str, new: int, reason: tuple[str, str], rule: str = "") -> int:
         """Move a counter through core's counter_drafts (the reason `(Japanese, English)` logged with the rule code

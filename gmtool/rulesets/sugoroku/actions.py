@@ -8,14 +8,13 @@ after 8 phases or the goal count ``end_round`` (goal 魔力, elimination, the tr
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from gmtool.core import engine
 from gmtool.core import prompts as P
 from gmtool.core.commands import CounterRun, clean_text, flag_field
 from gmtool.core.errors import Conflict, GmError
-from gmtool.core.model import CounterDef, Event, Label, Prompt, State, Threshold
+from gmtool.core.model import CounterDef, Label, Prompt, State, Threshold
 from gmtool.core.resolvers import BUILTIN, Resolver
 from gmtool.core.ruleset import action
 
@@ -108,20 +107,6 @@ OUT_OPTION = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}  # 
 NOBODY_LEFT = {"ja": "投票できる相手がいない（S-13）", "en": "nobody left to vote for (S-13)"}
 
 
-class _Plan:
-    """The drafts of one action, each folded as it is added into a private copy of the state: each step reads the
-    state the steps before it left (a seat put out is out for the vote's resolver, a decider added answers)."""
-
-    def __init__(self, state: State):
-        self.before, self.state, self.drafts = state, state.copy(), []
-
-    def add(self, drafts: list) -> None:
-        for event_type, data in drafts:
-            self.drafts.append((event_type, data))
-            engine.apply(self.state, Event(self.state.last_seq + 1, "", "plan", self.before.last_action + 1,
-                                           event_type, copy.deepcopy(data)))
-
-
 def eliminate(state: State, payload: dict, ctx) -> list:
     """S-10: the GM puts a player out (a tied last place under Reading elimination_tie=gm, or a ruling at any time);
     the round's true-name vote and its tie-break go on without it (S-13)."""
@@ -141,50 +126,50 @@ def eliminate(state: State, payload: dict, ctx) -> list:
                        f"{name} is in a challenge of this action phase: end the phase, then fight or skip that battle "
                        "first (S-6)")
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
-    plan = _Plan(state)
-    plan.add([("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})])
+    plan = engine.Plan(state)
+    plan.extend([("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})])
     _vote_goes_on(plan, seat, ctx)
     return plan.drafts
 
 
-def _vote_goes_on(plan: _Plan, seat: str, ctx) -> None:
+def _vote_goes_on(plan: engine.Plan, seat: str, ctx) -> None:
     """S-13: the round's true-name vote and its tie-break without a seat just put out (S-10, folded in the plan): it
     votes and decides no more, and nothing the vote does reveals its true name."""
-    st = plan.state
+    st = plan.sim
     vote = st.prompts.get(sg(st).get("vote") or "")
     if vote is None:
         return
     if vote.status in ("open", "locked"):
         _unrevealed_vote_without(plan, vote.id, seat, ctx)
     elif vote.is_revealed and not vote.confirmed:  # the result as it stands without the seat (resolve_vote)
-        plan.add(P.resolve_again(st, vote.id, ctx.resolvers, ctx.dice))
+        plan.extend(P.resolve_again(st, vote.id, ctx.resolvers, ctx.dice))
     tb = _live_tiebreak(st, vote.id)
     if tb is not None:
         _tiebreak_without(plan, tb.id, seat, ctx)
 
 
-def _unrevealed_vote_without(plan: _Plan, vid: str, seat: str, ctx) -> None:
+def _unrevealed_vote_without(plan: engine.Plan, vid: str, seat: str, ctx) -> None:
     """The open vote: the seat put out is greyed out on every other phone (a vote given for it is void, and awaited
     again: core's void), it is taken off the vote (a vote it gave is withdrawn, never revealed), and a voter left with
     nobody to vote for votes no more; the last answer awaited gone, the vote is revealed (core's drop). Greyed out
     first: taking it off must not reveal the vote with votes for it in it."""
-    st = plan.state
+    st = plan.sim
     if seat in st.prompts[vid].seats and len(st.prompts[vid].respondents()) < 2:
-        plan.add(P.cancel(st, vid, said={"ja": "投票する人がいない（S-10）", "en": "nobody left to vote (S-10)"}))
+        plan.extend(P.cancel(st, vid, said={"ja": "投票する人がいない（S-10）", "en": "nobody left to vote (S-10)"}))
         return
     if seat in st.prompts[vid].options:
-        plan.add(P.disable_option(st, vid, seat, OUT_OPTION))
+        plan.extend(P.disable_option(st, vid, seat, OUT_OPTION))
     if seat in st.prompts[vid].seats:
-        plan.add(P.drop(st, vid, seat, OUT, ctx.resolvers, ctx.dice))
+        plan.extend(P.drop(st, vid, seat, OUT, ctx.resolvers, ctx.dice))
     for voter in list(st.prompts[vid].seats):
         vote = st.prompts[vid]
         left = [o for o in vote.options if o not in vote.per_seat.get(voter, {}) and o in F.active(st)]
         if vote.status not in ("open", "locked") or left:
             continue
         if len(vote.respondents()) < 2:
-            plan.add(P.cancel(st, vid, said=NOBODY_LEFT))
+            plan.extend(P.cancel(st, vid, said=NOBODY_LEFT))
             return
-        plan.add(P.drop(st, vid, voter, NOBODY_LEFT, ctx.resolvers, ctx.dice))
+        plan.extend(P.drop(st, vid, voter, NOBODY_LEFT, ctx.resolvers, ctx.dice))
 
 
 def _tiebreaks(state: State, vote_id: str) -> list[Prompt]:
@@ -209,43 +194,43 @@ def _decider(state: State) -> tuple[list, str]:
     return last, last[0] if len(last) == 1 else "gm"
 
 
-def _tiebreak_without(plan: _Plan, tid: str, seat: str, ctx) -> None:
+def _tiebreak_without(plan: engine.Plan, tid: str, seat: str, ctx) -> None:
     """S-13: the vote's tie-break without a seat just put out. Among the tied, it can no longer be picked (greyed
     out; the one tied left is revealed without a tie-break; a pick of it already made, not confirmed, is made again,
     resolve_tiebreak). As the last place deciding, it decides no more: the last place left does, or the GM when that
     last place is tied; a tie-break with the GM goes to the last place once one player alone is last."""
-    st = plan.state
+    st = plan.sim
     tb = st.prompts[tid]
     if tb.is_revealed:  # answered: the pick stands unless it is the seat put out
-        plan.add(P.resolve_again(st, tid, ctx.resolvers, ctx.dice))
+        plan.extend(P.resolve_again(st, tid, ctx.resolvers, ctx.dice))
         return
     vote_id, name = tb.meta.get("vote"), st.seat_name(seat)
     tied = [p for p in tb.options if p in F.active(st)]
     if len(tied) == 1:
-        plan.add(P.cancel(st, tid, said={"ja": f"{name}が脱落（S-10）：同数で残るのは{st.seat_name(tied[0])}だけ",
+        plan.extend(P.cancel(st, tid, said={"ja": f"{name}が脱落（S-10）：同数で残るのは{st.seat_name(tied[0])}だけ",
                                          "en": f"{name} is out (S-10): {st.seat_name(tied[0])} is the only one of the "
                                                "tied left"}))
         tx = CounterRun(st)
         F.reveal(tx, tied[0], {"ja": "真名看破投票：同数で残ったのは1人（ほかは脱落）",
                                "en": "true-name vote: the only one of the tied left in the war", "rule": "S-13"})
-        plan.add(tx.drafts)
+        plan.extend(tx.drafts)
         return
     if seat in tb.seats or seat in tb.meta.get("deciders", []):
         last, decider = _decider(st)
         deciding = tb.seats[0] if tb.seats else "gm"
         if decider != deciding and "gm" not in (decider, deciding) and tb.is_open:
-            plan.add(P.extend(st, tid, [decider]))  # one last place for another: it answers the same prompt
-            plan.add(P.drop(st, tid, deciding, OUT, ctx.resolvers, ctx.dice))
+            plan.extend(P.extend(st, tid, [decider]))  # one last place for another: it answers the same prompt
+            plan.extend(P.drop(st, tid, deciding, OUT, ctx.resolvers, ctx.dice))
         elif decider != deciding:
             who = {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"} if decider == "gm" else {
                 "ja": f"最下位の{st.seat_name(decider)}が決定", "en": f"last place ({st.seat_name(decider)}) decides"}
             deciding_ja, deciding_en = ("決める最下位の", ", the last place deciding,") if seat == deciding else ("", "")
-            plan.add(P.cancel(st, tid, said={"ja": f"{deciding_ja}{name}が脱落（S-10）、{who['ja']}",
+            plan.extend(P.cancel(st, tid, said={"ja": f"{deciding_ja}{name}が脱落（S-10）、{who['ja']}",
                                              "en": f"{name}{deciding_en} is out (S-10); {who['en']}"}))
-            plan.add(_open_tiebreak(st, _next_tiebreak_id(st, vote_id), vote_id, tied, last))
+            plan.extend(_open_tiebreak(st, _next_tiebreak_id(st, vote_id), vote_id, tied, last))
             return
     if seat in tb.options:
-        plan.add(P.disable_option(st, tid, seat, OUT_OPTION))
+        plan.extend(P.disable_option(st, tid, seat, OUT_OPTION))
 
 
 def start_round(state: State, payload: dict, ctx) -> list:
