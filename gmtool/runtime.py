@@ -490,16 +490,17 @@ class LiveSession:
         undone, window_start = self.store.undone_actions(), self._window_start()
         with gc_paused():
             folded = self._from_kept_base(meta, undone, window_start)
-            if folded is None:
-                base = State(undone=undone, rules=self.ruleset)
-                engine.fold_on(base, self.store.events(before_action=window_start))
-                state = base.copy()
-                engine.fold_on(state, self.store.events(after_seq=base.last_seq))
-            else:
-                base, state = folded
-        self.base, self.state = base, state
-        self.version = state.last_seq
+            self.base, self.state = folded or self._fold_from(State(undone=undone, rules=self.ruleset), window_start)
+        self.version = self.state.last_seq
         self.recent.extend(self.store.recent_events(RECENT_EVENTS))
+
+    def _fold_from(self, base: State, window_start: int) -> tuple[State, State]:
+        """The undo base (`base` folded on to the window's start) and the live state (a copy of it with the rest of the
+        log folded in)."""
+        engine.fold_on(base, self.store.events(after_seq=base.last_seq, before_action=window_start))
+        state = base.copy()
+        engine.fold_on(state, self.store.events(after_seq=base.last_seq))
+        return base, state
 
     def _from_kept_base(self, meta: dict, undone: set[int], window_start: int) -> tuple[State, State] | None:
         """The undo base and the state, folded from the undo base the last close kept in the file, when that is still
@@ -521,9 +522,7 @@ class LiveSession:
                     or not snapshots.usable(base, undone, window_start)):
                 return None
             base.undone = set(undone)
-            engine.fold_on(base, self.store.events(after_seq=base.last_seq, before_action=window_start))
-            state = base.copy()
-            engine.fold_on(state, self.store.events(after_seq=base.last_seq))
+            base, state = self._fold_from(base, window_start)
         except Exception:  # noqa: BLE001  whatever the row holds
             if snapshots.checked():
                 raise
@@ -718,7 +717,7 @@ class LiveSession:
                         raise self._cannot_undo(action, gm_summary, WOULD_SHOW)
                     later = (e for e in self.store.events(after_seq=undone_events[-1].seq, types=WORKED_ON)
                              if e.action not in state.undone)
-                    if worked_on_since(undone_events, later):  # e.g. a vote revealed since without a seat put out
+                    if worked_on_since(undone_events, later):  # e.g. a prompt revealed since without a seat taken off
                         raise self._cannot_undo(action, gm_summary)
                     previous, self.state = self.state, state
                     try:
