@@ -38,13 +38,13 @@ import orjson
 
 from .core import model
 from .core.model import State
+from .rulesets import GROUP
 
 # The model's classes a snapshot holds, pickled as their fields in order (made again by their __init__: several times
 # faster both ways than the slots dataclasses' own __getstate__ / __setstate__).
 _BY_FIELDS = (model.Seat, model.Prompt, model.Answer, model.RollRecord)
 _ALLOWED = {(cls.__module__, cls.__name__) for cls in
             (*_BY_FIELDS, model.State, model.CounterDef, model.Label, model.Threshold)}
-_RULESETS = "gmtool.rulesets"  # the entry points' group (rulesets/__init__.py)
 
 
 def _by_fields(cls):
@@ -72,7 +72,7 @@ def _package_files(package: str) -> list[tuple[str, Path]]:
 @cache
 def _package_of(ruleset: str) -> str:
     """The top-level package that declares a ruleset (its entry point's module): gmtool for gmtool's own games."""
-    for ep in entry_points(group=_RULESETS, name=ruleset):
+    for ep in entry_points(group=GROUP, name=ruleset):
         return ep.module.split(".")[0]
     return "gmtool"
 

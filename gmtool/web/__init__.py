@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import lru_cache
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -270,7 +271,7 @@ def create_app(config: dict | None = None) -> Flask:
             stopping = runtime.ServerStopping()
             return error_response(stopping.status, stopping.ja, stopping.en)
         session_id = (request.view_args or {}).get("session_id")
-        if isinstance(error, (sqlite3.DatabaseError, ValueError)) and isinstance(session_id, str):
+        if isinstance(error, (sqlite3.DatabaseError, json.JSONDecodeError)) and isinstance(session_id, str):
             damaged = app.extensions["gmtool"].damaged_since(session_id)  # an event that no longer reads
             if damaged is not None:
                 app.logger.warning("session file of %s found damaged on %s %s", session_id, request.method,
