@@ -6,7 +6,6 @@ reveal except to the seat that gave them (view.py); the table sees only commitme
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -228,7 +227,7 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
     drafts: list[Draft] = [("prompt.answered", {"prompt": prompt.id, "by": who, "value": value, "salt": salt,
                                                 "commitment": commit(salt, value),
                                                 "change": previous is not None})]
-    after = copy.deepcopy(prompt)
+    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
     after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
     return drafts + _reveal_if_complete(state, after, resolvers, dice)
 
@@ -296,7 +295,7 @@ def drop(state: State, prompt_id: Any, seat: str, reason: dict, resolvers: dict[
                        "The last respondent cannot be taken off: cancel the prompt instead")
     drafts: list[Draft] = [("prompt.dropped", {"prompt": prompt.id, "seat": seat, "reason": reason,
                                                "withdrawn": seat in prompt.answers})]
-    after = copy.deepcopy(prompt)
+    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
     _drop(after, seat)
     return drafts + _reveal_if_complete(state, after, resolvers, dice)
 
@@ -340,7 +339,7 @@ def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any
         raise GmError("修正の対象が正しくありません", "The modifier's target is not part of this prompt")
     modifier = {"who": who, "amount": parse_int(amount, "修正値", "modifier"),
                 "label": clean_text(label, "修正の名前", "modifier label", 40)}
-    after = copy.deepcopy(prompt)
+    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
     after.modifiers.append(modifier)
     return [("prompt.modified", {"prompt": prompt.id, **modifier})] + _resolution(state, after, resolvers, dice)
 
