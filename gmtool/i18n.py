@@ -236,6 +236,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.bounds.max": ("{max} 以下の数", "A number of at most {max}"),
     "prompt.bounds.none": ("数（上限・下限なし）", "A number (no limits)"),
     "prompt.change": ("締め切りまで変更できます", "You can change it until the prompt is locked"),
+    "prompt.void_open": ("選び直し待ち", "Must choose again"),  # the GM's console: an answer for an option disabled since
+    "prompt.void_locked": ("選べなくなった回答", "Answer no longer allowed"),
     "prompt.choose_again": ("選び直してください", "Choose again"),
     "prompt.answer_disabled": ("この回答は選べなくなりました", "This answer can no longer be chosen"),
     "prompt.answer_disabled_why": ("この回答は選べなくなりました：{why}", "This answer can no longer be chosen: {why}"),

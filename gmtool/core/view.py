@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import islice
 
 from .commands import counter_drafts_now
+from .prompts import void
 from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: F401  (the viewers are used from here)
 from .ruleset import readings_view
 
@@ -92,7 +93,18 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     }
     if not view["for_you"]:
         view["disabled"] = {}
+    if viewer.is_gm:  # the GM's alone: it tells whose answer named what has left the game (prompt.option_disabled)
+        view["void"] = void_answers(prompt, viewer)
     return view
+
+
+def void_answers(prompt: Prompt, viewer: Viewer) -> list[str]:
+    """The respondents of an unrevealed prompt whose answer counts no more (core's `void`: it names an option disabled
+    since) and who must answer again, as far as `viewer` may see their answers (the GM's view: not on a console that
+    hides answers, nor as a combatant, `can_see_answer`)."""
+    if prompt.status not in ("open", "locked"):
+        return []
+    return [who for who in prompt.respondents() if void(prompt, who) and can_see_answer(prompt, viewer, who)]
 
 
 def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: int | None = None,

@@ -308,6 +308,8 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     answer("sg-vote-round1", "s2", "s1")  # ランサー's vote, void, is awaited again: the vote is not revealed with it
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
     assert vote["status"] == "open", vote
+    assert vote["void"] == ["s3"] and vote["answered"] == ["s1", "s2", "s3"]
+    _void_is_the_gms_alone(game, "ランサー")
     r = client.post(f"/api/sessions/{sid}/prompts/sg-vote-round1/reveal", headers=bearer(game["tokens"]["gm"]))
     assert r.status_code == 200, r.get_json()  # the GM may reveal it without that vote
     vote = next(p for p in state()["prompts"] if p["id"] == "sg-vote-round1")
@@ -323,6 +325,32 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     r = client.post(f"/api/sessions/{sid}/prompts/sg-vote-round1-tb/confirm", headers=bearer(game["tokens"]["gm"]))
     assert r.status_code == 200, r.get_json()
     assert state()["ruleset"]["players"]["s2"]["revealed"] and not state()["ruleset"]["players"]["s4"]["revealed"]
+
+
+def _void_is_the_gms_alone(game, voter):
+    """The GM console marked a void vote (one for the player put out, core's void) as counted (✓): the GM must see
+    who votes again, 選び直し待ち beside `voter`; and nobody else: it would tell everyone whose vote was for the
+    player put out. In the GM's view only (`void`), never in a seat's or the table's view, page, live fragment (what
+    the stream pushes, screens.live_fragment) or an export."""
+    client, sid, data = game["client"], game["sid"], game["data"]
+    app = client.application
+    urls = {"gm": data["gm_url"], "table": data["table_url"], **{s["id"]: s["join_url"] for s in data["seats"]}}
+    for who, url in urls.items():
+        seen = client.get(f"/api/sessions/{sid}/state", headers=bearer(game["tokens"][who])).get_json()
+        assert all(("void" in p) == (who == "gm") for p in seen["prompts"]), who
+        screen = open_link(app, url)
+        path = {"gm": f"/s/{sid}/gm", "table": f"/s/{sid}/table"}.get(who, f"/s/{sid}/phone")
+        for lang, word in (("ja", "選び直し待ち"), ("en", "Must choose again")):
+            for htmx in ({}, {"HX-Request": "true"}):
+                html = screen.get(f"{path}?lang={lang}", headers=htmx).get_data(as_text=True)
+                marked = re.findall(r'<li class="waiting void">\s*<span class="who">([^<]*)</span>\s*'
+                                    r'<span class="wait" data-void>([^<]*)</span>', html)
+                assert marked == ([(voter, word)] if who == "gm" else []), (who, lang, htmx, marked)
+                assert word not in html or who == "gm", (who, lang)
+    for query in ("format=markdown", "format=json", "format=json&full=1", "format=html&lang=en"):
+        r = client.get(f"/api/sessions/{sid}/export?{query}", headers=bearer(game["tokens"]["gm"]))
+        text = r.get_data(as_text=True)
+        assert r.status_code == 200 and "選び直し待ち" not in text and "Must choose again" not in text and '"void"' not in text, query
 
 
 @pytest.mark.parametrize("s3_vp", [1, 2], ids=["one-last-place-left", "last-place-left-tied"])
