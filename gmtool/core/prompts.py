@@ -107,6 +107,11 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
         raise GmError("質問の付加情報は項目とその値で指定してください", "'meta' must be an object")
+    if meta.get("note") is not None:  # a line to the respondents above their answer form (prompt_view's `note`)
+        note = meta["note"]
+        if not isinstance(note, dict) or set(note) != {"ja", "en"}:
+            raise GmError("回答者への一言は日本語と英語で指定してください", "'meta.note' must be {\"ja\": …, \"en\": …}")
+        meta = {**meta, "note": {lang: clean_text(note[lang], "回答者への一言", "note", limit=MAX_TEXT) for lang in ("ja", "en")}}
     resolver = _trimmed(spec.get("resolver")) or None
     if resolver is not None:
         if not isinstance(resolver, str) or resolver not in resolvers:  # the console offers the known ones
@@ -366,6 +371,19 @@ def resolve_again(state: State, prompt_id: Any, resolvers: dict[str, Resolver], 
     drafts = _resolution(state, prompt, resolvers, dice)
     same = drafts and canonical(drafts[0][1]["resolution"]) == canonical(prompt.resolution)  # as stored: lists
     return [] if same else drafts
+
+
+def restate(state: State, prompt_id: Any, summary: dict, notes: list, dice) -> list[Draft]:
+    """A confirmed prompt's result told again in other words, when a ruleset's action changed what its words said
+    (sugoroku: who breaks a vote's tie, once the player named to is put out): its prompt.resolved with the new
+    `summary` and `notes`; everything else of the resolution, the events its confirm wrote included, as it was."""
+    require_open(state)
+    prompt = get_prompt(state, prompt_id)
+    if not prompt.confirmed or prompt.resolution is None:
+        raise Conflict("言い直せるのは確定した結果だけです", "Only a confirmed result can be told again")
+    return [("prompt.resolved", {"prompt": prompt.id, "resolution": {**prompt.resolution, "summary": dict(summary),
+                                                                     "notes": list(notes)},
+                                 "dice_next": dice.next_index})]
 
 
 def _resolution(state: State, prompt: Prompt, resolvers: dict[str, Resolver], dice) -> list[Draft]:

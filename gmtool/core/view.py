@@ -90,12 +90,22 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         # A ruleset's own bookkeeping prompt (e.g. a committed true name): its panel shows it,
         # the generic prompt lists leave it out.
         "background": bool(prompt.meta.get("background")),
+        # a ruleset's line to whoever answers it, above the answer form (e.g. sugoroku: the tie is yours to break)
+        "note": _note(prompt.meta.get("note")) if me in respondents else None,
     }
     if not view["for_you"]:
         view["disabled"] = {}
     if viewer.is_gm:  # the GM's alone: it tells whose answer named what has left the game (prompt.option_disabled)
         view["void"] = void_answers(prompt, viewer)
     return view
+
+
+def _note(note) -> dict | None:
+    """A prompt's `meta.note` as the screens read it: {"ja", "en"} texts (open_prompt checks them; a crafted import may
+    hold anything there: then none)."""
+    if isinstance(note, dict) and set(note) == {"ja", "en"} and all(isinstance(v, str) for v in note.values()):
+        return dict(note)
+    return None
 
 
 def void_answers(prompt: Prompt, viewer: Viewer) -> list[str]:

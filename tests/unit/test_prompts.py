@@ -79,6 +79,23 @@ def test_open_rejects_a_meta_that_is_not_an_object(pure, meta):
     assert pure.refold().prompts == {}
 
 
+@pytest.mark.parametrize("note", ["x", {"ja": "一言"}, {"ja": "一言", "en": ["a line"]}, {"ja": "", "en": "a line"},
+                                  {"ja": "あ" * 201, "en": "a line"}])
+def test_open_refuses_a_note_that_is_not_a_line_in_both_languages(pure, note):
+    """`meta.note`, the line its respondents read above their answer form, is two texts of 1 to 200 characters."""
+    with pytest.raises(GmError) as caught:
+        pure.open(spec(meta={"note": note}))
+    assert caught.value.ja and caught.value.en
+    assert pure.refold().prompts == {}
+
+
+def test_a_note_is_shown_to_the_respondents_only(pure):
+    pid = pure.open(spec(seats=["s1"], meta={"note": {"ja": " あなたが決めます ", "en": "Yours to decide"}}))
+    prompt = pure.state.prompts[pid]
+    assert prompt_view(prompt, pure.state, Viewer("seat", "s1"))["note"] == {"ja": "あなたが決めます", "en": "Yours to decide"}
+    assert [prompt_view(prompt, pure.state, viewer)["note"] for viewer in (Viewer("seat", "s2"), TABLE, GM)] == [None] * 3
+
+
 def test_open_is_refused_when_spec_is_not_an_object(pure):
     with pytest.raises(GmError):
         pure.do(prompts.open_prompt, "p1", ["not", "a", "dict"], pure.resolvers)

@@ -377,7 +377,9 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
     prompts = {p["id"]: p for p in state()["prompts"]}
     greyed = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}
     if s3_vp == 1:
-        assert events == ["sugoroku.eliminated", "prompt.extended", "prompt.dropped", "prompt.option_disabled"]
+        assert events == ["sugoroku.eliminated", "prompt.extended", "prompt.dropped", "prompt.resolved",
+                          "prompt.option_disabled"]
+        assert prompts[vote]["resolution"]["summary"]["ja"].endswith("→ 最下位のランサーが決定")  # was ライダー
         assert prompts[f"{vote}-tb"]["respondents"] == ["s3"] and prompts[f"{vote}-tb"]["status"] == "open"
         mine = client.get(f"/api/sessions/{sid}/prompts/{vote}-tb", headers=bearer(game["tokens"]["s3"])).get_json()
         assert mine["disabled"] == {"s1": greyed, "s4": greyed}
@@ -390,7 +392,8 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
         assert state()["ruleset"]["out"] == ["s1", "s4"]
         decided = f"{vote}-tb"
     else:
-        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened"]
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened", "prompt.resolved"]
+        assert prompts[vote]["resolution"]["summary"]["en"].endswith("→ last place is tied: the GM decides")
         assert prompts[f"{vote}-tb"]["status"] == "cancelled" and prompts[f"{vote}-tb"]["reason"] == {
             "ja": "決める最下位のライダーが脱落（S-10）、最下位が同点のためGMが決定",
             "en": "ライダー, the last place deciding, is out (S-10); last place is tied: the GM decides"}
@@ -402,6 +405,14 @@ def test_s10_s13_the_last_place_deciding_the_tie_break_put_out_decides_no_more(g
     assert r.status_code == 200, r.get_json()
     rv = state()["ruleset"]
     assert rv["players"]["s2"]["revealed"] and not rv["vote_waiting"]
+
+
+def _notes(game, prompt):
+    """Who reads a line above the answer form of `prompt` (its view's `note`), of the GM, the table and every seat."""
+    client, sid = game["client"], game["sid"]
+    seen = {who: client.get(f"/api/sessions/{sid}/prompts/{prompt}", headers=bearer(token)).get_json()
+            for who, token in game["tokens"].items()}
+    return {who: view["note"] for who, view in seen.items() if view.get("note") is not None}
 
 
 def _never_shown(game, seat, name):
@@ -441,7 +452,11 @@ def test_s10_s13_a_player_put_out_is_never_revealed_by_the_vote(game, when):
     events = [e["type"] for e in act("eliminate", {"seat": "s2"})["events"]]
     prompts = {p["id"]: p for p in state()["prompts"]}
     if when == "tie-break-open":  # セイバー alone is left of the tied: revealed at once, the tie-break cancelled
-        assert events == ["sugoroku.eliminated", "prompt.cancelled", "sugoroku.true_name_revealed", "prompt.revealed"]
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "sugoroku.true_name_revealed", "prompt.revealed",
+                          "prompt.resolved"]
+        assert prompts[vote]["resolution"]["summary"] == {  # it said ライダー (last place) decides
+            "ja": "同数（セイバー・アーチャー：2票）→ 同数で残ったセイバーの真名を公開",
+            "en": "Tie (セイバー, アーチャー: 2) → セイバー, the only one of the tied left, is revealed"}
         assert prompts[f"{vote}-tb"]["status"] == "cancelled" and prompts[f"{vote}-tb"]["reason"] == {
             "ja": "アーチャーが脱落（S-10）：同数で残るのはセイバーだけ",
             "en": "アーチャー is out (S-10): セイバー is the only one of the tied left"}
@@ -504,15 +519,41 @@ def test_s10_s13_the_gms_tie_break_when_a_player_is_put_out(game, out):
     for voter, target in (("s1", "s2"), ("s2", "s1"), ("s3", "s4"), ("s4", "s3")):
         answer(vote, voter, target)
     assert client.post(f"/api/sessions/{sid}/prompts/{vote}/confirm", headers=gm).status_code == 200
+    # the GM breaks the tie: its answer form says so, to the GM only (prompt view `note`)
+    gm_decides = ("最下位が同点のため、同数になった真名看破投票はGMが決めます：真名を公開する相手を1人選んでください（S-13）",
+                  "Last place is tied, so the tied true-name vote is the GM's to break: choose whose true name is "
+                  "revealed (S-13)")
+    assert _notes(game, f"{vote}-tb") == {"gm": dict(zip(("ja", "en"), gm_decides))}
+    last_tied = {"ja": "最下位が同点：GMが同数の中から選ぶ", "en": "Last place is tied: the GM picks among the tied",
+                 "rule": "S-13"}
+    result = next(p for p in state("table")["prompts"] if p["id"] == vote)["resolution"]
+    assert result["summary"]["en"].endswith("→ last place is tied: the GM decides") and last_tied in result["notes"]
     events = [e["type"] for e in act("eliminate", {"seat": out})["events"]]
     prompts = {p["id"]: p for p in state()["prompts"]}
     greyed = {"ja": "脱落済み（S-10）", "en": "Out of the war (S-10)"}
     if out == "s4":
-        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened"]
+        assert events == ["sugoroku.eliminated", "prompt.cancelled", "prompt.opened", "prompt.resolved"]
         assert prompts[f"{vote}-tb"]["reason"] == {"ja": "ライダーが脱落（S-10）、最下位のランサーが決定",
                                                    "en": "ライダー is out (S-10); last place (ランサー) decides"}
         tb, decider = f"{vote}-tb2", "s3"
         assert prompts[tb]["respondents"] == ["s3"] and prompts[tb]["options"] == ["s1", "s2", "s3"]
+        # the vote's result said the GM decides: it now says ランサー does, and why (the GM's note on the tie gone)
+        result = next(p for p in state("table")["prompts"] if p["id"] == vote)["resolution"]
+        assert result["summary"] == {"ja": "同数（セイバー・アーチャー・ランサー・ライダー：1票）→ 最下位のランサーが決定",
+                                     "en": "Tie (セイバー, アーチャー, ランサー, ライダー: 1) → last place (ランサー) decides"}
+        assert last_tied not in result["notes"] and result["notes"][-1] == {
+            "ja": "ライダーが脱落（S-10）：最下位のランサーが決定", "en": "ライダー is out (S-10): last place (ランサー) decides",
+            "rule": "S-13"}
+        assert result["events"] == prompts[vote]["resolution"]["events"] and prompts[vote]["confirmed"]
+        # ランサー's phone says the tie is ランサー's to break, above its choices; no other screen does
+        assert _notes(game, tb) == {"s3": {"ja": "同数になった真名看破投票は、最下位のあなたが決めます：真名を公開する相手を1人選んでください（S-13）",
+                                           "en": "The tied true-name vote is yours to break, as the last-placed player: "
+                                                 "choose whose true name is revealed (S-13)"}}
+        phone = open_link(client.application, next(s["join_url"] for s in game["data"]["seats"] if s["id"] == "s3"))
+        for lang in ("ja", "en"):
+            html = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+            card = html[html.index(f'id="ask-{tb}"'):]
+            assert card.index(_notes(game, tb)["s3"][lang]) < card.index('name="value"'), lang
         act("eliminate", {"seat": "s1"})  # one of the tied put out now: greyed out on ランサー's phone
     else:
         assert events == ["sugoroku.eliminated", "prompt.option_disabled"]

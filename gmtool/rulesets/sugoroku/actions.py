@@ -214,6 +214,9 @@ def _tiebreak_without(plan: engine.Plan, tid: str, seat: str, ctx) -> None:
         F.reveal(tx, tied[0], {"ja": "真名看破投票：同数で残ったのは1人（ほかは脱落）",
                                "en": "true-name vote: the only one of the tied left in the war", "rule": "S-13"})
         plan.extend(tx.drafts)
+        left = st.seat_name(tied[0])
+        _restate_vote(plan, vote_id, seat, {"ja": f"同数で残った{left}の真名を公開",
+                                            "en": f"{left}, the only one of the tied left, is revealed"}, ctx)
         return
     if seat in tb.seats or seat in tb.meta.get("deciders", []):
         last, decider = _decider(st)
@@ -221,13 +224,14 @@ def _tiebreak_without(plan: engine.Plan, tid: str, seat: str, ctx) -> None:
         if decider != deciding and "gm" not in (decider, deciding) and tb.is_open:
             plan.extend(P.extend(st, tid, [decider]))  # one last place for another: it answers the same prompt
             plan.extend(P.drop(st, tid, deciding, OUT, ctx.resolvers, ctx.dice))
+            _restate_vote(plan, vote_id, seat, _decides(st, decider), ctx)
         elif decider != deciding:
-            who = {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"} if decider == "gm" else {
-                "ja": f"最下位の{st.seat_name(decider)}が決定", "en": f"last place ({st.seat_name(decider)}) decides"}
+            who = _decides(st, decider)
             deciding_ja, deciding_en = ("決める最下位の", ", the last place deciding,") if seat == deciding else ("", "")
             plan.extend(P.cancel(st, tid, said={"ja": f"{deciding_ja}{name}が脱落（S-10）、{who['ja']}",
                                              "en": f"{name}{deciding_en} is out (S-10); {who['en']}"}))
             plan.extend(_open_tiebreak(st, _next_tiebreak_id(st, vote_id), vote_id, tied, last))
+            _restate_vote(plan, vote_id, seat, who, ctx)
             return
     if seat in tb.options:
         plan.extend(P.disable_option(st, tid, seat, OUT_OPTION))
@@ -274,7 +278,17 @@ def _open_tiebreak(state: State, pid: str, vote_id: str, top: list, deciders: li
         "title": {"ja": f"真名看破投票の同数決定（{names}）", "en": f"True name vote: breaking the tie ({names_en})"},
         "kind": "seat", "options": list(top),
         "seats": [decider] if decider else [], "gm_submits": decider is None, "resolver": "sugoroku_tiebreak",
-        "meta": {"vote": vote_id, "tied": list(top), "deciders": list(deciders)}}, {**BUILTIN, **RESOLVERS})
+        "meta": {"vote": vote_id, "tied": list(top), "deciders": list(deciders),
+                 # the line above the answer form (prompt view `note`): to the last place, whoever it is handed to
+                 "note": DECIDE_NOTE if decider else GM_DECIDES_NOTE}}, {**BUILTIN, **RESOLVERS})
+
+
+DECIDE_NOTE = {"ja": "同数になった真名看破投票は、最下位のあなたが決めます：真名を公開する相手を1人選んでください（S-13）",
+               "en": "The tied true-name vote is yours to break, as the last-placed player: choose whose true name is "
+                     "revealed (S-13)"}
+GM_DECIDES_NOTE = {"ja": "最下位が同点のため、同数になった真名看破投票はGMが決めます：真名を公開する相手を1人選んでください（S-13）",
+                   "en": "Last place is tied, so the tied true-name vote is the GM's to break: choose whose true name is "
+                         "revealed (S-13)"}
 
 
 def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
@@ -310,16 +324,47 @@ def resolve_vote(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict
                    "en": f"Most votes: {state.seat_name(top[0])} ({best}) → true name revealed"}
     elif top:
         deciders = list(result["deciders"])
-        decider = deciders[0] if len(deciders) == 1 else None
-        names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
         tx.drafts += _open_tiebreak(state, _next_tiebreak_id(state, prompt.id), prompt.id, top, deciders)
-        decides = ({"ja": f"最下位の{state.seat_name(decider)}が決定", "en": f"last place ({state.seat_name(decider)}) decides"}
-                   if decider else {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"})
-        summary = {"ja": f"同数（{names}：{best}票）→ {decides['ja']}", "en": f"Tie ({names_en}: {best}) → {decides['en']}"}
+        summary = _tie_summary(state, top, best, _decides(state, deciders[0] if len(deciders) == 1 else "gm"))
     else:
         summary = {"ja": "投票なし", "en": "No votes"}
     return {"summary": summary, "winners": top[:1] if len(top) == 1 else [], "tied": top if len(top) > 1 else [],
             "rows": rows, "counts": counts, "notes": result["notes"], "events": tx.drafts}
+
+
+def _decides(state: State, decider: str) -> dict:
+    """S-13: who breaks a tied vote, as its result says it: the last place, or the GM when the last place is tied."""
+    if decider == "gm":
+        return {"ja": "最下位が同点のためGMが決定", "en": "last place is tied: the GM decides"}
+    return {"ja": f"最下位の{state.seat_name(decider)}が決定", "en": f"last place ({state.seat_name(decider)}) decides"}
+
+
+def _tie_summary(state: State, top: list, best: int, then: dict) -> dict:
+    """A tied vote's summary: the tied with their votes, then what follows (`then`, {ja, en})."""
+    names, names_en = "・".join(state.seat_name(p) for p in top), ", ".join(state.seat_name(p) for p in top)
+    return {"ja": f"同数（{names}：{best}票）→ {then['ja']}", "en": f"Tie ({names_en}: {best}) → {then['en']}"}
+
+
+LAST_TIED = {"ja": "最下位が同点：GMが同数の中から選ぶ", "en": "Last place is tied: the GM picks among the tied", "rule": "S-13"}
+
+
+def _restate_vote(plan: engine.Plan, vote_id: str, seat: str, then: dict, ctx) -> None:
+    """S-10/S-13: the confirmed vote's result said who breaks its tie (or that someone would); a player put out (`seat`)
+    changed that (`then`: the last place left or the GM decides, or the one tied left is revealed): the result says so
+    now, with a note why (core's restate: the tie-break it opened stays as its confirm opened it)."""
+    st = plan.sim
+    vote = st.prompts.get(vote_id)
+    if vote is None or not vote.confirmed or not (vote.resolution or {}).get("tied"):
+        return
+    top, counts = vote.resolution["tied"], {c["option"]: c["votes"] for c in vote.resolution.get("counts", [])}
+    summary = _tie_summary(st, top, counts.get(top[0], 0), then)
+    if summary == vote.resolution.get("summary"):
+        return
+    name = st.seat_name(seat)
+    notes = [n for n in vote.resolution.get("notes", []) if n != LAST_TIED]
+    notes += [LAST_TIED] if then == _decides(st, "gm") else []
+    notes.append({"ja": f"{name}が脱落（S-10）：{then['ja']}", "en": f"{name} is out (S-10): {then['en']}", "rule": "S-13"})
+    plan.extend(P.restate(st, vote_id, summary, notes, ctx.dice))
 
 
 def resolve_tiebreak(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
