@@ -308,6 +308,11 @@ class Ruleset:
     # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
     # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
     counter_settle: Callable[[State, list], list] | None = None
+    # Flags the ruleset raises on seats from its own state, not from a counter's threshold (sugoroku: a player out of
+    # the war, S-10): state -> {seat id: [(flag, its label)]}. Public: every viewer's `seats[].flags` carries them after
+    # the counters' flags, so every screen that lists the seats' flags shows them (the phones' others card, the GM's
+    # and the table's seat lists, the write-up's standings). None (the default): the counters' flags only.
+    seat_flags: Callable[[State], dict[str, list[tuple[str, Label]]]] | None = None
     # Whether the ruleset's phone panel shows the seat's own counters (and what their flags say) itself: (the
     # ruleset's part of the seat's view) -> bool. A phone then leaves out core's card of them, which would repeat
     # every number. None (the default): core's card always shows.
@@ -381,6 +386,8 @@ class Ruleset:
             if a.name != name or a.who not in ("gm", "seat"):
                 out.append(f"action {name} is not declared with action()")
             out.extend(_label_problems(a.label, f"action {name}"))
+        if self.seat_flags is not None and not callable(self.seat_flags):
+            out.append("its seat_flags are not a function")
         if self.standings is not None and not callable(self.standings):
             out.append("its standings are not a function")
         if self.standings_data is not None and not callable(self.standings_data):

@@ -131,6 +131,7 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
     for d in reversed(state.counter_defs):
         for t in reversed(d.thresholds):
             owners[t.flag] = (d, t)
+    raised = rules.seat_flags(state) if rules is not None and rules.seat_flags is not None else {}  # public
     seats = []
     for seat in state.seats.values():
         sees_all = viewer.is_gm or viewer.seat == seat.id
@@ -143,6 +144,7 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
                 continue  # a private counter's flag would tell its value
             label = owner[1].label.to_dict() if owner else {"ja": flag, "en": flag}
             flags.append({"flag": flag, "label": label})
+        flags += [{"flag": flag, "label": label.to_dict()} for flag, label in raised.get(seat.id, ())]
         seats.append({"id": seat.id, "name": seat.name, "faction": seat.faction, "counters": counters,
                       "flags": flags, "you": viewer.seat == seat.id})
     return {

@@ -250,6 +250,17 @@ def test_s10_an_eliminated_player_acts_no_more(game):
     act("square_event", {"seat": "s4", "vp": -10})
     act("end_round", {"force": True, "vote": False})
     assert state()["ruleset"]["out"] == ["s4"]
+    # every screen that lists the seats marks it out: the others' phones (他の席, core's card showed the counters'
+    # flags only), the GM's and the table's lists, from the seats' flags (the ruleset's seat_flags), for every viewer
+    out_flag = {"flag": "sugoroku_out", "label": {"ja": "脱落", "en": "Out of the war"}}
+    for who in game["tokens"]:
+        flags = {seat["id"]: seat["flags"] for seat in state(who)["seats"]}
+        assert flags == {"s1": [], "s2": [], "s3": [], "s4": [out_flag]}, who
+    phone = open_link(game["client"].application, game["data"]["seats"][0]["join_url"])
+    for lang, word in (("ja", "脱落"), ("en", "Out of the war")):
+        html = phone.get(f"/s/{game['sid']}/phone?lang={lang}").get_data(as_text=True)
+        others = re.findall(r'<div class="other"><b>([^<]*)</b>\s*((?:<span class="flag">[^<]*</span>)*)', html)
+        assert others == [("アーチャー", ""), ("ランサー", ""), ("ライダー", f'<span class="flag">{word}</span>')], lang
     for name, payload, who in (("use_seal", {"effect": "mana"}, "s4"), ("use_skill", {"kind": "skill"}, "s4"),
                                ("use_seal", {"effect": "mana", "seat": "s4"}, "gm"),
                                ("square_event", {"seat": "s4", "vp": 3}, "gm"),

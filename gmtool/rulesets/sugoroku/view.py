@@ -4,7 +4,7 @@ true names only as core secrecy lets the viewer see the GM's committed answer (S
 from __future__ import annotations
 
 from gmtool.core.errors import GmError
-from gmtool.core.model import State
+from gmtool.core.model import Label, State
 from gmtool.core.view import pending_view
 
 from . import battle as B
@@ -32,6 +32,14 @@ def _player(state: State, s: dict, seat: str, viewer) -> dict:
             "subjugation": "subjugation" in state.flags.get(seat, []), "out": seat in s["out"],
             "at_goal": seat in s["goal"], "goal_place": s["goal"].index(seat) + 1 if seat in s["goal"] else None,
             "vp_terms": terms, "cp_terms": info.get("cp_terms", [])}
+
+
+OUT_FLAG = Label("脱落", "Out of the war")  # S-10
+
+
+def seat_flags(state: State) -> dict:
+    """S-10: the players out of the war, flagged on every screen that lists the seats (the phones' others card …)."""
+    return {seat: [("sugoroku_out", OUT_FLAG)] for seat in (sg(state) or {}).get("out", [])}
 
 
 def board_marker(name: str, others: list[str]) -> str:
