@@ -276,12 +276,71 @@ def test_s10_an_eliminated_player_acts_no_more(game):
     error = act("eliminate", {"seat": "s9"}, status=404)["error"]
     assert (error["ja"], error["en"]) == ("その席はありません", "There is no such seat")
     act("eliminate", {"seat": "s3", "reason": "離席"})
-    act("eliminate", {"seat": "s2"})
+    act("eliminate", {"seat": "s2"})  # セイバー, the last player left, wins (test_s1_s10_the_last_player_left_…)
     version = state()["session"]["version"]
     error = act("eliminate", {"seat": "s1"}, status=409)["error"]
-    assert error["ja"] == "セイバーは最後に残ったプレイヤーです（脱落させると誰も残りません） [S-10]"
-    assert error["en"] == "セイバー is the last player left in the war: nobody would be left (S-10)"
+    assert (error["ja"], error["en"]) == ("ゲームは終了しています", "The game is over")
     assert state()["session"]["version"] == version and state()["ruleset"]["out"] == ["s4", "s3", "s2"]
+
+
+def test_s1_s10_the_last_player_left_in_the_war_wins(game):
+    """The GM's ruling (脱落させる) put out everyone but セイバー in the middle of round 1, and セイバー went on alone:
+    rolling through the phases and rounds, with nobody to fight or vote for. gmtool's reading (RULES S-1 / S-10 are
+    silent): once one player alone is left in the war the game is over and that player wins, as at the climax's end;
+    the console's form says so on its first click. Undo takes it back."""
+    act, state, client, sid = game["act"], game["state"], game["client"], game["sid"]
+    act("roll_move", {"faces": [2]}, who="s1")
+    act("eliminate", {"seat": "s4", "reason": "離席"})
+    console = open_link(client.application, game["data"]["gm_url"])
+    form = console.get(f"/s/{sid}/gm").get_data(as_text=True).split('id="sg-ruling-out"')[1].split("</form>")[0]
+    assert 'data-second-tap="選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる"' in form
+    act("eliminate", {"seat": "s3"})
+    form = console.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True).split('id="sg-ruling-out"')[1].split("</form>")[0]
+    assert ('data-second-tap="One player is left once the player chosen is out, who wins: the game ends: click again '
+            'to put them out"') in form
+    events = act("eliminate", {"seat": "s2", "reason": "離席"})["events"]
+    assert [e["type"] for e in events] == ["sugoroku.eliminated"]
+    log = {lang: client.get(f"/api/sessions/{sid}/log?lang={lang}", headers=bearer(game["tokens"]["table"])).get_json()[
+        "events"][-1] for lang in ("ja", "en")}
+    assert log["ja"]["data"] == {"seat": "s2", "gap": None, "reason": {"ja": "離席", "en": "離席", "rule": "S-10"},
+                                 "winner": "s1"}
+    assert log["ja"]["text"] == "アーチャーが脱落（離席） [S-10]。残ったセイバーの優勝（ゲーム終了） [S-1]"
+    assert log["en"]["text"] == "アーチャー is out (離席) [S-10]. セイバー, the last player left, wins (the game is over) [S-1]"
+    for who in ("gm", "table", "s1"):
+        rv = state(who)["ruleset"]
+        assert rv["finished"] and rv["round_ended"] and rv["current"] is None, who
+        assert [w["seat"] for w in rv["winners"]] == ["s1"] and rv["winner_words"]["ja"].startswith("セイバー（戦果 ")
+        assert rv["round_over"] == {"ja": "残ったのはセイバーだけ（ほかは全員脱落）",
+                                    "en": "セイバー is the last player left in the war", "rule": "S-10"}
+    assert 'id="sg-ruling-out"' not in console.get(f"/s/{sid}/gm").get_data(as_text=True)
+    for name, payload, who in (("roll_move", {}, "s1"), ("eliminate", {"seat": "s1"}, "gm")):
+        assert act(name, payload, who=who, status=409)["error"]["en"] == "The game is over"
+    assert act("end_round", {"force": True}, status=409)["error"]["en"] == "The round is already over"
+    assert act("start_round", {}, status=409)["error"]["en"] == "There is no next round (end this one first)"
+    r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(game["tokens"]["gm"]), json={})
+    assert r.status_code == 200, r.get_json()
+    rv = state()["ruleset"]
+    assert not rv["finished"] and not rv["round_ended"] and rv["out"] == ["s4", "s3"] and rv["round_over"] is None
+
+
+def test_s1_s10_a_round_end_that_leaves_one_player_ends_the_game(client):
+    """S-10 at round 1's end put out the last place of two, and the one left went on alone into round 2: the game is
+    over with it (as the GM's ruling, test_s1_s10_the_last_player_left_in_the_war_wins): the round's end is final,
+    the winner named, no true-name vote, no next round."""
+    game = new_game(client, seats=("セイバー", "アーチャー"))
+    act, state = game["act"], game["state"]
+    act("square_event", {"seat": "s1", "vp": 12})  # アーチャー 2 (its unspent CP): 10 behind
+    ended = act("end_round", {"force": True})
+    assert [e["type"] for e in ended["events"]][:2] == ["sugoroku.round_ended", "sugoroku.eliminated"]
+    rv = state("table")["ruleset"]
+    assert rv["out"] == ["s2"] and rv["finished"] and rv["vote"] is None
+    assert [w["seat"] for w in rv["winners"]] == ["s1"]
+    log = game["client"].get(f"/api/sessions/{game['sid']}/log", headers=bearer(game["tokens"]["gm"])).get_json()["events"]
+    round_ended = next(e for e in log if e["type"] == "sugoroku.round_ended")["data"]
+    assert round_ended["final"] and round_ended["winners"] == ["s1"]
+    assert {"ja": "残ったのはセイバーだけ（ほかは全員脱落）", "en": "セイバー is the last player left in the war",
+            "rule": "S-10"} in round_ended["notes"]
+    assert act("start_round", {}, status=409)["error"]["en"] == "There is no next round (end this one first)"
 
 
 def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_voted_for_no_more(game):
@@ -1052,7 +1111,8 @@ def documented_games(client, every_event=False):
     if every_event:
         flows += [a_skipped_turn_and_cards_added_to_a_battle,
                   test_s7_the_last_phase_battles_are_fought_before_the_round_ends,
-                  test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language]
+                  test_s10_s13_the_gms_ruling_without_a_reason_reads_in_the_readers_language,
+                  test_s1_s10_the_last_player_left_in_the_war_wins]
     yield from games_to_play(flows, lambda: new_game(client))
     yield from games_to_play([a_tie_for_first_at_the_climaxs_end], lambda: climax_game(client))
 

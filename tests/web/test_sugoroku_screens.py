@@ -505,17 +505,18 @@ def test_an_early_end_takes_a_second_click_the_marked_step_one(game, lang, phase
     assert " ".join(again.split()) == ("選び直してください この回答は選べなくなりました：脱落済み（S-10）" if lang == "ja"
                                        else "Choose again This answer can no longer be chosen: Out of the war (S-10)")
     # S-10, the GM's ruling at any other time (a player who leaves the table): the console offers it for the players
-    # still in the war (eliminate was the API's only), on a second click that says what it does
+    # still in the war (eliminate was the API's only), on a second click that says what it does: with two left, that
+    # the one left wins and the game ends (S-1/S-10, gmtool's reading)
     form = re.search(r'<form class="row" hx-post="[^"]*/gm/actions/eliminate"[^>]*id="sg-ruling-out">.*?</form>',
                      game["page"]("gm", lang), re.S).group(0)
     assert re.findall(r'<option value="(s\d)">', form) == ["s1", "s3"]
     assert re.search(r'data-second-tap="([^"]*)"', form).group(1) == (
-        "選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる" if lang == "ja"
-        else "The player chosen acts no more once out: click again to put them out")
+        "選んだプレイヤーが脱落すると残りは1人：その1人の優勝でゲーム終了です: もう一度押すと脱落させる" if lang == "ja"
+        else "One player is left once the player chosen is out, who wins: the game ends: click again to put them out")
     r = game["gm_post"]("eliminate", {"seat": "s3", "reason": "離席"}, lang)
     assert r.status_code == 200, r.get_data(as_text=True)[:300]
-    assert game["view"]()["out"] == ["s2", "s3"]
-    assert 'id="sg-ruling-out"' not in game["page"]("gm", lang)  # one player left in the war: nobody to put out
+    assert game["view"]()["out"] == ["s2", "s3"] and game["view"]()["finished"]
+    assert 'id="sg-ruling-out"' not in game["page"]("gm", lang)  # one player left in the war: the game is over
 
 
 def rolls_of(html: str, where: str) -> list[str]:

@@ -80,16 +80,19 @@ def end_round(state: State, payload: dict, ctx) -> list:
         if turns:
             tx.add(seat, "mana", R.goal_mana_recovery(turns)["value"], (f"ゴール後の経過ターン{turns}×1",
                                                                         f"{turns} turns after the goal × 1"), "S-9")
-    final = s["round"] == "climax"
     players = F.active(state)
     elim = R.eliminated_after_round({p: tx.value(p, "vp") for p in players}, s["round"], F.readings(state))
+    remaining = [p for p in players if p not in elim["out"]]
+    # S-1: the climax ends the game; so does an elimination that leaves one player in the war (gmtool's reading)
+    final = s["round"] == "climax" or (len(remaining) == 1 < len(players))
+    if final and s["round"] != "climax":
+        elim["notes"].append(R.last_one_left(state.seat_name(remaining[0])))
     for seat in elim["out"]:
         tx.emit("sugoroku.eliminated", {"seat": seat, "gap": elim["gap"], "reason": {
             "ja": f"次点との差{elim['gap']}（10以上）", "en": f"{elim['gap']} VP behind the next player (10 or more)",
             "rule": "S-10"}})
     for seat in players:
         tx.set(seat, "uses", 0, ("ラウンド終了：スキル・宝具の使用回数をリセット", "end of the round: skill / NP uses reset"), "S-15")
-    remaining = [p for p in players if p not in elim["out"]]
     vote = None
     if not final and flag_field(payload, "vote", True, ja="真名看破投票"):
         vote = _open_vote(state, tx, remaining, ctx.resolvers)
@@ -113,7 +116,7 @@ def eliminate(state: State, payload: dict, ctx) -> list:
     s = F.started(state)
     seat = F.acting_seat(state, payload, ctx)  # none, unknown, out already, the climax over: refused
     name = state.seat_name(seat)
-    if F.active(state) == [seat]:
+    if F.active(state) == [seat]:  # a session written before the last player left won (the eliminated event's winner)
         raise Conflict(f"{name}は最後に残ったプレイヤーです（脱落させると誰も残りません） [S-10]",
                        f"{name} is the last player left in the war: nobody would be left (S-10)")
     if (s["battle"] and seat in B.fighters(s["battle"])) or any(seat in b["fighters"] for b in s["pending"]):
@@ -126,8 +129,12 @@ def eliminate(state: State, payload: dict, ctx) -> list:
                        f"{name} is in a challenge of this action phase: end the phase, then fight or skip that battle "
                        "first (S-6)")
     why = clean_text(payload.get("reason"), "理由", "reason", 100, False) or ""  # none: the log says the GM's ruling
+    data = {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}}
+    left = [p for p in F.active(state) if p != seat]
+    if len(left) == 1:  # gmtool's reading (S-1/S-10): the last player left in the war wins, the game is over
+        data["winner"] = left[0]
     plan = engine.Plan(state)
-    plan.extend([("sugoroku.eliminated", {"seat": seat, "gap": None, "reason": {"ja": why, "en": why, "rule": "S-10"}})])
+    plan.extend([("sugoroku.eliminated", data)])
     _vote_goes_on(plan, seat, ctx)
     return plan.drafts
 

@@ -198,6 +198,9 @@ def _eliminated(state: State, e) -> None:
         s["out"].append(e.data["seat"])
     if e.data["seat"] in s["order"]:
         s["order"].remove(e.data["seat"])
+    if e.data.get("winner"):  # the last player left in the war wins: the game is over (S-1/S-10, gmtool's reading)
+        s.update(finished=True, round_ended=True, pending=[], challenges=[],
+                 round_over=R.last_one_left(state.seat_name(e.data["winner"])))
 
 
 def _round_ended(state: State, e) -> None:
@@ -374,8 +377,10 @@ def _d_revealed(e, state, lang):
 def _d_eliminated(e, state, lang):
     d = e["data"]
     why = gm_reason(_label(d["reason"], lang), lang)
-    return _ja(lang, f"{state.seat_name(d['seat'])}が脱落（{why}） [S-10]",
-               f"{state.seat_name(d['seat'])} is out ({why}) [S-10]")
+    won = state.seat_name(d["winner"]) if d.get("winner") else ""
+    return _ja(lang, f"{state.seat_name(d['seat'])}が脱落（{why}） [S-10]" + (f"。残った{won}の優勝（ゲーム終了） [S-1]" if won else ""),
+               f"{state.seat_name(d['seat'])} is out ({why}) [S-10]"
+               + (f". {won}, the last player left, wins (the game is over) [S-1]" if won else ""))
 
 
 def _d_round_ended(e, state, lang):

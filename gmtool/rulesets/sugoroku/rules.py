@@ -257,6 +257,11 @@ def goal_mana_recovery(turns_until_round_end: int, mana: int | None = None) -> d
     return out
 
 
+def last_one_left(name: str) -> dict:
+    """S-1/S-10 (gmtool's reading, RULES is silent): the game is over once one player alone is left in the war; why."""
+    return _note(f"残ったのは{name}だけ（ほかは全員脱落）", f"{name} is the last player left in the war", "S-10")
+
+
 def eliminated_after_round(vp_by_player: Mapping[Any, int], round_name: str = "round1",
                            readings: Mapping[str, Any] | None = None, gap: int = ELIMINATION_GAP) -> dict:
     """S-10: after round 1/2 the last-placed player is out if trailing the next player by ≥ 10 VP."""

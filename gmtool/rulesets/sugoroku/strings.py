@@ -141,6 +141,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.out_reason': ('理由（例: 離席）', 'e.g. left the table'),
     'sugoroku.out_confirm_chosen': ('選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる',
                                     'The player chosen acts no more once out: click again to put them out'),
+    'sugoroku.out_confirm_last': ('選んだプレイヤーが脱落すると残りは1人：その1人の優勝でゲーム終了です: もう一度押すと脱落させる',
+                                  'One player is left once the player chosen is out, who wins: the game ends: click '
+                                  'again to put them out'),
     'sugoroku.you_are_out': ('あなたは脱落しました（S-10）：以後は行動できません', 'You are out of the war (S-10): you act no more'),
     'sugoroku.last_place_trails_the_next_by': ('最下位と次点の差', 'Last place trails the next by'),
     'sugoroku.out_at_the_round_end': ('ラウンド終了時に脱落', 'out at the round end'),
