@@ -245,12 +245,22 @@ def _reveal_if_complete(state: State, after: Prompt, resolvers: dict[str, Resolv
 
 
 def void(prompt: Prompt, who: str) -> bool:
-    """Whether `who`'s answer to `prompt` counts no more: a choice or seat it gave that has been disabled for it since
-    (prompt.option_disabled: what the option names left the game). It awaits its author's new answer: the prompt is
-    not revealed by itself until then (the GM may reveal it; its resolver decides what the answer counts)."""
+    """Whether `who`'s answer to `prompt` counts no more: a choice or seat it gave, or a multi answer with an option
+    among its choices, that has been disabled for it since (prompt.option_disabled: what the option names left the
+    game). It awaits its author's new answer: the prompt is not revealed by itself until then (the GM may reveal it;
+    its resolver decides what the answer counts)."""
     answer = prompt.answers.get(who)
-    return (answer is not None and prompt.kind in ("choice", "seat") and isinstance(answer.value, str)
-            and answer.value in prompt.per_seat.get(who, {}))
+    return answer is not None and bool(void_options(prompt, answer.value, prompt.per_seat.get(who, {})))
+
+
+def void_options(prompt: Prompt, value: Any, disabled: dict) -> list[str]:
+    """The options of an answer `value` to `prompt` that are among `disabled` (its author's disabled options): the one
+    a choice or seat answer names, those a multi answer lists; none for the other kinds."""
+    if prompt.kind in ("choice", "seat"):
+        return [value] if isinstance(value, str) and value in disabled else []
+    if prompt.kind == "multi" and isinstance(value, list):
+        return [v for v in value if isinstance(v, str) and v in disabled]
+    return []
 
 
 def lock(state: State, prompt_id: Any, reason: Any = "") -> list[Draft]:

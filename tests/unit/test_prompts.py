@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gmtool.core import engine, prompts
 from gmtool.core.commitments import verify
 from gmtool.core.errors import Conflict, Forbidden, GmError, NotFound
 from gmtool.core.view import GM, TABLE, Viewer, prompt_view, visible_event
+from gmtool.web.screens import render_fragment
 
 STATS = ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"]
 
@@ -433,6 +436,33 @@ def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_o
     pure.do(prompts.reveal, pid, "", pure.resolvers, pure.dice)  # the GM may reveal it by hand
     with pytest.raises(Conflict):
         prompts.disable_option(pure.state, pid, "敏捷", out)
+
+
+def test_a_multi_answer_with_an_option_disabled_since_is_awaited_again(app, pure):
+    """A multi answer that includes an option disabled since (prompt.option_disabled) counted as given: the prompt
+    revealed itself with it once the others had answered. As a choice's, it counts no more (core's void), listed in
+    the GM's `void` only, until its author answers again without it; then the prompt reveals itself."""
+    pid = pure.open(spec(kind="multi", seats=["s1", "s2", "s3"]))
+    pure.answer(pid, "s1", ["筋力", "宝具"])
+    pure.answer(pid, "s2", ["耐久"])
+    pure.do(prompts.disable_option, pid, "宝具", {"ja": "脱落", "en": "out"})
+    prompt = pure.state.prompts[pid]
+    assert prompts.void(prompt, "s1") and not prompts.void(prompt, "s2")
+    pure.answer(pid, "s3", ["敏捷", "幸運"])
+    prompt = pure.state.prompts[pid]
+    assert prompt.status == "open" and prompt_view(prompt, pure.state, GM)["void"] == ["s1"]
+    assert all("void" not in prompt_view(prompt, pure.state, viewer) for viewer in (TABLE, Viewer("seat", "s1")))
+    # s1's phone says so under its answer, as for a choice, and does not keep the disabled box ticked
+    with app.test_request_context("/"):
+        html = render_fragment("_answer_form.html", {"p": prompt_view(prompt, pure.state, Viewer("seat", "s1")),
+                                                      "viewer": Viewer("seat", "s1"), "sid": "abcd1234",
+                                                      "prompt_templates": {}}, "ja")
+    assert "選び直してください" in html and "この回答は選べなくなりました：脱落" in html
+    assert re.search(r'<input type="checkbox" name="value" value="宝具"  disabled>', html)
+    assert re.search(r'<input type="checkbox" name="value" value="筋力" checked >', html)
+    pure.answer(pid, "s1", ["筋力"])
+    assert pure.state.prompts[pid].status == "revealed"
+    assert prompt_view(pure.state.prompts[pid], pure.state, GM)["void"] == []
 
 
 def test_an_answer_of_a_seat_that_does_not_answer_the_prompt_does_not_fold(pure):
