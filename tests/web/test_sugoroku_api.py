@@ -312,7 +312,10 @@ def test_s1_s10_the_last_player_left_in_the_war_wins(game):
         assert [w["seat"] for w in rv["winners"]] == ["s1"] and rv["winner_words"]["ja"].startswith("セイバー（戦果 ")
         assert rv["round_over"] == {"ja": "残ったのはセイバーだけ（ほかは全員脱落）",
                                     "en": "セイバー is the last player left in the war", "rule": "S-10"}
-    assert 'id="sg-ruling-out"' not in console.get(f"/s/{sid}/gm").get_data(as_text=True)
+    page = console.get(f"/s/{sid}/gm?lang=ja").get_data(as_text=True)
+    assert 'id="sg-ruling-out"' not in page and 'id="sg-start-round"' not in page  # it offered ラウンド2へ
+    assert re.search(r'<p class="summary sg-winner">ゲーム終了 · 優勝: セイバー（戦果 \d+）</p>', page)
+    assert state()["ruleset"]["next_round"] is None
     for name, payload, who in (("roll_move", {}, "s1"), ("eliminate", {"seat": "s1"}, "gm")):
         assert act(name, payload, who=who, status=409)["error"]["en"] == "The game is over"
     assert act("end_round", {"force": True}, status=409)["error"]["en"] == "The round is already over"
@@ -333,7 +336,7 @@ def test_s1_s10_a_round_end_that_leaves_one_player_ends_the_game(client):
     ended = act("end_round", {"force": True})
     assert [e["type"] for e in ended["events"]][:2] == ["sugoroku.round_ended", "sugoroku.eliminated"]
     rv = state("table")["ruleset"]
-    assert rv["out"] == ["s2"] and rv["finished"] and rv["vote"] is None
+    assert rv["out"] == ["s2"] and rv["finished"] and rv["vote"] is None and rv["next_round"] is None
     assert [w["seat"] for w in rv["winners"]] == ["s1"]
     log = game["client"].get(f"/api/sessions/{game['sid']}/log", headers=bearer(game["tokens"]["gm"])).get_json()["events"]
     round_ended = next(e for e in log if e["type"] == "sugoroku.round_ended")["data"]

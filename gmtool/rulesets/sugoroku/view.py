@@ -145,7 +145,8 @@ def view(state: State, viewer) -> dict:
            # between rounds (the round ended, the next not begun) and never once the game is over (eliminate's 409)
            "out_candidates": [c for c in s.get("candidates", []) if c not in s["out"]]
            if s["round_ended"] and not s["finished"] and not set(s.get("candidates", [])) & set(s["out"]) else [],
-           "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" else None,
+           # none once the game is over: after the climax, or with one player left in the war (S-1/S-10)
+           "next_round": R.ROUNDS[R.ROUNDS.index(s["round"]) + 1] if s["round"] != "climax" and not s["finished"] else None,
            "history": s["history"], "challenges": s["challenges"]}
     if viewer.kind == "seat" and viewer.seat in players:
         me = viewer.seat
