@@ -618,6 +618,11 @@ def test_s10_s13_the_gms_tie_break_when_a_player_is_put_out(game, out):
             "ja": "ライダーが脱落（S-10）：最下位のランサーが決定", "en": "ライダー is out (S-10): last place (ランサー) decides",
             "rule": "S-13"}
         assert result["events"] == prompts[vote]["resolution"]["events"] and prompts[vote]["confirmed"]
+        # undone, the vote's result says the GM decides again (then ライダー is put out again)
+        assert client.post(f"/api/sessions/{sid}/undo", headers=gm, json={}).status_code == 200
+        undone = next(p for p in state("table")["prompts"] if p["id"] == vote)["resolution"]
+        assert undone["summary"]["en"].endswith("→ last place is tied: the GM decides") and last_tied in undone["notes"]
+        act("eliminate", {"seat": out})
         # ランサー's phone says the tie is ランサー's to break, above its choices; no other screen does
         assert _notes(game, tb) == {"s3": {"ja": "同数になった真名看破投票は、最下位のあなたが決めます：真名を公開する相手を1人選んでください（S-13）",
                                            "en": "The tied true-name vote is yours to break, as the last-placed player: "
