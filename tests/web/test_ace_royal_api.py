@@ -611,8 +611,11 @@ def both_hero_proxies_answer_on_their_phones(game):
     assert refused["ja"].startswith("ウェイバー の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを")
     assert state()["session"]["version"] == version + 2  # the two picks only
     act("combat_hand_code", {"hand_code": False}, who="s2")
-    refused = act("combat_hand_code", {"hand_code": False}, who="s2", status=409)["error"]
-    assert (refused["ja"], refused["en"]) == ("既にそう答えています", "That answer is already given")
+    # the same answer again (a double tap, a phone's retry) was 409 「既にそう答えています」: now it succeeds and writes
+    # nothing (the answer is kept already)
+    version = state()["session"]["version"]
+    assert act("combat_hand_code", {"hand_code": False}, who="s2")["events"] == []
+    assert state()["session"]["version"] == version
     act("combat_hand_code", {"hand_code": True}, who="s1")
     # whether a hand holds a mystic code is its player's and the GM's: the others read only that it is answered
     for who, seen in (("gm", {"attacker": True, "interceptor": False}), ("s1", {"attacker": True, "interceptor": None}),

@@ -241,7 +241,7 @@ def combat_hand_code(state: State, p: dict, ctx: ActionContext) -> list:
                        f"{who} is not asked about the hand: that is when a proxy from a hero card takes damage and the "
                        "hand is not empty (A-9)")
     if (c.get("hand_code") or {}).get(side) is answer:
-        raise Conflict("既にそう答えています", "That answer is already given")
+        return []  # the same answer again (a double tap, a phone's retry): kept already, nothing to write
     return [("ace_royal.hand_code_answered", {"side": side, "seat": c[side], "hand_code": answer, "rule": "A-9"})]
 
 
