@@ -617,6 +617,24 @@ def both_hero_proxies_answer_on_their_phones(game):
     assert act("combat_hand_code", {"hand_code": False}, who="s2")["events"] == []
     assert state()["session"]["version"] == version
     act("combat_hand_code", {"hand_code": True}, who="s1")
+    # A-9: the answer is about the hand as it was: a card played from 凛's hand since (the phone's −1) may have been
+    # that mystic code, so 凛's kept answer is dropped (public: any change drops it, whatever it was) and asked again;
+    # it was kept and the resolve paid with a card 凛 no longer held. ウェイバー's answer stays.
+    answer = act("adjust", {"key": "hand", "delta": -1, "reason": "カード使用"}, who="s1")
+    assert [e["type"] for e in answer["events"]] == ["counter.changed", "ace_royal.hand_code_cleared"]
+    combat = state("table")["ruleset"]["combat"]
+    assert combat["hand_code_answered"] == {"attacker": False, "interceptor": True}
+    assert combat["hand_code_due"] == {"attacker": True, "interceptor": True}
+    assert state("s1")["ruleset"]["combat"]["hand_code"] == {"attacker": None, "interceptor": None}
+    refused = act("combat_resolve", {}, who="s2", status=409)["error"]
+    assert refused["ja"].startswith("凛 の代理戦闘がダメージを受けます: 手札に捨てられる礼装カードがあるかを")
+    # the other side's hand changes on core's counter panel (counter_settle): its answer is asked again too
+    r = game["client"].post(f"/api/sessions/{game['sid']}/counters", headers=bearer(game["tokens"]["gm"]),
+                            json={"seat": "s2", "key": "hand", "delta": 1, "reason": "ドロー"})
+    assert r.status_code == 200, r.get_json()
+    assert state("table")["ruleset"]["combat"]["hand_code_answered"] == {"attacker": False, "interceptor": False}
+    act("combat_hand_code", {"hand_code": False}, who="s2")
+    act("combat_hand_code", {"hand_code": True}, who="s1")
     # whether a hand holds a mystic code is its player's and the GM's: the others read only that it is answered
     for who, seen in (("gm", {"attacker": True, "interceptor": False}), ("s1", {"attacker": True, "interceptor": None}),
                       ("s2", {"attacker": None, "interceptor": False}), ("s3", {"attacker": None, "interceptor": None}),

@@ -409,6 +409,19 @@ def hand_code_fold(state: State, e: Event) -> None:
     game(state)["combat"].setdefault("hand_code", {})[e.data["side"]] = e.data.get("hand_code")
 
 
+def hand_code_cleared_fold(state: State, e: Event) -> None:
+    """Fold ace_royal.hand_code_cleared: the side's kept answer (A-9) is dropped, its hand having changed since."""
+    (game(state)["combat"].get("hand_code") or {}).pop(e.data["side"], None)
+
+
+def hand_code_cleared_text(e, state, lang):
+    """The log line of ace_royal.hand_code_cleared (Japanese, or English when lang is "en")."""
+    d = e["data"]
+    who = _side_name(state, d["side"], lang, d.get("seat"))
+    return _t(lang, f"{who}: 手札が変わったので、手札の礼装カードの有無を答え直します（A-9）",
+              f"{who}: the hand has changed, so whether it holds a mystic code card is asked again (A-9)")
+
+
 def hand_code_seen_by(data: dict, event: Event, state: State, viewer) -> dict:
     """A-9: whether a hand holds a mystic code is its player's (and the GM's) until the resolve discards it; everyone
     else reads only that the side answered (what the view's combat.hand_code_answered shows them)."""
@@ -648,6 +661,8 @@ EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line),
     EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undoable=True,
+              line_key=fixed_line),
+    EventType("ace_royal.hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text, PUBLIC, undoable=True,
               line_key=fixed_line),
     EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undoable=True, line_key=fixed_line),

@@ -105,9 +105,24 @@ def settle(plan: Plan) -> None:
         return
     while any(_consequence(plan, seat) for seat in g["order"]):
         pass
+    stale_hand_answers(plan)
     standing = [s for s in g["order"] if not g["players"][s]["out"]]
     if len(standing) <= 1 and not g["over"]:
         plan.add("ace_royal.finished", {"winner": standing[0] if standing else None, "rule": "A-7"})
+
+
+def stale_hand_answers(plan: Plan) -> None:
+    """A-9: a side's kept answer to whether its hand holds a mystic code card to discard (combat_hand_code) is about
+    the hand it had then; the proxy pays from the hand it has at the resolve. An action that changed that side's hand
+    (a card drawn, played or discarded: `adjust`, core's counter panel) drops the answer, so it is asked again. Any
+    change does, whichever way and whatever the answer was: dropping only a "yes" on a smaller hand would tell the
+    table what the secret answer was."""
+    c = plan.g.get("combat")
+    kept = (c or {}).get("hand_code") or {}
+    for side in ("attacker", "interceptor"):
+        if side in kept and any(t == "counter.changed" and d["seat"] == c[side] and d["key"] == "hand"
+                                for t, d in plan.drafts):
+            plan.add("ace_royal.hand_code_cleared", {"side": side, "seat": c[side], "rule": "A-9"})
 
 
 def _consequence(plan: Plan, seat: str) -> bool:
