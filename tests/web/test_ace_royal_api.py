@@ -135,6 +135,14 @@ def test_a_whole_game_through_the_api(game):
     assert state()["session"]["version"] == version
     act("combat_choose", {"kind": "magical"}, who="s2")
     act("combat_choose", {"kind": "physical"}, who="s1")
+    # the picks' log lines: the attacker's is its attack, the interceptor's its counter-attack (A-7); English read
+    # "Interceptor 凛: attacks physical"
+    for lang, picks in (("ja", ["襲撃側 ウェイバー: 魔術で攻撃", "迎撃側 凛: 物理で迎撃（襲撃側ダメージ判定: 魔術 11 対 防御 8 ⇒ 3ダメージ、A-7）"]),
+                        ("en", ["Attacker ウェイバー picks a magical attack", "Interceptor 凛 picks a physical counter-attack "
+                                "(attacker's damage judgement: magical 11 vs defence 8 ⇒ 3 damage, A-7)"])):
+        texts = [e["text"] for e in client.get(f"/api/sessions/{sid}/log?lang={lang}",
+                                                 headers=bearer(tokens["table"])).get_json()["events"]]
+        assert texts[-2:] == picks, texts[-2:]
     view = state("table")["ruleset"]
     assert view["combat"]["preview"]["attacker"]["stats"] == [11, 10, 11, 6]
     assert view["players"][1]["hero"]["name"] == "イスカンダル"  # disclosed

@@ -380,7 +380,10 @@ def combat_set_text(e, state, lang):
     d = e["data"]
     who = _side_name(state, d["side"], lang, d.get("seat"))
     if d["what"] == "kind":
-        line = _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で攻撃", f"{who}: attacks {_lbl(KIND_LABELS, d['kind'], 'en')}")
+        # the attacker's pick is its attack, the interceptor's its counter-attack in the interception process (A-7); in
+        # English a sentence, not "Attacker 凛: physical attack", which reads as the stat of a modifier's line
+        ja, en = ("攻撃", "attack") if d["side"] == "attacker" else ("迎撃", "counter-attack")
+        line = _t(lang, f"{who}: {_lbl(KIND_LABELS, d['kind'], 'ja')}で{ja}", f"{who} picks a {_lbl(KIND_LABELS, d['kind'], 'en')} {en}")
         k = d.get("strike")
         if k:  # the interceptor's pick ended the attack process: the attacker's damage judgement (A-7)
             line += _t(lang, f"（襲撃側ダメージ判定: {_lbl(KIND_LABELS, k['kind'], 'ja')} {k['atk']} 対 防御 {k['def']} ⇒ {k['damage']}ダメージ、A-7）",
