@@ -390,6 +390,23 @@ SMALL_TEXT = """(min) => { const out = new Set(); const walk = document.createTr
     if (size < min) out.add(`${el.tagName.toLowerCase()}.${el.className} ${size}px: ${text.slice(0, 24)}`); }
   return [...out]; }"""
 TV_MIN_PX = 18  # read from two metres on a 1920-wide TV
+# Browser tests: every visible control (a button, field, list, link, toggle) narrower than `width` or lower than
+# `height` CSS px, in a page.evaluate with [width, height], each a line with what it is and its size; a checkbox or
+# radio counts by the label around it. Phones (tests/browser/test_phone_ergonomics.py) ask 44×44, a GM console at a
+# phone's width (tests/browser/test_grail_combat.py) 44 high.
+SMALL_CONTROLS = """([width, height]) => {
+  const out = [];
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href], summary, [role=button]')) {
+    let target = el;
+    if ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label')) target = el.closest('label');
+    const r = target.getBoundingClientRect(), style = getComputedStyle(target);
+    if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
+    if (r.width < width - 0.5 || r.height < height - 0.5)
+      out.push(`${el.tagName.toLowerCase()}${el.name ? '[name=' + el.name + ']' : ''}${el.type ? '[' + el.type + ']' : ''} ` +
+               `"${(el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
+  }
+  return out;
+}"""
 # Browser tests, in a page.wait_for_function: no animation is running on the page (a finished one may stay, filled), so
 # the table screen's stage has made its entrance and static/table.js has fitted the screen again at its animationend
 # (dispatched before the animation frame in which this is asked): its layout holds still, ready to be measured.

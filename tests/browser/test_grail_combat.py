@@ -6,6 +6,7 @@ results 60/25, 60/45, 33/90; win rates 42 and −16, +50 by seal 3 → 34.
 
 from __future__ import annotations
 
+from gmtool_testing import SMALL_CONTROLS
 from playwright.sync_api import expect
 
 SABER = """アルトリア(セイバー)/アルトリア・ペンドラゴン 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
@@ -118,6 +119,12 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
         top: form.getBoundingClientRect().top, bottom: form.getBoundingClientRect().bottom,
         small: [...form.querySelectorAll('select, button')].filter((el) => el.getBoundingClientRect().height < 44).length}))""")
     assert all(row["small"] == 0 for row in rows) and rows[1]["top"] - rows[0]["bottom"] >= 8, rows
+    # ... and so is every other control of that console, its closed parts opened (the sheets' forms, the readings):
+    # 打ち切り, 保存, 設定 and the other small buttons were 32 px high, fields 36–41, checkboxes' labels and toggles
+    # 20–23, the header's links 23 (the laptop's and the TV's layouts keep theirs: only a console ≤ 600 px wide)
+    gm.evaluate("() => document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; d.dataset.measured = ''; })")
+    assert gm.evaluate(SMALL_CONTROLS, [0, 44]) == []
+    gm.evaluate("() => document.querySelectorAll('details[data-measured]').forEach((d) => { d.open = false; })")
     assert gm.evaluate("document.documentElement.scrollWidth") <= 390
     assert gm.evaluate(lines_of_sums) == [1, 1]
     gm.set_viewport_size(size)
@@ -125,6 +132,9 @@ def test_full_three_select_combat_with_two_phones(open_table, page, paste_sheets
     phones["s1"].goto(phones["s1"].url.split("?")[0] + "?lang=en")
     expect(phones["s1"].locator("[data-winrate=b] .g-total")).to_have_text("−16")
     assert phones["s1"].evaluate(lines_of_sums) == [1, 1]
+    # every control of the phone a 44×44 target, also a revealed prompt's 「検証」 / Verify link (32×19)
+    expect(phones["s1"].locator(".verify-link a").first).to_be_visible()
+    assert phones["s1"].evaluate(SMALL_CONTROLS, [44, 44]) == []
     seal = gm.locator("#grail-seal-s2")  # アーチャー陣営's own row
     seal.locator("select[name=effect]").select_option("3")
     seal.locator("button").click()

@@ -14,26 +14,12 @@ import itertools
 import re
 
 import pytest
-from gmtool_testing import ApiTable, bearer, start_ace_royal
+from gmtool_testing import SMALL_CONTROLS, ApiTable, bearer, start_ace_royal
 from playwright.sync_api import expect
 
 from gmtool.rulesets import registry
 
 MIN = 44
-# Every visible control that is smaller than MIN, with what it is.
-SMALL = """(min) => {
-  const out = [];
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href], summary, [role=button]')) {
-    let target = el;
-    if ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label')) target = el.closest('label');
-    const r = target.getBoundingClientRect(), style = getComputedStyle(target);
-    if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
-    if (r.width < min - 0.5 || r.height < min - 0.5)
-      out.push(`${el.tagName.toLowerCase()}${el.name ? '[name=' + el.name + ']' : ''}${el.type ? '[' + el.type + ']' : ''} ` +
-               `"${(el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
-  }
-  return out;
-}"""
 
 
 # Every visible toggle (a summary) that is not drawn as a button, with no disclosure mark: it reads as a plain label
@@ -138,7 +124,7 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
             expect(phone.locator("#live .live-root")).to_be_attached()
             assert phone.evaluate("document.documentElement.lang") == lang
             problems += [f"{name} {seat} {lang}: {p}" for p in
-                         phone.evaluate(SMALL, MIN) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS) +
+                         phone.evaluate(SMALL_CONTROLS, [MIN, MIN]) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS) +
                          phone.evaluate(CODES)]
             problems += primary_problems(phone, f"{name} {seat} {lang}", prompt=True)  # a prompt waits for every seat
         phone.close()
