@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, open_link, path_of, ruleset_views, shown_by_default,
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, csrf_for, open_link, path_of, ruleset_views, shown_by_default,
                             undocumented)
 
 from gmtool.web import create_app
@@ -810,6 +810,36 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
     assert call(client, grail, "decide", {"winner": "a"})["ruleset"]["combat"]["step"] == "cleanup"
 
 
+def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_name(client, grail):
+    """T-13 seal 4: the console's swap list posted the character's name, and use_seal refuses a name two characters it
+    may swap in share (大河 twice in one sheet, or 士郎 of two allied factions): the GM could swap in neither. The list
+    posts each one's id now, the GM reading its role, name and class; the API still takes a name no other shares, and
+    a shared one is a 400 that names them, nothing written."""
+    sid, gm = grail["session"], bearer(grail["tok"]["gm"])
+    a, b = started(client, grail, a_sub="s1/大河", sheet=SABER + "\n大河 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90")
+    set_up(client, grail, {**a, "others": ["s1/大河#2"]}, b)
+    console = open_link(client.application, grail["gm_url"])
+    for lang, labels in (("ja", ["サブ 大河", "その他 大河"]), ("en", ["Sub 大河", "Other 大河"])):
+        row = re.search(r'<form [^>]*id="grail-seal-s1".*?</form>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
+        options = re.findall(r'<option value="([^"]+)">([^<]*)</option>', re.search(r'<select name="with".*?</select>', row.group(0), re.S).group(0))
+        assert [(v, unescape(text)) for v, text in options] == list(zip(["s1/大河", "s1/大河#2"], labels)), lang
+    version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+    error = call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "大河"}, status=400)["error"]
+    assert (error["ja"], error["en"]) == (
+        "交代先「大河」は2人います（セイバー陣営の大河、セイバー陣営の大河）: キャラクターのID（s1/大河・s1/大河#2）で指定してください",
+        "2 characters to swap in are named '大河' (s1/大河, s1/大河#2): give the character's id")
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
+    r = console.post(f"/s/{sid}/gm/actions/use_seal", data={"faction": "s1", "effect": "4", "with": "s1/大河#2"},
+                     headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    setup = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["setup"]["a"]
+    assert (setup["main"]["id"], setup["sub"]["id"], [o["id"] for o in setup["others"]]) == (
+        "s1/大河#2", "s1/大河", ["s1/アルトリア"])
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "アルトリア"})  # a name none shares
+    assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["setup"]["a"]["main"][
+        "id"] == "s1/アルトリア"
+
+
 def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_they_can_be_used(client, grail):
     """Play-through: the console's seal, escape and win-rate modifier forms showed at every step of a combat (seal 3
     at the setup, an escape at a select, a modifier after the roll), each a 409 when used. Each form shows only while
@@ -818,7 +848,7 @@ def test_t9_t12_t13_the_console_offers_seals_escapes_and_modifiers_only_when_the
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     client.post(f"/api/sessions/{sid}/readings", headers=gm, json={"key": "battle_tie", "value": "gm"})
     console = open_link(client.application, grail["gm_url"])
-    reserves = {"a": ["士郎"], "b": ["凛"]}  # the subs the setups below name
+    reserves = {"a": ["s1/士郎"], "b": ["s2/凛"]}  # the subs the setups below name (the swap list posts their ids)
 
     def offered(seals, escape, modifier, automatic=False):
         html = console.get(f"/s/{sid}/gm").get_data(as_text=True)

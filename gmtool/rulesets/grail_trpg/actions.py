@@ -455,9 +455,16 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         now = state.counters[faction].get("mp", 0)
         extra = counter_drafts(state, faction, "mp", now + 3, {"ja": "令呪5 [T-13]", "en": "Command Seal 5 [T-13]"}, "T-13")
     elif effect == 4:
+        # the character's id (what the console's seal 4 list posts), or its name while no other character the faction
+        # may swap in shares it
         swap = text_field(p, "with", ja="交代先").strip()
         by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
-        swap = by_name[0] if swap not in reserve and len(by_name) == 1 else swap
+        if swap not in reserve and len(by_name) > 1:
+            who = "、".join(f"{state.seat_name(c.split('/', 1)[0])}の{swap}" for c in by_name)
+            raise GmError(f"交代先「{swap}」は{len(by_name)}人います（{who}）: キャラクターのID（{'・'.join(by_name)}）で指定してください",
+                          f"{len(by_name)} characters to swap in are named '{swap}' ({', '.join(by_name)}): give the "
+                          "character's id")
+        swap = by_name[0] if swap not in reserve and by_name else swap
         if swap not in reserve:
             names = "・".join(combat["chars"][c]["name"] for c in reserve)
             raise GmError(f"交代するキャラクターはサブかその他から選びます（{names}）",
