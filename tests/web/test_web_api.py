@@ -581,6 +581,9 @@ def test_an_answer_changed_before_the_reveal_stays_its_authors(client, created):
                                                                    "seats": ["s1", "s2"]})
     url = f"/api/sessions/{sid}/prompts/p1/answer"
     first = client.post(url, headers=bearer(s1), json={"value": 777}).get_json()
+    # the same value again (a double tap) is no refusal: nothing written, the same commitment and salt (12.2)
+    again = client.post(url, headers=bearer(s1), json={"value": 777})
+    assert again.status_code == 200 and again.get_json() == first, again.get_json()
     client.post(url, headers=bearer(s1), json={"value": 778})
     assert client.post(url, headers=bearer(s2), json={"value": 3}).get_json()["status"] == "revealed"
 
