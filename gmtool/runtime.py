@@ -23,6 +23,7 @@ import sqlite3
 import sys
 import threading
 import time
+import traceback
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -379,12 +380,14 @@ def _unfoldable(meta: dict, seed) -> tuple[str, str] | None:
 
 
 def _file_mark(path: Path) -> list:
-    """What changes when a file is replaced or written (its size and time, its WAL's too), as JSON keeps it."""
+    """What changes when a file is replaced or written (its size and time, its WAL's too), as JSON keeps it. A WAL
+    that holds nothing is no WAL: a reader of the file makes an empty one and the last connection to close removes it
+    (the list's reads, sqlite3 run on the file), neither of which changes the session."""
     marks = []
     for name in (str(path), f"{path}-wal"):
         try:
             st = os.stat(name)
-            marks.append([st.st_size, st.st_mtime_ns])
+            marks.append([st.st_size, st.st_mtime_ns] if st.st_size or name == str(path) else None)
         except OSError:
             marks.append(None)
     return marks
@@ -459,7 +462,11 @@ class LiveSession:
         self.kept_seq = 0  # where the undo base kept in the file ends, when this session took or wrote it (snapshots.py)
         try:
             self._load()
-        except BaseException:  # a damaged file (SessionManager.get says what is wrong): no connection left open
+        except BaseException as e:  # a damaged file (SessionManager.get says what is wrong): no connection left open
+            # The frames of the failed fold hold the log's cursor part-read, and a connection with a statement still
+            # running stays open after close() until it is freed (with the error, at the end of the request): the
+            # file's WAL then went after its damage was recorded, and the list named the session sound again.
+            traceback.clear_frames(e.__traceback__)
             self.store.close()
             raise
 

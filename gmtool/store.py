@@ -166,13 +166,17 @@ class Store(EventLog):
         self.path = Path(path)
         create_private(self.path)
         conn = self.conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self.db = Database(conn)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={synchronous}")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.execute("PRAGMA cache_size=-512")  # 512 KiB: the state lives in memory, the file is mostly appended
-        migrations.apply(self.db)
-        row = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
+        try:
+            self.db = Database(conn)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={synchronous}")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute("PRAGMA cache_size=-512")  # 512 KiB: the state lives in memory, the file is mostly appended
+            migrations.apply(self.db)
+            row = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(action), 0) FROM events").fetchone()
+        except BaseException:  # no database (a damaged file): closed now, not when the error is freed
+            conn.close()
+            raise
         self._last_seq, self._last_action = row  # only this Store writes the file (one server per folder)
 
     def close(self) -> None:

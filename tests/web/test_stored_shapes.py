@@ -4,9 +4,11 @@ from anyone) may hold a field in a shape today's requests refuse. Loading and sh
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -153,6 +155,18 @@ def unknown_counter(path):
     db.close()
 
 
+def unknown_counter_mid_log(path):
+    """As unknown_counter, with two sound events after the one that does not replay (a longer log, as a demo session's
+    event 3 edited): the failed load stops reading the log part-way."""
+    with sqlite3.connect(path) as db:
+        for _ in range(2):
+            db.execute("INSERT INTO events (seq, ts, actor, action, type, data) SELECT seq + 1, ts, actor, action + 1, "
+                       "type, data FROM events WHERE seq = (SELECT MAX(seq) FROM events)")
+        assert db.execute("UPDATE events SET data = replace(data, '\"seals\"', '\"hp\"') "
+                          "WHERE seq = 2 AND type = 'counter.changed'").rowcount == 1
+    db.close()
+
+
 def not_a_database(path):
     """The file's bytes are no SQLite database (a disk error, a file of another program)."""
     for suffix in ("-wal", "-shm"):
@@ -238,13 +252,29 @@ def refused_unreadable(path):
     db.close()
 
 
+def files_open(path) -> list[str]:
+    """The files of this process named `path`, `path`-wal or `path`-shm (none known off Linux)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # (closed meanwhile)
+            continue
+        if target.startswith(str(Path(path).resolve())):
+            found.append(target)
+    return found
+
+
 def listed(app) -> dict:
     """{session id: damaged} of the API's session list."""
     sessions = app.test_client().get("/api/sessions", headers=bearer(ADMIN_KEY)).get_json()["sessions"]
     return {s["id"]: s["damaged"] for s in sessions}
 
 
-@pytest.mark.parametrize("edit, at_once", [(unknown_counter, False), (not_a_database, True),
+@pytest.mark.parametrize("edit, at_once", [(unknown_counter, False), (unknown_counter_mid_log, False),
+                                           (not_a_database, True),
                                            (ruleset_not_installed, True), (seed_missing, True),
                                            (refused_unreadable, True)])
 def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart(tmp_path, caplog, edit, at_once):
@@ -254,7 +284,10 @@ def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart
     all) is listed at once, nothing loaded; a log that does not replay (that takes a fold) once it has failed to load,
     in this server or an earlier one (what was found is kept beside the file, in `<id>.sqlite-damaged`; the restarted
     server answers from it without folding the file again). The file itself is never written; a backup put back is
-    listed sound and opens, and its record goes."""
+    listed sound and opens, and its record goes. A failed load left the file open (its fold's cursor, part-read, held
+    the connection) until the request's error was freed, which removed the WAL after the record was written: the list
+    named the session sound again for good (a demo's event 3 edited). Now the connection is closed before the record is
+    written, and a WAL that holds nothing (a reader makes one, sqlite3's close removes it) is not a change."""
     app, (bad, good) = two_sessions_one_edited(tmp_path, edit)
     sid, path = bad["session"], tmp_path / "sessions" / f"{bad['session']}.sqlite"
     before = path.read_bytes()
@@ -263,6 +296,11 @@ def test_the_list_names_a_damaged_session_without_loading_it_and_after_a_restart
     r = app.test_client().get(f"/api/sessions/{sid}/state", headers=bearer(ADMIN_KEY))
     assert r.status_code == 409
     error = r.get_json()["error"]
+    assert not files_open(path)  # the failed load's connection is closed (a fold's cursor part-read held it open)
+    if edit is not not_a_database:
+        with sqlite3.connect(path) as db:  # the GM looks into the file (the last connection removes the empty WAL)
+            assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] >= 2
+        db.close()
     assert listed(app) == {sid: True, good["session"]: False}
     app.extensions["gmtool"].close_all()
     caplog.clear()
