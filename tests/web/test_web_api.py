@@ -283,6 +283,24 @@ def test_secret_roll_reveal_once(client, created):
     assert_error(client.post(f"/api/sessions/{sid}/rolls/9999/reveal", headers=gm), 404)
 
 
+def test_a_secret_roll_older_than_the_last_50_is_revealed_an_old_public_one_is_a_404(client, created):
+    """docs/api.md 8 (reveal): the 404 for a roll older than the last 50 holds for a public roll only; a secret roll
+    is revealed however old it is (the page said 404 for both), its roll's line in the table's log with its result."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    secret = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "S1D20", "label": "古い伏せ"}).get_json()
+    public = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "1D6"}).get_json()
+    for _ in range(50):
+        assert client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "1D6"}).status_code == 201
+    error = assert_error(client.post(f"/api/sessions/{sid}/rolls/{public['seq']}/reveal", headers=gm), 404)
+    assert error["en"] == "There is no such roll", error
+    r = client.post(f"/api/sessions/{sid}/rolls/{secret['seq']}/reveal", headers=gm)
+    assert r.status_code == 200 and r.get_json()["revealed"] == secret["seq"], r.get_json()
+    log = client.get(f"/api/sessions/{sid}/log?lang=en&after={secret['seq'] - 1}&limit=1",
+                     headers=bearer(created["table_token"])).get_json()["events"]
+    assert log[0]["type"] == "dice.rolled" and log[0]["data"]["roll"]["total"] == secret["total"], log
+    assert log[0]["text"].startswith("[secret] GM 古い伏せ: S1D20"), log
+
+
 def test_a_revealed_secret_roll_reads_with_its_label_and_result_until_the_reveal_is_undone(client, created):
     """The reveal's log line (the table's stage shows the newest) says which roll and what it came to, not its number
     (browser review); once the reveal is undone the roll is secret again and so is its result."""
