@@ -55,7 +55,7 @@ def session_dice(live: LiveSession, p: dict):
 def roll(live: LiveSession, viewer: Viewer, p: dict) -> dict:
     """GM or a seat: roll dice on the server, or record the faces of real dice (a seat may not roll secretly)."""
     # no length of its own: the dice parser refuses an expression over 200 characters in its words (docs/api.md,
-    # Limits: `Expression too long (max 200)`)
+    # Limits: `Expression too long (max 200): '<expr>'`)
     expr = commands.clean_text(p.get("expr"), "ダイス式", "dice expression", limit=MAX_TEXT, required=False)
     if not viewer.is_gm and viewer.kind != "seat":
         raise Forbidden("テーブル画面からはダイスを振れません", "The table screen cannot roll")

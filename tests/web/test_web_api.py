@@ -236,23 +236,27 @@ def test_bad_dice_expression_is_400_with_message(client, created, expr):
     assert state_of(client, sid, created["gm_token"])["rolls"] == []
 
 
-# An expression over each limit of docs/api.md's Dice table, by the row's first cell and the error it names (the row
-# "Dice per term / per expression" names two).
-OVER_DICE_LIMITS = [("Expression length", "1D6+" * 49 + "1D666", 0), ("Terms per expression", "+".join(["1D6"] * 21), 0),
-                    ("Dice per term / per expression", "101D6", 0),
-                    ("Dice per term / per expression", "100D6+100D6+1D6", 1), ("Sides", "1D1001", 0)]
+# An expression over each limit of docs/api.md's Dice table, by the row's first cell, the error it names (the row
+# "Dice per term / per expression" names two) and the expression as the error quotes it (`<expr>` in the table).
+OVER_DICE_LIMITS = [("Expression length", "1D6+" * 49 + "1D666", 0, "1D6+" * 9 + "1D6…"),
+                    ("Terms per expression", "+".join(["1D6"] * 21), 0, "1D6+" * 9 + "1D6…"),
+                    ("Dice per term / per expression", " 101d6 ", 0, "101d6"),
+                    ("Dice per term / per expression", "100D6+100D6+1D6", 1, "100D6+100D6+1D6"),
+                    ("Sides", "1 d 1001", 0, "1 d 1001")]
 
 
-@pytest.mark.parametrize("limit, expr, which", OVER_DICE_LIMITS)
-def test_a_roll_over_a_dice_limit_is_refused_with_the_documented_words(client, created, limit, expr, which):
+@pytest.mark.parametrize("limit, expr, which, quoted", OVER_DICE_LIMITS)
+def test_a_roll_over_a_dice_limit_is_refused_with_the_documented_words(client, created, limit, expr, which, quoted):
     """docs/api.md, Limits › Dice: each limit's own message, also the expression's length (a 201-character expression
-    was refused by the request's text check, `The dice expression must be at most 200 characters`, not the table's)."""
+    was refused by the request's text check, `The dice expression must be at most 200 characters`, not the table's),
+    word for word in both languages with the expression it quotes (the table left out the `: '…'` the server adds)."""
     section = (ROOT / "docs/api.md").read_text(encoding="utf-8").split("\n### Dice\n", 1)[1].split("\n### ", 1)[0]
     row = next(line for line in section.splitlines() if line.startswith(f"| {limit} |"))
-    documented = re.findall(r"`([^`]+)`", row.split(" | ")[-1])[which]
+    en, ja = (re.findall(r"`([^`]+)`", cell)[which].replace("<expr>", quoted) for cell in row.split(" | ")[-2:])
     sid = created["session"]
     response = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(created["gm_token"]), json={"expr": expr})
-    assert assert_error(response, 400)["en"].startswith(documented), (limit, response.get_json())
+    error = assert_error(response, 400)
+    assert (error["en"], error["ja"]) == (en, ja), (limit, error)
     assert state_of(client, sid, created["gm_token"])["rolls"] == []
 
 
