@@ -260,6 +260,10 @@ def test_refusals_in_play_are_4xx(game):
                    "target": {"name": "X", "owner": "s2", "alignments": ["Martian"]}}, who="s1", status=400)
     act("declare_victory", who="s1", status=409)  # 1 of 11
     act("declare_victory", {"kind": "special", "label": "x"}, who="s1", status=403)
+    for kind in ("special", "goal_card"):  # without a label too: the phone may not declare it (it was asked for a label)
+        refused = act("declare_victory", {"kind": kind}, who="s1", status=403)["error"]
+        assert (refused["ja"], refused["en"]) == ("特殊ゴールとゴールカードはGMが宣言します",
+                                                  "The GM declares special goals and goal cards"), refused
     act("declare_victory", {"seat": "s2", "kind": "special"}, status=400)  # the GM names it
     act("roll_attack", who="s1", status=409)
     act("choose_power", {"use": "global"}, who="s1", status=409)

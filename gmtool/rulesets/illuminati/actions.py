@@ -535,9 +535,9 @@ def declare_victory(state, payload: dict, ctx) -> list:
     seat = _actor_seat(state, payload, ctx)
     _player(g, seat)
     kind = _choice(payload.get("kind"), VICTORIES, "勝利条件", "victory kind", "basic")
-    label = clean_text(payload.get("label"), "勝利条件の名前", "victory label", limit=60, required=kind != "basic")
-    if kind != "basic" and not ctx.viewer.is_gm:
+    if kind != "basic" and not ctx.viewer.is_gm:  # (before its label: a phone is not asked for what it may not send)
         raise Forbidden("特殊ゴールとゴールカードはGMが宣言します", "The GM declares special goals and goal cards")
+    label = clean_text(payload.get("label"), "勝利条件の名前", "victory label", limit=60, required=kind != "basic")
     if kind == "basic" and not rules.meets_goal(state.counters[seat]["groups"], g["goal"]):
         lack = rules.missing(state.counters[seat]["groups"], g["goal"])
         raise Conflict(f"ゴールまであと{lack}組織です", f"{lack} more group(s) needed for the goal")
