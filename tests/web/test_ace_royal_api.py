@@ -711,7 +711,8 @@ def test_the_view_is_the_same_for_every_viewer_but_me_you_and_the_hidden_cards(c
 def test_every_field_of_the_view_is_always_there_also_before_the_setup(client):
     """docs/rulesets/ace_royal.md §4: "Every field is always there (null or empty before it applies)". Before `setup`
     the view was only `{phase, players, steps}` (its steps without `now`); now every viewer's view carries every
-    documented field (`me` only a player's) before the setup and after each step of a whole game."""
+    documented field (`me` a phone's: null before the setup, where it was left out) before the setup and after each
+    step of a whole game."""
     documented = documented_fields("docs/rulesets/ace_royal.md", "## 4. `state.ruleset`")
     top, step_fields = documented[""], documented["steps"]
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
@@ -720,6 +721,7 @@ def test_every_field_of_the_view_is_always_there_also_before_the_setup(client):
     before = [client.get(f"/api/sessions/{data['session']}/state", headers=bearer(token)).get_json()["ruleset"]
               for token in (data["gm_token"], data["table_token"], data["seats"][0]["token"])]
     assert before[0]["phase"] == "new" and before[0]["players"] == [] and before[0]["winner"] is None
+    assert "me" not in before[0] and "me" not in before[1] and before[2]["me"] is None  # a phone's: null, not absent
     sid, tokens, play = next(documented_games(client))
     for view in before + ruleset_views(client, sid, tokens, play):
         assert set(view) in (top, top - {"me"}), (view.get("phase"), top ^ set(view))

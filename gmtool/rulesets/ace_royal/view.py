@@ -64,7 +64,7 @@ def view(state: State, viewer: Viewer) -> dict:
     """The ruleset's part of the view (RULES.md A): the table, the turn, the combat, the newest result."""
     g = state.extra.get(NAME)
     if not g:  # before setup: every field there all the same, null or empty (docs/rulesets/ace_royal.md §4)
-        return {"phase": "new", "version": None, "version_label": None, "order": [], "first_rolls": None,
+        return {**({"me": None} if viewer.kind == "seat" else {}), "phase": "new", "version": None, "version_label": None, "order": [], "first_rolls": None,
                 "first": None, "active": None, "current": None, "round": None, "step": None, "step_label": None,
                 "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": False} for k in r.STEPS],
                 "turn": {}, "players": [], "exchange": None, "combat": None, "last_combat": None, "newest": None,
@@ -116,6 +116,6 @@ def view(state: State, viewer: Viewer) -> dict:
                          "hand_code_answered": {side: side in answered for side in SIDES},
                          "ready": rolled and bool(combat["attacker_side"]["kind"])
                          and (not intercept_due or bool(combat["interceptor_side"]["kind"]))}
-    if viewer.seat in g["players"]:
-        out["me"] = next(p for p in out["players"] if p["seat"] == viewer.seat)
+    if viewer.kind == "seat":  # a phone's own entry (null for a seat that does not play: none before the setup)
+        out["me"] = next((p for p in out["players"] if p["seat"] == viewer.seat), None)
     return out
