@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, assert_undo_as_documented, bearer, documented_fields, games_to_play, open_link,
-                            ruleset_views, ruleset_views_by_step, undocumented)
+from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, documented_fields, games_to_play,
+                            open_link, ruleset_views, ruleset_views_by_step, undocumented)
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -59,18 +59,32 @@ def _setup(act):
 def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
     """ace_royal.md §2: before `start_game` the actions of the game in play answer 409 'The game has not started yet'
     before reading their fields: an unknown counter, a phone's 魔力 and a zero change to `adjust`, an unknown state,
-    an unknown seal effect (not the quick version's first-master die) — not their rows' 404 / 403 / 400."""
+    an unknown seal effect (not the quick version's first-master die) — not their rows' 404 / 403 / 400. Before
+    `setup` they answer the 'not set up' 409 (the page said 'not started' for both), and `use_seal` between the setup
+    and the start says what a seal may do then, word for word as the page gives them."""
     act, state = game["act"], game["state"]
-    _setup(act)
-    version = state()["session"]["version"]
-    for name, payload, who in (("adjust", {"key": "zz", "delta": 1}, "s1"), ("adjust", {"key": "mana", "delta": -1}, "s1"),
-                               ("adjust", {"seat": "s1", "key": "hand", "delta": 0}, "gm"),
-                               ("set_state", {"state": "zz"}, "s1"), ("use_seal", {"effect": 9}, "s1"),
-                               ("combat_modifier", {"side": "zz"}, "s1"), ("place_code", {}, "s1")):
-        error = act(name, payload, who=who, status=409)["error"]
-        assert (error["ja"].startswith("ゲームはまだ始まっていません")
-                and error["en"].startswith("The game has not started yet")), (name, error)
-    assert state()["session"]["version"] == version
+    refused = (("adjust", {"key": "zz", "delta": 1}, "s1"), ("adjust", {"key": "mana", "delta": -1}, "s1"),
+               ("adjust", {"seat": "s1", "key": "hand", "delta": 0}, "gm"), ("set_state", {"state": "zz"}, "s1"),
+               ("use_seal", {"effect": 9}, "s1"), ("combat_modifier", {"side": "zz"}, "s1"), ("place_code", {}, "s1"),
+               ("step", {}, "gm"))
+    before_setup = ("まだ準備をしていません（GMが「準備」で始めます）",
+                    "The game is not set up yet (the GM sets it up with the 'Setup' button)")
+    not_started = ("ゲームはまだ始まっていません", "The game has not started yet")
+    seal = ("ゲームはまだ始まっていません（開幕前の令呪は、クイック版の効果2で最初のアクティブマスター決定のダイスを振り直すことだけです）",
+            "The game has not started yet (before the start, a Command Seal only re-rolls the first-active-master die: "
+            "the quick version's effect 2)")
+    page = (ROOT / "docs/rulesets/ace_royal.md").read_text(encoding="utf-8").replace("\n", " ")  # (as it renders)
+    for words in (*before_setup, *not_started, *seal):
+        assert f"`{words}`" in page or f"「{words}」" in page, words
+    for setup in (False, True):
+        if setup:
+            _setup(act)
+        version = state()["session"]["version"]
+        for name, payload, who in refused:
+            error = act(name, payload, who=who, status=409)["error"]
+            expected = before_setup if not setup else seal if name == "use_seal" else not_started
+            assert (error["ja"], error["en"]) == expected, (name, error)
+        assert state()["session"]["version"] == version
 
 def test_bad_input_is_a_4xx_and_changes_nothing(game):
     act, state = game["act"], game["state"]
