@@ -170,6 +170,17 @@ def test_a_move_takes_the_faces_of_a_real_die(game):
     assert state()["rolls"][0]["entered"] is False
 
 
+def test_s3_the_order_the_server_rolls_is_not_marked_as_real_dice(client):
+    """sugoroku.md, Real dice: the setup's order rolled by the server says `"entered": false`, its log line unmarked
+    (the faces entered at the table say true: test_sugoroku_languages' order test)."""
+    game = new_game(client, seats=("セイバー", "アーチャー", "ランサー"), setup={"order": "roll", "dice": "server"})
+    events = {lang: [e for e in client.get(f"/api/sessions/{game['sid']}/log?lang={lang}",
+                                           headers=bearer(game["tokens"]["table"])).get_json()["events"]
+                     if e["type"] == "sugoroku.setup"][0] for lang in ("ja", "en")}
+    assert events["ja"]["data"]["entered"] is False and len(events["ja"]["data"]["order_rolls"]) == 3, events["ja"]
+    assert "実ダイス" not in events["ja"]["text"] and "real dice" not in events["en"]["text"], events
+
+
 def test_s3_a_move_the_gm_rolls_for_a_seat_names_the_mover(game):
     """S-3: the GM's 代わりに1d6 for a player whose phone is away: the roll on every screen says whose move it was
     (「セイバーの移動」), not only that the GM rolled; a player's own roll keeps its short label."""

@@ -171,7 +171,8 @@ def test_an_english_phone_s_card_example_is_words_and_words_are_read(battle):
 @pytest.mark.parametrize("word", ["ダイス", "roll"])
 def test_s3_the_order_field_takes_the_word_its_hint_says_in_either_language(client, word):
     """The Japanese console's hint says 「ダイス」ならダイスで決める (it said 'roll', an English word on a Japanese
-    screen, the only one the setup form showed); either word rolls the order (S-3)."""
+    screen, the only one the setup form showed); either word rolls the order (S-3). Its faces are recorded as real dice:
+    `"entered": true` in the sugoroku.setup, its log line marked ［実ダイス］ / [real dice] (as succession's setup)."""
     r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={"title": "順", "ruleset": "sugoroku",
                                                                      "seats": ["Alice", "Bob"]})
     data = r.get_json()
@@ -180,11 +181,14 @@ def test_s3_the_order_field_takes_the_word_its_hint_says_in_either_language(clie
     assert response.status_code == 200, response.get_json()
     assert [o["seat"] for o in response.get_json()["ruleset"]["order"]] == ["s2", "s1"]
     # the setup's log line lists the rolls in the reader's language (English read 「（Bob 6、Alice 2）」)
-    lines = {lang: [e["text"] for e in client.get(f"/api/sessions/{data['session']}/log?lang={lang}",
-                                                  headers=bearer(data["gm_token"])).get_json()["events"]
-                    if e["type"] == "sugoroku.setup"][0] for lang in ("ja", "en")}
-    assert "手番 Bob→Alice（Alice 2、Bob 6）" in lines["ja"], lines
-    assert "order Bob→Alice (Alice 2, Bob 6) [S-1/S-3]" in lines["en"], lines
+    # and says they were real dice (sugoroku.md, Real dice: nothing told them from the server's)
+    events = {lang: [e for e in client.get(f"/api/sessions/{data['session']}/log?lang={lang}",
+                                           headers=bearer(data["gm_token"])).get_json()["events"]
+                     if e["type"] == "sugoroku.setup"][0] for lang in ("ja", "en")}
+    lines = {lang: event["text"] for lang, event in events.items()}
+    assert "手番 Bob→Alice（Alice 2、Bob 6）［実ダイス］ [S-1/S-3]" in lines["ja"], lines
+    assert "order Bob→Alice (Alice 2, Bob 6) [real dice] [S-1/S-3]" in lines["en"], lines
+    assert events["ja"]["data"]["entered"] is True, events["ja"]["data"]
 
 
 def test_s7_the_tv_board_names_a_square_s_terrain_in_words_a_reader_knows(battle):

@@ -233,7 +233,8 @@ def _d_setup(e, state, lang):
     names = "→".join(state.seat_name(s) for s in d["order"])
     rnd = R.ROUND_LABELS[d["round"]].get(lang)
     rolls = [f"{state.seat_name(s)} {'/'.join(map(str, r))}" for s, r in (d.get("order_rolls") or {}).items()]
-    rolled = _ja(lang, "（" + "、".join(rolls) + "）", " (" + ", ".join(rolls) + ")") if rolls else ""
+    real = _ja(lang, "［実ダイス］", " [real dice]") if d.get("entered") else ""
+    rolled = _ja(lang, "（" + "、".join(rolls) + "）", " (" + ", ".join(rolls) + ")") + real if rolls else ""
     return _ja(lang, f"双六聖杯戦争の準備：{rnd}から、盤面{d['board_length']}マス、手番 {names}{rolled} [S-1/S-3]",
                f"Sugoroku set up: starting at {rnd}, board of {d['board_length']}, order {names}{rolled} [S-1/S-3]")
 

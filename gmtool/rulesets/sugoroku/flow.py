@@ -272,8 +272,10 @@ def setup(state: State, payload: dict, ctx) -> list:
             tx.emit("prompt.locked", {"prompt": pid, "reason": {"ja": "真名は公開まで秘密（S-13）",
                                                                 "en": "the true name stays secret until revealed (S-13)"}})
     tx.drafts[0] = ("sugoroku.setup", {
-        "round": first_round, "board_length": length, "order": order, "order_rolls": rolls, "players": players,
-        "true_name_prompts": prompt_ids, "skip_to_climax": skip, "readings": rd, "dice_next": ctx.dice.next_index})
+        "round": first_round, "board_length": length, "order": order, "order_rolls": rolls,
+        **({"entered": dicelib.is_entered(ctx.dice)} if rolls else {}),  # the order rolled at the table (real dice)
+        "players": players, "true_name_prompts": prompt_ids, "skip_to_climax": skip, "readings": rd,
+        "dice_next": ctx.dice.next_index})
     for seat in seats:
         spec = specs.get(seat) or {}
         mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, "初期魔力", "starting mana")
