@@ -62,6 +62,14 @@ def test_bad_input_is_a_4xx_never_a_500(game):
     act("setup", who="s1", status=403)
     act("battle_card", {"card": "zzz"}, who="s1", status=409)
     act("square_event", {"seat": "s1", "mana": "lots"}, status=400)
+    # skip_turn names the current mover or no seat (sugoroku.md §3): a seat that does not exist was the 409 of another
+    # seat, not the 404 every other action answers
+    for payload, status, words in (({"seat": "zz"}, 404, ("その席はありません", "There is no such seat")),
+                                   ({"seat": "s2"}, 409, ("飛ばせるのは今の手番の席だけです",
+                                                          "Only the current mover's turn can be skipped"))):
+        error = act("skip_turn", payload, status=status)["error"]
+        assert (error["ja"], error["en"]) == words, error
+    assert act("skip_turn", {})["ruleset"]["current"] == "s2"  # no seat: the current mover's turn (s1's)
 
 
 @pytest.mark.parametrize("order", [5, True, 1.5, {"s1": 1, "s2": 2, "s3": 3, "s4": 4}])

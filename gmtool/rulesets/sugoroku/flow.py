@@ -404,7 +404,9 @@ def skip_turn(state: State, payload: dict, ctx) -> list:
     s = started(state)
     require_no_battle(s)
     mover = current_mover(state)
-    seat = text_field(payload, "seat", mover or "", ja="席")
+    seat = text_field(payload, "seat", mover or "", ja="席")  # no seat: the current mover's (sugoroku.md §3)
+    if seat and seat not in state.seats:
+        raise NotFound("その席はありません", "There is no such seat")
     if mover is None or seat != mover:
         raise Conflict("飛ばせるのは今の手番の席だけです", "Only the current mover's turn can be skipped")
     return [("sugoroku.turn_skipped", {"seat": seat, "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
