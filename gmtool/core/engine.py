@@ -119,13 +119,6 @@ def seat_added(state: State, e: Event) -> None:
     _init_counters(state, d["id"])
 
 
-def seat_updated(state: State, e: Event) -> None:
-    """Fold `seat.updated`."""
-    seat = state.seats[e.data["id"]]
-    seat.name = e.data["name"]
-    seat.faction = e.data.get("faction", seat.faction)
-
-
 def seat_token_reissued(state: State, e: Event) -> None:
     """Tokens live outside the state (store secrets); the event is for the log."""
 

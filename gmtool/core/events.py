@@ -16,8 +16,6 @@ CORE_EVENTS: tuple[EventType, ...] = (
               line_key=view.fixed_line),
     EventType("seat.added", engine.seat_added, logtext.seat_added, PUBLIC,
               line_key=view.fixed_line),
-    EventType("seat.updated", engine.seat_updated, logtext.seat_updated, PUBLIC,
-              line_key=view.fixed_line),
     EventType("seat.token_reissued", engine.seat_token_reissued, logtext.seat_token_reissued, GM_ONLY,
               line_key=view.fixed_line),
     EventType("counter.changed", engine.counter_changed, logtext.counter_changed, custom(view.counter_event),

@@ -69,11 +69,6 @@ def seat_added(e, state, lang):
     return _ja(lang, f"席「{e['data']['name']}」を追加", f"Seat '{e['data']['name']}' added")
 
 
-def seat_updated(e, state, lang):
-    """The log line of `seat.updated`."""
-    return _ja(lang, f"席の名前を「{e['data']['name']}」に変更", f"Seat renamed to '{e['data']['name']}'")
-
-
 def seat_token_reissued(e, state, lang):
     """The log line of `seat.token_reissued`."""
     n = state.seat_name(e["data"]["id"])
