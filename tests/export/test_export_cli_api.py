@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from export_session import GENERIC, events_of, play
-from gmtool_testing import bearer, unnamed_controls
+from gmtool_testing import ROOT, bearer, unnamed_controls
 
 from gmtool import limits
 from gmtool.cli import main
@@ -237,6 +237,13 @@ def test_api_export_bad_options(web, query, message):
     response = client.get(f"/api/sessions/{data['session']}/export?{query}", headers=bearer(data["gm_token"]))
     assert response.status_code == 400
     assert response.is_json and message in response.get_json()["error"]["en"]
+    if "scene=9" in query:  # docs/api.md 14's export errors left it out: now word for word, both languages
+        section = (ROOT / "docs/api.md").read_text(encoding="utf-8").split("## 14. Export and import")[1]
+        number = re.search(r"`There is no scene (\d+)` / 「シーン(\d+)はありません」", section.split("\n## ")[0])
+        assert number and number[1] == number[2], "docs/api.md 14 lists the missing scene's error"
+        error = client.get(f"/api/sessions/{data['session']}/export?format=markdown&scene={number[1]}",
+                           headers=bearer(data["gm_token"])).get_json()["error"]
+        assert (error["ja"], error["en"]) == (f"シーン{number[1]}はありません", f"There is no scene {number[1]}"), error
 
 
 def test_an_unknown_format_is_refused_naming_the_formats_as_the_export_page_does(web):
