@@ -169,6 +169,11 @@ def test_huge_body_is_413(client, created):
                            content_type="application/json")
     assert response.status_code == 413
     assert response.get_json()["error"]["en"] == "Request too large"
+    # docs/api.md, Limits: the form limits are the screens' (test_gm_forms_fuzz); under /api/ no form is read, so a
+    # form of 201 fields is the 400 of any form there (the page said 413 for every route)
+    response = client.post(f"/api/sessions/{created['session']}/counters", headers=bearer(created["gm_token"]),
+                           data={f"f{i}": "x" for i in range(201)})
+    assert response.status_code == 400 and response.get_json()["error"]["en"] == "Send a JSON object"
 
 
 def test_gm_forms_fuzz(screens):
@@ -181,6 +186,14 @@ def test_gm_forms_fuzz(screens):
                                        headers={"HX-Request": "true"})
             assert is_4xx(response), (path, response.status_code)
             assert "flash" in response.get_data(as_text=True)
+    # docs/api.md, Limits: a screen's form of more than 200 fields: multipart is refused by Werkzeug (413), URL-encoded
+    # (as the screens send) by the field count (400)
+    many = {**{f"f{i}": "x" for i in range(200)}, "csrf": screens.csrf("gm")}
+    for content_type, status, words in (("multipart/form-data", 413, "送信内容が大きすぎます"),
+                                        ("application/x-www-form-urlencoded", 400, "項目が多すぎます（200個まで）")):
+        response = screens.gm.post(f"/s/{screens.sid}/gm/counter", headers={"HX-Request": "true"}, data=many,
+                                   content_type=content_type)
+        assert response.status_code == status and words in response.get_data(as_text=True), content_type
 
 
 def test_phone_forms_fuzz(screens):
