@@ -73,8 +73,8 @@ def highest(prompt: Prompt, answers: dict, state: State, dice: Any) -> dict:
         n = name_of(state, winners[0])
         summary = {"ja": f"{n}の勝ち（{best}）", "en": f"{n} wins ({best})"}
     else:
-        names = "・".join(name_of(state, w) for w in winners)
-        summary = {"ja": f"引き分け（{names}：{best}）", "en": f"Tie ({names}: {best})"}
+        names = [name_of(state, w) for w in winners]  # listed as each language lists (as votes' tie)
+        summary = {"ja": f"引き分け（{'・'.join(names)}：{best}）", "en": f"Tie ({', '.join(names)}: {best})"}
         winners = []
     return {"summary": summary, "winners": winners, "rows": rows, "notes": [], "events": []}
 

@@ -25,8 +25,8 @@ def test_highest_single_winner_with_breakdown(pure):
 def test_highest_tie_has_no_winner_t6(pure):
     result = highest(prompt(), {"s1": 50, "s2": 50, "s3": 10}, pure.state, FixedDice([]))
     assert result["winners"] == []
-    assert "引き分け" in result["summary"]["ja"] and "Tie" in result["summary"]["en"]
-    assert "セイバー" in result["summary"]["ja"] and "アーチャー" in result["summary"]["ja"]
+    assert result["summary"] == {"ja": "引き分け（セイバー・アーチャー：50）",
+                                 "en": "Tie (セイバー, アーチャー: 50)"}  # English lists as English does (it read 「・」)
 
 
 def test_highest_counts_gm_modifiers(pure):
