@@ -74,6 +74,7 @@ def test_bad_input_is_a_4xx_never_a_500(game):
     act("setup", {"first": "s1", "row": ["5", "6"]})
     act("setup", {"first": "s1"}, status=409)
     act("play", {"card": "5"}, who="s2", status=409)  # not s2's turn
+    act("play", {"card": "5", "seat": "s1"}, who="s2", status=403)  # nor for s1 (the 409 of its own turn before)
     act("play", {"card": "9"}, who="s1", status=400)
     act("play", {"card": {"kind": "plus"}}, who="s1", status=400)
     act("play", {"card": ["x"]}, who="s1", status=400)
@@ -201,7 +202,11 @@ def test_score_only_mode_with_phones(game):
         status = re.search(r'id="sc-status">(.*?)</p>', phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True), re.S)
         assert status.group(1).strip() == phone_says, (lang, status.group(1))
     act("play", {"card": "5"}, who="s1", status=409)
-    act("enter_counts", {"f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")
+    # a phone naming the other player's seat was ignored (its own entry written): 403, as ace_royal's (nothing written)
+    refused = act("enter_counts", {"seat": "s2", "f5": 4}, who="s1", status=403)["error"]
+    assert (refused["ja"], refused["en"]) == ("他のプレイヤーの操作はできません", "You cannot act for another player")
+    assert not any(p["entered"] for p in state("s1")["ruleset"]["players"])
+    act("enter_counts", {"seat": "s1", "f5": 4, "f6": 2, "f7": 3, "f8": 2}, who="s1")  # its own seat: fine
     assert state("s2")["ruleset"]["finished"] is None
     act("enter_counts", {"f5": 0, "f6": 3, "f7": 3, "f8": 6, "grail": 4}, who="s2", status=400)
     out = act("enter_counts", {"f6": 3, "f7": 3, "f8": 6, "plus": "2", "minus": [1]}, who="s2")

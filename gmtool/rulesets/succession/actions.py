@@ -53,6 +53,16 @@ def _seat_words(state: State, seat) -> tuple[str, str]:
     return (state.seat_name(seat),) * 2 if seat in state.seats else ("その席", "that seat")
 
 
+def own_seat(s: dict, payload: dict, ctx: ActionContext) -> str:
+    """A phone's own seat, which must be a player's: naming another seat is refused (403), not ignored (it wrote the
+    phone's own entry), as every game's phone is."""
+    if payload.get("seat") not in (None, "", ctx.viewer.seat):
+        raise Forbidden("他のプレイヤーの操作はできません", "You cannot act for another player")
+    if ctx.viewer.seat not in s["players"]:
+        raise Forbidden("このゲームのプレイヤーではありません", "You are not a player of this game")
+    return ctx.viewer.seat
+
+
 def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
     """The player making this move: a seat moves for itself, on its turn; the GM moves for the current player."""
     turns = Turns.from_dict(s["turns"])
@@ -62,9 +72,7 @@ def mover(state: State, s: dict, payload: dict, ctx: ActionContext) -> str:
             ja, en = _seat_words(state, seat)
             raise GmError(f"{ja}はこのゲームのプレイヤーではありません", f"Not a player of this game: {en}")
     else:
-        seat = ctx.viewer.seat
-        if seat not in s["players"]:
-            raise Forbidden("このゲームのプレイヤーではありません", "You are not a player of this game")
+        seat = own_seat(s, payload, ctx)
     if seat != turns.current:
         raise Conflict(f"今は{state.seat_name(turns.current)}の手番です（G-1）",
                        f"It is {state.seat_name(turns.current)}'s turn (G-1)")
@@ -261,9 +269,7 @@ def enter_counts(state: State, payload: dict, ctx: ActionContext) -> list:
         if seat not in s["players"]:
             raise GmError("入力するプレイヤーの席を選んでください", "Choose the seat whose cards these are (seat)")
     else:
-        seat = ctx.viewer.seat
-        if seat not in s["players"]:
-            raise Forbidden("このゲームのプレイヤーではありません", "You are not a player of this game")
+        seat = own_seat(s, payload, ctx)
     counts = S.parse_counts(payload)
     entries = {**s["entries"], seat: counts}
     S.check_entries(list(entries.values()))
