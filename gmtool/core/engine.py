@@ -168,9 +168,10 @@ def flag_lowered(state: State, e: Event) -> None:
 def dice_rolled(state: State, e: Event) -> None:
     """Fold `dice.rolled`."""
     d = e.data
-    state.rolls.append(RollRecord(e.seq, e.action, e.actor, d.get("label", ""), d["roll"], bool(d["roll"].get("secret"))))
-    if d["roll"].get("secret"):
-        state.secret_rolls.add(e.seq)
+    record = RollRecord(e.seq, e.action, e.actor, d.get("label", ""), d["roll"], bool(d["roll"].get("secret")))
+    state.rolls.append(record)
+    if record.secret:
+        state.secret_rolls[e.seq] = record
     del state.rolls[:-RECENT_ROLLS]
 
 

@@ -124,7 +124,7 @@ def dice_revealed(e, state, lang):
     """The log line of `dice.revealed`: the roll it shows, with its label and result, while it is revealed (an undone
     reveal leaves the roll secret again, and its line says only which roll it was)."""
     seq = int(e["data"]["roll_seq"])
-    record = next((r for r in reversed(state.rolls) if r.seq == seq), None) if seq in state.revealed_rolls else None
+    record = state.secret_rolls.get(seq) if seq in state.revealed_rolls else None  # (also one older than the last 50)
     if record is None:
         return _ja(lang, f"秘密ロール #{seq} を公開", f"Secret roll #{seq} revealed")
     label = text_in(record.label, lang) if record.label else ""

@@ -222,7 +222,8 @@ class State:
     flags: dict[str, list[str]] = field(default_factory=dict)
     rolls: list[RollRecord] = field(default_factory=list)
     revealed_rolls: set[int] = field(default_factory=set)
-    secret_rolls: set[int] = field(default_factory=set)  # every secret roll, for reveals of older ones
+    # every secret roll by its seq, also those older than `rolls` keeps: a reveal finds it, its line names it
+    secret_rolls: dict[int, RollRecord] = field(default_factory=dict)
     prompts: dict[str, Prompt] = field(default_factory=dict)
     undone: set[int] = field(default_factory=set)
     scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq and title
@@ -290,7 +291,7 @@ _FIELD_COPIES = {  # how State.copy copies a field (the rest: deepcopy)
     "scenes": list,
     "counter_defs": list,  # frozen
     "revealed_rolls": set,  # sets of numbers
-    "secret_rolls": set,
+    "secret_rolls": dict,  # of RollRecords, never changed once folded
     "undone": set,
     "rules": lambda rules: rules,  # the declaration (immutable)
     "prompt_owner": int,  # set anew by State.copy

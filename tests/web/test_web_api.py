@@ -289,7 +289,8 @@ def test_secret_roll_reveal_once(client, created):
 
 def test_a_secret_roll_older_than_the_last_50_is_revealed_an_old_public_one_is_a_404(client, created):
     """docs/api.md 8 (reveal): the 404 for a roll older than the last 50 holds for a public roll only; a secret roll
-    is revealed however old it is (the page said 404 for both), its roll's line in the table's log with its result."""
+    is revealed however old it is (the page said 404 for both), its roll's line in the table's log with its result, and
+    the reveal's line names it by its label and result as a newer one's does (it read 'Secret roll #2 revealed')."""
     sid, gm = created["session"], bearer(created["gm_token"])
     secret = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "S1D20", "label": "古い伏せ"}).get_json()
     public = client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "1D6"}).get_json()
@@ -303,6 +304,8 @@ def test_a_secret_roll_older_than_the_last_50_is_revealed_an_old_public_one_is_a
                      headers=bearer(created["table_token"])).get_json()["events"]
     assert log[0]["type"] == "dice.rolled" and log[0]["data"]["roll"]["total"] == secret["total"], log
     assert log[0]["text"].startswith("[secret] GM 古い伏せ: S1D20"), log
+    newest = client.get(f"/api/sessions/{sid}/log?lang=en", headers=bearer(created["table_token"])).get_json()
+    assert newest["events"][-1]["text"] == f"Secret roll (古い伏せ) revealed: GM {secret['text']}", newest["events"][-1]
 
 
 def test_a_revealed_secret_roll_reads_with_its_label_and_result_until_the_reveal_is_undone(client, created):
