@@ -174,6 +174,10 @@ def test_huge_body_is_413(client, created):
     response = client.post(f"/api/sessions/{created['session']}/counters", headers=bearer(created["gm_token"]),
                            data={f"f{i}": "x" for i in range(201)})
     assert response.status_code == 400 and response.get_json()["error"]["en"] == "Send a JSON object"
+    # but the server key's cookie without the CSRF header has its `csrf` field looked for: a multipart form is read
+    assert client.get(f"/?k={ADMIN_KEY}").status_code == 302
+    response = client.post("/api/sessions", data={f"f{i}": "x" for i in range(201)}, content_type="multipart/form-data")
+    assert response.status_code == 413 and response.get_json()["error"]["en"] == "Request too large"
 
 
 def test_gm_forms_fuzz(screens):
