@@ -72,7 +72,9 @@ def test_screens_through_a_combat(app, client):
     post("s2", "combat_choose", {"kind": "magical"}, status=409)  # 先制 dealt damage: no interception (A-7)
     # A-7: a pick stands until a card changes the stats: the attacker's phone showed both buttons, each a 409
     post("s1", "combat_choose", {"kind": "magical"}, status=409)
-    html = pages()["s1"]
+    html = pages()
+    assert "先制でダメージ、迎撃プロセスはなし" in html["s2"] and "first strike dealt damage, no interception process" in html["gm"]  # (the GM reads English here)
+    html = html["s1"]
     assert 'class="big-button ar-kind"' not in html and re.search(r'id="ar-picked"><b>物理</b>', html)
     post("gm", "combat_modifier", {"side": "interceptor", "stat": "all", "value": "1", "label": "令呪の加護"})
     post("gm", "combat_modifier", {"side": "attacker", "stat": "mdef", "value": "-1", "label": "呪詛"})  # unused here
@@ -163,6 +165,7 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     assert "戦闘ダイスを振り直す" not in html  # quick seal 2 offers only a die the player rolled (me.rerolls, A-3)
     # A-8: the interceptor picks once both dice are in (they count in the attacker's damage judgement)
     assert 'id="ar-wait-dice"' in html and 'class="big-button ar-kind"' not in html
+    assert 'ar-process-now">襲撃プロセス: 両者が戦闘ダイスを振る' in html  # not "the attacker picks": it has picked
     post("combat_roll", {"faces": "1 3"})
     assert "2. 戦闘ダイスを振り直す" in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     post("use_seal", {"effect": "2", "faces": "6"})  # quick seal 2: re-roll my die, with a real die
@@ -172,6 +175,8 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     api("combat_roll", {"side": "attacker", "faces": [4]})
     html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     assert 'id="ar-wait-dice"' not in html and 'class="big-button ar-kind"' in html
+    # the line above the buttons says the interceptor picks now (it said 「襲撃側が物理か魔術を選ぶ」 under 「物理で攻撃」)
+    assert 'ar-process-now">襲撃プロセス: 迎撃側が反撃に物理か魔術を選ぶ（選ぶと襲撃側のダメージが決まる）' in html
     bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
                      headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert 400 <= bad.status_code < 500
@@ -184,6 +189,7 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     assert side["modifiers"] == [{"stat": "pdef", "value": 2, "label": "風王結界"}] and side["proxy"]["name"] == "使い魔"
     html = phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True)
     assert "Card effects (modifiers, proxy)" in html and 'id="ar-proxy-clear"' in html
+    assert "ar-process-now\">Attack process: the interceptor picks physical or magical to strike back" in html
     post("combat_proxy", {"clear": "1"})
     side = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["combat"]["interceptor_side"]
     assert side["proxy"] is None

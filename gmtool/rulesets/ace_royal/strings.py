@@ -87,6 +87,11 @@ STRINGS = {
     "ace_royal.damage": ("ダメージ", "damage"),
     "ace_royal.process_attack": ("襲撃プロセス: 襲撃側が物理か魔術を選ぶ", "Attack process: the attacker picks physical or magical"),
     "ace_royal.process_intercept": ("迎撃プロセス: 迎撃側の反撃", "Interception process: the interceptor strikes back"),
+    "ace_royal.process_dice": ("襲撃プロセス: 両者が戦闘ダイスを振る", "Attack process: both sides roll their combat die"),
+    "ace_royal.process_intercept_pick": ("襲撃プロセス: 迎撃側が反撃に物理か魔術を選ぶ（選ぶと襲撃側のダメージが決まる）",
+                                         "Attack process: the interceptor picks physical or magical to strike back "
+                                         "(the pick fixes the attacker's damage)"),
+    "ace_royal.process_no_interception": ("襲撃プロセス: 先制でダメージ、迎撃プロセスはなし", "Attack process: first strike dealt damage, no interception process"),
     "ace_royal.wait_attacker": ("襲撃側が攻撃手段を選ぶのを待っています（迎撃側は迎撃プロセスで選びます）",
                                 "Waiting for the attacker's pick (the interceptor picks in the interception process)"),
     "ace_royal.wait_dice": ("両者の戦闘ダイスを待っています（ダイスは襲撃側ダメージ判定に入ります）",

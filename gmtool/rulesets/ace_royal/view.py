@@ -60,6 +60,19 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
     }
 
 
+def _process_now(version: str, combat: dict, intercept_due: bool) -> str:
+    """A-7, A-8: whose move the combat waits for now, the key of the line the phone and the console show."""
+    if combat.get("strike"):
+        return "intercept"  # the interceptor picked: the interception process
+    if not combat["attacker_side"]["kind"]:
+        return "attack"  # the attacker picks physical or magical
+    if version == "quick" and not all(combat[f"{side}_side"]["faces"] for side in SIDES):
+        return "dice"  # both combat dice count in the attacker's damage judgement
+    if not intercept_due:
+        return "no_interception"  # 先制 dealt damage: nobody picks again, resolve
+    return "intercept_pick"  # the interceptor's pick fixes the attacker's damage and starts the interception
+
+
 def view(state: State, viewer: Viewer) -> dict:
     """The ruleset's part of the view (RULES.md A): the table, the turn, the combat, the newest result."""
     g = state.extra.get(NAME)
@@ -109,6 +122,7 @@ def view(state: State, viewer: Viewer) -> dict:
         out["combat"] = {**{k: v for k, v in combat.items() if k != "hand_code"},
                          "preview": combat_preview(state), "strike_now": strike,
                          "process": "intercept" if combat.get("strike") else "attack",
+                         "process_now": _process_now(g["version"], combat, intercept_due),
                          "intercept_due": intercept_due,
                          "pick_fixed": {side: pick_fixed(state, combat, side) for side in SIDES},
                          "hand_code_due": hand_code_due(state) or {side: False for side in SIDES},
