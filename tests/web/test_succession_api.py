@@ -170,8 +170,10 @@ def test_a_card_whose_supply_is_all_in_play_has_its_buttons_disabled_with_the_re
     act("play", {"card": "grail"}, who="s1", status=409)  # the API says so
     for lang, why in (("ja", "聖杯カードは全部で3枚です（すべて場に出ています）"),
                       ("en", "There are only 3 grail cards (all are in play already)")):
-        for html in (open_link(app, f"/join/{sid}?k={tokens['s1']}").get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True),
-                     gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)):
+        mine = open_link(app, f"/join/{sid}?k={tokens['s1']}").get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+        # the captured cards under 「手札 N」 carry a heading (bare, they read as the hand)
+        assert f'id="sc-captured-title">{"獲得したカード" if lang == "ja" else "Captured cards"}</h3>' in mine
+        for html in (mine, gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)):
             play = html[html.index('id="sc-play"'):]
             play = play[:play.index("</div>")]
             grail = re.search(r'<button class="big-button sc-card sc-grail"[^>]*>', play).group(0)
