@@ -64,7 +64,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "form.private": ("本人とGMのみ表示", "Only the player and the GM see it"),
     "form.create": ("作成", "Create"),
     "form.title_example": ("第4次聖杯戦争 卓", "4th Holy Grail War table"),
-    "form.seats_example": ("遠坂 / アーチャー陣営\n衛宮 / セイバー陣営", "Tohsaka / Archer's faction\nEmiya / Saber's faction"),
+    "form.seats_example": ("例: 遠坂 / アーチャー陣営\n衛宮 / セイバー陣営", "e.g. Tohsaka / Archer's faction\nEmiya / Saber's faction"),
     "form.custom_counter_example": ("HP,10,0,20,瀕死<=3", "HP,10,0,20,Dying<=3"),
     "gm.console": ("GM画面", "GM console"),
     "gm.table_link": ("テーブル画面", "Table screen"),

@@ -12,6 +12,15 @@ def _create_session(page, base, app):
     page.goto(f"{base}/?k={key}")
     expect(page.get_by_role("heading", name="新しいセッション")).to_be_visible()
     page.fill("input[name=title]", "ブラウザ卓")
+    # the seat guidance follows the game picked, by CSS alone: a grail seat is a faction, then its master
+    guide = page.locator(".seats-guide[data-ruleset=grail_trpg]")
+    expect(guide).to_be_hidden()
+    page.select_option("select[name=ruleset]", "grail_trpg")
+    expect(guide).to_be_visible()
+    expect(guide).to_contain_text("陣営名 / マスター名")
+    expect(page.locator(".seats-guide[data-ruleset=generic]")).to_be_hidden()
+    page.select_option("select[name=ruleset]", "generic")
+    expect(page.locator(".seats-guide[data-ruleset=generic]")).to_be_visible()
     page.fill("textarea[name=seats]", "セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂")
     page.check("input[name=counter][value=karma]")
     page.fill("textarea[name=custom]", "HP,ten")  # a custom counter whose start is no number: refused beside the form

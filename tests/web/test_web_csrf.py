@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gmtool_testing import ADMIN_KEY, bearer
+from gmtool.rulesets import get as get_ruleset
 from gmtool.web.common import csrf_for
 
 
@@ -113,6 +116,15 @@ def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_suc
     browser = app.test_client()
     browser.set_cookie("gmtool_admin", ADMIN_KEY)
     hx = {"HX-Request": "true"}
+    # what a seat is follows the game picked: a grail seat is a faction (its name is what every screen shows, 「戦闘:
+    # セイバー陣営 vs …」), then its master, as the demo's; the form said "name / faction" for every game
+    for lang, grail, players in (("ja", "席（1行に1陣営：陣営名 / マスター名）", "席（1行に1人：プレイヤー名）"),
+                                 ("en", "Seats (one faction per line: faction / master)", "Seats (one player per line: their name)")):
+        home = browser.get(f"/?lang={lang}").get_data(as_text=True)
+        assert re.search(r'data-ruleset="grail_trpg">' + re.escape(grail) + r'\s*<small class="seats-example">', home)
+        assert f'data-ruleset="ace_royal">{players}' in home
+        assert '#new-session:has(option[value="grail_trpg"]:checked) .seats-guide[data-ruleset="grail_trpg"]' in home
+    assert "セイバー陣営 / 衛宮" in get_ruleset("grail_trpg").demo.seats[0]  # the demo is typed as the form says
     form = {"title": "新卓", "ruleset": "succession", "seats": "甲\n乙\n丙", "csrf": csrf_for(ADMIN_KEY)}
     refused = browser.post("/sessions?lang=en", data=form, headers=hx)
     assert refused.status_code == 400

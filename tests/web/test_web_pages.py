@@ -367,12 +367,19 @@ def test_the_consoles_secret_prompt_example_is_the_games_own(app, client, admin,
 def test_the_home_forms_seat_example_reads_name_then_faction_as_its_label_says(app, lang, faction):
     """Play-through 00_home / g04_phone1_join: the label said 名前 / 陣営 but the example read 「アーチャー陣営 / 遠坂」, so a GM
     who followed it made the master's name the faction (the phone: 「あなたの席 遠坂」). Each example line, read as the
-    form reads it (setup.parse_seat), now puts the faction after the slash, in both languages."""
+    form reads it (setup.parse_seat), now puts the faction after the slash, in both languages. A game whose seat is a
+    faction (grail: its name is what every screen shows) has its own guidance, the faction first (then its master)."""
     from gmtool.setup import parse_seats
     html = open_link(app, f"/?k={app.config['ADMIN_KEY']}").get(f"/?lang={lang}").get_data(as_text=True)
-    example = re.search(r'<textarea name="seats"[^>]*placeholder="([^"]*)"', html).group(1).replace("&#39;", "'")
-    seats = parse_seats(example)
+
+    def example(ruleset):
+        shown = re.search(rf'data-ruleset="{ruleset}">.*?<small class="seats-example">([^<]*)</small>', html, re.S).group(1)
+        return parse_seats(re.sub(r"^(例: |e\.g\. )", "", shown.replace("&#39;", "'")))
+
+    seats = example("generic")
     assert len(seats) == 2 and all(faction in s["faction"] and faction not in s["name"] for s in seats), seats
+    seats = example("grail_trpg")
+    assert len(seats) == 2 and all(faction in s["name"] and faction not in s["faction"] for s in seats), seats
 
 
 def test_the_apps_of_one_process_compile_a_template_and_a_routes_url_builder_once(tmp_path):

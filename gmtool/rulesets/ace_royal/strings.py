@@ -161,6 +161,9 @@ STRINGS = {
     "ace_royal.state.reverse": ("リバース", "Reverse"),
     "ace_royal.state.danger": ("デンジャー", "Danger"),
     "ace_royal.state.down": ("ダウン", "Down"),
+    # the new-session form's seat guidance (templates/home.html): a seat is a player
+    "ace_royal.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
+    "ace_royal.form_seats_example": ("例: 凛\nウェイバー", "e.g. Rin\nWaver"),
 }
 STRINGS.update({f"ace_royal.skill.{k}": v for k, v in SKILLS.items()})
 

@@ -155,4 +155,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.cleanup_skills_hint': ('クリンナップのスキルは公開で宣言します。逃走判定に使うものはGMに秘密で伝えてください',
                                   'Cleanup skills are declared openly; tell the GM in secret those for an escape check'),
     'grail.history': ('戦闘の詳細', 'Combat details'),
+    # the new-session form's seat guidance (templates/home.html): a seat is a faction, its name what every screen shows
+    "grail_trpg.form_seats": ("席（1行に1陣営：陣営名 / マスター名）", "Seats (one faction per line: faction / master)"),
+    "grail_trpg.form_seats_example": ("例: セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂", "e.g. Saber's faction / Emiya\nArcher's faction / Tohsaka"),
 }

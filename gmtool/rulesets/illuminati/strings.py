@@ -145,4 +145,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.your_turn": ("あなたの手番です", "It is your turn"),
     "illuminati.same_illuminati": ("同じイルミナティ", "same Illuminati"),
     "illuminati.readings": ("解釈", "Readings"),
+    # the new-session form's seat guidance (templates/home.html): a seat is a player
+    "illuminati.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
+    "illuminati.form_seats_example": ("例: アリス\nボブ", "e.g. Alice\nBob"),
 }

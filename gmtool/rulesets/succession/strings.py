@@ -73,4 +73,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "succession.rematch": ("再戦（先手交代）", "Rematch (first player flipped)"),
     "succession.skip_turn": ("手番を飛ばす", "Skip the turn"),
     "succession.history": ("棋譜", "Moves so far"),
+    # the new-session form's seat guidance (templates/home.html): a seat is a player
+    "succession.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
+    "succession.form_seats_example": ("例: アルトリア\nギルガメッシュ", "e.g. Artoria\nGilgamesh"),
 }

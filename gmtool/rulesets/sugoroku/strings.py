@@ -157,4 +157,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.board_of': ('盤面{n}マス', 'Board of {n} squares'),
     'sugoroku.climax_is': ('最終ラウンド：終了時に戦果最多で優勝、ゴールで未使用の令呪1画につき戦果+6',
                            'The final round: most VP at its end wins; at the goal, +6 VP per unused seal'),
+    # the new-session form's seat guidance (templates/home.html): a seat is a faction, its name what every screen shows
+    "sugoroku.form_seats": ("席（1行に1陣営：陣営名。マスターとサーヴァントは開始時に入力）",
+                            "Seats (one faction per line: its name; master and servant are entered at setup)"),
+    "sugoroku.form_seats_example": ("例: セイバー\nアーチャー", "e.g. Saber\nArcher"),
 }
