@@ -82,6 +82,12 @@ def counter_columns_line_up(base, browser, sid, tokens, ruleset, width, height):
 # The GM's next step on the console: the game's panel (its heading and its primary button shown: the one of its marked
 # next-step row, else its first), or, for a game without a panel (generic), the prompts card with its reveal. Where each
 # lies, in px from the window's top. (A chosen option, such as ace_royal's side's 物理, is marked primary too.)
+# Each visible marked next step: held at the window's foot (its bottom there) or in its place, and whether the shade
+# above it shows (after two frames: a scroll-state query settles after layout).
+SHADE = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(
+  [...document.querySelectorAll('.gm-next')].filter((el) => el.checkVisibility()).map((el) => ({
+    held: el.getBoundingClientRect().bottom >= innerHeight - 0.5,
+    shade: getComputedStyle(el).boxShadow !== 'none' || getComputedStyle(el, '::before').display !== 'none'}))))))"""
 NEXT_STEP = """() => {
   const panel = document.querySelector("#live section.card[id$='-gm']") || document.querySelector("#gm-prompts");
   const shown = (selector) => [...panel.querySelectorAll(selector)].find((b) => b.checkVisibility());
@@ -115,6 +121,8 @@ def test_the_games_next_step_is_in_the_first_screen_of_a_laptop(server, browser)
             assert (seen["panel"] == "gm-prompts") if name == "generic" else seen["panel"].endswith("-gm"), seen
             assert seen["heading"] <= 768, (name, lang, seen)
             assert seen["primaryBottom"] <= 768, (name, lang, seen)
+            # a dark bar above the next step, in its place too (ace_royal's setup, illuminati's 決定): only while held
+            assert all(s["shade"] == s["held"] for s in page.evaluate(SHADE)), (name, lang, page.evaluate(SHADE))
             if SHOTS:
                 page.screenshot(path=os.path.join(SHOTS, f"next-step-{name}-{lang}.png"))
     page.context.close()
