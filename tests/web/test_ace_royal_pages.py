@@ -52,6 +52,24 @@ def test_screens_through_a_combat(app, client):
     assert "遠坂の秘蔵英霊" in html["s1"] and "9/8/4/8" in html["s1"] and "遠坂の秘蔵英霊" in html["gm"]
     assert "遠坂の秘蔵英霊" not in html["table"] and "遠坂の秘蔵英霊" not in html["s2"]
     assert not re.search(r'id="ar-start"[^>]* disabled', html["gm"]) and 'id="ar-servants-missing"' not in html["gm"]
+    # no real GM here: the laptop's console, which the players see, hides every servant (its panel and its log) while
+    # 「回答を公開まで隠す」 is on, as the table does; who has set one still counts (開幕 stays enabled)
+    def hide(value):
+        r = gm.post(f"/s/{sid}/gm/settings", data={"key": "hide_answers", "value": value},
+                    headers={"X-CSRF-Token": csrf_for(tokens["gm"]), "HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+
+    hide("on")
+    for lang in ("ja", "en"):
+        hidden = gm.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True)
+        for secret in ("遠坂の秘蔵英霊", "イスカンダル", "セイバー", "ライダー", "3/3/1/5", "9/8/4/8"):
+            assert secret not in hidden, (lang, secret)
+        assert not re.search(r'id="ar-start"[^>]* disabled', hidden) and 'id="ar-servants-unrecorded"' not in hidden
+        assert ("凛 がサーヴァントを登録" if lang == "ja" else "凛 set their servant") in hidden  # its log line says only that
+        assert ("凛: ✓" in hidden) and ("非公開" if lang == "ja" else "Hidden") in hidden
+    gm.get(f"/s/{sid}/gm?lang=ja")
+    hide("off")
+    assert "遠坂の秘蔵英霊" in pages()["gm"]
     post("gm", "start_game", {})
     post("s1", "step", {})
     post("s1", "step", {})

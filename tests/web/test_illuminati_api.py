@@ -11,6 +11,7 @@ from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented
                             ruleset_views, ruleset_views_by_step, shown_by_default, undocumented)
 
 from gmtool.core.ruleset import has_japanese
+from gmtool.web.common import csrf_for
 
 SEATS = ["アリス", "ボブ", "キャロル", "デイヴ"]
 
@@ -89,6 +90,15 @@ def test_opening_secret_placements_and_duplicates(game):
     act("opening_start")
     p = placement(game)
     answer(p, "s1", "Bavarian Illuminati")
+    # no real GM: the laptop's console, which the players see, hides the face-down card while 「回答を公開まで隠す」 is
+    # on (a core prompt's answer: the game keeps no other secret on the console)
+    console = open_link(game["client"].application, f"/s/{game['sid']}/gm?k={game['tokens']['gm']}")
+    for value, shown in (("on", False), ("off", True)):
+        r = console.post(f"/s/{game['sid']}/gm/settings", data={"key": "hide_answers", "value": value},
+                         headers={"X-CSRF-Token": csrf_for(game["tokens"]["gm"]), "HX-Request": "true"})
+        assert r.status_code == 200
+        for lang in ("ja", "en"):
+            assert ("Bavarian" in console.get(f"/s/{game['sid']}/gm?lang={lang}").get_data(as_text=True)) is shown
     # the answer is the phone's (and the GM's, who does not play) until the reveal
     for who in ("table", "s2"):
         assert "Bavarian" not in str(state(who)), who

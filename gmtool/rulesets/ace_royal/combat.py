@@ -10,7 +10,7 @@ from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext
 
 from . import rules as r
-from .events import NAME, game
+from .events import NAME, game, sees_secret
 from .plan import Plan, playing
 from .strings import words
 
@@ -222,7 +222,7 @@ def hand_code_seen(state: State, viewer) -> dict:
     recorded. `combat.hand_code_answered` says publicly that it is."""
     c = (state.extra.get(NAME) or {}).get("combat") or {}
     stored = c.get("hand_code") or {}
-    return {side: stored.get(side) if viewer.is_gm or viewer.seat == c.get(side) else None for side in SIDES}
+    return {side: stored.get(side) if sees_secret(viewer, c.get(side)) else None for side in SIDES}
 
 
 def combat_hand_code(state: State, p: dict, ctx: ActionContext) -> list:

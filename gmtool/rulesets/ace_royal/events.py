@@ -121,10 +121,17 @@ def servant_fold(state: State, e: Event) -> None:
     p["class"] = copy.deepcopy(e.data["class"])
 
 
+def sees_secret(viewer, seat) -> bool:
+    """Whether `viewer` reads `seat`'s secrets (its servant's cards, A-1; its hand's mystic code, A-9): that seat's phone,
+    and the GM unless the console hides them (「回答を公開まで隠す」: a game without a real GM, whose laptop the players
+    see, is run by one of them)."""
+    return (viewer.is_gm and not viewer.hide_answers) or (seat is not None and viewer.seat == seat)
+
+
 def servant_seen(data: dict, event: Event, state: State, viewer) -> dict:
     """A-1: a servant's cards are its seat's and the GM's; everyone else reads only that it was set (what
     players[].servant_set already shows them), which is also what a public export keeps."""
-    if viewer.is_gm or viewer.seat == data["seat"]:
+    if sees_secret(viewer, data["seat"]):
         return data
     return {k: data[k] for k in ("seat", "rule") if k in data}
 
@@ -428,7 +435,7 @@ def hand_code_cleared_text(e, state, lang):
 def hand_code_seen_by(data: dict, event: Event, state: State, viewer) -> dict:
     """A-9: whether a hand holds a mystic code is its player's (and the GM's) until the resolve discards it; everyone
     else reads only that the side answered (what the view's combat.hand_code_answered shows them)."""
-    if viewer.is_gm or viewer.seat == data["seat"]:
+    if sees_secret(viewer, data["seat"]):
         return data
     return {k: data[k] for k in ("side", "seat", "rule") if k in data}
 

@@ -10,7 +10,7 @@ from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
 from .combat import SIDES, combat_preview, combat_strike, hand_code_due, hand_code_seen, pick_fixed
-from .events import NAME
+from .events import NAME, sees_secret
 from .plan import rerollable
 
 
@@ -36,7 +36,7 @@ def plain(text: str) -> str:
 def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
     """One player as `viewer` may see them."""
     p = g["players"][seat]
-    own = viewer.is_gm or viewer.seat == seat
+    own = sees_secret(viewer, seat)  # the GM console hiding secrets sees what the table sees
     hero = p["hero"] if (own or p["hero_revealed"]) else None
     cls = p["class"] if (own or p["class_revealed"] or p["class_known"]) else None
     turns = g.get("turns") or {}
@@ -50,6 +50,9 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         "active": g.get("active") == seat and not p["out"] and not g.get("over"),
         "current": turns.get("current") == seat and not g.get("over"),
         "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None or p.get("unrecorded", False),
+        # the GM's (its console's 開幕 waits for them, hidden cards or not); every other viewer reads false, so a table
+        # reads the same before a public export and after its import
+        "servant_unrecorded": viewer.is_gm and p["hero"] is None and p.get("unrecorded", False),
         "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
         "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
         "mana": counters.get("mana"), "seals": counters.get("seals"), "hand": counters.get("hand"),
