@@ -89,6 +89,9 @@ def test_opening_secret_placements_and_duplicates(game):
     assert state()["ruleset"]["goal"] == 11
     act("opening_start")
     p = placement(game)
+    # a name has a length limit, as every name (a 72-character one wrapped across the standings and the GM's table)
+    refused = answer(p, "s1", "Bavarian Illuminati of the " + "Very " * 5 + "Long Name", status=400)["error"]
+    assert (refused["ja"], refused["en"]) == ("カード名は40文字以内にしてください", "The card name must be at most 40 characters")
     answer(p, "s1", "Bavarian Illuminati")
     # no real GM: the laptop's console, which the players see, hides the face-down card while 「回答を公開まで隠す」 is
     # on (a core prompt's answer: the game keeps no other secret on the console)

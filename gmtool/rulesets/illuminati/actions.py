@@ -209,7 +209,7 @@ def opening_next(state, payload: dict, ctx) -> list:
 
 def validate_placement(prompt, who: str, value: Any, state) -> str:
     """A placement answer: a card name; a group nobody kept and not set aside (I-2)."""
-    name = clean_text(value, "カード名", "card name", limit=80)
+    name = clean_text(value, "カード名", "card name")  # at most 40, as every name (the longest card's is 34): 72 wrapped the standings
     if prompt.meta.get("illuminati") == "groups":
         g = peek(state)
         why = opening.unavailable(name, g["kept"], g["set_aside"])
