@@ -142,7 +142,7 @@ def check_seat_count(rules: Any, count: int) -> None:
     if not low <= count <= high:
         span = f"{low}" if low == high else f"{low}〜{high}"
         span_en = f"{low}" if low == high else f"{low} to {high}"
-        raise GmError(f"{rules.label.ja}の席は{span}です（{count}席）",
+        raise GmError(f"{rules.label.ja}は{span}席で遊びます（{count}席になります）",
                       f"{rules.label.en} is played with {span_en} seats (not {count})")
 
 

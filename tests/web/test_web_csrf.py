@@ -130,6 +130,8 @@ def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_suc
     assert refused.status_code == 400
     html = refused.get_data(as_text=True)
     assert html.startswith('<div class="flash flash-error"') and "is played with 2 seats (not 3)" in html, html
+    # in Japanese a sentence (it read 「聖杯サクセションの席は2です（3席）」)
+    assert "聖杯サクセションは2席で遊びます（3席になります）" in browser.post("/sessions?lang=ja", data=form, headers=hx).get_data(as_text=True)
     assert app.extensions["gmtool"].list() == []
     made = browser.post("/sessions", data={**form, "seats": "甲\n乙"}, headers=hx)
     sid = app.extensions["gmtool"].list()[0]["id"]
