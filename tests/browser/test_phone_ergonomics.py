@@ -117,12 +117,17 @@ def test_every_phone_control_is_at_least_44px_and_the_table_fits(server, browser
     table.post("/prompts", {"title": "いくつ", "kind": "multi", "options": ["剣", "弓", "槍"]})
     table.post("/prompts", {"title": "数", "kind": "number", "min": 0, "max": 9})
     table.post("/prompts", {"title": "投票", "kind": "seat"})
+    # a revealed prompt too (the newest, as a phone lists three): its card's 検証 / Verify link (a bare link, 32×19 px)
+    done = table.post("/prompts", {"title": "公開済み", "kind": "choice", "options": ["はい", "いいえ"]})
+    for seat in done["seats"]:
+        table.answer(done["id"], "はい", seat)  # the last answer reveals it
     for i, seat in enumerate(table.seats):
         phone = phones[seat].new_page()  # the seat's phone, still logged in
         for lang in (("ja", "en") if i == 0 else (("en", "ja")[i % 2],)):  # both languages, every seat
             phone.goto(f"{base}/s/{table.sid}/phone?lang={lang}")
             expect(phone.locator("#live .live-root")).to_be_attached()
             assert phone.evaluate("document.documentElement.lang") == lang
+            expect(phone.locator(".verify-link a").first).to_be_visible()
             problems += [f"{name} {seat} {lang}: {p}" for p in
                          phone.evaluate(SMALL_CONTROLS, [MIN, MIN]) + phone.evaluate(UNMARKED) + phone.evaluate(BROKEN_HEADERS) +
                          phone.evaluate(CODES)]
