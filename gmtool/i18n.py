@@ -217,7 +217,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.history": ("履歴", "History"),
     "table.log": ("ログ", "Log"),
     "table.rules": ("根拠", "Rules"),
-    "table.rules_hint": ("ルール番号と内訳を表示する", "Show rule codes and breakdowns"),
+    "table.rules_hint": ("ルール番号・内訳・回答のコミットメントを表示する", "Show rule codes, breakdowns and the answers' commitments"),
+    "table.answer_waiting": ("回答待ち", "waiting"),  # one respondent of a prompt still open, in the summary's line
     "table.join_table": ("この画面のURL", "This screen's URL"),
     "prompt.waiting": ("回答待ち", "Waiting for answers"),
     "prompt.no_answer": ("回答なし", "No answer"),

@@ -717,3 +717,27 @@ def shown_by_default(html: str, pattern: re.Pattern) -> list[str]:
     parser = _Shown(pattern)
     parser.feed(html)
     return parser.found
+
+
+def assert_answers_sealed_on_table(html: str, prompt: dict, names: dict[str, str], values: tuple = ()) -> None:
+    """The table screen `html` has the summary's line of the open secret prompt `prompt` (its view as the table reads
+    it from the state API: respondents, commitments) with each respondent by name, who has answered with the short
+    form (8 hex digits) and the whole of their commitment inside a closed 「封印済み」 disclosure (shown by the 根拠
+    toggle), the others waiting; and no answer's value (`values`) anywhere on the page (README: the table shows who
+    has answered a prompt and the commitment of each answer; table/_live.html #summary-prompts)."""
+    line = re.search(rf'<div class="summary-prompt" data-prompt="{re.escape(prompt["id"])}">(.*?)</div>', html, re.S)
+    assert line, f"no summary line of {prompt['id']} on the table"
+    chunks = dict(re.findall(r'data-who="([^"]+)">(.*?)(?=<span class="pill summary-answer|$)', line.group(1), re.S))
+    assert list(chunks) == list(prompt["respondents"]), (list(chunks), prompt["respondents"])
+    for who, chunk in chunks.items():
+        assert f"<b>{names[who]}</b>" in chunk, (who, chunk)
+        commitment = prompt["commitments"].get(who)
+        if commitment:
+            assert re.search(f'✓</span><details class="seal"><summary title="[^"]+"><code class="commitment-short">'
+                             f'{commitment[:8]}</code>…</summary><code class="commitment">{commitment}</code></details>',
+                             chunk), (who, chunk)
+        else:
+            assert 'class="commitment' not in chunk and "✓" not in chunk, (who, chunk)
+    assert prompt["commitments"] and shown_by_default(html, HASH_TEXT) == []  # the whole hash: behind its disclosure
+    for value in values:
+        assert value not in html, value

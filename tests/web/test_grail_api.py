@@ -7,8 +7,8 @@ import re
 import sqlite3
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, csrf_for, open_link, path_of, ruleset_views, shown_by_default,
-                            undocumented)
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_answers_sealed_on_table, assert_undo_as_documented, bearer, csrf_for,
+                            open_link, path_of, ruleset_views, shown_by_default, undocumented)
 
 from gmtool.web import create_app
 
@@ -517,6 +517,11 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
              for w in ("s1", "s2")] + \
             [table.get(f"/s/{sid}/table").get_data(as_text=True), phone.get(f"/s/{sid}/phone").get_data(as_text=True)]
     assert all("秘剣燕返し" not in page for page in shown())
+    # the table's summary: who has answered the select (the GM) and, behind 根拠, its commitment; who has not
+    seen = client.get(f"/api/sessions/{sid}/prompts/c1-s1", headers=bearer(grail["table_token"])).get_json()
+    assert seen["commitments"].keys() == {"gm"}
+    assert_answers_sealed_on_table(table.get(f"/s/{sid}/table").get_data(as_text=True), seen,
+                                   {"gm": "GM", **{s["id"]: s["name"] for s in grail["seats"]}}, ("秘剣燕返し",))
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s1")
     assert all("秘剣燕返し" in page for page in shown())
 

@@ -7,8 +7,9 @@ import html
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_undo_as_documented, bearer, games_to_play, icon, open_link,
-                            ruleset_views, ruleset_views_by_step, shown_by_default, undocumented)
+from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_answers_sealed_on_table, assert_undo_as_documented, bearer,
+                            games_to_play, icon, open_link, ruleset_views, ruleset_views_by_step, shown_by_default,
+                            undocumented)
 
 from gmtool.core.ruleset import has_japanese
 from gmtool.web.common import csrf_for
@@ -976,6 +977,10 @@ def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_be
         answer(p, seat, name)
     r = game["state"]("table")["ruleset"]["placement"]
     assert (r["status"], r["set_aside"], r["again"]) == ("open", [], [])  # secret until revealed
+    # the stage says who has placed; the summary, who has answered and (behind 根拠) each answer's commitment
+    seen = next(q for q in game["state"]("table")["prompts"] if q["id"] == p)
+    assert_answers_sealed_on_table(table.get(f"/s/{sid}/table").get_data(as_text=True), seen,
+                                   dict(zip(["s1", "s2", "s3", "s4"], SEATS)), ("CIA", "KGB"))
     assert not any("重複したグループ" in text for text in screens("ja").values())
     answer(p, "s4", "IRS")  # everyone placed: revealed
     r = game["state"]("table")["ruleset"]["placement"]

@@ -119,6 +119,13 @@ def test_a_whole_round_through_the_api(game):
     text = repr(table) + "".join(e["text"] for e in log)
     assert "アルトリア" not in text and "エミヤ" not in text
     assert any("行動フェイズ1終了" in e["text"] for e in log)
+    # the table screen's history holds each true name's commitment (the table sees only that, sugoroku.md §1)
+    page = open_link(client.application, game["data"]["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)
+    sealed = page.split('<section class="table-prompts table-sealed">', 1)[1].split("</section>", 1)[0]
+    for seat in ("s1", "s2"):
+        commitment = next(p for p in table["prompts"] if p["id"] == f"sg-tn-{seat}")["commitments"]["gm"]
+        assert f'<code class="commitment" title="コミットメント">{commitment}</code>' in sealed, seat
+    assert "アルトリア" not in page and "エミヤ" not in page
     # the vote: s1 gets the most votes; the GM confirms; the true name is public
     prompt = client.get(f"/api/sessions/{sid}/prompts/{view['vote']}", headers=bearer(game["tokens"]["gm"])).get_json()
     for voter in prompt["seats"]:

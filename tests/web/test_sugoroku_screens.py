@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gmtool_testing import ADMIN_KEY, bare_emoji, bearer, icon, open_link
+from gmtool_testing import ADMIN_KEY, assert_answers_sealed_on_table, bare_emoji, bearer, icon, open_link
 
 from gmtool.web.common import csrf_for
 
@@ -22,7 +22,8 @@ def game(app, client):
     """Three players on a board of 30 (nobody reaches the goal in 8 phases), with every screen logged in."""
     data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー", "ランサー"]}).get_json()
-    sid, tokens = data["session"], {"gm": data["gm_token"], **{s["id"]: s["token"] for s in data["seats"]}}
+    sid, tokens = data["session"], {"gm": data["gm_token"], "table": data["table_token"],
+                                    **{s["id"]: s["token"] for s in data["seats"]}}
 
     def post(name, payload=None, who="gm"):
         return client.post(f"/api/sessions/{sid}/actions/{name}", headers=bearer(tokens[who]), json=payload or {})
@@ -210,6 +211,10 @@ def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):
     game["act"]("start_battle")
     battle = game["view"]()["battle"]
     game["answer"](battle["prompt"], "s1", "力7")
+    # before the reveal the table's summary names who has put their cards down and (behind 根拠) their commitment
+    seen = game["client"].get(f"/api/sessions/{game['sid']}/prompts/{battle['prompt']}",
+                              headers=bearer(game["tokens"]["table"])).get_json()
+    assert_answers_sealed_on_table(game["page"]("table"), seen, {"s1": "セイバー", "s2": "アーチャー"}, ("力7",))
     game["act"]("use_seal", {"effect": "power"}, who="s1")
     game["answer"](battle["prompt"], "s2", ["力4", "技2"])
     rows = {}

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from gmtool_testing import bare_emoji, bearer, icon, open_link
+from gmtool_testing import assert_answers_sealed_on_table, bare_emoji, bearer, icon, open_link
 
 from gmtool.driver import make_demo
 from gmtool.rulesets import registry
@@ -323,14 +323,24 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     close's log line had been the big result, its 64-digit seed included; now the stage says the session is closed,
     in words (a ruleset's own stage keeps the game as it stood, without whose turn it is). The summary had still
     counted a prompt left open (「投票: 0/1」). The seed stays in the history's footer. Each stage now says the session
-    is closed in a banner over the game as it stood before the close."""
+    is closed in a banner over the game as it stood before the close.
+    Before the close, the GM's prompt open and answered by one of two: a game with a stage of its own (all but generic)
+    showed it nowhere but in the history; every table's summary now names who has answered and, behind 根拠, the
+    commitment of the answer, never its value."""
     live, tokens = make_demo(app.extensions["gmtool"], name, "終了卓")
     sid = live.state.session_id
     table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
     gm = bearer(tokens["gm"])
     opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm,
-                         json={"title": "投票", "kind": "number", "respondents": ["s1"]})
+                         json={"title": "投票", "kind": "text", "respondents": ["s1", "s2"]})
     assert opened.status_code == 201, opened.get_json()
+    pid = opened.get_json()["id"]
+    answered = client.post(f"/api/sessions/{sid}/prompts/{pid}/answer", headers=bearer(tokens["seats"]["s1"]),
+                          json={"value": "秘密の答え"})
+    assert answered.status_code == 200, answered.get_json()
+    seen = client.get(f"/api/sessions/{sid}/prompts/{pid}", headers=bearer(tokens["table"])).get_json()
+    assert_answers_sealed_on_table(table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True), seen,
+                                   {s.id: s.name for s in live.state.seats.values()}, ("秘密の答え",))
     assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
     seed = live.state.seed
     html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
