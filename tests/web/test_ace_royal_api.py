@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, documented_fields, games_to_play,
-                            open_link, ruleset_views, ruleset_views_by_step, undocumented)
+from gmtool_testing import (ADMIN_KEY, ROOT, RULE_CODE_TEXT, assert_undo_as_documented, bearer, documented_fields,
+                            games_to_play, open_link, ruleset_views, ruleset_views_by_step, shown_by_default, undocumented)
 
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
@@ -408,6 +408,15 @@ def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_
     undo()
     line, shown = stage()
     assert line.startswith("取り消し: 戦闘結果"), line
+    # what was taken back reads in words on the TV and on the attacker's phone: the rule codes inside a parenthesis
+    # that says more (「（1d4、A-7）」) wait for 根拠 as the others do; the 1d4 stays
+    banner = re.search(r'<p class="stage-undone".*?</p>', table.get(f"/s/{sid}/table").get_data(as_text=True), re.S)
+    assert "（1d4" in banner.group(0) and shown_by_default(banner.group(0), RULE_CODE_TEXT) == [], banner.group(0)
+    phone = client.application.test_client()
+    phone.get(f"/join/{sid}?k={tokens['s1']}")
+    notice = re.search(r'<p class="undo-notice">.*?</p>', phone.get(f"/s/{sid}/phone").get_data(as_text=True), re.S)
+    assert "GMが取り消しました: 戦闘結果" in notice.group(0), notice
+    assert shown_by_default(notice.group(0), RULE_CODE_TEXT) == [] and 'class="rule"' in notice.group(0), notice.group(0)
     assert 'id="ar-combat"' in shown and "ar-stage-combat-result" not in shown and "奪う" not in shown, shown
     act("combat_resolve", {"faces": [1]}, who="s1")
     act("step", who="s1")  # to the next player's turn: the result leaves the stage
