@@ -203,7 +203,9 @@ def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
 
 def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):
     """S-7: a card counts with its power: the child's second card 技2 reads 2 on the phones and the console, as
-    on the table's stage, not +2 (a card is no bonus); a seal's +3 is still a bonus after the first card."""
+    on the table's stage, not +2 (a card is no bonus); a seal's +3 is still a bonus after the first card. The table
+    showed the revealed result as final (「セイバーの勝ち…」) while cards and seals could still change it: until the GM
+    confirms it, the TV and the fighters' phones read it as 暫定 / Provisional."""
     game["act"]("roll_move", {"faces": [3]}, who="s1")
     game["act"]("roll_move", {"faces": [3]}, who="s2")
     game["act"]("roll_move", {"faces": [5]}, who="s3")
@@ -225,6 +227,12 @@ def test_a_childs_cards_read_their_power_on_the_phone_as_on_the_table(game):
         for row in rows[who]:
             assert "アタック（技2） 2 = 6" in row and "+2" not in row, (who, row)
             assert "アタック（力7） 7 令呪（パワー+3）×1 +3 = 10" in row, (who, row)
+        if who != "gm":  # revealed, not final (S-7): the TV and the fighters' phones read the result as provisional
+            result = text_of(re.search(r'<p class="summary sg-result">.*?</p>', html, re.S).group(0)).strip()
+            assert result.startswith("暫定 セイバーの勝ち"), (who, result)
+    assert "Provisional" in text_of(game["page"]("table", "en"))
+    game["act"]("end_battle")  # the GM confirms: the stage's last battle is final
+    assert "data-provisional" not in game["page"]("table") and "data-provisional" not in game["page"]("s1")
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
