@@ -722,7 +722,7 @@ def shown_by_default(html: str, pattern: re.Pattern) -> list[str]:
 def assert_answers_sealed_on_table(html: str, prompt: dict, names: dict[str, str], values: tuple = ()) -> None:
     """The table screen `html` has the summary's line of the open secret prompt `prompt` (its view as the table reads
     it from the state API: respondents, commitments) with each respondent by name, who has answered with the short
-    form (8 hex digits) and the whole of their commitment inside a closed 「封印済み」 disclosure (shown by the 根拠
+    form (12 hex digits, as the log writes it) and the whole of their commitment inside a closed 「封印済み」 disclosure (shown by the 根拠
     toggle), the others waiting; and no answer's value (`values`) anywhere on the page (README: the table shows who
     has answered a prompt and the commitment of each answer; table/_live.html #summary-prompts)."""
     line = re.search(rf'<div class="summary-prompt" data-prompt="{re.escape(prompt["id"])}">(.*?)</div>', html, re.S)
@@ -734,7 +734,7 @@ def assert_answers_sealed_on_table(html: str, prompt: dict, names: dict[str, str
         commitment = prompt["commitments"].get(who)
         if commitment:
             assert re.search(f'✓</span><details class="seal"><summary title="[^"]+"><code class="commitment-short">'
-                             f'{commitment[:8]}</code>…</summary><code class="commitment">{commitment}</code></details>',
+                             f'{commitment[:12]}</code>…</summary><code class="commitment">{commitment}</code></details>',
                              chunk), (who, chunk)
         else:
             assert 'class="commitment' not in chunk and "✓" not in chunk, (who, chunk)
