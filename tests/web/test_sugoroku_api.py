@@ -1380,7 +1380,8 @@ def test_s13_the_true_name_prompt_is_titled_as_the_seats_true_name(game):
 def test_the_tables_stage_tells_of_an_undo_and_keeps_an_undone_secret(game):
     """Play-through: when the GM undid, the table's stage just went back with no word of it. While the undo is the
     newest line the stage reads 「取り消し: …」 / "Undo: …" from the table's own log (an undone secret roll stays
-    （非公開）), and the board's newest line is the newest that stands, neither the undone move nor the undo."""
+    （非公開）), and the board's newest line is the newest that stands, neither the undone move nor the undo. A move
+    reads as the move's own line, not as its 位置 counter's."""
     act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
     table = client.application.test_client()
     table.get(f"/s/{sid}/table?k={tokens['table']}")
@@ -1392,7 +1393,11 @@ def test_the_tables_stage_tells_of_an_undo_and_keeps_an_undone_secret(game):
         return re.sub(r"<[^>]+>", "", undone.group(1)) if undone else None, latest.group(1) if latest else ""
 
     act("roll_move", who="s1")
-    assert stage()[0] is None and "位置 0→" in stage()[1]
+    # the move said once, in its own line with the roll; the stage had read the 位置 counter's line, which says it twice
+    # (「セイバー: 位置 0→3 (+3)（移動 マス0→3）」 / "セイバー: Square 0→3 (+3) (move: square 0→3)")
+    texts = {lang: re.sub(r"<[^>]+>", "", stage(lang)[1]).strip() for lang in ("ja", "en")}
+    assert stage()[0] is None and re.fullmatch(r"セイバー：(\d)マス進む（出目 \+\1） マス0→\1 \[S-3\]", texts["ja"]), texts
+    assert re.fullmatch(r"セイバー: moves (\d) \(roll \+\1\), square 0→\1 \[S-3\]", texts["en"]), texts
     r = client.post(f"/api/sessions/{sid}/rolls", headers=bearer(tokens["gm"]), json={"expr": "S1D20", "label": "秘密の判定"})
     assert r.status_code == 201
     assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
