@@ -87,6 +87,9 @@ ROLLS = """ol => { const box = ol.getBoundingClientRect(), summary = document.qu
   return [...ol.querySelectorAll('.roll')].map(li => { const r = li.getBoundingClientRect();
     return {text: li.innerText.replace(/\\s+/g, ' '), inside: r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1,
             outside: r.top >= box.bottom - 1, height: r.height, in_summary: r.bottom <= summary.bottom + 1}; }); }"""
+# The board's squares: each one's width, and how many columns a crowd of three or more takes (--span)
+SQUARES = """() => [...document.querySelectorAll('#table-summary .sg-square')].map(s => ({n: s.dataset.square,
+  width: s.getBoundingClientRect().width, span: +getComputedStyle(s).getPropertyValue('--span') || 1}))"""
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
@@ -94,7 +97,8 @@ def test_the_table_shows_a_whole_sugoroku_board_and_its_rolls_at_every_screen(se
     """The summary of seven long-named factions (spread over the board, in pairs, all on one square) and a revealed tie
     of all seven on the stage: at 1280×720, 1366×768 and 1920×1080, in both languages, no text of the table screen is
     cut (the summary was 40vh with overflow hidden: the rolls, then the standings' last rows fell out of it; a crowded
-    square stacked its markers one per line), the page does not scroll, and the roll strip shows whole rolls on one line."""
+    square stacked its markers one per line), the page does not scroll, and the roll strip shows whole rolls on one line.
+    The board's squares are all as wide, a piece on them or not."""
     base, app = server
     live, raw = app.extensions["gmtool"].create("双六卓", "sugoroku", [{"name": n} for n in LONG_NAMES])
     sid, seats = live.state.session_id, list(raw["seats"])
@@ -124,4 +128,9 @@ def test_the_table_shows_a_whole_sugoroku_board_and_its_rolls_at_every_screen(se
             assert all(r["in_summary"] and r["height"] <= 48 for r in visible), (where, cut[1])
             if width == 1920:  # the TV: drawn smaller to fit, but every word still reads across the room
                 assert table.evaluate(SMALL_TEXT, TV_MIN_PX) == [], where
+            # every square as wide as the others, a piece on it or not (a square with a marker had been drawn narrower
+            # or wider than an empty one); a crowd of three or more a column more for every two more players
+            squares = table.evaluate(SQUARES)
+            one = [q["width"] for q in squares if q["span"] == 1]
+            assert max(one) - min(one) < 1 and all(q["width"] >= q["span"] * min(one) - 1 for q in squares), (where, squares)
         table.context.close()
