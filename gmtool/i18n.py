@@ -216,7 +216,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.secret_roll": ("GMがシークレットダイスを振りました", "The GM rolled secret dice"),
     "table.history": ("履歴", "History"),
     "table.log": ("ログ", "Log"),
-    "table.rules": ("根拠", "Rules"),
+    "table.rules": ("根拠", "Rule refs"),  # the toggle shows rule codes (not a link to the rules), breakdowns, commitments
     "table.rules_hint": ("ルール番号・内訳・回答のコミットメントを表示する", "Show rule codes, breakdowns and the answers' commitments"),
     "table.answer_waiting": ("回答待ち", "waiting"),  # one respondent of a prompt still open, in the summary's line
     "table.join_table": ("この画面のURL", "This screen's URL"),

@@ -1152,7 +1152,7 @@ def test_i1_the_groups_still_needed_read_as_english(app, game):
     """Play-through in English: the table's standings and a phone said a player's groups against the goal as
     「1/11 missing 10」 (as if ten groups were lost), and the table's heading 「Goal 11 groups · round 1」 with a small r
     among capitals. They read 「10 more needed」, as the refusal of an early victory says it, and 「Round 1」; the
-    Japanese 「あと 10」 and 「1巡目」 are as before."""
+    Japanese 「あと 10」 and 「1巡目」 are as before. The TV's toggle read "Rules" in English: "Rule refs"."""
     sid = game["sid"]
     open_game(game)
     game["act"]("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})
@@ -1165,6 +1165,11 @@ def test_i1_the_groups_still_needed_read_as_english(app, game):
     for page in pages["en"]:
         assert "10 more needed" in page and "missing" not in page
     assert " · Round 1" in pages["en"][0] and " · round 1" not in pages["en"][0]  # (a placement's title: 「…, round 1」)
+    # the TV's 根拠 toggle shows rule codes (and breakdowns, commitments): in English "Rule refs", not "Rules", which
+    # read as a link to the game's rules
+    toggle = {lang: re.search(r'<button[^>]*id="rules-toggle"[^>]*>([^<]*)</button>', page).group(1)
+              for lang, (page, _) in pages.items()}
+    assert toggle == {"ja": "根拠", "en": "Rule refs"}, toggle
     for page in pages["ja"]:
         assert "あと 10" in page
     assert "1巡目" in pages["ja"][0]
