@@ -195,6 +195,8 @@ def test_quick_version_phone_rolls_and_rerolls_with_real_dice(app, client):
     assert 'id="ar-wait-dice"' not in html and 'class="big-button ar-kind"' in html
     # the line above the buttons says the interceptor picks now (it said 「襲撃側が物理か魔術を選ぶ」 under 「物理で攻撃」)
     assert 'ar-process-now">襲撃プロセス: 迎撃側が反撃に物理か魔術を選ぶ（選ぶと襲撃側のダメージが決まる）' in html
+    stage = open_link(app, data["table_url"]).get(f"/s/{sid}/table").get_data(as_text=True)  # the TV says the same
+    assert 'ar-stage-process">襲撃プロセス: 迎撃側が反撃に物理か魔術を選ぶ（選ぶと襲撃側のダメージが決まる）' in stage
     bad = phone.post(f"/s/{sid}/phone/actions/combat_roll", data={"faces": "9"},
                      headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert 400 <= bad.status_code < 500
