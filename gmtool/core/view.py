@@ -246,8 +246,9 @@ def roll_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict |
 
 
 def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
-    """An undo's GM summary may name secrets; an undo written before it existed keeps no safe summary."""
-    if viewer.is_gm:
+    """An undo's GM summary may name secrets; an undo written before it existed keeps no safe summary. A console that
+    hides answers (the GM's setting) reads the table's summary: the players may see it."""
+    if viewer.is_gm and not viewer.hide_answers:
         return data
     return {k: v for k, v in data.items() if k not in ("gm_summary", "gm_summary_en")
             and (k not in ("summary", "summary_en") or "gm_summary" in data)}

@@ -68,6 +68,16 @@ def test_screens_through_a_combat(app, client):
         assert ("凛 がサーヴァントを登録" if lang == "ja" else "凛 set their servant") in hidden  # its log line says only that
         assert ("凛: ✓" in hidden) and ("非公開" if lang == "ja" else "Hidden") in hidden
     gm.get(f"/s/{sid}/gm?lang=ja")
+    # an undo taken while hidden tells the console what it took back as the table reads it, not the servant's cards
+    r = gm.post(f"/s/{sid}/gm/undo", headers={"X-CSRF-Token": csrf_for(tokens["gm"]), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    for text in (r.get_data(as_text=True), gm.get(f"/s/{sid}/gm").get_data(as_text=True),
+                 gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)):
+        for secret in ("イスカンダル", "ライダー", "5/3/5/3"):
+            assert secret not in text, secret
+    gm.get(f"/s/{sid}/gm?lang=ja")
+    post("s2", "set_servant", {"hero_name": "イスカンダル", "hero_stats": "5/3/5/3", "hero_skills": "charisma",
+                               "class_name": "ライダー", "class_stats": "2/2/2/2"})
     hide("off")
     assert "遠坂の秘蔵英霊" in pages()["gm"]
     post("gm", "start_game", {})
