@@ -218,7 +218,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.log": ("ログ", "Log"),
     "table.rules": ("根拠", "Rule refs"),  # the toggle shows rule codes (not a link to the rules), breakdowns, commitments
     "table.rules_hint": ("ルール番号・内訳・回答のコミットメントを表示する", "Show rule codes, breakdowns and the answers' commitments"),
-    "table.answer_waiting": ("回答待ち", "waiting"),  # one respondent of a prompt still open, in the summary's line
+    "table.answer_waiting": ("回答待ち", "waiting"),
+    "table.more_prompts": ("ほか {more} 件の質問", "… and {more} more"),  # one respondent of a prompt still open, in the summary's line
     "table.join_table": ("この画面のURL", "This screen's URL"),
     "prompt.waiting": ("回答待ち", "Waiting for answers"),
     "prompt.no_answer": ("回答なし", "No answer"),

@@ -331,6 +331,9 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     sid = live.state.session_id
     table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
     gm = bearer(tokens["gm"])
+    for n in range(3):  # older prompts still open: the summary lists the newest three and says how many more
+        more = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={"title": f"追加{n}", "kind": "text", "respondents": ["s1"]})
+        assert more.status_code == 201, more.get_json()
     opened = client.post(f"/api/sessions/{sid}/prompts", headers=gm,
                          json={"title": "投票", "kind": "text", "respondents": ["s1", "s2"]})
     assert opened.status_code == 201, opened.get_json()
@@ -341,6 +344,12 @@ def test_a_closed_sessions_table_shows_no_seed_as_its_stage_and_asks_nobody(app,
     seen = client.get(f"/api/sessions/{sid}/prompts/{pid}", headers=bearer(tokens["table"])).get_json()
     assert_answers_sealed_on_table(table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True), seen,
                                    {s.id: s.name for s in live.state.seats.values()}, ("秘密の答え",))
+    # (a TV keeps its counters in view)
+    shown = [p for p in client.get(f"/api/sessions/{sid}/state", headers=bearer(tokens["table"])).get_json()["prompts"]
+             if p["status"] in ("open", "locked") and not p["background"]]
+    page = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
+    assert page.count('class="summary-prompt"') == 3 and 'data-prompt="' + shown[0]["id"] + '"' in page
+    assert ("ほか " if lang == "ja" else "… and ") + str(len(shown) - 3) in page
     assert client.post(f"/api/sessions/{sid}/close", headers=gm).status_code == 200
     seed = live.state.seed
     html = table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True)
