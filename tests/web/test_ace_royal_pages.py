@@ -303,9 +303,29 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     assert "required checked" not in html  # 凛's answer is not mine to see (nor the table's, test_ace_royal_api)
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert 'name="attacker_hand_code" value="1" required checked' in html and 'name="interceptor_hand_code"' in html
-    r = waver.post(f"/s/{sid}/phone/actions/combat_resolve", data={"interceptor_hand_code": "0", "faces": ""},
+
+    def hide(value):  # the console's 「回答を公開まで隠す」 (a game without a real GM, its laptop seen by the players)
+        r = gm.post(f"/s/{sid}/gm/settings", data={"key": "hide_answers", "value": value},
+                    headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+
+    # Hidden, the console showed both sides' radios, required and none ticked: it could not resolve without a guess for
+    # 凛, and the guess overrode 凛's kept answer. A side whose answer is kept now reads only 回答済み / Answered, no
+    # radios; a side not yet answered still gets them.
+    hide("on")
+    html = gm.get(f"/s/{sid}/gm?lang=ja").get_data(as_text=True)
+    assert 'name="attacker_hand_code"' not in html and 'id="ar-hand-code-attacker-kept">回答済み<' in html
+    assert html.count('name="interceptor_hand_code"') == 2 and "checked" not in html.split('id="ar-hand-code-interceptor"')[1].split("</fieldset>")[0]
+    r = waver.post(f"/s/{sid}/phone/actions/combat_hand_code", data={"hand_code": "0"},
                    headers={"X-CSRF-Token": csrf_for(tokens["s2"]), "HX-Request": "true"})
     assert r.status_code == 200
+    html = gm.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    assert "_hand_code" not in html.split('id="ar-gm-resolve"')[0].split("combat_resolve")[-1]  # the form posts no answer
+    assert 'id="ar-hand-code-attacker-kept">Answered<' in html and 'id="ar-hand-code-interceptor-kept">Answered<' in html
+    r = gm.post(f"/s/{sid}/gm/actions/combat_resolve", data={"faces": ""},  # what the hidden console's form posts
+                headers={"X-CSRF-Token": csrf_for(gm_token), "HX-Request": "true"})
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    hide("off")
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
     s1, s2 = view["players"]
     assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger
