@@ -832,7 +832,7 @@ def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_na
     error = call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "大河"}, status=400)["error"]
     assert (error["ja"], error["en"]) == (
         "交代先「大河」は2人います（セイバー陣営の大河、セイバー陣営の大河）: キャラクターのID（s1/大河・s1/大河#2）で指定してください",
-        "2 characters to swap in are named '大河' (s1/大河, s1/大河#2): give the character's id")
+        "2 characters to swap in are named '大河' (大河 of セイバー陣営, 大河 of セイバー陣営): give the character's id (s1/大河, s1/大河#2)")
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"] == version
     r = console.post(f"/s/{sid}/gm/actions/use_seal", data={"faction": "s1", "effect": "4", "with": "s1/大河#2"},
                      headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]), "HX-Request": "true"})

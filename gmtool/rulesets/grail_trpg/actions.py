@@ -461,9 +461,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         by_name = [c for c in reserve if combat["chars"][c]["name"] == swap]
         if swap not in reserve and len(by_name) > 1:
             who = "、".join(f"{state.seat_name(c.split('/', 1)[0])}の{swap}" for c in by_name)
+            who_en = ", ".join(f"{swap} of {state.seat_name(c.split('/', 1)[0])}" for c in by_name)
             raise GmError(f"交代先「{swap}」は{len(by_name)}人います（{who}）: キャラクターのID（{'・'.join(by_name)}）で指定してください",
-                          f"{len(by_name)} characters to swap in are named '{swap}' ({', '.join(by_name)}): give the "
-                          "character's id")
+                          f"{len(by_name)} characters to swap in are named '{swap}' ({who_en}): give the "
+                          f"character's id ({', '.join(by_name)})")
         swap = by_name[0] if swap not in reserve and by_name else swap
         if swap not in reserve:
             names = "・".join(combat["chars"][c]["name"] for c in reserve)
