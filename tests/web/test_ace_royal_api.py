@@ -653,6 +653,12 @@ def both_hero_proxies_answer_on_their_phones(game):
     # it was kept and the resolve paid with a card 凛 no longer held. ウェイバー's answer stays.
     answer = act("adjust", {"key": "hand", "delta": -1, "reason": "カード使用"}, who="s1")
     assert [e["type"] for e in answer["events"]] == ["counter.changed", "ace_royal.hand_code_cleared"]
+    # public, and now the newest result too (it was not kept as one, so no screen's newest line said why 凛 is asked again)
+    newest = state("table")["ruleset"]
+    assert [line["plain"] for line in newest["newest_action"]] == [{
+        "ja": "襲撃側 凛: 手札が変わったので、手札の礼装カードの有無を答え直します",
+        "en": "Attacker 凛: the hand has changed, so whether it holds a mystic code card is asked again"}]
+    assert newest["newest"]["type"] == "ace_royal.hand_code_cleared"
     combat = state("table")["ruleset"]["combat"]
     assert combat["hand_code_answered"] == {"attacker": False, "interceptor": True}
     assert combat["hand_code_due"] == {"attacker": True, "interceptor": True}

@@ -422,6 +422,7 @@ def hand_code_fold(state: State, e: Event) -> None:
 def hand_code_cleared_fold(state: State, e: Event) -> None:
     """Fold ace_royal.hand_code_cleared: the side's kept answer (A-9) is dropped, its hand having changed since."""
     (game(state)["combat"].get("hand_code") or {}).pop(e.data["side"], None)
+    _remember(state, e)  # public, as every other public result: the phones' and the console's newest line say why
 
 
 def hand_code_cleared_text(e, state, lang):
