@@ -293,6 +293,13 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
             .map((el) => ({sticky: getComputedStyle(el).position === 'sticky', height: el.getBoundingClientRect().height}))""")
         assert len(held) <= 1, (name, held)
         assert all(h["height"] <= 844 / 3 for h in held if h["sticky"]), (name, held)
+        # no console scrolls sideways on the phone: ace_royal's was 876 px (its players' table, which now scrolls in
+        # its own box) and, in English, 502 px (its combat's breakdowns, whose stat headers now wrap)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        if name == "ace_royal":
+            page.goto(f"{base}/s/{live.state.session_id}/gm?lang=en")
+            expect(page.locator("html")).to_have_attribute("lang", "en")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, (name, "en")
     page.context.close()
 
 
