@@ -150,14 +150,22 @@ def test_console_hides_answers_until_the_reveal_and_remembers_it(server, page, b
     expect(log).to_contain_text("耐久")
 
 
-def test_the_new_session_form_shows_counters_only_for_a_ruleset_that_takes_them(server, page):
+def test_the_new_session_form_shows_counters_only_for_a_ruleset_that_takes_them(server, browser):
     """The counter choices stayed on screen for the games that declare their own counters and were dropped without
-    a word (browser review)."""
+    a word (browser review). On a 390 px phone the home page does not scroll sideways in either language (it was
+    423 px wide: the ruleset select as wide as its longest choice, and the import's file field)."""
     base, app = server
-    page.goto(f"{base}/?k={app.config['ADMIN_KEY']}")
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{base}/?k={app.config['ADMIN_KEY']}&lang=en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "en"
+    page.goto(f"{base}/?lang=ja")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "ja"
     counters = page.locator("fieldset.custom-counters")
     expect(counters).to_be_visible()  # generic, the default
     page.select_option("select[name=ruleset]", "sugoroku")
     expect(counters).to_be_hidden()
     page.select_option("select[name=ruleset]", "generic")
     expect(counters).to_be_visible()
+    page.context.close()
