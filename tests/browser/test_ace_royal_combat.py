@@ -3,6 +3,8 @@ physical / magical on their phones (the attacker first, A-7), and the table show
 
 from __future__ import annotations
 
+import re
+
 from gmtool_testing import api_caller, bearer, start_ace_royal
 from playwright.sync_api import expect
 
@@ -18,7 +20,7 @@ def _servant(phone, hero, hero_stats, cls, cls_stats, skills=()):
     form.locator("button.primary").click()
 
 
-def test_one_combat_with_two_phones(page, open_table):
+def test_one_combat_with_two_phones(server, page, open_table):
     live, tokens, table, phones = open_table("エースロイヤル", "ace_royal", ["凛", "ウェイバー"])
 
     # The GM sets up the standard version and enters the real dice for the first active master.
@@ -91,6 +93,19 @@ def test_one_combat_with_two_phones(page, open_table):
             const node = p.firstChild; range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
             return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; }).map((m) => m[0]))""")
     assert broken == [], broken
+
+    # The GM undoes the result: on a 1366×768 TV in English the line over the stage that says what was taken back
+    # (six clauses) keeps to two lines, a small part of the stage (it filled 273 of its 449 px and the combat under it
+    # was drawn at 8 px); the whole line is in the history's log.
+    api_caller(server[1], live.state.session_id, tokens)("undo")
+    table.set_viewport_size({"width": 1366, "height": 768})
+    table.goto(table.url.split("?")[0] + "?lang=en")
+    banner = table.locator("#stage-undone")
+    expect(banner).to_contain_text("Undo: Combat result")
+    size = banner.evaluate("""(b) => ({height: b.clientHeight, line: parseFloat(getComputedStyle(b).lineHeight),
+        stage: document.getElementById('stage').clientHeight})""")
+    assert size["height"] <= 2 * size["line"] + 1 and size["height"] <= size["stage"] / 5, size
+    expect(table.locator("#history .log li").first).to_contain_text(re.compile(r"^.*Undo: Combat result: .*凛: Hand 5→6"))
 
 
 COINS = """() => [...document.querySelectorAll('.ar-player')].map((chip) => {
