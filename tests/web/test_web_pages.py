@@ -309,11 +309,27 @@ def test_a_game_with_all_its_seats_disables_adding_one_saying_why(app, client, a
         form = html[html.index('/seats"'):].split("</form>")[0]
         return html, re.findall(r"<(?:input|button)[^>]*>", form)
     html, controls = add_seat_controls("succession", ["ギルガメッシュ", "エルキドゥ"])
-    assert words in html and len(controls) == 3
+    assert words in html and len(controls) == 2  # a player's name, and the button: no 陣営 field (see below)
     assert all(" disabled" in c and 'aria-describedby="seats-full"' in c for c in controls)
     html, controls = add_seat_controls("generic", ["A", "B"])
     assert words not in html and 'id="seats-full"' not in html
     assert len(controls) == 3 and not any(" disabled" in c for c in controls)
+    # Each field says what it holds in that game, as the home form's seat guidance does (<name>.form_seats): a grail
+    # seat is a faction, its second field the master's name (it read 「陣営」); a sugoroku seat a faction with nothing
+    # else (its master is entered at setup); a seat of the player games (ace_royal, succession, illuminati) a player
+    # (a 「陣営」 field there meant nothing, and in succession collided with its 陣営 cards); generic keeps name / 陣営.
+    ja = lang == "ja"
+    labels = {"generic": ["席を追加" if ja else "Add seat", "陣営" if ja else "Faction"],
+              "grail_trpg": ["陣営名" if ja else "Faction", "マスター名" if ja else "Master&#39;s name"],
+              "sugoroku": ["陣営名" if ja else "Faction"],
+              **{name: ["プレイヤー名" if ja else "Player&#39;s name"] for name in ("ace_royal", "succession", "illuminati")}}
+    assert set(labels) == set(registry()), "every ruleset's add-seat labels are checked"
+    for ruleset, expected in labels.items():
+        seats = ["セイバー陣営 / 衛宮", "アーチャー陣営 / 遠坂"] if ruleset == "grail_trpg" else ["A", "B"]
+        _, controls = add_seat_controls(ruleset, seats)
+        fields = [c for c in controls if c.startswith("<input")]
+        assert [re.search(r'placeholder="([^"]*)"', c).group(1) for c in fields] == expected, (ruleset, fields)
+        assert all(re.search(r'aria-label="([^"]*)"', c).group(1) == label for c, label in zip(fields, expected))
 
 
 @pytest.mark.parametrize("name", sorted(registry()))

@@ -164,6 +164,8 @@ STRINGS = {
     # the new-session form's seat guidance (templates/home.html): a seat is a player
     "ace_royal.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
     "ace_royal.form_seats_example": ("例: 凛\nウェイバー", "e.g. Rin\nWaver"),
+    # the console's add-seat form (templates/gm/console.html), as its home-form guidance says
+    "ace_royal.add_seat_name": ("プレイヤー名", "Player's name"),
 }
 STRINGS.update({f"ace_royal.skill.{k}": v for k, v in SKILLS.items()})
 

@@ -158,4 +158,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the new-session form's seat guidance (templates/home.html): a seat is a faction, its name what every screen shows
     "grail_trpg.form_seats": ("席（1行に1陣営：陣営名 / マスター名）", "Seats (one faction per line: faction / master)"),
     "grail_trpg.form_seats_example": ("例: セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂", "e.g. Saber's faction / Emiya\nArcher's faction / Tohsaka"),
+    # the console's add-seat form (templates/gm/console.html), as its home-form guidance says
+    "grail_trpg.add_seat_name": ("陣営名", "Faction"),
+    "grail_trpg.add_seat_faction": ("マスター名", "Master's name"),
 }

@@ -148,4 +148,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the new-session form's seat guidance (templates/home.html): a seat is a player
     "illuminati.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
     "illuminati.form_seats_example": ("例: アリス\nボブ", "e.g. Alice\nBob"),
+    # the console's add-seat form (templates/gm/console.html), as its home-form guidance says
+    "illuminati.add_seat_name": ("プレイヤー名", "Player's name"),
 }

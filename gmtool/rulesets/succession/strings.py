@@ -76,4 +76,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the new-session form's seat guidance (templates/home.html): a seat is a player
     "succession.form_seats": ("席（1行に1人：プレイヤー名）", "Seats (one player per line: their name)"),
     "succession.form_seats_example": ("例: アルトリア\nギルガメッシュ", "e.g. Artoria\nGilgamesh"),
+    # the console's add-seat form (templates/gm/console.html), as its home-form guidance says
+    "succession.add_seat_name": ("プレイヤー名", "Player's name"),
 }

@@ -164,4 +164,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sugoroku.form_seats": ("席（1行に1陣営：陣営名。マスターとサーヴァントは開始時に入力）",
                             "Seats (one faction per line: its name; master and servant are entered at setup)"),
     "sugoroku.form_seats_example": ("例: セイバー\nアーチャー", "e.g. Saber\nArcher"),
+    # the console's add-seat form (templates/gm/console.html), as its home-form guidance says
+    "sugoroku.add_seat_name": ("陣営名", "Faction"),
 }
