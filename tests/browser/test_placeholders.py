@@ -5,7 +5,7 @@ at 390 px), on the GM console at 1366×768 and on a phone at 390×844, in both l
 from __future__ import annotations
 
 import pytest
-from gmtool_testing import ApiTable, api_caller, start_ace_royal
+from gmtool_testing import SMALL_CONTROLS, ApiTable, api_caller, start_ace_royal
 from test_closed_console import illuminati_opening
 
 from gmtool.driver import make_demo
@@ -56,6 +56,10 @@ def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_cont
     for page in (gm, phone):
         page.goto(f"{page.url.split('?')[0]}?lang=ja")
     check_both_languages()
+    # the phone's support form is in this scene (the ergonomics test's probe scene, the opening, never shows it): each
+    # control at least 44×44 px like every other phone control (its 支援の種類 select was 40 px high)
+    assert phone.locator(".il-support select[name=kind]").is_visible()
+    assert phone.evaluate(SMALL_CONTROLS, [44, 44]) == [], phone.evaluate(SMALL_CONTROLS, [44, 44])
     gm.context.close()
 
 
