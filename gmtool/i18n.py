@@ -254,6 +254,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.status.revealed": ("公開済み", "Revealed"),
     "prompt.status.cancelled": ("取り消し", "Cancelled"),
     "prompt.status.closed": ("終了（非公開）", "Closed, not revealed"),  # open when the session was closed
+    "prompt.provisional": ("暫定", "Provisional"),  # a revealed result until the GM confirms it (templates/_resolution.html)
     "prompt.breakdown": ("内訳", "Breakdown"),
     "prompt.total": ("合計", "Total"),
     "prompt.votes": ("票", "votes"),

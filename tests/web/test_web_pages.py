@@ -82,6 +82,22 @@ def test_gm_console_flow_roll_prompt_answer_reveal_verify(client, screens):
     verify = screens.table.get(f"/s/{screens.sid}/verify").get_data(as_text=True)
     assert verify.count('class="ok"') == 2 and 'class="bad"' not in verify
     assert prompt["answers"]["s1"]["salt"] in verify
+    # revealed, not confirmed: every screen's prompt card reads its result as provisional (暫定 / Provisional), as
+    # sugoroku's battle does; it read as final on the phones. The GM's confirm takes the mark off; the API is unchanged.
+    assert not prompt["confirmed"] and set(prompt) == set(client.get(
+        f"/api/sessions/{screens.sid}/prompts/p1", headers=bearer(screens.token("table"))).get_json())
+
+    def summaries(lang):
+        pages = {"gm": (screens.gm, "gm"), "table": (screens.table, "table"), "s1": (phone, "phone")}
+        return {who: re.findall(r'<section class="resolution">\s*(?:\{#.*?#\}\s*)?<p class="summary">(.*?)</p>',
+                                browser.get(f"/s/{screens.sid}/{path}?lang={lang}").get_data(as_text=True), re.S)
+                for who, (browser, path) in pages.items()}
+    for lang, word in (("ja", "暫定"), ("en", "Provisional")):
+        for who, shown in summaries(lang).items():
+            assert shown and all(s.startswith(f'<span class="provisional" data-provisional>{word}</span> ') for s in shown), (lang, who, shown)
+    assert gm_post(screens, "prompts/p1/confirm", {}).status_code == 200
+    for who, shown in summaries("ja").items():
+        assert shown and not any("data-provisional" in s for s in shown), (who, shown)
 
 
 @pytest.mark.parametrize("lang, named", [("ja", "（アーチャーの席）"), ("en", "(アーチャー&#39;s seat)")])
