@@ -385,7 +385,7 @@ def resolve_again(state: State, prompt_id: Any, resolvers: dict[str, Resolver], 
 
 def restate(state: State, prompt_id: Any, summary: dict, notes: list, dice) -> list[Draft]:
     """A confirmed prompt's result told again in other words, when a ruleset's action changed what its words said
-    (sugoroku: who breaks a vote's tie, once the player named to is put out): its prompt.resolved with the new
+    (e.g. whom its notes name to decide, once that player has left the game): its prompt.resolved with the new
     `summary` and `notes`; everything else of the resolution, the events its confirm wrote included, as it was."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)

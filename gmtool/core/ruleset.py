@@ -308,8 +308,8 @@ class Ruleset:
     # A counter changed outside the ruleset's actions (core's counter panel): (state, core's drafts) -> those
     # drafts followed by the ruleset's automatic consequences (an elimination at 0 …), written as one action.
     counter_settle: Callable[[State, list], list] | None = None
-    # Flags the ruleset raises on seats from its own state, not from a counter's threshold (sugoroku: a player out of
-    # the war, S-10): state -> {seat id: [(flag, its label)]}. Public: every viewer's `seats[].flags` carries them after
+    # Flags the ruleset raises on seats from its own state, not from a counter's threshold (e.g. a player out of the
+    # game): state -> {seat id: [(flag, its label)]}. Public: every viewer's `seats[].flags` carries them after
     # the counters' flags, so every screen that lists the seats' flags shows them (the phones' others card, the GM's
     # and the table's seat lists, the write-up's standings). None (the default): the counters' flags only.
     seat_flags: Callable[[State], dict[str, list[tuple[str, Label]]]] | None = None

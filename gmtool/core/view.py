@@ -90,7 +90,7 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         # A ruleset's own bookkeeping prompt (e.g. a committed true name): its panel shows it,
         # the generic prompt lists leave it out.
         "background": bool(prompt.meta.get("background")),
-        # a ruleset's line to whoever answers it, above the answer form (e.g. sugoroku: the tie is yours to break)
+        # a ruleset's line to whoever answers it, above the answer form (e.g. "the tie is yours to break")
         "note": _note(prompt.meta.get("note")) if me in respondents else None,
     }
     if not view["for_you"]:

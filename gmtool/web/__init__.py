@@ -29,10 +29,9 @@ from . import compression
 from .common import flash_response, is_admin, is_api
 from .sections import SectionExtension
 
-# a rule code as a log line writes it: [T-4], ［S-7］, [general], or in parentheses, （S-13） (ace_royal, illuminati
-# and sugoroku write theirs so), or at the end of a parenthesis that says more, with the comma before it: （1d4、A-7）,
-# (secret, A-9) (ace_royal's retreat and hand answers, illuminati's win), or ahead of the rest of one: (A-7, …); the
-# TV and the phones hide it until the 根拠 toggle (rule_marked), leaving （1d4）, (secret)
+# a rule code as a log line writes it: [T-4], ［S-7］, [general], or in parentheses, （S-13）, or at the end of a
+# parenthesis that says more, with the comma before it: （1d4、A-7）, (secret, A-9), or ahead of the rest of one:
+# (A-7, …); the TV and the phones hide it until the 根拠 toggle (rule_marked), leaving （1d4）, (secret)
 _CODES = r"[A-Z]{1,2}-\d+[a-z]?(?:[,、/／ ]+[A-Z]{1,2}-\d+[a-z]?)*"
 _SEP = r"[,、;；]\s?"
 RULE_CODE = re.compile(rf"[\[［](?:{_CODES}|general)[\]］]|[(（]{_CODES}[)）]"

@@ -128,7 +128,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'sugoroku.true_names_revealed': ('判明した真名', 'True names revealed'),
     'sugoroku.vs': ('対', 'vs'),
     'sugoroku.last_battle': ('前の戦闘', 'Last battle'),
-    'sugoroku.provisional': ('暫定', 'Provisional'),  # a revealed battle's result until the GM confirms it (S-7)
     'sugoroku.provisional_note': ('GMが確定するまで、親の追加の札・令呪・スキルで変わることがあります',
                                   "Until the GM confirms it, the parent's added card, a Command Seal or a skill may still change it"),
     'sugoroku.won': ('の勝ち', 'won'),
