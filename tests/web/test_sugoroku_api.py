@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from gmtool.rulesets.sugoroku.actions import ACTIONS
 from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, docs_rows, games_to_play, open_link,
                             ruleset_views, undocumented)
 
@@ -313,15 +314,38 @@ def test_s1_s10_the_last_player_left_in_the_war_wins(game):
     """The GM's ruling (脱落させる) put out everyone but セイバー in the middle of round 1, and セイバー went on alone:
     rolling through the phases and rounds, with nobody to fight or vote for. gmtool's reading (RULES S-1 / S-10 are
     silent): once one player alone is left in the war the game is over and that player wins, as at the climax's end;
-    the console's form says so on its first click. Undo takes it back."""
-    act, state, client, sid = game["act"], game["state"], game["client"], game["sid"]
-    act("roll_move", {"faces": [2]}, who="s1")
+    the console's form says so on its first click. Undo takes it back. Once it is over, no screen offers a step (each
+    one refused, 409): the karma conversion the last battle left (S-12) and the square events, seals, true names and
+    squares stayed on the console and the victor's phone; nor does a screen offer a victor put out its conversion."""
+    act, state, client, sid, answer = game["act"], game["state"], game["client"], game["sid"], game["answer"]
+    # two battles, each won against a 討伐令 (S-12): セイバー over アーチャー on square 2, ランサー over ライダー on 4
+    act("square_event", {"seat": "s2", "karma": 9})
+    act("square_event", {"seat": "s4", "karma": 9})
+    _moves(act, (("s1", 2), ("s2", 2), ("s3", 4), ("s4", 4)))
+    act("end_phase")
+    for _square in (2, 4):
+        battle = act("start_battle")["ruleset"]["battle"]
+        answer(battle["prompt"], battle["parent"], "力5")
+        answer(battle["prompt"], battle["children"][0], ["技1"])
+        act("end_battle")
+    assert [(k["victor"], k["target"]) for k in state()["ruleset"]["karma_pending"]] == [("s1", "s2"), ("s3", "s4")]
+    phones = {seat["id"]: open_link(client.application, seat["join_url"]) for seat in game["data"]["seats"]}
+
+    def section(screen, html):  # the ruleset's panel of a console or a phone page
+        return html.split(f'id="sugoroku-{screen}"')[1].split("</section>")[0]
+
     act("eliminate", {"seat": "s4", "reason": "離席"})
     console = open_link(client.application, game["data"]["gm_url"])
     form = console.get(f"/s/{sid}/gm").get_data(as_text=True).split('id="sg-ruling-out"')[1].split("</form>")[0]
     assert 'data-second-tap="選んだプレイヤーは脱落すると以後行動できません: もう一度押すと脱落させる"' in form
     act("eliminate", {"seat": "s3"})
-    form = console.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True).split('id="sg-ruling-out"')[1].split("</form>")[0]
+    page = console.get(f"/s/{sid}/gm?lang=en").get_data(as_text=True)
+    form = page.split('id="sg-ruling-out"')[1].split("</form>")[0]
+    # the victor put out converts no more (409, S-10): only セイバー's conversion is offered, on its phone only
+    karma = re.findall(r'name="seat" value="(s\d)"><input type="hidden" name="target"', section("gm", page))
+    assert karma == ["s1"], karma
+    assert "convert_karma" in section("phone", phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True))
+    assert "convert_karma" not in section("phone", phones["s3"].get(f"/s/{sid}/phone").get_data(as_text=True))
     assert ('data-second-tap="One player is left once the player chosen is out, who wins: the game ends: click again '
             'to put them out"') in form
     events = act("eliminate", {"seat": "s2", "reason": "離席"})["events"]
@@ -344,6 +368,23 @@ def test_s1_s10_the_last_player_left_in_the_war_wins(game):
     assert state()["ruleset"]["next_round"] is None
     for name, payload, who in (("roll_move", {}, "s1"), ("eliminate", {"seat": "s1"}, "gm")):
         assert act(name, payload, who=who, status=409)["error"]["en"] == "The game is over"
+    # every step is refused now (set_square and skip_turn were taken, skip_turn skipping セイバー's turn after the
+    # game), and none is offered on the console nor on any phone (the karma forms and the panel's forms were)
+    version = state()["session"]["version"]
+    payload = {"seat": "s1", "target": "s2", "amount": 1, "square": 3, "vp": 1, "effect": "mana", "kind": "skill",
+               "card": "力3", "winner": "s1", "force": True}
+    for name in sorted(ACTIONS):
+        assert act(name, payload, status=409)["error"]["en"] in (
+            "The game is over", "Already set up (undo it to start over)", "The round is over", "The round is already over",
+            "There is no pending battle", "No battle is in progress", "There is no next round (end this one first)"), name
+        if "seat" in docs_rows((ROOT / "docs/rulesets/sugoroku.md").read_text(encoding="utf-8"))[name].split("|")[0]:
+            assert act(name, payload, who="s1", status=409)["error"]["en"] == "The game is over", name
+    assert act("skip_turn", {}, status=409)["error"]["en"] == "The game is over"
+    assert state()["session"]["version"] == version
+    assert "hx-post" not in section("gm", page) and "sg-winner" in section("gm", page)
+    for seat, phone in phones.items():
+        mine = section("phone", phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True))
+        assert "hx-post" not in mine and "Game over · Winner: セイバー (VP " in mine, seat
     assert act("end_round", {"force": True}, status=409)["error"]["en"] == "The round is already over"
     assert act("start_round", {}, status=409)["error"]["en"] == "There is no next round (end this one first)"
     r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(game["tokens"]["gm"]), json={})

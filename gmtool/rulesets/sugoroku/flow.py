@@ -66,12 +66,17 @@ def acting_seat(state: State, payload: dict, ctx) -> str:
         raise GmError("席を選んでください", "Choose a seat")
     if str(seat) not in state.seats:
         raise NotFound("その席はありません", "There is no such seat")  # an id is not what a player reads
-    if (sg(state) or {}).get("finished"):  # S-1: the climax is over
-        raise Conflict("ゲームは終了しています", "The game is over")
+    require_game_on(sg(state) or {})
     if str(seat) in (sg(state) or {}).get("out", []):  # S-10
         name = state.seat_name(str(seat))
         raise Conflict(f"{name}は脱落しています [S-10]", f"{name} is out of the war (S-10)")
     return str(seat)
+
+
+def require_game_on(s: dict) -> None:
+    """S-1: every step is refused once the game is over (the climax ended, or one player alone is left in the war)."""
+    if s.get("finished"):
+        raise Conflict("ゲームは終了しています", "The game is over")
 
 
 def active(state: State) -> list[str]:
@@ -323,6 +328,7 @@ def square_vp(value: Any) -> int:
 def set_square(state: State, payload: dict, ctx) -> list:
     """S-7/S-8: a square's terrain (地の利) and battle VP, as printed on the board."""
     s = started(state)
+    require_game_on(s)
     square = parse_int(payload.get("square"), "マス", "square")
     if not 1 <= square <= s["board_length"]:
         raise GmError(f"マスは1〜{s['board_length']}です", f"Squares are 1..{s['board_length']}")
@@ -403,10 +409,12 @@ def skip_turn(state: State, payload: dict, ctx) -> list:
     """S-3: the GM passes the current mover's turn (an effect, an absent player)."""
     s = started(state)
     require_no_battle(s)
-    mover = current_mover(state)
+    # nobody to skip once the round is over, as nobody rolls then (roll_move's require_round_on)
+    mover = None if s["round_ended"] or s["round_over"] else current_mover(state)
     seat = text_field(payload, "seat", mover or "", ja="席")  # no seat: the current mover's (sugoroku.md §3)
     if seat and seat not in state.seats:
         raise NotFound("その席はありません", "There is no such seat")
+    require_game_on(s)
     if mover is None or seat != mover:
         raise Conflict("飛ばせるのは今の手番の席だけです", "Only the current mover's turn can be skipped")
     return [("sugoroku.turn_skipped", {"seat": seat, "reason": clean_text(payload.get("reason"), "理由", "reason", 200, False)})]
