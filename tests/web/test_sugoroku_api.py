@@ -427,6 +427,8 @@ def test_s10_s13_a_player_the_gm_puts_out_during_the_vote_votes_no_more_and_is_v
     act("square_event", {"seat": "s2", "vp": 11})  # 13 with its unspent CP: ランサー and ライダー 0, 13 behind
     rv = act("end_round", {"force": True})["ruleset"]
     assert rv["candidates"] == ["s3", "s4"] and rv["vote"] == "sg-vote-round1"
+    # between rounds nobody rolls, so no turn is skipped (セイバー's, who had not moved, was)
+    assert act("skip_turn", {}, status=409)["error"]["en"] == "Only the current mover's turn can be skipped"
     answer("sg-vote-round1", "s4", "s1")
     answer("sg-vote-round1", "s3", "s4")
     events = [e["type"] for e in act("eliminate", {"seat": "s4"})["events"]]
