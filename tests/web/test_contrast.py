@@ -128,3 +128,15 @@ def test_an_out_player_reads_as_out_at_aa_contrast(client, sheet, selector, back
     assert float(rule.get("opacity", 1)) == 1
     assert ratio(rgb(rule["color"]), rgb(background)) >= 4.5
     assert re.search(re.escape(selector) + r" [^{]*\{[^}]*text-decoration: line-through", text)
+
+
+def test_a_prompts_note_stands_apart_from_its_choices(client):
+    """A prompt's line to whoever answers it (the view's `note`, _answer_form.html: a sugoroku tie-break's 「…最下位の
+    あなたが決めます」) had no rule of its own and read as one more plain line between the title and the choices, on
+    the phone's docked prompt and the GM console: it is set apart as the undo notice is (the accent's bar at its left,
+    its own padding), and its text reads on its box."""
+    text = css(client, "gmtool.css")
+    rule = declared(text, ".undo-notice, .prompt-note")
+    width, style, colour = rule["border-left"].split()
+    assert style == "solid" and float(width.removesuffix("px")) >= 4 and colour == declared(text, ":root")["--accent"]
+    assert rule["padding"] and ratio(rgb(declared(text, "body")["color"]), rgb(rule["background"])) >= 4.5
