@@ -346,6 +346,9 @@ def test_s1_s10_the_last_player_left_in_the_war_wins(game):
     assert karma == ["s1"], karma
     assert "convert_karma" in section("phone", phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True))
     assert "convert_karma" not in section("phone", phones["s3"].get(f"/s/{sid}/phone").get_data(as_text=True))
+    tv = open_link(client.application, game["data"]["table_url"])
+    offers = re.findall(r'<p class="flag">([^:<]*): [^<]*討伐成功', tv.get(f"/s/{sid}/table").get_data(as_text=True))
+    assert offers == ["セイバー"], offers  # the TV's line that the victor may convert (ランサー's too, out)
     assert ('data-second-tap="One player is left once the player chosen is out, who wins: the game ends: click again '
             'to put them out"') in form
     events = act("eliminate", {"seat": "s2", "reason": "離席"})["events"]
@@ -382,6 +385,7 @@ def test_s1_s10_the_last_player_left_in_the_war_wins(game):
     assert act("skip_turn", {}, status=409)["error"]["en"] == "The game is over"
     assert state()["session"]["version"] == version
     assert "hx-post" not in section("gm", page) and "sg-winner" in section("gm", page)
+    assert "討伐成功" not in tv.get(f"/s/{sid}/table").get_data(as_text=True)  # nor does the TV say one may be taken
     for seat, phone in phones.items():
         mine = section("phone", phone.get(f"/s/{sid}/phone?lang=en").get_data(as_text=True))
         assert "hx-post" not in mine and "Game over · Winner: セイバー (VP " in mine, seat
