@@ -403,6 +403,13 @@ def test_s1_s10_a_round_end_that_leaves_one_player_ends_the_game(client):
     the winner named, no true-name vote, no next round."""
     game = new_game(client, seats=("セイバー", "アーチャー"))
     act, state = game["act"], game["state"]
+    # two players end round 1 once both are at the goal (Reading round_end_all_at_goal, on by default): the TV's
+    # headline said 「6人のゴールで終了」 and its title and the console's 「ゴール 0/6」, a count two never reach
+    rv = state("table")["ruleset"]
+    assert (rv["goal_needed"], rv["goal_ends"]) == (6, 2)
+    tv = open_link(client.application, game["data"]["table_url"]).get(f"/s/{game['sid']}/table").get_data(as_text=True)
+    console = open_link(client.application, game["data"]["gm_url"]).get(f"/s/{game['sid']}/gm").get_data(as_text=True)
+    assert "行動フェイズ8回か、2人のゴールで終了" in tv and "ゴール 0/2" in tv and "ゴール 0/2</h2>" in console
     act("square_event", {"seat": "s1", "vp": 12})  # アーチャー 2 (its unspent CP): 10 behind
     ended = act("end_round", {"force": True})
     assert [e["type"] for e in ended["events"]][:2] == ["sugoroku.round_ended", "sugoroku.eliminated"]

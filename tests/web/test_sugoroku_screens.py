@@ -194,7 +194,9 @@ def test_s1_a_new_round_is_the_stages_headline_until_its_first_move(game):
         # each part of the line between its dots starts with a capital, as the title's (it began 'the final round: …'
         # and 'ends after 8 action phases …', lower case at the start of a line)
         what = ("The final round: most VP at its end wins; at the goal, +6 VP per unused seal · " if rnd == "climax" else "") + \
-            "Ends after 8 action phases or once " + ("4" if rnd == "round2" else "2") + " are at the goal · Board of 12 squares"
+            "Ends after 8 action phases or once " + ("3" if rnd == "round2" else "2") + " are at the goal · Board of 12 squares"
+        # (round 2's goal count is 4, but round 1 put one of the four out: the three left end it all at the goal,
+        # Reading round_end_all_at_goal, as the title's 「Goal 0/3」 says)
         assert what in en_text, en_text
         act("roll_move", {"faces": [1]}, who=view()["current"])
         assert "sg-round-start" not in stage()[0], rnd  # the first move of the round takes the headline away

@@ -117,6 +117,10 @@ def view(state: State, viewer) -> dict:
     out = {**base, "ready": True, "round": s["round"], "round_label": R.ROUND_LABELS[s["round"]].to_dict(),
            "phase": s["phase"], "phase_shown": max(1, min(shown, R.ACTION_PHASES_PER_ROUND)),
            "phases_max": R.ACTION_PHASES_PER_ROUND, "goal_needed": R.GOAL_COUNT_TO_END[s["round"]],
+           # S-2: what the screens say ends the round: fewer players in the war than the goal count all at the goal,
+           # under Reading round_end_all_at_goal (2 players read 「ゴール 0/6」 and 「6人のゴールで終了」)
+           "goal_ends": min(R.GOAL_COUNT_TO_END[s["round"]], len(act))
+           if R.reading(F.readings(state), "round_end_all_at_goal") else R.GOAL_COUNT_TO_END[s["round"]],
            "board_length": length, "board": board, "players": players,
            "order": [{"seat": p, "name": players[p]["name"], "moved": p in s["moved"], "at_goal": p in s["goal"],
                       "current": p == mover} for p in s["order"]],
