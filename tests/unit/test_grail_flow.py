@@ -242,3 +242,21 @@ def test_readings_switch_and_show_in_the_breakdown(table):
     assert table.combat()["forces"]["b"]["魔力"]["value"] == 50 + 28  # 凛 55 → 28 (half, rounded up)
     view = build_view(table.state, TABLE)
     assert next(r for r in view["readings"] if r["key"] == "sub_part")["value"] == "half_ceil"
+
+
+def test_t1_a_typed_in_combat_title_is_the_same_in_both_languages_and_an_old_plain_one_still_folds(table):
+    """T-1: a `title` given to start_combat is `{ja, en}` (the same in both) in the combat, the history and the
+    grail.combat_started event, as the docs give it; an event stored before, with the title as plain text, folds
+    and shows as one."""
+    table.act("start_combat", {"a": ["s1"], "b": ["s2"], "title": "決戦"})
+    both = {"ja": "決戦", "en": "決戦"}
+    view = RULESET.view(table.state, GM)
+    assert view["combat"]["title"] == both and view["history"][0]["title"] == both
+    started = next(e for e in table.pure.events if e.type == "grail.combat_started")
+    assert started.data["title"] == both
+    old = Table()
+    old.act("set_characters", {"faction": "s1", "text": SABER})
+    old.act("set_characters", {"faction": "s2", "characters": ARCHER})
+    old.pure.write([("grail.combat_started", {**started.data, "title": "決戦"})])
+    view = RULESET.view(old.state, GM)
+    assert view["combat"]["title"] == both and view["history"][0]["title"] == both

@@ -229,7 +229,8 @@ def start_combat(state: State, p: dict, ctx: ActionContext) -> list:
     declarer = _side(text_field(p, "declarer", "a", ja="宣言側"), names, "宣言側", "declaring side")
     check_pick(state, sides, declarer)
     cid = f"c{len(grail_of(state)['combats']) + 1}"
-    title = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False) or \
+    typed = clean_text(p.get("title"), "戦闘名", "combat title", limit=80, required=False)
+    title = {"ja": typed, "en": typed} if typed else \
         {"ja": f"戦闘: {names['a']} vs {names['b']}", "en": f"Combat: {names['a']} vs {names['b']}"}
     resp = {s: sides[s][0] for s in SIDES}
     started = {"id": cid, "title": title, "sides": sides, "names": names, "declarer": declarer,

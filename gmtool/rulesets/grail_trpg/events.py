@@ -122,6 +122,8 @@ def _priority_set(state: State, e) -> None:
 
 def _combat_started(state: State, e) -> None:
     d = copy.deepcopy(e.data)
+    if not isinstance(d["title"], dict):  # a typed-in title stored as plain text before titles were {ja, en}
+        d["title"] = {"ja": str(d["title"]), "en": str(d["title"])}
     _g(state)["combats"].append({
         "id": d["id"], "title": d["title"], "sides": d["sides"], "names": d["names"], "declarer": d["declarer"],
         "respondents": d["respondents"], "step": "setup", "prompt": d["prompt"], "setup": None, "forces": None,
