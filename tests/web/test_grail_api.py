@@ -550,17 +550,29 @@ def test_t4_setup_skills_resolve_the_side_declared_upon_first(client, grail, dec
 
 def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(client, grail):
     """T-3: each declared skill is one use; the same sheet skill twice in one answer would count twice and act
-    twice (怪力 +20 +20 → +30 through the cap). It is refused in both languages, and nothing is written."""
+    twice (怪力 +20 +20 → +30 through the cap). It is refused in both languages, and nothing is written; so is a
+    typed-in skill named twice (or named as a sheet skill of the same answer), and an own-stat skill, on the sheet
+    or typed in, for another stat than the one the side chose (T-5: it was accepted with a note that blamed the
+    opponent's choice)."""
     sid = grail["session"]
     started(client, grail, sheet="A 筋力50 耐久60 敏捷40 魔力55 幸運40 宝具60\n- 怪力 セレクト 筋力+20")
     set_up(client, grail, {"main": "s1/A"}, {"main": "s2/エミヤ"})
     call(client, grail, "next_step")
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"]
-    r = client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"]["s1"]),
-                    json={"value": {"stat": "筋力", "skills": ["s1/A:1", "s1/A:1"]}})
-    assert r.status_code == 400, r.get_json()
-    assert r.get_json()["error"]["ja"] == "「怪力」を2回宣言しています（1つの回答で1回まで） [T-3]"
-    assert r.get_json()["error"]["en"] == "'怪力' is declared twice (once per answer) [T-3]"
+    twice = ("「怪力」を2回宣言しています（1つの回答で1回まで） [T-3]", "'怪力' is declared twice (once per answer) [T-3]")
+    typed = {"label": "怪力", "value": 10, "kind": "skill"}
+    for value, ja, en in [
+        ({"stat": "筋力", "skills": ["s1/A:1", "s1/A:1"]}, *twice),
+        ({"stat": "筋力", "mods": [typed, typed]}, *twice),
+        ({"stat": "筋力", "skills": ["s1/A:1"], "mods": [typed]}, *twice),
+        ({"stat": "耐久", "skills": ["s1/A:1"]}, "「怪力」は筋力のスキルです（選んだのは耐久）", "'怪力' acts on STR (you chose END)"),
+        ({"stat": "耐久", "mods": [{"label": "z", "value": 10, "kind": "skill", "stat": "筋力"}]},
+         "「z」は筋力のスキルです（選んだのは耐久）", "'z' acts on STR (you chose END)"),
+    ]:
+        r = client.post(f"/api/sessions/{sid}/prompts/c1-s1/answer", headers=bearer(grail["tok"]["s1"]),
+                        json={"value": value})
+        assert r.status_code == 400, (value, r.get_json())
+        assert (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (ja, en)
     assert client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"] == log
     answer(client, grail, "c1-s1", {"stat": "筋力", "skills": ["s1/A:1"]}, "s1")
     answer(client, grail, "c1-s1", {"stat": "筋力"}, "s2")

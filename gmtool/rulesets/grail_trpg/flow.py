@@ -416,25 +416,38 @@ def declared_uses(state: State, combat: dict, who: str, v: dict, phase: str, sta
     for ref in refs:
         ch, k = skill_of(state, who, str(ref))
         if any(u["skill"] == k["id"] for u in out):
-            raise GmError(f"「{k['name']}」を2回宣言しています（1つの回答で1回まで） [T-3]",
-                          f"'{k['name']}' is declared twice (once per answer) [T-3]")
+            _twice(k["name"])
         refuse_unavailable(k["name"], unavailable(k, phase, left, used_ids, mp, spent))
         if k.get("value") is not None and k.get("target") != "opponent":
             if phase == "setup" and not k.get("stat"):
                 raise GmError(f"「{k['name']}」は選んだ能力値への効果です（セレクトで使います）",
                               f"'{k['name']}' acts on the chosen stat (use it at a select)")
-            if stat and k.get("stat") and k["stat"] != stat:
-                raise GmError(f"「{k['name']}」は{k['stat']}のスキルです（選んだのは{stat}）",
-                              f"'{k['name']}' acts on {STAT_EN[k['stat']]} (you chose {STAT_EN[stat]})")
+            _own_stat(k["name"], k.get("stat"), stat)
         left[k["kind"]] -= 1
         spent += k.get("mp", 0)
         out.append(_use_of_skill(ch, k, who))
     for m in mods:
         u = free_use(m, who, phase)
+        if any(x["name"] == u["name"] for x in out):  # a typed-in skill follows a sheet skill's rules (T-3)
+            _twice(u["name"])
         refuse_unavailable(u["name"], unavailable({"kind": u["kind"], "id": None}, phase, left, used_ids, None))  # T-3
+        if u["target"] != "opponent":
+            _own_stat(u["name"], u["stat"], stat)
         left[u["kind"]] -= 1
         out.append(u)
     return out
+
+
+def _twice(name: str) -> None:
+    """T-3: a skill is declared once per answer (on the sheet, by its id, or typed in, by its name)."""
+    raise GmError(f"「{name}」を2回宣言しています（1つの回答で1回まで） [T-3]", f"'{name}' is declared twice (once per answer) [T-3]")
+
+
+def _own_stat(name: str, on: str | None, chosen: str | None) -> None:
+    """T-5/T-8: a skill on its own side's stat acts on the stat the side chose at this select: another is refused."""
+    if chosen and on and on != chosen:
+        raise GmError(f"「{name}」は{on}のスキルです（選んだのは{chosen}）",
+                      f"'{name}' acts on {STAT_EN[on]} (you chose {STAT_EN[chosen]})")
 
 
 def refuse_unavailable(name: str, why: dict | None) -> None:
@@ -578,7 +591,8 @@ class Uses:
             target = other(side) if u.get("target") == "opponent" else side
             stat = u.get("stat") or stat_of[target]
             if stat_of[target] is not None and stat != stat_of[target]:
-                self.notes.append(note(f"〈{u['name']}〉は{stat}への効果ですが、相手が選んだのは{stat_of[target]}なので効果なし",
+                whose = "相手が選んだ" if target != side else "選んだ"
+                self.notes.append(note(f"〈{u['name']}〉は{stat}への効果ですが、{whose}のは{stat_of[target]}なので効果なし",
                                        f"<{u['name']}> acts on {STAT_EN[stat]}, but {STAT_EN[stat_of[target]]} was chosen: "
                                        "no effect", "T-8"))
             else:
