@@ -41,13 +41,15 @@ def test_each_allied_faction_has_its_own_two_skills_and_a_lone_faction_keeps_two
                    status=400)  # the side's first faction cannot use its ally's two
     assert "per faction" in refused["error"]["en"] and "T-3" in refused["error"]["en"]
     post(client, sid, "prompts/c1-s1/answer", seat["s1"], {"value": {"stat": "筋力", "mods": three[:2]}})
-    post(client, sid, "prompts/c1-s1/answer", seat["s3"], {"value": {"mods": three[:2]}})
+    # the ally's typed-in skill on 耐久 while its side chose 筋力: no effect, and the note says the side chose it
+    post(client, sid, "prompts/c1-s1/answer", seat["s3"], {"value": {"mods": [three[0], {**three[1], "stat": "耐久"}]}})
     post(client, sid, "prompts/c1-s1/answer", seat["s2"], {"value": {"stat": "耐久"}})
     post(client, sid, "prompts/c1-s1/confirm", gm)
     state = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()
     combat = state["ruleset"]["combat"]
     assert combat["uses_left"] == {"a": {"skill": 0, "np": 4}, "b": {"skill": 2, "np": 2}}
     assert combat["uses_left_by_faction"]["s1"]["skill"] == combat["uses_left_by_faction"]["s3"]["skill"] == 0
+    assert "〈スキル1〉は耐久への効果ですが、選んだのは筋力なので効果なし" in [n["ja"] for n in combat["selects"][0]["result"]["notes"]]
 
 
 def test_t13_in_its_combat_only_the_mains_faction_uses_seal_5(client, admin):
