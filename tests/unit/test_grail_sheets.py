@@ -6,6 +6,8 @@ Every expected number is worked out by hand in the comments (RULES.md T-4, T-7, 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_grail_flow import Table
 
@@ -13,8 +15,8 @@ from gmtool.core import commands
 from gmtool.core.errors import GmError
 from gmtool.core.view import Viewer
 from gmtool.rulesets.grail_trpg import RULESET
-from gmtool.rulesets.grail_trpg.rules import parse_characters
-from gmtool.rulesets.grail_trpg.sheets import TIMINGS, effect_text, make_skill, parse_skill_line
+from gmtool.rulesets.grail_trpg.rules import STATS, parse_characters
+from gmtool.rulesets.grail_trpg.sheets import TIMINGS, effect_text, make_skill, parse_skill_line, skill_from_form
 
 SABER = """アルトリア(セイバー) 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60
 - スキル 魔力放出 セットアップ 筋力+20
@@ -79,12 +81,39 @@ def test_t4_bad_skill_lines_are_refused_in_both_languages():
         parse_characters('[{"name": "x", "stats": {"筋力": 1, "耐久": 1, "敏捷": 1, "魔力": 1, "幸運": 1, "宝具": 1}, '
                          '"skills": [{"name": "a", "timing": "夜"}]}]')
     assert "unknown timing" in e.value.en
+    assert e.value.ja == "1番目の1つ目のスキル: タイミング「夜」はありません（「セットアップ」「セレクト」「リザルト」「バトル」「クリンナップ」「常時」）"
+    # the text format reads a word that is not a timing before the first effect as part of the name (docs §1a)
+    skill = parse_characters("x 筋力1 耐久1 敏捷1 魔力1 幸運1 宝具1\n- スキル 心眼 夜 筋力+10")[0].skills[0]
+    assert (skill["name"], skill["timing"], skill["stat"], skill["value"]) == ("心眼 夜", "any", "筋力", 10)
     with pytest.raises(GmError, match="キャラクターの行が必要"):
         parse_characters("- 怪力 セレクト 筋力+10")
     with pytest.raises(GmError, match="能力値の効果は1つまで"):
         parse_characters("x 筋力1 耐久1 敏捷1 魔力1 幸運1 宝具1\n- 怪力 筋力+10 耐久+10")
     with pytest.raises(GmError, match="160文字まで"):
         parse_characters("x 筋力1 耐久1 敏捷1 魔力1 幸運1 宝具1\n- " + "怪" * 170)
+
+
+def test_t3_a_ninth_skill_and_a_long_note_are_refused_naming_the_line_and_the_character():
+    """T-3: at most 8 skills per character; the text format names the line and the character (it named neither),
+    JSON the item; a note over 80 characters is refused, never cut to 80 (it was, silently), in every way a sheet
+    is entered."""
+    head = "アルトリア 筋力1 耐久1 敏捷1 魔力1 幸運1 宝具1\n"
+    with pytest.raises(GmError) as e:
+        parse_characters(head + "".join(f"- スキル{i}\n" for i in range(1, 10)))
+    assert (e.value.ja, e.value.en) == ("10行目: 1体のスキル・宝具は8個までです（アルトリア）",
+                                        "Line 10: at most 8 skills / NPs per character (アルトリア)")
+    with pytest.raises(GmError) as e:
+        parse_characters(json.dumps([{"name": "アルトリア", "stats": dict.fromkeys(STATS, 1),
+                                      "skills": [{"name": f"s{i}"} for i in range(9)]}], ensure_ascii=False))
+    assert (e.value.ja, e.value.en) == ("1番目: 1体のスキル・宝具は8個までです（アルトリア）",
+                                        "Item 1: at most 8 skills / NPs per character (アルトリア)")
+    assert len(parse_characters(head + "- 怪力 セレクト 筋力+10 " + "あ" * 80)[0].skills[0]["note"]) == 80
+    with pytest.raises(GmError) as e:
+        parse_characters(head + "- 怪力 セレクト 筋力+10 " + "あ" * 81)
+    assert (e.value.ja, e.value.en) == ("2行目: メモは80文字までです（81文字）", "Line 2: a note is at most 80 characters (81)")
+    with pytest.raises(GmError) as e:
+        skill_from_form({"name": "怪力", "note": "あ" * 81})
+    assert (e.value.ja, e.value.en) == ("スキル: メモは80文字までです（81文字）", "Skill: a note is at most 80 characters (81)")
 
 
 def test_t2_a_skill_is_as_secret_as_the_sheet(t):

@@ -274,9 +274,15 @@ def _unique_id(faction: str, name: str, taken: set[str]) -> str:
     return cid
 
 
+def _too_many_skills(line_no: int, name: str, where: str = "行") -> GmError:
+    from .sheets import MAX_SKILLS
+    return _bad(line_no, f"1体のスキル・宝具は{MAX_SKILLS}個までです（{name}）",
+                f"at most {MAX_SKILLS} skills / NPs per character ({name})", where)
+
+
 def parse_characters(text: str, faction: str = "") -> list[Character]:
     """T-4: characters from lines `アルトリア(セイバー) 筋力40 …` with skill lines `- 怪力 セレクト 筋力+10`, or JSON."""
-    from .sheets import make_skill, parse_skill_line
+    from .sheets import MAX_SKILLS, make_skill, parse_skill_line
     if not isinstance(text, str) or not text.strip():
         raise GmError("キャラクターが入力されていません", "No characters given")
     if len(text) > MAX_TEXT:
@@ -308,6 +314,8 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
             skills = item.get("skills") or []
             if not isinstance(skills, list):
                 raise _bad(n, "skills はリストです", "skills must be a list", "item")
+            if len(skills) > MAX_SKILLS:
+                raise _too_many_skills(n, texts["name"], "item")
             out.append(Character(cid, name, texts["class_name"] or texts["class"], texts["true_name"],
                                  _read_stats(raw.items(), n, "item"), texts["faction"] or faction,
                                  [make_skill(k, (f"{n}番目の{k_no}つ目のスキル", f"Item {n}, skill {k_no}"))
@@ -321,6 +329,8 @@ def parse_characters(text: str, faction: str = "") -> list[Character]:
         if line[0] in "-・*":
             if not out:
                 raise _bad(n, "スキルの行の前にキャラクターの行が必要です", "a skill line needs a character line above it")
+            if len(out[-1].skills) >= MAX_SKILLS:
+                raise _too_many_skills(n, out[-1].name)
             out[-1].skills.append(parse_skill_line(line[1:].strip(), (f"{n}行目", f"Line {n}")))
             continue
         if len(line) > MAX_LINE:

@@ -45,6 +45,7 @@ _STAT_TOKENS = {w.lower() for w in _STAT_WORDS}
 MAX_SKILLS = 8  # per character
 MAX_SKILL_LINE = 160
 MAX_NAME = 30
+MAX_NOTE = 80
 MAX_VALUE = 100
 
 
@@ -95,7 +96,9 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
     value = _int(raw.get("value"), where, ("効果の値", "The value"), -MAX_VALUE, MAX_VALUE)
     win = _int(raw.get("win_rate"), where, ("勝率の値", "The win rate"), -MAX_VALUE, MAX_VALUE)
     mp = _int(raw.get("mp"), where, ("MP", "MP"), 0, 99) or 0
-    note = str(raw.get("note") or "").strip()[:80]
+    note = str(raw.get("note") or "").strip()
+    if len(note) > MAX_NOTE:  # refused, never cut: the GM sees what is kept
+        raise _bad(where, f"メモは{MAX_NOTE}文字までです（{len(note)}文字）", f"a note is at most {MAX_NOTE} characters ({len(note)})")
     if value is None and (stat is not None or target == "opponent"):
         stat, target = None, "self"
     return {"id": "", "name": name, "kind": kind, "timing": timing, "stat": stat, "value": value, "target": target,
