@@ -178,6 +178,9 @@ def test_t9_t12_a_modifier_over_100_is_refused_in_words_and_writes_nothing(clien
     before = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
     error = call(client, grail, name, body, status=400)["error"]
     assert error["en"].startswith("A modifier is at most ±100 (") and error["ja"].startswith("修正値は±100までです（")
+    if name == "add_modifier":  # a +0 win-rate term changes nothing: refused, as illuminati's and ace_royal's are
+        error = call(client, grail, name, {**body, "value": 0}, status=400)["error"]
+        assert (error["ja"], error["en"]) == ("修正値が0です", "The modifier is 0")
     after = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
     assert after["session"]["version"] == before["session"]["version"]
 

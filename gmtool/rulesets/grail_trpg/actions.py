@@ -611,9 +611,12 @@ def add_modifier(state: State, p: dict, ctx: ActionContext) -> list:
     combat = require_combat(state)
     check_modifier_now(combat)
     side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
+    value = modifier_value(p.get("value"), "修正値", "modifier")
+    if value == 0:  # a +0 term would change nothing
+        raise GmError("修正値が0です", "The modifier is 0")
     return [("grail.modifier_added", {"combat": combat["id"], "side": side,
                                       "label": clean_text(p.get("label"), "修正の名前", "modifier label", 40),
-                                      "value": modifier_value(p.get("value"), "修正値", "modifier")})]
+                                      "value": value})]
 
 
 def end_combat(state: State, p: dict, ctx: ActionContext) -> list:
