@@ -1190,8 +1190,13 @@ def test_a_public_export_of_a_combat_imports_and_says_what_it_cannot_play_on(app
                              "続けるには完全バックアップから読み込むか、「打ち切り」で戦闘を終えてください")
     assert refused["en"] == ("This combat's record of the caps is not in this session (it was imported from a public "
                              "export): import a full backup to play it on, or stop it with 'End combat'")
-    assert client.get(f"/api/sessions/{after_setup['session']}/state",
-                      headers=bearer(after_setup["tok"]["gm"])).get_json()["session"]["version"] == version
+    gm_view = client.get(f"/api/sessions/{after_setup['session']}/state", headers=bearer(after_setup["tok"]["gm"])).get_json()
+    assert gm_view["session"]["version"] == version
+    # the GM (and each faction, its own) reads a sheet the import does not hold as null, as docs §6 say ({}, [], "")
+    for who in ("gm", "s1"):
+        view = client.get(f"/api/sessions/{after_setup['session']}/state", headers=bearer(after_setup["tok"][who])).get_json()
+        sheets = [(c["true_name"], c["stats"], c["skills"]) for f in view["ruleset"]["factions"] for c in f["characters"]]
+        assert sheets == [(None, None, None)] * 5, who  # アルトリア, 士郎, 大河, エミヤ, 凛
     for url in (after_setup["gm_url"], after_setup["table_url"], after_setup["seats"][0]["join_url"]):
         page = open_link(app, url).get(path_of(url).split("?")[0])
         assert page.status_code == 200 and "アルトリア" in page.get_data(as_text=True), url

@@ -885,9 +885,12 @@ NEXT_LABELS = {"setup_done": Label("1stセレクトへ", "Open the 1st select"),
 
 
 def _character_view(c: dict, full: bool) -> dict:
+    """T-9: a character as the viewer may see it; a sheet the session does not hold (a public export's import: its
+    true name, stats and skills left out) reads null, as a hidden one does."""
+    held = full and "stats" in c
     return {"id": c["id"], "name": c["name"], "class_name": c["class_name"], "faction": c["faction"],
-            "true_name": c.get("true_name", "") if full else None, "stats": dict(c.get("stats", {})) if full else None,
-            "skills": [{**k, "effect_text": effect_text(k).to_dict()} for k in c.get("skills", [])] if full else None}
+            "true_name": c.get("true_name", "") if held else None, "stats": dict(c["stats"]) if held else None,
+            "skills": [{**k, "effect_text": effect_text(k).to_dict()} for k in c.get("skills", [])] if held else None}
 
 
 def skill_chips(state: State, c: dict, faction: str) -> dict:
