@@ -292,6 +292,9 @@ def test_t13_seal_table():
     assert rows[2]["effect_values"] == {"win_rate": 50} and rows[2]["users"] == ["main", "sub"]
     assert rows[0]["timing_labels"] == [{"ja": "セットアップ", "en": "Setup"}]
     assert all(r["label"]["ja"] and r["label"]["en"] for r in rows)
+    # `timing` holds the phases of combat.phase (docs §6b), never the step name final_result (the battle phase)
+    assert rows[3]["timing"] == rows[4]["timing"] == ["setup", "select", "result", "battle", "cleanup"]
+    assert len(rows[4]["timing_labels"]) == 5
 
 
 def test_t13_seal_6_costs_black_stars_alliance_uses_max():

@@ -767,7 +767,7 @@ def test_t13_a_confirm_logs_the_counter_changes_it_makes_not_those_computed_at_t
     for token in (grail["tok"]["gm"], grail["table_token"]):
         log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(token)).get_json()["events"]
         changed = [e["text"] for e in log if e["type"] == "counter.changed"][-2:]
-        assert changed == ["セイバー陣営: 令呪 1→0 (-1)（令呪1 [T-13]）", "セイバー陣営: MP 6→4 (-2)（スキルのMP [T-3]）"]
+        assert changed == ["セイバー陣営: 令呪 1→0 (-1)（令呪1 [T-13]）", "セイバー陣営: MP 6→4 (-2)（スキルのMP [T-13]）"]
     md = client.get(f"/api/sessions/{sid}/export?format=markdown", headers=gm).get_data(as_text=True)
     assert "令呪 1→0" in md and "MP 6→4" in md and "MP 3→1" not in md and "令呪 2→1（令呪1" not in md
 
@@ -976,7 +976,7 @@ def test_t13_a_step_skill_pays_its_whole_mp_from_what_the_gm_set_before_the_conf
         before_confirm - 2
     log = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=gm).get_json()["events"]
     assert [e["text"] for e in log if e["type"] == "counter.changed"][-1] == \
-        f"セイバー陣営: MP {before_confirm}→{before_confirm - 2} (-2)（スキルのMP [T-3]）"
+        f"セイバー陣営: MP {before_confirm}→{before_confirm - 2} (-2)（スキルのMP [T-13]）"
 
 
 def test_t13_the_pending_mp_change_shows_what_the_confirm_will_pay(client, grail):

@@ -91,6 +91,10 @@ def to_cleanup(client, grail):  # noqa: F811
 def test_t11_a_faction_uses_its_cleanup_skill_from_its_phone(app, client, grail):  # noqa: F811
     sid = grail["session"]
     to_cleanup(client, grail)
+    # 仕切り直し costs MP 2 (MP 3 from seal 5): paid when it is used, a counter change citing T-13 (MP is T-13's)
+    call(client, grail, "set_skill", {"skill": "s1/アルトリア:1", "name": "仕切り直し", "timing": "cleanup", "stat": "敏捷",
+                                      "value": 10, "mp": 2})
+    call(client, grail, "use_seal", {"faction": "s1", "effect": 5})
     call(client, grail, "next_step")  # final result
     phone = open_link(app, grail["seats"][0]["join_url"])
     html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
@@ -110,6 +114,7 @@ def test_t11_a_faction_uses_its_cleanup_skill_from_its_phone(app, client, grail)
     assert 'id="grail-stage-cleanup-skills"' in table and "アルトリア【敏捷】+10" in table
     log = client.get(f"/api/sessions/{sid}/log", headers=bearer(grail["tok"]["s2"])).get_json()
     assert any("クリンナップ [T-11]: セイバー陣営 スキル〈仕切り直し〉" in e["text"] for e in log["events"])
+    assert log["events"][-1]["text"] == "セイバー陣営: MP 3→1 (-2)（仕切り直し [T-13]）"
     r = client.post(f"/api/sessions/{sid}/undo", headers=bearer(grail["tok"]["gm"]))
     assert r.status_code == 200 and state(client, grail)["ruleset"]["combat"]["cleanup_skills"] == []
 

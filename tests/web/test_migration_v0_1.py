@@ -117,13 +117,19 @@ def _advantage_amounts(view: dict) -> dict:
 
 def _grail_titles_and_phases(view: dict) -> dict:
     """0.1's grail combat titles, stored as plain text, read as `{ja, en}`, the same in both (docs §6b: every title is
-    a pair)."""
+    a pair); its seal effects' `timing` without `final_result`, a step, not a phase (the final result is in the battle
+    phase, §6b `phase`): a seal 4 or 5 was usable at the same steps then as now."""
     rv = view.get("ruleset") or {}
     if view.get("session", {}).get("ruleset") != "grail_trpg":
         return view
     for combat in [rv.get("combat") or {}, *(rv.get("history") or [])]:
         if isinstance(combat.get("title"), str):
             combat["title"] = {"ja": combat["title"], "en": combat["title"]}
+    for effect in rv.get("seal_effects") or []:
+        kept = [i for i, p in enumerate(effect["timing"]) if p != "final_result"]
+        effect["timing"] = [effect["timing"][i] for i in kept]
+        if "timing_labels" in effect:
+            effect["timing_labels"] = [effect["timing_labels"][i] for i in kept]
     return view
 
 

@@ -580,7 +580,7 @@ def _mp_drafts(state: State, use: dict) -> list:
     if not use.get("mp") or use.get("faction") in (None, GM_SIDE):
         return []
     return counter_drafts(state, use["faction"], "mp", mp_of(state, use["faction"]) - use["mp"],
-                          f"{use['name']} [T-3]", "T-3")
+                          f"{use['name']} [T-13]", "T-13")
 
 
 def _revise_result(state: State, ctx: ActionContext, combat: dict, prompt, use: dict) -> list:

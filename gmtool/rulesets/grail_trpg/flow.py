@@ -620,8 +620,8 @@ class Uses:
         from the MP the faction holds then (change_at_confirm)."""
         out = []
         for f, cost in self.mp.items():
-            out += change_at_confirm(self.state, f, "mp", -cost, {"ja": "スキルのMP [T-3]", "en": "skills' MP [T-3]"},
-                                     "T-3")
+            out += change_at_confirm(self.state, f, "mp", -cost, {"ja": "スキルのMP [T-13]", "en": "skills' MP [T-13]"},
+                                     "T-13")
         return out
 
 

@@ -17,9 +17,9 @@ from .rules import CEILING, STAT_EN, STATS, ResultBreakdown, check_stat, norm_te
 SCENE_CAP = 30  # T-8: ±30 per character, per stat, per scene (skills and 宝具)
 USE_LIMITS = {"skill": 2, "np": 2}  # T-3
 
+# The phases a seal is used in: `state.ruleset.combat.phase`'s values (the final result is in the battle phase)
 PHASES = {"setup": Label("セットアップ", "Setup"), "select": Label("セレクト", "Select"),
-          "result": Label("リザルト", "Result"), "final_result": Label("ファイナルリザルト", "Final result"),
-          "battle": Label("バトル", "Battle"), "cleanup": Label("クリンナップ", "Cleanup")}
+          "result": Label("リザルト", "Result"), "battle": Label("バトル", "Battle"), "cleanup": Label("クリンナップ", "Cleanup")}
 _ALL = tuple(PHASES)
 
 # T-13: Command Seal effects 1–7: `label` offers one (the console's list); `done`, where the offer's words are not
