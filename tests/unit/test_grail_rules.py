@@ -151,17 +151,17 @@ def test_t4_setup_valid_lists_non_combat():
 
 
 @pytest.mark.parametrize("main, sub, others, ja", [
-    (None, None, (), "メイン"),
-    (["c0", "c1"], None, (), "メイン"),
-    ("c0", ["c1", "c2"], (), "サブ"),
-    ("c0", None, ["c1", "c2", "c3"], "その他"),
+    (None, None, (), "メインは1体です（0体） / The main is one character (0 chosen)"),  # not 「1〜1体」 / "1–1"
+    (["c0", "c1"], None, (), "メインは1体です（2体） / The main is one character (2 chosen)"),
+    ("c0", ["c1", "c2"], (), "サブは0〜1体です（2体） / The sub must be 0–1 characters (2)"),
+    ("c0", None, ["c1", "c2", "c3"], "その他は0〜2体です（3体） / The others must be 0–2 characters (3)"),
     ("c0", "zz", (), "そのキャラクターはこの側にいません"),
     ("c0", "c0", (), "2か所"),
 ])
 def test_t4_setup_rejects_bad_roles(main, sub, others, ja):
     with pytest.raises(GmError) as e:
         validate_setup(_side(), main, sub, others)
-    assert ja in e.value.ja
+    assert ja in f"{e.value.ja} / {e.value.en}"
 
 
 def test_t4_setup_skills_resolve_defender_first():

@@ -405,9 +405,11 @@ def validate_setup(characters: Sequence[Character], main: Any, sub: Any = None, 
 
     roles = {"main": ids("main", main), "sub": ids("sub", sub), "others": ids("others", others)}
     for role, (ja, en, lo, hi) in names.items():
-        if not lo <= len(roles[role]) <= hi:
-            raise GmError(f"{ja}は{lo}〜{hi}体です（{len(roles[role])}体）",
-                          f"The {en} must be {lo}–{hi} characters ({len(roles[role])})")
+        n = len(roles[role])
+        if not lo <= n <= hi and lo == hi == 1:  # one number, said as one: 「メインは1体です」
+            raise GmError(f"{ja}は1体です（{n}体）", f"The {en} is one character ({n} chosen)")
+        if not lo <= n <= hi:
+            raise GmError(f"{ja}は{lo}〜{hi}体です（{n}体）", f"The {en} must be {lo}–{hi} characters ({n})")
     seen: set[str] = set()
     for cid in roles["main"] + roles["sub"] + roles["others"]:
         if cid not in by_id:
