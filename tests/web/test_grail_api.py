@@ -119,6 +119,11 @@ def test_a_whole_combat_through_the_api(client, grail):
     row = battle["rolls"][-1]
     assert row["a"]["rate"] == 42 and row["b"]["rate"] == 34
     assert row["a"]["total"] == row["a"]["die"] + 42 and row["b"]["total"] == row["b"]["die"] + 34
+    # `index` is the seed's die number (docs §6b): a, b of each round, one after another, the last before dice_next
+    rolled = client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"][-1]
+    assert rolled["type"] == "grail.battle_rolled"
+    indices = [r[x]["index"] for r in battle["rolls"] for x in "ab"]
+    assert indices == list(range(rolled["data"]["dice_next"] - len(indices), rolled["data"]["dice_next"]))
     loser = "a" if battle["winner"] == "b" else "b"
     done = call(client, grail, "next_step")["ruleset"]["combat"]
     assert done["done"] and done["result"]["black_stars"] == {("s1" if loser == "a" else "s2"): 1}
@@ -474,6 +479,10 @@ def test_t1_a_step_revealed_with_a_side_missing_or_cancelled_is_opened_again_by_
     started(client, grail)
     assert client.post(f"/api/sessions/{sid}/prompts/c1-setup/cancel", headers=gm, json={}).status_code == 200
     assert call(client, grail, "next_step")["ruleset"]["combat"]["prompt"] == "c1-setup-2"
+    for lang, text in (("ja", "セットアップを出し直し [T-4]"), ("en", "Setup opened again [T-4]")):  # as docs §1, §6c say
+        opened = [e for e in client.get(f"/api/sessions/{sid}/log?limit=1000&lang={lang}", headers=bearer(
+            grail["table_token"])).get_json()["events"] if e["type"] == "grail.select_opened"]
+        assert [(e["data"], e["text"]) for e in opened] == [({"combat": "c1", "select_no": 0, "prompt": "c1-setup-2"}, text)]
     answer(client, grail, "c1-setup-2", {"main": "s1/アルトリア"}, "s1")
     answer(client, grail, "c1-setup-2", {"main": "s2/エミヤ"}, "s2")
     confirm(client, grail, "c1-setup-2")
@@ -652,7 +661,8 @@ def test_t1_t11_a_finished_combat_takes_no_more_steps(client, grail):
     loser stayed out with its 黒星). Every step is a 409 and the result stands."""
     sid = grail["session"]
     to_final(client, grail)
-    call(client, grail, "roll_battle", {"faces": [100, 1]})
+    rolls = call(client, grail, "roll_battle", {"faces": [100, 1]})["ruleset"]["combat"]["battle"]["rolls"]
+    assert rolls[0]["a"]["index"] == rolls[0]["b"]["index"] == 0  # real dice draw nothing from the seed (docs §6b)
     call(client, grail, "finish_combat")
     body = {"combat": "c1", "faction": "s2", "side": "a", "label": "x", "value": 5, "winner": "a"}
     for name in ("end_combat", "next_step", "escape", "add_modifier", "finish_combat", "decide", "use_skill"):
@@ -1249,7 +1259,8 @@ def test_t11_a_faction_out_of_the_war_reads_so_at_the_top_of_its_phone(app, clie
     characters down under the stat table; its top read 終了 like the winner's. The phone of a faction that is out
     now says so first, in both languages; the winner's does not."""
     to_final(client, grail)
-    call(client, grail, "roll_battle", {"faces": [100, 1]})
+    rolls = call(client, grail, "roll_battle", {"faces": [100, 1]})["ruleset"]["combat"]["battle"]["rolls"]
+    assert rolls[0]["a"]["index"] == rolls[0]["b"]["index"] == 0  # real dice draw nothing from the seed (docs §6b)
     call(client, grail, "finish_combat")
     phones = {s["id"]: open_link(app, s["join_url"]) for s in grail["seats"]}
 
