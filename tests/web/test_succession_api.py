@@ -6,7 +6,8 @@ import json
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, assert_undo_as_documented, bearer, games_to_play, open_link, ruleset_views, undocumented,
+from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, games_to_play, open_link, ruleset_views,
+                            undocumented,
                             unnamed_controls)
 
 from gmtool.web.common import csrf_for
@@ -60,12 +61,32 @@ def play(game, script):
             game["act"]("play", {"card": move}, who=seat)
 
 
+PAGE = (ROOT / "docs/rulesets/succession.md").read_text(encoding="utf-8")
+
+
+def doc_row(action: str) -> str:
+    """The row of docs/rulesets/succession.md §2's table for `action`."""
+    return next(line for line in PAGE.splitlines() if line.startswith(f"| `{action}` |"))
+
+
+def assert_documented(row: str, body: dict) -> None:
+    """A refusal reads in both languages word for word as `row`'s refusals give it, in the part of its status."""
+    error = body["error"]
+    shown = f"「{error['ja']}」 / `{error['en']}`"
+    part = next((p for p in row.split(" | ")[-2].split("; ") if shown in p), "")  # "400 … / …; 404 …; 409 …"
+    assert part.startswith(f"{error['status']} "), (shown, row)
+
+
 def test_bad_input_is_a_4xx_never_a_500(game):
+    """...and the setup row gives its refusals' status and words: a seat in `players` that does not exist is core's
+    404 (the page said 400), and a `first` that is not a player names the choices (it read "The first player is not
+    one of the players: that seat")."""
     act = game["act"]
     act("play", {"card": "5"}, who="s1", status=409)  # not set up
     act("setup", {"first": "s1"}, who="s1", status=403)
     act("setup", {}, status=400)  # the GM picks by default
-    act("setup", {"first": "s3"}, status=400)
+    assert_documented(doc_row("setup"), act("setup", {"first": "s3"}, status=400))
+    assert_documented(doc_row("setup"), act("setup", {"first": "s1", "players": ["s1", "s9"]}, status=404))
     act("setup", {"first": "s1", "row": ["4", "5"]}, status=400)
     act("setup", {"first": "s1", "row": "not a card"}, status=400)
     act("setup", {"first": "s1", "players": ["s1"]}, status=400)
