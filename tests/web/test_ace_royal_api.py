@@ -61,12 +61,15 @@ def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
     before reading their fields: an unknown counter, a phone's 魔力 and a zero change to `adjust`, an unknown state,
     an unknown seal effect (not the quick version's first-master die) — not their rows' 404 / 403 / 400. Before
     `setup` they answer the 'not set up' 409 (the page said 'not started' for both), and `use_seal` between the setup
-    and the start says what a seal may do then, word for word as the page gives them."""
+    and the start says what a seal may do then, word for word as the page gives them. That `use_seal` reads each
+    effect's number first, as the page says: a number outside 1–5 is its 400 (it was the 409), in either form and
+    among valid ones."""
     act, state = game["act"], game["state"]
     refused = (("adjust", {"key": "zz", "delta": 1}, "s1"), ("adjust", {"key": "mana", "delta": -1}, "s1"),
                ("adjust", {"seat": "s1", "key": "hand", "delta": 0}, "gm"), ("set_state", {"state": "zz"}, "s1"),
-               ("use_seal", {"effect": 9}, "s1"), ("combat_modifier", {"side": "zz"}, "s1"), ("place_code", {}, "s1"),
+               ("use_seal", {"effect": 1}, "s1"), ("combat_modifier", {"side": "zz"}, "s1"), ("place_code", {}, "s1"),
                ("step", {}, "gm"))
+    unknown = ("令呪の効果は1〜5です", "Seal effects are 1 to 5")
     before_setup = ("まだ準備をしていません（GMが「準備」で始めます）",
                     "The game is not set up yet (the GM sets it up with the 'Setup' button)")
     not_started = ("ゲームはまだ始まっていません", "The game has not started yet")
@@ -74,7 +77,7 @@ def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
             "The game has not started yet (before the start, a Command Seal only re-rolls the first-active-master die: "
             "the quick version's effect 2)")
     page = (ROOT / "docs/rulesets/ace_royal.md").read_text(encoding="utf-8").replace("\n", " ")  # (as it renders)
-    for words in (*before_setup, *not_started, *seal):
+    for words in (*before_setup, *not_started, *seal, *unknown):
         assert f"`{words}`" in page or f"「{words}」" in page, words
     for setup in (False, True):
         if setup:
@@ -84,6 +87,10 @@ def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
             error = act(name, payload, who=who, status=409)["error"]
             expected = before_setup if not setup else seal if name == "use_seal" else not_started
             assert (error["ja"], error["en"]) == expected, (name, error)
+        if setup:
+            for payload in ({"effect": 9}, {"effects": [{"effect": 9}]}, {"effects": [1, {"effect": 0}]}):
+                error = act("use_seal", payload, who="s1", status=400)["error"]
+                assert (error["ja"], error["en"]) == unknown, (payload, error)
         assert state()["session"]["version"] == version
 
 def test_bad_input_is_a_4xx_and_changes_nothing(game):

@@ -31,6 +31,10 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
         effects = [{k: v for k, v in p.items() if k not in ("seat", "faces", "dice")}]
     if not isinstance(effects, list) or not effects:
         raise GmError("令呪の効果（1〜5）を選んでください", "Choose the seal effect(s) (1 to 5)")
+    effects = [raw if isinstance(raw, dict) else {"effect": raw} for raw in effects]
+    numbers = [parse_int(raw.get("effect"), "令呪の効果", "seal effect") for raw in effects]
+    if any(not 1 <= n <= 5 for n in numbers):  # every effect's number is read first (400), before the start's 409
+        raise GmError("令呪の効果は1〜5です", "Seal effects are 1 to 5")
     plan = Plan(state, ctx)
     if len(effects) > plan.value(seat, "seals"):
         raise Conflict(f"令呪が足りません（残り{plan.value(seat, 'seals')}画）", f"Not enough Command Seals ({plan.value(seat, 'seals')} left)")
@@ -38,9 +42,7 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
     done, later = [], []
     coins = {c: plan.value(seat, c) for c in ("assassin", "depletion")}  # what the earlier effects leave
     mana, mana_cap = plan.value(seat, "mana"), state.bounds(seat, "mana")[1]
-    for raw in effects:
-        raw = raw if isinstance(raw, dict) else {"effect": raw}
-        n = parse_int(raw.get("effect"), "令呪の効果", "seal effect")
+    for raw, n in zip(effects, numbers):
         eff = {"effect": n}
         die = str(raw.get("die") or "combat") if n == 2 and quick else ""
         if opening and die != "first":
@@ -121,8 +123,6 @@ def use_seal(state: State, p: dict, ctx: ActionContext) -> list:
             if ("rise",) in later:
                 raise Conflict("効果5は1画で足ります（サーヴァントはライズします）", "One seal of effect 5 is enough (the servant rises)")
             later.append(("rise",))
-        else:
-            raise GmError("令呪の効果は1〜5です", "Seal effects are 1 to 5")
         done.append(eff)
     plan.add("ace_royal.seal_used", {"seat": seat, "effects": done, "version": g["version"], "rule": "A-3",
                                      **plan.dice_data()})
