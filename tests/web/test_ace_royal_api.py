@@ -784,8 +784,12 @@ def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(app, client,
     """A public JSON export has no servant's cards (servant_set's are its seat's, A-1): imported after the start, an attack declared read
     a servant that is not there and was a 500 after it was recorded (TypeError on the hero's stats), and so was every
     screen with it. Every action of the game (but a count the GM corrects) is now a 409 that says why, nothing
-    written; before the start, the players set their servants again."""
+    written; before the start, the players set their servants again. §4b names that exception: `adjust` (the GM's any
+    count, a phone's own hand) still writes its counter.changed (the page said every action is refused)."""
     act = game["act"]
+    page = (ROOT / "docs/rulesets/ace_royal.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert "every action of the game under way but `adjust` is refused with a 409" in page
+    assert "`adjust` still changes a count as §2 says (the GM any counter, a phone its own `hand`)" in page
     _setup(act)
     doc = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"]))
     act("start_game")
@@ -828,6 +832,11 @@ def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(app, client,
             assert "import a full backup to play on" in r.get_json()["error"]["en"]
         assert client.get(f"/api/sessions/{new['session']}/state",
                           headers=bearer(tok["gm"])).get_json()["session"]["version"] == version
+        if steps[0][0] == "step":  # the exception the page names: a count
+            for body, who in (({"seat": "s2", "key": "mana", "delta": -1}, "gm"), ({"key": "hand", "delta": 1}, "s1")):
+                r = client.post(f"/api/sessions/{new['session']}/actions/adjust", headers=bearer(tok[who]), json=body)
+                assert r.status_code == 200, r.get_json()
+                assert [e["type"] for e in r.get_json()["events"]] == ["counter.changed"], r.get_json()["events"]
 
 
 def test_a2_once_the_game_is_over_no_phone_offers_the_hand_buttons(app, game):
