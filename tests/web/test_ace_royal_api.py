@@ -534,14 +534,18 @@ def test_leftover_classes_once(game):
 
 def test_refusals_of_keys_and_numbers_no_screen_sends_are_said_in_words(game):
     """A crafted request's unknown counter key or leftover class number was echoed as a code or a 0-based index
-    (「「x」は数えていません（mana, seals, …）」, 「5番のクラスカードはありません」): now in words, as core's counter route."""
+    (「「x」は数えていません（mana, seals, …）」, 「5番のクラスカードはありません」): now in words, as core's counter route.
+    On the way, `exchange` is there while the exchange runs, with a seat to pick, and null once it is over."""
     act, state = game["act"], game["state"]
     _setup(act)
     act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
     error = act("exchange_class", {"pick": 5}, who="s3", status=404)["error"]
     assert (error["ja"], error["en"]) == ("そのクラスカードは残っていません", "There is no such leftover class card")
     for _ in range(3):
+        assert state()["ruleset"]["exchange"]["next"] in ("s1", "s2", "s3")
         act("exchange_class", {"pick": "pass"})
+    # ace_royal.md §4: null once the last one passed (it was {pool, queue: [], next: null} until start_game)
+    assert state()["ruleset"]["exchange"] is None
     act("start_game")
     error = act("adjust", {"seat": "s1", "key": "vp", "delta": 1}, status=404)["error"]
     assert (error["ja"], error["en"]) == ("そのカウンターはありません", "There is no such counter")

@@ -112,8 +112,9 @@ def view(state: State, viewer: Viewer) -> dict:
         "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": k == g["step"]} for k in r.STEPS],
         "turn": {k: v for k, v in (g.get("turn") or {}).items() if k != "encounter"},  # the roll: players[].rerolls
         "players": [player_view(state, g, s, viewer) for s in g["order"]],
-        "exchange": ({"pool": [_card(c) for c in ex["pool"]], "queue": list(ex["queue"]),
-                      "next": ex["queue"][0] if ex["queue"] else None} if ex else None),
+        # only while it runs (A-1: the leftover classes leave the table when it ends): `next` is then always a seat
+        "exchange": ({"pool": [_card(c) for c in ex["pool"]], "queue": list(ex["queue"]), "next": ex["queue"][0]}
+                     if ex and ex["queue"] else None),
         "combat": None, "last_combat": g.get("last_combat"),
         "newest": newest, "newest_action": action_lines, "over": g["over"], "winner": g["winner"],
     }
