@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmtool.core import engine, prompts
-from gmtool.core.commands import create_session
+from gmtool.core.commands import add_seat, create_session, new_seat
 from gmtool.core.dice import EnteredDice, FixedDice
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.logtext import describe
@@ -128,6 +128,20 @@ def test_i1_the_tournament_goal_is_offered_and_accepted_only_with_two_players(se
     assert game.view()["tournament_allowed"]
     game.act("setup", {"players": ["s1", "s2"], "tournament": True})
     assert game.g["goal"] == 12
+
+
+def test_i1_setup_without_players_takes_every_seat_until_the_opening_begins():
+    """illuminati.md §2.1: `setup` without `players` takes every seat. It kept the players of the setup before, so a
+    seat the GM added and a setup done again left the newcomer out; once the opening has begun the players stay."""
+    game = Game(3)
+    game.act("setup", {"players": ["s1", "s2"], "tournament": True})
+    game.write(add_seat(game.state, new_seat("s4", "Dave")))  # a latecomer
+    game.act("setup")
+    assert game.g["players"] == ["s1", "s2", "s3", "s4"] and (game.g["goal"], game.g["goal_basis"]) == (11, "players")
+    game.act("setup", {"players": ["s1", "s3"]})
+    game.act("opening_start")
+    game.act("setup", {"goal": 9})  # the goal can still change; the players cannot
+    assert game.g["players"] == ["s1", "s3"] and game.g["goal"] == 9
 
 
 # -- I-2 opening -----------------------------------------------------------------------------------

@@ -129,8 +129,8 @@ def setup(state, payload: dict, ctx) -> list:
     players = payload.get("players")
     if g["stage"] != "setup" and players not in (None, g["players"]):
         raise Conflict("プレイヤーは配置の開始前にだけ変えられます", "Players can only change before the opening starts")
-    if players in (None, ""):
-        players = g["players"] or list(state.seats)
+    if players in (None, ""):  # every seat (a seat added since a setup plays too); once the opening began, its players
+        players = list(state.seats) if g["stage"] == "setup" else g["players"]
     if isinstance(players, str):  # one checkbox ticked on the form
         players = [players]
     if not isinstance(players, list):
