@@ -411,6 +411,14 @@ def test_i1_the_gm_console_offers_the_tournament_goal_only_to_two_players(client
         assert "2人対戦だけ" in error["ja"] and "3人" in error["ja"]
         assert "two-player rule only" in error["en"] and "3 players" in error["en"]
         assert client.get(f"/api/sessions/{sid}/state", headers=bearer(gm)).get_json()["ruleset"]["goal"] is None
+        # two of the three set: the console offers the tournament and ticks those two only, so that its form sends
+        # them again (`setup` without `players` takes every seat; the boxes were all ticked whatever was set)
+        assert client.post(f"/api/sessions/{sid}/actions/setup", headers=bearer(gm),
+                           json={"players": ["s1", "s3"]}).status_code == 200
+        console = browser.get(f"/s/{sid}/gm").get_data(as_text=True)
+        assert 'name="tournament"' in console
+        ticked = re.findall(r'<input type="checkbox" name="players" value="(\w+)"( checked)?>', console)
+        assert ticked == [("s1", " checked"), ("s2", ""), ("s3", " checked")], ticked
 
 
 def test_a_negative_number_in_the_attack_breakdown_has_the_minus_sign_of_its_subtraction(app, game):
