@@ -260,7 +260,12 @@ def test_score_only_values_too_large_are_a_400_not_a_500(game):
 
 
 def test_readings_switch_the_first_player_roll_and_the_tie(game):
+    """...and succession.md §3 lists each reading of `state.readings` with its rule as served (core's `dice` read `—`
+    there, `general` in the state, as illuminati's page has it)."""
     act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
+    section = PAGE.split("## 3. Readings")[1].split("\n## ")[0]
+    rows = dict(re.findall(r"^\| `(\w+)`(?: \(core\))? \| ([^|]+?) \|", section, re.M))
+    assert rows == {r["key"]: r["rule"] for r in game["state"]()["readings"]}
     for key, value in (("first_player", "dice"), ("tie", "draw")):
         r = client.post(f"/api/sessions/{sid}/readings", headers=bearer(tokens["gm"]), json={"key": key, "value": value})
         assert r.status_code == 200, r.get_json()
