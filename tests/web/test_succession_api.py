@@ -104,6 +104,16 @@ def test_bad_input_is_a_4xx_never_a_500(game):
     act("enter_counts", {"f5": 1}, who="s1", status=409)  # a turn-by-turn game
     act("rematch", status=409)
     act("skip_turn", status=409)
+    # §2's 403 for a phone that is not one of the two players: only a session imported from a file with a third seat
+    # (gmtool makes none; the page gave the 403 without saying when it can happen)
+    client, sid, tokens = game["client"], game["sid"], game["tokens"]
+    doc = client.get(f"/api/sessions/{sid}/export?format=json", headers=bearer(tokens["gm"])).get_json()
+    doc["events"][0]["data"]["seats"].append({"id": "s3", "name": "イスカンダル", "faction": ""})
+    imported = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc).get_json()
+    third = next(s["token"] for s in imported["seats"] if s["id"] == "s3")
+    r = client.post(f"/api/sessions/{imported['session']}/actions/play", headers=bearer(third), json={"card": "5"})
+    assert r.status_code == 403 and r.get_json()["error"]["en"] == "You are not a player of this game", r.get_json()
+    assert "only in a session imported from a JSON file that holds more than two seats" in PAGE.replace("\n", " ")
 
 
 def test_a_whole_game_through_the_api(game):
