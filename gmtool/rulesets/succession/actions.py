@@ -193,9 +193,11 @@ def setup(state: State, payload: dict, ctx: ActionContext) -> list:
             ja, en = STRINGS["succession.by_dice"]  # the console's choice
             raise GmError(f"最初の先手を選ぶか「{ja}」を選んでください",
                           f"Choose who starts, or '{en}' (first: a seat, or dice)")
-        if str(first) not in players:  # the choices by name, as the console offers them (English: with the codes)
-            ja, en = choices_text({**{p: (state.seat_name(p),) * 2 for p in players}, "dice": STRINGS["succession.by_dice"]})
-            raise GmError(f"先手は{ja}のどれかです", f"The first player must be one of: {en}")
+        if str(first) not in players:  # the choices by name, as the console offers them (a player reads no seat id)
+            names = [state.seat_name(p) for p in players]
+            ja, en = STRINGS["succession.by_dice"]
+            raise GmError(f"先手は「{names[0]}」「{names[1]}」「{ja}」のどれかです",
+                          f"The first player must be {names[0]}, {names[1]} or '{en}' (first: one of the players, or dice)")
         _setup_drafts(state, tx, players, str(first), "gm", mode, row, 1)
     return tx.drafts
 
