@@ -218,9 +218,9 @@ def test_ace_royal_marks_the_setup_the_first_roll_the_start_the_step_and_the_com
     assert table.next() == ["start_game"]
     table.act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
     assert table.next() == ["exchange_class"]  # the exchange's pick or pass first (the start is disabled)
-    while (turn := table.state()["ruleset"]["exchange"]["next"]) is not None:  # every player passes, in turn
+    while (exchange := table.state()["ruleset"]["exchange"]) is not None:  # every player passes, in turn (then null)
         assert table.next() == ["exchange_class"]
-        table.act("exchange_class", {"pick": "pass"}, who=turn)
+        table.act("exchange_class", {"pick": "pass"}, who=exchange["next"])
     assert table.next() == ["start_game"]
     table.act("start_game")
     assert table.next() == ["step"]
