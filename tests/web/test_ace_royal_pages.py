@@ -303,6 +303,24 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     assert "required checked" not in html  # 凛's answer is not mine to see (nor the table's, test_ace_royal_api)
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert 'name="attacker_hand_code" value="1" required checked' in html and 'name="interceptor_hand_code"' in html
+    # 凛 draws a card (the console's +1) after answering: the answer, about the hand as it was, is dropped and asked
+    # again (ace_royal.hand_code_cleared). The table's stage, showing the combat, ignored the newest action and kept the
+    # older line; it says what just happened now, and once 凛 answers again that 凛 answered, never what.
+    table = open_link(app, data["table_url"])
+    api("adjust", {"seat": "s1", "key": "hand", "delta": 1, "reason": "ドロー"})
+    for answered, lines in ((False, {"ja": "襲撃側 凛: 手札が変わったので、手札の礼装カードの有無を答え直します",
+                                     "en": "Attacker 凛: the hand has changed, so whether it holds a mystic code card is asked again"}),
+                            (True, {"ja": "襲撃側 凛: 手札の礼装カードの有無を回答",
+                                    "en": "Attacker 凛: answered whether the hand holds a mystic code"})):
+        if answered:
+            r = rin.post(f"/s/{sid}/phone/actions/combat_hand_code", data={"hand_code": "1"},
+                         headers={"X-CSRF-Token": csrf_for(tokens["s1"]), "HX-Request": "true"})
+            assert r.status_code == 200
+        for lang, line in lines.items():
+            stage = unescape(table.get(f"/s/{sid}/table?lang={lang}").get_data(as_text=True))
+            newest = re.search(r'id="ar-newest">(.*?)</div>', stage, re.S)
+            assert 'id="ar-combat"' in stage and newest and line in newest.group(1), (answered, lang)
+            assert "捨てられる礼装カードがある" not in stage and "holds a mystic code card to discard" not in stage
 
     def hide(value):  # the console's 「回答を公開まで隠す」 (a game without a real GM, its laptop seen by the players)
         r = gm.post(f"/s/{sid}/gm/settings", data={"key": "hide_answers", "value": value},
@@ -329,7 +347,7 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(gm_token)).get_json()["ruleset"]
     s1, s2 = view["players"]
     assert (s2["mana"], s2["state"], s2["hand"]) == (5, "danger", 4)  # 10 vs 10 → 1 to the proxy: no code, Danger
-    assert (s1["mana"], s1["state"], s1["hand"]) == (5, "down", 4)  # 11 vs 1 → 10 to 影: 凛's code discarded, Down
+    assert (s1["mana"], s1["state"], s1["hand"]) == (5, "down", 5)  # 11 vs 1 → 10 to 影: 凛's code discarded (6 → 5), Down
     # What the proxy's damage cost (A-9) was only a GM's log line: the table's stage and the players' phones (the
     # proxy's own and the one who watched) say it under the combat's result now, in either language.
     table, phones = open_link(app, data["table_url"]), [open_link(app, seat["join_url"]) for seat in data["seats"]]

@@ -53,10 +53,12 @@ def card_text(card: dict | None, lang: str) -> str:
     return f"{card['name']} {stats_text(card['stats'])}" + (f" [{skills}]" if skills else "")
 
 
-def _remember(state: State, e: Event) -> None:
-    """Keep a public event as the newest result the table screen shows first."""
+def _remember(state: State, e: Event, data: dict | None = None) -> None:
+    """Keep a public event as the newest result the table screen shows first (`data`: the part of a filtered event
+    that every viewer reads, what its line then says to everyone)."""
     g = game(state)
-    record = {"seq": e.seq, "type": e.type, "actor": e.actor, "action": e.action, "data": copy.deepcopy(e.data)}
+    record = {"seq": e.seq, "type": e.type, "actor": e.actor, "action": e.action,
+              "data": copy.deepcopy(e.data if data is None else data)}
     before = g.get("last_action") or []
     g["last_action"] = (before if before and before[-1].get("action") == e.action else []) + [record]  # the action's public results
     g["last"] = record
@@ -417,6 +419,9 @@ def hand_code_fold(state: State, e: Event) -> None:
     """Fold ace_royal.hand_code_answered into the combat: the side's answer (A-9), or None when this record does not hold
     it (a public export's: the side answered, what is not here)."""
     game(state)["combat"].setdefault("hand_code", {})[e.data["side"]] = e.data.get("hand_code")
+    # the newest result, as everyone reads it (that the side answered, not what: hand_code_seen_by), so the table's stage
+    # and the phones no longer say that the side is asked again once it has answered
+    _remember(state, e, {k: e.data[k] for k in ("side", "seat", "rule") if k in e.data})
 
 
 def hand_code_cleared_fold(state: State, e: Event) -> None:
