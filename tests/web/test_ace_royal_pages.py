@@ -303,6 +303,7 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
     assert "required checked" not in html  # 凛's answer is not mine to see (nor the table's, test_ace_royal_api)
     html = gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert 'name="attacker_hand_code" value="1" required checked' in html and 'name="interceptor_hand_code"' in html
+    a9_kept_answer_is_asked_again_after_a_public_import(app, client, sid, gm_token)
     # 凛 draws a card (the console's +1) after answering: the answer, about the hand as it was, is dropped and asked
     # again (ace_royal.hand_code_cleared). The table's stage, showing the combat, ignored the newest action and kept the
     # older line; it says what just happened now, and once 凛 answers again that 凛 answered, never what.
@@ -358,6 +359,45 @@ def test_a9_the_console_asks_whether_a_hero_proxy_can_discard_a_code(app, client
         for phone in phones:
             html = unescape(phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True))
             assert 'id="ar-newest-action"' in html and line in html, lang
+
+
+def a9_kept_answer_is_asked_again_after_a_public_import(app, client, sid, gm_token):
+    """A-9 in a combat where 凛 has answered (kept) and ウェイバー has not, exported publicly and imported as a new session:
+    the export says that 凛 answered, not what (the table's reading), so the copy has no answer to resolve with. It read
+    answered everywhere (the API's hand_code_answered, 凛's phone's 回答済み, the console's pill; ウェイバー's phone
+    offered the resolve) while the resolve asked for the answer (409). Now 凛 is asked again on every screen, and the
+    stage's newest line says why; 凛's answer then resolves as usual."""
+    export = client.get(f"/api/sessions/{sid}/export?format=json", headers=bearer(gm_token)).get_json()
+    made = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=export).get_json()
+    new, tokens = made["session"], {"gm": made["gm_token"], "table": made["table_token"],
+                                    **{seat["id"]: seat["token"] for seat in made["seats"]}}
+    for who in tokens:
+        combat = client.get(f"/api/sessions/{new}/state", headers=bearer(tokens[who])).get_json()["ruleset"]["combat"]
+        assert combat["hand_code_due"] == {"attacker": True, "interceptor": True}, who
+        assert combat["hand_code_answered"] == {"attacker": False, "interceptor": False}, who
+        assert combat["hand_code"] == {"attacker": None, "interceptor": None}, who
+    rin, waver = (open_link(app, seat["join_url"]) for seat in made["seats"])
+    gm, table = open_link(app, made["gm_url"]), open_link(app, made["table_url"])
+    for lang, given, why in (("ja", "回答済み", "襲撃側 凛: 手札の礼装カードの有無の回答は公開エクスポートに含まれないため、答え直します"),
+                             ("en", "Answered", "Attacker 凛: the answer to whether the hand holds a mystic code card is not in "
+                                               "the public export, so it is asked again")):
+        html = unescape(rin.get(f"/s/{new}/phone?lang={lang}").get_data(as_text=True))
+        assert 'id="ar-hand-code-form"' in html and "ar-hand-code-given" not in html and "checked" not in html, lang
+        html = unescape(waver.get(f"/s/{new}/phone?lang={lang}").get_data(as_text=True))
+        assert 'id="ar-resolve"' not in html and 'id="ar-hand-code-form"' in html, lang  # both still to answer
+        html = unescape(gm.get(f"/s/{new}/gm?lang={lang}").get_data(as_text=True))
+        fieldset = html.split('id="ar-hand-code-attacker"')[1].split("</fieldset>")[0]
+        assert given not in fieldset and "checked" not in fieldset and 'name="attacker_hand_code"' in fieldset, lang
+        stage = unescape(table.get(f"/s/{new}/table?lang={lang}").get_data(as_text=True))
+        assert why in re.search(r'id="ar-newest">(.*?)</div>', stage, re.S).group(1), lang
+    r = client.post(f"/api/sessions/{new}/actions/combat_resolve", headers=bearer(tokens["s2"]),
+                    json={"interceptor_hand_code": False})
+    assert r.status_code == 409 and r.get_json()["error"]["ja"].startswith("凛 の代理戦闘がダメージを受けます"), r.get_json()
+    for seat, answer in (("s1", True), ("s2", False)):
+        r = client.post(f"/api/sessions/{new}/actions/combat_hand_code", headers=bearer(tokens[seat]), json={"hand_code": answer})
+        assert r.status_code == 200, r.get_json()
+    r = client.post(f"/api/sessions/{new}/actions/combat_resolve", headers=bearer(tokens["gm"]), json={})
+    assert r.status_code == 200, r.get_json()
 
 
 def test_a1_the_console_disables_the_start_until_the_class_exchange_is_over(app, client):

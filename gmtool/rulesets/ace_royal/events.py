@@ -416,12 +416,20 @@ def combat_set_text(e, state, lang):
 
 
 def hand_code_fold(state: State, e: Event) -> None:
-    """Fold ace_royal.hand_code_answered into the combat: the side's answer (A-9), or None when this record does not hold
-    it (a public export's: the side answered, what is not here)."""
-    game(state)["combat"].setdefault("hand_code", {})[e.data["side"]] = e.data.get("hand_code")
-    # the newest result, as everyone reads it (that the side answered, not what: hand_code_seen_by), so the table's stage
-    # and the phones no longer say that the side is asked again once it has answered
-    _remember(state, e, {k: e.data[k] for k in ("side", "seat", "rule") if k in e.data})
+    """Fold ace_royal.hand_code_answered into the combat: the side's answer (A-9), kept for combat_resolve. A public
+    export's record holds that the side answered, not what (hand_code_seen_by): a session imported from it has no answer
+    to keep, so none is kept and the side is asked again (combat.hand_code_answered false), which its newest line says."""
+    side = e.data["side"]
+    answers = game(state)["combat"].setdefault("hand_code", {})
+    public = {k: e.data[k] for k in ("side", "seat", "rule") if k in e.data}
+    if "hand_code" not in e.data:
+        answers.pop(side, None)
+        _remember(state, e, {**public, "unrecorded": True})
+        return
+    answers[side] = e.data["hand_code"]
+    # the newest result, as everyone reads it (that the side answered, not what), so the table's stage and the phones
+    # no longer say that the side is asked again once it has answered
+    _remember(state, e, public)
 
 
 def hand_code_cleared_fold(state: State, e: Event) -> None:
@@ -450,6 +458,10 @@ def hand_code_text(e, state, lang):
     """The log line of ace_royal.hand_code_answered (Japanese, or English when lang is "en")."""
     d = e["data"]
     who = _side_name(state, d["side"], lang, d.get("seat"))
+    if d.get("unrecorded"):  # the newest line of a session imported from a public export (hand_code_fold), never logged
+        return _t(lang, f"{who}: 手札の礼装カードの有無の回答は公開エクスポートに含まれないため、答え直します（A-9）",
+                  f"{who}: the answer to whether the hand holds a mystic code card is not in the public export, so it is "
+                  "asked again (A-9)")
     if "hand_code" not in d:
         return _t(lang, f"{who}: 手札の礼装カードの有無を回答（A-9）", f"{who}: answered whether the hand holds a mystic code (A-9)")
     if d["hand_code"]:
