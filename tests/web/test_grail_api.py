@@ -843,16 +843,20 @@ def test_t10_after_a_tied_roll_the_gm_decides_no_battle_skill_or_seal_3_is_taken
 def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_name(client, grail):
     """T-13 seal 4: the console's swap list posted the character's name, and use_seal refuses a name two characters it
     may swap in share (大河 twice in one sheet, or 士郎 of two allied factions): the GM could swap in neither. The list
-    posts each one's id now, the GM reading its role, name and class; the API still takes a name no other shares, and
+    posts each one's id now, the GM reading its role, name and class, and for two others of one faction alike (both
+    大河, no class: 「その他 大河」 twice) each one's place on the sheet; the API still takes a name no other shares, and
     a shared one is a 400 that names them, nothing written."""
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
-    a, b = started(client, grail, a_sub="s1/大河", sheet=SABER + "\n大河 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90")
-    set_up(client, grail, {**a, "others": ["s1/大河#2"]}, b)
+    a, b = started(client, grail, a_sub="s1/士郎", sheet=SABER + "\n大河 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90")
+    set_up(client, grail, {**a, "others": ["s1/大河", "s1/大河#2"]}, b)
     console = open_link(client.application, grail["gm_url"])
-    for lang, labels in (("ja", ["サブ 大河", "その他 大河"]), ("en", ["Sub 大河", "Other 大河"])):
+    # both 大河 are others of one faction with no class: they read 「その他 大河」 twice, so the GM could not tell which
+    # to swap in; each says its place among the 大河 of the faction's sheet now, as the characters' list shows them
+    for lang, labels in (("ja", ["サブ 士郎", "その他 大河 · シートの1人目", "その他 大河 · シートの2人目"]),
+                         ("en", ["Sub 士郎", "Other 大河 · 1st on the sheet", "Other 大河 · 2nd on the sheet"])):
         row = re.search(r'<form [^>]*id="grail-seal-s1".*?</form>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
         options = re.findall(r'<option value="([^"]+)">([^<]*)</option>', re.search(r'<select name="with".*?</select>', row.group(0), re.S).group(0))
-        assert [(v, unescape(text)) for v, text in options] == list(zip(["s1/大河", "s1/大河#2"], labels)), lang
+        assert [(v, unescape(text)) for v, text in options] == list(zip(["s1/士郎", "s1/大河", "s1/大河#2"], labels)), lang
     version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
     error = call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "大河"}, status=400)["error"]
     assert (error["ja"], error["en"]) == (
@@ -863,8 +867,8 @@ def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_na
                      headers={"X-CSRF-Token": csrf_for(grail["tok"]["gm"]), "HX-Request": "true"})
     assert r.status_code == 200, r.get_data(as_text=True)
     setup = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["setup"]["a"]
-    assert (setup["main"]["id"], setup["sub"]["id"], [o["id"] for o in setup["others"]]) == (
-        "s1/大河#2", "s1/大河", ["s1/アルトリア"])
+    assert (setup["main"]["id"], setup["sub"]["id"], sorted(o["id"] for o in setup["others"])) == (
+        "s1/大河#2", "s1/士郎", ["s1/アルトリア", "s1/大河"])
     call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "アルトリア"})  # a name none shares
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["setup"]["a"]["main"][
         "id"] == "s1/アルトリア"
