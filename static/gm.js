@@ -17,3 +17,38 @@
     try { localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* storage refused: for this page only */ }
   });
 })();
+
+// The room of what is held on screen: the header bar at the top and the game's next step at the foot (gmtool.css:
+// .bar and .gm-next are sticky). The page's scroll padding (gmtool.css, --held-top / --held-next) keeps it, so whatever
+// is brought into view (a focused field, Tab, the browser's notice on a required field left empty) lands between them,
+// not under them. Measured again when a live update swaps the console or either one changes size.
+(function () {
+  "use strict";
+  const root = document.documentElement;
+  const resize = window.ResizeObserver ? new ResizeObserver(function () { measure(); }) : null;
+  let watched = [];
+  function held() {
+    return [...document.querySelectorAll("body > .bar, .gm-next")].filter(function (el) {
+      return getComputedStyle(el).position === "sticky" && el.checkVisibility();
+    });
+  }
+  function measure() {
+    const now = held();
+    let top = 0, foot = 0;
+    for (const el of now) {
+      const height = Math.ceil(el.getBoundingClientRect().height);
+      if (el.classList.contains("gm-next")) foot = Math.max(foot, height); else top = Math.max(top, height);
+    }
+    root.style.setProperty("--held-top", top + "px");
+    root.style.setProperty("--held-next", foot + "px");
+    if (resize && (now.length !== watched.length || now.some(function (el, i) { return el !== watched[i]; }))) {
+      resize.disconnect();
+      watched = now;
+      for (const el of now) resize.observe(el);
+    }
+  }
+  measure();
+  const live = document.getElementById("live");
+  if (live) new MutationObserver(measure).observe(live, { childList: true, subtree: true });
+  window.addEventListener("resize", measure);
+})();

@@ -297,9 +297,15 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
         # its own box) and, in English, 502 px (its combat's breakdowns, whose stat headers now wrap)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
         if name == "ace_royal":
+            # its combat's forms: held 戦闘を解決 covered the attacker's as they came into view (a focused field landed
+            # at the window's foot, under it); the page keeps the held bars' room now
+            assert page.evaluate(AR_COVERED) == [], name
             page.goto(f"{base}/s/{live.state.session_id}/gm?lang=en")
             expect(page.locator("html")).to_have_attribute("lang", "en")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (name, "en")
+            assert page.evaluate(AR_COVERED) == [], (name, "en")
+            if SHOTS:
+                page.screenshot(path=os.path.join(SHOTS, f"held-next-{name}-390-en.png"))
     page.context.close()
 
 
@@ -336,14 +342,36 @@ AR_FAULTS = """() => {
   return out;
 }"""
 AR_NAMES = ("ウェイバー・ベルベット", "遠坂 凛", "間桐 雁夜", "Kayneth El-Melloi")
+# Each visible control of the ace_royal console's combat (both sides' forms, A-9's questions), focused as Tab would
+# (the browser scrolls it into view): those under the bar held at the window's foot (戦闘を解決) or the header, named.
+AR_COVERED = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const out = [];
+  for (const el of document.querySelectorAll(
+      "#ar-gm-combat .ar-side :is(input:not([type=hidden]), select, button), #ar-gm-combat .ar-hand-code input")) {
+    if (!el.checkVisibility()) continue;
+    el.focus();
+    await frame();
+    const r = el.getBoundingClientRect();
+    for (const y of [r.top + 2, r.bottom - 2]) {
+      const hit = document.elementFromPoint(r.left + r.width / 2, y);
+      if (!hit || !(el.contains(hit) || [...(el.labels || [])].some((label) => label.contains(hit)))) {
+        out.push([el.name || el.textContent.trim(), Math.round(r.top), hit && hit.closest(".gm-next, .bar") ? "held" : "?"]);
+        break;
+      }
+    }
+  }
+  return out;
+}"""
 
 
 @pytest.mark.parametrize("version", ["standard", "quick"])
 def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
     """ace_royal's console at 1366×768 (a screenshot: seat names one character a line, the placement field's
     placeholder cut to 「無効·」 / "Plac" by the phone's 4.5em): at the setup's first-master roll (the quick version's
-    seal-2 re-roll buttons) and in a combat, in both languages, no name or heading breaks one character a line, no
-    placeholder is cut, no control passes the panel's edge and nothing scrolls sideways."""
+    seal-2 re-roll buttons) and in a combat ready to resolve with A-9's question asked, in both languages, no name or
+    heading breaks one character a line, no placeholder is cut, no control passes the panel's edge and nothing scrolls
+    sideways; the question is not held at the foot with 戦闘を解決, and nothing of the combat lands under what is held."""
     base, app = server
     live, tokens = app.extensions["gmtool"].create("卓", "ace_royal", [{"name": n} for n in AR_NAMES])
     table = LocalDriver(live)
@@ -361,6 +389,13 @@ def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
                 expect(page.locator("#ar-gm-reroll-first button")).to_have_count(4)
             assert page.evaluate("document.documentElement.scrollWidth") <= 1366, (moment, lang)
             assert page.evaluate(AR_FAULTS) == [], (moment, lang)
+            if moment == "combat":
+                # A-9's question stands in its place above the resolve; only the faces and 戦闘を解決 are held at the
+                # foot (with the question the held bar took 290 px of a 390×844 phone), and no field of the combat,
+                # brought into view, lands under it
+                expect(page.locator("#ar-hand-code-attacker")).to_be_visible()
+                assert page.locator(".gm-next .ar-hand-code").count() == 0, lang
+                assert page.evaluate(AR_COVERED) == [], (moment, lang)
             for effect in ("2", "3", "4") if moment == "combat" else ():  # a seal form shows its effect's fields only
                 page.locator(".ar-seal-form select[name=effect]").first.select_option(effect)
                 assert page.evaluate(AR_FAULTS) == [], (moment, lang, effect)
@@ -374,6 +409,19 @@ def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
     while table.state()["ruleset"]["step"] != "ritual":
         table.act("step")
     table.act("declare_attack", {"target": "s2"})
+    # the attacker's proxy from its hero card takes damage, its hand not empty: A-9's question is asked before the resolve
+    table.act("combat_proxy", {"side": "attacker", "name": "影", "stats": "1/1/1/1", "source": "hero"})
     table.act("combat_choose", {"side": "attacker", "kind": "physical"})
+    if version == "quick":
+        for side in ("attacker", "interceptor"):
+            table.act("combat_roll", {"side": side, "faces": [3]})
+    table.act("combat_choose", {"side": "interceptor", "kind": "physical"})
+    assert table.state()["ruleset"]["combat"]["hand_code_due"] == {"attacker": True, "interceptor": False}
     look("combat")
+    # the question's answer, standing apart from the held form, is posted with it (form=): a mystic code card discarded
+    hand = table.state()["ruleset"]["players"][0]["hand"]
+    page.locator("input[name=attacker_hand_code][value='1']").check()
+    page.locator("#ar-gm-resolve").click()
+    expect(page.locator("#ar-gm-combat")).to_have_count(0)
+    assert table.state()["ruleset"]["players"][0]["hand"] == hand - 2  # the code (「ある」: none was Danger), a card stolen
     page.context.close()
