@@ -257,6 +257,11 @@ def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
     check("#stage .ar-strike", "7 vs 8")  # イスカンダル 魔術 5+2 vs アルトリア 3+5: no damage yet
     act("combat_modifier", {"side": "attacker", "stat": "matk", "value": 2, "label": "令呪の加護"})
     check("#stage .ar-strike", "9 vs 8")
+    # what is not one of the combat's own moves (a seal; a side's A-9 hand answer dropped) is said above the sides, in
+    # view with them: the stage kept the older line
+    act("use_seal", {"effects": [{"effect": 1}]}, who="s1")
+    check("#stage #ar-newest", "凛")
+    check("#stage .ar-strike", "9 vs 8")
     act("combat_choose", {"kind": "physical"}, who="s1")
     check("#stage .ar-stage-side[data-side=interceptor] .ar-stage-kind[data-kind=physical]")
     act("combat_resolve", who="s1")  # 9 vs 8 → 1; back 9 vs 5 → 4: both damaged, nothing stolen
