@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from gmtool_testing import bearer
+import re
+from html import unescape
+
+from gmtool_testing import bearer, open_link
 
 
 def post(client, sid, path, token, body=None, status=200):
@@ -62,10 +65,22 @@ def test_t13_in_its_combat_only_the_mains_faction_uses_seal_5(client, admin):
     assert (early["ja"], early["en"]) == ("令呪5はセットアップの確定後に使います（メインが決まってから）",
                                           "Seal 5 is used once the setup is confirmed (when the main is known)")
     post(client, sid, "actions/use_seal", gm, {"faction": "s2", "effect": 5})  # a lone side's faction is the main's
-    post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター"}})
+    for faction in ("s1", "s3"):  # each ally has a 大河: the side's two others, read apart by their factions
+        post(client, sid, "actions/set_characters", gm,
+             {"faction": faction, "text": "大河 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10", "append": True})
+    post(client, sid, "prompts/c1-setup/answer", seat["s1"], {"value": {"main": "s1/セイバー", "sub": "s3/キャスター",
+                                                                       "others": ["s3/大河", "s1/大河"]}})
     post(client, sid, "prompts/c1-setup/answer", seat["s2"], {"value": {"main": "s2/アーチャー"}})
     post(client, sid, "prompts/c1-setup/answer", seat["s3"], {"value": {}})
     post(client, sid, "prompts/c1-setup/confirm", gm)
+    # seal 4's swap list on the console: the two 大河 differ only by their factions, which each says (a place on the
+    # sheet is for two of one faction alike)
+    console = open_link(client.application, f"/s/{sid}/gm?k={gm}")
+    row = re.search(r'<form [^>]*id="grail-seal-s1".*?</form>', console.get(f"/s/{sid}/gm?lang=ja").get_data(as_text=True), re.S)
+    options = re.findall(r'<option value="([^"]+)">([^<]*)</option>', re.search(r'<select name="with".*?</select>', row.group(0), re.S).group(0))
+    assert [(v, unescape(text)) for v, text in options] == [
+        ("s3/キャスター", "サブ キャスター(キャスター)"), ("s3/大河", "その他 大河 · キャスター陣営"),
+        ("s1/大河", "その他 大河 · セイバー陣営")]
     refused = post(client, sid, "actions/use_seal", gm, {"faction": "s3", "effect": 5}, status=400)["error"]
     assert (refused["ja"], refused["en"]) == ("令呪5はメインの陣営のみ使えます", "Seal 5 is only for the faction of the main")
     post(client, sid, "actions/use_seal", gm, {"faction": "s1", "effect": 5})
