@@ -42,7 +42,7 @@ from .rulesets import GROUP
 
 # The model's classes a snapshot holds, pickled as their fields in order (made again by their __init__: several times
 # faster both ways than the slots dataclasses' own __getstate__ / __setstate__).
-_BY_FIELDS = (model.Seat, model.Prompt, model.Answer, model.RollRecord)
+_BY_FIELDS = (model.Seat, model.Prompt, model.Answer, model.RollRecord, model.Event)
 _ALLOWED = {(cls.__module__, cls.__name__) for cls in
             (*_BY_FIELDS, model.State, model.CounterDef, model.Label, model.Threshold)}
 

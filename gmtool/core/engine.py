@@ -43,12 +43,16 @@ def apply(state: State, event: Event, rules: Any = None) -> State:
     action = event.action
     if action > state.last_action:
         state.last_action = action
+        state.action_seq = event.seq
     if action in state.undone:
         return state
     declared = rules.event_type(event.type)
     if declared is None:
         raise ValueError(f"unknown event type {event.type!r}")
     declared.fold(state, event)
+    if declared.rolls is not None:  # a game's own roll: the screens list it with core's (view.screen_rolls)
+        state.game_rolls.append(event)
+        del state.game_rolls[:-RECENT_ROLLS]
     return state
 
 
@@ -182,7 +186,9 @@ def dice_revealed(state: State, e: Event) -> None:
 
 def scene_marked(state: State, e: Event) -> None:
     """Fold `scene.marked`."""
-    state.scenes.append({"seq": e.seq, "title": e.data["title"]})
+    # from: where the mark's action began; a roll made in that action (a round's order rolled as it starts) is of
+    # the new scene on the screens (view.screen_scene)
+    state.scenes.append({"seq": e.seq, "title": e.data["title"], "from": min(state.action_seq or e.seq, e.seq)})
 
 
 def undone(state: State, e: Event) -> None:

@@ -226,9 +226,12 @@ class State:
     secret_rolls: dict[int, RollRecord] = field(default_factory=dict)
     prompts: dict[str, Prompt] = field(default_factory=dict)
     undone: set[int] = field(default_factory=set)
-    scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq and title
+    scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq, title, and from: where its action began
+    # the newest events whose type declares rolls (EventType.rolls: a ruleset's own dice), oldest first
+    game_rolls: list[Event] = field(default_factory=list)
     last_seq: int = 0
     last_action: int = 0
+    action_seq: int = 0  # the seq of the first event of the newest action (engine.apply)
     dice_next: int = 0  # index of the next die drawn from the session seed
     extra: dict = field(default_factory=dict)  # ruleset-owned state
     readings: dict = field(default_factory=dict)  # reading key -> the value the GM switched it to
@@ -289,6 +292,7 @@ _FIELD_COPIES = {  # how State.copy copies a field (the rest: deepcopy)
     "prompts": dict,  # each Prompt is copied on write (State.writable_prompt)
     "rolls": list,  # RollRecords and scene marks are never changed once folded
     "scenes": list,
+    "game_rolls": list,  # Events, never changed once folded
     "counter_defs": list,  # frozen
     "revealed_rolls": set,  # sets of numbers
     "secret_rolls": dict,  # of RollRecords, never changed once folded

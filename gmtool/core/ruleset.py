@@ -110,6 +110,14 @@ class EventType:
     # language, the seats' names and its undone mark: line_key(event, state) -> a hashable token, under which the
     # screens keep the line (web/screens.log_lines). None (the default): the line is made again at every change.
     line_key: Callable[[Event, State], Any] | None = None
+    # This event is a roll the game made (or several): rolls(data, state) -> the rolls the screens' roll lists show
+    # for it, in the order they were rolled, given the event's data as one viewer may see it (its visibility applied:
+    # a viewer who may not see the event sees none of its rolls). Each a dict: "label" ({"ja", "en"}: what it was
+    # for), "text" (the dice and their faces, e.g. "1d6 [3, 5]"), "total" (the result, or None), and optionally "by"
+    # (the seat whose die it is; else the event's actor), "success" (True/False) and "entered" (real dice). Core keeps
+    # the newest such events (State.game_rolls) and lists their rolls with core's dice.rolled ones, newest first
+    # (view.screen_rolls). None (the default): not a roll.
+    rolls: Callable[[dict, State], list[dict]] | None = None
 
 
 PANEL_OPS = frozenset({"confirm", "modifiers"})  # what a ruleset's GM panel may take over from the prompt card
@@ -364,6 +372,8 @@ class Ruleset:
                 out.append(f"event type {getattr(e, 'name', e)} lacks its fold or its log line")
             elif e.export is not None and not callable(e.export):
                 out.append(f"event type {e.name}: its export line is not a function")
+            elif e.rolls is not None and not callable(e.rolls):
+                out.append(f"event type {e.name}: its rolls are not a function")
             elif not isinstance(e.visibility, Visibility):
                 out.append(f"event type {e.name} declares no visibility")
             elif e.name in core_events:

@@ -48,6 +48,14 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
     return {"order": rank(players, 0), "rolls": {p: r for p, r in rolls.items() if r}}
 
 
+def order_rolls(rolls: dict, dice: str, label: dict, entered: bool = False) -> list[dict]:
+    """The rolls of an order decided by dice (roll_order's `rolls`: {player: [total of each roll]}) as a ruleset's
+    event lists them on the screens (EventType.rolls): one per player, its totals in order (a tie rolled again after
+    the first), the last one its result, e.g. "1D6 → 3 → 5"."""
+    return [{"by": player, "label": label, "text": f"{dice} → " + " → ".join(str(t) for t in totals),
+             "total": totals[-1], "entered": bool(entered)} for player, totals in rolls.items() if totals]
+
+
 def rotate(order: Sequence[str], by: int = 1) -> list[str]:
     """The order with the first `by` movers moved to the end (S-3: the first moves last)."""
     order = list(order)

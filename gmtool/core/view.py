@@ -16,6 +16,7 @@ Every page, fragment, API response and export is built from `build_view` or
 
 from __future__ import annotations
 
+from heapq import merge
 from itertools import islice
 
 from .commands import counter_drafts_now
@@ -117,13 +118,38 @@ def void_answers(prompt: Prompt, viewer: Viewer) -> list[str]:
     return [who for who in prompt.respondents() if void(prompt, who) and can_see_answer(prompt, viewer, who)]
 
 
+def game_roll_views(state: State, viewer: Viewer):
+    """The rolls a game's own events made (EventType.rolls), newest event first, as `viewer` may see each event (its type's
+    visibility: a hidden event shows none of its rolls, a redacted one only what is left of it)."""
+    for event in reversed(state.game_rolls):
+        declared = state.rules.event_type(event.type)
+        data = declared.visibility.apply(event, state, viewer)
+        if data is None:
+            continue
+        for roll in declared.rolls(data, state):  # one event's rolls in the order rolled (they came together)
+            yield {"seq": event.seq, "action": event.action, "event": event.type, "label": roll.get("label") or "",
+                   "by": f"seat:{roll['by']}" if roll.get("by") else event.actor, "revealed": False, "secret": False,
+                   "text": roll.get("text", ""), "total": roll.get("total"), "choice": None,
+                   "success": roll.get("success"), "entered": bool(roll.get("entered"))}
+
+
+def screen_rolls(state: State, viewer: Viewer, limit: int | None):
+    """Every roll `viewer` may see, newest first, up to `limit`: core's (dice.rolled) and the game's own
+    (game_roll_views), as the screens' roll lists show them."""
+    core = (roll_view(r, state) for r in reversed(state.rolls) if can_see_roll(state, viewer, r))
+    return list(islice(merge(core, game_roll_views(state, viewer), key=lambda r: -r["seq"]), limit))
+
+
 def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: int | None = None,
-               finished: int | None = None) -> dict:
+               finished: int | None = None, game_rolls: bool = False) -> dict:
     """Everything `viewer` may see of the session, as JSON-able data (with the ruleset's part, if any).
 
     `rolls` keeps only that many of the newest rolls (visible and secret each), `finished` that many
     of the newest finished prompts (RECENT_FINISHED when not given): the screens show a few, so their
-    view costs the same however long the session has run; the API's view has every roll."""
+    view costs the same however long the session has run; the API's view has every roll. With `game_rolls` (the
+    screens' view) the rolls are the game's own too (screen_rolls) and the scene says where its action began
+    (`from`: a roll made with the mark, e.g. a round's order rolled as it starts, is of the new scene); the API's
+    view lists dice.rolled only (the game's rolls are in its log) and its scene is {seq, title}."""
     rules = state.rules
     # can_see_counter for every seat at once: a seat sees its own counters, the GM all, the others the public ones
     private = {d.key for d in state.counter_defs if not d.public}
@@ -157,18 +183,27 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
                       "start": d.start}
                      for d in state.counter_defs],
         "seats": seats,
-        "rolls": [roll_view(r, state) for r in islice(
+        "rolls": screen_rolls(state, viewer, rolls) if game_rolls else [roll_view(r, state) for r in islice(
             (r for r in reversed(state.rolls) if can_see_roll(state, viewer, r)), rolls)],
         "secret_rolls": [{"seq": r.seq, "by": r.actor} for r in islice(
             (r for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)), rolls)],
         # the newest scene mark (a ruleset's round or combat, the GM's シーン区切り): a roll with a lower seq was made in
         # an earlier scene, which the screens' roll strips leave out or mark (templates/_rolls.html)
-        "scene": dict(state.scenes[-1]) if state.scenes else None,
+        "scene": scene_view(state.scenes[-1], game_rolls) if state.scenes else None,
         "prompts": [prompt_view(p, state, viewer)
                     for p in recent_prompts(state, viewer, RECENT_FINISHED if finished is None else finished)],
         "readings": readings_view(rules, state) if rules is not None else [],
         **({"ruleset": rules.view(state, viewer)} if rules is not None and rules.view else {}),
     }
+
+
+def scene_view(scene: dict, screens: bool) -> dict:
+    """The newest scene mark as a view holds it: {seq, title}; on the screens also `from`, where its action began (a
+    mark folded before `from` was kept: its own seq)."""
+    out = {"seq": scene["seq"], "title": scene["title"]}
+    if screens:
+        out["from"] = scene.get("from", scene["seq"])
+    return out
 
 
 RECENT_FINISHED = 10

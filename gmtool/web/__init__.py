@@ -210,16 +210,17 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.template_filter("scene_start")
     def _scene_start(scene: dict | None) -> int:
-        """Where the current scene begins: the `seq` of the newest scene mark (`view.scene`: a ruleset's round or
-        combat, the GM's シーン区切り), 0 without one. What "since the scene" means on every screen (_rolls.html, the
-        table's roll strip)."""
-        return scene["seq"] if scene else 0
+        """Where the current scene begins: the first `seq` of the newest scene mark's action (`view.scene`: a
+        ruleset's round or combat, the GM's シーン区切り; `from` on the screens' view: a round's order rolled with
+        its mark is of that round), 0 without one. What "since the scene" means on every screen (_rolls.html, the
+        table's roll strip): a roll at or after it is the scene's."""
+        return scene.get("from", scene["seq"]) if scene else 0
 
     @app.template_filter("this_scene")
     def _this_scene(items, scene: dict | None) -> list:
-        """The rolls (anything with a `seq`) made since the newest scene mark: the current scene's."""
+        """The rolls (anything with a `seq`) made since the newest scene mark began: the current scene's."""
         since = _scene_start(scene)
-        return [item for item in items if item["seq"] > since]
+        return [item for item in items if item["seq"] >= since]
 
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:

@@ -227,9 +227,10 @@ def screen_view(live: LiveSession, viewer: Viewer) -> dict:
     view = live.rendered.get(key, live.version)
     if view is None:
         if viewer.kind == "seat":  # a phone's own view gives its open prompts; the rolls and revealed prompts it
-            view = build_view(live.state, viewer, live.version, rolls=0, finished=0)  # shows are the table's (phone_public)
-        else:
-            view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS)
+            view = build_view(live.state, viewer, live.version, rolls=0, finished=0,  # shows are the table's
+                              game_rolls=True)                                        # (phone_public)
+        else:  # the game's own rolls are listed with core's (core/view.screen_rolls)
+            view = build_view(live.state, viewer, live.version, rolls=SCREEN_ROLLS, game_rolls=True)
         live.rendered.put(key, live.version, view)
     return view
 

@@ -175,3 +175,41 @@ def test_view_names_its_viewer_and_marks_your_seat(pure):
     assert view["viewer"] == {"kind": "seat", "seat": "s2"}
     assert [s["you"] for s in view["seats"]] == [False, True, False]
     assert build_view(pure.state, TABLE)["session"]["seed"] is None
+
+
+# -- a game's own rolls (EventType.rolls) -------------------------------------------------------
+
+def test_a_games_roll_is_listed_only_for_those_who_may_see_its_event():
+    """A ruleset's event that is a roll shows its rolls on the screens' lists through its own visibility: a seat's
+    secret die (own_seat) for that seat and the GM; a redacted one without what is redacted; a public one for all."""
+    from gmtool.core.engine import apply
+    from gmtool.core.model import Event, Label, State
+    from gmtool.core.ruleset import EventType, Ruleset, own_seat, redacted
+    from gmtool.core.view import screen_rolls
+
+    def rolled(data, state):
+        return [{"by": data["seat"], "label": {"ja": "判定", "en": "Check"}, "text": f"1D6 → [{data.get('face', '?')}]",
+                 "total": data.get("face")}]
+
+    def nothing(state, e):
+        pass
+
+    rules = Ruleset("homebrew_dice", Label("自作", "Homebrew"), events=(
+        EventType("homebrew.secret_die", nothing, lambda e, s, lang: "", own_seat("seat"), rolls=rolled),
+        EventType("homebrew.hidden_face", nothing, lambda e, s, lang: "",
+                  redacted(("face",), lambda e, s, v: v.is_gm), rolls=rolled)))
+    state = State(rules=rules)
+    for seq, (event_type, data) in enumerate([
+            ("session.created", {"id": "x", "title": "t", "ruleset": "homebrew_dice", "seed_hash": "0" * 64,
+                                 "seats": [{"id": "s1", "name": "A"}, {"id": "s2", "name": "B"}]}),
+            ("homebrew.secret_die", {"seat": "s1", "face": 6}),
+            ("homebrew.hidden_face", {"seat": "s2", "face": 4})], 1):
+        apply(state, Event(seq, "", "gm", seq, event_type, data))
+
+    def listed(viewer):
+        return [(r["by"], r["text"], r["total"]) for r in screen_rolls(state, viewer, 20)]
+
+    assert listed(GM) == [("seat:s2", "1D6 → [4]", 4), ("seat:s1", "1D6 → [6]", 6)]
+    assert listed(Viewer("seat", "s1")) == [("seat:s2", "1D6 → [?]", None), ("seat:s1", "1D6 → [6]", 6)]
+    assert listed(TABLE) == listed(Viewer("seat", "s2")) == [("seat:s2", "1D6 → [?]", None)]
+    assert build_view(state, TABLE)["rolls"] == []  # the API's rolls are core's (dice.rolled) only

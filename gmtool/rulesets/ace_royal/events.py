@@ -9,6 +9,7 @@ import copy
 from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType, custom
+from gmtool.core.turns import order_rolls
 from gmtool.core.view import fixed_line
 
 from .rules import KIND_LABELS, SERVANT_STATES, SKILLS, STAT_LABELS, STEP_LABELS, VERSIONS
@@ -539,6 +540,73 @@ def stolen_text(e, state, lang):
               f"{real}Withdrawal: {_name(state, d['to'])} steals card {d['position']} from the left of {_name(state, d['from'])}'s hand (1d{d['hand']}, A-7)")
 
 
+# -- the dice each event rolled, on the screens' roll lists (EventType.rolls) ----------------------------------------
+
+FIRST = {"ja": "最初のアクティブマスター決定 [A-5]", "en": "First active master [A-5]"}
+REROLLED = {"ja": "（令呪2で振り直し）", "en": " (re-rolled by Command Seal 2)"}
+
+
+def _label(label: dict, more: dict | None = None) -> dict:
+    """A roll's label, with `more` put in before its rule code."""
+    if not more:
+        return label
+    return {k: v.replace(" [", more[k] + " [", 1) for k, v in label.items()}
+
+
+def _faces(faces) -> str:
+    return ",".join(str(f) for f in faces)
+
+
+def first_rolls(d: dict, state: State) -> list[dict]:
+    """A-5: everyone's 1d6 for the first active master (a tie rolled again); seal 2's re-roll: that player's new die."""
+    if d.get("reroll"):
+        faces = d["rolls"].get(d["reroll"]) or []
+        return [{"by": d["reroll"], "label": _label(FIRST, REROLLED), "text": f"1D6 → [{faces[-1]}]", "total": faces[-1],
+                 "entered": d.get("entered", False)}] if faces else []
+    return order_rolls(d["rolls"], "1D6", FIRST, d.get("entered", False))
+
+
+ENCOUNTER = {"ja": "遭遇戦判定 [A-6]", "en": "Encounter roll [A-6]"}
+OPPONENT = {"ja": "遭遇戦の相手 [A-6]", "en": "Encounter opponent [A-6]"}
+
+
+def encounter_rolls(d: dict, state: State) -> list[dict]:
+    """A-6: the turn player's encounter die, and on a 1 the die that picks the opponent (numbers nobody holds rolled
+    again); seal 2's re-roll: the die it rolled again."""
+    entered, seat = d.get("entered", False), d["seat"]
+    more = REROLLED if d.get("reroll") else None
+    out = []
+    if not (d.get("reroll") and d.get("die") == "opponent"):
+        out.append({"by": seat, "label": _label(ENCOUNTER, more), "text": f"1D6 → [{d['face']}]", "total": d["face"],
+                    "entered": entered})
+    if d.get("faces") and (not d.get("reroll") or d.get("die") == "opponent"):
+        out.append({"by": seat, "label": _label(OPPONENT, more), "text": "1D6 → " + " → ".join(f"[{f}]" for f in d["faces"]),
+                    "total": d["faces"][-1], "entered": entered})
+    return out
+
+
+def combat_dice_rolls(d: dict, state: State) -> list[dict]:
+    """A-8: a side's quick-version combat die (a 1 is added and rolled again), or seal 2's re-roll of it."""
+    if d["what"] != "dice":
+        return []
+    label = _label({"ja": "戦闘ダイス [A-8]", "en": "Combat die [A-8]"}, REROLLED if d.get("reroll") else None)
+    return [{"by": d["seat"], "label": label, "text": f"1D6 → [{_faces(d['faces'])}]", "total": sum(d["faces"]),
+             "entered": d.get("entered", False)}]
+
+
+def stolen_rolls(d: dict, state: State) -> list[dict]:
+    """A-7: the die that picks which card of the hand is stolen."""
+    return [{"by": d["to"], "label": {"ja": "奪うカード [A-7]", "en": "Card stolen [A-7]"},
+             "text": f"1D{d['hand']} → [{d['position']}]", "total": d["position"], "entered": d.get("entered", False)}]
+
+
+def seal_rolls(d: dict, state: State) -> list[dict]:
+    """A-3 (quick): the die of seal effect 1's mana (seal 2's re-rolls are their dice's own events)."""
+    return [{"by": d["seat"], "label": {"ja": "令呪1の魔力回復 [A-3]", "en": "Command Seal 1 mana [A-3]"},
+             "text": f"1D6 → [{_faces(e['faces'])}]", "total": sum(e["faces"]), "entered": d.get("entered", False)}
+            for e in d.get("effects", []) if e.get("effect") == 1 and e.get("faces")]
+
+
 SEAL_EFFECTS = {
     1: ("魔力1回復", "recover 1 mana"), 2: ("ステータス強化", "raise a stat"), 3: ("特殊コイン1つを無効化", "cancel a special coin"),
     4: ("テキストをコストなしで使用", "use a text effect without its cost"), 5: ("ライズ状態に戻す", "back to Rise"),
@@ -676,7 +744,8 @@ def finished_text(e, state, lang):
 
 EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True, line_key=fixed_line,
+              rolls=first_rolls),
     EventType("ace_royal.servant_set", servant_fold, servant_text, custom(servant_seen), undoable=True, line_key=fixed_line),
     EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True, line_key=fixed_line),
@@ -685,17 +754,21 @@ EVENTS: tuple[EventType, ...] = (
     EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True, line_key=fixed_line,
+              rolls=encounter_rolls),
     EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line),
+    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line,
+              rolls=combat_dice_rolls),
     EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undoable=True,
               line_key=fixed_line),
     EventType("ace_royal.hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text, PUBLIC, undoable=True,
               line_key=fixed_line),
     EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line,
+              rolls=stolen_rolls),
+    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True, line_key=fixed_line,
+              rolls=seal_rolls),
     EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True, line_key=fixed_line),

@@ -529,6 +529,39 @@ def _d_battle(e, state, lang):
     return real + _ja(lang, "勝敗判定 [T-10]: ", "Battle roll [T-10]: ") + " / ".join(parts) + f" → {verdict}"
 
 
+def _d100_text(r: dict) -> str:
+    """A 1d100 roll with its modifiers (the terms after the die) as the screens' roll lists read it."""
+    mod = r["total"] - r["die"]
+    return f"1D100 → [{r['die']}]" + (f" {minus_sign(mod, True)}" if mod else "") + f" → {r['total']}"
+
+
+def _battle_rolls(d: dict, state: State) -> list[dict]:
+    """T-10: each side's 1d100 + 勝率 (a tie rolled again) on the screens' roll lists; the winner's last roll succeeds."""
+    names, out = _names(state, d["combat"]), []
+    rows, winner = d["battle"]["rolls"], d["battle"]["winner"]
+    for n, row in enumerate(rows):
+        for s in "ab":
+            last = n == len(rows) - 1 and winner
+            out.append({"label": {"ja": f"勝敗判定 {names[s]} [T-10]", "en": f"Battle roll: {names[s]} [T-10]"},
+                        "text": _d100_text(row[s]), "total": row[s]["total"],
+                        "success": (s == winner) if last else None, "entered": d.get("entered", False)})
+    return out
+
+
+def _escape_rolls(d: dict, state: State) -> list[dict]:
+    """T-12: the escaper's and the pursuer's 1d100 on the screens' roll lists (none when let go or automatic)."""
+    check = d.get("check") or {}
+    if not check.get("escaper"):
+        return []
+    who = faction_name(state, d["faction"])
+    return [{"label": {"ja": f"逃走判定 {who}（逃走側） [T-12]", "en": f"Escape check: {who} (escaper) [T-12]"},
+             "text": _d100_text(check["escaper"]), "total": check["escaper"]["total"], "success": bool(d["escaped"]),
+             "entered": d.get("entered", False)},
+            {"label": {"ja": "逃走判定（追跡側） [T-12]", "en": "Escape check (pursuer) [T-12]"},
+             "text": _d100_text(check["pursuer"]), "total": check["pursuer"]["total"],
+             "entered": d.get("entered", False)}]
+
+
 def _d_decided(e, state, lang):
     d = e["data"]
     name = _names(state, d["combat"])[d["winner"]]
@@ -730,9 +763,10 @@ EVENTS: tuple[EventType, ...] = (
     EventType("grail.modifier_added", _modifier_added, _d_modifier, PUBLIC, undoable=True, line_key=combat_line),
     EventType("grail.step_modifier", _step_modifier, _d_step_modifier, PUBLIC, undoable=True, line_key=combat_line),
     EventType("grail.pick_passed", _pick_passed, _d_pick_passed, PUBLIC, undoable=True, line_key=combat_line),
-    EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.battle_rolled", _battle_rolled, _d_battle, PUBLIC, undoable=True, line_key=combat_line,
+              rolls=_battle_rolls),
     EventType("grail.battle_decided", _battle_decided, _d_decided, PUBLIC, undoable=True, line_key=combat_line),
-    EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True, line_key=combat_line),
+    EventType("grail.escape", _escape, _d_escape, PUBLIC, undoable=True, line_key=combat_line, rolls=_escape_rolls),
     EventType("grail.finished", _finished, _d_finished, PUBLIC, undoable=True, line_key=combat_line),
     EventType("grail.combat_ended", _combat_ended, _d_ended, PUBLIC, undoable=True, line_key=combat_line),
 )

@@ -10,7 +10,7 @@ import copy
 
 from gmtool.core.logtext import minus_sign
 from gmtool.core.ruleset import PUBLIC, EventType
-from gmtool.core.turns import Turns
+from gmtool.core.turns import Turns, order_rolls
 from gmtool.core.view import fixed_line
 
 from .state import HISTORY, game, new_turn
@@ -397,8 +397,20 @@ def describe_attack_cancelled(e, state, lang):
               "Attack called off" + (f" ({reason})" if reason else ""))
 
 
-def _et(name, fold, describe):
-    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line)
+def order_roll_list(d: dict, state) -> list[dict]:
+    """I-3: everyone's 2d6 for the play order (a tie rolled again) on the screens' roll lists."""
+    return order_rolls(d["rolls"], "2D6", {"ja": "プレイ順 [I-3]", "en": "Play order [I-3]"}, d.get("entered", False))
+
+
+def attack_roll_list(d: dict, state) -> list[dict]:
+    """I-5: an attack's 2d6 on the screens' roll lists (its success as the attack's)."""
+    faces = ",".join(str(f) for f in d["faces"])
+    return [{"label": {"ja": "攻撃判定 [I-5]", "en": "Attack roll [I-5]"}, "text": f"2D6 → [{faces}] → {d['roll']}",
+             "total": d["roll"], "success": bool(d["success"]), "entered": d.get("entered", False)}]
+
+
+def _et(name, fold, describe, rolls=None):
+    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line, rolls=rolls)
 
 
 EVENTS: tuple[EventType, ...] = (
@@ -406,7 +418,7 @@ EVENTS: tuple[EventType, ...] = (
     _et("placement_opened", placement_opened, describe_placement_opened),
     _et("illuminati_revealed", illuminati_revealed, describe_illuminati_revealed),
     _et("groups_revealed", groups_revealed, describe_groups_revealed),
-    _et("order_rolled", order_rolled, describe_order_rolled),
+    _et("order_rolled", order_rolled, describe_order_rolled, order_roll_list),
     _et("turn_started", turn_started, describe_turn_started),
     _et("token_spent", token_spent, describe_token_spent),
     _et("agent_placed", agent_placed, describe_agent_placed),
@@ -418,6 +430,6 @@ EVENTS: tuple[EventType, ...] = (
     _et("attack_supported", attack_supported, describe_attack_supported),
     _et("attack_modified", attack_modified, describe_attack_modified),
     _et("attack_choice", attack_choice, describe_attack_choice),
-    _et("attack_rolled", attack_rolled, describe_attack_rolled),
+    _et("attack_rolled", attack_rolled, describe_attack_rolled, attack_roll_list),
     _et("attack_cancelled", attack_cancelled, describe_attack_cancelled),
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from gmtool.core.logtext import gm_reason, minus_sign
 from gmtool.core.model import Event, State
 from gmtool.core.ruleset import PUBLIC, EventType
-from gmtool.core.turns import Turns
+from gmtool.core.turns import Turns, order_rolls
 from gmtool.core.view import fixed_line
 
 from . import cards as C
@@ -108,6 +108,12 @@ def counts_entered(state: State, e: Event) -> None:
     sx(state)["entries"][e.data["seat"]] = e.data["counts"]
 
 
+def setup_rolls(d: dict, state: State) -> list[dict]:
+    """G-1: who starts, by a die each (higher starts, ties roll again): each player's 1d6 on the screens' roll lists."""
+    return order_rolls(d.get("rolls") or {}, "1D6", {"ja": "先手決め [G-1]", "en": "Who starts [G-1]"},
+                       d.get("entered", False))
+
+
 # -- log lines ------------------------------------------------------------------------------------
 
 def describe_setup(ev: dict, state: State, lang: str) -> str:
@@ -205,7 +211,8 @@ def describe_counts(ev: dict, state: State, lang: str) -> str:
 
 
 EVENTS = (
-    EventType("succession.setup", setup, describe_setup, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.setup", setup, describe_setup, PUBLIC, undoable=True, line_key=fixed_line,
+              rolls=setup_rolls),
     EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("succession.played", played, describe_played, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("succession.taken", taken, describe_taken, PUBLIC, undoable=True, line_key=fixed_line),

@@ -14,6 +14,7 @@ from gmtool.core.logtext import in_lang as _ja
 from gmtool.core.logtext import minus_sign
 from gmtool.core.model import TABLE, State, Viewer
 from gmtool.core.ruleset import PUBLIC, EventType
+from gmtool.core.turns import order_rolls
 from gmtool.core.view import can_see_answer, fixed_line
 
 from . import rules as R
@@ -404,8 +405,14 @@ def _d_round_started(e, state, lang):
 
 # -- the declarations ---------------------------------------------------------------------------
 
+def _setup_rolls(d: dict, state: State) -> list[dict]:
+    """S-3 順番決定 by dice: each player's 1d6 (ties roll again) on the screens' roll lists."""
+    return order_rolls(d.get("order_rolls") or {}, "1D6", {"ja": "順番決定 [S-3]", "en": "Turn order [S-3]"},
+                       d.get("entered", False))
+
+
 EVENTS: tuple[EventType, ...] = (
-    EventType("sugoroku.setup", _setup, _d_setup, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("sugoroku.setup", _setup, _d_setup, PUBLIC, undoable=True, line_key=fixed_line, rolls=_setup_rolls),
     EventType("sugoroku.square_set", _square_set, _d_square, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("sugoroku.moved", _moved, _d_moved, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("sugoroku.turn_skipped", _skipped, _d_skipped, PUBLIC, undoable=True, line_key=fixed_line),
