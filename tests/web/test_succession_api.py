@@ -135,8 +135,26 @@ def test_a_whole_game_through_the_api(game):
     assert rv["round"] == 2 and rv["first"] == "s2" and rv["current"] == "s2"
     assert [p["hand"] for p in rv["players"]] == [5, 5] and not any(p["took"] for p in rv["players"])
     act("play", {"card": "5"}, who="s1", status=409)  # the first player flipped
+    # the round's end is the newest moment on the table's stage (it read the 12th move, 「アルトリア が出した」), until
+    # the next move: its scores, the refill, the carried row and who starts next
+    totals = [{"seat": p["seat"], "name": p["name"], "total": p["score"]["total"]} for p in rv["players"]]
+    assert rv["round_end"] == {"round": 1, "row": 2, "hand": 5, "next_first": "s2", "next_first_name": "ギルガメッシュ",
+                               "scores": totals}
+    table = game["client"].application.test_client()
+    table.get(f"/s/{game['sid']}/table?k={game['tokens']['table']}")
+
+    def stage(lang):
+        html = table.get(f"/s/{game['sid']}/table?lang={lang}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        part = re.search(r'<section class="stage" id="stage">.*?</section>', html, re.S).group(0)
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part))
+    for lang, words in (("ja", ["ラウンド1 終了", "手札を5枚に補充 · 領地列2枚は持ち越し · 次の先手: ギルガメッシュ"]),
+                        ("en", ["Round 1 over", "Hands refilled to 5 · The row (2) carries over · Starts next: ギルガメッシュ"])):
+        shown = stage(lang)
+        assert all(w in shown for w in words) and "played" not in shown and "が出した" not in shown, shown
+        assert all(f"{p['name']} {p['total']}" in shown for p in totals), shown
     # round 2: a take once per round; the GM can move for the current player
-    act("take", who="s2")
+    assert act("take", who="s2")["ruleset"]["round_end"] is None
+    assert "ラウンド1 終了" not in stage("ja") and "ギルガメッシュ が取った" in stage("ja")
     act("play", {"card": "5"}, who="s1")
     act("take", who="s2", status=409)
     play(game, ["6", "7", "8", "+1", "-1", "5", "6", "take", "-2", "+2"])  # the rest of round 2 (s2 already took)

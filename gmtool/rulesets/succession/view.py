@@ -91,8 +91,8 @@ def view(state: State, viewer: Viewer) -> dict:
            "row_count": len(s["row"]), "take_count": len(span),
            "start_cards_needed": max(0, R.START_ROW - s["start_cards"]) if not score_mode else 0,
            "supply_out": C.supply_out(in_play(s)) if not score_mode else {},
-           "players": players, "leader": leader, "last": last, "finished": result,
-           "history": _history(state, s)}
+           "players": players, "leader": leader, "last": last, "round_end": _round_end(state, s),
+           "finished": result, "history": _history(state, s)}
     if viewer.kind == "seat" and viewer.seat in s["players"]:
         me = next(x for x in players if x["seat"] == viewer.seat)
         your_turn = current == viewer.seat and not out["start_cards_needed"]
@@ -100,6 +100,17 @@ def view(state: State, viewer: Viewer) -> dict:
                      "player": me,
                      "opponent": next(x for x in players if x["seat"] != viewer.seat)}
     return out
+
+
+def _round_end(state: State, s: dict) -> dict | None:
+    """The round that just ended while it is the newest moment (no move made since, the game not over): its scores,
+    the hands refilled, the row carried over and the next first player, which the table's stage shows large."""
+    h = s["history"][-1] if s["history"] else None
+    if h is None or h["kind"] != "round_end" or s["moves"] or s["finished"]:
+        return None
+    return {"round": h["round"], "row": h["row"], "hand": R.HAND_SIZE, "next_first": h["next_first"],
+            "next_first_name": state.seat_name(h["next_first"]),
+            "scores": [{"seat": p, "name": state.seat_name(p), "total": v["total"]} for p, v in h["scores"].items()]}
 
 
 def _history(state: State, s: dict) -> list[dict]:
