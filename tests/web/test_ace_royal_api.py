@@ -305,7 +305,8 @@ def _end_turn(act, seat):
 def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_mana, winner):
     """A-5: the round's last player (s3) went out on their own turn; play came back to the opener s1, but in the
     same round: s1 played twice in round 1 and the active-master coin passed a turn late. Now the round ends there
-    and the coin passes (s2 loses 1 魔力; at 1 魔力 that puts s2 out too, and s1 wins, A-2, A-7)."""
+    and the coin passes (s2 loses 1 魔力; at 1 魔力 that puts s2 out too, and s1 wins, A-2, A-7). A game that ends so
+    ended in round 1, the round of s3's turn: the table read 「第2巡」 / "Round 2" at its end."""
     act, state = game["act"], game["state"]
     _setup(act)
     act("start_game")
@@ -316,10 +317,17 @@ def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_
     act("adjust", {"seat": "s3", "key": "mana", "delta": -5, "reason": "カード効果"})
     r = state("table")["ruleset"]
     assert r["players"][2]["out"] == "mana"
-    assert (r["current"], r["round"], r["step"], r["active"]) == ("s1", 2, "rise", "s2")
+    assert (r["current"], r["round"], r["step"], r["active"]) == ("s1", 2 if winner is None else 1, "rise", "s2")
     assert r["players"][1]["mana"] == s2_mana - 1
     assert r["players"][1]["out"] == (None if s2_mana > 1 else "mana")
     assert r["over"] is (winner is not None) and r["winner"] == winner
+    if winner:
+        table = game["client"].application.test_client()
+        table.get(f"/s/{game['sid']}/table?k={game['tokens']['table']}")
+        for lang, said, not_said in (("ja", "第1巡", "第2巡"), ("en", "Round 1", "Round 2")):
+            html = table.get(f"/s/{game['sid']}/table?lang={lang}", headers={"HX-Request": "true"}).get_data(as_text=True)
+            head = re.search(r'<p class="ar-head">.*?</p>', html, re.S).group(0)
+            assert said in head and not_said not in html, head
 
 
 def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):

@@ -730,6 +730,7 @@ def finished_fold(state: State, e: Event) -> None:
     g["over"] = True
     g["phase"] = "over"
     g["winner"] = e.data.get("winner")
+    g["ended_round"] = e.data.get("round")  # None in a log written before it was recorded
     _remember(state, e)
 
 

@@ -108,7 +108,10 @@ def settle(plan: Plan) -> None:
     stale_hand_answers(plan)
     standing = [s for s in g["order"] if not g["players"][s]["out"]]
     if len(standing) <= 1 and not g["over"]:
-        plan.add("ace_royal.finished", {"winner": standing[0] if standing else None, "rule": "A-7"})
+        # the round the game ended in: the deciding action's, before it passed a turn (an elimination on one's own turn
+        # passes it, maybe into the next round, A-5)
+        round_now = (game(plan.before).get("turns") or {}).get("round")
+        plan.add("ace_royal.finished", {"winner": standing[0] if standing else None, "round": round_now, "rule": "A-7"})
 
 
 def stale_hand_answers(plan: Plan) -> None:

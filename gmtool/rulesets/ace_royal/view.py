@@ -107,7 +107,8 @@ def view(state: State, viewer: Viewer) -> dict:
         "phase": g["phase"], "version": g["version"], "version_label": _pair(r.VERSIONS, g["version"]),
         "order": [{"seat": s, "name": state.seat_name(s)} for s in g["order"]],
         "first_rolls": g["first_rolls"], "first": g["first"], "active": g["active"],
-        "current": turns.get("current"), "round": turns.get("round"),
+        # at the game's end, the round it ended in (not the next one an elimination on one's own turn passed to, A-5)
+        "current": turns.get("current"), "round": (g["over"] and g.get("ended_round")) or turns.get("round"),
         "step": g["step"], "step_label": _pair(r.STEP_LABELS, g["step"]),
         "steps": [{"key": k, "label": _pair(r.STEP_LABELS, k), "now": k == g["step"]} for k in r.STEPS],
         "turn": {k: v for k, v in (g.get("turn") or {}).items() if k != "encounter"},  # the roll: players[].rerolls
