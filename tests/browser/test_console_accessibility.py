@@ -105,7 +105,7 @@ def test_each_message_is_in_one_live_region_of_its_kind(server, page, phone_cont
         expect(screen.locator("#flash-status .flash-ok")).to_have_count(1)
         expect(screen.locator("#flash-alert")).to_be_empty()
         assert screen.locator("#flash [role]:not(#flash-status, #flash-alert)").count() == 0
-    # On the phone an error stays in the flow under the header, a success lies over the header bar.
+    # On the phone an error stays in the flow under the header, a success lies just under the header bar.
     expr = phone.locator("#phone-dice + form input[name=expr]")
     expr.fill("2D")
     phone.locator("#phone-dice + form button.primary").click()
