@@ -50,7 +50,9 @@ def apply(state: State, event: Event, rules: Any = None) -> State:
     if declared is None:
         raise ValueError(f"unknown event type {event.type!r}")
     declared.fold(state, event)
-    if declared.rolls is not None:  # a game's own roll: the screens list it with core's (view.screen_rolls)
+    # a game's own roll: the screens list it with core's (view.screen_rolls); an event of such a type that rolled
+    # nothing (a setup whose first player the GM picked, a combat choice that is no die) is not kept in their window
+    if declared.rolls is not None and declared.rolls(event.data, state):
         state.game_rolls.append(event)
         del state.game_rolls[:-RECENT_ROLLS]
     return state

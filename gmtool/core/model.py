@@ -227,7 +227,7 @@ class State:
     prompts: dict[str, Prompt] = field(default_factory=dict)
     undone: set[int] = field(default_factory=set)
     scenes: list[dict] = field(default_factory=list)  # scene / round boundaries: seq, title, and from: where its action began
-    # the newest events whose type declares rolls (EventType.rolls: a ruleset's own dice), oldest first
+    # the newest events that rolled a ruleset's own dice (EventType.rolls), oldest first
     game_rolls: list[Event] = field(default_factory=list)
     last_seq: int = 0
     last_action: int = 0

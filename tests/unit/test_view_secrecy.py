@@ -188,6 +188,8 @@ def test_a_games_roll_is_listed_only_for_those_who_may_see_its_event():
     from gmtool.core.view import screen_rolls
 
     def rolled(data, state):
+        if data.get("nothing"):  # an event of the type that rolled nothing
+            return []
         return [{"by": data["seat"], "label": {"ja": "判定", "en": "Check"}, "text": f"1D6 → [{data.get('face', '?')}]",
                  "total": data.get("face")}]
 
@@ -203,8 +205,10 @@ def test_a_games_roll_is_listed_only_for_those_who_may_see_its_event():
             ("session.created", {"id": "x", "title": "t", "ruleset": "homebrew_dice", "seed_hash": "0" * 64,
                                  "seats": [{"id": "s1", "name": "A"}, {"id": "s2", "name": "B"}]}),
             ("homebrew.secret_die", {"seat": "s1", "face": 6}),
-            ("homebrew.hidden_face", {"seat": "s2", "face": 4})], 1):
+            ("homebrew.hidden_face", {"seat": "s2", "face": 4}),
+            ("homebrew.secret_die", {"seat": "s1", "nothing": True})], 1):
         apply(state, Event(seq, "", "gm", seq, event_type, data))
+    assert [e.seq for e in state.game_rolls] == [2, 3]  # what rolled nothing takes no place in the kept window
 
     def listed(viewer):
         return [(r["by"], r["text"], r["total"]) for r in screen_rolls(state, viewer, 20)]
