@@ -280,8 +280,9 @@ def test_an_ace_royal_round_follows_the_game_on_the_tv(server, browser):
 
 
 def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
-    """A round of Grail Succession (twelve turns, two takes): the newest move and the row on the stage, the
-    scores with their majorities in the summary; the current step and its result in view at every turn."""
+    """A round of Grail Succession (twelve turns, two takes): the newest move and the row on the stage, then the
+    round's end with its scores, the scores with their majorities in the summary; the current step and its result in
+    view at every turn."""
     post, state, act, table = _game(server, browser, "サクセション卓", "succession", ("アルトリア", "ギルガメッシュ"))
 
     def check(result, text=""):
@@ -291,9 +292,12 @@ def test_a_succession_round_follows_the_game_on_the_tv(server, browser):
 
     act("setup", {"first": "s1", "row": ["5", "6"]})
     check("#stage #sc-row .sc-slot:last-child", "6")
-    for what in ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]:
+    moves = ["5", "6", "7", "8", "+1", "-1", "5", "6", "take", "take", "-2", "+2"]
+    for what in moves[:-1]:
         act("take" if what == "take" else "play", {} if what == "take" else {"card": what})
         check("#stage #sc-last", what.replace("-", "−") if what != "take" else "")
+    act("play", {"card": moves[-1]})  # the round's end is the newest moment, with its scores, until the next move
+    check("#stage #sc-round-end")
     # round 2: the first player flipped; the summary shows how each score is made (G-2)
     now = state()["ruleset"]
     assert now["round"] == 2 and now["current"] == "s2"
