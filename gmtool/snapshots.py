@@ -44,7 +44,8 @@ from .rulesets import GROUP
 # faster both ways than the slots dataclasses' own __getstate__ / __setstate__).
 _BY_FIELDS = (model.Seat, model.Prompt, model.Answer, model.RollRecord, model.Event)
 _ALLOWED = {(cls.__module__, cls.__name__) for cls in
-            (*_BY_FIELDS, model.State, model.CounterDef, model.Label, model.Threshold)}
+            (*_BY_FIELDS, model.State, model.CounterDef, model.Label, model.Threshold, model.FrozenDict,
+             model.FrozenList)}  # (a prompt's read-only parts: model.frozen)
 
 
 def _by_fields(cls):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -134,9 +134,70 @@ class Event:
                 "type": self.type, "data": self.data}
 
 
-@dataclass(slots=True)
+class FrozenDict(dict):
+    """A dict that refuses every change in place: a prompt's nested parts (its resolution, meta, disabled options,
+    an answer's value …), which Prompt.copy shares between a prompt and its copy, so that changing one can never
+    change the other. A fold replaces such a part whole. It reads, compares and writes as JSON as a dict does;
+    copy.copy and copy.deepcopy give a plain dict to change."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a prompt's nested parts are read-only: replace the part, do not change it in place")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo) -> dict:
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self):
+        return FrozenDict, (dict(self),)
+
+
+class FrozenList(list):
+    """A list that refuses every change in place (see FrozenDict); copy.copy and copy.deepcopy give a plain list."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a prompt's nested parts are read-only: replace the part, do not change it in place")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = sort = \
+        reverse = _refuse
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo) -> list:
+        return [copy.deepcopy(v, memo) for v in self]
+
+    def __reduce__(self):
+        return FrozenList, (list(self),)
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None), FrozenDict, FrozenList))
+
+
+def frozen(value: Any) -> Any:
+    """`value` (JSON-like data: what an event holds) with every dict and list in it, however deep, made read-only
+    (FrozenDict, FrozenList); a part that already is, text and numbers as they are."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if isinstance(value, dict):
+        return FrozenDict({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return FrozenList(frozen(v) for v in value)
+    return value
+
+
+@dataclass(slots=True, frozen=True)
 class Answer:
-    """A seat's (or the GM's) secret submission to a prompt."""
+    """A seat's (or the GM's) secret submission to a prompt (replaced whole, never changed: Prompt.copy shares it;
+    its value is frozen, see `frozen`)."""
 
     value: Any
     salt: str
@@ -149,33 +210,44 @@ class Answer:
 class Prompt:
     """A question put to some seats whose answers stay secret until the reveal."""
 
+    # What a fold changes in place (seats, answers, per_seat, modifiers) Prompt.copy copies; everything nested in a
+    # prompt besides (options, each seat's map in per_seat, off, each modifier, the resolution, meta, a title or
+    # reason in two languages, each Answer and its value) is read-only (`frozen`: FrozenDict, FrozenList, a frozen
+    # Answer), so the copy may share it: a fold replaces it whole, and nothing can change it in place.
     id: str
-    title: str
+    title: str | FrozenDict
     kind: str
-    options: list
+    options: FrozenList
     seats: list[str]
     gm_submits: bool
     min: int | None = None
     max: int | None = None
     per_seat: dict = field(default_factory=dict)  # seat -> {option: reason}: the options that seat may not choose
-    off: dict = field(default_factory=dict)  # option -> reason: disabled for every respondent (prompt.option_disabled)
+    off: FrozenDict = field(default_factory=FrozenDict)  # option -> reason: disabled for every respondent (prompt.option_disabled)
     resolver: str | None = None
     status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled; open or locked -> closed (the session's close)
     answers: dict[str, Answer] = field(default_factory=dict)
     opened_seq: int = 0
     revealed_seq: int = 0  # the seq of its (last) reveal: the scene its result belongs to (web/screens.phone_public)
-    reason: str = ""
-    resolution: dict | None = None
-    modifiers: list[dict] = field(default_factory=list)
+    reason: str | FrozenDict = ""
+    resolution: FrozenDict | None = None
+    modifiers: list[FrozenDict] = field(default_factory=list)
     confirmed: bool = False
     was_revealed: bool = False  # its answers were made public: they stay so if a ruleset cancels it afterwards
-    meta: dict = field(default_factory=dict)
+    meta: FrozenDict = field(default_factory=FrozenDict)
     owner: int = field(default=0, compare=False, repr=False)  # the State.prompt_owner that may change it in place
 
     def copy(self) -> "Prompt":
-        """A copy whose lists and dicts are its own (what a fold changes in place; their items are never changed)."""
-        return replace(self, options=list(self.options), seats=list(self.seats), per_seat=dict(self.per_seat),
-                       answers=dict(self.answers), modifiers=list(self.modifiers), meta=dict(self.meta))
+        """A copy that shares nothing changeable with this prompt: what a fold changes in place (seats, answers,
+        per_seat, modifiers) is copied, everything nested deeper is read-only (`frozen`), so changing the copy
+        never changes this prompt. Made by hand: an answer copies its prompt (State.writable_prompt), and
+        dataclasses.replace took twice as long."""
+        twin = _new_prompt(Prompt)
+        for name in _PROMPT_SHARED:
+            setattr(twin, name, getattr(self, name))
+        twin.seats, twin.answers = list(self.seats), dict(self.answers)
+        twin.per_seat, twin.modifiers = dict(self.per_seat), list(self.modifiers)
+        return twin
 
     @property
     def is_open(self) -> bool:
@@ -190,6 +262,10 @@ class Prompt:
     def respondents(self) -> list[str]:
         """Everyone who must answer: the seats, plus 'gm' when the GM submits."""
         return list(self.seats) + (["gm"] if self.gm_submits else [])
+
+
+_new_prompt = object.__new__
+_PROMPT_SHARED = tuple(f.name for f in fields(Prompt) if f.name not in ("seats", "answers", "per_seat", "modifiers"))
 
 
 @dataclass(slots=True)

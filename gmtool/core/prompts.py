@@ -13,7 +13,7 @@ from ..i18n import STRINGS
 from .commands import Draft, clean_text, counter_drafts_now, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound, choices_text, shown
-from .model import Answer, Event, Prompt, State, text_in
+from .model import Answer, Event, FrozenDict, Prompt, State, frozen, text_in
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
@@ -232,8 +232,8 @@ def answer(state: State, prompt_id: Any, who: str, value: Any, salt: str, resolv
     drafts: list[Draft] = [("prompt.answered", {"prompt": prompt.id, "by": who, "value": value, "salt": salt,
                                                 "commitment": commit(salt, value),
                                                 "change": previous is not None})]
-    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
-    after.answers[who] = Answer(value, salt, drafts[0][1]["commitment"], 0)
+    after = prompt.copy()  # its own answers, seats, per_seat and modifiers (what is changed below)
+    after.answers[who] = Answer(frozen(value), salt, drafts[0][1]["commitment"], 0)
     return drafts + _reveal_if_complete(state, after, resolvers, dice)
 
 
@@ -310,7 +310,7 @@ def drop(state: State, prompt_id: Any, seat: str, reason: dict, resolvers: dict[
                        "The last respondent cannot be taken off: cancel the prompt instead")
     drafts: list[Draft] = [("prompt.dropped", {"prompt": prompt.id, "seat": seat, "reason": reason,
                                                "withdrawn": seat in prompt.answers})]
-    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
+    after = prompt.copy()  # its own answers, seats, per_seat and modifiers (what is changed below)
     _drop(after, seat)
     return drafts + _reveal_if_complete(state, after, resolvers, dice)
 
@@ -354,7 +354,7 @@ def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any
         raise GmError("修正の対象が正しくありません", "The modifier's target is not part of this prompt")
     modifier = {"who": who, "amount": parse_int(amount, "修正値", "modifier"),
                 "label": clean_text(label, "修正の名前", "modifier label", 40)}
-    after = prompt.copy()  # its own answers, seats and modifiers (what is changed below); not a deep copy
+    after = prompt.copy()  # its own answers, seats, per_seat and modifiers (what is changed below)
     after.modifiers.append(modifier)
     return [("prompt.modified", {"prompt": prompt.id, **modifier})] + _resolution(state, after, resolvers, dice)
 
@@ -458,9 +458,10 @@ def prompt_opened(state: State, e: Event) -> None:
     if any(d.get(k) is not None and (isinstance(d[k], bool) or not isinstance(d[k], int)) for k in ("min", "max")):
         raise ValueError("a prompt's min and max are whole numbers")
     state.prompts[d["id"]] = Prompt(
-        id=d["id"], title=d["title"], kind=d["kind"], options=list(d["options"]), seats=list(d["seats"]),
-        gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"), per_seat=_held_disabled(d.get("disabled")),
-        resolver=d.get("resolver"), opened_seq=e.seq, meta=dict(d.get("meta") or {}), owner=state.prompt_owner)
+        id=d["id"], title=frozen(d["title"]), kind=d["kind"], options=frozen(list(d["options"])),
+        seats=list(d["seats"]), gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"),
+        per_seat={who: frozen(items) for who, items in _held_disabled(d.get("disabled")).items()},
+        resolver=d.get("resolver"), opened_seq=e.seq, meta=frozen(d.get("meta") or {}), owner=state.prompt_owner)
 
 
 def prompt_answered(state: State, e: Event) -> None:
@@ -472,7 +473,8 @@ def prompt_answered(state: State, e: Event) -> None:
     if d["by"] not in prompt.respondents():
         raise ValueError(f"{d['by']} does not answer the prompt {d['prompt']}")
     # A public export carries unrevealed answers without value and salt.
-    state.writable_prompt(d["prompt"]).answers[d["by"]] = Answer(d.get("value"), d.get("salt", ""), d["commitment"], e.seq, e.ts)
+    state.writable_prompt(d["prompt"]).answers[d["by"]] = Answer(frozen(d.get("value")), d.get("salt", ""), d["commitment"],
+                                                                e.seq, e.ts)
 
 
 def prompt_locked(state: State, e: Event) -> None:
@@ -486,12 +488,12 @@ def prompt_revealed(state: State, e: Event) -> None:
     prompt.status = "revealed"
     prompt.was_revealed = True
     prompt.revealed_seq = e.seq
-    prompt.reason = e.data.get("reason", "")
+    prompt.reason = frozen(e.data.get("reason", ""))
 
 
 def prompt_resolved(state: State, e: Event) -> None:
     """Fold `prompt.resolved`."""
-    state.writable_prompt(e.data["prompt"]).resolution = e.data["resolution"]
+    state.writable_prompt(e.data["prompt"]).resolution = frozen(e.data["resolution"])
 
 
 def prompt_extended(state: State, e: Event) -> None:
@@ -500,7 +502,7 @@ def prompt_extended(state: State, e: Event) -> None:
     prompt = state.writable_prompt(e.data["prompt"])
     prompt.seats.extend(e.data["seats"])
     for who in e.data["seats"] if prompt.off else ():
-        prompt.per_seat[who] = {**prompt.per_seat.get(who, {}), **prompt.off}
+        prompt.per_seat[who] = FrozenDict({**prompt.per_seat.get(who, {}), **prompt.off})
 
 
 def prompt_dropped(state: State, e: Event) -> None:
@@ -509,25 +511,27 @@ def prompt_dropped(state: State, e: Event) -> None:
 
 
 def prompt_option_disabled(state: State, e: Event) -> None:
-    """Fold `prompt.option_disabled`: every respondent's disabled options gain it (each map replaced, not changed in
-    place: a copied prompt shares them, Prompt.copy)."""
+    """Fold `prompt.option_disabled`: every respondent's disabled options gain it (each map replaced: they are
+    read-only, a copied prompt shares them, Prompt.copy)."""
     prompt = state.writable_prompt(e.data["prompt"])
-    prompt.off = {**prompt.off, e.data["option"]: e.data["reason"]}  # for the respondents added later (extend)
+    reason = frozen(e.data["reason"])
+    prompt.off = FrozenDict({**prompt.off, e.data["option"]: reason})  # for the respondents added later (extend)
     for who in prompt.respondents():
-        prompt.per_seat[who] = {**prompt.per_seat.get(who, {}), e.data["option"]: e.data["reason"]}
+        prompt.per_seat[who] = FrozenDict({**prompt.per_seat.get(who, {}), e.data["option"]: reason})
 
 
 def prompt_cancelled(state: State, e: Event) -> None:
     """Fold `prompt.cancelled`."""
     prompt = state.writable_prompt(e.data["prompt"])
     prompt.status = "cancelled"
-    prompt.reason = e.data.get("reason", "")
+    prompt.reason = frozen(e.data.get("reason", ""))
 
 
 def prompt_modified(state: State, e: Event) -> None:
     """Fold `prompt.modified`."""
     d = e.data
-    state.writable_prompt(d["prompt"]).modifiers.append({"who": d["who"], "amount": d["amount"], "label": d["label"]})
+    state.writable_prompt(d["prompt"]).modifiers.append(FrozenDict(who=d["who"], amount=d["amount"],
+                                                                          label=frozen(d["label"])))
 
 
 def prompt_confirmed(state: State, e: Event) -> None:

@@ -438,6 +438,69 @@ def test_a_disabled_option_is_refused_to_every_respondent_and_a_copy_keeps_its_o
         prompts.disable_option(pure.state, pid, "敏捷", out)
 
 
+def test_a_prompt_copy_shares_nothing_a_change_in_place_could_reach(pure):
+    """Prompt.copy (State.writable_prompt makes one before a fold changes a prompt a copied state shares): changing
+    any list, dict or answer of the copy in place, however deep, never changes the original. The copy was one level
+    deep: `off`, each seat's map in `per_seat`, the resolution, each modifier, `meta`'s parts and the answers
+    themselves were the original's, so a fold that changed one in place would have changed a state copied before
+    (undo's, a plan's). What is nested is now read-only (changing it raises), what a fold changes is copied."""
+    import copy as copying
+    from dataclasses import fields
+
+    from gmtool.core.model import Prompt
+    pid = pure.open(spec(kind="multi", title={"ja": "セレクト", "en": "Select"}, resolver="votes", seats="all",
+                         disabled={"s1": {"筋力": "呪い"}}, meta={"note": {"ja": "一言", "en": "a word"},
+                                                                "parts": [{"deep": [1, 2]}]}))
+    for seat, value in (("s1", ["耐久", "敏捷"]), ("s2", ["宝具"])):
+        pure.answer(pid, seat, value)
+    pure.do(prompts.disable_option, pid, "幸運", {"ja": "脱落", "en": "out"})
+    pure.do(prompts.reveal, pid, "早期公開", pure.resolvers, pure.dice)
+    pure.do(prompts.add_modifier, pid, "s1", 2, "怪力", pure.resolvers, pure.dice)
+    original = pure.state.prompts[pid]
+    empty = [f.name for f in fields(Prompt) if f.name not in ("min", "max")  # (whole numbers, or none)
+             and getattr(original, f.name) in ({}, [], None, "")]
+    assert empty == [], empty  # every part is there to be changed (a field added later is too, or this fails)
+    assert original.resolution["rows"] and original.off and original.per_seat["s1"] and original.modifiers
+    before = copying.deepcopy(original)
+    twin = original.copy()
+
+    def change(value, seen: set) -> None:  # every change in place a list, dict or answer allows, all the way down
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, list) else \
+            [getattr(value, name) for name in value.__slots__] if hasattr(value, "__slots__") and value.__slots__ else []
+        for item in items:
+            change(item, seen)
+        attempts = {dict: (lambda: value.update(changed=1), lambda: value.pop(next(iter(value)), None),
+                           lambda: value.clear()),
+                    list: (lambda: value.append("changed"), lambda: value.__setitem__(0, "changed"),
+                           lambda: value.clear())}
+        for kind, tries in attempts.items():
+            if isinstance(value, kind):
+                for attempt in tries:
+                    try:
+                        attempt()
+                    except TypeError:  # read-only
+                        pass
+        if hasattr(value, "__slots__") and value.__slots__:
+            for name in value.__slots__:
+                try:
+                    setattr(value, name, "changed")
+                except AttributeError:  # a frozen Answer
+                    pass
+
+    for f in fields(Prompt):
+        change(getattr(twin, f.name), set())
+    assert original == before
+    assert [(f.name, getattr(original, f.name)) for f in fields(Prompt)] == \
+        [(f.name, getattr(before, f.name)) for f in fields(Prompt)]
+    assert twin.seats == [] and twin.answers == {}  # the copy's own parts did change
+    with pytest.raises(TypeError):
+        original.resolution["winner"] = "s3"  # and the original's nested parts refuse a change in place
+    assert pure.refold().prompts[pid] == original  # a fold gives the same, read-only or not
+
+
 def test_a_multi_answer_with_an_option_disabled_since_is_awaited_again(app, pure):
     """A multi answer that includes an option disabled since (prompt.option_disabled) counted as given: the prompt
     revealed itself with it once the others had answered. As a choice's, it counts no more (core's void), listed in
