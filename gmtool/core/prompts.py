@@ -326,8 +326,23 @@ def cancel(state: State, prompt_id: Any, reason: Any = "", said: dict | None = N
     """Cancel a prompt; its answers are never revealed. `reason` as the GM typed it, or `said`: a ruleset's reason in
     both languages ({"ja", "en"}), kept as it is."""
     prompt = unrevealed(state, prompt_id)
-    return [("prompt.cancelled", {"prompt": prompt.id, "reason": dict(said) if said is not None
-                                  else clean_text(reason, "理由", "reason", 200, False)})]
+    return _cancelled(prompt, said if said is not None else clean_text(reason, "理由", "reason", 200, False))
+
+
+def cancel_unconfirmed(state: State, prompt_id: Any, said: dict) -> list[Draft]:
+    """A ruleset's step that ended (a combat broken off or escaped from, a battle left with one fighter) takes its
+    prompt with it: cancelled with `said` ({"ja", "en"}, kept as it is) while it is open, locked, or revealed but not
+    confirmed (a confirm after the end would apply its result; answers revealed stay shown, Prompt.was_revealed);
+    nothing when there is no such prompt or it is confirmed, cancelled already or closed with the session."""
+    prompt = state.prompts.get(prompt_id) if isinstance(prompt_id, str) else None
+    if prompt is None or prompt.confirmed or prompt.status not in ("open", "locked", "revealed"):
+        return []
+    return _cancelled(prompt, said)
+
+
+def _cancelled(prompt: Prompt, reason: str | dict) -> list[Draft]:
+    """The prompt.cancelled of every cancel (`cancel`, `cancel_unconfirmed`): a reason in two languages as a copy."""
+    return [("prompt.cancelled", {"prompt": prompt.id, "reason": dict(reason) if isinstance(reason, dict) else reason})]
 
 
 def disable_option(state: State, prompt_id: Any, option: str, reason: dict) -> list[Draft]:

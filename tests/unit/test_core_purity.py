@@ -104,3 +104,12 @@ def test_purity_checker_catches_forbidden_imports(source):
 ])
 def test_purity_checker_allows_pure_imports(source):
     assert violations(source, "gmtool.core.example") == []
+
+
+def test_rulesets_cancel_prompts_through_core():
+    """One way to cancel a prompt, core's (prompts.cancel for the GM's, prompts.cancel_unconfirmed for a ruleset's step
+    that ended): sugoroku's battle and grail_trpg's combat wrote their prompt.cancelled by hand, each with its own test
+    of when a prompt may still be cancelled. No ruleset module writes that event itself."""
+    by_hand = [str(p.relative_to(PACKAGE)) for p in (PACKAGE / "rulesets").rglob("*.py")
+               if re.search(r"""["']prompt\.cancelled["']""", p.read_text(encoding="utf-8"))]
+    assert by_hand == []

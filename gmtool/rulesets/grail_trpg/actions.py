@@ -634,10 +634,7 @@ BROKEN_OFF = {"ja": "戦闘の打ち切り", "en": "the combat was broken off"}
 def _cancel_step(state: State, combat: dict, reason: dict) -> list:
     """T-1: a combat that ends takes its unconfirmed step with it: the setup / select prompt is cancelled when it is
     open or revealed but not confirmed (a confirm after the end would otherwise bring the combat back)."""
-    prompt = state.prompts.get(combat["prompt"])
-    if prompt is None or prompt.confirmed or prompt.status not in ("open", "locked", "revealed"):
-        return []
-    return [("prompt.cancelled", {"prompt": prompt.id, "reason": reason})]
+    return prompts.cancel_unconfirmed(state, combat["prompt"], reason)
 
 
 ACTIONS = dict((

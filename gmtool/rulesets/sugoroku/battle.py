@@ -339,9 +339,8 @@ def seal_in_battle(state: State, seat: str, effect: str, ctx) -> list:
     prompt = state.prompts[battle["prompt"]]
     unrevealed = prompt.status in ("open", "locked")
     if len(fighters(changed)) < 2:  # no battle: its prompt goes with it, also revealed (a confirm would apply it)
-        if unrevealed or (prompt.status == "revealed" and not prompt.confirmed):
-            tx.emit("prompt.cancelled", {"prompt": prompt.id, "reason": {"ja": "令呪で離脱したため戦闘なし（S-11）",
-                                                                     "en": "no battle: escaped with a seal (S-11)"}})
+        tx.drafts += P.cancel_unconfirmed(state, prompt.id, {"ja": "令呪で離脱したため戦闘なし（S-11）",
+                                                            "en": "no battle: escaped with a seal (S-11)"})
         tx.emit("sugoroku.battle_ended", {"battle": battle["id"], "square": battle["square"], "winner": None, "vp": 0,
                                           "terms": [], "totals": {}, "subjugated": [], "escaped": seat})
     elif unrevealed:  # it answers no more (a card it put down is never shown); the others' answers reveal the battle
