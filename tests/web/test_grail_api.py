@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_answers_sealed_on_table, assert_undo_as_documented, bearer, csrf_for,
+from gmtool_testing import (ADMIN_KEY, ROOT, RULE_CODE_TEXT, assert_answers_sealed_on_table, assert_undo_as_documented, bearer, csrf_for,
                             open_link, path_of, ruleset_views, shown_by_default, undocumented)
 
 from gmtool.web import create_app
@@ -85,6 +85,25 @@ def three_selects(client, grail):
         answer(client, grail, f"c1-s{n}", {"stat": sb}, "s2")
         confirm(client, grail, f"c1-s{n}")
     return call(client, grail, "next_step")["ruleset"]["combat"]["final"]
+
+
+def test_a_seat_is_a_faction_whose_faction_field_holds_the_masters_name(client):
+    """docs/api.md (the state's `seats`) and docs/rulesets/grail_trpg.md §1: a grail_trpg seat's `name` is its
+    faction's (陣営名) and its `faction` the master's name (マスター名), as the new-session form's 「陣営名 / マスター名」
+    gives them; the docs said only "Faction"."""
+    r = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+        "title": "聖杯戦争", "ruleset": "grail_trpg",
+        "seats": ["セイバー陣営 / 衛宮", {"name": "アーチャー陣営", "faction": "遠坂"}, "ランサー陣営"]})
+    made = r.get_json()
+    expected = [("セイバー陣営", "衛宮"), ("アーチャー陣営", "遠坂"), ("ランサー陣営", "")]
+    assert [(s["name"], s["faction"]) for s in made["seats"]] == expected
+    state = client.get(f"/api/sessions/{made['session']}/state", headers=bearer(made["gm_token"])).get_json()
+    assert [(s["name"], s["faction"]) for s in state["seats"]] == expected
+    said = '`"name": "セイバー陣営", "faction": "衛宮"`'
+    for doc in ("api.md", "rulesets/grail_trpg.md"):
+        text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+        assert "master's name" in text and ("セイバー陣営 / 衛宮" in text) and \
+            ("{" + said.strip("`") + "}" in text or said in text), doc
 
 
 def test_a_whole_combat_through_the_api(client, grail):
