@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
-from jinja2 import BytecodeCache
+from jinja2 import BytecodeCache, pass_context
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Rule
@@ -37,6 +37,9 @@ _SEP = r"[,、;；]\s?"
 RULE_CODE = re.compile(rf"[\[［](?:{_CODES}|general)[\]］]|[(（]{_CODES}[)）]"
                        rf"|{_SEP}{_CODES}(?=[)）\]］]|{_SEP})|(?<=[(（\[［]){_CODES}{_SEP}")
 RULE_MARK = re.compile(rf" ?(?:{RULE_CODE.pattern})")  # a rule code with the space before it
+# A name RULE_CODE could take for a code (a player named "A-1" or "S-10"): such names are held out of its reach.
+_CODE_LIKE = re.compile(r"[A-Z]{1,2}-\d")
+_HELD = re.compile("\ue000(\\d+)\ue001")  # a held name's place while the codes are marked (private-use marks)
 PACKAGE = Path(__file__).resolve().parent.parent
 WORKER_HEADER = "X-Gmtool-Worker"
 
@@ -204,9 +207,18 @@ def create_app(config: dict | None = None) -> Flask:
     from .common import clock_hm
     app.add_template_filter(clock_hm, "clock_hm")
 
-    app.add_template_filter(rule_marked, "rules")
+    @app.template_filter("rules")
+    @pass_context
+    def _rules(context, text: str) -> Markup:
+        return rule_marked(text, names_in(context))
+
     app.add_template_filter(minus_sign, "num")
-    app.jinja_env.globals["log_items"] = log_items
+
+    @pass_context
+    def _log_items(context, lines: list[dict]) -> Markup:
+        return log_items(lines, names_in(context))
+
+    app.jinja_env.globals["log_items"] = _log_items
 
     @app.template_filter("scene_start")
     def _scene_start(scene: dict | None) -> int:
@@ -291,22 +303,65 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
-def rule_marked(text: str) -> Markup:
+def rule_marked(text: str, names: tuple[str, ...] = ()) -> Markup:
     """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows; the space
-    before a code goes into its span, so that a hidden code leaves none (「スタートへ ）」)."""
-    return Markup(RULE_MARK.sub(lambda m: f'<small class="rule">{m.group(0)}</small>', str(escape(text))))
+    before a code goes into its span, so that a hidden code leaves none (「スタートへ ）」).
+
+    `names`: the session's seat and faction names (names_in). One that reads like a code (a player named "A-1" or
+    "S-10") is never marked: a player's name never hides. Each is held out of the codes' reach while they are marked
+    (「（対象: 太郎、A-1、S-10）」 kept whole; in 「（A-7、A-1）」 only 「、A-7」 hides); the same text as a real code
+    then shows as the name it also is."""
+    html = str(escape(text))
+    guard = _name_guard(names) if names else None
+    if guard is None or not guard.search(html):
+        return Markup(RULE_MARK.sub(_rule_span, html))
+    held: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        held.append(match.group(0))
+        return f"\ue000{len(held) - 1}\ue001"
+    marked = RULE_MARK.sub(_rule_span, guard.sub(hold, html))
+    return Markup(_HELD.sub(lambda m: held[int(m.group(1))], marked))
 
 
-def log_items(lines: list[dict]) -> Markup:
+def _rule_span(match: re.Match) -> str:
+    return f'<small class="rule">{match.group(0)}</small>'
+
+
+@lru_cache(maxsize=256)
+def _name_guard(names: tuple[str, ...]) -> re.Pattern | None:
+    """The names (as they read escaped) that RULE_CODE could take for codes, each as a whole word; None without any."""
+    risky = sorted({str(escape(n)) for n in names if n and _CODE_LIKE.search(n)}, key=len, reverse=True)
+    if not risky:
+        return None
+    return re.compile(r"(?<![A-Za-z0-9])(?:{})(?![A-Za-z0-9])".format("|".join(map(re.escape, risky))))
+
+
+def names_in(context) -> tuple[str, ...]:
+    """The names a template's context holds that rule_marked must leave alone: its seats' names (`seat_names`) and
+    factions (`seats_by_id`), and any `rule_names` its caller gave (the flash: web.common.action_response)."""
+    names = list((context.get("seat_names") or {}).values())
+    names += [s.get("faction") or "" for s in (context.get("seats_by_id") or {}).values() if isinstance(s, dict)]
+    names += context.get("rule_names") or ()
+    return tuple(n for n in names if isinstance(n, str) and _CODE_LIKE.search(n))
+
+
+def state_names(state) -> tuple[str, ...]:
+    """names_in for a session's state: its seats' names and factions that read like codes."""
+    return tuple(n for seat in state.seats.values() for n in (seat.name, seat.faction) if n and _CODE_LIKE.search(n))
+
+
+def log_items(lines: list[dict], names: tuple[str, ...] = ()) -> Markup:
     """The `<li>` of each log line (screens.log_lines), its rule codes marked (rule_marked: the table's 根拠 toggle shows
-    them; on the GM console they never break at their hyphen), for the GM console's log and the table's history. A line's
-    markup is made once: each change adds a line to logs that show the last 30 or 60."""
-    return Markup("\n".join([_log_item(line["time"], line["text"], line["undone"]) for line in lines]))  # each is Markup
+    them; on the GM console they never break at their hyphen; `names` never hide), for the GM console's log and the
+    table's history. A line's markup is made once: each change adds a line to logs that show the last 30 or 60."""
+    return Markup("\n".join([_log_item(line["time"], line["text"], line["undone"], names) for line in lines]))
 
 
 @lru_cache(maxsize=8192)
-def _log_item(time: str, text: str, undone: bool) -> Markup:
-    return Markup('<li class="{}"><time>{}</time> {}</li>').format("undone" if undone else "", time, rule_marked(text))
+def _log_item(time: str, text: str, undone: bool, names: tuple[str, ...] = ()) -> Markup:
+    return Markup('<li class="{}"><time>{}</time> {}</li>').format("undone" if undone else "", time,
+                                                                   rule_marked(text, names))
 
 
 def _serve_ruleset_assets(app: Flask) -> None:

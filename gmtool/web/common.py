@@ -232,17 +232,22 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
         return redirect(url_for(endpoint, session_id=session_id))
     from .screens import flash_text  # (screens builds on this module)
     written = runtime.recorded.get()  # the request's events: its action's
-    response = flash_response(flash_text(live, viewer, written), action=written[0].action if written else None)
+    from . import state_names
+    response = flash_response(flash_text(live, viewer, written), action=written[0].action if written else None,
+                              names=state_names(live.state))
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response
 
 
-def flash_response(message: str, error: bool = False, status: int = 200, action: int | None = None):
+def flash_response(message: str, error: bool = False, status: int = 200, action: int | None = None,
+                   names: tuple[str, ...] = ()):
     """A message for htmx: a success into the page's polite live region (#flash-status, the default target), an error
     into its alert region (#flash-alert); the other region is emptied (templates/_flash.html). `action`: the action
-    a success tells of (a phone clears the message when the GM undoes it)."""
-    response = make_response(render_template("_flash.html", error=error, message=message, action=action), status)
+    a success tells of (a phone clears the message when the GM undoes it). `names`: the session's names that read like
+    rule codes, which the message's rule codes hiding leaves alone (web.rule_marked)."""
+    response = make_response(render_template("_flash.html", error=error, message=message, action=action,
+                                             rule_names=names), status)
     if error:
         response.headers["HX-Retarget"] = "#flash-alert"
     return response

@@ -16,7 +16,7 @@ from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, can_see_a
 from ..i18n import template_words, translate
 from ..runtime import LiveSession, replayed
 from ..urls import join_url, table_url
-from . import rule_marked, stylesheet_url
+from . import names_in, rule_marked, stylesheet_url
 from .common import base_url, clock_hm, csrf_for, lang, qr_svg
 from .sections import kept
 
@@ -373,7 +373,7 @@ def phone_fragment(ctx: dict) -> Markup:
         version=ctx["version"], open_prompts=escape("".join(f"{p['id']} " for p in ctx["mine_open"])),
         undone=" ".join(str(a) for a in ctx["undone_own"]),
         closed=closed_banner(view["session"], language) if view["session"]["closed"] else "",
-        undo_notices=Markup("").join(Markup('<p class="undo-notice">{}</p>\n').format(rule_marked(n)) for n in ctx["undo_notices"]),
+        undo_notices=Markup("").join(Markup('<p class="undo-notice">{}</p>\n').format(rule_marked(n, names_in(ctx))) for n in ctx["undo_notices"]),
         personal=ctx["personal"], shared=ctx["public_part"].shared,
         others_title=escape(translate("phone.others", language)), others=ctx["public_part"].others(ctx["viewer"].seat)))
 

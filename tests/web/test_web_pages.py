@@ -48,15 +48,28 @@ def test_join_links_appear_only_on_the_gm_console(screens):
 
 
 def test_table_shows_public_counters_and_flags_but_not_private_ones(client, screens):
+    """… and players named like rule codes ("A-1", "S-10") by name: the rule codes' filter (web.rule_marked, hidden
+    until 根拠) took a name after a comma in parentheses for a code and hid it; a real code in the line still hides."""
     gm = bearer(screens.token("gm"))
     client.post(f"/api/sessions/{screens.sid}/counters", headers=gm, json={"seat": "s3", "key": "karma", "value": 9})
     client.post(f"/api/sessions/{screens.sid}/counters", headers=gm, json={"seat": "s1", "key": "mana", "value": 5})
+    for name in ("A-1", "S-10"):
+        assert client.post(f"/api/sessions/{screens.sid}/seats", headers=gm, json={"name": name}).status_code == 201
+    assert client.post(f"/api/sessions/{screens.sid}/prompts", headers=gm, json={
+        "title": "聖杯の選択 [A-7]", "kind": "choice", "options": ["はい", "いいえ"]}).status_code == 201
+    assert client.post(f"/api/sessions/{screens.sid}/rolls", headers=gm, json={
+        "expr": "1d4", "label": "援護（A-1、S-10）[A-7]"}).status_code == 201
     html = screens.table.get(f"/s/{screens.sid}/table").get_data(as_text=True)
     assert 'data-seat="s3" data-key="karma">9<' in html
     assert "討伐令" in html
     assert 'data-key="mana"' not in html
     english = screens.table.get(f"/s/{screens.sid}/table?lang=en").get_data(as_text=True)
     assert english.count("Subjugation order") >= 1
+    for page, names in ((html, "（対象: セイバー、アーチャー、ランサー、A-1、S-10）"),
+                        (english, " (for セイバー, アーチャー, ランサー, A-1, S-10)")):
+        lines = re.findall(r"聖杯の選択<small class=\"rule\"> \[A-7\]</small>(?:」|&#39;)(.*?)<", page)
+        assert lines == [names]  # the log's line (rule_marked by log_items)
+        assert '援護（A-1、S-10）<small class="rule">[A-7]</small>' in page  # a roll's label (the `rules` filter)
     # <html lang> is the page's; the switch to the other language is marked as in that language (read in its voice)
     assert '<html lang="ja">' in html and '<a class="lang" href="?lang=en" lang="en" hreflang="en">English</a>' in html
     assert '<html lang="en">' in english and '<a class="lang" href="?lang=ja" lang="ja" hreflang="ja">日本語</a>' in english
