@@ -741,3 +741,24 @@ def assert_answers_sealed_on_table(html: str, prompt: dict, names: dict[str, str
     assert prompt["commitments"] and shown_by_default(html, HASH_TEXT) == []  # the whole hash: behind its disclosure
     for value in values:
         assert value not in html, value
+
+
+PROC = Path("/proc")
+
+
+def group_processes() -> dict[int, str]:
+    """Every living process of this test run's process group but the run itself (what the tests start stays in it:
+    servers, their workers and Caddy, also once a killed parent left them to init), by pid, with its command line."""
+    group, found = os.getpgrp(), {}
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            parts = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp … after "pid (comm)"
+            if parts[0] in ("Z", "X") or int(parts[2]) != group:
+                continue
+            found[int(entry.name)] = (entry / "cmdline").read_text().replace("\0", " ").strip()
+        except (OSError, ValueError, IndexError):  # ended meanwhile
+            continue
+    return found

@@ -102,30 +102,34 @@ def run_crash(kills: int, seed: int = 20261122, data: Path | None = None, log=pr
         data = Path(data or Path(tmp) / "sessions")
         rng = random.Random(seed)
         server = ServerProcess(data).start()
-        client = Client(server.base)
-        status, session = client.json("POST", "/api/sessions", server.admin_key,
-                                      {"title": "crash", "seats": ["A", "B"], "counters": ["vp", "seals"]})
-        client.close()
-        if status != 201:
-            raise RuntimeError(f"create failed: {status}")
-        acked: list = []
-        for k in range(kills):
-            stop = threading.Event()
-            driver = threading.Thread(target=_driver, args=(server.base, session, random.Random(seed * 1000 + k),
-                                                            acked, stop, f"k{k}"))
-            driver.start()
-            time.sleep(rng.uniform(0.02, 0.25))
-            server.kill()
-            stop.set()
-            driver.join(timeout=30)
-            server = ServerProcess(data).start()
-            log(f"kill {k + 1}/{kills}: {len(acked)} acknowledged actions so far")
-        client = Client(server.base)
-        sid, gm = session["session"], session["gm_token"]
-        events = all_events(client, sid, gm)
-        status, served = client.json("GET", f"/api/sessions/{sid}/state", gm)
-        client.close()
-        server.stop()
+        try:  # whatever goes wrong, no server is left running (nor its folder in use)
+            client = Client(server.base)
+            status, session = client.json("POST", "/api/sessions", server.admin_key,
+                                          {"title": "crash", "seats": ["A", "B"], "counters": ["vp", "seals"]})
+            client.close()
+            if status != 201:
+                raise RuntimeError(f"create failed: {status}")
+            acked: list = []
+            for k in range(kills):
+                stop = threading.Event()
+                driver = threading.Thread(target=_driver, args=(server.base, session, random.Random(seed * 1000 + k),
+                                                                acked, stop, f"k{k}"))
+                driver.start()
+                try:
+                    time.sleep(rng.uniform(0.02, 0.25))
+                    server.kill()
+                finally:
+                    stop.set()
+                    driver.join(timeout=30)
+                server = ServerProcess(data).start()
+                log(f"kill {k + 1}/{kills}: {len(acked)} acknowledged actions so far")
+            client = Client(server.base)
+            sid, gm = session["session"], session["gm_token"]
+            events = all_events(client, sid, gm)
+            status, served = client.json("GET", f"/api/sessions/{sid}/state", gm)
+            client.close()
+        finally:
+            server.stop()
         store = Store(data / f"{sid}{SUFFIX}")
         try:
             stored = list(store.events())

@@ -9,6 +9,7 @@ import pytest
 
 from gmtool.benchmark.crash import run_crash
 from gmtool.benchmark.harness import Client, ServerProcess
+from gmtool_testing import group_processes
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
@@ -18,6 +19,16 @@ def test_ten_sigkills_lose_no_acknowledged_action_and_state_equals_replay(tmp_pa
     assert result["acknowledged"] > 20
     assert result["lost"] == []
     assert result["replay_equal"]
+
+
+def test_a_crash_run_cut_short_leaves_no_server_running(tmp_path):
+    """run_crash (gmtool/benchmark/crash.py, also `gmtool bench`'s) left the server it had started again running when
+    anything after a kill failed; it now stops it whatever happens."""
+    def cut_short(*_):
+        raise RuntimeError("cut short")
+    with pytest.raises(RuntimeError, match="cut short"):
+        run_crash(1, seed=7, data=tmp_path / "sessions", log=cut_short)  # fails right after the first restart
+    assert [cmd for cmd in group_processes().values() if str(tmp_path) in cmd] == []
 
 
 @pytest.fixture

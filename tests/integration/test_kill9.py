@@ -39,10 +39,15 @@ class Server:
             if match:
                 self.base = match.group(1)
                 return self
+            if not line and self.proc.poll() is not None:
+                break
+        self.kill()  # not left running when it did not start
         raise RuntimeError("server did not start")
 
     def kill(self):
-        os.kill(self.proc.pid, signal.SIGKILL)
+        """SIGKILL, once (again: nothing): a test's `finally` kills what it started, whatever happened before."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self.proc.stdout.close()
 
@@ -76,10 +81,14 @@ def test_taps_resent_after_sigkill_with_their_keys_are_each_applied_once(tmp_pat
     import uuid
     data = tmp_path / "sessions"
     server = Server(data).start()
-    key = (data / ".admin_key").read_text().strip()
-    _, created = server.call("POST", "/api/sessions", key, {"title": "連打", "seats": ["A"], "counters": ["vp"]})
-    sid, gm = created["session"], created["gm_token"]
-    port = int(server.base.rsplit(":", 1)[1])
+    try:
+        key = (data / ".admin_key").read_text().strip()
+        _, created = server.call("POST", "/api/sessions", key, {"title": "連打", "seats": ["A"], "counters": ["vp"]})
+        sid, gm = created["session"], created["gm_token"]
+        port = int(server.base.rsplit(":", 1)[1])
+    except BaseException:
+        server.kill()
+        raise
     sent: dict[str, tuple[str, int | None]] = {}  # reason -> (key, status or None: no answer)
     lock = threading.Lock()
 
@@ -107,12 +116,15 @@ def test_taps_resent_after_sigkill_with_their_keys_are_each_applied_once(tmp_pat
                 return
 
     threads = [threading.Thread(target=tapper, args=(n,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    time.sleep(0.4)
-    server.kill()
-    for thread in threads:
-        thread.join(timeout=30)
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(0.4)
+    finally:
+        server.kill()
+        for thread in threads:
+            if thread.is_alive():
+                thread.join(timeout=30)
     server = Server(data).start()
     try:
         port = int(server.base.rsplit(":", 1)[1])
@@ -159,9 +171,9 @@ def test_a_session_being_made_when_the_process_is_killed_leaves_no_session_file(
         assert other.list() == []  # the file being made is no session
         assert sorted(p.name for p in data.glob("*.sqlite-making*")) == being_made  # ... and is not taken for a leftover
         other.close_all()
-        os.kill(child.pid, signal.SIGKILL)
+    finally:  # killed here whatever happened before (it would sleep on, then finish making its session)
+        child.kill()
         child.wait(timeout=10)
-    finally:
         child.stdout.close()
     assert sorted(p.name for p in data.glob("*.sqlite")) == []
     assert sorted(p.name for p in data.glob("*.sqlite-making*")) == being_made  # what the kill left
@@ -202,32 +214,34 @@ def test_a_session_made_by_a_keyed_request_is_not_made_again_by_its_repeat_after
     from gmtool.web.common import ADMIN_COOKIE, csrf_for
     data = tmp_path / "sessions"
     server = Server(data).start()
-    key = (data / ".admin_key").read_text().strip()
-    admin = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-    made = json.dumps({"seats": ["A", "B"], "counters": ["vp"], "title": "第1夜"}).encode()
-    status, _, first = server.send("POST", "/api/sessions", {**admin, "Idempotency-Key": "create-0001"}, made)
-    assert status == 201
-    sid, gm = json.loads(first)["session"], json.loads(first)["gm_token"]
-    _, export = server.call("GET", f"/api/sessions/{sid}/export?format=json", gm)
-    requests = {  # what a client sends (path, headers, body), after the create it just sent
-        "import": ("/api/sessions/import", admin, json.dumps(export).encode()),
-        "continue": (f"/api/sessions/{sid}/continue", {"Authorization": f"Bearer {gm}",
-                                                       "Content-Type": "application/json"},
-                     json.dumps({"title": "第2夜"}).encode()),
-        "form": ("/sessions", {"Cookie": f"{ADMIN_COOKIE}={key}", "HX-Request": "true",
-                               "Content-Type": "application/x-www-form-urlencoded"},
-                 f"csrf={csrf_for(key)}&title=form&ruleset=generic&seats=A".encode()),
-    }
-    answers = {"create": (201, first, None)}  # (status, body, HX-Redirect) of each first answer
-    for name, (path, headers, body) in requests.items():
-        status, got, answer = server.send("POST", path, {**headers, "Idempotency-Key": f"{name}-0001"}, body)
-        assert status in (201, 204), answer
-        answers[name] = (status, answer, got.get("HX-Redirect"))
-    requests["create"] = ("/api/sessions", admin, made)
-    _, listed = server.call("GET", "/api/sessions", key)
-    before = sorted(s["id"] for s in listed["sessions"])
-    assert len(before) == 4
-    server.kill()
+    try:
+        key = (data / ".admin_key").read_text().strip()
+        admin = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        made = json.dumps({"seats": ["A", "B"], "counters": ["vp"], "title": "第1夜"}).encode()
+        status, _, first = server.send("POST", "/api/sessions", {**admin, "Idempotency-Key": "create-0001"}, made)
+        assert status == 201
+        sid, gm = json.loads(first)["session"], json.loads(first)["gm_token"]
+        _, export = server.call("GET", f"/api/sessions/{sid}/export?format=json", gm)
+        requests = {  # what a client sends (path, headers, body), after the create it just sent
+            "import": ("/api/sessions/import", admin, json.dumps(export).encode()),
+            "continue": (f"/api/sessions/{sid}/continue", {"Authorization": f"Bearer {gm}",
+                                                           "Content-Type": "application/json"},
+                         json.dumps({"title": "第2夜"}).encode()),
+            "form": ("/sessions", {"Cookie": f"{ADMIN_COOKIE}={key}", "HX-Request": "true",
+                                   "Content-Type": "application/x-www-form-urlencoded"},
+                     f"csrf={csrf_for(key)}&title=form&ruleset=generic&seats=A".encode()),
+        }
+        answers = {"create": (201, first, None)}  # (status, body, HX-Redirect) of each first answer
+        for name, (path, headers, body) in requests.items():
+            status, got, answer = server.send("POST", path, {**headers, "Idempotency-Key": f"{name}-0001"}, body)
+            assert status in (201, 204), answer
+            answers[name] = (status, answer, got.get("HX-Redirect"))
+        requests["create"] = ("/api/sessions", admin, made)
+        _, listed = server.call("GET", "/api/sessions", key)
+        before = sorted(s["id"] for s in listed["sessions"])
+        assert len(before) == 4
+    finally:
+        server.kill()
     server = Server(data, port=int(server.base.rsplit(":", 1)[1])).start()  # the links name its address
     try:
         for name, (path, headers, body) in requests.items():
@@ -269,17 +283,19 @@ def test_a_continue_cut_short_by_a_kill_is_finished_by_its_repeat(tmp_path):
     now finishes the one the kill cut short, and answers with its links."""
     data = tmp_path / "sessions"
     server = Server(data).start()
-    key = (data / ".admin_key").read_text().strip()
-    status, made = server.call("POST", "/api/sessions", key, {"title": "第1夜", "seats": ["A"], "counters": ["vp"]})
-    sid, gm = made["session"], made["gm_token"]
-    server.kill()
+    try:
+        key = (data / ".admin_key").read_text().strip()
+        status, made = server.call("POST", "/api/sessions", key, {"title": "第1夜", "seats": ["A"], "counters": ["vp"]})
+        sid, gm = made["session"], made["gm_token"]
+    finally:
+        server.kill()
     child = subprocess.Popen([sys.executable, "-c", CONTINUE_AND_STALL, str(data), sid, gm], stdout=subprocess.PIPE,
                              text=True)
     try:
         assert child.stdout.readline().strip() == "linking"
-        os.kill(child.pid, signal.SIGKILL)
+    finally:  # killed here whatever happened before (it would sleep on, then finish the continue)
+        child.kill()
         child.wait(timeout=10)
-    finally:
         child.stdout.close()
     cut_short = sorted(p.name[:-len(".sqlite")] for p in data.glob("*.sqlite") if p.name != f"{sid}.sqlite")
     assert len(cut_short) == 1
