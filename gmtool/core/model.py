@@ -179,18 +179,20 @@ class FrozenList(list):
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None), FrozenDict, FrozenList))
+NOTHING = FrozenDict()  # an empty read-only map, shared (a prompt's meta without any)
 
 
 def frozen(value: Any) -> Any:
     """`value` (JSON-like data: what an event holds) with every dict and list in it, however deep, made read-only
-    (FrozenDict, FrozenList); a part that already is, text and numbers as they are."""
+    (FrozenDict, FrozenList); a part that already is, text and numbers as they are. (Folds call it for every
+    resolution and answer: text and numbers are passed over without a call.)"""
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if isinstance(value, dict):
-        return FrozenDict({k: frozen(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return FrozenList(frozen(v) for v in value)
+    if kind is dict or isinstance(value, dict):
+        return FrozenDict({k: v if type(v) in _SCALARS else frozen(v) for k, v in value.items()})
+    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        return FrozenList([v if type(v) in _SCALARS else frozen(v) for v in value])
     return value
 
 
@@ -211,9 +213,10 @@ class Prompt:
     """A question put to some seats whose answers stay secret until the reveal."""
 
     # What a fold changes in place (seats, answers, per_seat, modifiers) Prompt.copy copies; everything nested in a
-    # prompt besides (options, each seat's map in per_seat, off, each modifier, the resolution, meta, a title or
-    # reason in two languages, each Answer and its value) is read-only (`frozen`: FrozenDict, FrozenList, a frozen
-    # Answer), so the copy may share it: a fold replaces it whole, and nothing can change it in place.
+    # prompt besides (options, each seat's map in per_seat, off, each modifier, meta, a title or reason in two
+    # languages, each Answer and its value; the resolution once the prompt is copied) is read-only (`frozen`:
+    # FrozenDict, FrozenList, a frozen Answer), so the copy may share it: a fold replaces it whole, and nothing can
+    # change it in place.
     id: str
     title: str | FrozenDict
     kind: str
@@ -223,25 +226,31 @@ class Prompt:
     min: int | None = None
     max: int | None = None
     per_seat: dict = field(default_factory=dict)  # seat -> {option: reason}: the options that seat may not choose
-    off: FrozenDict = field(default_factory=FrozenDict)  # option -> reason: disabled for every respondent (prompt.option_disabled)
+    off: FrozenDict = field(default_factory=lambda: NOTHING)  # option -> reason: disabled for every respondent (prompt.option_disabled)
     resolver: str | None = None
     status: str = "open"  # open -> locked? -> revealed -> resolved | cancelled; open or locked -> closed (the session's close)
     answers: dict[str, Answer] = field(default_factory=dict)
     opened_seq: int = 0
     revealed_seq: int = 0  # the seq of its (last) reveal: the scene its result belongs to (web/screens.phone_public)
     reason: str | FrozenDict = ""
-    resolution: FrozenDict | None = None
+    resolution: dict | None = None  # a FrozenDict once the prompt was copied (Prompt.copy)
     modifiers: list[FrozenDict] = field(default_factory=list)
     confirmed: bool = False
     was_revealed: bool = False  # its answers were made public: they stay so if a ruleset cancels it afterwards
-    meta: FrozenDict = field(default_factory=FrozenDict)
+    meta: FrozenDict = field(default_factory=lambda: NOTHING)
     owner: int = field(default=0, compare=False, repr=False)  # the State.prompt_owner that may change it in place
 
     def copy(self) -> "Prompt":
         """A copy that shares nothing changeable with this prompt: what a fold changes in place (seats, answers,
         per_seat, modifiers) is copied, everything nested deeper is read-only (`frozen`), so changing the copy
         never changes this prompt. Made by hand: an answer copies its prompt (State.writable_prompt), and
-        dataclasses.replace took twice as long."""
+        dataclasses.replace took twice as long.
+
+        The resolution is made read-only here, for both (equal to what it was), the first time the prompt is copied
+        with one: a fold takes it as its event holds it, since freezing every resolution slowed a fold of a whole
+        log by a third, and a prompt is copied only by an action that changes it after its state was copied."""
+        if self.resolution is not None and type(self.resolution) is not FrozenDict:
+            self.resolution = frozen(self.resolution)
         twin = _new_prompt(Prompt)
         for name in _PROMPT_SHARED:
             setattr(twin, name, getattr(self, name))

@@ -13,7 +13,7 @@ from ..i18n import STRINGS
 from .commands import Draft, clean_text, counter_drafts_now, id_text, parse_flag, parse_int, require_open
 from .commitments import canonical, commit
 from .errors import Conflict, Forbidden, GmError, NotFound, choices_text, shown
-from .model import Answer, Event, FrozenDict, Prompt, State, frozen, text_in
+from .model import NOTHING, Answer, Event, FrozenDict, Prompt, State, frozen, text_in
 from .resolvers import Resolver
 
 KINDS = ("choice", "multi", "number", "text", "seat")
@@ -473,10 +473,11 @@ def prompt_opened(state: State, e: Event) -> None:
     if any(d.get(k) is not None and (isinstance(d[k], bool) or not isinstance(d[k], int)) for k in ("min", "max")):
         raise ValueError("a prompt's min and max are whole numbers")
     state.prompts[d["id"]] = Prompt(
-        id=d["id"], title=frozen(d["title"]), kind=d["kind"], options=frozen(list(d["options"])),
+        id=d["id"], title=frozen(d["title"]), kind=d["kind"], options=frozen(d["options"]),
         seats=list(d["seats"]), gm_submits=d["gm_submits"], min=d.get("min"), max=d.get("max"),
         per_seat={who: frozen(items) for who, items in _held_disabled(d.get("disabled")).items()},
-        resolver=d.get("resolver"), opened_seq=e.seq, meta=frozen(d.get("meta") or {}), owner=state.prompt_owner)
+        resolver=d.get("resolver"), opened_seq=e.seq, meta=frozen(d["meta"]) if d.get("meta") else NOTHING,
+        owner=state.prompt_owner)
 
 
 def prompt_answered(state: State, e: Event) -> None:
@@ -507,8 +508,9 @@ def prompt_revealed(state: State, e: Event) -> None:
 
 
 def prompt_resolved(state: State, e: Event) -> None:
-    """Fold `prompt.resolved`."""
-    state.writable_prompt(e.data["prompt"]).resolution = frozen(e.data["resolution"])
+    """Fold `prompt.resolved` (the resolution as the event holds it: Prompt.copy makes it read-only before a copy
+    shares it, which a fold of a whole log seldom needs, and it is the largest part of a prompt)."""
+    state.writable_prompt(e.data["prompt"]).resolution = e.data["resolution"]
 
 
 def prompt_extended(state: State, e: Event) -> None:
