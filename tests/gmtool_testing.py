@@ -744,21 +744,26 @@ def assert_answers_sealed_on_table(html: str, prompt: dict, names: dict[str, str
 
 
 PROC = Path("/proc")
+RUN_MARK = "GMTOOL_TEST_RUN"  # in the environment of every process a test process starts (tests/integration/conftest.py)
 
 
-def group_processes() -> dict[int, str]:
-    """Every living process of this test run's process group but the run itself (what the tests start stays in it:
-    servers, their workers and Caddy, also once a killed parent left them to init), by pid, with its command line."""
-    group, found = os.getpgrp(), {}
+def mark_run() -> None:
+    """Mark this test process's environment, which every process it starts inherits, and theirs (a server's workers
+    and Caddy): run_processes finds them by it, also once a killed parent left them to init, and under pytest-xdist
+    each worker only its own."""
+    os.environ[RUN_MARK] = str(os.getpid())
+
+
+def run_processes() -> dict[int, str]:
+    """Every living process this test process started (or they did), by pid, with its command line (mark_run)."""
+    mark, found = f"{RUN_MARK}={os.getpid()}".encode(), {}
     for entry in PROC.iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
-            stat = (entry / "stat").read_text()
-            parts = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp … after "pid (comm)"
-            if parts[0] in ("Z", "X") or int(parts[2]) != group:
+            if mark not in (entry / "environ").read_bytes().split(b"\0"):  # (a zombie's is empty)
                 continue
             found[int(entry.name)] = (entry / "cmdline").read_text().replace("\0", " ").strip()
-        except (OSError, ValueError, IndexError):  # ended meanwhile
+        except OSError:  # ended meanwhile, or another user's
             continue
     return found

@@ -10,21 +10,24 @@ import signal
 import time
 
 import pytest
-from gmtool_testing import PROC, group_processes
+from gmtool_testing import PROC, mark_run, run_processes
+
+mark_run()
 
 
 @pytest.fixture(autouse=True)
 def no_process_left_behind():
     """After each test, no process it started is still running: one that is (a server a failed test never stopped,
     or what a killed one left) is killed here, and the test errors, naming it. What a module's fixture keeps for
-    its tests (test_workers' cluster) was running before the test and is left alone."""
+    its tests (test_workers' cluster) was running before the test and is left alone; so is what another xdist
+    worker's tests start (gmtool_testing.run_processes)."""
     if not PROC.is_dir():  # (not Linux: nothing to look at)
         yield
         return
-    before = set(group_processes())
+    before = set(run_processes())
     yield
     deadline = time.monotonic() + 5  # a failure guard: a worker ends within a second of its parent (test_workers)
-    while (left := {pid: cmd for pid, cmd in group_processes().items() if pid not in before}) \
+    while (left := {pid: cmd for pid, cmd in run_processes().items() if pid not in before}) \
             and time.monotonic() < deadline:
         time.sleep(0.1)
     for pid in left:

@@ -9,7 +9,7 @@ import pytest
 
 from gmtool.benchmark.crash import run_crash
 from gmtool.benchmark.harness import Client, ServerProcess
-from gmtool_testing import group_processes
+from gmtool_testing import run_processes
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
@@ -28,7 +28,7 @@ def test_a_crash_run_cut_short_leaves_no_server_running(tmp_path):
         raise RuntimeError("cut short")
     with pytest.raises(RuntimeError, match="cut short"):
         run_crash(1, seed=7, data=tmp_path / "sessions", log=cut_short)  # fails right after the first restart
-    assert [cmd for cmd in group_processes().values() if str(tmp_path) in cmd] == []
+    assert [cmd for cmd in run_processes().values() if str(tmp_path) in cmd] == []
 
 
 @pytest.fixture
