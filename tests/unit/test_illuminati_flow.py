@@ -406,6 +406,41 @@ def test_i1_victory_declared_and_confirmed_at_the_end_of_the_turn():
     assert game.g["winner"]["seat"] == "s1"
 
 
+def test_i1_ending_the_turn_at_the_basic_goal_wins_without_a_declaration():
+    """Review at a real table: three players, goal 12; アリス's groups set to 12 on her turn, her phone offered 勝利を宣言
+    but she tapped End the turn: 「アリス's turn ends. Next: キャロル」 and play went on. I-1 wins with N groups "at the
+    end of your turn": `end_turn` declares it for her, with the events and lines of her declaring then ending the turn;
+    and the line of a turn that won the game names no next player (it read 「…Next: キャロル (round 2) / アリス wins!」)."""
+    def lines(events, lang):
+        return [describe(visible_event(e, game.state, Viewer("table")), game.state, lang) for e in events]
+
+    games = {}
+    for declares in (False, True):
+        game = playing(3)
+        assert game.g["goal"] == 12
+        game.act("start_turn", who="s1")
+        game.state.counters["s1"]["groups"] = 12  # the GM's counter route, as at the table
+        events = game.act("declare_victory", who="s1") if declares else []
+        events += game.act("end_turn", who="s1")
+        assert game.g["winner"] == {"seat": "s1", "kind": "basic", "label": "", "rule": "I-1"}, declares
+        assert game.g["stage"] == "over" and game.view()["current"] is None
+        games[declares] = ([(e.type, e.data) for e in events], lines(events, "ja"), lines(events, "en"))
+    assert games[False] == games[True]
+    types, ja, en = games[False]
+    assert [t for t, _ in types] == ["illuminati.victory_declared", "illuminati.turn_ended", "illuminati.game_won"]
+    assert ja[1:] == ["アリスのターン終了 — アリスの勝利！", "アリスの勝利！（基本ゴール）（I-1）"]
+    assert en[1:] == ["アリス's turn ends — アリス wins!", "アリス wins! (basic goal) (I-1)"]
+    # short of the goal the turn passes as before, naming the next player; another player at the goal on someone
+    # else's turn still declares (I-1: at the end of *your* turn)
+    game = playing(3)
+    game.act("start_turn", who="s1")
+    game.state.counters["s1"]["groups"] = 11
+    game.state.counters["s2"]["groups"] = 12
+    events = game.act("end_turn", who="s1")
+    assert [e.type for e in events] == ["illuminati.turn_ended"] and game.g["winner"] is None
+    assert lines(events, "ja") == ["アリスのターン終了。次はBob（第1巡）"]
+
+
 def test_i1_declaration_lapses_when_the_goal_is_no_longer_met():
     game = playing(4)
     game.act("start_turn", who="s1")

@@ -547,17 +547,24 @@ def declare_victory(state, payload: dict, ctx) -> list:
 
 
 def end_turn(state, payload: dict, ctx) -> list:
-    """End of the turn: the plot hand cut to 5, declarations confirmed if still met (I-1), the next player."""
+    """End of the turn: the plot hand cut to 5, declarations confirmed if still met (I-1), the next player.
+
+    I-1 wins with N groups "at the end of your turn": a player ending its turn at the basic goal without having
+    declared declares it here (the same events as its own declaration before the end), so no table misses the win."""
     g, seat = _turn_seat(state, payload, ctx)
     if g["attack"] is not None:
         raise Conflict("攻撃が進行中です（振るか取りやめてください）", "An attack is in progress (roll it or call it off)")
-    drafts = []
+    drafts, declared = [], list(g["declared"])
+    if (rules.meets_goal(state.counters[seat]["groups"], g["goal"])
+            and not any(d["seat"] == seat for d in declared)):
+        declared.append({"seat": seat, "kind": "basic", "label": "", "rule": "I-1"})
+        drafts.append(("illuminati.victory_declared", declared[-1]))
     plot = state.counters[seat]["plot_hand"]
     if plot > rules.PLOT_HAND_LIMIT:
         drafts += _changes(state, [(seat, "plot_hand", rules.hand_after_turn(plot) - plot,
                                     ("手札上限5枚（デッキの底へ）", "hand limit 5 (to the bottom of the deck)"))])
     winner, lapsed = None, []
-    for d in g["declared"]:
+    for d in declared:
         still = d["kind"] != "basic" or rules.meets_goal(state.counters[d["seat"]]["groups"], g["goal"])
         if d["seat"] in g["out"] or not still:
             lapsed.append(d["seat"])
@@ -565,7 +572,9 @@ def end_turn(state, payload: dict, ctx) -> list:
             winner = d
     now = Turns.from_dict(g["turns"])
     nxt = now.next_player()
-    drafts.insert(0, ("illuminati.turn_ended", {"seat": seat, "lapsed": lapsed, "turns": nxt.to_dict()}))
+    drafts.insert(len(declared) - len(g["declared"]), (  # after the declaration made here, if any
+        "illuminati.turn_ended", {"seat": seat, "lapsed": lapsed, "turns": nxt.to_dict(),
+                                  "winner": winner["seat"] if winner is not None else None}))
     if winner is not None:
         drafts.append(("illuminati.game_won", {"seat": winner["seat"], "kind": winner["kind"],
                                                "label": winner["label"], "rule": "I-1"}))

@@ -231,12 +231,16 @@ def turn_ended(state, e):
 
 
 def describe_turn_ended(e, state, lang):
-    """Log line: the end of a turn and the next player."""
+    """Log line: the end of a turn and the next player, or who won when the turn's end won the game (a won game has
+    no next player)."""
     d = e["data"]
     lapsed = ""
     if d.get("lapsed"):
         lapsed = _t(lang, f"（{_names(state, d['lapsed'], lang)}の勝利宣言は条件未達で無効）",
                     f" ({_names(state, d['lapsed'], lang)}: declaration lapsed, goal no longer met)")
+    if d.get("winner"):
+        return _t(lang, f"{_n(state, d['seat'])}のターン終了{lapsed} — {_n(state, d['winner'])}の勝利！",
+                  f"{_n(state, d['seat'])}'s turn ends{lapsed} — {_n(state, d['winner'])} wins!")
     nxt = d["turns"]["current"]
     return _t(lang, f"{_n(state, d['seat'])}のターン終了{lapsed}。次は{_n(state, nxt)}（第{d['turns']['round']}巡）",
               f"{_n(state, d['seat'])}'s turn ends{lapsed}. Next: {_n(state, nxt)} (round {d['turns']['round']})")
