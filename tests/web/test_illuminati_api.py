@@ -994,11 +994,14 @@ def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_be
     r = game["state"]("table")["ruleset"]["placement"]
     assert (r["status"], r["set_aside"], r["again"]) == ("revealed", ["CIA"], ["s1", "s2"])
     names = dict(zip(["s1", "s2"], SEATS))
-    for who, text in screens("ja").items():
-        assert f"重複したグループ: CIA 「公開結果を確定して次へ」で脇に置かれ、{names['s1']}・{names['s2']} が選び直します" in text, (who, text[-800:])
-    for who, text in screens("en").items():
-        assert (f"Groups chosen twice: CIA set aside by 'Settle the reveal and go on'; {names['s1']}, {names['s2']} choose "
-                "again") in text.replace("&#39;", "'"), (who, text[-800:])
+    # the console names its button; the table (TV) speaks to the room: it read the GM's button label too
+    ja, en = screens("ja"), {who: text.replace("&#39;", "'") for who, text in screens("en").items()}
+    assert f"重複したグループ: CIA 「公開結果を確定して次へ」で脇に置かれ、{names['s1']}・{names['s2']} が選び直します" in ja["gm"], ja["gm"][-800:]
+    assert (f"Groups chosen twice: CIA set aside by 'Settle the reveal and go on'; {names['s1']}, {names['s2']} choose "
+            "again") in en["gm"], en["gm"][-800:]
+    assert f"重複したグループ: CIA は脇に置かれ、{names['s1']}・{names['s2']} が別のグループを選び直します" in ja["table"], ja["table"][-800:]
+    assert f"Groups chosen twice: CIA set aside; {names['s1']}, {names['s2']} choose another group" in en["table"], en["table"][-800:]
+    assert "公開結果を確定" not in ja["table"] and "Settle the reveal" not in en["table"]
     act("opening_next")
     assert game["state"]()["ruleset"]["set_aside"] == ["CIA"]
     assert not any("重複したグループ" in text for text in screens("ja").values())

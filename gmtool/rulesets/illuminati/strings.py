@@ -48,6 +48,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "illuminati.clash": ("重複したグループ", "Groups chosen twice"),
     "illuminati.clash_note": ("「公開結果を確定して次へ」で脇に置かれ、{names} が選び直します",
                               "set aside by 'Settle the reveal and go on'; {names} choose again"),
+    # the table (TV) speaks to the room, not of the GM's button (the console's clash_note names it)
+    "illuminati.clash_note_table": ("は脇に置かれ、{names} が別のグループを選び直します",
+                                    "set aside; {names} choose another group"),
     "illuminati.clash_note_phone": ("GMが公開結果を確定すると脇に置かれ、{names} が選び直します",
                                     "once the GM settles the reveal it is set aside; {names} choose again"),
     "illuminati.settled": ("公開結果の確定: {groups} は脇に置かれ、{names} が選び直します",
