@@ -143,6 +143,17 @@ class FixedDice:
 MAX_ENTERED_FACES = 200
 
 
+class FacesShort(GmError):
+    """Too few faces of real dice entered for a roll. `used`: the faces the roll had drawn; `tie`: set by a caller that
+    knows what the missing die was for (core.turns.roll_order: (the tied players, the total they tied at, the 0-based
+    index of their re-roll's first face)), so a ruleset can say it in its players' names."""
+
+    def __init__(self, ja: str, en: str, used: int):
+        super().__init__(ja, en)
+        self.used = used
+        self.tie: tuple[list[str], int, int] | None = None
+
+
 class EnteredDice:
     """Faces of real dice rolled at the table and typed in (実ダイス), used in order.
 
@@ -160,8 +171,8 @@ class EnteredDice:
     def randint(self, sides: int) -> int:
         """The next entered face, checked against the die's sides."""
         if self.used >= len(self.faces):
-            raise GmError(f"実ダイスの出目が足りません（{self.used + 1}個目のd{sides}）",
-                          f"Not enough entered faces (die {self.used + 1}, a d{sides})")
+            raise FacesShort(f"実ダイスの出目が足りません（{self.used + 1}個目のd{sides}）",
+                             f"Not enough entered faces (die {self.used + 1}, a d{sides})", self.used)
         value = self.faces[self.used]
         if not 1 <= value <= sides:
             raise GmError(f"出目{value}はd{sides}にありません（1〜{sides}）",

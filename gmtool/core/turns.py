@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from .dice import FacesShort
 from .errors import GmError
 
 MAX_REROLLS = 50
@@ -33,16 +34,29 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
         raise GmError("プレイヤーが重複しています", "A player is listed twice")
     rolls: dict[str, list[int]] = {p: [] for p in players}
 
-    def rank(group: list[str], depth: int) -> list[str]:
+    drawn = [0]  # dice drawn so far
+
+    def draw() -> int:
+        value = dice.randint(sides)
+        drawn[0] += 1
+        return value
+
+    def rank(group: list[str], depth: int, tied_at: int | None = None) -> list[str]:
         if len(group) <= 1 or depth > MAX_REROLLS:
             return group
-        totals = {p: sum(dice.randint(sides) for _ in range(count)) for p in group}
+        first = drawn[0]
+        try:
+            totals = {p: sum(draw() for _ in range(count)) for p in group}
+        except FacesShort as short:  # real dice short for a tie's re-roll: the caller may name who tied, at what total
+            if tied_at is not None and short.tie is None:  # and where their faces begin (0-based)
+                short.tie = (group, tied_at, first)
+            raise
         for p in group:
             rolls[p].append(totals[p])
         ranked = []
         for i, v in enumerate(sorted(set(totals.values()), reverse=True)):
             tied = [p for p in group if totals[p] == v]
-            ranked += rank(tied, depth + 1) if i == 0 or not first_only else tied
+            ranked += rank(tied, depth + 1, v) if i == 0 or not first_only else tied
         return ranked
 
     return {"order": rank(players, 0), "rolls": {p: r for p, r in rolls.items() if r}}

@@ -64,3 +64,18 @@ def test_an_entered_roll_is_logged_as_real_dice(pure):
     assert "[real dice]" in describe(visible_event(event, pure.state, TABLE), pure.state, "en")
     with pytest.raises(GmError, match="多すぎます"):
         pure.do(commands.roll, "1D6", "", EnteredDice([1, 2]))
+
+
+def test_too_few_faces_for_a_ties_re_roll_say_who_tied_to_a_ruleset_and_keep_cores_words():
+    """core.turns.roll_order short of real dice for a tie's re-roll: the refusal keeps core's words for every caller
+    (「7個目のd6」), and carries the tie (the players, their total, where their faces begin) for a ruleset that names
+    them (illuminati's play order: 「アリスとボブが7で同点です…」)."""
+    from gmtool.core.dice import FacesShort
+    from gmtool.core.turns import roll_order
+    with pytest.raises(FacesShort) as short:  # a 7 and a 7, then b's 3 re-rolls: the tie's re-roll has no face
+        roll_order(["a", "b", "c"], EnteredDice([3, 4, 5, 2, 1, 2]), count=2)
+    assert (short.value.ja, short.value.en) == ("実ダイスの出目が足りません（7個目のd6）", "Not enough entered faces (die 7, a d6)")
+    assert short.value.tie == (["a", "b"], 7, 6)
+    with pytest.raises(FacesShort) as short:  # the first roll itself short: no tie to name
+        roll_order(["a", "b"], EnteredDice([3]), count=1)
+    assert short.value.tie is None

@@ -166,8 +166,18 @@ def test_i2_the_gm_cannot_add_a_seat_to_a_placement_round(game):
 def test_play_order_and_an_attack_with_supports(game):
     act, state = game["act"], game["state"]
     open_game(game)
-    act("roll_order", {"faces": [6, 5]}, status=400)  # too few faces for four players
+    short = act("roll_order", {"faces": [6, 5]}, status=400)["error"]  # too few faces for four players
+    assert (short["ja"], short["en"]) == (
+        "実ダイスの出目が足りません：プレイ順は全員が2d6を振ります（4人で8個、入力2個）",
+        "Not enough entered faces: everyone rolls 2d6 for the play order (8 faces for 4 players, 2 entered)")
     # s1 7, s2 12, s3 7, s4 3 -> s2; s1 and s3 re-roll: s1 2, s3 10 -> s2, s3, s1, s4
+    # the faces of the tie's re-roll missing: the GM read only 「Not enough entered faces (die 9, a d6)」
+    short = act("roll_order", {"faces": [3, 4, 6, 6, 5, 2, 1, 2]}, status=400)["error"]
+    assert (short["ja"], short["en"]) == (
+        "実ダイスの出目が足りません：アリスとキャロルが7で同点です。振り直しの出目（1人2個）を他の人の出目の後に続けて"
+        "入力してください（9個目から）",
+        "Not enough entered faces: アリス and キャロル tied at 7. Enter their re-roll faces (2 each) after the others' "
+        "faces (from face 9)")
     out = act("roll_order", {"faces": [3, 4, 6, 6, 5, 2, 1, 2, 1, 1, 5, 5]})
     view = out["ruleset"]
     assert view["order"] == ["s2", "s3", "s1", "s4"] and view["current"] == "s2" and view["order_entered"]

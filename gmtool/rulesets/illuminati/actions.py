@@ -9,7 +9,7 @@ from typing import Any
 
 from gmtool.core import prompts
 from gmtool.core.commands import clean_text, counter_drafts, flag_field, parse_int, require_open, seat_of
-from gmtool.core.dice import is_entered
+from gmtool.core.dice import FacesShort, is_entered
 from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text, shown
 from gmtool.core.ruleset import action, reading_value
 from gmtool.core.turns import Turns
@@ -225,9 +225,33 @@ def validate_placement(prompt, who: str, value: Any, state) -> str:
 def roll_order(state, payload: dict, ctx) -> list:
     """I-3: each player rolls 2d6; higher totals first; ties re-roll among the tied (reading I-3)."""
     g = _stage(state, "order")
-    result = opening.play_order(list(g["players"]), ctx.dice, reroll_ties=reading_value(state, TIES) == "reroll")
+    try:
+        result = opening.play_order(list(g["players"]), ctx.dice, reroll_ties=reading_value(state, TIES) == "reroll")
+    except FacesShort as short:  # real dice: say whose faces are missing, not only which die
+        raise _faces_short(state, g, short) from None
     return [("illuminati.order_rolled", {**result, "entered": is_entered(ctx.dice), "rule": "I-3",
                                          "dice_next": ctx.dice.next_index}), _round_scene(1)]
+
+
+def _faces_short(state, g: dict, short: FacesShort) -> GmError:
+    """I-3 with real dice, too few faces: everyone's 2d6 first (seat order), then the re-rolls of a tie, in the players'
+    names (core's message said only 「7個目のd6」 / "die 7, a d6")."""
+    n = short.used
+    if short.tie is None:
+        need = 2 * len(g["players"])
+        return GmError(f"実ダイスの出目が足りません：プレイ順は全員が2d6を振ります（{len(g['players'])}人で{need}個、入力{n}個）",
+                       f"Not enough entered faces: everyone rolls 2d6 for the play order ({need} faces for "
+                       f"{len(g['players'])} players, {n} entered)")
+    seats, total, first = short.tie
+    names = [state.seat_name(s) for s in seats]
+    ja_names = "と".join(names) if len(names) == 2 else "・".join(names)
+    en_names = ", ".join(names[:-1]) + f" and {names[-1]}"
+    others = len(seats) < len(active(g))
+    after = "the others' faces" if others else "the first roll's faces"
+    return GmError(f"実ダイスの出目が足りません：{ja_names}が{total}で同点です。振り直しの出目（1人2個）を"
+                   f"{'他の人の出目' if others else '最初の出目'}の後に続けて入力してください（{first + 1}個目から）",
+                   f"Not enough entered faces: {en_names} tied at {total}. Enter their re-roll faces (2 each) "
+                   f"after {after} (from face {first + 1})")
 
 
 def _round_scene(n: int) -> tuple[str, dict]:
