@@ -355,6 +355,16 @@ def test_an_illuminati_round_follows_the_game_on_the_tv(server, browser):
             check("#stage #il-last-attack .il-stage-flag", "B")
         act("end_turn", who=seat)
         check("#stage #il-newest")
+    # A at the goal while B is out: the standings' 「ゴール達成」 had the red of 「脱落」 (both .flag); it is good news, in
+    # green (and read at the TV's 18 px floor, as every word: `check`)
+    post("/counters", {"seat": "s1", "key": "groups", "value": 12, "reason": "Mind Control"})
+    check("#stage #il-newest")
+    flags = table.pages[0].evaluate("""() => Object.fromEntries([...document.querySelectorAll('.il-standings tr .flag')]
+        .map((f) => [f.closest('tr').dataset.seat, [f.textContent.trim(), getComputedStyle(f).backgroundColor]]))""")
+    (goal, goal_bg), (out, out_bg) = flags["s1"], flags["s2"]
+    assert (goal, out) == ("ゴール達成", "脱落") and goal_bg != out_bg, flags
+    red, green, blue = (int(x) for x in re.findall(r"\d+", goal_bg)[:3])
+    assert green > red and green > blue, flags  # a positive green, not a warning
     table.close()
 
 
