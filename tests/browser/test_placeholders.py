@@ -38,7 +38,7 @@ def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_cont
     phone = phone_context().new_page()
     phone.goto(f"{base}/join/{sid}?k={tokens['seats']['s1']}&lang=ja")
 
-    def check_both_languages():
+    def check_both_languages(also=lambda lang: None):
         for lang in ("ja", "en"):
             for page in (gm, phone):
                 if lang == "en":
@@ -47,20 +47,37 @@ def test_no_placeholder_is_cut_in_an_illuminati_turn(server, browser, phone_cont
                 assert page.evaluate("document.documentElement.lang") == lang
                 cut = page.evaluate(CUT)
                 assert cut == [], (page.url, lang, *cut)
+            also(lang)
 
     check_both_languages()
     # an attack being built: the attacker's roll (its real-dice faces docked beside 攻撃判定 on the phone, cut to
-    # 「実ダイスの出目」 at 390 px) and the console's
+    # 「実ダイスの出目」 at 390 px) and the console's; a long card name in its breakdown, which ran into its number on
+    # the phone ("Orbital Mind Control Lasers' resistance5"): in both languages the label and the number never touch
     post("actions/attack", {"purpose": "control", "attacker": {"kind": "illuminati", "power": 10},
-                            "target": {"name": "KGB", "owner": "s2", "power": 2, "resistance": 5}}, who="s1")
+                            "target": {"name": "Orbital Mind Control Lasers", "owner": "s2", "power": 2,
+                                       "resistance": 5}}, who="s1")
     for page in (gm, phone):
         page.goto(f"{page.url.split('?')[0]}?lang=ja")
-    check_both_languages()
+    check_both_languages(lambda lang: assert_breakdown_apart(phone, lang))
     # the phone's support form is in this scene (the ergonomics test's probe scene, the opening, never shows it): each
     # control at least 44×44 px like every other phone control (its 支援の種類 select was 40 px high)
     assert phone.locator(".il-support select[name=kind]").is_visible()
     assert phone.evaluate(SMALL_CONTROLS, [44, 44]) == [], phone.evaluate(SMALL_CONTROLS, [44, 44])
     gm.context.close()
+
+
+# Every term of a visible attack breakdown whose label and number are less than 4 px apart (they ran together).
+TOUCHING = """() => [...document.querySelectorAll('.il-side li')].filter((li) => li.checkVisibility()).flatMap((li) => {
+  const label = li.querySelector('span').getBoundingClientRect(), number = li.querySelector('b').getBoundingClientRect();
+  return number.left - label.right < 4 ? [`${li.textContent.trim()} (${Math.round(number.left - label.right)} px)`] : []; })"""
+
+
+def assert_breakdown_apart(page, lang: str) -> None:
+    """The phone's attack breakdown shows every term, each label apart from its number."""
+    terms = page.locator(".il-side li")
+    assert any("Orbital Mind Control Lasers" in term for term in terms.all_inner_texts()), lang
+    touching = page.evaluate(TOUCHING)
+    assert touching == [], (lang, *touching)
 
 
 @pytest.mark.parametrize("name", sorted(registry()))
