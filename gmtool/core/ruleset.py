@@ -329,6 +329,11 @@ class Ruleset:
     # -> (column heads, one row per seat, lines under the table such as the result), or None for core's table
     # (every seat's public counters and flags). None (the default): core's table. It sees only the table's view.
     standings: Callable[[dict, str], tuple[list[str], list[list[str]], list[str]] | None] | None = None
+    # The lines under core's table for a ruleset that keeps it (its `standings` is None or returns None): (the
+    # table's view of the state where the export ends, lang) -> lines such as the game's result (who won, or that
+    # it is not decided yet). The campaign's outcome of a session lists them after the seats' counters. None (the
+    # default): no lines.
+    standings_lines: Callable[[dict, str], list[str]] | None = None
     # The same final part as data for the JSON export (export/jsonio.py): (the table's view of the final state)
     # -> numbers, seat ids and names, no words of one language (what a program reads), or None. None (the
     # default): the JSON export has no `standings`.

@@ -14,24 +14,26 @@ from ..core.errors import GmError
 from ..core.model import Event
 from ..core.view import TABLE, build_view
 from ..i18n import pick
-from .report import Appendix, L, Options, Report, Section, build_report, fold_all, local_time, own_standings
+from .report import (Appendix, L, Options, Report, Section, build_report, fold_all, local_time, own_standings,
+                     result_lines)
 
 
 def session_rows(logs: list[tuple[list[Event], Any]], options: Options = Options()) -> list[dict]:
     """One row per session of a campaign, in order: its id, title, date, whether it is closed, and its
     outcome: the result lines of the ruleset's own standings (a game's winner, as the write-up ends), else the
-    public counters every seat ended with, as the table sees them."""
+    public counters every seat ended with, as the table sees them, followed by the lines the ruleset puts under
+    core's table (its result)."""
     rows = []
     for events, rules in logs:
         state = fold_all(events, rules)
         own = own_standings(state, options.lang)
         view = build_view(state, TABLE)
         public = [c for c in view["counters"] if c["public"]]
-        outcome = "; ".join(own[2]) if own and own[2] else "; ".join(
+        outcome = "; ".join(own[2]) if own and own[2] else "; ".join([
             f"{seat['name']}: " + " ".join(f"{pick(c['label'], options.lang)} {seat['counters'].get(c['key'], '')}"
                                            for c in public)
             + "".join(f" [{pick(f['label'], options.lang)}]" for f in seat["flags"])
-            for seat in view["seats"])
+            for seat in view["seats"]] + ([] if own else result_lines(state, options.lang)))
         rows.append({"id": state.session_id, "title": state.title, "date": local_time(state.created, options.utc_offset),
                      "closed": state.closed, "outcome": outcome})
     return rows

@@ -340,11 +340,17 @@ def own_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], 
     return head, rows, list(lines)
 
 
+def result_lines(state: State, lang: str) -> list[str]:
+    """The lines a ruleset that keeps core's table puts under it (its `standings_lines` hook: the game's result)."""
+    hook = state.rules.standings_lines if state.rules is not None else None
+    return list(hook(build_view(state, TABLE), lang)) if hook is not None else []
+
+
 def final_standings(state: State, lang: str) -> tuple[list[str], list[list[str]], list[str]]:
     """The final part of a write-up, from the table's view of `state`: the ruleset's own table and lines, or every
-    seat's public counters and flags."""
+    seat's public counters and flags with the ruleset's lines under them (its result)."""
     own = own_standings(state, lang)
-    return own if own is not None else (*_standings(build_view(state, TABLE), lang), [])
+    return own if own is not None else (*_standings(build_view(state, TABLE), lang), result_lines(state, lang))
 
 
 def _standings(view: dict, lang: str) -> tuple[list[str], list[list[str]]]:

@@ -11,6 +11,7 @@ from gmtool import cli
 from gmtool import operations as ops
 from gmtool.core.errors import Conflict
 from gmtool.core.view import GM, Viewer
+from gmtool.export import Options, session_rows
 from gmtool.runtime import SessionManager
 
 SABER = "セイバー/セイバー/アルトリア 筋力40 耐久60 敏捷40 魔力55 幸運40 宝具60"
@@ -42,6 +43,10 @@ def test_grail_carries_characters_seen_names_seals_and_black_stars(tmp_path):
     assert s.counters["s1"]["seals"] == 1 and s.counters["s2"]["black_stars"] == 2
     assert s.counters["s2"]["mp"] == 0  # MP belongs to one evening
     assert g["combats"] == []
+    # the campaign's list: each evening's counters, then the result its write-up ends with (T-11)
+    rows = session_rows(manager.campaign_logs(s.session_id), Options(lang="en"))
+    assert rows[0]["outcome"] == ("セイバー陣営: Command Seals 1 MP 0 Black stars 0; ランサー陣営: Command Seals 3 MP 7 "
+                                  "Black stars 2; Result: Not decided yet (in the war: セイバー陣営, ランサー陣営)")
     # linked both ways, in the log as well
     assert s.campaign["previous"] == {"id": first.state.session_id, "title": "第1夜"}
     assert first.state.campaign["next"] == {"id": s.session_id, "title": "第2夜"}

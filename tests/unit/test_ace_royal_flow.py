@@ -10,6 +10,7 @@ from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.model import GM, TABLE, Event, State, Viewer
 from gmtool.core.ruleset import ActionContext
 from gmtool.core.view import build_view, visible_event
+from gmtool.export.report import Options, build_report
 from gmtool.rulesets.ace_royal import COUNTERS, RULESET
 
 SABER = {"hero": {"name": "アルトリア", "stats": [6, 5, 3, 3]}, "class": {"name": "セイバー", "stats": [3, 3, 1, 5]}}
@@ -391,6 +392,11 @@ def test_a7_out_at_zero_and_last_servant_wins():
     assert "ace_royal.out" in types and "ace_royal.stolen" not in types
     assert game.g["players"]["b"]["out"] == "mana"
     assert game.g["over"] and game.g["winner"] == "a"
+    # the write-up ends with the result under its final table, as every game's does (b's flag says it is out once)
+    for lang, flag, line in (("ja", "魔力切れ（脱落）", "結果：Aさんの勝利（A-7）"),
+                             ("en", "No mana left (out)", "Result: Aさん wins (A-7)")):
+        report = build_report(game.events, RULESET, Options(lang=lang, times=False))
+        assert report.standings[1][0] == "Bさん" and report.standings[1][-1] == flag and report.standings_lines == [line]
 
 
 def test_a7_mutual_knock_out_has_no_winner():
@@ -398,10 +404,13 @@ def test_a7_mutual_knock_out_has_no_winner():
     game = started(2, servants={"a": glass, "b": glass})
     _combat(game)
     _intercept(game)
+    assert build_report(game.events, RULESET).standings_lines == ["結果：未決着（ゲーム中）"]
     game.act("combat_resolve", {})
     assert game.g["players"]["a"]["out"] and game.g["players"]["b"]["out"]
     assert game.g["over"] and game.g["winner"] is None
     assert "勝者なし" in game.view()["newest"]["text"]["ja"]
+    assert build_report(game.events, RULESET, Options(lang="en")).standings_lines == [
+        "Result: no winner, a mutual knock-out (A-7)"]
 
 
 def test_a8_quick_combat_dice_and_reroll_with_a_seal():

@@ -690,6 +690,16 @@ def test_t1_t11_a_finished_combat_takes_no_more_steps(client, grail):
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]
     assert view["combat"]["result"]["winner"] == "a" and view["combat"]["result"]["eliminated"] == ["s2"]
     assert view["out"] == ["s2"] and view["history"][0]["winner"] == "a"
+    # T-11: the write-up ends with who is out (its final table's 状態 column, every seat list's flag) and the result
+    seats = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["table_token"])).get_json()["seats"]
+    assert [f["flag"] for s in seats for f in s["flags"]] == ["grail_out"]
+    for lang, row, line in (
+            ("ja", "| アーチャー陣営 | 3 | 0 | 1 | 敗退 |", "- 結果：セイバー陣営が勝ち残り（ほかはすべて敗退、T-11）"),
+            ("en", "| アーチャー陣営 | 3 | 0 | 1 | Out |",
+             "- Result: セイバー陣営 is the last faction left in the war (every other is out, T-11)")):
+        text = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}",
+                          headers=bearer(grail["tok"]["gm"])).get_data(as_text=True)
+        assert row in text and f"|\n\n{line}\n" in text, lang
 
 
 def test_t1_a_fourth_select_is_refused_in_words(client, grail):

@@ -1113,6 +1113,12 @@ def test_s1_a_tie_for_the_most_vp_at_the_end_is_a_shared_victory(app, client):
         for lang, line in (("ja", "優勝: セイバー、アーチャー（同点・戦果 32）"), ("en", "Winners: セイバー, アーチャー (tied, VP 32)")):
             page = browser.get(f"{path}?lang={lang}").get_data(as_text=True)
             assert re.search(r'sg-winner">[^<]*' + re.escape(line) + "<", page), (who, lang)
+
+    def result(lang):  # the write-up's last line under its final table (as illuminati's and succession's)
+        text = client.get(f"/api/sessions/{sid}/export?format=markdown&lang={lang}", headers=gm).get_data(as_text=True)
+        return text.split("|\n\n- ")[1].split("\n")[0]
+    assert result("ja") == "結果：セイバー、アーチャーの優勝（同点・戦果 32、S-1）"
+    assert result("en") == "Result: セイバー, アーチャー win (tied, VP 32, S-1)"
     r = client.post(f"/api/sessions/{sid}/counters", headers=gm, json={"seat": "s2", "key": "vp", "delta": 1,
                                                                       "reason": "同点決定戦"})
     assert r.status_code == 200, r.get_json()
@@ -1121,6 +1127,7 @@ def test_s1_a_tie_for_the_most_vp_at_the_end_is_a_shared_victory(app, client):
     assert view["winner_words"] == {"ja": "アーチャー（戦果 33）", "en": "アーチャー (VP 33)"}
     page = screens["table"][0].get(f"/s/{sid}/table?lang=en").get_data(as_text=True)
     assert re.search(r'sg-winner">[^<]*Winner: アーチャー \(VP 33\)<', page)
+    assert (result("ja"), result("en")) == ("結果：アーチャーの優勝（戦果 33、S-1）", "Result: アーチャー wins (VP 33, S-1)")
 
 
 def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):

@@ -138,3 +138,19 @@ def view(state: State, viewer: Viewer) -> dict:
     if viewer.kind == "seat":  # a phone's own entry (null for a seat that does not play: none before the setup)
         out["me"] = next((p for p in out["players"] if p["seat"] == viewer.seat), None)
     return out
+
+
+def result_lines(view: dict, lang: str) -> list[str]:
+    """A-7: the line under the write-up's final table (the ruleset's `standings_lines`, export/report.py), from the
+    table's view: the winner once the Holy Grail War is over (or none, a mutual knock-out), else that it is not decided
+    yet; none before the game is set up."""
+    g = view.get("ruleset") or {}
+    if not g.get("players"):
+        return []
+    en = lang == "en"
+    if not g.get("over"):
+        return ["Result: Not decided yet (in play)" if en else "結果：未決着（ゲーム中）"]
+    winner = next((p["name"] for p in g["players"] if p["seat"] == g.get("winner")), None)
+    if winner is None:
+        return ["Result: no winner, a mutual knock-out (A-7)" if en else "結果：相討ちにより勝者なし（A-7）"]
+    return [f"Result: {winner} wins (A-7)" if en else f"結果：{winner}の勝利（A-7）"]

@@ -15,8 +15,8 @@ from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 from .actions import ACTIONS, COUNTERS
 from .campaign import carry_over
 from .events import EVENTS, gm_combatant, upcast_reading
-from .flow import resolve_select, resolve_setup, select_text, setup_text, validate_select_answer, \
-    validate_setup_answer, view
+from .flow import resolve_select, resolve_setup, result_lines, seat_flags, select_text, setup_text, \
+    validate_select_answer, validate_setup_answer, view
 from .probe import PROBE, demo, demo_to_cleanup
 from .rules import declared_readings
 from .story import with_export_lines
@@ -44,6 +44,8 @@ RULESET = Ruleset(
     readings=declared_readings(),
     actions=ACTIONS,
     view=view,
+    seat_flags=seat_flags,
+    standings_lines=result_lines,
     strings=STRINGS,
     templates={"gm": "rulesets/grail/gm.html", "stage": "rulesets/grail/stage.html",
                "table": "rulesets/grail/summary.html", "history": "rulesets/grail/table.html",

@@ -1008,3 +1008,29 @@ def view(state: State, viewer: Any) -> dict:
         "pairing": pair,
         "stats": list(STATS), "you": me,
     }
+
+
+OUT_FLAG = Label("敗退", "Out")  # T-11: a faction out of the Holy Grail War, on every screen's seat list and the write-up
+
+
+def seat_flags(state: State) -> dict:
+    """T-11: the factions eliminated (敗退), flagged wherever the seats' flags show (the write-up's final table too)."""
+    return {f: [("grail_out", OUT_FLAG)] for f in grail_of(state)["out"] if f in state.seats}
+
+
+def result_lines(view: dict, lang: str) -> list[str]:
+    """T-11: the line under the write-up's final table (the ruleset's `standings_lines`, export/report.py), from the
+    table's view: the last faction left in the war once every other is out, every faction out, or that the war is not
+    decided yet and which factions are still in it."""
+    factions = [f for f in (view.get("ruleset") or {}).get("factions", []) if f["id"] != GM_SIDE]
+    if not factions:
+        return []
+    left = [f["name"] for f in factions if not f["out"]]
+    en = lang == "en"
+    if not left:
+        return ["Result: every faction is out (T-11)" if en else "結果：全員敗退（T-11）"]
+    if len(left) == 1 and len(factions) > 1:
+        return [f"Result: {left[0]} is the last faction left in the war (every other is out, T-11)" if en
+                else f"結果：{left[0]}が勝ち残り（ほかはすべて敗退、T-11）"]
+    names = (", " if en else "、").join(left)
+    return [f"Result: Not decided yet (in the war: {names})" if en else f"結果：未決着（健在：{names}）"]

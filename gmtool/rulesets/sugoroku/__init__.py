@@ -13,7 +13,7 @@ from gmtool.core.ruleset import Choice, Demo, PromptKind, Reading, Ruleset
 from . import battle as B, flow, rules
 from .actions import ACTIONS, COUNTERS, RESOLVERS
 from .campaign import carry_over
-from .view import seat_flags, view
+from .view import result_lines, seat_flags, view
 from .events import EVENTS, upcast_reading
 from .probe import PROBE, demo
 from .story import term_text, with_export_lines
@@ -42,6 +42,7 @@ RULESET = Ruleset(
     actions=ACTIONS,
     view=view,
     seat_flags=seat_flags,
+    standings_lines=result_lines,
     strings=STRINGS,
     templates={"gm": "rulesets/sugoroku/gm.html", "stage": "rulesets/sugoroku/stage.html",
                "table": "rulesets/sugoroku/table.html",

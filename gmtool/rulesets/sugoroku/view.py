@@ -165,3 +165,21 @@ def view(state: State, viewer) -> dict:
                      "is_parent": bool(s["battle"] and s["battle"]["parent"] == me),
                      "karma": [k for k in out["karma_pending"] if k["victor"] == me]}
     return out
+
+
+def result_lines(view: dict, lang: str) -> list[str]:
+    """S-1: the line under the write-up's final table (the ruleset's `standings_lines`, export/report.py), from the
+    table's view: who won with how many 戦果 (every player tied for the most), or that the game is not decided yet
+    and where it stands; none before the setup."""
+    s = view.get("ruleset") or {}
+    if not s.get("ready"):
+        return []
+    won = s["winners"]
+    if won:
+        names = ("、" if lang != "en" else ", ").join(r["name"] for r in won)
+        tied = len(won) > 1
+        return [f"Result: {names} win{'' if tied else 's'} ({'tied, ' if tied else ''}VP {won[0]['vp']}, S-1)"
+                if lang == "en" else f"結果：{names}の優勝（{'同点・' if tied else ''}戦果 {won[0]['vp']}、S-1）"]
+    where = s["round_label"]["en" if lang == "en" else "ja"]
+    return [f"Result: Not decided yet ({where} {'over' if s['round_ended'] else 'in play'})" if lang == "en"
+            else f"結果：未決着（{where}{'終了' if s['round_ended'] else '進行中'}）"]
