@@ -860,14 +860,22 @@ def test_s7_reading_parent_wins_a_tie_leaves_nothing_for_the_gm(game):
 
 @pytest.mark.parametrize("mana", [-3, 15])
 def test_s5_a_starting_mana_outside_0_to_14_is_refused(client, mana):
-    """S-5: 魔力 is 0..14; a starting 魔力 of -3 or 15 was taken silently as 0 or 14."""
+    """S-5: 魔力 is 0..14; a starting 魔力 of -3 or 15 was taken silently as 0 or 14. The refusal names the seat whose
+    value it was (the setup form has a row per seat: 「初期魔力は0〜14です（15）」 left the GM to find it), as do the
+    other per-seat values' refusals (a spent CP that is no number, too long a master name)."""
     data = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
         "title": "双六", "ruleset": "sugoroku", "seats": ["セイバー", "アーチャー"]}).get_json()
-    r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
-                    json={"players": {"s1": {"mana": mana}}})
-    assert r.status_code == 400, r.get_json()
-    assert r.get_json()["error"]["en"] == f"Starting mana must be in 0..14 ({mana})"
-    assert r.get_json()["error"]["ja"] == f"初期魔力は0〜14です（{mana}）"
+
+    def refused(players):
+        r = client.post(f"/api/sessions/{data['session']}/actions/setup", headers=bearer(data["gm_token"]),
+                        json={"players": players})
+        assert r.status_code == 400, r.get_json()
+        return r.get_json()["error"]["ja"], r.get_json()["error"]["en"]
+    assert refused({"s1": {"mana": 3}, "s2": {"mana": mana}}) == (
+        f"アーチャーの初期魔力は0〜14です（{mana}）", f"The starting mana of アーチャー must be in 0..14 ({mana})")
+    assert refused({"s2": {"cp_spent": "たくさん"}}) == (
+        "アーチャーの使用CPは整数で入力してください（「たくさん」）", "The spent CP of アーチャー must be a whole number (got 'たくさん')")
+    assert refused({"s1": {"master": "長" * 81}})[0].startswith("セイバーのマスター名は")
     state = client.get(f"/api/sessions/{data['session']}/state", headers=bearer(data["gm_token"])).get_json()
     assert state["session"]["version"] == 1
 

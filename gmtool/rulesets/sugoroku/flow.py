@@ -185,20 +185,22 @@ def _traits(value: Any) -> list[str]:
     return [t for t in re.split(r"[,、，\s]+", str(value or "")) if t]
 
 
-def starting_vp_terms(spec: dict, rd: dict) -> tuple[int, list, list]:
-    """S-14: starting VP from unspent CP (given, or computed from spent CP and the servant's traits)."""
+def starting_vp_terms(spec: dict, rd: dict, name: str = "") -> tuple[int, list, list]:
+    """S-14: starting VP from unspent CP (given, or computed from spent CP and the servant's traits); `name` the seat
+    whose entry it is, named by a refusal (the setup form has one row per seat)."""
+    ja, en = (f"{name}の", f" of {name}") if name else ("", "")
     if spec.get("unspent_cp") not in (None, ""):
-        unspent, terms = parse_int(spec["unspent_cp"], "余りCP", "unspent CP"), []
+        unspent, terms = parse_int(spec["unspent_cp"], f"{ja}余りCP", f"unspent CP{en}"), []
     elif spec.get("cp_spent") not in (None, ""):
         servant = R.servant_cp(_traits(spec.get("traits")), rd)
-        spent = parse_int(spec["cp_spent"], "使用CP", "spent CP")
+        spent = parse_int(spec["cp_spent"], f"{ja}使用CP", f"spent CP{en}")
         terms = [{"label": {"ja": "マスターCP", "en": "master CP"}, "value": R.MASTER_CP, "rule": "S-14"},
                  *servant["terms"], {"label": {"ja": "使用CP", "en": "spent CP"}, "value": -spent, "rule": "S-14"}]
         unspent = sum(t["value"] for t in terms)
     else:
         return 0, [], []
     if unspent < 0:
-        raise GmError(f"CPを使いすぎています（余り{unspent}）", f"Too much CP spent (unspent {unspent})")
+        raise GmError(f"{ja}CPを使いすぎています（余り{unspent}）", f"Too much CP spent{en} (unspent {unspent})")
     result = R.starting_vp(unspent)
     return result["value"], terms, result["terms"]
 
@@ -259,10 +261,11 @@ def setup(state: State, payload: dict, ctx) -> list:
         spec = specs.get(seat) or {}
         if not isinstance(spec, dict):
             raise GmError("プレイヤーの設定は席ごとに、項目とその値で指定します", "Each entry of 'players' must be an object")
-        master = clean_text(spec.get("master"), "マスター名", "master name", required=False)
-        servant = clean_text(spec.get("servant"), "サーヴァント名", "servant name", required=False)
-        secret = clean_text(spec.get("true_name"), "真名", "true name", required=False)
-        vp, cp_terms, vp_terms = starting_vp_terms(spec, rd)
+        name = state.seat_name(seat)  # a refusal names the seat whose entry it is (one form row per seat)
+        master = clean_text(spec.get("master"), f"{name}のマスター名", f"master name of {name}", required=False)
+        servant = clean_text(spec.get("servant"), f"{name}のサーヴァント名", f"servant name of {name}", required=False)
+        secret = clean_text(spec.get("true_name"), f"{name}の真名", f"true name of {name}", required=False)
+        vp, cp_terms, vp_terms = starting_vp_terms(spec, rd, name)
         players[seat] = {"master": master, "servant": servant, "has_true_name": bool(secret),
                          "cp_terms": cp_terms, "vp_terms": vp_terms if vp else []}
         if secret:
@@ -283,10 +286,12 @@ def setup(state: State, payload: dict, ctx) -> list:
         "dice_next": ctx.dice.next_index})
     for seat in seats:
         spec = specs.get(seat) or {}
-        mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, "初期魔力", "starting mana")
+        name = state.seat_name(seat)
+        mana = parse_int(spec.get("mana") if spec.get("mana") not in (None, "") else 0, f"{name}の初期魔力",
+                         f"starting mana of {name}")
         if not R.MANA_MIN <= mana <= R.MANA_MAX:
-            raise GmError(f"初期魔力は{R.MANA_MIN}〜{R.MANA_MAX}です（{mana}）",
-                          f"Starting mana must be in {R.MANA_MIN}..{R.MANA_MAX} ({mana})")
+            raise GmError(f"{name}の初期魔力は{R.MANA_MIN}〜{R.MANA_MAX}です（{mana}）",
+                          f"The starting mana of {name} must be in {R.MANA_MIN}..{R.MANA_MAX} ({mana})")
         if mana:
             tx.set(seat, "mana", mana, ("初期魔力（キャラクターごと）", "starting mana (per character)"), "S-5")
         if skip:
