@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.commands import clean_text, parse_flag, parse_int
+from .core.commands import clean_text, new_seat, parse_flag, parse_int
 from .core.engine import is_key
 from .core.errors import GmError
 from .core.model import CounterDef, Label, Threshold
@@ -24,12 +24,26 @@ def parse_seat(text: Any) -> dict:
 
 
 def parse_seats(lines: Any) -> list[dict]:
-    """Seats from a list or from text with one seat per line."""
+    """Seats from a list or from text with one seat per line. Text is what a GM types in a form (the home page's
+    seats field): a seat it cannot make is refused naming its line as typed (「席の2行目「/ 衛宮」：…」), since the
+    form's order (name / faction, or a grail faction / master) depends on the game."""
     if isinstance(lines, str):
-        lines = lines.splitlines()
+        return [_seat_line(n, line) for n, line in enumerate(lines.splitlines(), start=1) if line.strip()]
     if not isinstance(lines, list):
         raise GmError("席はリストで指定してください", "Seats must be a list")
     return [parse_seat(line) for line in lines if (line.strip() if isinstance(line, str) else line)]
+
+
+def _seat_line(n: int, line: str) -> dict:
+    """Line `n` of a seats field as a seat, checked as the seat will be made (commands.new_seat): its refusal names
+    the line and quotes it."""
+    seat = parse_seat(line)
+    try:
+        new_seat("s0", seat["name"], seat["faction"])
+    except GmError as e:
+        raise GmError(f"席の{n}行目「{line.strip()}」：{e.ja}", f"Seats, line {n} '{line.strip()}': {e.en}",
+                      e.status) from None
+    return seat
 
 
 def _int_or_none(value: Any, what_ja: str, what_en: str) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 
@@ -132,6 +133,13 @@ def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_suc
     assert html.startswith('<div class="flash flash-error"') and "is played with 2 seats (not 3)" in html, html
     # in Japanese a sentence (it read 「聖杯サクセションの席は2です（3席）」)
     assert "聖杯サクセションは2席で遊びます（3席になります）" in browser.post("/sessions?lang=ja", data=form, headers=hx).get_data(as_text=True)
+    # a line the seat cannot be made of is named and quoted (a faction without its name read "Please enter the seat
+    # name", leaving the GM to find which of the lines it was)
+    for lang, line in (("ja", "席の3行目「/ 遠坂」：席の名前を入力してください"),
+                       ("en", "Seats, line 3 '/ 遠坂': Please enter the seat name")):
+        refused = browser.post(f"/sessions?lang={lang}", headers=hx, data={
+            **form, "ruleset": "grail_trpg", "seats": "セイバー陣営 / 衛宮\n\n/ 遠坂"})
+        assert refused.status_code == 400 and line in unescape(refused.get_data(as_text=True)), lang
     assert app.extensions["gmtool"].list() == []
     made = browser.post("/sessions", data={**form, "seats": "甲\n乙"}, headers=hx)
     sid = app.extensions["gmtool"].list()[0]["id"]
