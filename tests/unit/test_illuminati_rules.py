@@ -131,6 +131,9 @@ def test_i4_fanatic_vs_fanatic_is_opposed_in_the_attack():
 def test_i4_several_pairs_each_count():
     b = atk.breakdown(make("control", ["government", "liberal", "violent"], ["corporate", "liberal", "peaceful"]))
     assert b["attack_total"] == 6 + 4 - 8
+    # each count reads with × in both languages (English had "same alignment x1")
+    assert [t["label"] for t in b["attack"][1:]] == [{"ja": "同じ属性×1", "en": "same alignment ×1"},
+                                                     {"ja": "対立属性×2", "en": "opposed alignment ×2"}]
 
 
 @pytest.mark.parametrize("purpose,base", [("control", 3), ("destroy", 5)])
@@ -187,6 +190,7 @@ def test_i4_parent_bonus_per_alignment_reading():
     b = atk.breakdown(make("control", [], ["liberal", "weird"], parent=["liberal", "weird"]),
                       parent_per_alignment=True)
     assert b["defense_total"] == 3 + 8
+    assert b["defense"][-1]["label"] == {"ja": "親と同じ属性×2", "en": "shares an alignment with its parent ×2"}
 
 
 def test_i4_supports_and_agents_and_modifiers():

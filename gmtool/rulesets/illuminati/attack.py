@@ -49,9 +49,9 @@ def alignment_terms(purpose: str, attacker: list[str], target: list[str]) -> lis
     sign = 1 if purpose == CONTROL else -1
     out = []
     if same:
-        out.append(term(f"同じ属性×{same}", f"same alignment x{same}", sign * ALIGNMENT_STEP * same))
+        out.append(term(f"同じ属性×{same}", f"same alignment ×{same}", sign * ALIGNMENT_STEP * same))
     if opposed:
-        out.append(term(f"対立属性×{opposed}", f"opposed alignment x{opposed}", -sign * ALIGNMENT_STEP * opposed))
+        out.append(term(f"対立属性×{opposed}", f"opposed alignment ×{opposed}", -sign * ALIGNMENT_STEP * opposed))
     return out
 
 
@@ -119,7 +119,7 @@ def breakdown(attack: dict, names: dict | None = None, parent_per_alignment: boo
         if shared:
             times = shared if parent_per_alignment else 1
             dfn.append(term("親と同じ属性" + (f"×{times}" if times > 1 else ""),
-                            "shares an alignment with its parent" + (f" x{times}" if times > 1 else ""),
+                            "shares an alignment with its parent" + (f" ×{times}" if times > 1 else ""),
                             PARENT_BONUS * times))
     if attack.get("defense_agent"):
         dfn.append(term("攻撃側イルミナティのエージェント", "agent of the attacker's Illuminati", ILLUMINATI_AGENT))
