@@ -231,6 +231,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "prompt.submit": ("送信", "Submit"),
     "prompt.your_answer": ("あなたの回答", "Your answer"),
     "prompt.sent": ("送信しました", "Sent"),
+    "prompt.own_answer": ("送った内容を見る（GMのみ）", "Show what you sent (GM only)"),
     "prompt.receipt": ("控え（コミットメント）", "Receipt (commitment)"),
     "prompt.receipt_hint": ("公開後、検証ページでこの値と照合できます", "After the reveal, check it against this value on the verify page"),
     "prompt.bounds.both": ("{min}〜{max} の数", "A number from {min} to {max}"),

@@ -98,6 +98,10 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
         view["disabled"] = {}
     if viewer.is_gm:  # the GM's alone: it tells whose answer named what has left the game (prompt.option_disabled)
         view["void"] = void_answers(prompt, viewer)
+    if viewer.hide_answers and me in prompt.answers and me not in answers:
+        # the console hiding answers (PL対GM, T-2): the GM's own answer, for the GM to open on demand (a closed
+        # disclosure, so that a laptop the players can see does not show it); no other screen's viewer hides answers
+        view["own_answer"] = {"value": prompt.answers[me].value, "at": prompt.answers[me].at}
     return view
 
 

@@ -126,7 +126,9 @@ def test_hidden_answers_show_after_the_reveal(screens):
 def test_the_gms_own_answer_is_hidden_with_the_others_until_the_reveal(client, screens):
     """PL対GM (T-2): with 回答を公開まで隠す on, the console still showed the GM's own answer (「GM ✓ 封印済み 筋力」,
     the form's 「送信しました: 筋力」 and its choice marked) to any player who could see the laptop. It shows that the
-    GM answered, not what, until the reveal; the GM's API view still carries it."""
+    GM answered, not what, until the reveal; the GM's API view still carries it. What the GM sent is there for the GM
+    to check, in a closed disclosure under the receipt (it confirmed only 「✓ 送信しました」 while a phone says its
+    choice): shown when the GM opens it, never on another screen."""
     assert gm_post(screens, "prompts", {"title": "1stセレクト", "kind": "choice", "options": "筋力\n耐久\n敏捷",
                                         "seats": ["s1"], "gm_submits": "on"}).status_code == 200
     gm_post(screens, "settings", {"key": "hide_answers", "value": "on"})
@@ -140,6 +142,14 @@ def test_the_gms_own_answer_is_hidden_with_the_others_until_the_reveal(client, s
         assert 'class="choice chosen"' not in prompts
         assert "✓ 送信しました" in prompts and "回答は公開まで隠しています" in prompts
         assert re.search(r'<form class="answer-form"[^>]*data-reset', prompts)  # the tapped choice is cleared once sent
+        own = re.search(r'<details class="own-answer"( open)?[^>]*><summary>送った内容を見る（GMのみ）</summary>\s*'
+                        r'<span class="own-answer-value">(.*?)</span>', prompts)
+        assert own and own.group(1) is None and own.group(2) == "敏捷", prompts  # closed until the GM opens it
+    english = screens.gm.get(f"/s/{screens.sid}/gm?lang=en").get_data(as_text=True)
+    assert re.search(r'<summary>Show what you sent \(GM only\)</summary>\s*<span class="own-answer-value">敏捷<', english)
+    screens.gm.get(f"/s/{screens.sid}/gm?lang=ja")  # the console's language is remembered: back to Japanese
+    table = screens.table.get(f"/s/{screens.sid}/table").get_data(as_text=True).replace("筋力\n耐久\n敏捷", "")
+    assert "own-answer" not in table and "敏捷" not in table
     state = client.get(f"/api/sessions/{screens.sid}/state", headers=bearer(screens.token("gm"))).get_json()
     assert state["prompts"][0]["answers"]["gm"]["value"] == "敏捷"
     gm_post(screens, "settings", {"key": "hide_answers", "value": "off"})

@@ -548,6 +548,12 @@ def test_t2_pl_vs_gm_the_gms_select_is_as_hidden_as_a_faction_until_the_reveal(a
              for w in ("s1", "s2")] + \
             [table.get(f"/s/{sid}/table").get_data(as_text=True), phone.get(f"/s/{sid}/phone").get_data(as_text=True)]
     assert all("秘剣燕返し" not in page for page in shown())
+    # the GM's console (hiding answers: the GM fights) says what the GM sent, to the GM alone, behind a closed
+    # disclosure (it confirmed only 「✓ 送信しました」)
+    console = open_link(app, grail["gm_url"]).get(f"/s/{sid}/gm").get_data(as_text=True)
+    own = re.search(r'<details class="own-answer"[^>]*><summary>[^<]*</summary>\s*<span class="own-answer-value">([^<]*)<',
+                    console)
+    assert own and "敏捷" in own.group(1) and "秘剣燕返し" in own.group(1), own
     # the table's summary: who has answered the select (the GM) and, behind 根拠, its commitment; who has not
     seen = client.get(f"/api/sessions/{sid}/prompts/c1-s1", headers=bearer(grail["table_token"])).get_json()
     assert seen["commitments"].keys() == {"gm"}
