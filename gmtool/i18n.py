@@ -42,6 +42,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.seats_open": (" — ", " — "),
     "home.seats_to": ("〜", "–"),
     "home.seats_close": ("席", " seats"),
+    "home.seats_changed": ("ゲームを変えました：入力済みの席の行が、上の書き方（どちらが先か）に合っているか確かめてください",
+                           "The game changed: check that the seat lines you typed follow the format above (which name "
+                           "comes first)"),
     "home.open": ("GM画面を開く", "Open GM console"),
     "home.import": ("エクスポートから読み込む", "Import an export"),
     "home.import_hint": ("JSONエクスポートか完全バックアップ（256キロバイトまで）を新しいセッションとして開きます。新しいリンクはそのGM画面に表示されます。",

@@ -21,6 +21,22 @@ def _create_session(page, base, app):
     expect(page.locator(".seats-guide[data-ruleset=generic]")).to_be_hidden()
     page.select_option("select[name=ruleset]", "generic")
     expect(page.locator(".seats-guide[data-ruleset=generic]")).to_be_visible()
+    # lines typed for one game, then a game whose lines read the other way round picked: a warning by the field (a
+    # generic 「士郎 / セイバー陣営」 became, silently, a grail faction named 士郎 with master セイバー陣営); it goes once the
+    # game they were typed for is back, or once they are edited for the game now picked
+    warning = page.locator("[data-seats-warning]")
+    page.fill("textarea[name=seats]", "士郎 / セイバー陣営")
+    expect(warning).to_be_hidden()
+    page.select_option("select[name=ruleset]", "grail_trpg")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("ゲームを変えました")
+    page.select_option("select[name=ruleset]", "generic")
+    expect(warning).to_be_hidden()
+    page.select_option("select[name=ruleset]", "grail_trpg")
+    expect(warning).to_be_visible()
+    page.fill("textarea[name=seats]", "セイバー陣営 / 士郎")  # typed again for the grail
+    expect(warning).to_be_hidden()
+    page.select_option("select[name=ruleset]", "generic")
     page.fill("textarea[name=seats]", "セイバー陣営 / 衛宮\nアーチャー陣営 / 遠坂")
     page.check("input[name=counter][value=karma]")
     page.fill("textarea[name=custom]", "HP,ten")  # a custom counter whose start is no number: refused beside the form

@@ -61,7 +61,7 @@ def test_small_answers_and_the_live_stream_are_left_alone(screens):
     stream.close()
 
 
-@pytest.mark.parametrize("script", ["live.js", "phone.js", "table.js", "gm.js", "export.js"])
+@pytest.mark.parametrize("script", ["live.js", "phone.js", "table.js", "gm.js", "export.js", "home.js"])
 def test_gmtools_scripts_go_out_without_their_whole_line_comments(client, script):
     """A script's whole-line comments explain it to us, not to a phone: a quarter of live.js and phone.js on the wire,
     which counts against a phone's first load (30 KB). Every line of code still goes out, a comment after code on

@@ -124,6 +124,8 @@ def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_suc
         home = browser.get(f"/?lang={lang}").get_data(as_text=True)
         assert re.search(r'data-ruleset="grail_trpg">' + re.escape(grail) + r'\s*<small class="seats-example">', home)
         assert f'data-ruleset="ace_royal">{players}' in home
+        warning = {"ja": "ゲームを変えました：入力済みの席の行が", "en": "The game changed: check that the seat lines you typed"}[lang]
+        assert re.search(r'<span class="seats-warning" data-seats-warning role="status" hidden>' + re.escape(warning), home)
         assert '#new-session:has(option[value="grail_trpg"]:checked) .seats-guide[data-ruleset="grail_trpg"]' in home
     assert "セイバー陣営 / 衛宮" in get_ruleset("grail_trpg").demo.seats[0]  # the demo is typed as the form says
     form = {"title": "新卓", "ruleset": "succession", "seats": "甲\n乙\n丙", "csrf": csrf_for(ADMIN_KEY)}
