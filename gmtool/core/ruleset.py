@@ -114,7 +114,7 @@ class EventType:
     # for it, in the order they were rolled, given the event's data as one viewer may see it (its visibility applied:
     # a viewer who may not see the event sees none of its rolls). Each a dict: "label" ({"ja", "en"}: what it was
     # for), "text" (the dice and their faces, e.g. "1d6 [3, 5]"), "total" (the result, or None), and optionally "by"
-    # (the seat whose die it is; else the event's actor), "success" (True/False) and "entered" (real dice). Core keeps
+    # (the seat whose die it is; else the event's actor; None: no roller is named, the label says whose it is), "success" (True/False) and "entered" (real dice). Core keeps
     # the newest such events (State.game_rolls) and lists their rolls with core's dice.rolled ones, newest first
     # (view.screen_rolls). None (the default): not a roll.
     rolls: Callable[[dict, State], list[dict]] | None = None

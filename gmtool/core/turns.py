@@ -65,8 +65,9 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
 def order_rolls(rolls: dict, dice: str, label: dict, entered: bool = False) -> list[dict]:
     """The rolls of an order decided by dice (roll_order's `rolls`: {player: [total of each roll]}) as a ruleset's
     event lists them on the screens (EventType.rolls): one per player, its totals in order (a tie rolled again after
-    the first), the last one its result, e.g. "1D6 → 3 → 5"."""
-    return [{"by": player, "label": label, "text": f"{dice} → " + " → ".join(str(t) for t in totals),
+    the first, after a " / "), the last one its result, e.g. "1D6 → 3 / 5" (an arrow leads to a result, as in core's
+    "2D6 → [3,4] → 7": a second one would read as the first roll's total)."""
+    return [{"by": player, "label": label, "text": f"{dice} → " + " / ".join(str(t) for t in totals),
              "total": totals[-1], "entered": bool(entered)} for player, totals in rolls.items() if totals]
 
 

@@ -132,7 +132,7 @@ def game_roll_views(state: State, viewer: Viewer):
             continue
         for roll in declared.rolls(data, state):  # one event's rolls in the order rolled (they came together)
             yield {"seq": event.seq, "action": event.action, "event": event.type, "label": roll.get("label") or "",
-                   "by": f"seat:{roll['by']}" if roll.get("by") else event.actor, "revealed": False, "secret": False,
+                   "by": event.actor if "by" not in roll else f"seat:{roll['by']}" if roll["by"] else "", "revealed": False, "secret": False,
                    "text": roll.get("text", ""), "total": roll.get("total"), "choice": None,
                    "success": roll.get("success"), "entered": bool(roll.get("entered"))}
 

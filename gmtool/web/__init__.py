@@ -212,6 +212,12 @@ def create_app(config: dict | None = None) -> Flask:
     def _rules(context, text: str) -> Markup:
         return rule_marked(text, names_in(context))
 
+    @app.template_filter("unruled")
+    @pass_context
+    def _unruled(context, text: str) -> Markup:
+        """The text without its rule codes (a screen reader's words: 「勝敗判定 セイバー陣営」, not 「… [T-10]」)."""
+        return rule_marked(text, names_in(context), dropped=True)
+
     app.add_template_filter(minus_sign, "num")
 
     @pass_context
@@ -303,24 +309,25 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
-def rule_marked(text: str, names: tuple[str, ...] = ()) -> Markup:
+def rule_marked(text: str, names: tuple[str, ...] = (), dropped: bool = False) -> Markup:
     """A log line with its rule codes ([T-4], [S-10] …) tucked into spans the 根拠 toggle shows; the space
     before a code goes into its span, so that a hidden code leaves none (「スタートへ ）」).
 
     `names`: the session's seat and faction names (names_in). One that reads like a code (a player named "A-1" or
     "S-10") is never marked: a player's name never hides. Each is held out of the codes' reach while they are marked
     (「（対象: 太郎、A-1、S-10）」 kept whole; in 「（A-7、A-1）」 only 「、A-7」 hides); the same text as a real code
-    then shows as the name it also is."""
+    then shows as the name it also is. `dropped`: the codes are left out instead (what a screen reader says)."""
+    mark = "" if dropped else _rule_span
     html = str(escape(text))
     guard = _name_guard(names) if names else None
     if guard is None or not guard.search(html):
-        return Markup(RULE_MARK.sub(_rule_span, html))
+        return Markup(RULE_MARK.sub(mark, html))
     held: list[str] = []
 
     def hold(match: re.Match) -> str:
         held.append(match.group(0))
         return f"\ue000{len(held) - 1}\ue001"
-    marked = RULE_MARK.sub(_rule_span, guard.sub(hold, html))
+    marked = RULE_MARK.sub(mark, guard.sub(hold, html))
     return Markup(_HELD.sub(lambda m: held[int(m.group(1))], marked))
 
 

@@ -580,7 +580,7 @@ def encounter_rolls(d: dict, state: State) -> list[dict]:
         out.append({"by": seat, "label": _label(ENCOUNTER, more), "text": f"1D6 → [{d['face']}]", "total": d["face"],
                     "entered": entered})
     if d.get("faces") and (not d.get("reroll") or d.get("die") == "opponent"):
-        out.append({"by": seat, "label": _label(OPPONENT, more), "text": "1D6 → " + " → ".join(f"[{f}]" for f in d["faces"]),
+        out.append({"by": seat, "label": _label(OPPONENT, more), "text": "1D6 → " + " / ".join(f"[{f}]" for f in d["faces"]),
                     "total": d["faces"][-1], "entered": entered})
     return out
 

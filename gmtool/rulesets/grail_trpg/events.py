@@ -536,13 +536,14 @@ def _d100_text(r: dict) -> str:
 
 
 def _battle_rolls(d: dict, state: State) -> list[dict]:
-    """T-10: each side's 1d100 + 勝率 (a tie rolled again) on the screens' roll lists; the winner's last roll succeeds."""
+    """T-10: each side's 1d100 + 勝率 (a tie rolled again) on the screens' roll lists; the winner's last roll succeeds.
+    No roller is named (by None): the label names the side, and the GM who took the step did not roll for it."""
     names, out = _names(state, d["combat"]), []
     rows, winner = d["battle"]["rolls"], d["battle"]["winner"]
     for n, row in enumerate(rows):
         for s in "ab":
             last = n == len(rows) - 1 and winner
-            out.append({"label": {"ja": f"勝敗判定 {names[s]} [T-10]", "en": f"Battle roll: {names[s]} [T-10]"},
+            out.append({"by": None, "label": {"ja": f"勝敗判定 {names[s]} [T-10]", "en": f"Battle roll: {names[s]} [T-10]"},
                         "text": _d100_text(row[s]), "total": row[s]["total"],
                         "success": (s == winner) if last else None, "entered": d.get("entered", False)})
     return out
@@ -554,10 +555,10 @@ def _escape_rolls(d: dict, state: State) -> list[dict]:
     if not check.get("escaper"):
         return []
     who = faction_name(state, d["faction"])
-    return [{"label": {"ja": f"逃走判定 {who}（逃走側） [T-12]", "en": f"Escape check: {who} (escaper) [T-12]"},
+    return [{"by": None, "label": {"ja": f"逃走判定 {who}（逃走側） [T-12]", "en": f"Escape check: {who} (escaper) [T-12]"},
              "text": _d100_text(check["escaper"]), "total": check["escaper"]["total"], "success": bool(d["escaped"]),
              "entered": d.get("entered", False)},
-            {"label": {"ja": "逃走判定（追跡側） [T-12]", "en": "Escape check (pursuer) [T-12]"},
+            {"by": None, "label": {"ja": "逃走判定（追跡側） [T-12]", "en": "Escape check (pursuer) [T-12]"},
              "text": _d100_text(check["pursuer"]), "total": check["pursuer"]["total"],
              "entered": d.get("entered", False)}]
 
