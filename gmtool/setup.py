@@ -26,7 +26,7 @@ def parse_seat(text: Any) -> dict:
 def parse_seats(lines: Any) -> list[dict]:
     """Seats from a list or from text with one seat per line. Text is what a GM types in a form (the home page's
     seats field): a seat it cannot make is refused naming its line as typed (「席の2行目「/ 衛宮」：…」), since the
-    form's order (name / faction, or a grail faction / master) depends on the game."""
+    form's order of a line's two parts depends on the game (its seat guidance, `<name>.form_seats`)."""
     if isinstance(lines, str):
         return [_seat_line(n, line) for n, line in enumerate(lines.splitlines(), start=1) if line.strip()]
     if not isinstance(lines, list):

@@ -1,6 +1,6 @@
 // The home page's new-session form (templates/home.html): what a seat line says depends on the game picked (generic
-// 「名前 / 陣営」, grail 「陣営名 / マスター名」, others a player's name). Lines typed for one game and then another
-// game picked whose guidance differs would silently swap the names (a faction called 士郎 with master セイバー陣営):
+// guidance, or a game's own `<name>.form_seats`: a line's two parts may come in another order). Lines typed for one
+// game and then another game picked whose guidance differs would silently swap the two parts:
 // the warning under the guidance shows until the lines are edited (then they are typed for the game now picked) or
 // the game they were typed for is picked again.
 (function () {
