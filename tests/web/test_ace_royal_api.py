@@ -49,8 +49,9 @@ def new_game(client):
     return {"sid": sid, "act": act, "state": state, "tokens": tokens, "client": client}
 
 
-def _setup(act):
-    act("setup", {"version": "standard"})
+def set_up_game(act, version: str = "standard"):
+    """A game of `version` with s1 first (entered from real dice) and every seat's servant (SERVANTS) set."""
+    act("setup", {"version": version})
     act("roll_first", {"faces": [6, 3, 2]})  # s1 starts, entered from real dice
     for seat, servant in SERVANTS.items():
         act("set_servant", servant, who=seat)
@@ -81,7 +82,7 @@ def test_the_game_in_play_refuses_before_the_start_ahead_of_its_fields(game):
         assert f"`{words}`" in page or f"「{words}」" in page, words
     for setup in (False, True):
         if setup:
-            _setup(act)
+            set_up_game(act)
         version = state()["session"]["version"]
         for name, payload, who in refused:
             error = act(name, payload, who=who, status=409)["error"]
@@ -99,7 +100,7 @@ def test_bad_input_is_a_4xx_and_changes_nothing(game):
     act("setup", {"version": "turbo"}, status=400)
     act("setup", who="s1", status=403)
     act("nope", status=404)
-    _setup(act)
+    set_up_game(act)
     version = state()["session"]["version"]
     act("set_servant", {"hero": {"name": "x", "stats": "1/2/3"}, "class": {"name": "y", "stats": "1/1/1/1"}},
         who="s1", status=400)
@@ -120,7 +121,7 @@ def test_bad_input_is_a_4xx_and_changes_nothing(game):
 
 def test_a_whole_game_through_the_api(game):
     act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
-    _setup(act)
+    set_up_game(act)
     # The servants are secret: the table and the other phones see nothing of them.
     table = state("table")
     assert all(p["hero"] is None for p in table["ruleset"]["players"])
@@ -258,7 +259,7 @@ def test_readings_switch_through_core(game):
 def test_a2_a10_counters_set_on_the_core_panel_apply_the_checks_at_once(game):
     """Core's generic counter panel (POST /counters) runs ace_royal's automatic checks in the same action."""
     act, state, client, sid, tokens = game["act"], game["state"], game["client"], game["sid"], game["tokens"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
                     json={"seat": "s2", "key": "mana", "value": 0, "reason": "カード効果"})
@@ -280,7 +281,7 @@ def test_an_out_player_looks_out_whatever_its_servants_last_state(app, game):
     """A-2: a player at 0 魔力 is out; the table and its phone mark it as out (ar-state-out), not with the colour
     of the servant's last state (Rise green, Down orange)."""
     act, sid, tokens = game["act"], game["sid"], game["tokens"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
@@ -308,7 +309,7 @@ def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_
     and the coin passes (s2 loses 1 魔力; at 1 魔力 that puts s2 out too, and s1 wins, A-2, A-7). A game that ends so
     ended in round 1, the round of s3's turn: the table read 「第2巡」 / "Round 2" at its end."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     if s2_mana != 5:
         act("adjust", {"seat": "s2", "key": "mana", "delta": s2_mana - 5})
@@ -334,7 +335,7 @@ def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):
     """A-9: damage to a proxy from a mystic code discards that code instead of 魔力; with no code on the field the
     proxy was accepted and 8 damage cost nothing at all. Now 409 and nothing written; with a code it pays."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     start_and_attack_s2(act)
     proxy = {"name": "使い魔", "stats": "1/1/1/1", "source": "code"}
     version = state()["session"]["version"]
@@ -354,7 +355,7 @@ def test_a1_the_servant_is_fixed_once_the_game_has_started(game):
     """A-1: a phone could replace its hidden servant in the middle of the game (99/99/99/99 before its first combat);
     the cards are set on the servant's seat at the start: 409, and nothing changes."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     version = state()["session"]["version"]
     strong = {"hero": {"name": "X", "stats": "99/99/99/99"}, "class": {"name": "Y", "stats": "9/9/9/9"}}
@@ -413,7 +414,7 @@ def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_
     def undo():
         assert client.post(f"/api/sessions/{sid}/undo", headers=bearer(tokens["gm"])).status_code == 200
 
-    _setup(act)
+    set_up_game(act)
     start_and_attack_s2(act)
     act("combat_choose", {"kind": "physical"}, who="s1")
     act("combat_choose", {"kind": "magical"}, who="s2")
@@ -446,7 +447,7 @@ def test_a2_a_side_out_before_the_result_ends_the_combat(game):
     against a servant that was out (its phone could still pick, the attacker could still hurt and rob it). Now the
     combat ends there and the turn player goes on at the end step."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     start_and_attack_s2(act)
     act("combat_choose", {"kind": "physical"}, who="s1")
     act("use_seal", {"effects": [{"effect": 4, "text": "宝具"}] * 3}, who="s2")
@@ -464,10 +465,7 @@ def test_a8_quick_dice_count_in_the_attackers_damage_judgement(game):
     damage judgement without them (the attacker's own die never touched its attack). Now the pick waits for both
     dice (409), `ready` says so, and the judgement carries them."""
     act, state = game["act"], game["state"]
-    act("setup", {"version": "quick"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    for seat, servant in SERVANTS.items():
-        act("set_servant", servant, who=seat)
+    set_up_game(act, "quick")
     start_and_attack_s2(act)
     act("combat_choose", {"kind": "magical"}, who="s1")
     act("combat_roll", {"faces": [6]}, who="s1")
@@ -502,7 +500,7 @@ def test_a3_seal_two_ends_with_a_turn_that_ends_by_an_elimination(game):
     """A-3: seal effect 2 raises a stat for the turn it was used in; a turn that ended because its player went out
     left the raise on the other players' servants into the next turn."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("adjust", {"seat": "s2", "key": "codes", "delta": 2, "reason": "礼装"})
     act("use_seal", {"effect": 2, "stat": "pdef"}, who="s2")
@@ -528,7 +526,7 @@ def test_leftover_classes_once(game):
     """Entering the leftover classes again refilled the pool (the class exchanged away was lost, the one taken came
     back) and restarted the exchange: the player who had exchanged could exchange again. Now 409, nothing changes."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("leftover_classes", {"classes": ["ランサー 2/2/2/2", "キャスター 1/1/3/3"]})
     act("exchange_class", {"pick": 0}, who="s3")  # s3 is the last drawer (s1 is the first active master)
     before = state()
@@ -545,7 +543,7 @@ def test_refusals_of_keys_and_numbers_no_screen_sends_are_said_in_words(game):
     (「「x」は数えていません（mana, seals, …）」, 「5番のクラスカードはありません」): now in words, as core's counter route.
     On the way, `exchange` is there while the exchange runs, with a seat to pick, and null once it is over."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
     error = act("exchange_class", {"pick": 5}, who="s3", status=404)["error"]
     assert (error["ja"], error["en"]) == ("そのクラスカードは残っていません", "There is no such leftover class card")
@@ -566,7 +564,7 @@ def test_adjust_below_a_counters_minimum_names_its_label_and_real_minimum(game):
     the refusal is worded as core's counter panel, with the counter's label and its real range in both languages
     (never its key), and writes nothing."""
     client, act = game["client"], game["act"]
-    _setup(act)
+    set_up_game(act)
     act("leftover_classes", {"classes": ["ランサー 2/2/2/2"]})
     for _ in range(3):
         act("exchange_class", {"pick": "pass"})
@@ -615,7 +613,7 @@ def a_proxy_pays_for_its_damage(game):
     """A-9: a proxy from a hero card takes 2 damage: its player discards a mystic code from the hand instead of 魔力
     and the servant goes Down, said in the log (ace_royal.proxy_paid) as on the stage and the phones."""
     act = game["act"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
@@ -637,7 +635,7 @@ def both_hero_proxies_answer_on_their_phones(game):
     (`combat_hand_code`), the answer kept in the combat for its seat and the GM only (the others read that it is
     answered), and either side resolves once the other's answer is kept."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
@@ -781,7 +779,7 @@ def test_a10_a_typed_reason_keeps_its_rule_code_in_the_log_in_both_languages(gam
     ruleset's counter change: a reason the GM types for an assassination coin still reads with its rule in both
     languages, and a ruleset's own words with theirs (nothing a player reads is lost)."""
     act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("adjust", {"seat": "s2", "key": "assassin", "delta": 1, "reason": "ハサン"})
     act("adjust", {"key": "hand", "delta": 1, "reason": "draw"}, who="s1")
@@ -802,7 +800,7 @@ def test_a_public_export_of_a_game_under_way_says_it_cannot_play_on(app, client,
     page = (ROOT / "docs/rulesets/ace_royal.md").read_text(encoding="utf-8").replace("\n", " ")
     assert "every action of the game under way but `adjust` is refused with a 409" in page
     assert "`adjust` still changes a count as §2 says (the GM any counter, a phone its own `hand`)" in page
-    _setup(act)
+    set_up_game(act)
     doc = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"]))
     act("start_game")
     started = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"]))
@@ -855,7 +853,7 @@ def test_a2_once_the_game_is_over_no_phone_offers_the_hand_buttons(app, game):
     """Browser review: after the last servant standing won (A-7), every phone still showed 手札 +1 / 手札 −1, which
     answer 409 「ゲームは終了しています」. The phone offers them while the game runs, not once it is over."""
     act, sid, tokens = game["act"], game["sid"], game["tokens"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     phones = {seat: open_link(app, f"/join/{sid}?k={tokens[seat]}") for seat in ("s1", "s3")}
     hand_button = '"key": "hand", "delta": "1"'
@@ -886,7 +884,7 @@ def test_a2_one_name_for_the_command_seals_on_every_screen(app, game):
     """Play-through: in English the game panel said 'Seals' and the counters 'Command seals' for the same coin
     (A-2). Every screen now says 'Command Seals' (as the generic and grail presets do), and 令呪 in Japanese."""
     act = game["act"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("use_seal", {"effect": "5"}, who="s2", status=409)  # refused: a log line is not needed for the labels
     for who, text in _screens(app, game, "en").items():
@@ -901,7 +899,7 @@ def test_a5_no_active_master_badge_on_a_player_who_is_out_or_once_the_game_is_ov
     out (A-2): no screen shows the badge on them (the coin passes on at the phase end, A-5); the game over (A-7):
     no badge anywhere. The top-level `active` keeps the coin's holder."""
     act, state = game["act"], game["state"]
-    _setup(act)
+    set_up_game(act)
     act("start_game")
 
     def badges(lang="ja"):
@@ -942,7 +940,7 @@ def test_a2_a_phone_shows_its_coins_once(app, game):
         return own.count('class="card mine-card"'), own.count('class="ar-coins"'), own.count(">暗殺")
 
     assert shown() == (1, 0, 1)  # before the setup: core's card only
-    _setup(game["act"])
+    set_up_game(game["act"])
     assert shown() == (0, 1, 1)
     assert re.search(r"<dt>礼装</dt><dd>0/\d</dd>", phone.get(f"/s/{sid}/phone").get_data(as_text=True))
 
@@ -955,7 +953,7 @@ def test_a7_the_combat_that_ends_the_game_stays_on_the_stage_under_the_winner(ga
     act, client, sid, tokens = game["act"], game["client"], game["sid"], game["tokens"]
     table = client.application.test_client()
     table.get(f"/s/{sid}/table?k={tokens['table']}")
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     for seat, mana in (("s3", 0), ("s2", 1)):  # the third master is out; the second has one 魔力 left
         r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),
@@ -991,7 +989,7 @@ def test_a6_the_stage_says_how_an_encounter_came_about(game):
         shown = html[html.index('id="stage"'):html.index('id="table-summary"')]
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)), shown
 
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     act("step", who="s1")
     act("step", who="s1")
@@ -1014,7 +1012,7 @@ def test_a2_a_player_who_is_out_has_no_hand_to_change(game):
     in both languages that changes nothing; the GM still corrects any count."""
     act, client, sid, tokens, state = game["act"], game["client"], game["sid"], game["tokens"], game["state"]
     phone = open_link(client.application, f"/join/{sid}?k={tokens['s3']}")
-    _setup(act)
+    set_up_game(act)
     act("start_game")
     assert "手札 +1" in phone.get(f"/s/{sid}/phone").get_data(as_text=True)
     r = client.post(f"/api/sessions/{sid}/counters", headers=bearer(tokens["gm"]),

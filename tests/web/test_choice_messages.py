@@ -9,7 +9,7 @@ import re
 
 import pytest
 from gmtool_testing import ADMIN_KEY, bearer
-from test_ace_royal_api import _setup as ace_royal_setup
+from test_ace_royal_api import set_up_game as ace_royal_setup
 from test_ace_royal_api import new_game as new_ace_royal
 from test_sugoroku_api import new_game as new_sugoroku
 from test_illuminati_api import game, open_game  # noqa: F401  (game: the fixture)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from gmtool_testing import ADMIN_KEY, bearer, open_link
-from test_ace_royal_api import SERVANTS, start_and_attack_s2
+from test_ace_royal_api import set_up_game, start_and_attack_s2
 from test_ace_royal_api import new_game as new_ace_royal
 from test_grail_api import answer, call, new_grail, started, to_final
 from test_illuminati_api import attack_on_kgb
@@ -124,10 +124,7 @@ def test_t10_t12_the_battle_and_escape_dice_are_listed(app, client):
 def test_a5_a8_a7_the_first_master_combat_and_steal_dice_are_listed(app, client):
     game = new_ace_royal(client)
     act, sid, tokens = game["act"], game["sid"], game["tokens"]
-    act("setup", {"version": "quick"})
-    act("roll_first", {"faces": [6, 3, 2]})
-    for seat, servant in SERVANTS.items():
-        act("set_servant", servant, who=seat)
+    set_up_game(act, "quick")
     start_and_attack_s2(act)
     act("combat_choose", {"kind": "magical"}, who="s1")
     act("combat_roll", {"faces": [1, 6]}, who="s1")  # a 1 is added and rolled again
