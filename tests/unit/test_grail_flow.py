@@ -260,3 +260,30 @@ def test_t1_a_typed_in_combat_title_is_the_same_in_both_languages_and_an_old_pla
     old.pure.write([("grail.combat_started", {**started.data, "title": "決戦"})])
     view = RULESET.view(old.state, GM)
     assert view["combat"]["title"] == both and view["history"][0]["title"] == both
+
+
+def test_t13_seal_4_swap_list_names_each_one_a_gm_can_tell_apart():
+    """T-13 seal 4: the view's `swaps` (the GM only) lists whom the main's faction may swap in, as the console prints
+    it (flow.swap_choices, not the console's template): role, name and class; the faction's name where another
+    faction's reads the same (士郎 of two allied factions). Two alike of one faction: test_grail_api's seal 4 test."""
+    t = Table(seats=("甲陣営", "乙陣営", "丙陣営"))
+    t.act("set_characters", {"faction": "s1", "text": "甲 筋力50 耐久50 敏捷50 魔力50 幸運50 宝具50\n"
+                             "大河(ランサー) 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10\n士郎 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"})
+    t.act("set_characters", {"faction": "s2", "text": "乙 筋力40 耐久40 敏捷40 魔力40 幸運40 宝具40\n"
+                             "士郎 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"})
+    t.act("set_characters", {"faction": "s3", "text": "丙 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90"})
+    t.act("start_combat", {"a": ["s1", "s2"], "b": ["s3"]})
+    tiger = next(c["id"] for c in t.state.extra["grail"]["characters"]["s1"] if c["name"] == "大河")
+    t.act("answer", {"prompt": "c1-setup", "value": {"main": "s1/甲", "sub": tiger, "others": ["s1/士郎", "s2/士郎"]}},
+          who="s1")
+    t.act("answer", {"prompt": "c1-setup", "value": {"main": "s3/丙"}}, who="s3")
+    t.act("answer", {"prompt": "c1-setup", "value": {}}, who="s2")
+    t.confirm("c1-setup")
+    combat = t.combat()
+    assert 4 in combat["gm_forms"]["seals"]["s1"]
+    assert combat["swaps"]["s1"] == [
+        {"id": tiger, "label": {"ja": "サブ 大河(ランサー)", "en": "Sub 大河(ランサー)"}},
+        {"id": "s1/士郎", "label": {"ja": "その他 士郎 · 甲陣営", "en": "Other 士郎 · 甲陣営"}},
+        {"id": "s2/士郎", "label": {"ja": "その他 士郎 · 乙陣営", "en": "Other 士郎 · 乙陣営"}}]
+    seat = RULESET.view(t.state, Viewer("seat", "s1"))["combat"]
+    assert seat["swaps"] is None and seat["gm_forms"] is None  # the console's alone

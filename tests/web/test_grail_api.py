@@ -892,6 +892,9 @@ def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_na
         row = re.search(r'<form [^>]*id="grail-seal-s1".*?</form>', console.get(f"/s/{sid}/gm?lang={lang}").get_data(as_text=True), re.S)
         options = re.findall(r'<option value="([^"]+)">([^<]*)</option>', re.search(r'<select name="with".*?</select>', row.group(0), re.S).group(0))
         assert [(v, unescape(text)) for v, text in options] == list(zip(["s1/士郎", "s1/大河", "s1/大河#2"], labels)), lang
+        # the view builds the list (flow.swap_choices, `swaps`): the console only prints it
+        swaps = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["combat"]["swaps"]["s1"]
+        assert [(s["id"], s["label"][lang]) for s in swaps] == [(v, unescape(text)) for v, text in options], lang
     version = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
     error = call(client, grail, "use_seal", {"faction": "s1", "effect": 4, "with": "大河"}, status=400)["error"]
     assert (error["ja"], error["en"]) == (

@@ -204,10 +204,10 @@ def check_seal_now(state: State, combat: dict | None, faction: str, effect: int)
             raise Conflict("令呪3・4は戦闘中に使います", "Seals 3 and 4 are used in a combat")
         raise GmError(f"{faction_name(state, faction)}はこの戦闘にいません",
                       f"{faction_name(state, faction)} is not in this combat")
-    reserve = []  # (the GM console's seal 4 row lists the same from the view: templates/rulesets/grail/gm.html)
+    reserve = []  # (the GM console's seal 4 row lists the same: the view's `swaps`, swap_choices)
     if side is not None:  # in its combat only the main's faction uses seals (3 also the sub's)
         if combat.get("setup"):
-            reserve = [c for c in [combat["setup"][side].get("sub"), *combat["setup"][side].get("others", [])] if c]
+            reserve = [cid for _, cid in reserve_of(combat, side)]
             check_seal_use(effect, role, PHASE_OF_STEP.get(combat["step"]), bool(reserve))
             late = after_the_roll(combat) if effect == 3 else None
             if late:
@@ -217,6 +217,64 @@ def check_seal_now(state: State, combat: dict | None, faction: str, effect: int)
             raise Conflict(f"令呪{effect}はセットアップの確定後に使います（メインが決まってから）",
                            f"Seal {effect} is used once the setup is confirmed (when the main is known)")
     return side, reserve
+
+
+def reserve_of(combat: dict, side: str) -> list[tuple[str, str]]:
+    """T-13 seal 4: whom the main's faction may swap in on a side whose setup is confirmed, as (role, character id):
+    the sub, then the others, in the setup's order."""
+    s = combat["setup"][side]
+    return ([("sub", s["sub"])] if s.get("sub") else []) + [("other", o) for o in s.get("others", [])]
+
+
+SWAP_ROLES = {"sub": Label("サブ", "Sub"), "other": Label("その他", "Other")}
+
+
+def _nth_on_sheet(n: int) -> Label:
+    """「シートの2人目」 / "2nd on the sheet": a character's place among the ones of its faction's sheet that read alike."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return Label(f"シートの{n}人目", f"{n}{suffix} on the sheet")
+
+
+def swap_choices(state: State, combat: dict, side: str) -> list[dict]:
+    """T-13 seal 4: the console's swap list for a side, `[{id, label}]` in reserve_of's order. Each label reads the
+    character's role, name and class (「サブ 士郎」, 「その他 大河(キャスター)」); where another faction's reads the same,
+    its faction's name too (「その他 士郎 · キャスター陣営」); where two of one faction read the same (two others 大河,
+    one class), its place among them on the faction's sheet (「その他 大河 · シートの2人目」). Never an id: the GM posts
+    the id (`id`) and reads the label. Linear in the characters: each label's look-alikes are counted once."""
+    chars = combat["chars"]
+    reserve = [(role, cid, chars[cid]) for role, cid in reserve_of(combat, side)]
+    owners: dict[tuple, set] = {}
+    alike: dict[tuple, int] = {}
+    for role, _, ch in reserve:
+        key = (role, ch["name"], ch["class_name"] or "")
+        owners.setdefault(key, set()).add(ch["faction"])
+        alike[key + (ch["faction"],)] = alike.get(key + (ch["faction"],), 0) + 1
+    places: dict[str, dict[str, int]] = {}  # faction -> {character id: its place among its look-alikes on the sheet}
+
+    def place(faction: str, cid: str) -> int | None:
+        if faction not in places:
+            seen: dict[tuple, int] = {}
+            places[faction] = {}
+            for x in grail_of(state)["characters"].get(faction, []):
+                k = (x["name"], x["class_name"] or "")
+                seen[k] = seen.get(k, 0) + 1
+                places[faction][x["id"]] = seen[k]
+        return places[faction].get(cid)
+
+    out = []
+    for role, cid, ch in reserve:
+        key, faction = (role, ch["name"], ch["class_name"] or ""), ch["faction"]
+        name = ch["name"] + (f"({ch['class_name']})" if ch["class_name"] else "")
+        ja, en = [f"{SWAP_ROLES[role].ja} {name}"], [f"{SWAP_ROLES[role].en} {name}"]
+        if len(owners[key]) > 1 and faction in state.seats:
+            ja.append(faction_name(state, faction))
+            en.append(faction_name(state, faction))
+        n = place(faction, cid) if alike[key + (faction,)] > 1 else None
+        if n:
+            ja.append(_nth_on_sheet(n).ja)
+            en.append(_nth_on_sheet(n).en)
+        out.append({"id": cid, "label": {"ja": " · ".join(ja), "en": " · ".join(en)}})
+    return out
 
 
 def escape_timing(state: State, combat: dict, faction: str) -> tuple[str, str, int]:
@@ -951,6 +1009,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
     if step == "setup" or step.startswith("select"):
         gone = prompt is None or prompt.status == "cancelled" or prompt.confirmed
         next_label = Label("出し直す", "Open it again") if gone else None
+    forms = gm_forms(state, c) if viewer.is_gm and step != "done" else None
     return {
         "id": c["id"], "title": c["title"], "names": c["names"], "sides": c["sides"], "declarer": c["declarer"],
         "step": step, "step_label": STEP_LABELS[step].to_dict(), "prompt": c["prompt"], "prompt_status": prompt_status,
@@ -965,7 +1024,9 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "skills": skill_chips(state, c, mine) if mine and step != "done" else None,
         "skills_by_faction": {f: skill_chips(state, c, f) for s in SIDES for f in c["sides"][s]}
         if viewer.is_gm and step != "done" else None,
-        "gm_forms": gm_forms(state, c) if viewer.is_gm and step != "done" else None,
+        "gm_forms": forms,
+        "swaps": {f: swap_choices(state, c, next(s for s in SIDES if f in c["sides"][s]))
+                  for f, effects in forms["seals"].items() if 4 in effects} if forms else None,
         "cleanup_skills": list(c.get("cleanup_skills", [])),
         "seals": c["seals"], "modifiers": c["modifiers"], "advantages": advantages(c),
         "win_rates": win_rates(state, c) if c.get("setup") else None, "final": c["final"],

@@ -46,8 +46,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.end_combat': ('打ち切り', 'End combat'),
     'grail.seal': ('令呪', 'Seal'),
     'grail.swap_id_4': ('交代先（令呪4）', 'Swap with (seal 4)'),
-    'grail.swap_other': ('その他', 'Other'),
-    'grail.nth_on_sheet': ('シートの{n}人目', '{n} on the sheet'),
     'grail.use': ('使用', 'Use'),
     'grail.esc_mod': ('逃走修正', "escaper's modifier"),
     'grail.pursuit_mod': ('追跡修正', "pursuer's modifier"),
