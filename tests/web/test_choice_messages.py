@@ -17,6 +17,7 @@ from test_screen_messages import Table, flash, grail_table
 
 from gmtool.core.errors import GmError
 from gmtool.rulesets.ace_royal.rules import parse_skills
+from gmtool.rulesets.grail_trpg.rules import check_stat
 from gmtool.rulesets.grail_trpg.sheets import make_skill
 from gmtool.rulesets.sugoroku.battle import card_text
 from gmtool.rulesets.sugoroku.rules import _card as sugoroku_card
@@ -119,7 +120,13 @@ def _refusal(fn, *args):
 
 @pytest.mark.parametrize(("fn", "args", "ja", "en"), [
     (make_skill, ({"name": "直感", "kind": "magic"}, ("アルトリア", "アルトリア")),
-     "アルトリア: 種類「magic」はありません（「スキル」「宝具」）", "アルトリア: unknown kind 'magic' (Skill [skill], NP [np])"),
+     "アルトリア: 種類「magic」はありません。スキル・宝具のいずれかを指定してください",
+     "アルトリア: there is no kind 'magic': give Skill or NP"),
+    (make_skill, ({"name": "直感", "stat": "体力", "value": 10}, ("アルトリア", "アルトリア")),
+     "アルトリア: 能力値「体力」はありません。筋力・耐久・敏捷・魔力・幸運・宝具のいずれかを指定してください",
+     "アルトリア: there is no stat '体力': give STR, END, AGI, MAG, LUK or NP"),
+    (check_stat, (["筋力"],), "戦力「[\"筋力\"]」はありません。筋力・耐久・敏捷・魔力・幸運・宝具のいずれかを指定してください",
+     "There is no stat '[\"筋力\"]': give STR [筋力], END [耐久], AGI [敏捷], MAG [魔力], LUK [幸運] or NP [宝具]"),
     (make_skill, ({"name": "直感", "timing": "朝"}, ("アルトリア", "アルトリア")),
      "アルトリア: タイミング「朝」はありません（「セットアップ」「セレクト」「リザルト」「バトル」「クリンナップ」「常時」）",
      "アルトリア: unknown timing '朝' (Setup [setup], Select [select], Result [result], Battle [battle], Cleanup [cleanup], "
@@ -130,7 +137,8 @@ def _refusal(fn, *args):
      "Card face must be face up [up] or face down [down]"),
 ])
 def test_a_rulesets_refusal_names_its_choices_in_words(fn, args, ja, en):
-    """grail's mod and sheet kinds and timings (「skill / np」, 「setup/select/…」), Ace Royal's keyword skills (the English
+    """grail's mod and sheet kinds, stats and timings (「skill / np」, 「setup/select/…」; a stat sent as a list read as
+    Python's repr, 「['筋力']」, and the English listed no words but codes), Ace Royal's keyword skills (the English
     listed keys only) and a sugoroku card's face (「up か down」): the choices in words, the English with the codes."""
     said_ja, said_en = _refusal(fn, *args)
     assert said_ja.startswith(ja) and said_en.startswith(en), (said_ja, said_en)
@@ -194,8 +202,8 @@ def test_succession_a_mode_is_refused_in_the_words_of_the_console(app, client, l
     assert state["session"]["version"] == 1
 
 
-@pytest.mark.parametrize(("lang", "said"), [("ja", "種類「magic」はありません（「スキル」「宝具」「上限外」）"),
-                                            ("en", "Unknown kind 'magic' (Skill [skill], NP [np], Outside the cap [outside])")])
+@pytest.mark.parametrize(("lang", "said"), [("ja", "種類「magic」はありません。スキル・宝具・上限外のいずれかを指定してください"),
+                                            ("en", "There is no kind 'magic': give Skill [skill], NP [np] or Outside the cap [outside]")])
 def test_grail_a_gm_modifiers_kind_is_refused_in_the_words_of_the_consoles_select(app, client, lang, said):
     """The console's step modifier sent with a kind its select does not offer: the kinds as that select and the sheet
     name them (「スキル」「宝具」「上限外」 / Skill, NP, Outside the cap: the English read "skill [skill]" and "outside the

@@ -12,14 +12,14 @@ import json
 from typing import Any
 
 from gmtool.core.commands import change_at_confirm, clean_text, counter_drafts, parse_int
-from gmtool.core.errors import Conflict, GmError, choices_text, shown
+from gmtool.core.errors import Conflict, GmError, shown
 from gmtool.core.model import Label, Prompt, State, text_in
 from gmtool.core.logtext import minus_sign
 from gmtool.core.view import pending_view
 
 from .events import (GM_SIDE, combat_of, faction_name, forces_seen, grail_of, other, seen_count, seen_total,
                      select_resolution, shown_combat, use_limit)
-from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force,
+from .rules import (STAT_EN, STAT_LABELS, STATS, Character, SideChoice, allowed_stats, check_stat, compare, force, one_of,
                           note, reading_note, select_notes, setup_order, term, validate_setup)
 from .sheets import KINDS, MOD_KINDS, effect_text, skill_label, unavailable, use_label
 from .winrate import CapTracker, USE_LIMITS, check_seal_use, pairings, seal_cost_words, win_rate
@@ -448,13 +448,13 @@ def free_use(m: Any, faction: str | None, phase: str, gm: bool = False) -> dict:
     kinds = MOD_KINDS if gm else KINDS
     kind = m.get("kind") or "skill"
     if not isinstance(kind, str) or kind not in kinds:
-        ja, en = choices_text(kinds)
-        raise GmError(f"種類「{shown(kind)}」はありません（{ja}）", f"Unknown kind '{shown(kind)}' ({en})")
+        ja, en = one_of([(k.ja, f"{k.en} [{code}]") for code, k in kinds.items()])
+        raise GmError(f"種類「{shown(kind)}」はありません。{ja}", f"There is no kind '{shown(kind)}': {en}")
     label = clean_text(m.get("label"), "スキル名", "skill name", limit=40)
     amount = modifier_value(m.get("value"), f"「{label}」の修正値", f"value of '{label}'")
     stat = m.get("stat") or None
     if stat is not None:
-        check_stat(str(stat))
+        check_stat(stat)
     if phase == "setup" and stat is None:
         raise GmError(f"「{label}」: セットアップの修正には能力値を指定します", f"'{label}': a setup modifier names its stat")
     target = "opponent" if m.get("target") in ("opponent", "1", 1, True, "on", "true") else "self"
@@ -567,7 +567,7 @@ def validate_select_answer(prompt: Prompt, who: str, value: Any, state: State) -
     stat = v.get("stat")
     if not stat:
         raise GmError("戦力（ステータス）を1つ選んでください", "Choose one stat")
-    check_stat(str(stat))
+    check_stat(stat)
     reason = prompt.per_seat.get(who, {}).get(stat)
     if reason:
         raise GmError(f"{stat}は選べません: {text_in(reason, 'ja')} [T-5]",

@@ -184,10 +184,18 @@ def norm_term(t: Any, rule: str) -> dict:
     return term(Label(str(label.get("ja", "")), str(label.get("en", ""))) if isinstance(label, Mapping) else label, value, t.get("rule", rule))
 
 
-def check_stat(stat: str) -> str:
-    """T-1: the stat itself, or a GmError naming the six stats."""
-    if stat not in STATS:
-        raise GmError(f"戦力「{stat}」はありません（{'・'.join(STATS)}）", f"Unknown stat '{stat}' ({', '.join(STATS_EN)})")
+def one_of(words: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    """T-1/T-8: the values a refusal allows, in words, ending its sentence (「…のいずれかを指定してください」 / "give A or B")."""
+    ja, en = [j for j, _ in words], [e for _, e in words]
+    return f"{'・'.join(ja)}のいずれかを指定してください", \
+        "give " + (f"{', '.join(en[:-1])} or {en[-1]}" if len(en) > 1 else en[0])
+
+
+def check_stat(stat: Any) -> str:
+    """T-1: the stat itself, or a GmError naming the value (as JSON writes it) and the six stats (STR [筋力] …)."""
+    if not isinstance(stat, str) or stat not in STATS:
+        ja, en = one_of([(s, f"{STAT_EN[s]} [{s}]") for s in STATS])
+        raise GmError(f"戦力「{shown(stat)}」はありません。{ja}", f"There is no stat '{shown(stat)}': {en}")
     return stat
 
 

@@ -18,7 +18,7 @@ from gmtool.core.errors import GmError, choices_text, shown
 from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Label
 
-from .rules import STAT_EN, STATS
+from .rules import STAT_EN, STATS, one_of
 
 TIMINGS = {"setup": Label("セットアップ", "Setup"), "select": Label("セレクト", "Select"),
            "result": Label("リザルト", "Result"), "battle": Label("バトル", "Battle"),
@@ -78,17 +78,18 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
     kind = _KIND_WORDS.get(str(raw.get("kind") or "skill").strip().lower(), None)
     timing = _TIMING_WORDS.get(str(raw.get("timing") or "any").strip().lower(),
                                _TIMING_WORDS.get(str(raw.get("timing") or "").strip()))
-    if kind is None:
-        ja, en = choices_text(KINDS)
-        raise _bad(where, f"種類「{shown(raw.get('kind'))}」はありません（{ja}）", f"unknown kind '{shown(raw.get('kind'))}' ({en})")
+    if kind is None:  # the words a sheet takes (スキル, 宝具, skill, NP), so no code beside them
+        ja, en = one_of([(k.ja, k.en) for k in KINDS.values()])
+        raise _bad(where, f"種類「{shown(raw.get('kind'))}」はありません。{ja}", f"there is no kind '{shown(raw.get('kind'))}': {en}")
     if timing is None:
         ja, en = choices_text(TIMINGS)
         raise _bad(where, f"タイミング「{shown(raw.get('timing'))}」はありません（{ja}）",
                    f"unknown timing '{shown(raw.get('timing'))}' ({en})")
     stat = raw.get("stat") or None
     if stat is not None:
-        if stat not in _STAT_WORDS:
-            raise _bad(where, f"能力値「{stat}」はありません", f"unknown stat '{stat}'")
+        if stat not in _STAT_WORDS:  # a sheet takes a stat's Japanese or English name
+            ja, en = one_of([(s, STAT_EN[s]) for s in STATS])
+            raise _bad(where, f"能力値「{shown(stat)}」はありません。{ja}", f"there is no stat '{shown(stat)}': {en}")
         stat = _STAT_WORDS[stat]
     target = str(raw.get("target") or "self")
     if target not in ("self", "opponent"):
