@@ -194,15 +194,20 @@ def test_set_characters_limits_answer_as_the_limits_table_says(client, grail, te
     ("add_modifier", {"side": "b", "label": "軍略", "value": "-101"}),
     ("escape", {"faction": "s1", "escaper_mod": 101}),
     ("escape", {"faction": "s1", "pursuer_mod": -101}),
+    ("use_skill", {"side": "a", "label": "軍略", "value": 101, "kind": "skill", "stat": "筋力"}),
 ])
 def test_t9_t12_a_modifier_over_100_is_refused_in_words_and_writes_nothing(client, grail, name, body):
     """docs/api.md, Limits › Rulesets: grail_trpg modifiers are at most ±100 (`A modifier is at most ±100 (…)`); a
-    win-rate modifier (`add_modifier`) and an escape's modifiers took any number."""
-    started(client, grail)
+    win-rate modifier (`add_modifier`) and an escape's modifiers took any number. A GM modifier of 0 (add_modifier,
+    and use_skill's, which took it on a revealed setup) is refused: it would change nothing."""
+    a, b = started(client, grail)
+    if name == "use_skill":  # the setup revealed: a GM modifier recomputes it (a 0 one was taken, as +0 筋力)
+        answer(client, grail, "c1-setup", a, "s1")
+        answer(client, grail, "c1-setup", b, "s2")
     before = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()
     error = call(client, grail, name, body, status=400)["error"]
     assert error["en"].startswith("A modifier is at most ±100 (") and error["ja"].startswith("修正値は±100までです（")
-    if name == "add_modifier":  # a +0 win-rate term changes nothing: refused, as illuminati's and ace_royal's are
+    if name in ("add_modifier", "use_skill"):  # a +0 term changes nothing: refused, as illuminati's and ace_royal's are
         error = call(client, grail, name, {**body, "value": 0}, status=400)["error"]
         assert (error["ja"], error["en"]) == ("修正値が0です", "The modifier is 0")
     after = client.get(f"/api/sessions/{grail['session']}/state", headers=bearer(grail["tok"]["gm"])).get_json()

@@ -544,6 +544,8 @@ def use_skill(state: State, p: dict, ctx: ActionContext) -> list:
             raise GmError("使うスキルを選んでください", "Choose the skill to use", status=400)
         side = _side(text_field(p, "side", ja="修正する側"), combat["names"], "修正する側", "side")
         use = {**free_use(p, None, phase or "", gm=True), "side": side}
+        if use["value"] == 0:  # a +0 term would change nothing (as add_modifier's)
+            raise GmError("修正値が0です", "The modifier is 0")
         if p.get("win_rate") not in (None, ""):
             use.update(win_rate=use["value"], value=None, stat=None)
     if pending:
