@@ -257,9 +257,13 @@ def test_t1_a_typed_in_combat_title_is_the_same_in_both_languages_and_an_old_pla
     old = Table()
     old.act("set_characters", {"faction": "s1", "text": SABER})
     old.act("set_characters", {"faction": "s2", "characters": ARCHER})
-    old.pure.write([("grail.combat_started", {**started.data, "title": "決戦"})])
+    old.pure.write([("scene.marked", {"title": "決戦"}), ("grail.combat_started", {**started.data, "title": "決戦"})])
     view = RULESET.view(old.state, GM)
     assert view["combat"]["title"] == both and view["history"][0]["title"] == both
+    # its log lines read in both languages (the scene's as typed; 0.1's default title: test_migration_v0_1)
+    lines = {lang: [describe(e.to_dict(), old.state, lang) for e in old.pure.events[-2:]] for lang in ("ja", "en")}
+    assert lines == {"ja": ["■ 決戦", "戦闘開始: セイバー陣営 vs アーチャー陣営（宣言側: セイバー陣営）[T-1]"],
+                     "en": ["■ 決戦", "Combat: セイバー陣営 vs アーチャー陣営 (declared by セイバー陣営) [T-1]"]}
 
 
 def test_t13_seal_4_swap_list_names_each_one_a_gm_can_tell_apart():

@@ -116,15 +116,18 @@ def _advantage_amounts(view: dict) -> dict:
 
 
 def _grail_titles_and_phases(view: dict) -> dict:
-    """0.1's grail combat titles, stored as plain text, read as `{ja, en}`, the same in both (docs §6b: every title is
-    a pair); its seal effects' `timing` without `final_result`, a step, not a phase (the final result is in the battle
+    """0.1's grail combat titles, stored as plain text, read as `{ja, en}` (docs §6b: every title is a pair): its
+    default 「戦闘: A vs B」 of the combat's own sides in English as a new combat's default reads, "Combat: A vs B"; its seal effects' `timing` without `final_result`, a step, not a phase (the final result is in the battle
     phase, §6b `phase`): a seal 4 or 5 was usable at the same steps then as now."""
     rv = view.get("ruleset") or {}
     if view.get("session", {}).get("ruleset") != "grail_trpg":
         return view
     for combat in [rv.get("combat") or {}, *(rv.get("history") or [])]:
         if isinstance(combat.get("title"), str):
-            combat["title"] = {"ja": combat["title"], "en": combat["title"]}
+            names = combat.get("names") or {}
+            default = combat["title"] == f"戦闘: {names.get('a')} vs {names.get('b')}"
+            combat["title"] = {"ja": combat["title"],
+                               "en": f"Combat: {names['a']} vs {names['b']}" if default else combat["title"]}
     for effect in rv.get("seal_effects") or []:
         kept = [i for i, p in enumerate(effect["timing"]) if p != "final_result"]
         effect["timing"] = [effect["timing"][i] for i in kept]
@@ -150,6 +153,27 @@ def test_an_old_session_opens_with_the_state_it_had(old_app, name):
     before = _out_flagged(_grail_titles_and_phases(_advantage_amounts(_minus_signs(_places_shared(_roles_spaced(
         _without_labels(_without_readings(VIEWS[name]))))))))
     assert _as_before(now, before) == before
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_an_old_grail_combat_title_reads_in_the_view_log_and_export(old_app, lang):
+    """0.1 stored a combat's title (and its scene marker's) as plain text, 「戦闘: セイバー陣営 vs アーチャー陣営」,
+    where new ones are {ja, en}: the console's panel, the history, the log and the write-up read it without breaking,
+    in English too: the view's title as a new combat's default reads ("Combat: …"), the scene heading as stored
+    (core's scene marker holds what was typed; the English log line of the start names the sides in English)."""
+    client, tok = old_app.test_client(), TOKENS["grail_trpg"]
+    view = client.get(f"/api/sessions/{tok['session']}/state?lang={lang}", headers=bearer(tok["gm"])).get_json()
+    title = {"ja": "戦闘: セイバー陣営 vs アーチャー陣営", "en": "Combat: セイバー陣営 vs アーチャー陣営"}
+    assert view["ruleset"]["history"][0]["title"] == title
+    log = client.get(f"/api/sessions/{tok['session']}/log?limit=1000&lang={lang}",
+                     headers=bearer(tok["table"])).get_json()["events"]
+    lines = [e["text"] for e in log if e["type"] in ("scene.marked", "grail.combat_started")]
+    assert lines == ["■ 戦闘: セイバー陣営 vs アーチャー陣営", {
+        "ja": "戦闘開始: セイバー陣営 vs アーチャー陣営（宣言側: セイバー陣営）[T-1]",
+        "en": "Combat: セイバー陣営 vs アーチャー陣営 (declared by セイバー陣営) [T-1]"}[lang]], lines
+    for fmt in ("markdown", "html"):
+        r = client.get(f"/api/sessions/{tok['session']}/export?format={fmt}&lang={lang}", headers=bearer(tok["gm"]))
+        assert r.status_code == 200 and "戦闘: セイバー陣営 vs アーチャー陣営" in r.get_data(as_text=True), fmt
 
 
 @pytest.mark.parametrize("name, key, value", [("grail_trpg", "sub_part", "half_ceil"),

@@ -120,10 +120,19 @@ def _priority_set(state: State, e) -> None:
         g["passed"] = []
 
 
+def old_title(title: str, names: dict) -> dict:
+    """A combat title stored as plain text (gmtool 0.1 stored even the default one so) as `{ja, en}`: the default
+    「戦闘: A vs B」 of its own sides reads "Combat: A vs B" in English, as a new combat's default does; any other
+    (one the GM typed) reads the same in both."""
+    if title == f"戦闘: {names['a']} vs {names['b']}":
+        return {"ja": title, "en": f"Combat: {names['a']} vs {names['b']}"}
+    return {"ja": title, "en": title}
+
+
 def _combat_started(state: State, e) -> None:
     d = copy.deepcopy(e.data)
-    if not isinstance(d["title"], dict):  # a typed-in title stored as plain text before titles were {ja, en}
-        d["title"] = {"ja": str(d["title"]), "en": str(d["title"])}
+    if not isinstance(d["title"], dict):  # a title stored as plain text before titles were {ja, en}
+        d["title"] = old_title(str(d["title"]), d["names"])
     _g(state)["combats"].append({
         "id": d["id"], "title": d["title"], "sides": d["sides"], "names": d["names"], "declarer": d["declarer"],
         "respondents": d["respondents"], "step": "setup", "prompt": d["prompt"], "setup": None, "forces": None,
