@@ -889,6 +889,11 @@ def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_na
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     a, b = started(client, grail, a_sub="s1/士郎", sheet=SABER + "\n大河 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90")
     set_up(client, grail, {**a, "others": ["s1/大河", "s1/大河#2"]}, b)
+    # the setup's answer reads their names, not the id that tells them apart (it read 「その他 大河・大河#2」)
+    for lang, said in (("ja", "メイン アルトリア / サブ 士郎 / その他 大河・大河"), ("en", "Main アルトリア / Sub 士郎 / Others 大河, 大河")):
+        log = client.get(f"/api/sessions/{sid}/log?limit=1000&lang={lang}", headers=gm).get_json()["events"]
+        answered = next(e["text"] for e in log if e["type"] == "prompt.answered" and e["data"]["by"] == "s1")
+        assert f"→ {said}{'（' if lang == 'ja' else ' ('}" in answered, answered
     console = open_link(client.application, grail["gm_url"])
     # both 大河 are others of one faction with no class: they read 「その他 大河」 twice, so the GM could not tell which
     # to swap in; each says its place among the 大河 of the faction's sheet now, as the characters' list shows them

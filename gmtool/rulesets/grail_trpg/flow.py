@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 from gmtool.core.commands import change_at_confirm, clean_text, counter_drafts, parse_int
@@ -515,7 +516,9 @@ def refuse_unavailable(name: str, why: dict | None) -> None:
 
 
 def _character_name(cid: Any) -> str:
-    return str(cid).split("/", 1)[-1] if cid else ""
+    """A character's name from its id (s1/大河 → 大河), without the #2 that tells a second 大河 of one sheet apart
+    (rules._unique_id): players read names, never ids (the setup's cast reads 大河・大河 alike)."""
+    return re.sub(r"#\d+$", "", str(cid).split("/", 1)[-1]) if cid else ""
 
 
 def _tag(name: Any, lang: str) -> str:
