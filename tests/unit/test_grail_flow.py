@@ -291,3 +291,14 @@ def test_t13_seal_4_swap_list_names_each_one_a_gm_can_tell_apart():
         {"id": "s2/士郎", "label": {"ja": "その他 士郎 · 乙陣営", "en": "Other 士郎 · 乙陣営"}}]
     seat = RULESET.view(t.state, Viewer("seat", "s1"))["combat"]
     assert seat["swaps"] is None and seat["gm_forms"] is None  # the console's alone
+
+
+def test_t10_a_negative_battle_total_reads_with_the_minus_sign_in_the_log(table):
+    """T-10: the battle roll's log line wrote a negative win rate with the minus sign (勝率−26) but the total it came
+    to with a hyphen (= -25), in both languages; both read −25 now, as every breakdown writes a negative number."""
+    table.act("start_combat", {"a": ["s1"], "b": ["s2"]})
+    row = {"round": 1, "tie": False, "a": {"die": 98, "rate": 37, "total": 135}, "b": {"die": 1, "rate": -26, "total": -25}}
+    event = {"type": "grail.battle_rolled", "data": {"combat": "c1", "battle": {"rolls": [row], "winner": "a"}}}
+    assert describe(event, table.state).endswith("アーチャー陣営 1d100(1) + 勝率−26 = −25 → セイバー陣営の勝ち")
+    assert describe(event, table.state, "en").endswith(
+        "アーチャー陣営 1d100(1) + win rate −26 = −25 → セイバー陣営 wins")

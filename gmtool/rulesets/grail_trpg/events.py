@@ -530,7 +530,7 @@ def _d_battle(e, state, lang):
     parts = []
     for row in d["battle"]["rolls"]:
         rolls = " vs ".join(f"{names[s]} 1d100({row[s]['die']}) + {_ja(lang, '勝率', 'win rate ')}{minus_sign(row[s]['rate'])} = "
-                            f"{row[s]['total']}" for s in "ab")
+                            f"{minus_sign(row[s]['total'])}" for s in "ab")
         parts.append(rolls + (_ja(lang, "（同値）", " (tie)") if row["tie"] else ""))
     w = d["battle"]["winner"]
     verdict = _ja(lang, f"{names[w]}の勝ち", f"{names[w]} wins") if w else _ja(lang, "同値: 監督役が決める", "tie: the GM decides")
