@@ -267,7 +267,7 @@ def test_t1_a_typed_in_combat_title_is_the_same_in_both_languages_and_an_old_pla
 
 
 def test_t13_seal_4_swap_list_names_each_one_a_gm_can_tell_apart():
-    """T-13 seal 4: the view's `swaps` (the GM only) lists whom the main's faction may swap in, as the console prints
+    """T-4: the view's `setup_choices` (the setup form's characters) and T-13 seal 4: the view's `swaps` (the GM only) lists whom the main's faction may swap in, as the console prints
     it (flow.swap_choices, not the console's template): role, name and class; the faction's name where another
     faction's reads the same (士郎 of two allied factions). Two alike of one faction: test_grail_api's seal 4 test."""
     t = Table(seats=("甲陣営", "乙陣営", "丙陣営"))
@@ -277,6 +277,12 @@ def test_t13_seal_4_swap_list_names_each_one_a_gm_can_tell_apart():
                              "士郎 筋力10 耐久10 敏捷10 魔力10 幸運10 宝具10"})
     t.act("set_characters", {"faction": "s3", "text": "丙 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90"})
     t.act("start_combat", {"a": ["s1", "s2"], "b": ["s3"]})
+    # the setup form offers the side's characters by name and class, an ally's 士郎 told apart by its faction
+    assert [c["label"]["en"] for c in RULESET.view(t.state, Viewer("seat", "s2"))["combat"]["setup_choices"]] == [
+        "甲", "大河(ランサー)", "士郎 · 甲陣営", "乙", "士郎 · 乙陣営"]
+    assert RULESET.view(t.state, Viewer("seat", "s3"))["combat"]["setup_choices"] == [
+        {"id": "s3/丙", "label": {"ja": "丙", "en": "丙"}}]
+    assert t.combat()["setup_choices"] is None  # the GM answers no setup in a combat of factions
     tiger = next(c["id"] for c in t.state.extra["grail"]["characters"]["s1"] if c["name"] == "大河")
     t.act("answer", {"prompt": "c1-setup", "value": {"main": "s1/甲", "sub": tiger, "others": ["s1/士郎", "s2/士郎"]}},
           who="s1")

@@ -888,6 +888,16 @@ def test_t13_seal_4_on_the_console_swaps_in_one_of_two_characters_of_the_same_na
     a shared one is a 400 that names them, nothing written."""
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     a, b = started(client, grail, a_sub="s1/士郎", sheet=SABER + "\n大河 筋力90 耐久90 敏捷90 魔力90 幸運90 宝具90")
+    # the phone's setup form told the two 大河 apart no better (「大河」 twice): each says its place on the sheet now
+    phone = open_link(client.application, next(s["join_url"] for s in grail["seats"] if s["id"] == "s1"))
+    for lang, labels in (("ja", ["アルトリア(セイバー)", "士郎", "大河 · シートの1人目", "大河 · シートの2人目"]),
+                         ("en", ["アルトリア(セイバー)", "士郎", "大河 · 1st on the sheet", "大河 · 2nd on the sheet"])):
+        form = phone.get(f"/s/{sid}/phone?lang={lang}").get_data(as_text=True)
+        others = re.findall(r'name="others" value="([^"]+)"> ([^<]*)</label>', form)
+        assert [(v, unescape(text)) for v, text in others] == list(zip(
+            ["s1/アルトリア", "s1/士郎", "s1/大河", "s1/大河#2"], labels)), lang
+        main = re.search(r'<select name="main".*?</select>', form, re.S).group(0)
+        assert [unescape(x) for x in re.findall(r'<option value="[^"]+">([^<]*)</option>', main)] == labels, lang
     set_up(client, grail, {**a, "others": ["s1/大河", "s1/大河#2"]}, b)
     # the setup's answer reads their names, not the id that tells them apart (it read 「その他 大河・大河#2」)
     for lang, said in (("ja", "メイン アルトリア / サブ 士郎 / その他 大河・大河"), ("en", "Main アルトリア / Sub 士郎 / Others 大河, 大河")):

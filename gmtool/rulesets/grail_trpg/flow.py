@@ -238,15 +238,29 @@ def _nth_on_sheet(n: int) -> Label:
 
 def swap_choices(state: State, combat: dict, side: str) -> list[dict]:
     """T-13 seal 4: the console's swap list for a side, `[{id, label}]` in reserve_of's order. Each label reads the
-    character's role, name and class (「サブ 士郎」, 「その他 大河(キャスター)」); where another faction's reads the same,
-    its faction's name too (「その他 士郎 · キャスター陣営」); where two of one faction read the same (two others 大河,
-    one class), its place among them on the faction's sheet (「その他 大河 · シートの2人目」). Never an id: the GM posts
-    the id (`id`) and reads the label. Linear in the characters: each label's look-alikes are counted once."""
+    character's role, name and class (「サブ 士郎」, 「その他 大河(キャスター)」), and what tells it from one alike
+    (cast_labels: 「その他 士郎 · キャスター陣営」, 「その他 大河 · シートの2人目」). Never an id: the GM posts the id
+    (`id`) and reads the label."""
     chars = combat["chars"]
-    reserve = [(role, cid, chars[cid]) for role, cid in reserve_of(combat, side)]
+    return cast_labels(state, [(SWAP_ROLES[role], chars[cid]) for role, cid in reserve_of(combat, side)])
+
+
+def setup_choices(state: State, combat: dict, side: str) -> list[dict]:
+    """T-4: the characters a side's setup may name (main, sub, others: every character of its factions, in their
+    sheets' order), `[{id, label}]` as the setup form offers them: name and class, and what tells one from another
+    alike (cast_labels: 「大河 · シートの2人目」, 「士郎 · キャスター陣営」)."""
+    return cast_labels(state, [(None, ch) for f in combat["sides"][side] for ch in grail_of(state)["characters"].get(f, [])])
+
+
+def cast_labels(state: State, cast: list[tuple[Label | None, dict]]) -> list[dict]:
+    """T-4/T-13: `[{id, label}]` for characters listed with an optional role (サブ / その他): each label reads the role,
+    the name and the class; where another faction's reads the same, its faction's name too (「その他 士郎 ·
+    キャスター陣営」); where two of one faction read the same (two 大河, one class), its place among them on the
+    faction's sheet (「その他 大河 · シートの2人目」 / "Other 大河 · 2nd on the sheet"). Never an id: players read
+    names. Linear in the characters: each label's look-alikes are counted once."""
     owners: dict[tuple, set] = {}
     alike: dict[tuple, int] = {}
-    for role, _, ch in reserve:
+    for role, ch in cast:
         key = (role, ch["name"], ch["class_name"] or "")
         owners.setdefault(key, set()).add(ch["faction"])
         alike[key + (ch["faction"],)] = alike.get(key + (ch["faction"],), 0) + 1
@@ -263,18 +277,18 @@ def swap_choices(state: State, combat: dict, side: str) -> list[dict]:
         return places[faction].get(cid)
 
     out = []
-    for role, cid, ch in reserve:
+    for role, ch in cast:
         key, faction = (role, ch["name"], ch["class_name"] or ""), ch["faction"]
         name = ch["name"] + (f"({ch['class_name']})" if ch["class_name"] else "")
-        ja, en = [f"{SWAP_ROLES[role].ja} {name}"], [f"{SWAP_ROLES[role].en} {name}"]
+        ja, en = [f"{role.ja} {name}" if role else name], [f"{role.en} {name}" if role else name]
         if len(owners[key]) > 1 and faction in state.seats:
             ja.append(faction_name(state, faction))
             en.append(faction_name(state, faction))
-        n = place(faction, cid) if alike[key + (faction,)] > 1 else None
+        n = place(faction, ch["id"]) if alike[key + (faction,)] > 1 else None
         if n:
             ja.append(_nth_on_sheet(n).ja)
             en.append(_nth_on_sheet(n).en)
-        out.append({"id": cid, "label": {"ja": " · ".join(ja), "en": " · ".join(en)}})
+        out.append({"id": ch["id"], "label": {"ja": " · ".join(ja), "en": " · ".join(en)}})
     return out
 
 
@@ -1013,6 +1027,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         gone = prompt is None or prompt.status == "cancelled" or prompt.confirmed
         next_label = Label("出し直す", "Open it again") if gone else None
     forms = gm_forms(state, c) if viewer.is_gm and step != "done" else None
+    answering = side_of_me or (next((s for s in SIDES if GM_SIDE in c["sides"][s]), None) if viewer.is_gm else None)
     return {
         "id": c["id"], "title": c["title"], "names": c["names"], "sides": c["sides"], "declarer": c["declarer"],
         "step": step, "step_label": STEP_LABELS[step].to_dict(), "prompt": c["prompt"], "prompt_status": prompt_status,
@@ -1028,6 +1043,7 @@ def _combat_view(state: State, c: dict, viewer: Any) -> dict:
         "skills_by_faction": {f: skill_chips(state, c, f) for s in SIDES for f in c["sides"][s]}
         if viewer.is_gm and step != "done" else None,
         "gm_forms": forms,
+        "setup_choices": setup_choices(state, c, answering) if answering and step == "setup" else None,
         "swaps": {f: swap_choices(state, c, next(s for s in SIDES if f in c["sides"][s]))
                   for f, effects in forms["seals"].items() if 4 in effects} if forms else None,
         "cleanup_skills": list(c.get("cleanup_skills", [])),
