@@ -1043,3 +1043,59 @@ def test_a3_quick_seal_1_reads_as_english(game):
     for page in (phone.get(f"/s/{sid}/phone?lang=en"), gm.get(f"/s/{sid}/gm?lang=en")):
         html = page.get_data(as_text=True)
         assert "ecover mana equal to a die roll" in html and "die's roll" not in html and "die&#39;s roll" not in html
+
+
+def test_a10_a_public_import_asks_whether_a_servant_it_has_not_fights_on(app, client, game):
+    """A public export has no servant's cards (A-1). Imported, a master killed by coins above the hand (A-10) took its
+    player out, where the live game's 単独行動 servant fought on masterless: now the change is refused (409, nothing
+    written) until the GM says whether the servant has 単独行動 (`independent`, the console's two buttons), and then
+    it goes as the live game went. On the way: with every hero card revealed but a class card not, the game's
+    actions went on (the guard asked for the hero only), and the combat an encounter started was a 500 on every
+    screen; they are refused as with any servant not in the record."""
+    act = game["act"]
+    act("setup", {"version": "standard"})
+    act("roll_first", {"faces": [6, 3, 2]})
+    loner = {"hero": {"name": "エミヤ", "stats": "4/3/4/3"},
+             "class": {"name": "アーチャー", "stats": "2/2/2/2", "skills": ["単独行動"]}}
+    for seat, servant in {**SERVANTS, "s2": loner}.items():
+        act("set_servant", servant, who=seat)
+    act("start_game")
+    for seat in ("s1", "s2", "s3"):  # each reveals the hero card only (its class card stays secret)
+        act("step", who=seat)
+        act("step", who=seat)
+        act("reveal", {"what": "hero"}, who=seat)
+        if seat != "s3":
+            act("step", who=seat)
+            act("encounter_roll", {"faces": [4]}, who=seat)
+            act("step", who=seat)
+    export = client.get(f"/api/sessions/{game['sid']}/export?format=json", headers=bearer(game["tokens"]["gm"])).get_json()
+    live = act("adjust", {"seat": "s2", "key": "depletion", "delta": 5})
+    assert [e["type"] for e in live["events"]] == ["counter.changed", "ace_royal.masterless"]
+    new = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=export).get_json()
+    sid, gm = new["session"], bearer(new["gm_token"])
+    seat_token = {s["id"]: s["token"] for s in new["seats"]}
+
+    def post(name, body, headers=gm):
+        return client.post(f"/api/sessions/{sid}/actions/{name}", headers=headers, json=body)
+
+    def version():
+        return client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["session"]["version"]
+
+    before = version()
+    r = post("step", {}, bearer(seat_token["s3"]))
+    assert r.status_code == 409 and "import a full backup to play on" in r.get_json()["error"]["en"], r.get_json()
+    assert version() == before
+    assert post("adjust", {"seat": "s2", "key": "depletion", "delta": 4}).status_code == 200  # 4, not above the hand 4
+    console = open_link(app, new["gm_url"]).get(f"/s/{sid}/gm").get_data(as_text=True)
+    for yes in ("true", "false"):  # the + that kills s2's master asks which (a count that kills nobody does not)
+        assert f'"seat": "s2", "key": "depletion", "delta": "1", "independent": "{yes}"' in console
+    assert '"key": "mana", "delta": "1", "independent"' not in console
+    before = version()
+    r = post("adjust", {"seat": "s2", "key": "depletion", "delta": 1})
+    error = r.get_json()["error"]
+    assert r.status_code == 409 and error["ja"].startswith("ウェイバー のマスターが死亡します（枯渇5枚 > 手札4枚、A-10）"), error
+    assert "fights on with Independent action is not known" in error["en"] and version() == before
+    r = post("adjust", {"seat": "s2", "key": "depletion", "delta": "1", "independent": "true"})  # as the console sends it
+    assert [e["type"] for e in r.get_json()["events"]] == ["counter.changed", "ace_royal.masterless"], r.get_json()
+    s2 = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["players"][1]
+    assert s2["masterless"] and not s2["out"]

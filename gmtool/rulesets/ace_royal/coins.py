@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gmtool.core.commands import clean_text, counter_definition, parse_int, range_words, text_field
+from gmtool.core.commands import clean_text, counter_definition, flag_field, parse_int, range_words, text_field
 from gmtool.core.errors import Conflict, Forbidden, GmError, choices_text
 from gmtool.core.model import State
 from gmtool.core.ruleset import ActionContext, reading_value
@@ -166,7 +166,10 @@ def adjust(state: State, p: dict, ctx: ActionContext) -> list:
         raise GmError("増減が0です", "The change is 0")
     typed = clean_text(p.get("reason"), "理由", "reason", limit=80, required=False)  # the GM's words, in either language
     reason = HAND_REASONS.get(typed) or ((typed, typed) if typed else ("手動", "by hand"))
-    plan = Plan(state, ctx)
+    # whether the servant has 単独行動, asked only when this record has not its cards (a public export's import)
+    # and this change kills its master (plan.fights_on); the GM or the servant's own phone answers
+    answer = {} if p.get("independent") in (None, "") else {seat: flag_field(p, "independent", ja="単独行動")}
+    plan = Plan(state, ctx, independent=answer)
     new = plan.value(seat, key) + delta
     lo, hi = state.bounds(seat, key)
     if (lo is not None and new < lo) or (hi is not None and new > hi):  # counter_drafts would cut it without a word

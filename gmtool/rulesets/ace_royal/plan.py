@@ -32,9 +32,12 @@ class Plan(engine.Plan):
     """Drafts of one action, folded as they are added into a private copy of the state (core's engine.Plan), with
     this ruleset's steps (counters through core's counter_drafts, a servant's state, 魔力 paid)."""
 
-    def __init__(self, state: State, ctx: ActionContext | None = None):
+    def __init__(self, state: State, ctx: ActionContext | None = None, independent: dict | None = None):
         super().__init__(state)
         self.ctx = ctx
+        # {seat: bool}: the caller's answer whether a servant whose cards are not in this record (a public export's
+        # import) has 単独行動, for a master who dies in this action (A-10, fights_on)
+        self.independent = independent or {}
 
     def counter(self, seat: str, key: str, new: int, reason: tuple[str, str], rule: str = "") -> int:
         """Move a counter through core's counter_drafts (the reason `(Japanese, English)` logged with the rule code
@@ -140,13 +143,40 @@ def _consequence(plan: Plan, seat: str) -> bool:
         reason, rule = "seals", "A-2"
     elif not p["masterless"]:
         dies = r.master_dies(plan.value(seat, "assassin"), plan.value(seat, "depletion"), plan.value(seat, "hand"))
-        if dies and r.has_skill((p["hero"], p["class"]), "independent"):
+        if dies and fights_on(plan, seat, dies):
             plan.add("ace_royal.masterless", {"seat": seat, "reason": dies, "rule": "A-10"})
             return True
         reason, rule = dies, "A-10"
     if reason:
         eliminate(plan, seat, reason, rule)
     return bool(reason)
+
+
+def independent_unknown(p: dict) -> bool:
+    """Whether this record cannot tell if a player's servant has 単独行動 (A-10): a public export's import holds that the
+    servant was set, not its cards (A-1), and no card of it known here (revealed, or a class exchanged) carries it."""
+    cards = (p["hero"], p["class"])
+    return bool(p.get("unrecorded")) and not all(cards) and not r.has_skill(cards, "independent")
+
+
+def fights_on(plan: Plan, seat: str, dies: str) -> bool:
+    """A-10: whether the servant of a master who dies fights on without a master (単独行動). Its cards say so; when they
+    are not in this record (a public export's import), the caller's answer (`adjust`'s `independent`) does, as the live
+    game's cards did: never assumed, the action is refused without it (nothing written)."""
+    p = plan.g["players"][seat]
+    if not independent_unknown(p):
+        return r.has_skill((p["hero"], p["class"]), "independent")
+    if seat in plan.independent:
+        return plan.independent[seat]
+    name = plan.sim.seat_name(seat)
+    (coin_ja, coin_en), count, hand = STRINGS[f"ace_royal.{dies}"], plan.value(seat, dies), plan.value(seat, "hand")
+    raise Conflict(f"{name} のマスターが死亡します（{coin_ja}{count}枚 > 手札{hand}枚、A-10）。このサーヴァントのカードは公開エクスポートから"
+                   f"読み込んだため記録になく、脱落するか単独行動で戦い続けるかが分かりません: 単独行動の有無を答えてください"
+                   f"（GMコンソールの「単独行動あり」／「単独行動なし」）",
+                   f"{name}'s master dies ({coin_en} {count} > hand {hand}, A-10). This servant's cards are not in this "
+                   f"session (it was imported from a public export), so whether it is out or fights on with Independent "
+                   f"action is not known: say whether it has Independent action (the GM console's 'Independent action' / "
+                   f"'No Independent action')")
 
 
 def eliminate(plan: Plan, seat: str, reason: str, rule: str) -> None:
@@ -198,7 +228,9 @@ def playing(state: State, servants: bool = True) -> dict:
         raise Conflict("ゲームはまだ始まっていません", "The game has not started yet")
     if g["over"]:
         raise Conflict("ゲームは終了しています", "The game is over")
-    if servants and any(not pl["hero"] for pl in g["players"].values()):  # a public export's: servant_set is its seat's (A-1)
+    # a public export's: servant_set is its seat's (A-1), so a servant's cards are here only once revealed, each apart
+    # (a hero card revealed alone left the class out: the combat its encounter started was a 500 on every screen)
+    if servants and any(not (pl["hero"] and pl["class"]) for pl in g["players"].values()):
         raise Conflict("サーヴァントの記録がこのセッションにありません（公開エクスポートから読み込んだため）。"
                        "続けるには完全バックアップから読み込んでください",
                        "The servants are not in this session (it was imported from a public export): import a full "

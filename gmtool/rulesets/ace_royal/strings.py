@@ -76,6 +76,9 @@ STRINGS = {
     "ace_royal.no_winner": ("勝者なし", "No winner"),
     "ace_royal.out": ("脱落", "Out"),
     "ace_royal.masterless": ("マスター不在", "Masterless"),
+    # a count that kills the master of a servant whose cards a public export's import has not: does it have 単独行動
+    "ace_royal.independent_yes": ("単独行動あり", "Has Independent action"),
+    "ace_royal.independent_no": ("単独行動なし", "No Independent action"),
     "ace_royal.newest": ("最新の結果", "Newest result"),
     "ace_royal.breakdown": ("内訳", "Breakdown"),
     "ace_royal.real_dice": ("実ダイス", "real dice"),

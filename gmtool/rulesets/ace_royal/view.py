@@ -52,7 +52,8 @@ def player_view(state: State, g: dict, seat: str, viewer: Viewer) -> dict:
         "hero": _card(hero), "class": _card(cls), "servant_set": p["hero"] is not None or p.get("unrecorded", False),
         # the GM's (its console's 開幕 waits for them, hidden cards or not); every other viewer reads false, so a table
         # reads the same before a public export and after its import
-        "servant_unrecorded": viewer.is_gm and p["hero"] is None and p.get("unrecorded", False),
+        # (either card: a hero card revealed alone leaves the class card out of the record)
+        "servant_unrecorded": viewer.is_gm and (p["hero"] is None or p["class"] is None) and p.get("unrecorded", False),
         "hero_revealed": p["hero_revealed"], "class_revealed": p["class_revealed"], "class_known": p["class_known"],
         "stats": r.servant_stats(hero["stats"], cls["stats"]) if hero and cls else None,
         "mana": counters.get("mana"), "seals": counters.get("seals"), "hand": counters.get("hand"),
