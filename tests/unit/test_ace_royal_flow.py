@@ -604,6 +604,18 @@ def test_a10_assassination_kills_the_master():
     game = started()
     types = game.act("adjust", {"seat": "b", "key": "assassin", "delta": 5})
     assert "ace_royal.out" in types and game.g["players"]["b"]["out"] == "assassin"
+    # every player out is flagged out with its reason, as 魔力切れ（脱落） was alone: on each screen's seat
+    # list and the write-up's final table, in both languages (a player out of seals or killed by coins had no flag)
+    game.act("adjust", {"seat": "c", "key": "seals", "delta": -3})
+    assert game.g["players"]["c"]["out"] == "seals"
+    seats = {s["id"]: s["flags"] for s in build_view(game.state, TABLE)["seats"]}
+    assert seats["b"] == [{"flag": "ace_royal_out_assassin", "label": {"ja": "暗殺でマスター死亡（脱落）",
+                                                                       "en": "Master assassinated (out)"}}]
+    assert [f["label"]["en"] for f in seats["c"]] == ["No Command Seals left (out)"] and seats["a"] == []
+    for lang, flags in (("ja", ["", "暗殺でマスター死亡（脱落）", "令呪切れ（脱落）"]),
+                        ("en", ["", "Master assassinated (out)", "No Command Seals left (out)"])):
+        report = build_report(game.events, RULESET, Options(lang=lang, times=False))
+        assert [row[-1] for row in report.standings] == flags, report.standings
 
 
 def test_a10_depletion_counted_apart():

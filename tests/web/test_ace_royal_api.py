@@ -859,10 +859,18 @@ def test_a2_once_the_game_is_over_no_phone_offers_the_hand_buttons(app, game):
     hand_button = '"key": "hand", "delta": "1"'
     assert hand_button in phones["s1"].get(f"/s/{sid}/phone").get_data(as_text=True)
     act("adjust", {"seat": "s2", "key": "mana", "delta": -5})
-    act("adjust", {"seat": "s3", "key": "mana", "delta": -5})
+    act("adjust", {"seat": "s3", "key": "seals", "delta": -3})
     assert game["state"]()["ruleset"]["over"]
     for seat, phone in phones.items():
         assert hand_button not in phone.get(f"/s/{sid}/phone").get_data(as_text=True), seat
+    # the final table says why each player is out, whatever the reason: the table's chips, the console's players
+    # and the phone's own state said 脱落 alone, and only an out of mana had a flag (魔力切れ（脱落）)
+    table = open_link(app, f"/s/{sid}/table?k={tokens['table']}")
+    console = open_link(app, f"/s/{sid}/gm?k={tokens['gm']}")
+    for lang, mana, seals in (("ja", "魔力切れ（脱落）", "令呪切れ（脱落）"), ("en", "No mana left (out)", "No Command Seals left (out)")):
+        for screen, path in ((table, "table"), (console, "gm"), (phones["s3"], "phone")):
+            html = screen.get(f"/s/{sid}/{path}?lang={lang}").get_data(as_text=True)
+            assert html.count(seals) >= 1 + (path != "phone") and mana in html, (path, lang)
     act("adjust", {"key": "hand", "delta": 1}, who="s1", status=409)
 
 

@@ -14,14 +14,14 @@ from .plan import counter_settle
 from .probe import PROBE
 from .readings import READINGS
 from .strings import STRINGS
-from .view import result_lines, view
+from .view import OUT_FLAGS, result_lines, seat_flags, view
 
 # Upper bounds, sanity limits the GM raises for one seat with a reason: 魔力 coins 30 (5, or 8
 # in the quick version, and recovered one at a time), 令呪 the 3 coins a player gets, a hand of 30 cards,
 # 20 mystic codes on the field, 暗殺 / 枯渇 coins 30 (the master dies once either exceeds the hand).
 COUNTERS = (
     CounterDef("mana", Label("魔力", "Mana"), start=5, min=0, max=30,
-               thresholds=(Threshold(0, "ace_royal_out", Label("魔力切れ（脱落）", "No mana left (out)"), "A-2", below=True),)),
+               thresholds=(Threshold(0, *OUT_FLAGS["mana"], "A-2", below=True),)),
     CounterDef("seals", Label("令呪", "Command Seals"), start=3, min=0, max=3),
     CounterDef("hand", Label("手札", "Hand"), start=4, min=0, max=30),
     CounterDef("codes", Label("礼装（場）", "Mystic codes (field)"), start=0, min=0, max=20),
@@ -40,6 +40,7 @@ RULESET = Ruleset(
     actions=ACTIONS,
     view=view,
     standings_lines=result_lines,
+    seat_flags=seat_flags,
     strings=STRINGS,
     templates={"gm": "rulesets/ace_royal/gm.html", "stage": "rulesets/ace_royal/stage.html",
                "table": "rulesets/ace_royal/table.html", "history": "rulesets/ace_royal/history.html",

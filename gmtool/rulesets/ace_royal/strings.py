@@ -75,6 +75,11 @@ STRINGS = {
     "ace_royal.winner": ("勝者", "Winner"),
     "ace_royal.no_winner": ("勝者なし", "No winner"),
     "ace_royal.out": ("脱落", "Out"),
+    # why a player is out: the seat flags (view.OUT_FLAGS) and the ruleset's screens say the same
+    "ace_royal.out_mana": ("魔力切れ（脱落）", "No mana left (out)"),
+    "ace_royal.out_seals": ("令呪切れ（脱落）", "No Command Seals left (out)"),
+    "ace_royal.out_assassin": ("暗殺でマスター死亡（脱落）", "Master assassinated (out)"),
+    "ace_royal.out_depletion": ("枯渇でマスター死亡（脱落）", "Master died of depletion (out)"),
     "ace_royal.masterless": ("マスター不在", "Masterless"),
     # a count that kills the master of a servant whose cards a public export's import has not: does it have 単独行動
     "ace_royal.independent_yes": ("単独行動あり", "Has Independent action"),

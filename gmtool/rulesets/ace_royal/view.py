@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 
-from gmtool.core.model import State, Viewer
+from gmtool.core.model import Label, State, Viewer
 from gmtool.core.ruleset import Ruleset
 
 from . import rules as r
 from .combat import SIDES, combat_preview, combat_strike, hand_code_due, hand_code_seen, pick_fixed
 from .events import NAME, sees_secret
 from .plan import rerollable
+from .strings import STRINGS
 
 
 def _pair(table: dict, key) -> dict | None:
@@ -139,6 +140,25 @@ def view(state: State, viewer: Viewer) -> dict:
     if viewer.kind == "seat":  # a phone's own entry (null for a seat that does not play: none before the setup)
         out["me"] = next((p for p in out["players"] if p["seat"] == viewer.seat), None)
     return out
+
+
+# A-2, A-10: why a player is out, as a flag on every seat list and the write-up's final table (out of mana: the 魔力
+# counter's threshold flag `ace_royal_out`, 魔力切れ（脱落）, which this follows)
+OUT_FLAGS = {reason: ("ace_royal_out" if reason == "mana" else f"ace_royal_out_{reason}", Label(*STRINGS[f"ace_royal.out_{reason}"]))
+             for reason in ("mana", "seals", "assassin", "depletion")}
+
+
+def seat_flags(state: State) -> dict:
+    """A-2, A-10: every player out, flagged with the reason (the ruleset's `seat_flags`: each seat list, the phones' others
+    card, the final table of the console, the table and the write-up). Out of mana the 魔力 counter's own flag says it
+    while 魔力 is 0; this one only when it is not there (the GM raised 魔力 again after the player went out)."""
+    g = state.extra.get(NAME) or {}
+    flags = {}
+    for seat, p in (g.get("players") or {}).items():
+        flag = OUT_FLAGS.get(p["out"])
+        if flag and seat in state.seats and flag[0] not in state.flags.get(seat, ()):
+            flags[seat] = [flag]
+    return flags
 
 
 def result_lines(view: dict, lang: str) -> list[str]:
