@@ -19,7 +19,8 @@
 })();
 
 // The room of what is held on screen: the header bar at the top and the game's next step at the foot (gmtool.css:
-// .bar and .gm-next are sticky). The page's scroll padding (gmtool.css, --held-top / --held-next) keeps it, so whatever
+// .bar and .gm-next are sticky; ace_royal's 戦闘を解決 is fixed below the scrolling body, which --held-fixed ends
+// above it). The page's scroll padding (gmtool.css, --held-top / --held-next) keeps it, so whatever
 // is brought into view (a focused field, Tab, the browser's notice on a required field left empty) lands between them,
 // not under them. Measured again when a live update swaps the console or either one changes size.
 (function () {
@@ -29,18 +30,21 @@
   let watched = [];
   function held() {
     return [...document.querySelectorAll("body > .bar, .gm-next")].filter(function (el) {
-      return getComputedStyle(el).position === "sticky" && el.checkVisibility();
+      return ["sticky", "fixed"].includes(getComputedStyle(el).position) && el.checkVisibility();
     });
   }
   function measure() {
     const now = held();
-    let top = 0, foot = 0;
+    let top = 0, foot = 0, fixed = 0;
     for (const el of now) {
       const height = Math.ceil(el.getBoundingClientRect().height);
-      if (el.classList.contains("gm-next")) foot = Math.max(foot, height); else top = Math.max(top, height);
+      // a fixed one (ace_royal's 戦闘を解決) lies below the scrolling body, which ends above it (gmtool.css)
+      if (getComputedStyle(el).position === "fixed") fixed = Math.max(fixed, height);
+      else if (el.classList.contains("gm-next")) foot = Math.max(foot, height); else top = Math.max(top, height);
     }
     root.style.setProperty("--held-top", top + "px");
     root.style.setProperty("--held-next", foot + "px");
+    root.style.setProperty("--held-fixed", fixed + "px");
     if (resize && (now.length !== watched.length || now.some(function (el, i) { return el !== watched[i]; }))) {
       resize.disconnect();
       watched = now;
@@ -48,6 +52,13 @@
     }
   }
   measure();
+  // ace_royal's console scrolls in its body, not the window (gmtool.css): on a page just opened, with nothing focused or
+  // clicked yet, the keys that scroll a page (PageDown, Space, the arrows, End) went to the window, which has nothing to
+  // scroll. The body takes them (focusable, out of the Tab order, focused without scrolling).
+  if (getComputedStyle(document.body).overflowY === "auto") {
+    document.body.tabIndex = -1;
+    if (document.activeElement === document.body) document.body.focus({ preventScroll: true });
+  }
   const live = document.getElementById("live");
   if (live) new MutationObserver(measure).observe(live, { childList: true, subtree: true });
   window.addEventListener("resize", measure);

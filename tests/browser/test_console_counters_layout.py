@@ -82,11 +82,12 @@ def counter_columns_line_up(base, browser, sid, tokens, ruleset, width, height):
 # The GM's next step on the console: the game's panel (its heading and its primary button shown: the one of its marked
 # next-step row, else its first), or, for a game without a panel (generic), the prompts card with its reveal. Where each
 # lies, in px from the window's top. (A chosen option, such as ace_royal's side's 物理, is marked primary too.)
-# Each visible marked next step: held at the window's foot (its bottom there) or in its place, and whether the shade
+# Each visible marked next step: held sticky at the window's foot (its bottom there; a fixed one, ace_royal's 戦闘を解決, has
+# nothing under it to shade) or in its place, and whether the shade
 # above it shows (after two frames: a scroll-state query settles after layout).
 SHADE = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(
   [...document.querySelectorAll('.gm-next')].filter((el) => el.checkVisibility()).map((el) => ({
-    held: el.getBoundingClientRect().bottom >= innerHeight - 0.5,
+    held: getComputedStyle(el).position === 'sticky' && el.getBoundingClientRect().bottom >= innerHeight - 0.5,
     shade: getComputedStyle(el).boxShadow !== 'none' || getComputedStyle(el, '::before').display !== 'none'}))))))"""
 NEXT_STEP = """() => {
   const panel = document.querySelector("#live section.card[id$='-gm']") || document.querySelector("#gm-prompts");
@@ -290,7 +291,8 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
         page.goto(f"{base}/s/{live.state.session_id}/gm?k={tokens['gm']}&lang=ja")
         expect(page.locator("#live .live-root")).to_be_attached()
         held = page.evaluate("""() => [...document.querySelectorAll('.gm-next')].filter((el) => el.checkVisibility())
-            .map((el) => ({sticky: getComputedStyle(el).position === 'sticky', height: el.getBoundingClientRect().height}))""")
+            .map((el) => ({sticky: ['sticky', 'fixed'].includes(getComputedStyle(el).position),
+                           height: el.getBoundingClientRect().height}))""")
         assert len(held) <= 1, (name, held)
         assert all(h["height"] <= 844 / 3 for h in held if h["sticky"]), (name, held)
         # no console scrolls sideways on the phone: ace_royal's was 876 px (its players' table, which now scrolls in
@@ -300,10 +302,12 @@ def test_a_next_step_held_at_a_phones_foot_takes_a_little_of_its_screen(server, 
             # its combat's forms: held 戦闘を解決 covered the attacker's as they came into view (a focused field landed
             # at the window's foot, under it); the page keeps the held bars' room now
             assert page.evaluate(AR_COVERED) == [], name
+            assert page.evaluate(AR_UNDER_HELD) == [], name
             page.goto(f"{base}/s/{live.state.session_id}/gm?lang=en")
             expect(page.locator("html")).to_have_attribute("lang", "en")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (name, "en")
             assert page.evaluate(AR_COVERED) == [], (name, "en")
+            assert page.evaluate(AR_UNDER_HELD) == [], (name, "en")
             if SHOTS:
                 page.screenshot(path=os.path.join(SHOTS, f"held-next-{name}-390-en.png"))
     page.context.close()
@@ -364,6 +368,35 @@ AR_COVERED = """async () => {
   return out;
 }"""
 
+# The page scrolled from its top to its end (48 px a step, as the GM scrolls it): every text and control the page
+# shows (in the part its scroller shows) whose box meets the held bar at the window's foot (戦闘を解決), named with the
+# scroll position. Held sticky over the page, the bar covered whatever scrolled past it mid-page (the A-9 answers, a
+# side's forms, a breakdown); focus was kept clear of it, scrolling was not.
+AR_UNDER_HELD = """() => {
+  const bar = [...document.querySelectorAll('.gm-next')].find((el) => el.checkVisibility());
+  const body = document.body, scrolls = getComputedStyle(body).overflowY !== 'visible';
+  const scroller = scrolls ? body : document.scrollingElement, out = [];
+  for (let y = 0; y <= scroller.scrollHeight - scroller.clientHeight + 48; y += 48) {
+    scroller.scrollTop = y;
+    const b = bar.getBoundingClientRect();
+    if (b.bottom < innerHeight - 0.5) continue;  // in its place: nothing is under it
+    const clip = scrolls ? body.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+    const under = (r) => r.width > 0 && r.right > b.left && r.left < b.right
+      && Math.min(r.bottom, clip.bottom) > b.top + 0.5 && Math.max(r.top, clip.top) < b.bottom - 0.5;
+    const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.data.trim() || bar.contains(n) || !n.parentElement.checkVisibility()) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      if ([...range.getClientRects()].some(under)) { out.push([y, n.data.trim().slice(0, 24)]); break; }
+    }
+    for (const el of body.querySelectorAll("a, button, input:not([type=hidden]), select, textarea")) {
+      if (!bar.contains(el) && el.checkVisibility() && under(el.getBoundingClientRect())) { out.push([y, el.name || el.textContent.trim()]); break; }
+    }
+  }
+  scroller.scrollTop = 0;
+  return out;
+}"""
+
 
 @pytest.mark.parametrize("version", ["standard", "quick"])
 def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
@@ -390,12 +423,19 @@ def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
             assert page.evaluate("document.documentElement.scrollWidth") <= 1366, (moment, lang)
             assert page.evaluate(AR_FAULTS) == [], (moment, lang)
             if moment == "combat":
+                # the page scrolls in its body (above the held 戦闘を解決): a page just opened, nothing focused, scrolls by
+                # the keyboard as a window does (the keys went to the window, which had nothing to scroll)
+                page.keyboard.press("PageDown")
+                page.wait_for_function("document.body.scrollTop + document.documentElement.scrollTop > 0")
+                page.evaluate("document.body.scrollTop = document.documentElement.scrollTop = 0")
                 # A-9's question stands in its place above the resolve; only the faces and 戦闘を解決 are held at the
                 # foot (with the question the held bar took 290 px of a 390×844 phone), and no field of the combat,
                 # brought into view, lands under it
                 expect(page.locator("#ar-hand-code-attacker")).to_be_visible()
                 assert page.locator(".gm-next .ar-hand-code").count() == 0, lang
                 assert page.evaluate(AR_COVERED) == [], (moment, lang)
+                # nor, scrolled to any place, does anything of the page lie under the held 戦闘を解決
+                assert page.evaluate(AR_UNDER_HELD) == [], (moment, lang)
             for effect in ("2", "3", "4") if moment == "combat" else ():  # a seal form shows its effect's fields only
                 page.locator(".ar-seal-form select[name=effect]").first.select_option(effect)
                 assert page.evaluate(AR_FAULTS) == [], (moment, lang, effect)
