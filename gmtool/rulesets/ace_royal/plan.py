@@ -172,11 +172,11 @@ def fights_on(plan: Plan, seat: str, dies: str) -> bool:
     (coin_ja, coin_en), count, hand = STRINGS[f"ace_royal.{dies}"], plan.value(seat, dies), plan.value(seat, "hand")
     raise Conflict(f"{name} のマスターが死亡します（{coin_ja}{count}枚 > 手札{hand}枚、A-10）。このサーヴァントのカードは公開エクスポートから"
                    f"読み込んだため記録になく、脱落するか単独行動で戦い続けるかが分かりません: 単独行動の有無を答えてください"
-                   f"（GMコンソールの「単独行動あり」／「単独行動なし」）",
+                   f"（GMコンソールのボタン「単独あり」／「単独なし」）",
                    f"{name}'s master dies ({coin_en} {count} > hand {hand}, A-10). This servant's cards are not in this "
                    f"session (it was imported from a public export), so whether it is out or fights on with Independent "
-                   f"action is not known: say whether it has Independent action (the GM console's 'Independent action' / "
-                   f"'No Independent action')")
+                   f"action is not known: say whether it has Independent action (the GM console's buttons 'Indep.' / "
+                   f"'No indep.')")
 
 
 def eliminate(plan: Plan, seat: str, reason: str, rule: str) -> None:

@@ -84,6 +84,8 @@ STRINGS = {
     # a count that kills the master of a servant whose cards a public export's import has not: does it have 単独行動 (A-10)
     "ace_royal.independent_yes": ("単独行動あり", "Has Independent action"),
     "ace_royal.independent_no": ("単独行動なし", "No Independent action"),
+    "ace_royal.independent_yes_short": ("単独あり", "Indep."),  # the buttons' own words, stacked in a count's cell
+    "ace_royal.independent_no_short": ("単独なし", "No indep."),
     "ace_royal.newest": ("最新の結果", "Newest result"),
     "ace_royal.breakdown": ("内訳", "Breakdown"),
     "ace_royal.real_dice": ("実ダイス", "real dice"),
