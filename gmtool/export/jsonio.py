@@ -100,7 +100,8 @@ def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, li
         rules = rules_named(str(events[0].data.get("ruleset", "")))
     except GmError as e:
         raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
-    replay(events, rules)  # an import is written to disk before it is loaded: a log that does not fold must stop here
+    final = replay(events, rules)  # an import is written to disk before it is loaded: a log that does not fold must stop here
+    _check_seat_counts(rules, len(events[0].data["seats"]), len(final.seats))
     return doc.get("session") or {}, events, secrets, set(refused)
 
 
@@ -187,6 +188,18 @@ def _check_created(data: dict) -> None:
             from None
     except (KeyError, TypeError, AttributeError):
         raise GmError("セッション作成イベントが正しくありません", "The session.created event is invalid") from None
+
+
+def _check_seat_counts(rules: Any, created: int, final: int) -> None:
+    """A game's seat limits (Ruleset.seats) hold for an import as for a new session (commands.check_seat_count):
+    the seats it was created with and the seats it ends with (seats are only added, each checked when added), else
+    400 naming the count: 「読み込めません: 聖杯サクセションは2席で遊びます（3席になります）」."""
+    from ..core.commands import check_seat_count
+    for count in (created, final):
+        try:
+            check_seat_count(rules, count)
+        except GmError as e:
+            raise GmError(f"読み込めません: {e.ja}", f"Cannot import: {e.en}") from None
 
 
 def _is_label(value) -> bool:

@@ -322,6 +322,52 @@ def test_api_import_needs_the_admin_key_and_a_valid_export(web, tmp_path):
     assert sorted(data_dir.iterdir()) == files
 
 
+def test_api_import_keeps_every_games_seat_limits(web):
+    """docs/api.md 14: an import holds a game's seat limits (Ruleset.seats) as making its session does: a crafted
+    export with a seat too many in its session.created (a succession session with a third seat: its game has exactly
+    two), one too few (an illuminati session with one), or seats added past the most by seat.added events, is a 400
+    naming the count in both languages, and nothing is made (each was imported: its phones met seats no game has;
+    the exports as made import, test_every_rulesets_public_export_imports_to_the_same_table)."""
+    from gmtool.rulesets import registry
+    app, client, _data = web
+    data_dir = Path(app.config["DATA_DIR"])
+    limited = {name: r for name, r in registry().items() if r.seats != (0, 12)}
+    assert {"succession", "illuminati", "ace_royal", "sugoroku", "grail_trpg"} <= set(limited)
+
+    def seats(n):
+        return [{"id": f"s{i}", "name": f"P{i}", "faction": ""} for i in range(1, n + 1)]
+    for name, rules in limited.items():
+        low, high = rules.seats
+        made = client.post("/api/sessions", headers=bearer(ADMIN_KEY), json={
+            "title": name, "ruleset": name, "seats": [s["name"] for s in seats(max(low, 1))]}).get_json()
+        doc = client.get(f"/api/sessions/{made['session']}/export?format=json",
+                         headers=bearer(made["gm_token"])).get_json()
+        first, rest, last = doc["events"][0], doc["events"][1:], doc["events"][-1]
+        crafted = []
+        for count in (high + 1, low - 1):
+            if 0 <= count <= 12:  # (13 seats: At most 12 seats, as before)
+                crafted.append((count, {**doc, "events": [{**first, "data": {**first["data"], "seats": seats(count)}},
+                                                          *rest]}))
+        if high < 12:  # made with the fewest, then seats added one by one past the most
+            added = [{**last, "seq": last["seq"] + i, "action": last["action"] + i, "type": "seat.added",
+                      "data": {"id": f"x{i}", "name": f"X{i}", "faction": ""}} for i in range(1, high - max(low, 1) + 2)]
+            crafted.append((high + 1, {**doc, "events": [*doc["events"], *added]}))
+        assert crafted, name
+        files = sorted(data_dir.iterdir())
+        for count, bad in crafted:
+            response = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=bad)
+            assert response.status_code == 400, (name, count, response.get_json())
+            error = response.get_json()["error"]
+            assert error["en"].startswith(f"Cannot import: {rules.label.en} is played with "), error
+            assert error["en"].endswith(f" seats (not {count})"), error
+            assert error["ja"].startswith(f"読み込めません: {rules.label.ja}は"), error
+            assert error["ja"].endswith(f"（{count}席になります）"), error
+            if name == "succession" and count == 3:
+                assert error["en"] == "Cannot import: Grail Succession is played with 2 seats (not 3)", error
+                assert error["ja"] == "読み込めません: 聖杯サクセションは2席で遊びます（3席になります）", error
+            assert sorted(data_dir.iterdir()) == files, (name, count)
+
+
 # -- the GM's export page --------------------------------------------------------------
 
 class Page(HTMLParser):

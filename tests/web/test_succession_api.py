@@ -10,6 +10,8 @@ from gmtool_testing import (ADMIN_KEY, ROOT, assert_undo_as_documented, bearer, 
                             undocumented,
                             unnamed_controls)
 
+from gmtool.runtime import token_hash
+from gmtool.store import Store
 from gmtool.web.common import csrf_for
 
 # a round where each player plays 5 and takes once (12 turns, the first player's moves at even places);
@@ -104,16 +106,27 @@ def test_bad_input_is_a_4xx_never_a_500(game):
     act("enter_counts", {"f5": 1}, who="s1", status=409)  # a turn-by-turn game
     act("rematch", status=409)
     act("skip_turn", status=409)
-    # §2's 403 for a phone that is not one of the two players: only a session imported from a file with a third seat
-    # (gmtool makes none; the page gave the 403 without saying when it can happen)
+    # §2's 403 for a phone that is not one of the two players: only in a session an earlier gmtool imported from a
+    # file with a third seat; an import now refuses it (400 naming the count, docs/api.md 14) and makes nothing
     client, sid, tokens = game["client"], game["sid"], game["tokens"]
     doc = client.get(f"/api/sessions/{sid}/export?format=json", headers=bearer(tokens["gm"])).get_json()
     doc["events"][0]["data"]["seats"].append({"id": "s3", "name": "イスカンダル", "faction": ""})
-    imported = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc).get_json()
-    third = next(s["token"] for s in imported["seats"] if s["id"] == "s3")
-    r = client.post(f"/api/sessions/{imported['session']}/actions/play", headers=bearer(third), json={"card": "5"})
+    r = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=doc)
+    assert r.status_code == 400 and r.get_json()["error"]["en"] == (
+        "Cannot import: Grail Succession is played with 2 seats (not 3)"), r.get_json()
+    manager = client.application.extensions["gmtool"]
+    assert [m["id"] for m in manager.list()] == [sid]
+    manager.close_all()  # the session's file as such an import left it: a third seat, with its link
+    store = Store(manager.path_of(sid))
+    try:
+        store.append("gm", [("seat.added", {"id": "s3", "name": "イスカンダル", "faction": ""})],
+                     secrets={"seat:s3": token_hash("third-seat-token")})
+    finally:
+        store.close()
+    r = client.post(f"/api/sessions/{sid}/actions/play", headers=bearer("third-seat-token"), json={"card": "5"})
     assert r.status_code == 403 and r.get_json()["error"]["en"] == "You are not a player of this game", r.get_json()
-    assert "only in a session imported from a JSON file that holds more than two seats" in PAGE.replace("\n", " ")
+    assert "only in a session an earlier gmtool imported from a JSON file that holds more than two seats" in (
+        PAGE.replace("\n", " "))
 
 
 def test_a_whole_game_through_the_api(game):
