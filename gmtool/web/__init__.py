@@ -9,7 +9,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from flask import Flask, abort, g, jsonify, render_template, request, send_from_directory, url_for
+from flask import Flask, abort, current_app, g, jsonify, render_template, request, send_from_directory, url_for
 from jinja2 import BytecodeCache, pass_context
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
@@ -39,6 +39,7 @@ RULE_CODE = re.compile(rf"[\[［](?:{_CODES}|general)[\]］]|[(（]{_CODES}[)）
 RULE_MARK = re.compile(rf" ?(?:{RULE_CODE.pattern})")  # a rule code with the space before it
 # A name RULE_CODE could take for a code (a player named "A-1" or "S-10"): such names are held out of its reach.
 _CODE_LIKE = re.compile(r"[A-Z]{1,2}-\d")
+_TYPED_PARTS = re.compile(r"[\n/／,、;；]")  # what separates the names typed in the home page's seats field
 _HELD = re.compile("\ue000(\\d+)\ue001")  # a held name's place while the codes are marked (private-use marks)
 PACKAGE = Path(__file__).resolve().parent.parent
 WORKER_HEADER = "X-Gmtool-Worker"
@@ -406,5 +407,24 @@ def error_response(status: int, ja: str, en: str):
         return jsonify(error_json(status, ja, en)), status
     lang = g.get("lang", "ja")
     if request.headers.get("HX-Request") == "true":
-        return flash_response(en if lang == "en" else ja, error=True, status=status)
+        return flash_response(en if lang == "en" else ja, error=True, status=status, names=_flash_names())
     return render_template("error.html", status=status, ja=ja, en=en), status
+
+
+def _flash_names() -> tuple[str, ...]:
+    """The names an error flash keeps whole, as a success's flash does (rule_marked: a seat named "A-1" is no rule
+    code): on a session's screens (a phone, the console, a campaign's continue form) its seats' names and factions,
+    if the session is open (an error never loads one); on the home page's new-session form the seats typed in it."""
+    session_id = (request.view_args or {}).get("session_id")
+    if isinstance(session_id, str):
+        live = current_app.extensions["gmtool"].sessions.get(session_id)
+        return state_names(live.state) if live is not None else ()
+    if request.endpoint != "home.create" or request.method != "POST":
+        return ()
+    try:  # (the form as read; one too large to read has no names)
+        typed = str(request.form.get("seats", ""))
+    except Exception:  # noqa: BLE001
+        return ()
+    # each line's name and faction, and the parts of a line of several names (a refusal quotes it, cut at 40)
+    parts = {part.strip() for part in _TYPED_PARTS.split(typed)} | {line.strip() for line in typed.splitlines()}
+    return tuple(sorted(n for n in parts if n and _CODE_LIKE.search(n)))

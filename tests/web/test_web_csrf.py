@@ -142,6 +142,12 @@ def test_home_form_through_htmx_flashes_a_refusal_and_goes_to_the_console_on_suc
         refused = browser.post(f"/sessions?lang={lang}", headers=hx, data={
             **form, "ruleset": "grail_trpg", "seats": "セイバー陣営 / 衛宮\n\n/ 遠坂"})
         assert refused.status_code == 400 and line in unescape(refused.get_data(as_text=True)), lang
+    # ... as typed: a line of several names (a seat name too long) that read like rule codes ("A-1", "S-10") is not
+    # cut by the rule codes' filter (the flash read 「席の1行目「A-1, ランサー, …」」 and "Seats, line 1 ', S-10, …'")
+    typed = "A-1, S-10, ランサー, キャスター, ライダー, バーサーカー, アサシン"
+    for lang, line in (("ja", f"席の1行目「{typed[:39]}…」："), ("en", f"Seats, line 1 '{typed[:39]}…': ")):
+        refused = browser.post(f"/sessions?lang={lang}", headers=hx, data={**form, "ruleset": "generic", "seats": typed})
+        assert refused.status_code == 400 and line in unescape(refused.get_data(as_text=True)), lang
     assert app.extensions["gmtool"].list() == []
     made = browser.post("/sessions", data={**form, "seats": "甲\n乙"}, headers=hx)
     sid = app.extensions["gmtool"].list()[0]["id"]

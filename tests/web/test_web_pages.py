@@ -191,6 +191,26 @@ def test_errors_in_forms_come_back_as_a_flash_in_the_viewers_language(screens):
     assert "must be from 0 to 3" in english and "∞" not in english
 
 
+def test_error_flashes_keep_seat_names_that_read_like_rule_codes(client, screens):
+    """A refusal's flash on a phone and on the console keeps a seat named like a rule code ("A-1", "S-10") as typed,
+    as a success's does (web.rule_marked): the rule codes' filter took 「（A-1、S-10）」 in the reason of a disabled
+    option for a code and the flash read 「…：同盟中」 (the home page's form: test_web_csrf)."""
+    gm = bearer(screens.token("gm"))
+    for name in ("A-1", "S-10"):
+        assert client.post(f"/api/sessions/{screens.sid}/seats", headers=gm, json={"name": name}).status_code == 201
+    reason = "同盟中（A-1、S-10）"
+    assert client.post(f"/api/sessions/{screens.sid}/prompts", headers=gm, json={
+        "title": "誰を狙う？", "kind": "seat", "options": ["s2", "s3"], "seats": ["s1"], "gm_submits": True,
+        "disabled": {"s1": {"s2": reason}, "gm": {"s2": reason}}}).status_code == 201
+    hx = {"HX-Request": "true"}
+    for response in (screens.seats["s1"].post(f"/s/{screens.sid}/phone/prompts/p1/answer", data={"value": "s2"},
+                                              headers={**hx, "X-CSRF-Token": screens.csrf("s1")}),
+                     gm_post(screens, "prompts/p1/answer", {"value": "s2"})):
+        html = response.get_data(as_text=True)
+        assert response.status_code == 400 and "flash-error" in html, html
+        assert f"「アーチャー」は選べません：{reason}" in html, html
+
+
 def test_version_polling_changes_after_an_action(client, screens):
     first = screens.table.get(f"/s/{screens.sid}/version?as=table")
     assert first.status_code == 200 and first.headers["Cache-Control"] == "no-store"
