@@ -227,18 +227,12 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.jinja_env.globals["log_items"] = _log_items
 
-    @app.template_filter("scene_start")
-    def _scene_start(scene: dict | None) -> int:
-        """Where the current scene begins: the first `seq` of the newest scene mark's action (`view.scene`: a
-        ruleset's round or combat, the GM's シーン区切り; `from` on the screens' view: a round's order rolled with
-        its mark is of that round), 0 without one. What "since the scene" means on every screen (_rolls.html, the
-        table's roll strip): a roll at or after it is the scene's."""
-        return scene.get("from", scene["seq"]) if scene else 0
+    app.add_template_filter(scene_start, "scene_start")
 
     @app.template_filter("this_scene")
     def _this_scene(items, scene: dict | None) -> list:
         """The rolls (anything with a `seq`) made since the newest scene mark began: the current scene's."""
-        since = _scene_start(scene)
+        since = scene_start(scene)
         return [item for item in items if item["seq"] >= since]
 
     @app.template_filter("roll_text")
@@ -308,6 +302,15 @@ def create_app(config: dict | None = None) -> Flask:
                               "Internal server error (nothing was changed)")
 
     return app
+
+
+def scene_start(scene: dict | None) -> int:
+    """Where the current scene begins on the screens, the one meaning of "since the scene" they all use: the `from`
+    of the screens' view's scene (core/view.scene_view: the first `seq` of the newest scene mark's action, so that a
+    round's order rolled with its mark is of that round), else its `seq`; 0 without a mark. A roll at or after it is the scene's
+    (_rolls.html, the table's roll strip), and so is a prompt's result revealed at or after it (a phone's results:
+    web/screens.phone_public)."""
+    return scene.get("from", scene["seq"]) if scene else 0
 
 
 def rule_marked(text: str, names: tuple[str, ...] = (), dropped: bool = False) -> Markup:

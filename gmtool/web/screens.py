@@ -16,7 +16,7 @@ from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, can_see_a
 from ..i18n import template_words, translate
 from ..runtime import LiveSession, replayed
 from ..urls import join_url, table_url
-from . import names_in, rule_marked, stylesheet_url
+from . import names_in, rule_marked, scene_start, stylesheet_url
 from .common import base_url, clock_hm, csrf_for, lang, qr_svg
 from .sections import kept
 
@@ -300,12 +300,13 @@ def phone_public(live: LiveSession, public: dict) -> PhonePublic:
     made = live.rendered.get(key, version)
     if made is None:
         seats = {s["id"]: s for s in public["seats"]}
-        # a phone shows the results revealed since the newest scene mark (a new round or combat), as it lists only
-        # that scene's rolls (phone/_public.html); what is not revealed (locked, closed with the session) stays
-        since = public["scene"]["seq"] if public["scene"] else 0
+        # a phone shows the results revealed since the newest scene began (a new round or combat), as it lists only
+        # that scene's rolls (phone/_public.html), where the scene begins as for them (scene_start); what is not
+        # revealed (locked, closed with the session) stays
+        since = scene_start(public["scene"])
         prompts = live.state.prompts
         current = [p["id"] for p in public["prompts"] if p["id"] in prompts
-                   and (prompts[p["id"]].status != "revealed" or prompts[p["id"]].revealed_seq > since)]
+                   and (prompts[p["id"]].status != "revealed" or prompts[p["id"]].revealed_seq >= since)]
         shared = render_fragment(PHONE_PUBLIC, {"public": public, "viewer": TABLE, "sid": public["session"]["id"],
                                                 "seats_by_id": seats, "current_prompts": current,
                                                 "seat_names": {i: s["name"] for i, s in seats.items()},

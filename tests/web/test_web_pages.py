@@ -534,6 +534,23 @@ def test_a_phone_shows_the_results_revealed_in_this_scene_and_the_rolls_made_in_
     assert f'id="prompt-{late}"' in html
     console = screens.gm.get(f"/s/{sid}/gm").get_data(as_text=True)
     assert f'id="prompt-{first}"' in console and "索敵" in console and "「第二夜」より前" in console
+    # where a scene begins is one place for its results and its rolls (web.scene_start): an action that reveals a
+    # result and rolls, then marks the scene (as a game's round starts with its order rolled) gives the new scene both;
+    # its result was left off the phone while its roll showed (the results' scene began at the mark itself)
+    from gmtool.core import commands, prompts
+    from gmtool.core.dice import FixedDice
+    from gmtool.core.resolvers import BUILTIN
+    settled = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "夜明けの問い", "kind": "choice", "options": ["a", "b"], "seats": ["s1", "s2"]}).get_json()["id"]
+    client.post(f"/api/sessions/{sid}/prompts/{settled}/answer", headers=bearer(screens.token("s1")), json={"value": "a"})
+    dice = FixedDice([4])
+    client.application.extensions["gmtool"].get(sid).execute("gm", lambda state: [
+        *prompts.reveal(state, settled, "", BUILTIN, dice), *commands.roll(state, "1D6", "夜明けの判定", dice),
+        ("scene.marked", {"title": "第三夜"})])
+    html = phone.get(f"/s/{sid}/phone").get_data(as_text=True)
+    assert "夜明けの判定" in html
+    assert f'id="prompt-{settled}"' in html
+    assert f'id="prompt-{late}"' not in html  # revealed in the scene before
 
 
 def test_a_number_that_may_be_negative_opens_the_keyboard_with_a_minus(client, admin):
