@@ -307,7 +307,8 @@ def create_app(config: dict | None = None) -> Flask:
 def scene_start(scene: dict | None) -> int:
     """Where the current scene begins on the screens, the one meaning of "since the scene" they all use: the `from`
     of the screens' view's scene (core/view.scene_view: the first `seq` of the newest scene mark's action, so that a
-    round's order rolled with its mark is of that round), else its `seq`; 0 without a mark. A roll at or after it is the scene's
+    round's order rolled with its mark is of that round; the mark itself for one with `from_mark`, a round its action
+    ended), else its `seq`; 0 without a mark. A roll at or after it is the scene's
     (_rolls.html, the table's roll strip), and so is a prompt's result revealed at or after it (a phone's results:
     web/screens.phone_public)."""
     return scene.get("from", scene["seq"]) if scene else 0

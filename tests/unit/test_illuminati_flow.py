@@ -9,7 +9,7 @@ from gmtool.core.commands import add_seat, create_session, new_seat
 from gmtool.core.dice import EnteredDice, FixedDice
 from gmtool.core.errors import Conflict, Forbidden, GmError
 from gmtool.core.logtext import describe
-from gmtool.core.model import GM, Event, State, Viewer
+from gmtool.core.model import GM, TABLE, Event, State, Viewer
 from gmtool.core.ruleset import ActionContext, has_japanese
 from gmtool.core.view import build_view, visible_event
 from gmtool.rulesets.illuminati import RULESET
@@ -490,6 +490,30 @@ def test_i7_a_round_that_begins_because_the_current_player_is_out_is_a_scene():
     game = playing(3)  # out while it is not their turn: the round goes on, no mark
     game.act("eliminate", {"seat": "s2", "reason": "goal_cards"})
     assert [e.data["title"]["ja"] for e in game.events if e.type == "scene.marked"] == ["1巡目"]
+
+
+def test_i7_an_attack_roll_that_puts_the_current_player_out_is_filed_under_its_own_round():
+    """The last player of a round destroyed their own last group (out, I-7): the attack's roll, the new round's mark
+    after it in the same action, was filed under the new round on the screens (a scene begins where its mark's action
+    began, so that a round's order rolled with its mark is of that round): the phones and the table's strip showed
+    it as round 2's. A round its action ended begins at its mark (core's from_mark); the order stays round 1's."""
+    game = playing(3)
+    order = [r for r in build_view(game.state, TABLE, game_rolls=True)["rolls"] if "I-3" in r["label"]["en"]]
+    assert len(order) == 3 and all(r["seq"] >= game.state.scenes[-1]["from"] for r in order)  # round 1's
+    for seat in ("s1", "s2"):
+        game.act("start_turn", who=seat)
+        game.act("end_turn", who=seat)
+    game.act("start_turn", who="s3")
+    game.act("attack", {"purpose": "destroy", "attacker": {"kind": "illuminati", "power": 30},
+                        "target": {"name": "Group s3", "owner": "s3", "power": 0, "position": "child"}}, who="s3")
+    rolled = game.act("roll_attack", who="s3", faces=[1, 1])
+    assert [e.type for e in rolled][0] == "illuminati.attack_rolled" and rolled[-1].type == "scene.marked"
+    assert game.g["out"] == {"s3": "no_groups"} and game.g["turns"]["round"] == 2
+    view = build_view(game.state, TABLE, game_rolls=True)
+    attack = next(r for r in view["rolls"] if "I-5" in r["label"]["en"])
+    assert attack["seq"] == rolled[0].seq and view["scene"]["title"]["en"] == "Round 2"
+    assert attack["seq"] < view["scene"]["from"] == rolled[-1].seq  # round 1's roll
+    assert game.refold().scenes == game.state.scenes
 
 
 def test_i7_groups_set_to_zero_on_the_counter_panel_puts_the_player_out():

@@ -254,10 +254,13 @@ def _faces_short(state, g: dict, short: FacesShort) -> GmError:
                    f"after {after} (from face {first + 1})")
 
 
-def _round_scene(n: int) -> tuple[str, dict]:
+def _round_scene(n: int, ended: bool = False) -> tuple[str, dict]:
     """A round of turns is a scene (core's scene mark, as sugoroku's rounds): the write-up's heading, and the phones
-    show the results revealed since it, so the opening's placements (I-2), set-up, leave them once play begins."""
-    return ("scene.marked", {"title": {"ja": f"{n}巡目", "en": f"Round {n}"}})
+    show the results revealed since it, so the opening's placements (I-2), set-up, leave them once play begins.
+    `ended`: the action that marks it ended the round before (an end_turn, a player out on their turn): what it did
+    before the mark, an attack's roll included, stays in that round on the screens (core's `from_mark`); the round's
+    order rolled with its mark (roll_order) is of the new round."""
+    return ("scene.marked", {"title": {"ja": f"{n}巡目", "en": f"Round {n}"}, **({"from_mark": True} if ended else {})})
 
 
 # -- turns ------------------------------------------------------------------------------------------
@@ -539,7 +542,7 @@ def _outs(g: dict, seats: list[str], reason: str) -> list:
         for s in seats:
             after = after.eliminate(s)
         if after.round > now.round:
-            drafts.append(_round_scene(after.round))
+            drafts.append(_round_scene(after.round, ended=True))
     return drafts
 
 
@@ -603,7 +606,7 @@ def end_turn(state, payload: dict, ctx) -> list:
         drafts.append(("illuminati.game_won", {"seat": winner["seat"], "kind": winner["kind"],
                                                "label": winner["label"], "rule": "I-1"}))
     elif nxt.round > now.round:  # the next round begins: its scene (the turn's own steps stay in the last one)
-        drafts.append(_round_scene(nxt.round))
+        drafts.append(_round_scene(nxt.round, ended=True))
     return drafts
 
 
