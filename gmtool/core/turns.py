@@ -26,13 +26,15 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
     who goes first is settled: only a tie for the highest rolls again, the rest keep their first totals' order (a
     tie further down decides nothing, so nobody rolls for it: with real dice the GM enters no faces for it).
 
-    Returns {"order": [...], "rolls": {player: [total of each roll, in order]}}; the dice may be
-    the server's or entered faces (core.dice), drawn player by player, round by round.
+    Returns {"order": [...], "rolls": {player: [total of each roll, in order]}}, and with more than one die each
+    (`count` > 1) "faces": {player: [[the faces of each roll], in order]}; the dice may be the server's or entered
+    faces (core.dice), drawn player by player, round by round.
     """
     players = list(players)
     if len(set(players)) != len(players):
         raise GmError("プレイヤーが重複しています", "A player is listed twice")
     rolls: dict[str, list[int]] = {p: [] for p in players}
+    faces: dict[str, list[list[int]]] = {p: [] for p in players}
 
     drawn = [0]  # dice drawn so far
 
@@ -46,29 +48,42 @@ def roll_order(players: Iterable[str], dice: Any, sides: int = 6, count: int = 1
             return group
         first = drawn[0]
         try:
-            totals = {p: sum(draw() for _ in range(count)) for p in group}
+            rolled = {p: [draw() for _ in range(count)] for p in group}
         except FacesShort as short:  # real dice short for a tie's re-roll: the caller may name who tied, at what total
             if tied_at is not None and short.tie is None:  # and where their faces begin (0-based)
                 short.tie = (group, tied_at, first)
             raise
+        totals = {p: sum(rolled[p]) for p in group}
         for p in group:
             rolls[p].append(totals[p])
+            faces[p].append(rolled[p])
         ranked = []
         for i, v in enumerate(sorted(set(totals.values()), reverse=True)):
             tied = [p for p in group if totals[p] == v]
             ranked += rank(tied, depth + 1, v) if i == 0 or not first_only else tied
         return ranked
 
-    return {"order": rank(players, 0), "rolls": {p: r for p, r in rolls.items() if r}}
+    order = rank(players, 0)
+    out: dict = {"order": order, "rolls": {p: r for p, r in rolls.items() if r}}
+    if count > 1:
+        out["faces"] = {p: f for p, f in faces.items() if f}
+    return out
 
 
-def order_rolls(rolls: dict, dice: str, label: dict, entered: bool = False) -> list[dict]:
+def order_rolls(rolls: dict, dice: str, label: dict, entered: bool = False, faces: dict | None = None) -> list[dict]:
     """The rolls of an order decided by dice (roll_order's `rolls`: {player: [total of each roll]}) as a ruleset's
     event lists them on the screens (EventType.rolls): one per player, its totals in order (a tie rolled again after
     the first, after a " / "), the last one its result, e.g. "1D6 → 3 / 5" (an arrow leads to a result, as in core's
-    "2D6 → [3,4] → 7": a second one would read as the first roll's total)."""
-    return [{"by": player, "label": label, "text": f"{dice} → " + " / ".join(str(t) for t in totals),
-             "total": totals[-1], "entered": bool(entered)} for player, totals in rolls.items() if totals]
+    "2D6 → [3,4] → 7": a second one would read as the first roll's total). With `faces` (roll_order's, more than one
+    die each: {player: [[faces of each roll]]}) each roll's faces lead to its total, as core's: "2D6 → [3,4] → 7 /
+    [5,6] → 11"; a player whose faces are not all there (a log written before they were) reads as totals only."""
+    def text(player: str, totals: list) -> str:
+        shown = faces.get(player) if isinstance(faces, dict) else None
+        if isinstance(shown, list) and len(shown) == len(totals) and all(isinstance(f, list) for f in shown):
+            return f"{dice} → " + " / ".join(f"[{','.join(map(str, f))}] → {t}" for f, t in zip(shown, totals))
+        return f"{dice} → " + " / ".join(str(t) for t in totals)
+    return [{"by": player, "label": label, "text": text(player, totals), "total": totals[-1], "entered": bool(entered)}
+            for player, totals in rolls.items() if totals]
 
 
 def rotate(order: Sequence[str], by: int = 1) -> list[str]:

@@ -328,9 +328,11 @@ def test_i3_higher_totals_first_ties_reroll_among_the_tied():
     result = opening.play_order(["a", "b", "c"], dice)
     assert result["order"] == ["b", "c", "a"]
     assert result["rolls"] == {"a": [7, 2], "b": [12], "c": [7, 4]}
+    assert result["faces"] == {"a": [[3, 4], [1, 1]], "b": [[6, 6]], "c": [[5, 2], [2, 2]]}  # the panels show them
     assert dice.next_index == 10
 
 
 def test_i3_reading_ties_keep_the_table_order():
     dice = FixedDice([3, 4, 6, 6, 5, 2])
-    assert opening.play_order(["a", "b", "c"], dice, reroll_ties=False)["order"] == ["b", "a", "c"]
+    result = opening.play_order(["a", "b", "c"], dice, reroll_ties=False)
+    assert result["order"] == ["b", "a", "c"] and result["faces"] == {"a": [[3, 4]], "b": [[6, 6]], "c": [[5, 2]]}

@@ -6,7 +6,7 @@ import pytest
 
 from gmtool.core.dice import FixedDice
 from gmtool.core.errors import GmError
-from gmtool.core.turns import Turns, pass_token, roll_order, rotate
+from gmtool.core.turns import Turns, order_rolls, pass_token, roll_order, rotate
 
 
 def test_roll_order_high_first_ties_reroll_among_the_tied():
@@ -26,9 +26,17 @@ def test_roll_order_first_only_rerolls_only_a_tie_for_the_highest():
     assert out["order"][0] == "a" and out["rolls"] == {}
 
 
-def test_roll_order_of_two_dice_sums_them():
+def test_roll_order_of_two_dice_sums_them_and_keeps_their_faces():
+    """... and the faces of each roll (I-3's panels showed 「2D6 → 7 / 9」, totals only): one die each keeps none."""
     out = roll_order(["a", "b"], FixedDice([1, 1, 6, 6]), sides=6, count=2)
     assert out["order"] == ["b", "a"] and out["rolls"] == {"a": [2], "b": [12]}
+    assert out["faces"] == {"a": [[1, 1]], "b": [[6, 6]]}
+    out = roll_order(["a", "b", "c"], FixedDice([3, 4, 1, 1, 5, 2, 6, 6, 2, 3]), sides=6, count=2)  # a, c tie at 7
+    assert out["order"] == ["a", "c", "b"] and out["faces"] == {"a": [[3, 4], [6, 6]], "b": [[1, 1]], "c": [[5, 2], [2, 3]]}
+    assert [r["text"] for r in order_rolls(out["rolls"], "2D6", {}, faces=out["faces"])] == [
+        "2D6 → [3,4] → 7 / [6,6] → 12", "2D6 → [1,1] → 2", "2D6 → [5,2] → 7 / [2,3] → 5"]
+    assert [r["text"] for r in order_rolls(out["rolls"], "2D6", {})] == ["2D6 → 7 / 12", "2D6 → 2", "2D6 → 7 / 5"]
+    assert "faces" not in roll_order(["a", "b"], FixedDice([1, 6]))
 
 
 def test_rotate_moves_the_first_mover_last():

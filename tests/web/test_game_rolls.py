@@ -88,8 +88,9 @@ def test_i3_i5_the_order_and_attack_dice_are_listed(app, client):
     lists = roll_lists(app, links_of(data), game["sid"], "en")
     assert_listed(lists, ["real dice アリス Attack roll 2D6 → [5,6] → 11 11"] if names["s1"] == "アリス" else [
         f"real dice {names['s1']} Attack roll 2D6 → [5,6] → 11 11"])
-    assert_listed(lists, [f"real dice {names[s]} Play order 2D6 → {total} {total}"
-                          for s, total in zip(["s1", "s2", "s3", "s4"], [12, 10, 8, 6])])
+    # with their faces, as every game's dice (they read 「2D6 → 12」: the totals only)
+    assert_listed(lists, [f"real dice {names[s]} Play order 2D6 → [{face},{face}] → {2 * face} {2 * face}"
+                          for s, face in zip(["s1", "s2", "s3", "s4"], [6, 5, 4, 3])])
     for rolls in lists.values():  # the failed attack reads as a failure, as a failed roll of core's
         assert rolls[0].startswith("real dice") and "Attack roll" in rolls[0]
 

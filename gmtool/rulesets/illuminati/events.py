@@ -402,8 +402,9 @@ def describe_attack_cancelled(e, state, lang):
 
 
 def order_roll_list(d: dict, state) -> list[dict]:
-    """I-3: everyone's 2d6 for the play order (a tie rolled again) on the screens' roll lists."""
-    return order_rolls(d["rolls"], "2D6", {"ja": "プレイ順 [I-3]", "en": "Play order [I-3]"}, d.get("entered", False))
+    """I-3: everyone's 2d6 for the play order (a tie rolled again) on the screens' roll lists, with their faces."""
+    return order_rolls(d["rolls"], "2D6", {"ja": "プレイ順 [I-3]", "en": "Play order [I-3]"}, d.get("entered", False),
+                       d.get("faces"))
 
 
 def attack_roll_list(d: dict, state) -> list[dict]:

@@ -55,9 +55,11 @@ def revealed_before_placing(g: dict, waiting: list[str], seat: str | None) -> bo
 
 def play_order(players: list[str], dice, reroll_ties: bool = True) -> dict:
     """I-3: everyone rolls 2d6, higher totals first; ties re-roll among the tied (the reading), or keep
-    the table's order when the reading says so. Returns {"order", "rolls": {seat: [totals]}}."""
+    the table's order when the reading says so. Returns {"order", "rolls": {seat: [totals]}, "faces": {seat: [[the
+    two faces of each roll]]}} (the rolls panels show the faces, core.turns.order_rolls)."""
     if reroll_ties:
         return roll_order(players, dice, sides=6, count=2)
-    totals = {p: dice.randint(6) + dice.randint(6) for p in players}
+    faces = {p: [dice.randint(6), dice.randint(6)] for p in players}
+    totals = {p: sum(faces[p]) for p in players}
     order = sorted(players, key=lambda p: -totals[p])  # stable: ties keep the table's order
-    return {"order": order, "rolls": {p: [totals[p]] for p in players}}
+    return {"order": order, "rolls": {p: [totals[p]] for p in players}, "faces": {p: [faces[p]] for p in players}}
