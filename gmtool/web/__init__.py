@@ -228,6 +228,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.globals["log_items"] = _log_items
 
     app.add_template_filter(scene_start, "scene_start")
+    app.add_template_filter(roll_news, "roll_news")
+    app.jinja_env.globals["NEWS_ROLLS"] = NEWS_ROLLS
 
     @app.template_filter("this_scene")
     def _this_scene(items, scene: dict | None) -> list:
@@ -302,6 +304,26 @@ def create_app(config: dict | None = None) -> Flask:
                               "Internal server error (nothing was changed)")
 
     return app
+
+
+NEWS_ROLLS = 10  # the newest rolls a screen's live region looks at (what came since the last update, read in order)
+
+
+def roll_news(rolls: list[dict], secret: list[dict] = ()) -> list[tuple[str, dict, bool]]:
+    """What a screen's polite live region reads of its newest rolls (templates/_news.html): (key, roll, hidden) for
+    each roll of `rolls` (a view's, newest event first, an event's several rolls in the order rolled:
+    view.screen_rolls) and each of the `secret` rolls the viewer may not see (hidden: said as a secret roll, nothing
+    more), oldest first and an event's rolls in the order rolled, so that what came since the last update is read as
+    it was rolled. A key names the roll, never its words (static/live.js reads a key it did not know): its event's
+    seq, and its place among that event's rolls after the first (「roll-12」, 「roll-12-1」); a secret one 「secret-12」."""
+    out: list[tuple[int, int, str, dict, bool]] = []
+    place = 0
+    for i, r in enumerate(rolls):
+        place = place + 1 if i and rolls[i - 1]["seq"] == r["seq"] else 0
+        out.append((r["seq"], place, f"roll-{r['seq']}" + (f"-{place}" if place else ""), r, False))
+    out += [(r["seq"], 0, f"secret-{r['seq']}", r, True) for r in secret]
+    out.sort(key=lambda item: item[:2])
+    return [(key, r, hidden) for _, _, key, r, hidden in out]
 
 
 def scene_start(scene: dict | None) -> int:

@@ -124,9 +124,10 @@ def test_each_message_is_in_one_live_region_of_its_kind(server, page, phone_cont
 
 def test_the_console_and_the_table_say_what_is_new_once(server, page, browser):
     """Only a phone told a screen reader of a new prompt. The table says a new prompt, a reveal and a roll's result;
-    the console says a reveal (the last answer reveals a prompt by itself), a prompt the GM answers too and a
-    player's roll (the GM's own actions answer with a flash). Each once, and again for a new prompt of the same
-    title (a thing is known by what it is, not by its words)."""
+    the console says a reveal (the last answer reveals a prompt by itself), a prompt the GM answers too and every
+    roll (the GM's other actions answer with a flash; the GM's own rolls and every roll of a game's step:
+    test_web_pages, test_game_rolls). Each once, and again for a new prompt of the same title (a thing is known by
+    what it is, not by its words)."""
     base, app, sid, tokens = console(server, page, seats=("セイバー", "アーチャー"), ruleset="generic")
     api = app.test_client()
 

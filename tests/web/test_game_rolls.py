@@ -66,6 +66,13 @@ def test_g1_the_first_player_dice_are_listed_and_an_undo_takes_them_back(app, cl
                                                      "実ダイス ギルガメッシュ 先手決め 1D6 → 3 / 5 5"])
     assert_listed(roll_lists(app, links, sid, "en"), ["real dice アルトリア Who starts 1D6 → 3 / 2 2",
                                                      "real dice ギルガメッシュ Who starts 1D6 → 3 / 5 5"])
+    # a screen reader hears every roll of the event, in the order rolled, on the table and the console alike (only the
+    # newest was read, and on the console none the GM's action rolled); each once: a key of its own
+    for who in ("gm", "table"):
+        html = open_link(app, links[who]).get(f"/s/{sid}/{who}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        said = re.findall(r'data-news="(roll-[^"]*)" data-say="([^"]*)"', html)
+        assert [words for _, words in said] == ["アルトリア · 先手決め: 2", "ギルガメッシュ · 先手決め: 5"], (who, said)
+        assert len({key for key, _ in said}) == 2, said
     # the API's rolls stay dice.rolled only (docs/api.md): the game's are in its log
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["rolls"] == []
     assert client.post(f"/api/sessions/{sid}/undo", headers=gm, json={}).status_code == 200

@@ -320,9 +320,20 @@ def test_the_private_lock_and_the_secret_dice_say_it_in_words(client, screens, l
     """🔒 beside a private counter's label (the console) and 🎲 as the table stage's step for a secret roll were
     the only sign of what they meant: an empty box on a laptop without an emoji font, read oddly by a screen
     reader. A word says it; the picture beside it is an SVG (templates/_icons.html), hidden from a screen reader."""
+    seen = client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.token("gm")),
+                       json={"expr": "1D6", "label": "索敵"}).get_json()
     roll = client.post(f"/api/sessions/{screens.sid}/rolls", headers=bearer(screens.token("gm")), json={"expr": "S2D6"})
     assert roll.status_code == 201, roll.get_json()
     gm = screens.gm.get(f"/s/{screens.sid}/gm?lang={lang}").get_data(as_text=True)
+    # a screen reader hears the GM's rolls on the console too (it heard only the players'), the secret one said to be
+    # secret; the table hears that the GM rolled secret dice, never its result, then the next roll
+    news = {page: re.findall(r'data-news="((?:roll|secret)-[^"]*)" data-say="([^"]*)"', html) for page, html in (
+        ("gm", gm), ("table", screens.table.get(f"/s/{screens.sid}/table?lang={lang}").get_data(as_text=True)))}
+    secret_word = {"ja": "秘密", "en": "secret"}[lang]
+    assert news["gm"] == [(f"roll-{seen['seq']}", f"GM · 索敵: {seen['total']}"),
+                          (f"roll-{roll.get_json()['seq']}", f"{secret_word} · GM: {roll.get_json()['total']}")], news
+    assert news["table"] == [(f"roll-{seen['seq']}", f"GM · 索敵: {seen['total']}"),
+                             (f"secret-{roll.get_json()['seq']}", secret)], news
     assert re.search(r'<span class="counter-label">[^<]+ <small class="private-mark">' + icon("lock")
                      + private + "</small></span>", gm) and "🔒" not in gm
     table = screens.table.get(f"/s/{screens.sid}/table?lang={lang}").get_data(as_text=True)
