@@ -377,12 +377,19 @@ def add_modifier(state: State, prompt_id: Any, who: Any, amount: Any, label: Any
 def confirm(state: State, prompt_id: Any) -> list[Draft]:
     """Confirm the resolution; the events it carries take effect, its counter changes from the values the
     counters hold now (they may have moved since the reveal)."""
+    drafts = confirm_only(state, prompt_id)
+    prompt = get_prompt(state, prompt_id)
+    return drafts + counter_drafts_now(state, [(t, d) for t, d in (prompt.resolution or {}).get("events", [])])
+
+
+def confirm_only(state: State, prompt_id: Any) -> list[Draft]:
+    """Confirm a revealed, unconfirmed prompt without the events its resolution carries: for a ruleset's step that
+    applies the result itself, worked out again as the state stands now (a battle's end)."""
     require_open(state)
     prompt = get_prompt(state, prompt_id)
     if not prompt.is_revealed or prompt.confirmed:
         raise Conflict("確定できるのは公開済みで未確定の質問です", "Only a revealed, unconfirmed prompt can be confirmed")
-    drafts: list[Draft] = [("prompt.confirmed", {"prompt": prompt.id})]
-    return drafts + counter_drafts_now(state, [(t, d) for t, d in (prompt.resolution or {}).get("events", [])])
+    return [("prompt.confirmed", {"prompt": prompt.id})]
 
 
 def resolve_again(state: State, prompt_id: Any, resolvers: dict[str, Resolver], dice) -> list[Draft]:

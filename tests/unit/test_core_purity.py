@@ -106,10 +106,13 @@ def test_purity_checker_allows_pure_imports(source):
     assert violations(source, "gmtool.core.example") == []
 
 
-def test_rulesets_cancel_prompts_through_core():
+@pytest.mark.parametrize("event", ["cancelled", "confirmed"])
+def test_rulesets_cancel_and_confirm_prompts_through_core(event):
     """One way to cancel a prompt, core's (prompts.cancel for the GM's, prompts.cancel_unconfirmed for a ruleset's step
     that ended): sugoroku's battle and grail_trpg's combat wrote their prompt.cancelled by hand, each with its own test
-    of when a prompt may still be cancelled. No ruleset module writes that event itself."""
+    of when a prompt may still be cancelled. One way to confirm one (prompts.confirm, or prompts.confirm_only for a step
+    that applies the result itself): sugoroku's end_battle wrote its prompt.confirmed by hand. No ruleset module
+    writes either event itself."""
     by_hand = [str(p.relative_to(PACKAGE)) for p in (PACKAGE / "rulesets").rglob("*.py")
-               if re.search(r"""["']prompt\.cancelled["']""", p.read_text(encoding="utf-8"))]
+               if re.search(rf"""["']prompt\.{event}["']""", p.read_text(encoding="utf-8"))]
     assert by_hand == []

@@ -309,7 +309,7 @@ def end_battle(state: State, payload: dict, ctx) -> list:
         raise Conflict("全員のカードが公開されていません（GMは早期公開できます）",
                        "Not every card is revealed yet (the GM may reveal early)")
     tx = CounterRun(state)
-    tx.emit("prompt.confirmed", {"prompt": prompt.id})
+    tx.drafts += P.confirm_only(state, prompt.id)  # the result is applied below, as the state stands now
     result = outcome(state, prompt, _answers(prompt), battle, tx)
     return result["events"]
 
