@@ -133,13 +133,17 @@ def test_sugoroku_ending_a_phase_twice_names_the_forced_button(sugoroku, lang, s
     ("en", "press 'Reveal', then 'Confirm result'", ("Reveal", "Confirm result"))])
 def test_sugoroku_the_next_round_before_the_vote_names_the_vote_buttons(sugoroku, lang, said, buttons):
     """The console's next-round form (it sends no force) while the true-name vote is open: the refusal says how
-    to finish the vote on the console (it said "force", a field the console cannot send)."""
+    to finish the vote on the console (it said "force", a field the console cannot send). The console does not offer
+    it until then: its button is disabled, the reason beside it (it offered 「ラウンド2 へ」, which could only be
+    refused), and enabled once the vote is confirmed."""
     for _ in range(8):
         sugoroku_moves(sugoroku)
         sugoroku.act("end_phase")
     sugoroku.act("end_round")
     page = sugoroku.page("gm", lang)
-    assert 'id="sg-start-round"' in page
+    start = re.compile(r'<button class="primary" id="sg-start-round"([^>]*)>')
+    assert start.search(page).group(1) == ' disabled aria-describedby="sg-vote-waiting"', start.search(page)
+    assert re.search(r'id="sg-vote-waiting">[^<]*' + ("真名看破投票を終えて" if lang == "ja" else "Finish the true-name vote"), page)
     r = sugoroku.post("start_round", {"board_length": "30"}, lang=lang)
     assert r.status_code == 409 and said in flash(r) and "force" not in flash(r)
     assert f">{buttons[0]}</button>" in page  # the vote's card on the console; 結果を確定 follows the reveal
@@ -147,6 +151,11 @@ def test_sugoroku_the_next_round_before_the_vote_names_the_vote_buttons(sugoroku
     reveal = sugoroku.screens["gm"].post(path, headers={
         "X-CSRF-Token": csrf_for(sugoroku.tokens["gm"]), "HX-Request": "true"})
     assert reveal.status_code == 200 and f">{buttons[1]}</button>" in sugoroku.page("gm", lang)
+    vote = re.search(r"/prompts/(sg-vote[^/]*)/reveal", path).group(1)
+    confirm = sugoroku.client.post(f"/api/sessions/{sugoroku.sid}/prompts/{vote}/confirm", headers=bearer(sugoroku.tokens["gm"]))
+    assert confirm.status_code == 200, confirm.get_json()
+    page = sugoroku.page("gm", lang)
+    assert start.search(page).group(1) == "" and 'id="sg-vote-waiting"' not in page  # the vote is done: offered
 
 
 @pytest.mark.parametrize(("lang", "said"), [("ja", "席を選んでください"), ("en", "Choose a seat")])
