@@ -802,6 +802,25 @@ def test_i1_the_winner_reads_as_a_win_on_every_phone_and_the_console(app, game):
         assert line and line.group(1) == "il-won" and line.group(2), (who, line and line.group(0))
 
 
+def test_i1_a_pending_declaration_reads_as_pending_not_as_an_error(app, game):
+    """Review: 「勝利宣言中」 (a declaration that end_turn has yet to confirm, I-1) was a red flag (.flag, the colour of
+    「脱落」 and of errors) on the table and the console, and the declaring phone did not show it at all. Every screen
+    shows it as pending and important: the accent, dark text, a dashed edge (illuminati.css), never the red."""
+    tokens, sid = game["tokens"], game["sid"]
+    open_game(game)
+    game["act"]("roll_order", {"faces": [6, 6, 5, 5, 4, 4, 3, 3]})  # s1, s2, s3, s4
+    game["act"]("start_turn", who="s1")
+    game["act"]("declare_victory", {"seat": "s2", "kind": "special", "label": "Big Brother"})  # s2's: pending
+    for who, path in (("table", "table"), ("gm", "gm"), ("s2", "phone")):
+        page = open_link(app, f"/join/{sid}?k={tokens[who]}" if path == "phone" else f"/s/{sid}/{path}?k={tokens[who]}")
+        for lang, word in (("ja", "勝利宣言中"), ("en", "Victory declared")):
+            flags = re.findall(r'<span class="([^"]*)">' + word + "</span>", page.get(f"/s/{sid}/{path}?lang={lang}").get_data(as_text=True))
+            assert flags == ["flag il-declared-flag"], (who, lang, flags)
+    css = app.test_client().get("/static/rulesets/illuminati.css").get_data(as_text=True)
+    rule = re.search(r"\.flag\.il-declared-flag \{([^}]*)\}", css).group(1)
+    assert "background: var(--accent)" in rule and "color: #111" in rule and "dashed" in rule, rule
+
+
 def to_the_end(game):
     """s1 put out during its attack (called off), a declaration, then players put out until s2, the last, wins."""
     test_i7_a_player_put_out_during_an_attack_calls_it_off(game, "s1")  # s1 out, its attack called off
