@@ -89,6 +89,15 @@ def test_the_phase_shown_once_the_round_is_over_is_the_last_one_played(game):
     assert phases_shown(game) == {"gm": ["8"], "table": ["8"], "s1": ["8"]}
     game["act"]("end_round")
     assert phases_shown(game) == {"gm": ["8"], "table": ["8"], "s1": ["8"]}
+    # the true-name vote the round's end opens (S-13) is on the TV once: the stage shows its card (who has voted, each
+    # vote's commitment), and the summary's line of open prompts no longer names it a second time under the stage
+    game["answer"]("sg-vote-round1", "s1", "s2")
+    for lang, title in (("ja", "真名看破投票（ラウンド1）"), ("en", "True name vote (Round 1)")):
+        screen = game["page"]("table", lang).split('id="history"', 1)[0]
+        stage, summary = screen.split('id="table-summary"', 1)
+        shown = re.sub(r"<header>.*?</header>", "", screen, flags=re.S)  # the card's own title: hidden on the stage (CSS)
+        assert text_of(shown).count(title) == 1 and 'data-prompt="sg-vote-round1"' in stage, (lang, text_of(screen))
+        assert "summary-prompt" not in summary, lang
 
 
 def test_a_round_over_at_the_goal_shows_the_phase_it_ended_in(game):
