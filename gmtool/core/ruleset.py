@@ -118,6 +118,10 @@ class EventType:
     # the newest such events (State.game_rolls) and lists their rolls with core's dice.rolled ones, newest first
     # (view.screen_rolls). None (the default): not a roll.
     rolls: Callable[[dict, State], list[dict]] | None = None
+    # This event ends the game (a winner is known): the flash of the action that writes it, which says so, is shown
+    # whole, never cut to the lines a success flash keeps to (gmtool.css .flash-whole), unless it is a single line
+    # too long to join (web/screens.FLASH_JOINED). False (the default): an ordinary step.
+    ends_game: bool = False
 
 
 PANEL_OPS = frozenset({"confirm", "modifiers"})  # what a ruleset's GM panel may take over from the prompt card

@@ -230,24 +230,30 @@ def act(session_id: str, kind: str, endpoint: str, operation, *args, refresh: bo
     operation(live, viewer, *args)
     if not is_htmx():
         return redirect(url_for(endpoint, session_id=session_id))
-    from .screens import flash_text  # (screens builds on this module)
+    from .screens import FLASH_JOINED, flash_text  # (screens builds on this module)
     written = runtime.recorded.get()  # the request's events: its action's
     from . import state_names
-    response = flash_response(flash_text(live, viewer, written), action=written[0].action if written else None,
-                              names=state_names(live.state))
+    text = flash_text(live, viewer, written)
+    # an action that ends the game (a winner, ruleset.EventType.ends_game) tells of it whole, never cut (three lines
+    # of a win were cut to two on a phone), unless its text is one line too long to join
+    whole = len(text) <= FLASH_JOINED and any(
+        getattr(live.ruleset.event_type(e.type), "ends_game", False) for e in written)
+    response = flash_response(text, action=written[0].action if written else None, names=state_names(live.state),
+                              whole=whole)
     if refresh:
         response.headers["HX-Refresh"] = "true"
     return response
 
 
 def flash_response(message: str, error: bool = False, status: int = 200, action: int | None = None,
-                   names: tuple[str, ...] = ()):
+                   names: tuple[str, ...] = (), whole: bool = False):
     """A message for htmx: a success into the page's polite live region (#flash-status, the default target), an error
     into its alert region (#flash-alert); the other region is emptied (templates/_flash.html). `action`: the action
     a success tells of (a phone clears the message when the GM undoes it). `names`: the session's names that read like
-    rule codes, which the message's rule codes hiding leaves alone (web.rule_marked)."""
+    rule codes, which the message's rule codes hiding leaves alone (web.rule_marked). `whole`: shown whole, never cut
+    to the lines a success keeps to (the end of the game)."""
     response = make_response(render_template("_flash.html", error=error, message=message, action=action,
-                                             rule_names=names), status)
+                                             rule_names=names, whole=whole), status)
     if error:
         response.headers["HX-Retarget"] = "#flash-alert"
     return response

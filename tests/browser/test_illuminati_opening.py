@@ -142,11 +142,16 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
             assert phones[current].evaluate(NARROWED_SPLIT, ".il-attack h3") == 1
         r = client.post(f"/api/sessions/{sid}/{path}", headers={"Authorization": f"Bearer {token}"}, json=body)
         assert r.status_code == 200, r.get_json()
-    for path, body, who in (("counters", {"seat": current, "key": "groups", "delta": 11}, "gm"),
-                            ("actions/declare_victory", {}, current), ("actions/end_turn", {}, current)):
-        token = tokens["gm"] if who == "gm" else tokens["seats"][who]
-        r = client.post(f"/api/sessions/{sid}/{path}", headers={"Authorization": f"Bearer {token}"}, json=body)
-        assert r.status_code == 200, r.get_json()
+    r = client.post(f"/api/sessions/{sid}/counters", headers={"Authorization": f"Bearer {tokens['gm']}"},
+                    json={"seat": current, "key": "groups", "delta": 11})
+    assert r.status_code == 200, r.get_json()
+    # the phone ends its turn at the goal: it wins, and its flash says so in three lines (the declaration end_turn
+    # makes, the turn's end, the win), shown whole: a success's flash keeps to two lines and cut the win (「アリ…」)
+    expect(phones[current].locator(".il-me .il-goal-flag")).to_be_visible()
+    phones[current].locator("#il-end-turn").click()
+    flash = phones[current].locator("#flash .flash-ok .flash-text")
+    expect(flash).to_contain_text("勝利！（基本ゴール）")
+    assert flash.evaluate("t => [t.scrollHeight <= t.clientHeight, t.getClientRects()[0].height > 2.5 * parseFloat(getComputedStyle(t).lineHeight)]") == [True, True]
     for lang in ("ja", "en"):
         for seat, phone in phones.items():
             phone.goto(f"{base}/s/{sid}/phone?lang={lang}")

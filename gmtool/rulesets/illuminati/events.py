@@ -414,8 +414,9 @@ def attack_roll_list(d: dict, state) -> list[dict]:
              "total": d["roll"], "success": bool(d["success"]), "entered": d.get("entered", False)}]
 
 
-def _et(name, fold, describe, rolls=None):
-    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line, rolls=rolls)
+def _et(name, fold, describe, rolls=None, ends_game=False):
+    return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line, rolls=rolls,
+                     ends_game=ends_game)
 
 
 EVENTS: tuple[EventType, ...] = (
@@ -430,7 +431,7 @@ EVENTS: tuple[EventType, ...] = (
     _et("victory_declared", victory_declared, describe_victory_declared),
     _et("turn_ended", turn_ended, describe_turn_ended),
     _et("player_out", player_out, describe_player_out),
-    _et("game_won", game_won, describe_game_won),
+    _et("game_won", game_won, describe_game_won, ends_game=True),
     _et("attack_declared", attack_declared, describe_attack_declared),
     _et("attack_supported", attack_supported, describe_attack_supported),
     _et("attack_modified", attack_modified, describe_attack_modified),

@@ -218,6 +218,6 @@ EVENTS = (
     EventType("succession.taken", taken, describe_taken, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC, line_key=fixed_line),
-    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, line_key=fixed_line),
+    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, line_key=fixed_line, ends_game=True),
     EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undoable=True, line_key=fixed_line),
 )
