@@ -13,7 +13,7 @@ def test_a_turn_with_a_battle_between_two_phones(page, open_table):
     # The GM sets the game up from the console; the true names stay secret.
     setup = page.locator("#sg-setup")
     setup.locator("input[name='s1.true_name']").fill("アルトリア")
-    setup.locator("input[name='s2.true_name']").fill("エミヤ")
+    setup.locator("input[name='s2.true_name']").fill("エミヤ・シロウ")
     setup.locator("input[name='s1.mana']").fill("4")
     setup.locator("button.primary").click()
     expect(table.locator(".sg-board .sg-square")).to_have_count(21)
@@ -74,6 +74,15 @@ def test_a_turn_with_a_battle_between_two_phones(page, open_table):
     expect(table.locator(".sg-last-battle")).to_contain_text("セイバー")
     expect(table.locator("tr[data-seat=s1] .sg-vp")).to_have_text("2")  # 0 square VP + 2 cards the child played
     assert "アルトリア" not in table.locator("#live").inner_text()
+    # S-13: once revealed, a phone's own true name reads whole at 390 px (a third of the row broke 「クー・フー / リン」)
+    page.locator(".sg-more summary").click()
+    reveal = page.locator("form[hx-post$='/reveal_true_name']")
+    reveal.locator("select[name=seat]").select_option("s2")
+    reveal.locator("button").click()
+    mine = phones["s2"].locator(".sg-my-true-name")
+    expect(mine).to_have_text("エミヤ・シロウ")
+    assert mine.evaluate("""dd => { const range = document.createRange(); range.selectNodeContents(dd);
+        return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }""") == 1
 
 
 # Seven factions with long names (sugoroku seats at most 7): the widest standings and the most markers.
