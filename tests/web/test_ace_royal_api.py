@@ -1107,3 +1107,8 @@ def test_a10_a_public_import_asks_whether_a_servant_it_has_not_fights_on(app, cl
     assert [e["type"] for e in r.get_json()["events"]] == ["counter.changed", "ace_royal.masterless"], r.get_json()
     s2 = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()["ruleset"]["players"][1]
     assert s2["masterless"] and not s2["out"]
+    # a masterless servant fights on without a master's seals: the live game's s2 spending its last one is not
+    # out, as s1, whose master lives, is at its last (A-2; docs §2)
+    assert [e["type"] for e in act("adjust", {"seat": "s2", "key": "seals", "delta": -3})["events"]] == ["counter.changed"]
+    assert [e["type"] for e in act("adjust", {"seat": "s1", "key": "seals", "delta": -3})["events"]] == [
+        "counter.changed", "ace_royal.out"]
