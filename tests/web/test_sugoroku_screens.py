@@ -4,6 +4,7 @@ the action phase once the round is over (S-2), the log line of the next round's 
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from gmtool_testing import ADMIN_KEY, assert_answers_sealed_on_table, bare_emoji, bearer, icon, open_link
@@ -393,10 +394,15 @@ def test_s2_a_round_the_gm_ends_early_reads_ended_on_the_stage_as_one_that_met_i
         assert view()["round_over"] == {"ja": f"{ja}：GMが終了", "en": f"{en}: ended by the GM", "rule": "S-2"}
         assert f"{ja} · 行動フェイズ" in _stage(game) and f"{ja}：GMが終了" in _stage(game), _stage(game)
         assert f"{en}: ended by the GM" in _stage(game, "en"), _stage(game, "en")
+        # news for the room, not an error: the accent (sugoroku.css), not the red flag of 「脱落」 (the console: below)
+        assert re.findall(r'<p class="([^"]*)">' + f"{ja}：GMが終了", game["page"]("table")) == [
+            "big-flag flag sg-round-over"]
         if rnd != "climax":
             act("start_round", {"board_length": 12})
             assert view()["round_over"] is None and "GMが終了" not in _stage(game)
     assert view()["finished"] and "優勝: " in _stage(game)
+    css = game["client"].get("/static/rulesets/sugoroku.css").get_data(as_text=True)
+    assert "background: var(--accent); color: #111" in re.search(r"\.flag\.sg-round-over \{([^}]*)\}", css).group(1)
 
 
 def test_s3_a_square_event_before_the_rounds_first_move_is_the_stages_newest_line(game):
@@ -633,6 +639,9 @@ def test_no_phase_end_is_offered_once_the_round_is_over_and_its_phase_ended(game
     assert game["view"]()["round_over"] and not game["view"]()["round_ended"]
     html = game["page"]("gm", lang)
     assert 'id="sg-end-phase"' in html and 'class="primary"' in button(html, "sg-end-phase")  # the phase that met it
+    # the console's notice is news, not an error: the accent flag (sugoroku.css), not the red of 「脱落」
+    flags = [unescape(f) for f in re.findall(r'<p class="flag sg-round-over">([^<\[]*) \[', html)]
+    assert flags == [game["view"]()["round_over"][lang]], flags
     game["act"]("end_phase")
     html = game["page"]("gm", lang)
     assert 'id="sg-end-phase"' not in html and 'class="primary"' in button(html, "sg-end-round")
