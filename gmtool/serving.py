@@ -21,6 +21,7 @@ import json
 import select
 import threading
 import time
+from collections import Counter
 from types import SimpleNamespace
 
 from waitress import create_server, wasyncore
@@ -38,6 +39,7 @@ PER_ADDRESS = 32         # connections one client address may hold open (a brows
 IN_FLIGHT = 12           # requests of one client address being answered at once (of the server's 24 threads)
 REQUEST_DEADLINE = 60.0  # seconds from a request's first byte until all of it (headers and body) has arrived
 # (the largest body, a 256 KiB import by the home page's form, 264 KiB, at 5 KB/s takes 54 s)
+LIMIT_LOG_INTERVAL = 60.0  # seconds between two warnings that the connection limit was reached
 TRUSTED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"})  # addresses not held to PER_ADDRESS and
 # IN_FLIGHT: the GM's own laptop, and the proxy in front of --workers, whose connections carry every phone's requests
 TOO_MANY = ("この端末からの接続が多すぎます。ほかのタブを閉じてから再読み込みしてください。",
@@ -53,8 +55,10 @@ class ClientLimits:
     connections that never finish a request (a "slowloris": a header line every few seconds keeps
     waitress's idle timeout from ever closing one), with many idle ones, or with a flood of heavy requests: at
     most `per_address` connections from one address and `in_flight` of its requests answered at once (`trusted`
-    addresses excepted), and a request's headers and body must have arrived within `deadline` seconds of its
-    first byte. Shared by the server's listening sockets."""
+    addresses excepted), a request's headers and body must have arrived within `deadline` seconds of its
+    first byte, and at the server's connection limit a new connection makes room for itself (make_room: a flood
+    of unfinished requests from many addresses, each under its share, locks nobody out). Shared by the server's
+    listening sockets."""
 
     def __init__(self, per_address: int = PER_ADDRESS, deadline: float = REQUEST_DEADLINE,
                  trusted: frozenset = TRUSTED, in_flight: int = IN_FLIGHT):
@@ -105,12 +109,47 @@ class ClientLimits:
         for channel in channels:
             since = getattr(channel, "receiving_since", None)
             if since is not None and since < cutoff and not channel.requests and not channel.close_when_flushed:
-                channel.receiving_since = None
-                try:
-                    channel.write_soon(refusal("408 Request Timeout", *TOO_SLOW))
-                    channel.close_when_flushed = True  # and what else arrives is not read (HTTPChannel.received)
-                except Exception:  # noqa: BLE001  gone meanwhile (ClientDisconnected): closed without a word
-                    channel.will_close = True
+                cut_off(channel)
+
+    def make_room(self, channels, newcomer) -> HTTPChannel | None:
+        """At the connection limit, with `newcomer` just taken: close one connection that holds its place without a
+        request being answered (a request still arriving, or a kept-alive connection waiting for its next one), the
+        one waiting longest of the client address holding the most connections. A flood of unfinished requests from
+        many addresses then churns through its own connections instead of locking everyone else out: every new
+        connection is taken, and one whose request arrives whole at once is answered. Returns the one closed (None:
+        every other connection has a request being answered)."""
+        others = [c for c in channels if isinstance(c, HTTPChannel) and c is not newcomer]
+        held = Counter(client_address(c) for c in others)
+        victim = min((c for c in others if waiting(c)), default=None,
+                     key=lambda c: (-held[client_address(c)], c.receiving_since or c.last_activity))
+        if victim is not None:
+            cut_off(victim)
+        return victim
+
+
+def client_address(channel) -> str:
+    addr = channel.addr
+    return addr[0] if isinstance(addr, tuple) and addr else str(addr)
+
+
+def waiting(channel) -> bool:
+    """Whether `channel` holds its place with no request of it being answered or queued (ClientLimits.make_room)."""
+    return channel.connected and not channel.requests and not channel.will_close and not channel.close_when_flushed
+
+
+def cut_off(channel) -> None:
+    """Close `channel` from the main loop: a request still arriving is answered 408 first (both languages); a
+    connection between requests is closed without a word, as waitress's idle timeout does (a browser opens a new one
+    for its next request)."""
+    if channel.request is None:
+        channel.will_close = True
+        return
+    channel.receiving_since = None
+    try:
+        channel.write_soon(refusal("408 Request Timeout", *TOO_SLOW))
+        channel.close_when_flushed = True  # and what else arrives is not read (HTTPChannel.received)
+    except Exception:  # noqa: BLE001  gone meanwhile (ClientDisconnected): closed without a word
+        channel.will_close = True
 
 
 def error_body(status: int, ja: str, en: str) -> bytes:
@@ -127,7 +166,8 @@ def refusal(status: str, ja: str, en: str) -> bytes:
 
 class StreamingChannel(HTTPChannel):
     """waitress's connection, not writable to the main loop while a request thread sends on it, counted against
-    its client's ClientLimits (a connection over them is answered 503 and closed at once)."""
+    its client's ClientLimits (a connection over them is answered 503 and closed at once); one taken at the
+    server's connection limit makes room for itself (ClientLimits.make_room)."""
 
     receiving_since: float | None = None  # when the request being received began (ClientLimits.deadline)
     counted: str | None = None            # the address this connection is counted against
@@ -151,6 +191,10 @@ class StreamingChannel(HTTPChannel):
             raise
         if limits is not None and address not in limits.trusted:
             self.counted = address
+        if limits is not None and len(self._map) > server.adj.connection_limit:  # taken at the limit (room_to_accept)
+            victim = limits.make_room(list(self._map.values()), self)
+            if victim is not None:
+                server.unpark(victim)
 
     def del_channel(self, map=None):  # noqa: A002
         super().del_channel(map)
@@ -290,6 +334,11 @@ class QuietLoop:
         """Ask every connection again on the next round (after waitress's idle-timeout check)."""
         self.review_at = 0.0
 
+    def unpark(self, channel) -> None:
+        """Ask `channel` again on the next round (it was told to close: ClientLimits.make_room)."""
+        if self.parked.get(channel._fileno) is channel:
+            del self.parked[channel._fileno]
+
     def loop(self, timeout=30.0, use_poll=True, map=None, count=None):  # noqa: A002  wasyncore.loop's signature
         while map and (count is None or count > 0):
             self.round(timeout, map)
@@ -345,6 +394,7 @@ def run_quietly(server, sockets: dict) -> None:
     server.asyncore = SimpleNamespace(loop=quiet.loop)
     for dispatcher in list(sockets.values()):
         if isinstance(dispatcher, BaseWSGIServer):
+            dispatcher.unpark = quiet.unpark
             maintenance = dispatcher.maintenance
 
             def maintained(now, maintenance=maintenance):
@@ -352,6 +402,38 @@ def run_quietly(server, sockets: dict) -> None:
                 quiet.review()
 
             dispatcher.maintenance = maintained
+
+
+def room_to_accept(dispatcher):
+    """The listening socket's `readable` (waitress's, which also runs the idle check): at the connection limit
+    waitress stops taking connections, leaving newcomers in the OS backlog until one closes, so connections that
+    never finish a request, opened again as they are closed, kept everyone else out. This one goes on taking
+    them while some connection waits without a request being answered (each new one then closes such a
+    connection: ClientLimits.make_room); only when every connection has a request being answered do newcomers
+    wait in the backlog."""
+    logged = {True: -LIMIT_LOG_INTERVAL, False: -LIMIT_LOG_INTERVAL}  # when each warning was last logged
+
+    def readable():
+        now = time.time()
+        if now >= dispatcher.next_channel_cleanup:
+            dispatcher.next_channel_cleanup = now + dispatcher.adj.cleanup_interval
+            dispatcher.maintenance(now)
+        if not dispatcher.accepting:
+            return False
+        sockets = dispatcher._map
+        if len(sockets) < dispatcher.adj.connection_limit:
+            return True
+        room = any(isinstance(c, HTTPChannel) and waiting(c) for c in list(sockets.values()))
+        if now >= logged[room] + LIMIT_LOG_INTERVAL:  # once a minute: a flood reaches the limit at every connection
+            logged[room] = now
+            dispatcher.logger.warning(
+                "total open connections reached the connection limit: each new connection closes the longest-waiting "
+                "idle or unfinished one" if room else
+                "total open connections reached the connection limit and each has a request being answered: new "
+                "connections wait")
+        return room
+
+    return readable
 
 
 def make_server(app, map: dict | None = None, client_limits: ClientLimits | None = None,  # noqa: A002  waitress's name
@@ -369,6 +451,8 @@ def make_server(app, map: dict | None = None, client_limits: ClientLimits | None
             dispatcher.channel_class = StreamingChannel
             dispatcher.stream_hub = hub
             dispatcher.client_limits = limits
+            dispatcher.readable = room_to_accept(dispatcher)
+            dispatcher.unpark = lambda channel: None  # run_quietly: a parked connection is asked again
             guard_trigger(dispatcher.trigger)
             maintenance = dispatcher.maintenance
 

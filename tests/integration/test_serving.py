@@ -8,6 +8,7 @@ failure guard, not a measurement.
 from __future__ import annotations
 
 import http.client
+import select
 import socket
 import threading
 import time
@@ -302,6 +303,66 @@ def test_a_request_trickled_in_is_closed_at_its_deadline(tmp_path):
         assert "時間内に届きませんでした".encode() in answer and b"did not arrive in time" in answer
         with keep_alive(port):  # a whole request is served as before
             pass
+
+
+def test_a_flood_of_unfinished_requests_at_the_connection_limit_locks_nobody_out(tmp_path):
+    """Many addresses holding unfinished requests (a slowloris from a few devices, each under its own share)
+    fill the server's connections: a newcomer is still taken and answered, room being made by closing the
+    connection waiting longest of the address holding the most; a request being answered and a phone's
+    kept-alive connection stay. (Before, newcomers waited in the OS backlog for as long as the flood ran.)"""
+    from gmtool.serving import ClientLimits
+    app = create_app({"DATA_DIR": str(tmp_path), "ADMIN_KEY": ADMIN})
+    release, arrived = threading.Event(), threading.Semaphore(0)
+
+    @app.get("/test-slow")
+    def slow():  # a request being answered, held until the test lets it go
+        arrived.release()
+        release.wait(10)
+        return "done"
+
+    # 10 places in waitress's socket map: its listening socket, its trigger and 8 connections
+    server = make_server(app, host="127.0.0.1", port=0, threads=4, connection_limit=10,
+                         client_limits=ClientLimits(trusted=frozenset(), per_address=4))
+    port, held = server.effective_port, []
+
+    def connect(source: str) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+        held.append(sock)
+        return sock
+
+    def unfinished(source: str) -> socket.socket:
+        sock = connect(source)
+        sock.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+        return sock
+
+    with running_in_thread(server):
+        try:
+            phone = connect("127.0.1.9")
+            health(phone)  # then kept alive, idle, for its next tap
+            busy = connect("127.0.1.1")  # the oldest connection of the address holding the most …
+            busy.sendall(b"GET /test-slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert arrived.acquire(timeout=10)  # … has a request being answered
+            flood = [unfinished("127.0.1.1") for _ in range(3)]  # 127.0.1.1: 4 connections
+            others = [unfinished(source) for source in ("127.0.1.2", "127.0.1.2", "127.0.1.3")]  # 8: the server is full
+            for source in ("127.0.2.1", "127.0.2.2"):  # newcomers (a flood reopens what is closed)
+                health(connect(source))  # taken and answered (before: a timeout, waiting in the backlog)
+            release.set()
+            assert busy.recv(65536).startswith(b"HTTP/1.1 200")  # the request being answered was left alone
+            health(phone)  # and the phone's kept-alive connection serves its next tap
+            # Read in a later round of the main loop than the one that closed the last connection to make room:
+            # each one closed has its answer and its end in our buffer by now.
+            cut = select.select(flood + others, [], [], 0)[0]
+            assert len(cut) == 2 and set(cut) <= set(flood), cut  # 127.0.1.1's, holding the most (4, then 3)
+            for sock in cut:  # told why, in both languages
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 408"), answer
+                assert "時間内に届きませんでした".encode() in answer and b"did not arrive in time" in answer
+        finally:
+            release.set()
+            for sock in held:
+                sock.close()
 
 
 def test_one_address_has_at_most_its_share_of_requests_answered_at_once(tmp_path):
