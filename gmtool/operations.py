@@ -172,8 +172,12 @@ def answer(live: LiveSession, viewer: Viewer, prompt_id: str, p: dict) -> dict:
     if "value" not in p:
         raise GmError("回答がありません", "The answer ('value') is missing")
     with live.lock:
+        if viewer.kind == "seat":  # a refused answer costs nothing; the GM is not limited
+            live.answer_allowance(viewer.seat)
         live.execute(actor_of(viewer), prompts.answer, prompt_id, who, p["value"], secrets.token_hex(16),
                      live.ruleset.all_resolvers(), live.dice())
+        if viewer.kind == "seat":
+            live.spend_answer(viewer.seat)
         prompt = live.state.prompts[str(prompt_id)]
         mine = prompt.answers[who]
         return {"prompt": prompt.id, "commitment": mine.commitment, "status": prompt.status,

@@ -49,6 +49,8 @@ BASE_LAG = 512  # events the undo base may trail the live state by before an act
 NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base may fold everything
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
+ANSWERS_PER_SECOND = 5  # a seat's sustained rate of prompt answers (each change of an answer is one)
+ANSWER_BURST = 20       # answers a seat may give at once before the rate applies
 RECENT_EVENTS = 300
 KEEP_BUDGET = 5.0  # seconds a stop spends keeping undo bases in their files (SessionManager.close_all)
 # The events the request being answered has committed (a new list as each request starts; None outside a request,
@@ -452,6 +454,7 @@ class LiveSession:
         self.recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self.clock: Callable[[], float] = time.monotonic
         self._roll_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
+        self._answer_budget: dict[str, tuple[float, float]] = {}  # seat -> (tokens, at)
         self.shut = False  # set by close(): live streams end
         # Called with this session after each new version and at close(), possibly under the session's lock, so
         # a listener must not wait (web/streams.py's StreamHub, the thread that writes the server's live streams).
@@ -596,21 +599,40 @@ class LiveSession:
 
     def roll_allowance(self, seat_id: str) -> float:
         """Rolls a seat may make now (token bucket: ROLL_BURST at once, then ROLLS_PER_SECOND); 429 below one."""
-        with self.lock:
-            now = self.clock()
-            tokens, at = self._roll_budget.get(seat_id, (float(ROLL_BURST), now))
-            tokens = min(float(ROLL_BURST), tokens + max(0.0, now - at) * ROLLS_PER_SECOND)
-            self._roll_budget[seat_id] = (tokens, now)
-            if tokens < 1:
-                raise GmError(f"ダイスは1秒に{ROLLS_PER_SECOND}回までです。少し待ってください",
-                              f"At most {ROLLS_PER_SECOND} rolls per second; wait a moment", status=429)
-            return tokens
+        return self._allowance(self._roll_budget, seat_id, ROLL_BURST, ROLLS_PER_SECOND, GmError(
+            f"ダイスは1秒に{ROLLS_PER_SECOND}回までです。少し待ってください",
+            f"At most {ROLLS_PER_SECOND} rolls per second; wait a moment", status=429))
 
     def spend_roll(self, seat_id: str) -> None:
         """Count a seat's roll that was made (after roll_allowance)."""
+        self._spend(self._roll_budget, seat_id)
+
+    def answer_allowance(self, seat_id: str) -> float:
+        """Answers a seat may give now (ANSWER_BURST at once, then ANSWERS_PER_SECOND: a phone tapping through the
+        options never meets it; a script rewriting its answer in a loop filled the log); 429 below one."""
+        return self._allowance(self._answer_budget, seat_id, ANSWER_BURST, ANSWERS_PER_SECOND, GmError(
+            f"回答は1秒に{ANSWERS_PER_SECOND}回までです。少し待ってください",
+            f"At most {ANSWERS_PER_SECOND} answers per second; wait a moment", status=429))
+
+    def spend_answer(self, seat_id: str) -> None:
+        """Count a seat's answer that was given (after answer_allowance)."""
+        self._spend(self._answer_budget, seat_id)
+
+    def _allowance(self, budget: dict, seat_id: str, burst: int, rate: float, refusal: GmError) -> float:
+        """A token bucket per seat: `burst` at once, then `rate` a second; `refusal` below one."""
         with self.lock:
-            tokens, at = self._roll_budget[seat_id]
-            self._roll_budget[seat_id] = (tokens - 1, at)
+            now = self.clock()
+            tokens, at = budget.get(seat_id, (float(burst), now))
+            tokens = min(float(burst), tokens + max(0.0, now - at) * rate)
+            budget[seat_id] = (tokens, now)
+            if tokens < 1:
+                raise refusal
+            return tokens
+
+    def _spend(self, budget: dict, seat_id: str) -> None:
+        with self.lock:
+            tokens, at = budget[seat_id]
+            budget[seat_id] = (tokens - 1, at)
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the version differs from `version` or `timeout` passes; return the version."""

@@ -8,6 +8,7 @@ in gmtool_testing.py (a unique name: several conftest.py files share the module 
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import pytest
@@ -60,6 +61,9 @@ def live(manager):
     session, _tokens = manager.create("テスト卓", "generic",
                                       [{"name": "セイバー", "faction": "衛宮"}, {"name": "アーチャー"},
                                        {"name": "ランサー"}], counters)
+    # a second passes at each look at the session's clock: scripted answers and rolls of a seat, one after the other,
+    # stay within its rates (runtime.ANSWERS_PER_SECOND, ROLLS_PER_SECOND), which are not what these tests are about
+    session.clock = itertools.count(0.0, 1.0).__next__
     return session
 
 

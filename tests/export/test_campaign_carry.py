@@ -3,6 +3,7 @@ and nothing else; both sessions name each other; old links do not open the new s
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -104,6 +105,7 @@ def test_a_continuation_does_not_copy_the_whole_session(tmp_path):
     for prompts in (10, 300):
         manager = SessionManager(tmp_path / str(prompts))
         live, _tokens = manager.create("卓", "generic", [{"name": "A"}, {"name": "B"}])
+        live.clock = itertools.count(0.0, 1.0).__next__  # a second between answers: within a seat's answer rate
         for i in range(prompts):
             opened = ops.open_prompt(live, GM, {"title": f"q{i}", "kind": "number", "seats": ["s1"], "resolver": "sum"})
             ops.answer(live, Viewer("seat", "s1"), opened["id"], {"value": 3})

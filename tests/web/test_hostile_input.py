@@ -22,7 +22,7 @@ from gmtool import limits
 from gmtool.core import errors
 from gmtool.core.dice import MAX_DICE_PER_EXPRESSION
 from gmtool.core.errors import GmError
-from gmtool.runtime import ROLL_BURST, ROLLS_PER_SECOND, SessionManager
+from gmtool.runtime import ANSWER_BURST, ANSWERS_PER_SECOND, ROLL_BURST, ROLLS_PER_SECOND, SessionManager
 from gmtool.rulesets.grail_trpg import rules as grail_rules
 from gmtool.rulesets.sugoroku import battle as sugoroku_battle
 from gmtool.web.common import csrf_for
@@ -541,6 +541,42 @@ def test_f8_a_seat_rolls_at_most_the_burst_then_the_rate(app, client, created):
     for _ in range(ROLL_BURST + 2):
         assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6+"}).status_code == 400
     assert client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6"}).status_code == 201
+
+
+def test_a_seat_answers_at_most_the_burst_then_the_rate(app, client, created):
+    """A seat token rewriting its answer in a loop wrote 20,000 events in 44 s (a 6 MB export): answers are held
+    to a burst and a rate per seat, as rolls are; the phone's form is held to it too."""
+    sid, seat = created["session"], bearer(created["seats"][0]["token"])
+    gm = bearer(created["gm_token"])
+    live = app.extensions["gmtool"].get(sid)
+    now = [1000.0]
+    live.clock = lambda: now[0]  # the session's clock, held still: no timing in the test
+    prompt = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "数", "kind": "number", "seats": ["s1", "s2", "s3"], "gm_submits": True}).get_json()["id"]
+    answer = f"/api/sessions/{sid}/prompts/{prompt}/answer"
+    for i in range(ANSWER_BURST):
+        assert client.post(answer, headers=seat, json={"value": i}).status_code == 200
+    before = gm_state(client, sid, created["gm_token"])
+    error = assert_json_error(client.post(answer, headers=seat, json={"value": 99}), 429,
+                              f"At most {ANSWERS_PER_SECOND} answers per second")
+    assert f"回答は1秒に{ANSWERS_PER_SECOND}回までです" in error["ja"]
+    phone = open_link(app, created["seats"][0]["join_url"])
+    page = phone.post(f"/s/{sid}/phone/prompts/{prompt}/answer",
+                      data={"value": "98", "csrf": csrf_for(created["seats"][0]["token"])})
+    assert page.status_code == 429 and f"At most {ANSWERS_PER_SECOND} answers per second" in page.get_data(as_text=True)
+    assert gm_state(client, sid, created["gm_token"]) == before  # nothing written
+    # Another seat and the GM are not held up by it.
+    assert client.post(answer, headers=bearer(created["seats"][1]["token"]), json={"value": 1}).status_code == 200
+    assert client.post(answer, headers=gm, json={"value": 1}).status_code == 200
+    now[0] += 1.0
+    for i in range(ANSWERS_PER_SECOND):
+        assert client.post(answer, headers=seat, json={"value": i}).status_code == 200
+    assert client.post(answer, headers=seat, json={"value": 0}).status_code == 429
+    # A refused answer costs nothing.
+    now[0] += 10.0
+    for _ in range(ANSWER_BURST + 2):
+        assert client.post(answer, headers=seat, json={"value": "x"}).status_code == 400
+    assert client.post(answer, headers=seat, json={"value": 3}).status_code == 200
 
 
 def test_f8_thirty_seconds_of_hostile_rolls_stay_small():
