@@ -60,8 +60,8 @@ def _too_deep(limit: int) -> GmError:
     return GmError(f"JSONの入れ子が深すぎます（{limit}段まで）", f"The JSON is nested too deeply (at most {limit} levels)")
 
 
-def _big_number() -> GmError:
-    return GmError(f"数値が大きすぎます（±{MAX_NUMBER:,}まで）", f"A number is too large (at most ±{MAX_NUMBER:,})")
+def _big_number(limit: int) -> GmError:
+    return GmError(f"数値が大きすぎます（±{limit:,}まで）", f"A number is too large (at most ±{limit:,})")
 
 
 def _big_literal() -> GmError:
@@ -119,10 +119,10 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH, max_text: int = MAX_TEXT
             continue
         elif isinstance(item, int):
             if abs(item) > max_number:
-                raise _big_number()
+                raise _big_number(max_number)
         elif isinstance(item, float):
             if not math.isfinite(item) or abs(item) > max_number:
-                raise _big_number()
+                raise _big_number(max_number)
         elif isinstance(item, (list, tuple)):
             if len(item) > max_items:
                 raise GmError(f"リストが長すぎます（{max_items}個まで）", f"A list is too long (at most {max_items} items)")

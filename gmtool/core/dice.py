@@ -42,6 +42,8 @@ MAX_TERMS = 20
 MAX_SIDES = 1000
 MAX_EXPR_LENGTH = 200
 MAX_EXPLOSIONS_PER_TERM = 20
+MAX_NUMBER = 10**12  # magnitude of a roll's constants, comparison and largest possible total: what an import takes
+# (export.jsonio.MAX_IMPORT_NUMBER), so that every session's export and backup can be loaded again
 
 _TWO_64 = 2**64
 
@@ -63,6 +65,8 @@ _MESSAGES = {
     "d66": ("D66は単独でのみ使えます", "D66 can only be used alone"),
     "nodice": ("ダイスがありません", "No dice in expression"),
     "item": ("choiceに空の候補があります", "choice has an empty item"),
+    "number": (f"数が大きすぎます（±{MAX_NUMBER:,}まで）", f"A number is too large (at most ±{MAX_NUMBER:,})"),
+    "reach": (f"合計が±{MAX_NUMBER:,}を超えうります", f"The total could exceed ±{MAX_NUMBER:,}"),
 }
 
 
@@ -322,6 +326,8 @@ def parse(expr: str) -> Expression:
         if not cm:
             raise _error("unreadable", original)
         body, op, target = cm.group(1), cm.group(2), int(cm.group(3))
+        if abs(target) > MAX_NUMBER:
+            raise _error("number", original)
     tail = f"{op}{target}" if op else ""
     prefix = "S" if secret else ""
     if body == "D66":
@@ -358,7 +364,10 @@ def _parse_terms(body: str, original: str) -> list[Term]:
         pos = m.end()
         sign = -1 if m.group(1) == "-" else 1
         if m.group(5) is not None:
-            terms.append(ConstTerm(sign, int(m.group(5))))
+            value = int(m.group(5))
+            if value > MAX_NUMBER:
+                raise _error("number", original)
+            terms.append(ConstTerm(sign, value))
             continue
         count_text, sides_text, suffix = m.group(2), m.group(3), m.group(4)
         if not count_text and int(sides_text) == 66:
@@ -390,7 +399,17 @@ def _parse_terms(body: str, original: str) -> list[Term]:
         raise _error("total", original)
     if not any(isinstance(t, DiceTerm) for t in terms):
         raise _error("nodice", original)
+    if sum(_reach(t) for t in terms) > MAX_NUMBER:
+        raise _error("reach", original)
     return terms
+
+
+def _reach(term: Term) -> int:
+    """The largest magnitude `term` can add to a total (explosions add at most MAX_EXPLOSIONS_PER_TERM dice)."""
+    if isinstance(term, ConstTerm):
+        return term.value
+    dice = term.keep_count if term.keep else term.count + (MAX_EXPLOSIONS_PER_TERM if term.explode else 0)
+    return dice * term.sides
 
 
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}

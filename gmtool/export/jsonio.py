@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import limits
 from ..core import engine
+from ..core.dice import MAX_NUMBER as MAX_ROLL_NUMBER
 from ..core.errors import GmError
 from ..core.engine import is_key
 from ..core.model import Event, State, Viewer
@@ -56,7 +57,8 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
 MAX_SEQ = 10**12            # seq and action numbers of an imported event
 MAX_IMPORT_TEXT = 100_000   # characters of one text value in an import
 MAX_IMPORT_ITEMS = 100_000  # items of one list (the events) in an import
-MAX_IMPORT_NUMBER = 10**12  # magnitude of any number in an import (dice indexes grow over a session)
+MAX_IMPORT_NUMBER = MAX_ROLL_NUMBER  # magnitude of any number in an import, 10**12 (dice indexes grow over a
+# session; a roll's numbers are held to it when it is made, so every export imports)
 
 
 def parse_export(text: str, rules_named: Callable[[str], Any]) -> tuple[dict, list[Event], dict | None, set[int]]:

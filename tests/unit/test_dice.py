@@ -214,7 +214,10 @@ def test_limits_at_the_edge_are_accepted():
     parse("100d6")
     parse("1d1000")
     parse("+".join(["1d6"] * 20))
-    parse("1d6+" + "1" * 196)  # exactly 200 characters
+    parse("1d6+" + "0" * 184 + "999999999994")  # exactly 200 characters; the largest total with one d6 (10^12)
+    parse("1D1000!+999999979000")  # 21 dice of 1,000 at most with its explosions: 10^12
+    parse("2D6>=1000000000000")  # a comparison's value at the limit
+    parse("2D6<=-1000000000000")
     parse("4d6kh4")
 
 
@@ -260,6 +263,11 @@ def test_limits_at_the_edge_are_accepted():
         ("+".join(["1d6"] * 21), "terms"),
         ("1d6+" + "1" * 197, "too long"),
         ("choice[]", "empty item"),
+        ("1d6+" + "1" * 196, "A number is too large (at most ±1,000,000,000,000)"),
+        ("2d6>=-1000000000001", "A number is too large"),
+        ("1d6+1000000000000", "The total could exceed ±1,000,000,000,000"),
+        ("1D6-999999999999-999999999999", "The total could exceed"),
+        ("100D1000KH1+999999999001", "The total could exceed"),  # keeps one die of 1,000
         ("choice[a,,b]", "empty item"),
         ("choice[a, ]", "empty item"),
     ],

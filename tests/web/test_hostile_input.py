@@ -516,6 +516,41 @@ def test_f8_dice_per_expression_are_bounded(client, created):
     assert len(json.dumps(log[0], ensure_ascii=False).encode()) < 8 * 1024
 
 
+def test_a_roll_holds_its_numbers_to_what_an_import_takes(client, created):
+    """A seat's roll 1d6+99999999999999999999 was accepted (a total of about 10^20), and then the session's export and
+    full backup were refused on import, with a message naming ±10^9 where the import's limit is ±10^12. A roll's
+    constants, comparison and largest possible total are held to that limit (docs/dice.md §1), with entered faces
+    too; the import's message names the limit it holds."""
+    sid, seat, gm = created["session"], bearer(created["seats"][0]["token"]), bearer(created["gm_token"])
+    too_large, reach = "A number is too large (at most ±1,000,000,000,000)", "The total could exceed ±1,000,000,000,000"
+    before = gm_state(client, sid, created["gm_token"])
+    for expr, en, ja in (("1d6+99999999999999999999", too_large, "数が大きすぎます（±1,000,000,000,000まで）"),
+                         ("1D6+" + "9" * 190, too_large, "数が大きすぎます"),
+                         ("2D6>=1000000000001", too_large, "数が大きすぎます"),
+                         ("1d6+1000000000000", reach, "合計が±1,000,000,000,000を超えうります"),
+                         ("1D6-999999999999-999999999999", reach, "合計が"),
+                         ("1D1000!+999999979001", reach, "合計が")):  # 21 dice of 1,000 at most with explosions
+        for body in ({"expr": expr}, {"expr": expr, "faces": [3]}):  # the server's dice and real dice
+            error = assert_json_error(client.post(f"/api/sessions/{sid}/rolls", headers=seat, json=body), 400, en)
+            assert ja in error["ja"], error
+    assert gm_state(client, sid, created["gm_token"]) == before
+    # The largest total a roll may reach: the session's export and backup import.
+    roll = client.post(f"/api/sessions/{sid}/rolls", headers=seat, json={"expr": "1D6+999999999994", "faces": [6]})
+    assert roll.status_code == 201 and roll.get_json()["total"] == 10**12
+    assert client.post(f"/api/sessions/{sid}/rolls", headers=gm, json={"expr": "1D1000!+999999979000"}).status_code == 201
+    for full in ("0", "1"):
+        text = client.get(f"/api/sessions/{sid}/export?format=json&full={full}", headers=gm).get_data(as_text=True)
+        imported = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=text,
+                               content_type="application/json")
+        assert imported.status_code == 201, imported.get_json()
+    # One more in an import: refused, naming the limit it holds (docs/api.md, Imports).
+    over = text.replace(f'"total": {10**12}', f'"total": {10**12 + 1}', 1)
+    assert over != text
+    error = assert_json_error(client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), data=over,
+                                          content_type="application/json"), 400, too_large)
+    assert "数値が大きすぎます（±1,000,000,000,000まで）" in error["ja"]
+
+
 def test_f8_a_seat_rolls_at_most_the_burst_then_the_rate(app, client, created):
     sid, seat = created["session"], bearer(created["seats"][0]["token"])
     live = app.extensions["gmtool"].get(sid)
