@@ -37,9 +37,12 @@ def _mw_escape(text: str) -> str:
 
 
 def _puki_escape(text: str) -> str:
-    # PukiWiki has no general escape: swap its markup characters for full-width look-alikes.
-    return str(text).replace("\n", " ").replace("|", "｜").replace("[[", "［［").replace("]]", "］］") \
+    # PukiWiki has no general escape: swap its markup characters for full-width look-alikes, and the "<" that
+    # would open an HTML tag (a player's "<img src=x onerror=…>": @wiki's editor takes raw HTML); a "<" before
+    # anything else ("1D100<=60", "<怪力>") stays.
+    text = str(text).replace("\n", " ").replace("|", "｜").replace("[[", "［［").replace("]]", "］］") \
         .replace("&", "＆").replace("~", "～").replace("''", "’’")
+    return re.sub(r"<(?=[A-Za-z/!?])", "＜", text)
 
 
 def _plain(text: str) -> str:

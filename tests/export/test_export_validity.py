@@ -8,6 +8,7 @@ templates, tags, table separators or formatting, and every table must keep its c
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import mwparserfromhell
@@ -303,6 +304,7 @@ def test_atwiki_tables_keep_their_columns(case):
         assert rows == [[_puki_escape(c) or " " for c in row] for row in want_rows]
     for line in text.splitlines():
         assert "[[" not in line and "]]" not in line and "''" not in line and "&" not in line, line
+        assert not re.search(r"<[A-Za-z/!?]", line), line  # no HTML tag (a player's <script>, <b>)
         assert line[:1] in ("", "*", "-", "|"), line  # headings, list items, tables and blank lines only
 
 
