@@ -722,11 +722,11 @@ class LiveSession:
                     raise Conflict("取り消せる操作がありません", "There is nothing to undo")
                 action = self.undoable.pop()
                 undone_events = self.store.action_events(action)
-                # The summary is stored in the log: the GM's version may name secrets (a secret roll,
-                # a private counter), so everyone else gets the version the table may see (view.py).
-                # Both languages are stored (summary / summary_en): the log reads in each viewer's language.
-                gm_summary = {lang: "; ".join(self._describe(e, GM, lang) for e in undone_events) for lang in ("ja", "en")}
-                summary = {lang: "; ".join(self._describe(e, TABLE, lang) for e in undone_events) for lang in ("ja", "en")}
+                # The summaries are stored in the log: the GM's version may name secrets (a secret roll,
+                # a private counter), so everyone else gets the version the table may see (view.py) in the state
+                # after the undo (below). Both languages are stored (summary / summary_en): the log reads in each
+                # viewer's language.
+                gm_summary = self._summary(undone_events, self.state, GM)
                 folded_to, undone = self.state.last_seq, set(self.state.undone)
                 start = min(self._window_start(), action)
             try:
@@ -748,6 +748,9 @@ class LiveSession:
                              if e.action not in state.undone)
                     if worked_on_since(undone_events, later):  # e.g. a prompt revealed since without a seat taken off
                         raise self._cannot_undo(action, gm_summary)
+                    # what the table may know of the undone events once they are undone: an undone reveal's
+                    # contents are secret again (an undone event's undone_visibility, judged in this state)
+                    summary = self._summary(undone_events, state, TABLE)
                     previous, self.state = self.state, state
                     try:
                         events = self._commit(actor, [("undo", {
@@ -796,11 +799,17 @@ class LiveSession:
                 engine.fold_on(state, log_reader.events(after_seq=self.base.last_seq, up_to_seq=folded_to))
         return state
 
-    def _describe(self, event: Event, viewer: Viewer, lang: str) -> str:
+    @staticmethod
+    def _summary(events: list[Event], state: State, viewer: Viewer) -> dict[str, str]:
+        """{"ja", "en"}: `events` as `viewer` may see them in `state`, one line each, joined by "; "."""
+        return {lang: "; ".join(LiveSession._describe(e, state, viewer, lang) for e in events) for lang in ("ja", "en")}
+
+    @staticmethod
+    def _describe(event: Event, state: State, viewer: Viewer, lang: str) -> str:
         from .core.logtext import describe
         from .core.view import visible_event
-        visible = visible_event(event, self.state, viewer)
-        return describe(visible, self.state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
+        visible = visible_event(event, state, viewer)
+        return describe(visible, state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
 
     def recorded_request(self, scope: str) -> tuple[int, str] | None:
         """(the action, the body digest) of a keyed request this session's file noted, or None."""

@@ -102,6 +102,12 @@ class EventType:
     describe: Describe
     visibility: Visibility
     undoable: bool = False  # an action that starts with this event can be undone by the GM
+    # Who sees an event of this type once an undo took its action back, judged in the state after the undo (the GM
+    # always sees it as `visibility` says). GM_ONLY, the default, fails closed: an undone event may be a reveal the
+    # undo took back, whose contents are secret again. A type whose contents hold no secret the undo could hide again
+    # declares its `visibility` here too; one whose contents may, a filter that reads the state after the undo
+    # (e.g. shown while the cards it names are still face up).
+    undone_visibility: Visibility = GM_ONLY
     # Its line in a write-up (export/report.py), given the event as the table sees it and the session's final
     # state: None (the default) uses the log line; a hook returning "" leaves the event out of the story
     # because another line tells it (a select opened, then told whole by its result).

@@ -11,7 +11,10 @@ Every page, fragment, API response and export is built from `build_view` or
   session's close found unrevealed (status "closed");
 - token changes, and the GM's summary of what an undo took back, are seen by the GM only;
 - every other event as its type declares (core/events.py, a ruleset's `events`); an event of a
-  type the session's rules do not declare is seen by the GM only.
+  type the session's rules do not declare is seen by the GM only;
+- an undone event (its action taken back by an undo) is seen by everyone but the GM as its type's
+  `undone_visibility` says, in the state after the undo: by the GM alone unless declared, since an undone
+  reveal's contents are secret again (the undo's table summary is made the same way, runtime.undo).
 """
 
 from __future__ import annotations
@@ -241,8 +244,10 @@ def can_see_prompt(prompt: Prompt, viewer: Viewer) -> bool:
 def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
     """One log event as `viewer` may see it, or None if it is hidden from them.
 
-    The event type's declared visibility decides (core/events.py, the ruleset's `events`);
-    a type the session's rules do not declare is the GM's alone.
+    The event type's declared visibility decides (core/events.py, the ruleset's `events`), in `state`; once an undo
+    took the event's action back, its `undone_visibility` decides for everyone but the GM (the GM alone by default:
+    an undone reveal's contents are secret again, and `state` is the state after the undo); a type the session's
+    rules do not declare is the GM's alone.
     """
     if state.rules is not None:
         event = state.rules.upcast(event)  # an event stored by an older version, in today's shape
@@ -250,7 +255,8 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
     if declared is None:
         data = event.data if viewer.is_gm else None
     else:
-        data = declared.visibility.apply(event, state, viewer)
+        undone = event.action in state.undone and not viewer.is_gm
+        data = (declared.undone_visibility if undone else declared.visibility).apply(event, state, viewer)
     if data is None:
         return None
     out = event.to_dict()
@@ -325,6 +331,15 @@ def resolved_event(data: dict, event: Event, state: State, viewer: Viewer) -> di
     return {**data, "resolution": resolution_view(data["resolution"], event.seq, state, viewer)}
 
 
+def resolved_undone_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """An undone resolution is seen while its prompt is revealed without it (an undo of a modifier); one whose undo
+    took the reveal back too is the GM's: its summary and rows name the answers, secret again."""
+    prompt = state.prompts.get(data["prompt"])
+    if prompt is None or not (prompt.status == "revealed" or prompt.was_revealed):
+        return None
+    return resolved_event(data, event, state, viewer)
+
+
 def answer_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
     """An answer's value and salt are seen as the prompt's rules say (can_see_answer); an answer
     changed before the reveal stays its author's: only the final one is revealed."""
@@ -356,6 +371,13 @@ def revealed_roll_line(event: Event, state: State):
 def prompt_line(event: Event, state: State):
     """A prompt's line names its title while the prompt is in the state."""
     return event.data.get("prompt") in state.prompts
+
+
+def resolved_line(event: Event, state: State):
+    """A resolution's line names its prompt's title while the prompt is in the state; undone, it shows while the
+    prompt is revealed (resolved_undone_event)."""
+    prompt = state.prompts.get(event.data.get("prompt"))
+    return prompt is not None, prompt is not None and (prompt.status == "revealed" or prompt.was_revealed)
 
 
 def answer_line(event: Event, state: State):

@@ -8,8 +8,10 @@ GM define counters). Then, for the table token, every seat, no token, a wrong to
 re-issued old token, every page and fragment, the live stream's first message, every GET route of
 the API (state, log, every prompt), every export format, the GM's public exports (what the table
 may see) and the responses of the probe's own actions are read: a marker may appear only where its
-Secret says. After the probe's reveal it
-must appear for the viewers it was revealed to.
+Secret says. After the probe's reveal (and the GM's reveal of core's secret roll) it
+must appear for the viewers it was revealed to. Then the GM undoes those reveals, and the crawl runs again: an undone
+reveal's secret is as secret as before it (in the undo's line, the undone events' lines, the phones' undo notices),
+while the GM's log still holds it.
 (b) Every event type has a fold, a log line in both languages and a visibility.
 (c) Every reading is documented in the ruleset's docs page and can be switched.
 (d) Every action is documented.
@@ -41,6 +43,7 @@ class Table(ApiTable):
     def __init__(self, client, data: dict):
         super().__init__(client, data)
         self.responses: list[tuple[str, str]] = []  # (who, body) of every action the probe made
+        self.roll = 0  # the seq of core's secret roll (_plant)
 
     def posted(self, who: str, body: dict | None, response) -> None:
         self.responses.append((who, response.get_data(as_text=True)))
@@ -75,9 +78,38 @@ def _plant(client, name: str):
     table.answer(prompt["id"], answer, first)
     secrets.append(Secret(answer, frozenset({"gm", first})))
     roll = marker("roll")
-    table.post("/rolls", {"expr": "S2D6", "label": roll})
-    secrets.append(Secret(roll, frozenset({"gm"})))
+    table.roll = table.post("/rolls", {"expr": "S2D6", "label": roll})["seq"]
+    secrets.append(Secret(roll, frozenset({"gm"}), frozenset({"table", *table.seats})))  # revealed by _reveal
     return table, secrets, probe
+
+
+def _log(table: Table, who: str = "gm") -> list[dict]:
+    return table.client.get(f"/api/sessions/{table.sid}/log?limit=1000",
+                            headers=bearer(table.tokens[who])).get_json()["events"]
+
+
+def _reveal(table: Table, probe) -> tuple[list[int], int]:
+    """The probe's reveal, then the GM's reveal of core's secret roll: (the actions of the probe's, the roll's)."""
+    before = _log(table)[-1]["seq"]
+    if probe and probe.reveal:
+        probe.reveal(table)
+    probes = sorted({e["action"] for e in _log(table) if e["seq"] > before})
+    table.post(f"/rolls/{table.roll}/reveal")
+    return probes, _log(table)[-1]["action"]
+
+
+def _undo_reveals(table: Table, probes: list[int], roll: int, secrets: list[Secret]) -> set[str]:
+    """The GM undoes the reveals, newest first, while undo takes back one of their actions (a reveal made by answers
+    cannot be: then the undo stops); returns the markers still revealed."""
+    ours = set(probes) | {roll}
+    for _ in ours:
+        r = table.client.post(f"/api/sessions/{table.sid}/undo", headers=bearer(table.tokens["gm"]))
+        if r.status_code == 409 or r.get_json()["undone"]["action"] not in ours:
+            break
+    undone = {e["action"] for e in _log(table) if e["undone"]}
+    assert roll in undone, "the reveal of a secret roll can be undone"
+    still = set() if undone >= set(probes) else {s.marker for s in secrets}
+    return still - {secrets[-1].marker}  # (the roll's is the last secret)
 
 
 def _screens(app, table: Table) -> dict:
@@ -116,9 +148,12 @@ def _crawl(client, table: Table, kind: str, token: str) -> dict[str, str]:
     return out
 
 
-def _check(responses: dict[str, str], who: str, secrets: list[Secret], revealed: bool) -> None:
+def _check(responses: dict[str, str], who: str, secrets: list[Secret], revealed: bool | set[str]) -> None:
+    """No marker where its Secret does not let `who` see it; `revealed`: every secret's reveal is in force (True), or
+    the markers whose reveal is."""
     for secret in secrets:
-        allowed = secret.seen_by | (secret.revealed_to if revealed else frozenset())
+        shown = revealed is True or (revealed is not False and secret.marker in revealed)
+        allowed = secret.seen_by | (secret.revealed_to if shown else frozenset())
         if who in allowed:
             continue
         leaks = [where for where, body in responses.items() if secret.marker in body]
@@ -135,21 +170,29 @@ def test_a_leak_crawl_finds_no_secret_where_it_must_not_be(app, client, name):
     screens = _screens(app, table)
     for who, body in table.responses:
         _check({"action response": body}, who, secrets, revealed=False)
-    phases = [False] + ([True] if probe and probe.reveal else [])
-    for revealed in phases:
-        if revealed:
+    for phase in ("planted", "revealed", "undone"):
+        revealed = phase == "revealed"
+        if phase == "revealed":
             table.responses.clear()
-            probe.reveal(table)
+            probes, roll = _reveal(table, probe)
             for who, body in table.responses:
                 _check({"action response": body}, who, secrets, revealed=True)
+        if phase == "undone":
+            table.responses.clear()
+            revealed = _undo_reveals(table, probes, roll, secrets)
+            gm_log = str(_log(table))
+            for secret in secrets:  # the GM still sees what was undone
+                assert secret.marker in gm_log, f"{secret.marker} left the GM's log with the undo"
         public = {f"GM's public export {f}": client.get(f"/api/sessions/{table.sid}/export?format={f}",
                                                        headers=bearer(table.tokens["gm"])).get_data(as_text=True)
                   for f in FORMAT_NAMES}
         _check(public, "table", secrets, revealed)  # a public export shows what the table sees
         for who, (kind, browser, token) in screens.items():
+            if phase == "undone" and who in ("none", "wrong", "old"):
+                continue  # (they see nothing of the session: the first crawl read them)
             responses = _crawl(browser, table, kind, token)
             _check(responses, who, secrets, revealed)
-            if revealed:
+            if revealed is True:
                 for secret in secrets:
                     if who in secret.revealed_to and who in table.seats + ["table"]:
                         assert any(secret.marker in body for body in responses.values()), \
@@ -174,7 +217,7 @@ def test_every_event_type_has_a_fold_a_log_line_in_both_languages_and_a_visibili
     ruleset = registry()[name]
     for declared in ruleset.event_types().values():
         assert isinstance(declared, EventType) and callable(declared.fold) and callable(declared.describe)
-        assert isinstance(declared.visibility, Visibility)
+        assert isinstance(declared.visibility, Visibility) and isinstance(declared.undone_visibility, Visibility)
     table, _secrets, _probe = _plant(client, name)
     from gmtool.web import create_app  # noqa: F401  (the app of the client fixture holds the session)
     live = client.application.extensions["gmtool"].get(table.sid)

@@ -440,6 +440,19 @@ def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_
     undo()
     line, shown = stage()
     assert line.startswith("取り消し: ") and "ar-stage-combat-result" in shown and 'id="ar-combat"' not in shown, shown
+    # Review (attack): the GM undoes the result, the picks and the attack itself, which had turned both servants face
+    # up: their cards are secret again, on the table's screen and in every log but their own seat's and the GM's (the
+    # undo's line read 「取り消し: … 英霊 アルトリア 6/5/3/3 …」 and the undone reveals and picks kept their cards)
+    for _ in range(4):
+        undo()
+    log = {who: client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(tokens[who])).get_data(as_text=True)
+           for who in ("gm", "table", "s1", "s2", "s3")}
+    assert any(e["type"] == "ace_royal.revealed" and e["undone"] for e in json.loads(log["gm"])["events"])
+    seen = {**log, "table page": table.get(f"/s/{sid}/table").get_data(as_text=True)}
+    for seat in ("s1", "s2"):
+        card = SERVANTS[seat]["hero"]["name"]
+        assert [who for who, text in seen.items() if card in text] == ["gm", seat], (card, line)
+    assert "6/5/3/3" not in seen["table page"] and "取り消し" in stage()[0]
 
 
 def test_a2_a_side_out_before_the_result_ends_the_combat(game):

@@ -281,6 +281,39 @@ def revealed_fold(state: State, e: Event) -> None:
     _remember(state, e)
 
 
+def still_face_up(data: dict, event: Event, state: State, viewer) -> dict | None:
+    """An undone ace_royal.revealed (EventType.undone_visibility) is seen while every card it names is face up
+    without it: an undo of the reveal leaves them secret again (A-1, A-11), so its line may not name them."""
+    p = game(state).get("players", {}).get(data.get("seat"))
+    if p is None or not all(p.get(f"{what}_revealed") for what in data.get("cards", {})):
+        return None
+    return data
+
+
+def _named_seats(data: dict) -> list:
+    return [data[k] for k in ("seat", "attacker", "interceptor") if data.get(k)]
+
+
+def combatants_face_up(data: dict, event: Event, state: State, viewer) -> dict | None:
+    """An undone combat step (a pick, the result, a proxy's cost: EventType.undone_visibility) names the stats of the
+    servants it was fought with: it is seen while the servants of the seats it names are face up without it (the
+    attack that revealed them may have been undone too, A-7)."""
+    players = game(state).get("players", {})
+    seats = _named_seats(data)
+    if not seats or not all(players.get(s, {}).get("hero_revealed") and players.get(s, {}).get("class_revealed")
+                            for s in seats):
+        return None
+    return data
+
+
+def face_up_line(e: Event, state: State) -> tuple:
+    """What an event seen by the cards' being face up once undone reads besides its data (core/view.py line_key):
+    whether each seat it names has its cards face up."""
+    players = game(state).get("players", {})
+    return tuple((players.get(s, {}).get("hero_revealed"), players.get(s, {}).get("class_revealed"))
+                 for s in _named_seats(e.data))
+
+
 def revealed_text(e, state, lang):
     """The log line of ace_royal.revealed (Japanese, or English when lang is "en")."""
     d = e["data"]
@@ -371,6 +404,12 @@ def combat_set_fold(state: State, e: Event) -> None:
     elif what == "dice":
         side["faces"] = list(d["faces"])
     _remember(state, e)
+
+
+def combat_set_face_up_line(e: Event, state: State) -> tuple:
+    """combat_set's line_key: its side's seat (combat_set_line) and whether the seats it names are face up
+    (face_up_line: an undone pick is seen while they are)."""
+    return combat_set_line(e, state) + face_up_line(e, state)
 
 
 def _side_name(state, side, lang, seat=None):
@@ -744,35 +783,39 @@ def finished_text(e, state, lang):
 
 
 EVENTS: tuple[EventType, ...] = (
-    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undoable=True, line_key=fixed_line,
+    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
               rolls=first_rolls),
-    EventType("ace_royal.servant_set", servant_fold, servant_text, custom(servant_seen), undoable=True, line_key=fixed_line),
+    EventType("ace_royal.servant_set", servant_fold, servant_text, custom(servant_seen), undone_visibility=custom(servant_seen), undoable=True, line_key=fixed_line),
     EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undoable=True, line_key=fixed_line,
+    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undone_visibility=custom(still_face_up), undoable=True,
+              line_key=face_up_line),
+    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
               rolls=encounter_rolls),
-    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undoable=True, line_key=combat_set_line,
+    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undone_visibility=custom(combatants_face_up),
+              undoable=True, line_key=combat_set_face_up_line,
               rolls=combat_dice_rolls),
-    EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undoable=True,
+    EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undone_visibility=custom(hand_code_seen_by), undoable=True,
               line_key=fixed_line),
-    EventType("ace_royal.hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text, PUBLIC, undoable=True,
+    EventType("ace_royal.hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text, PUBLIC, undone_visibility=PUBLIC, undoable=True,
               line_key=fixed_line),
-    EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undoable=True, line_key=fixed_line,
+    EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undone_visibility=custom(combatants_face_up),
+              undoable=True, line_key=face_up_line),
+    EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undone_visibility=custom(combatants_face_up),
+              undoable=True, line_key=face_up_line),
+    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
               rolls=stolen_rolls),
-    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undoable=True, line_key=fixed_line,
+    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
               rolls=seal_rolls),
-    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
 )

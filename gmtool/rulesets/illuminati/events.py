@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 from gmtool.core.logtext import minus_sign
-from gmtool.core.ruleset import PUBLIC, EventType
+from gmtool.core.ruleset import GM_ONLY, PUBLIC, EventType
 from gmtool.core.turns import Turns, order_rolls
 from gmtool.core.view import fixed_line
 
@@ -414,9 +414,14 @@ def attack_roll_list(d: dict, state) -> list[dict]:
              "total": d["roll"], "success": bool(d["success"]), "entered": d.get("entered", False)}]
 
 
+# What a player reads of an undone event (EventType.undone_visibility): a step of the game as it was, except where
+# the undo took back a reveal (a placement's or a victory's), whose contents are secret again: the GM's then.
+SECRET_ONCE_UNDONE = frozenset({"illuminati_revealed", "groups_revealed", "victory_declared"})
+
+
 def _et(name, fold, describe, rolls=None, ends_game=False):
     return EventType(f"illuminati.{name}", fold, describe, PUBLIC, undoable=True, line_key=fixed_line, rolls=rolls,
-                     ends_game=ends_game)
+                     ends_game=ends_game, undone_visibility=GM_ONLY if name in SECRET_ONCE_UNDONE else PUBLIC)
 
 
 EVENTS: tuple[EventType, ...] = (

@@ -211,13 +211,14 @@ def describe_counts(ev: dict, state: State, lang: str) -> str:
 
 
 EVENTS = (
-    EventType("succession.setup", setup, describe_setup, PUBLIC, undoable=True, line_key=fixed_line,
+    EventType("succession.setup", setup, describe_setup, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
               rolls=setup_rolls),
-    EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.played", played, describe_played, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.taken", taken, describe_taken, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC, line_key=fixed_line),
-    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, line_key=fixed_line, ends_game=True),
-    EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.played", played, describe_played, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.taken", taken, describe_taken, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC, undone_visibility=PUBLIC, line_key=fixed_line),
+    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, undone_visibility=PUBLIC, line_key=fixed_line,
+              ends_game=True),
+    EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
 )
