@@ -780,7 +780,9 @@ class LiveSession:
         """The refusal of an undo, `because` (Japanese, English): by default later events build on its action (e.g.
         the answers to the prompt it opened) and the log does not fold without it. It stays done and leaves the
         undo list."""
-        log.warning("undo of action %s refused: %s", action, because[1], exc_info=sys.exc_info()[1] is not None)
+        why = sys.exc_info()[1]  # the fold's error, if one: a refusal (409), not a crash, so one line and no traceback
+        log.warning("undo of action %s refused: %s%s", action, because[1],
+                    f" ({type(why).__name__}: {why})".replace("\n", " ") if why is not None else "")
         return CannotUndo(f"「{gm_summary['ja']}」は取り消せません。{because[0]}。"
                           "取り消しの対象から外しました（もう一度押すと、その前の操作を取り消します）",
                           f"'{gm_summary['en']}' cannot be undone: {because[1]}. "

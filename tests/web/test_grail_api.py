@@ -291,15 +291,20 @@ def test_the_battle_roll_takes_real_dice(client, grail):
     assert line["data"]["entered"] is True and line["text"].startswith("［実ダイス］勝敗判定")
 
 
-def test_an_undo_that_later_actions_build_on_is_a_clear_409_and_the_next_undo_goes_on(client, grail):
+def test_an_undo_that_later_actions_build_on_is_a_clear_409_and_the_next_undo_goes_on(client, grail, caplog):
+    """…and the refusal is one line in the server's log (review: each refused undo wrote a whole KeyError traceback,
+    as if the server had crashed)."""
     sid, gm = grail["session"], bearer(grail["tok"]["gm"])
     call(client, grail, "set_characters", {"faction": "s1", "text": SABER})
     call(client, grail, "set_characters", {"faction": "s2", "characters": ARCHER})
     call(client, grail, "start_combat", {"a": ["s1"], "b": ["s2"]})
     answer(client, grail, "c1-setup", {"main": "s1/アルトリア", "sub": "s1/士郎"}, "s1")  # answers are not undone
     before = client.get(f"/api/sessions/{sid}/state", headers=gm).get_json()
+    caplog.set_level("WARNING", logger="gmtool")
     r = client.post(f"/api/sessions/{sid}/undo", headers=gm)  # the combat start: its setup prompt has an answer
     assert r.status_code == 409, r.get_json()
+    refusals = [rec for rec in caplog.records if "refused" in rec.getMessage()]
+    assert len(refusals) == 1 and not refusals[0].exc_info and "\n" not in caplog.text.strip(), caplog.text
     error = r.get_json()["error"]
     assert "取り消せません" in error["ja"] and "cannot be undone" in error["en"] and "undo again" in error["en"]
     assert client.get(f"/api/sessions/{sid}/state", headers=gm).get_json() == before  # nothing changed
