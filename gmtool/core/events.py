@@ -12,10 +12,12 @@ from .model import Label
 from .ruleset import GM_ONLY, PUBLIC, Choice, EventType, Reading, custom
 
 # The visibilities of core's filtered event types, the same once an undo took the event back (they judge the state
-# after the undo: a private counter, a roll still secret, an answer its prompt no longer reveals).
+# after the undo: a private counter, a roll still secret, an answer its prompt no longer reveals; a prompt's
+# disabled options are each respondent's own).
 COUNTER = custom(view.counter_event)
 ROLL = custom(view.roll_event)
 ANSWER = custom(view.answer_event)
+OPENED = custom(view.opened_event)
 
 CORE_EVENTS: tuple[EventType, ...] = (
     EventType("session.created", engine.session_created, logtext.session_created, custom(view.created_event),
@@ -50,7 +52,7 @@ CORE_EVENTS: tuple[EventType, ...] = (
               line_key=view.fixed_line),
     EventType("session.closed", engine.session_closed, logtext.session_closed, PUBLIC,
               line_key=view.fixed_line),
-    EventType("prompt.opened", prompts.prompt_opened, logtext.prompt_opened, PUBLIC, undone_visibility=PUBLIC,
+    EventType("prompt.opened", prompts.prompt_opened, logtext.prompt_opened, OPENED, undone_visibility=OPENED,
               line_key=view.prompt_line),
     EventType("prompt.answered", prompts.prompt_answered, logtext.prompt_answered, ANSWER, undone_visibility=ANSWER,
               line_key=view.answer_line),

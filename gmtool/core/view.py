@@ -331,6 +331,16 @@ def resolved_event(data: dict, event: Event, state: State, viewer: Viewer) -> di
     return {**data, "resolution": resolution_view(data["resolution"], event.seq, state, viewer)}
 
 
+def opened_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
+    """A prompt's opening is public, but for its `disabled` options: each respondent reads its own (with their
+    reasons), as its view of the prompt gives them (prompt_view); the GM, who set them, all; anyone else none."""
+    disabled = data.get("disabled")
+    if viewer.is_gm or not isinstance(disabled, dict):
+        return data
+    me = viewer.respondent
+    return {**data, "disabled": {me: disabled[me]} if me is not None and me in disabled else {}}
+
+
 def resolved_undone_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
     """An undone resolution is seen while its prompt is revealed without it (an undo of a modifier); one whose undo
     took the reveal back too is the GM's: its summary and rows name the answers, secret again."""

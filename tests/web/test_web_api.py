@@ -555,6 +555,15 @@ def test_a_disabled_option_is_refused_with_its_reason_in_each_language(client, c
     assert plain["en"] == "'INT' is not allowed: cursed"
     both = assert_error(client.post(url, headers=bearer(created["seats"][1]["token"]), json={"value": "INT"}), 400)
     assert both["ja"] == "「INT」は選べません：呪い" and both["en"] == "'INT' is not allowed: cursed"
+    # docs/api.md §6: the prompt.opened event gives each respondent its own disabled options, as the state does (review:
+    # every seat and the table read every seat's reasons in /log), the GM all of them
+    tokens = {"gm": created["gm_token"], "table": created["table_token"], "s1": created["seats"][0]["token"],
+              "s2": created["seats"][1]["token"], "s3": created["seats"][2]["token"]}
+    disabled = {who: next(e["data"]["disabled"] for e in client.get(f"/api/sessions/{sid}/log", headers=bearer(token))
+                          .get_json()["events"] if e["type"] == "prompt.opened") for who, token in tokens.items()}
+    assert disabled == {"gm": {"s1": {"INT": "cursed"}, "s2": {"INT": {"ja": "呪い", "en": "cursed"}}},
+                        "table": {}, "s1": {"s1": {"INT": "cursed"}}, "s2": {"s2": {"INT": {"ja": "呪い", "en": "cursed"}}},
+                        "s3": {}}, disabled
 
 
 @pytest.mark.parametrize("spec, status", [
