@@ -104,6 +104,7 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
     if lo is not None and hi is not None and lo > hi:
         raise GmError("最小値が最大値より大きいです", "The minimum is above the maximum")
     disabled = _disabled(spec.get("disabled"), seats + ["gm"] * gm_submits, options)  # the respondents only
+    _require_answerable(state, kind, options, lo, hi, disabled, seats + ["gm"] * gm_submits)
     meta = {} if spec.get("meta") is None else spec["meta"]
     if not isinstance(meta, dict):
         raise GmError("質問の付加情報は項目とその値で指定してください", "'meta' must be an object")
@@ -125,6 +126,27 @@ def open_prompt(state: State, prompt_id: str, spec: dict, resolvers: dict[str, R
         "gm_submits": gm_submits, "min": lo, "max": hi, "disabled": disabled, "resolver": resolver,
         "meta": meta,
     })]
+
+
+def _require_answerable(state: State, kind: str, options: list[str], lo: int | None, hi: int | None, disabled: dict,
+                        respondents: list[str]) -> None:
+    """A 400 for a prompt that some respondent could never answer (_check_value would refuse every answer): a `multi`
+    whose count of options to pick (min … max, default 1 … all) fits no number of its options, or a respondent left
+    fewer options than it must pick (a `choice` or `seat`: none) by its disabled ones."""
+    if kind not in ("choice", "seat", "multi"):
+        return  # (a number's range was checked above; a text takes any text; a ruleset's kind checks its own)
+    least, most = (lo or 1, hi or len(options)) if kind == "multi" else (1, 1)
+    if kind == "multi" and (least > len(options) or most < max(least, 0)):
+        raise GmError(f"この質問には答えられません（{len(options)}個の選択肢から{least}〜{most}個選ぶ答えはありません）",
+                      f"No answer could satisfy this prompt: there is no way to pick {least} to {most} of its "
+                      f"{len(options)} options")
+    for who in respondents:
+        left = len([o for o in options if o not in disabled.get(who, {})])
+        if left < least:
+            name = "GM" if who == "gm" else state.seat_name(who)
+            raise GmError(f"{name}はこの質問に答えられません（{least}個選ぶ必要がありますが、選べる選択肢は{left}個です）",
+                          f"{name} could never answer this prompt: it must pick {least}, and only {left} of its "
+                          f"options are not disabled for them")
 
 
 def _trimmed(value: Any) -> Any:

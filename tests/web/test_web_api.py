@@ -584,6 +584,33 @@ def test_disabled_options_name_only_the_prompts_respondents(client, created, spe
         assert r.get_json()["disabled"] == {"INT": "busy"}
 
 
+@pytest.mark.parametrize("spec, error", [
+    ({"kind": "multi", "min": 5, "max": 9}, "No answer could satisfy this prompt: there is no way to pick 5 to 9 of its "
+                                            "2 options"),
+    ({"kind": "multi", "min": 3}, "No answer could satisfy this prompt: there is no way to pick 3 to 2 of its 2 options"),
+    ({"kind": "multi", "max": -1}, "No answer could satisfy this prompt: there is no way to pick 1 to -1 of its 2 options"),
+    ({"kind": "multi", "min": 2, "disabled": {"s2": {"INT": "cursed"}}},
+     "アーチャー could never answer this prompt: it must pick 2, and only 1 of its options are not disabled for them"),
+    ({"disabled": {"s1": {"INT": "cursed", "STR": "tired"}}},
+     "セイバー could never answer this prompt: it must pick 1, and only 0 of its options are not disabled for them"),
+    ({"seats": [], "gm_submits": True, "disabled": {"gm": {"INT": "", "STR": ""}}},
+     "GM could never answer this prompt: it must pick 1, and only 0 of its options are not disabled for them"),
+])
+def test_a_prompt_nobody_could_answer_is_refused(client, created, spec, error):
+    """docs/api.md 12.1 (review: a `multi` prompt picking 5 to 9 of 2 options was opened, 201, and could never be
+    answered): a prompt one of whose respondents no answer could satisfy is a 400 in both languages, nothing opened."""
+    sid, gm = created["session"], bearer(created["gm_token"])
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={
+        "title": "Pick", "options": ["STR", "INT"], "seats": ["s1", "s2"], **spec})
+    assert r.status_code == 400 and r.get_json()["error"]["en"] == error, r.get_json()
+    assert "答えられません" in r.get_json()["error"]["ja"]
+    assert state_of(client, sid, created["gm_token"])["prompts"] == []
+    fits = {**spec, "min": 2, "max": 2, "disabled": {}} if spec.get("kind") == "multi" else {**spec, "disabled": {}}
+    r = client.post(f"/api/sessions/{sid}/prompts", headers=gm, json={  # one answer fits: opened
+        "title": "Pick", "options": ["STR", "INT"], "seats": spec.get("seats", ["s1", "s2"]), **fits})
+    assert r.status_code == 201, r.get_json()
+
+
 def test_text_fields_are_trimmed_before_they_are_checked(client, created):
     """docs/api.md 2: "Text fields are trimmed of surrounding spaces before they are checked and stored" — a prompt's
     seats and resolver, the seats an extend adds, a choice or multi answer and a reading's value were compared as
