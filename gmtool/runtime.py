@@ -35,7 +35,7 @@ from .core import engine
 from .core.commands import Draft, check_seat_count, create_session, new_seat, require_open, seat_of
 from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
-from .core.model import CounterDef, Event, State
+from .core.model import CounterDef, Event, State, text_in
 from .core.prompts import WORKED_ON, newly_shown, worked_on_since
 from .core.view import GM, TABLE, Viewer
 from .ownership import NotOwned, Ownership
@@ -165,6 +165,19 @@ BUILT_ON = ("後の操作（その回答など）がこの操作に基づいて�
 REFUSED = "undo_refused"  # the meta value listing the actions whose undo was refused (CannotUndo), as JSON
 WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだった回答が加わります",
               "undoing it would add a withdrawn answer to a result already revealed")
+
+
+def refuse_full_backup_while_gm_answers(state: State) -> None:
+    """A 409 for a full backup while the GM is a respondent of a prompt not revealed yet (gm_submits: PL対GM, T-2):
+    the backup holds every answer given, which the GM may not see before the reveal, and the GM could still answer
+    or change its own. The backup is refused, not thinned: one without those answers would restore another session
+    (their commitments stand in the log). Revealing or cancelling the prompt lets the GM make it."""
+    for prompt in state.prompts.values():
+        if prompt.status in ("open", "locked") and "gm" in prompt.respondents():
+            raise Conflict(f"GMも答える秘密の質問「{text_in(prompt.title, 'ja')}」が公開前のため、完全バックアップは作れません"
+                           "（ほかの回答が入っています）。公開するか取り消してから作ってください",
+                           f"No full backup while '{text_in(prompt.title, 'en')}', a secret prompt the GM answers too, "
+                           "is not revealed (it holds the other answers): reveal or cancel it first")
 
 
 def refused_of(meta: dict) -> set[int]:
@@ -588,6 +601,8 @@ class LiveSession:
         the actions whose undo was refused."""
         from .export import export
         with self.lock:
+            if full and fmt == "json":
+                refuse_full_backup_while_gm_answers(self.state)
             events = list(self.store.events())
             secrets = self.store.get_secrets() if full else None
             refused = set(self.refused)

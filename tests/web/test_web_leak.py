@@ -112,10 +112,22 @@ def test_early_reveal_publishes_and_changed_answer_keeps_old_value_hidden(app, c
     answer(client, screens, "s1", pid, MARKER)
     for who in ("table", "s2", "gm"):
         assert_absent(app, screens, who, MARKER, "OLDVALUE5512", first["salt"])
+    # docs/api.md §14 (review: the GM's full backup held the seats' answers while the GM had still to answer): no
+    # full backup while the GM is a respondent of an unrevealed prompt, on the API or the console's 「バックアップ」
+    backups = ((client, f"/api/sessions/{screens.sid}/export?format=json&full=1", bearer(screens.token("gm"))),
+               (screens.gm, f"/s/{screens.sid}/gm/export/download?format=json&full=1", {}))
+    for browser, url, auth in backups:
+        refused = browser.get(url, headers=auth)
+        body = refused.get_data(as_text=True)
+        assert refused.status_code == 409 and MARKER not in body and first["salt"] not in body, body
+        assert "完全バックアップ" in body and "秘話" in body and "full backup" in body, body
     response = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/reveal", headers=bearer(screens.token("gm")),
                            json={"reason": "時間切れ"})
     assert response.status_code == 200
     assert_present(app, screens, "table", (MARKER, ["/s/{sid}/table", "/api/sessions/{sid}/state"]))
+    for browser, url, auth in backups:  # revealed: the backup is made again, answers and all
+        made = browser.get(url, headers=auth)
+        assert made.status_code == 200 and MARKER in made.get_data(as_text=True)
 
 
 def test_cancelled_answer_stays_hidden_forever(app, client, screens):
