@@ -255,7 +255,8 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
     if declared is None:
         data = event.data if viewer.is_gm else None
     else:
-        undone = event.action in state.undone and not viewer.is_gm
+        # (a GM console that hides answers reads an undone event as everyone else does: the players see its laptop)
+        undone = event.action in state.undone and not (viewer.is_gm and not viewer.hide_answers)
         data = (declared.undone_visibility if undone else declared.visibility).apply(event, state, viewer)
     if data is None:
         return None

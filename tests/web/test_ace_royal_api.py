@@ -9,6 +9,8 @@ import pytest
 from gmtool_testing import (ADMIN_KEY, ROOT, RULE_CODE_TEXT, assert_undo_as_documented, bearer, documented_fields,
                             games_to_play, open_link, ruleset_views, ruleset_views_by_step, shown_by_default, undocumented)
 
+from gmtool.web.common import csrf_for
+
 SERVANTS = {
     "s1": {"hero": {"name": "アルトリア", "stats": "6/5/3/3", "skills": ["直感"]},
            "class": {"name": "セイバー", "stats": "3/3/1/5"}},
@@ -453,6 +455,15 @@ def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_
         card = SERVANTS[seat]["hero"]["name"]
         assert [who for who, text in seen.items() if card in text] == ["gm", seat], (card, line)
     assert "6/5/3/3" not in seen["table page"] and "取り消し" in stage()[0]
+    # the console hiding secrets (「回答を公開まで隠す」: its laptop is in the players' sight) reads the undone reveals as
+    # the table does, and the attacked seat's phone still reads its own cards' undo
+    console = client.application.test_client()
+    console.get(f"/s/{sid}/gm?k={tokens['gm']}")
+    assert console.post(f"/s/{sid}/gm/settings", data={"key": "hide_answers", "value": "on"},
+                        headers={"X-CSRF-Token": csrf_for(tokens["gm"]), "HX-Request": "true"}).status_code == 200
+    assert "アルトリア" not in console.get(f"/s/{sid}/gm").get_data(as_text=True)
+    own = [e for e in json.loads(log["s2"])["events"] if e["type"] == "ace_royal.revealed" and e["data"]["seat"] == "s2"]
+    assert own and all(e["undone"] and "cards" in e["data"] for e in own), own
 
 
 def test_a2_a_side_out_before_the_result_ends_the_combat(game):

@@ -283,7 +283,10 @@ def revealed_fold(state: State, e: Event) -> None:
 
 def still_face_up(data: dict, event: Event, state: State, viewer) -> dict | None:
     """An undone ace_royal.revealed (EventType.undone_visibility) is seen while every card it names is face up
-    without it: an undo of the reveal leaves them secret again (A-1, A-11), so its line may not name them."""
+    without it: an undo of the reveal leaves them secret again (A-1, A-11), so its line may not name them; the seat's
+    own phone reads them as its servant_set (sees_secret)."""
+    if sees_secret(viewer, data.get("seat")):
+        return data
     p = game(state).get("players", {}).get(data.get("seat"))
     if p is None or not all(p.get(f"{what}_revealed") for what in data.get("cards", {})):
         return None
