@@ -37,7 +37,7 @@ from .core.dice import SeededDice, seed_hash
 from .core.errors import Conflict, GmError, NotFound
 from .core.model import CounterDef, Event, State, text_in
 from .core.prompts import WORKED_ON, newly_shown, worked_on_since
-from .core.view import GM, TABLE, Viewer
+from .core.view import GM, TABLE, Viewer, can_see_answer
 from .ownership import NotOwned, Ownership
 from .rulesets import get as get_ruleset
 from .store import SUFFIX, LogReader, Store, read_head, request_noted
@@ -168,12 +168,14 @@ WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだっ�
 
 
 def refuse_full_backup_while_gm_answers(state: State) -> None:
-    """A 409 for a full backup while the GM is a respondent of a prompt not revealed yet (gm_submits: PL対GM, T-2):
-    the backup holds every answer given, which the GM may not see before the reveal, and the GM could still answer
-    or change its own. The backup is refused, not thinned: one without those answers would restore another session
-    (their commitments stand in the log). Revealing or cancelling the prompt lets the GM make it."""
+    """A 409 for a full backup while a prompt not revealed yet holds a seat's answer the GM may not see (the GM answers
+    it too: gm_submits, PL対GM, T-2): the backup holds every answer given, and the GM could still answer or change its
+    own. The backup is refused, not thinned: one without those answers would restore another session (their
+    commitments stand in the log). Revealing or cancelling the prompt lets the GM make it; a prompt holding only the
+    GM's own answer (sugoroku's committed true names) stops nothing."""
     for prompt in state.prompts.values():
-        if prompt.status in ("open", "locked") and "gm" in prompt.respondents():
+        if prompt.status in ("open", "locked") and any(who != "gm" and not can_see_answer(prompt, GM, who)
+                                                       for who in prompt.answers):
             raise Conflict(f"GMも答える秘密の質問「{text_in(prompt.title, 'ja')}」が公開前のため、完全バックアップは作れません"
                            "（ほかの回答が入っています）。公開するか取り消してから作ってください",
                            f"No full backup while '{text_in(prompt.title, 'en')}', a secret prompt the GM answers too, "
