@@ -122,11 +122,12 @@ def dice_rolled(e, state, lang):
 
 def dice_revealed(e, state, lang):
     """The log line of `dice.revealed`: the roll it shows, with its label and result, while it is revealed (an undone
-    reveal leaves the roll secret again, and its line says only which roll it was)."""
+    reveal leaves the roll secret again, and its line says only that a secret roll was revealed: players read no
+    event number, and the roll's label is as secret as the roll)."""
     seq = int(e["data"]["roll_seq"])
     record = state.secret_rolls.get(seq) if seq in state.revealed_rolls else None  # (also one older than the last 50)
     if record is None:
-        return _ja(lang, f"秘密ロール #{seq} を公開", f"Secret roll #{seq} revealed")
+        return _ja(lang, "秘密ロールを公開", "Secret roll revealed")
     label = text_in(record.label, lang) if record.label else ""
     shown = f"{actor_name(record.actor, state, lang)} {localized_text(record.roll['text'], lang)}"
     return _ja(lang, f"秘密ロール{f'「{label}」' if label else ''}を公開: {shown}",

@@ -323,7 +323,7 @@ def test_a_revealed_secret_roll_reads_with_its_label_and_result_until_the_reveal
     assert client.post(f"/api/sessions/{sid}/undo", headers=gm).status_code == 200
     log = client.get(f"/api/sessions/{sid}/log?lang=ja", headers=bearer(created["table_token"])).get_json()["events"]
     reveal = next(e for e in log if e["type"] == "dice.revealed")
-    assert reveal["undone"] and reveal["text"] == f"秘密ロール #{roll['seq']} を公開", reveal
+    assert reveal["undone"] and reveal["text"] == "秘密ロールを公開", reveal  # no event number (players read none)
 
 
 # -- undo and close -------------------------------------------------------------
