@@ -49,8 +49,8 @@ BASE_LAG = 512  # events the undo base may trail the live state by before an act
 NO_ACTION = 2**63 - 1  # the window's start when nothing can be undone: the base may fold everything
 ROLLS_PER_SECOND = 2   # a seat's sustained rate of dice rolls
 ROLL_BURST = 5         # rolls a seat may make at once before the rate applies
-ANSWERS_PER_SECOND = 5  # a seat's sustained rate of prompt answers (each change of an answer is one)
-ANSWER_BURST = 20       # answers a seat may give at once before the rate applies
+ANSWERS_PER_SECOND = 10  # a seat's sustained rate of prompt answers (each change of an answer is one)
+ANSWER_BURST = 60       # answers a seat may give at once before the rate applies
 RECENT_EVENTS = 300
 KEEP_BUDGET = 5.0  # seconds a stop spends keeping undo bases in their files (SessionManager.close_all)
 # The events the request being answered has committed (a new list as each request starts; None outside a request,
