@@ -180,7 +180,7 @@ def first_load(server: ServerProcess) -> dict:
 
 def overhead(server: ServerProcess, samples: int = 300) -> dict:
     """An answer request against the bare health endpoint, interleaved in one run. The GM answers (a prompt it
-    submits to, as in PL vs GM): a seat may answer only 5 times a second after its first 20 (docs/api.md), and
+    submits to, as in PL vs GM): a seat may answer only 10 times a second after its first 60 (docs/api.md), and
     this sends one every few milliseconds; the request is the same but for its token."""
     client = Client(server.base)
     table = create_table(client, server.admin_key, 2, "overhead")
