@@ -80,8 +80,9 @@ def test_t4_bad_skill_lines_are_refused_in_both_languages():
     with pytest.raises(GmError, match="タイミング「夜」はありません") as e:
         parse_characters('[{"name": "x", "stats": {"筋力": 1, "耐久": 1, "敏捷": 1, "魔力": 1, "幸運": 1, "宝具": 1}, '
                          '"skills": [{"name": "a", "timing": "夜"}]}]')
-    assert "unknown timing" in e.value.en
-    assert e.value.ja == "1番目の1つ目のスキル: タイミング「夜」はありません（「セットアップ」「セレクト」「リザルト」「バトル」「クリンナップ」「常時」）"
+    assert e.value.ja == ("1番目の1つ目のスキル: タイミング「夜」はありません。"
+                          "セットアップ・セレクト・リザルト・バトル・クリンナップ・常時のいずれかを指定してください")
+    assert e.value.en == "Item 1, skill 1: there is no timing '夜': give Setup, Select, Result, Battle, Cleanup or Any time"
     # the text format reads a word that is not a timing before the first effect as part of the name (docs §1a)
     skill = parse_characters("x 筋力1 耐久1 敏捷1 魔力1 幸運1 宝具1\n- スキル 心眼 夜 筋力+10")[0].skills[0]
     assert (skill["name"], skill["timing"], skill["stat"], skill["value"]) == ("心眼 夜", "any", "筋力", 10)

@@ -90,7 +90,7 @@ def test_t8_skill_form_adds_changes_and_removes_a_skill_field_by_field(t):
 @pytest.mark.parametrize("payload, ja, en", [
     ({"name": ""}, "スキル名は1〜30文字です", "a skill name is 1–30 characters"),
     ({"name": "x" * 31}, "スキル名は1〜30文字です", "a skill name is 1–30 characters"),
-    ({"name": "x", "timing": "夜"}, "タイミング「夜」はありません", "unknown timing '夜'"),
+    ({"name": "x", "timing": "夜"}, "タイミング「夜」はありません。", "there is no timing '夜': give Setup"),
     ({"name": "x", "kind": "card"}, "種類「card」はありません。スキル・宝具のいずれか", "there is no kind 'card': give Skill or NP"),
     ({"name": "x", "stat": "体力", "value": "10"}, "能力値「体力」はありません。筋力・", "there is no stat '体力': give STR, END"),
     ({"name": "x", "stat": "筋力", "value": "abc"}, "効果の値は-100〜100の整数です", "The value must be a whole number"),

@@ -128,9 +128,8 @@ def _refusal(fn, *args):
     (check_stat, (["筋力"],), "戦力「[\"筋力\"]」はありません。筋力・耐久・敏捷・魔力・幸運・宝具のいずれかを指定してください",
      "There is no stat '[\"筋力\"]': give STR [筋力], END [耐久], AGI [敏捷], MAG [魔力], LUK [幸運] or NP [宝具]"),
     (make_skill, ({"name": "直感", "timing": "朝"}, ("アルトリア", "アルトリア")),
-     "アルトリア: タイミング「朝」はありません（「セットアップ」「セレクト」「リザルト」「バトル」「クリンナップ」「常時」）",
-     "アルトリア: unknown timing '朝' (Setup [setup], Select [select], Result [result], Battle [battle], Cleanup [cleanup], "
-     "Any time [any])"),
+     "アルトリア: タイミング「朝」はありません。セットアップ・セレクト・リザルト・バトル・クリンナップ・常時のいずれかを指定してください",
+     "アルトリア: there is no timing '朝': give Setup, Select, Result, Battle, Cleanup or Any time"),
     (parse_skills, (["飛行"],), "スキル「飛行」は扱えません（「先制」「見切り」",
      "Unknown skill '飛行' (known: First strike [first_strike], Mind's eye [mind_eye]"),
     (sugoroku_card, ({"kind": "attack", "attribute": "力", "face": "sideways"},), "カードの向きは表向きか裏向きです",

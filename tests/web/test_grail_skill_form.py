@@ -52,7 +52,7 @@ def test_t8_gm_console_form_adds_changes_and_removes_a_skill(app, client, grail)
 
 @pytest.mark.parametrize("body, status, ja, en", [
     ({"character": "s1/アルトリア", "name": "x", "stat": "筋力", "value": "強い"}, 400, "効果の値は", "The value must be"),
-    ({"character": "s1/アルトリア", "name": "x", "timing": "朝"}, 400, "タイミング「朝」はありません", "unknown timing"),
+    ({"character": "s1/アルトリア", "name": "x", "timing": "朝"}, 400, "タイミング「朝」はありません。", "there is no timing '朝': give Setup"),
     ({"character": "s1/アルトリア", "name": ""}, 400, "スキル名は1〜30文字です", "a skill name is 1–30 characters"),
     ({"character": "s1/アルトリア", "name": "x", "target": "opponent"}, 400, "値を入れてください", "give the value"),
     ({"character": "s1/誰か", "name": "x"}, 404, "そのキャラクターはいません", "There is no such character"),

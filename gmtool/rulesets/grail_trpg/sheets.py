@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import Any, Mapping
 
-from gmtool.core.errors import GmError, choices_text, shown
+from gmtool.core.errors import GmError, shown
 from gmtool.core.logtext import minus_sign
 from gmtool.core.model import Label
 
@@ -81,10 +81,10 @@ def make_skill(raw: Mapping, where: tuple[str, str]) -> dict:
     if kind is None:  # the words a sheet takes (スキル, 宝具, skill, NP), so no code beside them
         ja, en = one_of([(k.ja, k.en) for k in KINDS.values()])
         raise _bad(where, f"種類「{shown(raw.get('kind'))}」はありません。{ja}", f"there is no kind '{shown(raw.get('kind'))}': {en}")
-    if timing is None:
-        ja, en = choices_text(TIMINGS)
-        raise _bad(where, f"タイミング「{shown(raw.get('timing'))}」はありません（{ja}）",
-                   f"unknown timing '{shown(raw.get('timing'))}' ({en})")
+    if timing is None:  # as the kind: the words a sheet takes (セットアップ, Setup, …), so no code beside them
+        ja, en = one_of([(t.ja, t.en) for t in TIMINGS.values()])
+        raise _bad(where, f"タイミング「{shown(raw.get('timing'))}」はありません。{ja}",
+                   f"there is no timing '{shown(raw.get('timing'))}': {en}")
     stat = raw.get("stat") or None
     if stat is not None:
         if stat not in _STAT_WORDS:  # a sheet takes a stat's Japanese or English name
