@@ -117,6 +117,16 @@ def test_the_newest_escape_is_on_the_stage_with_its_breakdown(app, client, grail
     call(client, grail, "finish_combat")
     shown = stage(app, grail)
     assert 'id="grail-stage-cleanup"' in shown and 'id="grail-stage-escape"' not in shown  # the next step took over
+    # Play-through: the done stage read 「セイバー陣営 黒星+1」 (and the console's and phones' 「敗退: なし」) with no word of
+    # the escape that kept the loser in the war (T-11/T-12): the TV, the console and a phone say it, in both languages.
+    screens = {"table": (open_link(app, grail["table_url"]), "grail-stage-cleanup"),
+               "gm": (open_link(app, grail["gm_url"]), "grail-cleanup"),
+               "phone": (open_link(app, grail["seats"][1]["join_url"]), "grail-cleanup")}
+    for lang, words in (("ja", "逃走成功: セイバー陣営"), ("en", "escaped: セイバー陣営")):
+        for who, (browser, line) in screens.items():
+            html = browser.get(f"/s/{grail['session']}/{who}?lang={lang}").get_data(as_text=True)
+            said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.split(f'id="{line}">', 1)[1].split("</p>", 1)[0]))
+            assert words in said, (who, lang, said)
 
 
 def test_an_escape_that_ends_the_combat_at_setup_stays_on_the_stage(app, client, grail):  # noqa: F811

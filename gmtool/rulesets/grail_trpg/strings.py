@@ -36,6 +36,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     'grail.failed': ('失敗', 'failed'),
     'grail.cleanup': ('クリンナップ', 'Cleanup'),
     'grail.eliminated': ('敗退', 'eliminated'),
+    'grail.got_away': ('逃走成功', 'escaped'),  # T-11/T-12: a loser that escaped, on the cleanup's line
     'grail.none': ('なし', 'none'),
     'grail.ended_by_an_escape': ('逃走により終了', 'Ended by an escape'),
     'grail.ended_by_the_gm': ('打ち切り', 'Ended by the GM'),
