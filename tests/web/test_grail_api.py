@@ -622,10 +622,14 @@ def test_t3_a_skill_declared_twice_in_one_answer_is_refused_and_writes_nothing(c
         assert (r.get_json()["error"]["ja"], r.get_json()["error"]["en"]) == (ja, en)
     assert client.get(f"/api/sessions/{sid}/log?limit=1000", headers=bearer(grail["tok"]["gm"])).get_json()["events"] == log
     answer(client, grail, "c1-s1", {"stat": "筋力", "skills": ["s1/A:1"]}, "s1")
-    answer(client, grail, "c1-s1", {"stat": "筋力"}, "s2")
+    # A typed-in skill of value 0 is a skill whose effect is no number (docs §2): declared, it spends a use (T-3) and
+    # reads +0 in the breakdown; the GM's modifiers refuse 0, a player's typed-in skill does not.
+    answer(client, grail, "c1-s1", {"stat": "筋力", "mods": [{"label": "気配遮断", "value": 0, "kind": "skill"}]}, "s2")
     confirm(client, grail, "c1-s1")
     view = client.get(f"/api/sessions/{sid}/state", headers=bearer(grail["tok"]["gm"])).get_json()["ruleset"]["combat"]
     assert view["selects"][0]["result"]["a"]["value"] == 70 and view["uses_left_by_faction"]["s1"]["skill"] == 1
+    assert view["selects"][0]["result"]["b"]["value"] == 30 and view["uses_left_by_faction"]["s2"]["skill"] == 1
+    assert "スキル〈気配遮断〉 +0" in " ".join(f"{t['label']['ja']} {t['value']:+d}" for t in view["selects"][0]["result"]["b"]["terms"])
 
 
 def _one_seal_each(client, grail):
