@@ -134,9 +134,16 @@ def dice_revealed(e, state, lang):
                f"Secret roll{f' ({label})' if label else ''} revealed: {shown}")
 
 
+def scene_title(state: State, title):
+    """A scene heading as it reads: `{ja, en}`, or plain text as typed; a plain one that an older version of the
+    session's ruleset wrote for its own step, in both languages as that ruleset reads it (Ruleset.old_scene_title)."""
+    read = state.rules.old_scene_title if state.rules is not None and isinstance(title, str) else None
+    return (read(state, title) or title) if read is not None else title
+
+
 def scene_marked(e, state, lang):
     """The log line of `scene.marked`."""
-    return f"■ {text_in(e['data']['title'], lang)}"
+    return f"■ {text_in(scene_title(state, e['data']['title']), lang)}"
 
 
 def undone(e, state, lang):

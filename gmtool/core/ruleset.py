@@ -314,6 +314,9 @@ class Ruleset:
     static_dir: Path | None = None  # its static files, served at /rulesets/<name>/static/
     stylesheet: str = ""  # a file the screens load: under static_dir, or under the top-level static/
     upcasters: dict[str, Callable[[dict], tuple[str, dict]]] = field(default_factory=dict)  # old type -> new
+    # A scene heading (core's `scene.marked`) stored as plain text that an older version of this ruleset wrote for its
+    # own steps, read in both languages: (state, title) -> {ja, en}, or None to read it as stored (as typed).
+    old_scene_title: Callable[[State, str], dict | None] | None = None
     docs: str = ""  # its page, e.g. "docs/rulesets/<name>.md"
     leak_probe: LeakProbe | None = None  # plants and reveals its secrets for the leak crawl (tests/meta)
     # What the next session of a campaign starts with (`gmtool new --from`): state -> a Carry (counters'
@@ -411,6 +414,8 @@ class Ruleset:
             if a.name != name or a.who not in ("gm", "seat"):
                 out.append(f"action {name} is not declared with action()")
             out.extend(_label_problems(a.label, f"action {name}"))
+        if self.old_scene_title is not None and not callable(self.old_scene_title):
+            out.append("its old_scene_title is not a function")
         if self.seat_flags is not None and not callable(self.seat_flags):
             out.append("its seat_flags are not a function")
         if self.standings is not None and not callable(self.standings):

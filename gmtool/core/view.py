@@ -23,6 +23,7 @@ from heapq import merge
 from itertools import islice
 
 from .commands import counter_drafts_now
+from .logtext import scene_title
 from .prompts import void
 from .model import GM, TABLE, Event, Prompt, RollRecord, State, Viewer  # noqa: F401  (the viewers are used from here)
 from .ruleset import readings_view
@@ -196,7 +197,7 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
             (r for r in reversed(state.rolls) if not can_see_roll(state, viewer, r)), rolls)],
         # the newest scene mark (a ruleset's round or combat, the GM's シーン区切り): a roll with a lower seq was made in
         # an earlier scene, which the screens' roll strips leave out or mark (templates/_rolls.html)
-        "scene": scene_view(state.scenes[-1], game_rolls) if state.scenes else None,
+        "scene": scene_view(state.scenes[-1], game_rolls, state) if state.scenes else None,
         "prompts": [prompt_view(p, state, viewer)
                     for p in recent_prompts(state, viewer, RECENT_FINISHED if finished is None else finished)],
         "readings": readings_view(rules, state) if rules is not None else [],
@@ -204,10 +205,11 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
     }
 
 
-def scene_view(scene: dict, screens: bool) -> dict:
-    """The newest scene mark as a view holds it: {seq, title}; on the screens also `from`, where its action began (a
-    mark folded before `from` was kept: its own seq)."""
-    out = {"seq": scene["seq"], "title": scene["title"]}
+def scene_view(scene: dict, screens: bool, state: State) -> dict:
+    """The newest scene mark as a view holds it: {seq, title} (an old plain title as its ruleset reads it:
+    logtext.scene_title); on the screens also `from`, where its action began (a mark folded before `from` was kept:
+    its own seq)."""
+    out = {"seq": scene["seq"], "title": scene_title(state, scene["title"])}
     if screens:
         out["from"] = scene.get("from", scene["seq"])
     return out

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.engine import apply, fold
 from ..core.errors import GmError
-from ..core.logtext import describe, who_name
+from ..core.logtext import describe, scene_title, who_name
 from ..core.model import Event, State, text_in
 from ..core.prompts import answer_text
 from ..core.view import GM, TABLE, build_view, visible_event
@@ -205,7 +205,7 @@ def build_report(events: list[Event], rules: Any, options: Options = Options()) 
         if skipped:
             continue
         if e.type == "scene.marked":
-            sections.append(Section(renamer.sentence(text_in(e.data["title"], lang))))
+            sections.append(Section(renamer.sentence(text_in(scene_title(final, e.data["title"]), lang))))
             continue
         visible = visible_event(e, final, viewer_for_rolls if e.type == "dice.rolled" else TABLE)
         if visible is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from .. import operations as ops
+from ..core.logtext import scene_title
 from ..urls import gm_url
 from .common import act, check_csrf, export_options, export_text, form_payload, go_to, query_flag, \
     is_htmx, live_session, login, manager, no_store, page_viewer
@@ -46,7 +47,8 @@ def export_page(session_id: str):
     campaign = query_flag(request.args, "campaign", ja="キャンペーン全体")
     preview = export_text(live, fmt, options, False, campaign)
     return no_store(render_template("gm/export.html", formats=FORMAT_NAMES, fmt=fmt, options=options,
-                                   preview=preview, scenes=live.state.scenes, campaign=campaign,
+                                   preview=preview, campaign=campaign,
+                                   scenes=[{**s, "title": scene_title(live.state, s["title"])} for s in live.state.scenes],
                                    in_campaign=bool(live.state.campaign), **context(live, viewer, token)))
 
 

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from gmtool_testing import bearer
+from gmtool_testing import bearer, open_link
 
 from gmtool.web import create_app
 
@@ -159,21 +159,29 @@ def test_an_old_session_opens_with_the_state_it_had(old_app, name):
 def test_an_old_grail_combat_title_reads_in_the_view_log_and_export(old_app, lang):
     """0.1 stored a combat's title (and its scene marker's) as plain text, 「戦闘: セイバー陣営 vs アーチャー陣営」,
     where new ones are {ja, en}: the console's panel, the history, the log and the write-up read it without breaking,
-    in English too: the view's title as a new combat's default reads ("Combat: …"), the scene heading as stored
-    (core's scene marker holds what was typed; the English log line of the start names the sides in English)."""
+    in English too: the view's title as a new combat's default reads ("Combat: …"), and so does the scene heading in
+    the log, the view's scene, the export's scene list and the write-up (it read 「■ 戦闘: …」 in English: core asks the
+    ruleset to read an old plain heading, Ruleset.old_scene_title; the English log line of the start names the sides
+    in English)."""
     client, tok = old_app.test_client(), TOKENS["grail_trpg"]
     view = client.get(f"/api/sessions/{tok['session']}/state?lang={lang}", headers=bearer(tok["gm"])).get_json()
     title = {"ja": "戦闘: セイバー陣営 vs アーチャー陣営", "en": "Combat: セイバー陣営 vs アーチャー陣営"}
-    assert view["ruleset"]["history"][0]["title"] == title
+    assert view["ruleset"]["history"][0]["title"] == title and view["scene"]["title"] == title
     log = client.get(f"/api/sessions/{tok['session']}/log?limit=1000&lang={lang}",
                      headers=bearer(tok["table"])).get_json()["events"]
     lines = [e["text"] for e in log if e["type"] in ("scene.marked", "grail.combat_started")]
-    assert lines == ["■ 戦闘: セイバー陣営 vs アーチャー陣営", {
+    assert lines == [f"■ {title[lang]}", {
         "ja": "戦闘開始: セイバー陣営 vs アーチャー陣営（宣言側: セイバー陣営）[T-1]",
         "en": "Combat: セイバー陣営 vs アーチャー陣営 (declared by セイバー陣営) [T-1]"}[lang]], lines
     for fmt in ("markdown", "html"):
         r = client.get(f"/api/sessions/{tok['session']}/export?format={fmt}&lang={lang}", headers=bearer(tok["gm"]))
-        assert r.status_code == 200 and "戦闘: セイバー陣営 vs アーチャー陣営" in r.get_data(as_text=True), fmt
+        text = r.get_data(as_text=True)
+        assert r.status_code == 200 and title[lang] in text and (lang == "ja" or "■ 戦闘" not in text), fmt
+        if lang == "en":  # the heading of the combat's section
+            assert re.search(r"Combat: セイバー陣営 vs アーチャー陣営(?! \(declared)", text), (fmt, text[:1500])
+    gm = open_link(old_app, f"/s/{tok['session']}/gm?k={tok['gm']}")
+    page = gm.get(f"/s/{tok['session']}/gm/export?lang={lang}").get_data(as_text=True)
+    assert f"1: {title[lang]}</option>" in page, page[:2000]
 
 
 @pytest.mark.parametrize("name, key, value", [("grail_trpg", "sub_part", "half_ceil"),

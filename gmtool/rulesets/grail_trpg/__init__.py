@@ -14,7 +14,7 @@ from gmtool.core.ruleset import Demo, PromptKind, Ruleset
 
 from .actions import ACTIONS, COUNTERS
 from .campaign import carry_over
-from .events import EVENTS, gm_combatant, upcast_reading
+from .events import EVENTS, gm_combatant, old_scene_title, upcast_reading
 from .flow import resolve_select, resolve_setup, result_lines, seat_flags, select_text, setup_text, \
     validate_select_answer, validate_setup_answer, view
 from .probe import PROBE, demo, demo_to_cleanup
@@ -52,6 +52,7 @@ RULESET = Ruleset(
                "phone": "rulesets/grail/phone.html"},
     stylesheet="rulesets/grail.css",
     upcasters={"grail.reading_set": upcast_reading},
+    old_scene_title=old_scene_title,
     docs="docs/rulesets/grail_trpg.md",
     leak_probe=PROBE,
     carry_over=carry_over,

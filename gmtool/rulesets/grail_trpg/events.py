@@ -129,6 +129,14 @@ def old_title(title: str, names: dict) -> dict:
     return {"ja": title, "en": title}
 
 
+def old_scene_title(state: State, title: str) -> dict | None:
+    """The scene heading an older gmtool wrote for a combat as plain text (0.1: 「戦闘: A vs B」, the combat's own title)
+    as that combat's title reads (old_title: its default in English as a new one's, "Combat: A vs B"); None for any
+    other plain heading (one the GM typed stays as typed)."""
+    combats = state.extra.get("grail", {}).get("combats", [])  # (read only: a view's state is not folded here)
+    return next((c["title"] for c in combats if isinstance(c["title"], dict) and c["title"].get("ja") == title), None)
+
+
 def _combat_started(state: State, e) -> None:
     d = copy.deepcopy(e.data)
     if not isinstance(d["title"], dict):  # a title stored as plain text before titles were {ja, en}
