@@ -821,14 +821,8 @@ class LiveSession:
     @staticmethod
     def _summary(events: list[Event], state: State, viewer: Viewer) -> dict[str, str]:
         """{"ja", "en"}: `events` as `viewer` may see them in `state`, one line each, joined by "; "."""
-        return {lang: "; ".join(LiveSession._describe(e, state, viewer, lang) for e in events) for lang in ("ja", "en")}
-
-    @staticmethod
-    def _describe(event: Event, state: State, viewer: Viewer, lang: str) -> str:
-        from .core.logtext import describe
-        from .core.view import visible_event
-        visible = visible_event(event, state, viewer)
-        return describe(visible, state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
+        from .core.view import undo_summary
+        return undo_summary(events, state, viewer)
 
     def recorded_request(self, scope: str) -> tuple[int, str] | None:
         """(the action, the body digest) of a keyed request this session's file noted, or None."""

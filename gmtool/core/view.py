@@ -14,11 +14,14 @@ Every page, fragment, API response and export is built from `build_view` or
   type the session's rules do not declare is seen by the GM only;
 - an undone event (its action taken back by an undo) is seen by everyone but the GM as its type's
   `undone_visibility` says, in the state after the undo: by the GM alone unless declared, since an undone
-  reveal's contents are secret again (the undo's table summary is made the same way, runtime.undo).
+  reveal's contents are secret again (the undo's table summary is made the same way, runtime.undo);
+- an undo's summary is, for everyone but the GM, the undone events as the reader may see them when the log is read
+  (undo_summary): what it named and a later undo hid again is hidden in it too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from heapq import merge
 from itertools import islice
 
@@ -243,13 +246,18 @@ def can_see_prompt(prompt: Prompt, viewer: Viewer) -> bool:
     return prompt.status != "cancelled" or viewer.is_gm
 
 
-def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
+def visible_event(event: Event, state: State, viewer: Viewer,
+                  undone_of: Callable[[int], list[Event]] | None = None) -> dict | None:
     """One log event as `viewer` may see it, or None if it is hidden from them.
 
     The event type's declared visibility decides (core/events.py, the ruleset's `events`), in `state`; once an undo
     took the event's action back, its `undone_visibility` decides for everyone but the GM (the GM alone by default:
     an undone reveal's contents are secret again, and `state` is the state after the undo); a type the session's
     rules do not declare is the GM's alone.
+
+    An undo's `summary` / `summary_en` is, for everyone but the GM, what it took back as `viewer` may see it in
+    `state` (undo_summary: a later undo may have hidden again what it names), made from the undone events, which
+    `undone_of(action)` gives (the log's); without it, or if it gives none, they read no summary.
     """
     if state.rules is not None:
         event = state.rules.upcast(event)  # an event stored by an older version, in today's shape
@@ -262,10 +270,44 @@ def visible_event(event: Event, state: State, viewer: Viewer) -> dict | None:
         data = (declared.undone_visibility if undone else declared.visibility).apply(event, state, viewer)
     if data is None:
         return None
+    if event.type == "undo" and "summary" in data and not (viewer.is_gm and not viewer.hide_answers):
+        undone = undone_of(int(data["action"])) if undone_of is not None else None
+        summary = undo_summary(undone, state, viewer) if undone else None
+        data = {k: v for k, v in data.items() if k not in ("summary", "summary_en")}
+        if summary is not None:
+            data.update(summary=summary["ja"], summary_en=summary["en"])
     out = event.to_dict()
     out["data"] = data
     out["undone"] = event.action in state.undone
     return out
+
+
+def undo_summary(events: list[Event], state: State, viewer: Viewer) -> dict[str, str]:
+    """{"ja", "en"}: an undo's undone `events` as `viewer` may see them in `state`, one line each joined by "; "
+    (「（非公開）」 / "(hidden)" for one hidden from them). The undo's stored `summary` is the table's at the undo; a
+    reader other than the GM reads this, made again in the state it reads (visible_event)."""
+    from .logtext import describe
+
+    def line(event: Event, lang: str) -> str:
+        visible = visible_event(event, state, viewer)
+        return describe(visible, state, lang) if visible else ("(hidden)" if lang == "en" else "（非公開）")
+    return {lang: "; ".join(line(e, lang) for e in events) for lang in ("ja", "en")}
+
+
+def undo_line(event: Event, state: State, undone_of: Callable[[int], list[Event]]):
+    """What an undo's log line depends on besides the event (its line_key, web/screens.log_lines): the line keys of
+    the events it took back (its summary is made from them, visible_event), or None (made again each time) when one
+    of them declares none."""
+    if "gm_summary" not in event.data:  # written before the table's summary was stored: no summary but the GM's
+        return ()
+    keys = []
+    for undone in undone_of(int(event.data["action"])):
+        declared = state.rules.event_type(undone.type) if state.rules is not None else None
+        key = declared.line_key(undone, state) if declared is not None and declared.line_key is not None else None
+        if key is None:
+            return None
+        keys.append((undone.seq, key))
+    return tuple(keys)
 
 
 # -- the visibility of core's event types (declared in core/events.py) -------------------------
@@ -295,7 +337,8 @@ def roll_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict |
 
 def undo_event(data: dict, event: Event, state: State, viewer: Viewer) -> dict | None:
     """An undo's GM summary may name secrets; an undo written before it existed keeps no safe summary. A console that
-    hides answers (the GM's setting) reads the table's summary: the players may see it."""
+    hides answers (the GM's setting) reads `summary` as everyone else: the players may see it (visible_event makes
+    that summary again, as the reader may see the undone events now)."""
     if viewer.is_gm and not viewer.hide_answers:
         return data
     return {k: v for k, v in data.items() if k not in ("gm_summary", "gm_summary_en")

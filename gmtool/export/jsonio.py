@@ -33,10 +33,12 @@ def export_json(events: list[Event], rules: Any, options: Options = Options(), s
     if secrets is not None:
         out_events = [e.to_dict() for e in events]
     else:
-        out_events = []
+        out_events, actions = [], {}
+        for e in events:
+            actions.setdefault(e.action, []).append(e)
         for e in events:
             viewer = GM if (options.secret_rolls and e.type == "dice.rolled") else TABLE
-            visible = visible_event(e, final, viewer)
+            visible = visible_event(e, final, viewer, lambda action: actions.get(action, []))
             if visible is not None:
                 visible.pop("undone", None)
                 out_events.append(visible)

@@ -99,10 +99,15 @@ def log(session_id):
         limit = min(max(int(request.args.get("limit") or 200), 1), 1000)
     except ValueError:
         raise GmError("記録の位置と件数は整数で指定してください", "'after' and 'limit' must be whole numbers") from None
-    out = []
+    out, undone = [], {}
+
+    def undone_of(action: int) -> list:  # an undo's summary is made from what it took back (view.visible_event)
+        if action not in undone:
+            undone[action] = live.store.action_events(action)
+        return undone[action]
     with live.lock:
         for event in live.store.events(after_seq=after):
-            visible = visible_event(event, live.state, viewer)
+            visible = visible_event(event, live.state, viewer, undone_of)
             if visible is not None:
                 visible["text"] = describe(visible, live.state, lang())
                 out.append(visible)

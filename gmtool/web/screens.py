@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from ..core.commands import MAX_SEATS
 from ..core.logtext import describe
 from ..core.prompts import answer_text
-from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, can_see_answer, visible_event
+from ..core.view import GM, TABLE, Viewer, answers_hidden, build_view, can_see_answer, undo_line, visible_event
 from ..i18n import template_words, translate
 from ..runtime import LiveSession, replayed
 from ..urls import join_url, table_url
@@ -41,9 +41,10 @@ class StaleLogLine(AssertionError):
     """A kept log line differs from a fresh one: its event type's line_key misses something the line reads."""
 
 
-def log_line(event, state, viewer: Viewer, language: str) -> dict | None:
-    """One log line as `viewer` sees it in `language`, or None when the event is hidden from them."""
-    visible = visible_event(event, state, viewer)
+def log_line(event, state, viewer: Viewer, language: str, undone_of=None) -> dict | None:
+    """One log line as `viewer` sees it in `language`, or None when the event is hidden from them (an undo's line
+    says what it took back as `viewer` may see it now: `undone_of(action)`, the undone events, view.visible_event)."""
+    visible = visible_event(event, state, viewer, undone_of)
     if visible is None:
         return None
     return {"seq": event.seq, "action": event.action, "time": clock(event.ts), "type": event.type,
@@ -116,17 +117,21 @@ def log_lines(live: LiveSession, viewer: Viewer, limit: int = LOG_LINES) -> list
     check = live.sections.checked(current_app)  # the sections' setting: kept lines are checked alike
     if len(kept) > LINES_KEPT:
         kept.clear()
+    undone_of = lambda action: undone_events(live, action)  # noqa: E731  (an undo's line reads its undone events)
     for event in reversed(live.recent):
         declared = state.rules.event_type(event.type) if state.rules is not None else None
-        token = declared.line_key(event, state) if declared is not None and declared.line_key is not None else None
+        if event.type == "undo":  # its line is made from the events it took back, as the viewer sees them now
+            token = undo_line(event, state, undone_of)
+        else:
+            token = declared.line_key(event, state) if declared is not None and declared.line_key is not None else None
         if token is None:
-            line = log_line(event, state, viewer, language)
+            line = log_line(event, state, viewer, language, undone_of)
         else:
             key = (event.seq, viewer, language, event.action in state.undone, names, token)
             line = kept.get(key, kept)
             if line is kept:
-                line = kept[key] = log_line(event, state, viewer, language)
-            elif check and line != log_line(event, state, viewer, language):
+                line = kept[key] = log_line(event, state, viewer, language, undone_of)
+            elif check and line != log_line(event, state, viewer, language, undone_of):
                 raise StaleLogLine(f"the log line of {event.type} #{event.seq} changed without a change of its key")
         if line is None:
             continue

@@ -455,6 +455,12 @@ def test_a7_after_the_gm_undid_a_combat_result_the_stage_shows_the_combat_as_it_
         card = SERVANTS[seat]["hero"]["name"]
         assert [who for who, text in seen.items() if card in text] == ["gm", seat], (card, line)
     assert "6/5/3/3" not in seen["table page"] and "取り消し" in stage()[0]
+    # ... and the earlier undos' lines no longer read the combat's numbers (their summaries, made while the cards were
+    # face up, read 「取り消し: 戦闘結果: 襲撃 物理 9 対 防御 5 …」 on the TV and in every log; the GM's keep them)
+    seen.update({f"{who} en": client.get(f"/api/sessions/{sid}/log?limit=1000&lang=en", headers=bearer(tokens[who]))
+                 .get_data(as_text=True) for who in ("gm", "table", "s1", "s2", "s3")})
+    for numbers in ("9 対 防御 5", "physical 9 vs defence 5"):
+        assert [who for who, text in seen.items() if numbers in text] == ["gm", "gm en"], numbers
     # the console hiding secrets (「回答を公開まで隠す」: its laptop is in the players' sight) reads the undone reveals as
     # the table does, and the attacked seat's phone still reads its own cards' undo
     console = client.application.test_client()
