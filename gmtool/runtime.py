@@ -167,6 +167,29 @@ WOULD_SHOW = ("取り消すと、公開済みの結果に伏せたままだっ�
               "undoing it would add a withdrawn answer to a result already revealed")
 
 
+def without_cancelled_answers(events: list[Event], state: State) -> tuple[list[Event], set[int]]:
+    """A full backup's log without the answers of cancelled prompts that nobody but their author may read
+    (view.can_see_answer: a prompt cancelled before its reveal; the GM's own answer stays): their `prompt.answered`
+    events keep the commitment but not `value` and `salt`, as a public export gives them. The restored session needs
+    them only if it undoes the cancel (a ruleset's undoable step that cancelled the prompt): returns the actions that
+    cancelled them, which the backup then offers for undo no more (its `undo_refused`). The GM reads those answers in
+    no view (docs/api.md §12); a backup is no way round that."""
+    hidden = {(prompt.id, who) for prompt in state.prompts.values() if prompt.status == "cancelled"
+              for who in prompt.answers if not can_see_answer(prompt, GM, who)}
+    if not hidden:
+        return events, set()
+    prompts = {pid for pid, _ in hidden}
+    out, cancels = [], set()
+    for event in events:
+        if event.type == "prompt.answered" and (event.data.get("prompt"), event.data.get("by")) in hidden:
+            event = Event(event.seq, event.ts, event.actor, event.action, event.type,
+                          {k: v for k, v in event.data.items() if k not in ("value", "salt")})
+        elif event.type == "prompt.cancelled" and event.data.get("prompt") in prompts and event.action not in state.undone:
+            cancels.add(event.action)
+        out.append(event)
+    return out, cancels
+
+
 def refuse_full_backup_while_gm_answers(state: State) -> None:
     """A 409 for a full backup while a prompt not revealed yet holds a seat's answer the GM may not see (the GM answers
     it too: gm_submits, PL対GM, T-2): the backup holds every answer given, and the GM could still answer or change its
@@ -608,6 +631,9 @@ class LiveSession:
             events = list(self.store.events())
             secrets = self.store.get_secrets() if full else None
             refused = set(self.refused)
+            if secrets is not None:
+                events, cancels = without_cancelled_answers(events, self.state)
+                refused |= {action for action in cancels if action in self.undoable}
         return export(events, self.ruleset, fmt, options, secrets, refused)
 
     def dice(self) -> SeededDice:

@@ -1158,6 +1158,18 @@ def test_s11_escape_seal_leaves_the_battle_moving_players_on_the_square(game):
                                 headers=bearer(game["tokens"]["gm"])).get_json()
     assert prompt["status"] == "cancelled"
     assert "力9" not in repr(state("table")) + repr(state("s2"))  # the parent's card is never shown
+    # nor in the GM's full backup (docs/api.md §14): its commitment stays, and the escape that cancelled the prompt is
+    # not offered for undo in the copy (it would open the prompt again without the card); the session still offers it
+    client, sid = game["client"], game["sid"]
+    gm, admin = bearer(game["tokens"]["gm"]), bearer(ADMIN_KEY)
+    full = client.get(f"/api/sessions/{sid}/export?format=json&full=1", headers=gm)
+    escape = next(e["action"] for e in full.get_json()["events"] if e["type"] == "prompt.cancelled")
+    assert "力9" not in full.get_data(as_text=True) and full.get_json()["undo_refused"] == [escape]
+    copy = client.post("/api/sessions/import", headers=admin, json=full.get_json()).get_json()
+    undone = client.post(f"/api/sessions/{copy['session']}/undo", headers=bearer(copy["gm_token"]), json={})
+    assert undone.status_code == 409 or undone.get_json()["undone"]["action"] != escape, undone.get_json()
+    undone = client.post(f"/api/sessions/{sid}/undo", headers=gm, json={})
+    assert undone.get_json()["undone"]["action"] == escape and state()["ruleset"]["battle"] is not None
 
 
 def test_s11_an_escape_after_the_reveal_ends_the_battle_and_its_result_cannot_be_confirmed(game):

@@ -132,7 +132,8 @@ def test_early_reveal_publishes_and_changed_answer_keeps_old_value_hidden(app, c
 
 def test_cancelled_answer_stays_hidden_forever(app, client, screens):
     pid = open_text_prompt(client, screens, gm_submits=False)
-    salt = answer(client, screens, "s1", pid, MARKER)["salt"]
+    sent = answer(client, screens, "s1", pid, MARKER)
+    salt = sent["salt"]
     response = client.post(f"/api/sessions/{screens.sid}/prompts/{pid}/cancel", headers=bearer(screens.token("gm")),
                            json={"reason": "やり直し"})
     assert response.status_code == 200
@@ -142,6 +143,16 @@ def test_cancelled_answer_stays_hidden_forever(app, client, screens):
                        headers=bearer(screens.token("gm"))).status_code == 409
     for who in ("table", "s2", "gm"):
         assert_absent(app, screens, who, MARKER, salt)
+    # docs/api.md §14: nor in the GM's full backup (it held the answer's value and salt); its commitment stays, and
+    # the backup restores the session
+    gm = bearer(screens.token("gm"))
+    backups = [client.get(f"/api/sessions/{screens.sid}/export?format=json&full=1", headers=gm),
+               screens.gm.get(f"/s/{screens.sid}/gm/export/download?format=json&full=1")]
+    for backup in backups:
+        body = backup.get_data(as_text=True)
+        assert backup.status_code == 200 and MARKER not in body and salt not in body and sent["commitment"] in body
+    restored = client.post("/api/sessions/import", headers=bearer(ADMIN_KEY), json=backups[0].get_json())
+    assert restored.status_code == 201, restored.get_json()
 
 
 def test_secret_gm_roll_is_hidden_until_revealed(app, client, screens):
