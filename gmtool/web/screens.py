@@ -78,7 +78,7 @@ def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
     none of them (the caller holds the session's lock)."""
     lines = []
     for event in events:
-        line = log_line(event, live.state, viewer, language)
+        line = log_line(event, live.state, viewer, language, lambda action: undone_events(live, action))
         if line is None:
             continue
         if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:

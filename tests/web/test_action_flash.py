@@ -50,6 +50,11 @@ def test_the_consoles_core_forms_say_what_they_did(grail, lang, counter, scene, 
     assert said(console(grail, "counter", {"seat": "s1", "key": "seals", "delta": "-1"}, lang)).startswith(counter)
     assert said(console(grail, "scenes", {"title": "第2幕"}, lang)) == scene
     assert said(console(grail, "roll", {"expr": "2D6+1", "label": "回避"}, lang)).startswith(roll)
+    # the console hiding answers (「回答を公開まで隠す」) says what its undo took back in the words of the undo's summary
+    # (docs/api.md §6), made from the undone roll as that console sees it: it read a bare 「取り消し」
+    assert console(grail, "settings", {"key": "hide_answers", "value": "on"}, lang).status_code == 200
+    undo = "取り消し: " if lang == "ja" else "Undo: "
+    assert said(console(grail, "undo", {}, lang)).startswith(undo + roll)
     assert said(console(grail, "close", {}, lang)) == closed
 
 
