@@ -74,13 +74,16 @@ def flash_text(live: LiveSession, viewer: Viewer, events) -> str:
 
 def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
     """One action's `events` as `viewer`'s log reads them (the viewer's own answer as its receipt, without the
-    commitment; the close in words, not its seed), joined, or the first and how many more; "" when `viewer` may see
-    none of them (the caller holds the session's lock)."""
-    lines = []
+    commitment; the close in words, not its seed), joined, or the first (the game's end where the action ended it:
+    EventType.ends_game) and how many more; "" when `viewer` may see none of them (the caller holds the session's
+    lock)."""
+    lines, ending = [], None
     for event in events:
         line = log_line(event, live.state, viewer, language, lambda action: undone_events(live, action))
         if line is None:
             continue
+        if ending is None and getattr(live.ruleset.event_type(event.type), "ends_game", False):
+            ending = len(lines)  # the win: what a cut flash leads with
         if event.type == "prompt.answered" and event.data["by"] == viewer.respondent:
             line["text"] = sent_receipt(live, viewer, event.data["prompt"], event.data["value"], event.ts, language)
         elif event.type == "session.closed":  # in words: the seed's 64 digits are for the log and the exports
@@ -91,7 +94,10 @@ def worded(live: LiveSession, viewer: Viewer, events, language: str) -> str:
     joined = " / ".join(lines)
     if len(lines) == 1 or len(joined) <= FLASH_JOINED:
         return joined
-    return translate("flash.more", language).format(first=lines[0], more=len(lines) - 1)
+    # cut to one line and how many more: the game's end when the action ended it (its first line was an attack's
+    # long breakdown, the win cut away), else the first
+    first = lines[ending if ending is not None else 0]
+    return translate("flash.more", language).format(first=first, more=len(lines) - 1)
 
 
 def sent_receipt(live: LiveSession, viewer: Viewer, prompt_id: str, value, at: str, language: str) -> str:

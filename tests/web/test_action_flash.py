@@ -146,3 +146,23 @@ def test_a_players_flash_holds_only_what_their_own_view_holds(tmp_path, monkeypa
                                                                         "HX-Request": "true"})
     assert said(response).endswith("スペードのキング")
     app.extensions["gmtool"].close_all()
+
+
+@pytest.mark.parametrize(("lang", "win"), [("ja", "アリスの勝利！（他の全員が脱落）"), ("en", "アリス wins! (")])
+def test_an_attack_that_wins_the_game_says_the_win(client, lang, win):
+    """I-7/I-1: an attack that puts the last other player out wins the game; its flash read 「攻撃判定：…（the long
+    breakdown）… …ほか 4 件」, the win cut away (the screens showed it). A flash of an action that ends the game leads
+    with the win (EventType.ends_game) and is shown whole."""
+    from test_illuminati_api import attack_on_kgb
+    from test_illuminati_api import new_game as new_illuminati
+    game = new_illuminati(client)
+    attack_on_kgb(game)  # s1 attacks s3's KGB, its one group
+    for seat in ("s2", "s4"):
+        game["act"]("eliminate", {"seat": seat, "reason": "goal_cards"})
+    game["act"]("modify", {"side": "attack", "amount": 5, "label": "Mind Control"})  # achieved 5: 2d6 of 2 succeeds
+    phone = open_link(client.application, f"/join/{game['sid']}?k={game['tokens']['s1']}")
+    response = phone.post(f"/s/{game['sid']}/phone/actions/roll_attack?lang={lang}", data={"faces": "1 1"},
+                          headers={"X-CSRF-Token": csrf_for(game["tokens"]["s1"]), "HX-Request": "true"})
+    text = said(response)
+    assert text.startswith(win) and re.search(r"…( and 4 more|ほか 4 件)$", text), text
+    assert "flash-whole" in response.get_data(as_text=True)
