@@ -109,6 +109,13 @@ def test_opening_secret_placements_and_duplicates(game):
         log = game["client"].get(f"/api/sessions/{game['sid']}/log", headers=bearer(game["tokens"][who])).get_json()
         assert "Bavarian" not in str(log)
     assert "Bavarian" in str(state("s1"))
+    # the TV shows the placement once: the stage's pills (who has placed), not again in the summary's line of open
+    # prompts (the stage marks it data-stage-prompt, as the generic and sugoroku stages do)
+    tv = open_link(game["client"].application, f"/s/{game['sid']}/table?k={game['tokens']['table']}")
+    for lang in ("ja", "en"):
+        page = tv.get(f"/s/{game['sid']}/table?lang={lang}").get_data(as_text=True)
+        assert f'class="summary-prompt" data-prompt="{p}"' not in page, lang
+        assert 'id="il-placement"' in page and f'data-stage-prompt="{p}"' in page, lang
     act("opening_next", status=409)  # still waiting for three phones
     for seat, name in (("s2", "UFOs"), ("s3", "Bavarian Illuminati"), ("s4", "Network")):
         answer(p, seat, name)
