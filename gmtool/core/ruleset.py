@@ -334,6 +334,9 @@ class Ruleset:
     # the counters' flags, so every screen that lists the seats' flags shows them (the phones' others card, the GM's
     # and the table's seat lists, the write-up's standings). None (the default): the counters' flags only.
     seat_flags: Callable[[State], dict[str, list[tuple[str, Label]]]] | None = None
+    # Counters' threshold flags that a seat's own flag from `seat_flags` stands in for: a seat carrying one of those
+    # shows none of these (a player out for one reason, whose 魔力 later reached 0, read two out flags).
+    seat_flags_replace: tuple[str, ...] = ()
     # Whether the ruleset's phone panel shows the seat's own counters (and what their flags say) itself: (the
     # ruleset's part of the seat's view) -> bool. A phone then leaves out core's card of them, which would repeat
     # every number. None (the default): core's card always shows.

@@ -174,14 +174,16 @@ def build_view(state: State, viewer: Viewer, version: int | None = None, rolls: 
         sees_all = viewer.is_gm or viewer.seat == seat.id
         own = state.counters.get(seat.id, {})
         counters = dict(own) if sees_all or not private else {k: v for k, v in own.items() if k not in private}
-        flags = []
+        flags, own_flags = [], raised.get(seat.id, ())
         for flag in state.flags.get(seat.id, []):
+            if own_flags and flag in rules.seat_flags_replace:
+                continue  # the ruleset's flag says it (why the player is out), once
             owner = owners.get(flag)
             if owner is not None and not sees_all and owner[0].key in private:
                 continue  # a private counter's flag would tell its value
             label = owner[1].label.to_dict() if owner else {"ja": flag, "en": flag}
             flags.append({"flag": flag, "label": label})
-        flags += [{"flag": flag, "label": label.to_dict()} for flag, label in raised.get(seat.id, ())]
+        flags += [{"flag": flag, "label": label.to_dict()} for flag, label in own_flags]
         seats.append({"id": seat.id, "name": seat.name, "faction": seat.faction, "counters": counters,
                       "flags": flags, "you": viewer.seat == seat.id})
     return {

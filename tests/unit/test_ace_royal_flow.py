@@ -616,6 +616,15 @@ def test_a10_assassination_kills_the_master():
                         ("en", ["", "Master assassinated (out)", "No Command Seals left (out)"])):
         report = build_report(game.events, RULESET, Options(lang=lang, times=False))
         assert [row[-1] for row in report.standings] == flags, report.standings
+    # out for seals, then at 0 魔力 (the active master's pass, the GM's counter): one flag, the reason they went out
+    # (the 魔力 counter's own 魔力切れ（脱落） was shown beside it)
+    game = started(4)  # (four: the game goes on)
+    game.act("adjust", {"seat": "c", "key": "seals", "delta": -3})
+    game.act("adjust", {"seat": "c", "key": "mana", "delta": -game.c("c", "mana")})
+    assert game.c("c", "mana") == 0 and "ace_royal_out" in game.state.flags["c"]
+    for viewer in (TABLE, GM, Viewer("seat", "c")):
+        seats = {s["id"]: s["flags"] for s in build_view(game.state, viewer)["seats"]}
+        assert [f["flag"] for f in seats["c"]] == ["ace_royal_out_seals"], viewer
 
 
 def test_a10_depletion_counted_apart():

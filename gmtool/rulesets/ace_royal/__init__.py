@@ -40,7 +40,7 @@ RULESET = Ruleset(
     actions=ACTIONS,
     view=view,
     standings_lines=result_lines,
-    seat_flags=seat_flags,
+    seat_flags=seat_flags, seat_flags_replace=(OUT_FLAGS["mana"][0],),  # one out flag: the reason they went out
     strings=STRINGS,
     templates={"gm": "rulesets/ace_royal/gm.html", "stage": "rulesets/ace_royal/stage.html",
                "table": "rulesets/ace_royal/table.html", "history": "rulesets/ace_royal/history.html",
