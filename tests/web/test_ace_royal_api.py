@@ -331,6 +331,16 @@ def test_a5_the_round_ends_when_its_last_player_goes_out_on_their_turn(game, s2_
             html = table.get(f"/s/{game['sid']}/table?lang={lang}", headers={"HX-Request": "true"}).get_data(as_text=True)
             head = re.search(r'<p class="ar-head">.*?</p>', html, re.S).group(0)
             assert said in head and not_said not in html, head
+            # the game ended without a combat (the coin's pass took ウェイバー's last 魔力): the stage and the phones say
+            # why under the winner, who went out and why (they showed only the winner and 「聖杯戦争終結: 勝者 凛」)
+            stage = html[html.index('id="stage"'):html.index('id="table-summary"')]
+            phone = open_link(game["client"].application, f"/join/{game['sid']}?k={game['tokens']['s3']}").get(
+                f"/s/{game['sid']}/phone?lang={lang}").get_data(as_text=True)
+            phone = phone[phone.index('id="ace-royal-phone"'):]
+            out = {"ja": "ウェイバー が脱落: 魔力コインが0", "en": "ウェイバー is out: no mana coins left"}[lang]
+            for shown in (stage, phone[:phone.index('class="ar-mine"')]):
+                shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown))
+                assert out in shown and ("聖杯戦争終結" if lang == "ja" else "Holy Grail War is over") not in shown, shown
 
 
 def test_a9_a_proxy_from_a_mystic_code_needs_one_on_the_field(game):
