@@ -32,6 +32,11 @@ NARROWED_SPLIT = """(root) => { const h = document.querySelector(root); const wa
     const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; h.style.width = ''; return lines; }
   return 0; }"""
 
+# The rolls (in the Rolls panel) whose total is drawn on a line of its own, below the end of its dice.
+LONE_TOTALS = """() => [...document.querySelectorAll('.rolls li.roll')].filter((li) => { const t = li.querySelector('.total');
+  const rects = li.querySelector('.text').getClientRects(); const end = rects[rects.length - 1], box = t && t.getBoundingClientRect();
+  return t && (box.top >= end.bottom || box.bottom <= end.top); }).map((li) => li.innerText.replace(/\\s+/g, ' '))"""
+
 
 def test_opening_with_three_phones(server, page, browser, phone_context):
     base, app = server
@@ -163,3 +168,11 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
             broken = phone.evaluate("""() => [...document.querySelectorAll('#il-my-counts .il-count')]
                 .filter(c => c.getClientRects().length > 1).map(c => c.textContent)""")
             assert broken == [], (lang, seat, broken)
+        # at a phone's widths a roll's total stays on the line of its dice (「2D6 → [5,5] → 10 / 10」 in English at
+        # 390 px)
+        phone = phones["s1"]
+        assert phone.locator(".rolls li.roll .total").count() >= 3  # the order rolls
+        for width in range(320, 400, 5):
+            phone.set_viewport_size({"width": width, "height": 844})
+            assert phone.evaluate(LONE_TOTALS) == [], (lang, width)
+        phone.set_viewport_size({"width": 390, "height": 844})
