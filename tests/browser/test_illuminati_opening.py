@@ -32,6 +32,13 @@ NARROWED_SPLIT = """(root) => { const h = document.querySelector(root); const wa
     const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; h.style.width = ''; return lines; }
   return 0; }"""
 
+# The texts under `root` where a 「·」 ends a line: the next character is drawn on a lower line.
+LONE_DOTS = """(root) => [...document.querySelectorAll(root)].flatMap((el) => {
+  const chars = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const n = walk.currentNode; for (let i = 0; i < n.textContent.length; i++) if (n.textContent[i].trim()) chars.push([n, i]); }
+  const box = ([n, i]) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1); return r.getBoundingClientRect(); };
+  return chars.slice(0, -1).filter((c, k) => c[0].textContent[c[1]] === '·' && box(chars[k + 1]).top >= box(c).bottom)
+    .map(() => el.textContent.replace(/\\s+/g, ' ').trim()); })"""
 # The rolls (in the Rolls panel) whose total is drawn on a line of its own, below the end of its dice.
 LONE_TOTALS = """() => [...document.querySelectorAll('.rolls li.roll')].filter((li) => { const t = li.querySelector('.total');
   const rects = li.querySelector('.text').getClientRects(); const end = rects[rects.length - 1], box = t && t.getBoundingClientRect();
@@ -169,10 +176,11 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
                 .filter(c => c.getClientRects().length > 1).map(c => c.textContent)""")
             assert broken == [], (lang, seat, broken)
         # at a phone's widths a roll's total stays on the line of its dice (「2D6 → [5,5] → 10 / 10」 in English at
-        # 390 px)
+        # 390 px), and the 「·」 before the tokens never ends a line alone
         phone = phones["s1"]
         assert phone.locator(".rolls li.roll .total").count() >= 3  # the order rolls
         for width in range(320, 400, 5):
             phone.set_viewport_size({"width": width, "height": 844})
             assert phone.evaluate(LONE_TOTALS) == [], (lang, width)
+            assert phone.evaluate(LONE_DOTS, ".il-me") == [], (lang, width)
         phone.set_viewport_size({"width": 390, "height": 844})
