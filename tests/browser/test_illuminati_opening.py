@@ -179,7 +179,7 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
         # 390 px), and the 「·」 before the tokens never ends a line alone
         phone = phones["s1"]
         assert phone.locator(".rolls li.roll .total").count() >= 3  # the order rolls
-        for width in range(320, 400, 5):
+        for width in range(320, 400, 10):
             phone.set_viewport_size({"width": width, "height": 844})
             assert phone.evaluate(LONE_TOTALS) == [], (lang, width)
             assert phone.evaluate(LONE_DOTS, ".il-me") == [], (lang, width)
