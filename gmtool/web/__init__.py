@@ -237,6 +237,12 @@ def create_app(config: dict | None = None) -> Flask:
         since = scene_start(scene)
         return [item for item in items if item["seq"] >= since]
 
+    @app.template_test("stage_marked")
+    def _stage_marked(prompt: dict, stage) -> bool:
+        """Whether a game's stage (its rendered HTML) shows `prompt` itself, marked data-stage-prompt (table/_live.html
+        leaves it out of the summary's open prompts)."""
+        return f'data-stage-prompt="{prompt["id"]}"' in str(stage)
+
     @app.template_filter("roll_text")
     def _roll_text(text: str) -> str:
         return localized_text(text, g.get("lang", "ja"))

@@ -78,6 +78,9 @@ def test_opening_with_three_phones(server, page, browser, phone_context):
     place("s1", "Bavarian Illuminati")
     place("s2", "UFOs")
     expect(table.locator("#il-placement .il-answered")).to_have_count(2)
+    # each placed card's commitment in its pill (behind 根拠), and the placement once: not again in the summary
+    expect(table.locator("#il-placement .il-big-pill details.seal")).to_have_count(2)
+    expect(table.locator("#summary-prompts")).to_have_count(0)
     assert "Bavarian" not in table.locator("#live").inner_text()
     assert "Bavarian" not in phones["s3"].locator("#live").inner_text()
     expect(page.locator("#il-opening-next")).to_be_disabled()  # the server would refuse it: キャロル has not placed

@@ -7,7 +7,7 @@ import html
 import re
 
 import pytest
-from gmtool_testing import (ADMIN_KEY, RULE_CODE_TEXT, assert_answers_sealed_on_table, assert_undo_as_documented, bearer,
+from gmtool_testing import (ADMIN_KEY, HASH_TEXT, RULE_CODE_TEXT, assert_undo_as_documented, bearer,
                             games_to_play, icon, open_link, ruleset_views, ruleset_views_by_step, shown_by_default,
                             undocumented)
 
@@ -111,11 +111,17 @@ def test_opening_secret_placements_and_duplicates(game):
     assert "Bavarian" in str(state("s1"))
     # the TV shows the placement once: the stage's pills (who has placed), not again in the summary's line of open
     # prompts (the stage marks it data-stage-prompt, as the generic and sugoroku stages do)
+    # prompts of the GM's own opened after it are listed there, the placement still not
     tv = open_link(game["client"].application, f"/s/{game['sid']}/table?k={game['tokens']['table']}")
-    for lang in ("ja", "en"):
+    vote = None
+    for lang in ("ja", "en", "ja"):
         page = tv.get(f"/s/{game['sid']}/table?lang={lang}").get_data(as_text=True)
         assert f'class="summary-prompt" data-prompt="{p}"' not in page, lang
         assert 'id="il-placement"' in page and f'data-stage-prompt="{p}"' in page, lang
+        if vote:
+            assert f'class="summary-prompt" data-prompt="{vote}"' in page
+        vote = game["client"].post(f"/api/sessions/{game['sid']}/prompts", headers=bearer(game["tokens"]["gm"]), json={
+            "title": "休憩する？", "kind": "number", "seats": ["s1", "s2"]}).get_json()["id"]
     act("opening_next", status=409)  # still waiting for three phones
     for seat, name in (("s2", "UFOs"), ("s3", "Bavarian Illuminati"), ("s4", "Network")):
         answer(p, seat, name)
@@ -1021,10 +1027,18 @@ def test_i2_once_the_groups_are_revealed_the_table_and_console_show_the_clash_be
         answer(p, seat, name)
     r = game["state"]("table")["ruleset"]["placement"]
     assert (r["status"], r["set_aside"], r["again"]) == ("open", [], [])  # secret until revealed
-    # the stage says who has placed; the summary, who has answered and (behind 根拠) each answer's commitment
+    # the stage says who has placed and (behind 根拠) each answer's commitment, once: the summary's line of open
+    # prompts leaves the placement out (it named it a second time)
     seen = next(q for q in game["state"]("table")["prompts"] if q["id"] == p)
-    assert_answers_sealed_on_table(table.get(f"/s/{sid}/table").get_data(as_text=True), seen,
-                                   dict(zip(["s1", "s2", "s3", "s4"], SEATS)), ("CIA", "KGB"))
+    html = table.get(f"/s/{sid}/table").get_data(as_text=True)
+    stage = html[html.index('id="il-placement"'):html.index('id="table-summary"')]
+    for seat, commitment in seen["commitments"].items():
+        assert re.search(rf'data-seat="{seat}">.*?<details class="seal"><summary title="[^"]+"><code class="commitment-short">'
+                         rf'{commitment[:12]}</code>…</summary><code class="commitment">{commitment}</code></details>',
+                         stage, re.S), seat
+    assert len(seen["commitments"]) == 3 and stage.count('<details class="seal">') == 3
+    assert f'class="summary-prompt" data-prompt="{p}"' not in html
+    assert shown_by_default(html, HASH_TEXT) == [] and "CIA" not in html and "KGB" not in html
     assert not any("重複したグループ" in text for text in screens("ja").values())
     answer(p, "s4", "IRS")  # everyone placed: revealed
     r = game["state"]("table")["ruleset"]["placement"]
