@@ -427,7 +427,14 @@ def test_ace_royal_console_at_a_laptop_cuts_nothing(server, browser, version):
                 # the keyboard as a window does (the keys went to the window, which had nothing to scroll)
                 page.keyboard.press("PageDown")
                 page.wait_for_function("document.body.scrollTop + document.documentElement.scrollTop > 0")
-                page.evaluate("document.body.scrollTop = document.documentElement.scrollTop = 0")
+                # the key's scroll is animated: once it has settled, back to the top (reset mid-animation, the page
+                # went on scrolling under the checks below, which then found a field under the header at random)
+                page.evaluate("""async () => {
+                  const at = () => document.body.scrollTop + document.documentElement.scrollTop;
+                  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+                  for (let last = -1; at() !== last;) { last = at(); await frame(); }
+                  document.body.scrollTop = document.documentElement.scrollTop = 0;
+                }""")
                 # A-9's question stands in its place above the resolve; only the faces and 戦闘を解決 are held at the
                 # foot (with the question the held bar took 290 px of a 390×844 phone), and no field of the combat,
                 # brought into view, lands under it
