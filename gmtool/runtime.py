@@ -192,10 +192,10 @@ def without_cancelled_answers(events: list[Event], state: State) -> tuple[list[E
 
 def refuse_full_backup_while_gm_answers(state: State) -> None:
     """A 409 for a full backup while a prompt not revealed yet holds a seat's answer the GM may not see (the GM answers
-    it too: gm_submits, PL対GM, T-2): the backup holds every answer given, and the GM could still answer or change its
+    it too: gm_submits): the backup holds every answer given, and the GM could still answer or change its
     own. The backup is refused, not thinned: one without those answers would restore another session (their
     commitments stand in the log). Revealing or cancelling the prompt lets the GM make it; a prompt holding only the
-    GM's own answer (sugoroku's committed true names) stops nothing."""
+    GM's own answer (a locked prompt of the GM's alone) stops nothing."""
     for prompt in state.prompts.values():
         if prompt.status in ("open", "locked") and any(who != "gm" and not can_see_answer(prompt, GM, who)
                                                        for who in prompt.answers):

@@ -189,8 +189,8 @@ def dice_revealed(state: State, e: Event) -> None:
 def scene_marked(state: State, e: Event) -> None:
     """Fold `scene.marked`: `from`, where the scene begins on the screens (web.scene_start), is where the mark's action
     began, so that a roll made in it before the mark (a round's order rolled as it starts) is of the new scene; with
-    `from_mark` (a ruleset's: a round that its action's roll ended, illuminati's attack that puts the current player
-    out) the mark itself, so that what the action did before it stays in the scene before."""
+    `from_mark` (a ruleset's: a round that its action ended, e.g. with a roll that puts the current player out) the
+    mark itself, so that what the action did before it stays in the scene before."""
     at_mark = e.data.get("from_mark", False)
     if not isinstance(at_mark, bool):  # (only a crafted import holds one that is not)
         raise ValueError("a scene mark's from_mark is true or false")
