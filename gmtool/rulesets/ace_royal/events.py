@@ -785,40 +785,42 @@ def finished_text(e, state, lang):
 
 
 
+def _public(name, fold, text, rolls=None) -> EventType:
+    """A step of the game everyone sees, and still sees once undone (nothing secret in it): its line depends on its
+    data and the seats' names only."""
+    return EventType(f"ace_royal.{name}", fold, text, PUBLIC, undone_visibility=PUBLIC, undoable=True,
+                     line_key=fixed_line, rolls=rolls)
+
+
 EVENTS: tuple[EventType, ...] = (
-    EventType("ace_royal.setup", setup_fold, setup_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.first_rolled", first_fold, first_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
-              rolls=first_rolls),
+    _public("setup", setup_fold, setup_text),
+    _public("first_rolled", first_fold, first_text, rolls=first_rolls),
     EventType("ace_royal.servant_set", servant_fold, servant_text, custom(servant_seen), undone_visibility=custom(servant_seen), undoable=True, line_key=fixed_line),
     EventType("ace_royal.leftover_classes", leftover_fold, leftover_text, PUBLIC, undoable=True, line_key=fixed_line),
     EventType("ace_royal.class_exchanged", exchange_fold, exchange_text, PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.started", started_fold, started_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.step", step_fold, step_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.state_changed", state_fold, state_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.code_placed", placed_fold, placed_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    _public("started", started_fold, started_text),
+    _public("step", step_fold, step_text),
+    _public("state_changed", state_fold, state_text),
+    _public("code_placed", placed_fold, placed_text),
     EventType("ace_royal.revealed", revealed_fold, revealed_text, PUBLIC, undone_visibility=custom(still_face_up), undoable=True,
               line_key=face_up_line),
-    EventType("ace_royal.encounter_rolled", encounter_fold, encounter_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
-              rolls=encounter_rolls),
-    EventType("ace_royal.combat_started", combat_fold, combat_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    _public("encounter_rolled", encounter_fold, encounter_text, rolls=encounter_rolls),
+    _public("combat_started", combat_fold, combat_text),
     EventType("ace_royal.combat_set", combat_set_fold, combat_set_text, PUBLIC, undone_visibility=custom(combatants_face_up),
               undoable=True, line_key=combat_set_face_up_line,
               rolls=combat_dice_rolls),
     EventType("ace_royal.hand_code_answered", hand_code_fold, hand_code_text, custom(hand_code_seen_by), undone_visibility=custom(hand_code_seen_by), undoable=True,
               line_key=fixed_line),
-    EventType("ace_royal.hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text, PUBLIC, undone_visibility=PUBLIC, undoable=True,
-              line_key=fixed_line),
+    _public("hand_code_cleared", hand_code_cleared_fold, hand_code_cleared_text),
     EventType("ace_royal.combat_resolved", resolved_fold, resolved_text, PUBLIC, undone_visibility=custom(combatants_face_up),
               undoable=True, line_key=face_up_line),
     EventType("ace_royal.proxy_paid", proxy_paid_fold, proxy_paid_text, PUBLIC, undone_visibility=custom(combatants_face_up),
               undoable=True, line_key=face_up_line),
-    EventType("ace_royal.stolen", stolen_fold, stolen_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
-              rolls=stolen_rolls),
-    EventType("ace_royal.seal_used", seal_fold, seal_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
-              rolls=seal_rolls),
-    EventType("ace_royal.turn_ended", turn_fold, turn_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.master_passed", passed_fold, passed_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.out", out_fold, out_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.masterless", masterless_fold, masterless_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("ace_royal.finished", finished_fold, finished_text, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    _public("stolen", stolen_fold, stolen_text, rolls=stolen_rolls),
+    _public("seal_used", seal_fold, seal_text, rolls=seal_rolls),
+    _public("turn_ended", turn_fold, turn_text),
+    _public("master_passed", passed_fold, passed_text),
+    _public("out", out_fold, out_text),
+    _public("masterless", masterless_fold, masterless_text),
+    _public("finished", finished_fold, finished_text),
 )

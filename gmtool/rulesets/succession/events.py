@@ -210,15 +210,20 @@ def describe_counts(ev: dict, state: State, lang: str) -> str:
               f"grails {c['grail']}")
 
 
+def _public(name, fold, describe, undoable=True, **more) -> EventType:
+    """A step of the game everyone sees, and still sees once undone: its line depends
+    on its data and the seats' names only."""
+    return EventType(f"succession.{name}", fold, describe, PUBLIC, undone_visibility=PUBLIC, undoable=undoable,
+                     line_key=fixed_line, **more)
+
+
 EVENTS = (
-    EventType("succession.setup", setup, describe_setup, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line,
-              rolls=setup_rolls),
-    EventType("succession.start_card", start_card, describe_start_card, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.played", played, describe_played, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.taken", taken, describe_taken, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.skipped", skipped, describe_skipped, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
-    EventType("succession.round_ended", round_ended, describe_round_ended, PUBLIC, undone_visibility=PUBLIC, line_key=fixed_line),
-    EventType("succession.game_ended", game_ended, describe_game_ended, PUBLIC, undone_visibility=PUBLIC, line_key=fixed_line,
-              ends_game=True),
-    EventType("succession.counts_entered", counts_entered, describe_counts, PUBLIC, undone_visibility=PUBLIC, undoable=True, line_key=fixed_line),
+    _public("setup", setup, describe_setup, rolls=setup_rolls),
+    _public("start_card", start_card, describe_start_card),
+    _public("played", played, describe_played),
+    _public("taken", taken, describe_taken),
+    _public("skipped", skipped, describe_skipped),
+    _public("round_ended", round_ended, describe_round_ended, undoable=False),
+    _public("game_ended", game_ended, describe_game_ended, undoable=False, ends_game=True),
+    _public("counts_entered", counts_entered, describe_counts),
 )
