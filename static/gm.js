@@ -19,7 +19,7 @@
 })();
 
 // The room of what is held on screen: the header bar at the top and the game's next step at the foot (gmtool.css:
-// .bar and .gm-next are sticky; ace_royal's 戦闘を解決 is fixed below the scrolling body, which --held-fixed ends
+// .bar and .gm-next are sticky; a game's fixed next step (static/rulesets/*.css) lies below the scrolling body, which --held-fixed ends
 // above it). The page's scroll padding (gmtool.css, --held-top / --held-next) keeps it, so whatever
 // is brought into view (a focused field, Tab, the browser's notice on a required field left empty) lands between them,
 // not under them. Measured again when a live update swaps the console or either one changes size.
@@ -38,7 +38,7 @@
     let top = 0, foot = 0, fixed = 0;
     for (const el of now) {
       const height = Math.ceil(el.getBoundingClientRect().height);
-      // a fixed one (ace_royal's 戦闘を解決) lies below the scrolling body, which ends above it (gmtool.css)
+      // a fixed one (a game's stylesheet) lies below the scrolling body, which ends above it
       if (getComputedStyle(el).position === "fixed") fixed = Math.max(fixed, height);
       else if (el.classList.contains("gm-next")) foot = Math.max(foot, height); else top = Math.max(top, height);
     }
@@ -52,7 +52,7 @@
     }
   }
   measure();
-  // ace_royal's console scrolls in its body, not the window (gmtool.css): on a page just opened, with nothing focused or
+  // a console that scrolls in its body, not the window (a game's stylesheet, with a fixed next step): on a page just opened, with nothing focused or
   // clicked yet, the keys that scroll a page (PageDown, Space, the arrows, End) went to the window, which has nothing to
   // scroll. The body takes them (focusable, out of the Tab order, focused without scrolling).
   if (getComputedStyle(document.body).overflowY === "auto") {

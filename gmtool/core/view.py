@@ -34,7 +34,7 @@ from .ruleset import readings_view
 
 def can_see_answer(prompt: Prompt, viewer: Viewer, who: str) -> bool:
     """Whether `viewer` may see the answer `who` gave to `prompt`: its own, except the GM's on a console that hides
-    answers until the reveal (PL対GM, T-2: a laptop the players can see gives the GM's choice away too)."""
+    answers until the reveal (a game the GM plays in: a laptop the players can see gives the GM's choice away too)."""
     if viewer.respondent == who and not viewer.hide_answers:
         return True
     if prompt.status == "revealed" or prompt.was_revealed:
@@ -106,7 +106,7 @@ def prompt_view(prompt: Prompt, state: State, viewer: Viewer) -> dict:
     if viewer.is_gm:  # the GM's alone: it tells whose answer named what has left the game (prompt.option_disabled)
         view["void"] = void_answers(prompt, viewer)
     if viewer.hide_answers and me in prompt.answers and me not in answers:
-        # the console hiding answers (PL対GM, T-2): the GM's own answer, for the GM to open on demand (a closed
+        # the console hiding answers (a game the GM plays in): the GM's own answer, for the GM to open on demand (a closed
         # disclosure, so that a laptop the players can see does not show it); no other screen's viewer hides answers
         view["own_answer"] = {"value": prompt.answers[me].value, "at": prompt.answers[me].at}
     return view
